@@ -8464,3 +8464,149 @@ TRAINING_BATCH49: list[Mutant] = [
 ]
 TRAINING += TRAINING_BATCH49
 CATALOGUE += TRAINING_BATCH49
+# The fifty-first blind batch (forty-sixth session, 2026-12-05, helper blind46b): 30 mutants written from
+# simdist's source alone before reading any suite test, each in a function no earlier mutant touched, in the
+# trainer, op gradients, the tape, tf.function, tf.data, checkpoints and saving, distribution and random ops.
+TRAINING_BATCH51: list[Mutant] = [
+    # -- the trainer
+    _t("make-test-function-returns-it", "state", "simdist/keras/trainers/trainer.py",
+       "        self.test_function = self._make_function(self.test_step)\n",
+       "        self.test_function = self._make_function(self.test_step)\n        return self.test_function\n",
+       "make_test_function returns the function it has just made (Keras 3.15: None when it (re)makes it)"),
+    _t("predict-replica-outputs-first", "state", "simdist/keras/trainers/trainer.py",
+       "                return reduce_per_replica(outputs, self.distribute_strategy, reduction=\"concat\")\n",
+       "                return reduce_per_replica(outputs, self.distribute_strategy, reduction=\"first\")\n",
+       "predict under a strategy keeps the first replica's outputs only (Keras: the replicas' outputs concatenated)"),
+    # -- the tape and op gradients
+    _t("graph-gradients-stop-gradients-ignored", "state", "simdist/runtime/autodiff/graph_gradients.py",
+       "    tape.op_tape[op_id] = entry\n    for t in outs:\n        if id(t) not in stops:\n",
+       "    tape.op_tape[op_id] = entry\n    for t in outs:\n        if True:\n",
+       "tf.gradients(..., stop_gradients=[t]) in a tf.function still differentiates through an op's output t"),
+    _t("tape-watch-accessed-ignored", "state", "simdist/runtime/autodiff/tape.py",
+       "        self._watch_accessed_variables = bool(watch_accessed_variables)\n",
+       "        self._watch_accessed_variables = True\n",
+       "GradientTape(watch_accessed_variables=False) still watches the variables it reads"),
+    _t("softplus-grad-kernel-sign", "gradient", "simdist/runtime/ops/activations.py",
+       "        return (g / (eigen_exp(-x) + x.dtype.type(1))).astype(x.dtype, copy=False)\n",
+       "        return (g / (eigen_exp(x) + x.dtype.type(1))).astype(x.dtype, copy=False)\n",
+       "SoftplusGrad divides by exp(x) + 1 instead of exp(-x) + 1 (softplus's gradient becomes sigmoid(-x))"),
+    # -- tf.function and concrete functions
+    _t("function-variable-every-call-accepted", "missing-error", "simdist/tf/_function.py",
+       "            return str(e) == _creation.SINGLETON_ERROR\n",
+       "            return False\n",
+       "a tf.function that creates a variable on every call is not refused on its first call (TF: ValueError)"),
+    _t("output-type-text-dict-sorted", "order", "simdist/tf/_concrete.py",
+       "        return \"Dict[\" + \", \".join(f\"[{k!r}, {_type_text(v)}]\" for k, v in x.items()) + \"]\"\n",
+       "        return \"Dict[\" + \", \".join(f\"[{k!r}, {_type_text(v)}]\" for k, v in sorted(x.items())) + \"]\"\n",
+       "a concrete function's output type text writes a returned dict's keys sorted (TF: as returned)"),
+    # -- tf.data
+    _t("padded-batch-drop-remainder-ignored", "boundary", "simdist/runtime/data/dataset.py",
+       "        return _PaddedBatchDataset(self, _int_arg(batch_size), padded_shapes, padding_values,\n"
+       "                                   _bool_arg(drop_remainder))\n",
+       "        return _PaddedBatchDataset(self, _int_arg(batch_size), padded_shapes, padding_values,\n"
+       "                                   False)\n",
+       "padded_batch(drop_remainder=True) keeps the partial last batch"),
+    _t("rebatch-drop-remainder-ignored", "boundary", "simdist/runtime/data/dataset.py",
+       "        return _RebatchDataset(self, sizes, bool(drop_remainder))\n",
+       "        return _RebatchDataset(self, sizes, False)\n",
+       "rebatch(drop_remainder=True) keeps the partial last batch"),
+    _t("iterator-produced-not-counted", "state", "simdist/runtime/data/iterators.py",
+       "        self._produced += 1\n        return flat\n",
+       "        return flat\n",
+       "an iterator does not count the elements it returned, so a checkpoint restores it to the start"),
+    _t("bucket-pad-flags-swapped", "order", "simdist/runtime/data/dataset.py",
+       "                                         padded_shapes, padding_values, pad_to_bucket_boundary, no_padding,\n",
+       "                                         padded_shapes, padding_values, no_padding, pad_to_bucket_boundary,\n",
+       "bucket_by_sequence_length passes pad_to_bucket_boundary and no_padding swapped"),
+    _t("generator-shapes-dict-insertion-order", "order", "simdist/runtime/data/dataset.py",
+       "        return [s for k in sorted(types_) for s in _flatten_shapes(shapes[k], types_[k])]\n",
+       "        return [s for k in types_ for s in _flatten_shapes(shapes[k], types_[k])]\n",
+       "from_generator's dict output_shapes are flattened in insertion order, not sorted like the types"),
+    _t("unbatch-scalar-components-unchecked", "missing-error", "simdist/runtime/data/batching.py",
+       "        if any(s.shape.rank == 0 for s in specs):\n"
+       "            raise ValueError(\"Cannot unbatch an input with scalar components.\")\n",
+       "",
+       "unbatch() of a dataset with scalar components is accepted when built (TF: ValueError)"),
+    _t("bcast-grad-args-ones-axis-kept", "boundary", "simdist/runtime/ops/raw_compositions.py",
+       "        if x[j] == 1:\n            rx.append(j)\n        if y[j] == 1:\n            ry.append(j)\n",
+       "        if x[j] == 1 and y[j] != 1:\n            rx.append(j)\n        if y[j] == 1 and x[j] != 1:\n"
+       "            ry.append(j)\n",
+       "BroadcastGradientArgs does not reduce an axis where both shapes are 1 (TF reduces it in both)"),
+    _t("checkpoint-file-counter-int32", "dtype", "simdist/strategies/checkpoint.py",
+       "            arrays[_COUNTER] = np.asarray(self._counter, dtype=np.int64)\n",
+       "            arrays[_COUNTER] = np.asarray(self._counter, dtype=np.int32)\n",
+       "a Checkpoint writes its save_counter to the file as int32 (TF: int64; read back by CheckpointReader)"),
+    _t("shard-position-not-advanced", "boundary", "simdist/runtime/data/shard.py",
+       "            for _ in range(k):\n                next(it)\n            st[\"pos\"] += k\n",
+       "            for _ in range(k):\n                next(it)\n",
+       "Dataset.shard's resumable reader forgets the elements it skipped (positions drift after the first)"),
+    # -- checkpoints and saving
+    _t("load-checkpoint-missing-unchecked", "missing-error", "simdist/strategies/checkpoint_reader.py",
+       "    if filename is None:\n        raise ValueError(f\"Couldn't find 'checkpoint' file or checkpoints in given "
+       "directory {ckpt_dir_or_file}\")\n",
+       "",
+       "tf.train.load_checkpoint of a directory without checkpoints is not its ValueError"),
+    _t("reader-key-non-string-accepted", "missing-error", "simdist/strategies/checkpoint_reader.py",
+       "        if not isinstance(tensor_str, str):\n            raise TypeError(",
+       "        if not isinstance(tensor_str, str):\n            return str(tensor_str)\n            raise TypeError(",
+       "CheckpointReader.has_tensor/get_tensor of a non-string key looks up its str() (TF: TypeError)"),
+    _t("checkpoint-keys-depth-first", "order", "simdist/strategies/checkpoint.py",
+       "        obj, path = queue.popleft()\n",
+       "        obj, path = queue.pop()\n",
+       "a Checkpoint keys a variable reached twice by the path of a depth-first walk (TF: breadth-first)"),
+    _t("pickled-model-not-compiled", "state", "simdist/keras/keras_saveable.py",
+       "        return read_archive(bytesio, custom_objects=None, compile=True, safe_mode=False)\n",
+       "        return read_archive(bytesio, custom_objects=None, compile=False, safe_mode=False)\n",
+       "an unpickled Keras model comes back uncompiled (Keras: its .keras archive loaded with compile=True)"),
+    # -- distribution
+    _t("colocate-vars-outside-scope-accepted", "missing-error", "simdist/strategies/base.py",
+       "        if current is not strategy:\n            if current is _default:\n",
+       "        if current is not strategy and current is not _default:\n            if current is _default:\n",
+       "extended.colocate_vars_with outside any strategy scope is accepted (TF: RuntimeError 'Need to be inside')"),
+    _t("default-run-args-value-error-class", "error-class", "simdist/strategies/base.py",
+       "        if not isinstance(args, (list, tuple)):\n"
+       "            raise ValueError(f\"positional args must be a list or tuple, got {type(args)}\")\n"
+       "        # (TF's _DefaultDistributionExtended",
+       "        if not isinstance(args, (list, tuple)):\n"
+       "            raise TypeError(f\"positional args must be a list or tuple, got {type(args)}\")\n"
+       "        # (TF's _DefaultDistributionExtended",
+       "the default strategy's run of non-sequence args raises TypeError (TF: ValueError)"),
+    _t("mirrored-sparse-read-gathers", "missing-error", "simdist/strategies/dist_variables.py",
+       "        `_gather_value_rows`; clause mirrored.sync-on-read).\"\"\"\n        raise AttributeError\n",
+       "        `_gather_value_rows`; clause mirrored.sync-on-read).\"\"\"\n"
+       "        return self._gather_value_rows(indices)\n",
+       "a MirroredVariable has a sparse_read (TF 2.21's DistributedVariable has none: AttributeError)"),
+    _t("merge-call-args-first-replica", "state", "simdist/strategies/base.py",
+       "            margs = regroup([p[0] for p in payloads]) if payloads[0][0] else ()\n",
+       "            margs = tuple(payloads[0][0])\n",
+       "merge_call hands merge_fn the first replica's arguments, not the replicas' values regrouped"),
+    # -- random ops
+    _t("stateless-gamma-beta-dropped", "formula", "simdist/runtime/ops/random_gamma.py",
+       "    raw = dispatch.execute(STATELESS_GAMMA, (ab, s), {\"shape\": shp, \"dtype\": dt})\n    return _scaled(raw, b, dt)\n",
+       "    raw = dispatch.execute(STATELESS_GAMMA, (ab, s), {\"shape\": shp, \"dtype\": dt})\n    return raw\n",
+       "tf.random.stateless_gamma ignores beta (the samples are not divided by it)"),
+    _t("stateless-poisson-default-int64", "dtype", "simdist/runtime/ops/random_gamma.py",
+       "def stateless_poisson(shape: Any, seed: Any, lam: Any, dtype: Any = dtypes.int32,",
+       "def stateless_poisson(shape: Any, seed: Any, lam: Any, dtype: Any = dtypes.int64,",
+       "tf.random.stateless_poisson's default dtype is int64 (TF: int32)"),
+    _t("random-gamma-negative-dim-accepted", "missing-error", "simdist/runtime/ops/random_gamma.py",
+       "        if d < 0:\n            raise errors.InvalidArgumentError(None, None, f\"Dimension {d} must be >= 0 [Op:{opname}]\")\n",
+       "        if d < -1:\n            raise errors.InvalidArgumentError(None, None, f\"Dimension {d} must be >= 0 [Op:{opname}]\")\n",
+       "a gamma or poisson shape of dimension -1 is not the kernel's InvalidArgumentError"),
+    _t("stateless-param-shape-suffix-unchecked", "missing-error", "simdist/runtime/ops/random_gamma.py",
+       "    if k > len(shape) or tuple(shape[len(shape) - k:]) != param.shape:\n",
+       "    if k > len(shape):\n",
+       "the stateless gamma/poisson kernels accept a shape that does not end with the parameters' shape"),
+    _t("keras-binomial-counts-probs-swapped", "order", "simdist/keras/random.py",
+       "counts=counts,\n                                                probs=probabilities, output_dtype=inner)",
+       "counts=probabilities,\n                                                probs=counts, output_dtype=inner)",
+       "keras.random.binomial passes counts and probabilities swapped"),
+    _t("categorical-kernel-half-refused", "dtype", "simdist/runtime/ops/random.py",
+       "    if lt.dtype.name not in (\"float16\", \"bfloat16\", \"float32\", \"float64\"):\n"
+       "        attrs = f\"T=DT_{lt.dtype.name.upper()}\"",
+       "    if lt.dtype.name not in (\"float32\", \"float64\"):\n"
+       "        attrs = f\"T=DT_{lt.dtype.name.upper()}\"",
+       "tf.random.categorical refuses float16 and bfloat16 logits (TF's CPU kernel takes them)"),
+]
+TRAINING += TRAINING_BATCH51
+CATALOGUE += TRAINING_BATCH51

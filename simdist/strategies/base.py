@@ -194,6 +194,10 @@ class StrategyExtended:
     """`strategy.extended`: devices, variable creation and placement hooks."""
 
     _all_reduce_algorithm: str | None = None
+    #: whether reduce_to/batch_reduce_to return the reduced value as it is, whatever the destinations (TF 2.21's
+    #: _DefaultDistributionExtended and OneDeviceExtended `_reduce_to`: `del destinations; return value`; clause
+    #: extended.reduce-to); the other strategies put it on the destinations
+    _reduce_to_keeps_value = False
     #: dtypes the strategy's collectives (all_reduce, all_gather, gather) accept; None: every dtype
     _collective_dtypes: tuple[Any, ...] | None = None
     #: dtypes the all-reduce takes beyond those (CollectiveReduceV2 has bfloat16, the gathers do not)
@@ -372,6 +376,8 @@ class StrategyExtended:
         if not isinstance(op, ReduceOp):
             raise AssertionError()
         out = strategy._reduce_no_axis(op, value, ring)
+        if self._reduce_to_keeps_value:
+            return out
         if isinstance(destinations, str) and isinstance(out, Tensor):
             return Tensor(out._v, out.dtype, session.canonical(destinations))
         dests = getattr(destinations, "values", None)   # a distributed value or variable: one copy per device
@@ -931,6 +937,11 @@ class DefaultStrategy(Strategy):
     """The strategy in effect outside any scope: one replica on the current device."""
 
     _nested_local_results = False
+
+    def _make_extended(self) -> StrategyExtended:
+        ext = StrategyExtended(self)
+        ext._reduce_to_keeps_value = True   # (TF's _DefaultDistributionExtended._reduce_to returns the value)
+        return ext
 
     def _replica_devices(self) -> list[str]:
         return [context.current_device()]

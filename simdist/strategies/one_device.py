@@ -10,6 +10,8 @@ from simdist.strategies.base import Strategy, StrategyExtended, _strip
 
 
 class OneDeviceExtended(StrategyExtended):
+    _reduce_to_keeps_value = True   # (TF's OneDeviceExtended._reduce_to: the value, whatever the destinations)
+
     def __init__(self, strategy: "OneDeviceStrategy", device: str) -> None:
         super().__init__(strategy)
         self._device = device

@@ -66,17 +66,20 @@ def _shape_text(shape: Any) -> str:
 class ConcreteFunction:
     """One trace of a tf.function: its signature, its outputs' structure, and a call."""
 
-    def __init__(self, function: Any, params: list[str], bound: dict[str, Any], outputs: Any) -> None:
+    def __init__(self, function: Any, params: list[str], bound: dict[str, Any], outputs: Any,
+                 kwonly: frozenset = frozenset()) -> None:
         self._function = function
         self._params = params            # the traced parameters, in order
+        self._kwonly = kwonly            # those passed by keyword: a `**kwargs` entry (TF's KEYWORD_ONLY)
         self._bound = bound              # parameter -> TensorSpec (named after it) or a Python value
         self.structured_outputs = outputs
         self.name = f"__inference_{getattr(function.python_function, '__name__', 'f')}"
 
     @property
     def structured_input_signature(self) -> tuple[tuple, dict]:
-        """((each positional parameter's TensorSpec or Python value), {}), as TF gives it."""
-        return tuple(self._bound[p] for p in self._params), {}
+        """((each positional parameter's TensorSpec or Python value), {each keyword one's}), as TF gives it."""
+        return (tuple(self._bound[p] for p in self._params if p not in self._kwonly),
+                {p: self._bound[p] for p in self._params if p in self._kwonly})
 
     @property
     def inputs(self) -> list[GraphTensor]:
@@ -101,12 +104,15 @@ class ConcreteFunction:
         its str, `(x: TensorSpec(...), k: Literal[3]) -> Dict[['s', TensorSpec(...)]]`."""
         if not verbose:
             return self._signature_text()
-        lines = ["Input Parameters:"] + [f"  {p} (POSITIONAL_OR_KEYWORD): {_spec_text(self._bound[p])}"
-                                         for p in self._params]
+        lines = ["Input Parameters:"] + [
+            f"  {p} ({'KEYWORD_ONLY' if p in self._kwonly else 'POSITIONAL_OR_KEYWORD'}): {_spec_text(self._bound[p])}"
+            for p in self._params]
         return "\n".join(lines + ["Output Type:", f"  {_type_text(self.structured_outputs)}", "Captures:", "  None"])
 
     def _signature_text(self) -> str:
-        ins = ", ".join(f"{p}: {_spec_text(self._bound[p])}" for p in self._params)
+        parts = [f"{p}: {_spec_text(self._bound[p])}" for p in self._params if p not in self._kwonly]
+        kw = [f"{p}: {_spec_text(self._bound[p])}" for p in self._params if p in self._kwonly]
+        ins = ", ".join(parts + (["*"] + kw if kw else []))
         return f"({ins}) -> {_type_text(self.structured_outputs)}"
 
     def __repr__(self) -> str:
@@ -137,7 +143,9 @@ class ConcreteFunction:
         f = self._function
         # (the graph is built: every error of a call is the graph's run-time error, none is re-raised
         # as a trace-time one; unknown dimensions as the specs have them)
-        return f._call(_marked(call, [self._bound[p] for p in self._params]), {})
+        marked = _marked(call, [self._bound[p] for p in self._params])
+        return f._call(tuple(m for p, m in zip(self._params, marked) if p not in self._kwonly),
+                       {p: m for p, m in zip(self._params, marked) if p in self._kwonly})
 
     def _structured(self, args: tuple, kwargs: dict) -> dict[str, Any]:
         """function_type_utils.bind_function_inputs: every parameter bound as Python binds it (the
@@ -145,7 +153,8 @@ class ConcreteFunction:
         Literal.cast; a tensor checked against its TensorSpec's dtype and shape, anything else
         converted to it); the traced literals are called."""
         sig = self._signature_text()
-        params = inspect.Signature([inspect.Parameter(p, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+        params = inspect.Signature([inspect.Parameter(p, inspect.Parameter.KEYWORD_ONLY if p in self._kwonly else
+                                                      inspect.Parameter.POSITIONAL_OR_KEYWORD)
                                     for p in self._params])
         try:
             bound = params.bind(*args, **kwargs).arguments
@@ -279,7 +288,7 @@ def _marked(values: tuple, specs: list[Any]) -> tuple:
                  for v, s in zip(values, specs))
 
 
-def specs_of(function: Any, args: tuple, kwargs: dict) -> tuple[list[str], dict[str, Any]]:
+def specs_of(function: Any, args: tuple, kwargs: dict) -> tuple[list[str], dict[str, Any], frozenset]:
     """The parameters and their specs for get_concrete_function(*args, **kwargs): the
     input_signature (arguments, if any, must bind to it), else each tensor's TensorSpec, each
     TensorSpec, each Python value as a literal; specs named after their parameters."""
@@ -308,7 +317,8 @@ def specs_of(function: Any, args: tuple, kwargs: dict) -> tuple[list[str], dict[
                     raise _binding(f"Can not cast {_spec_text(TensorSpec(shape, dtype))} to {_spec_text(s)}",
                                    args, kwargs)
         return names[:len(specs)], {n: (TensorSpec(s.shape, s.dtype, n) if isinstance(s, TensorSpec) else s)
-                                    for n, s in zip(names, specs)}
+                                    for n, s in zip(names, specs)}, frozenset()
+    kwonly: set[str] = set()
     if sig is not None:
         try:
             b = sig.bind(*args, **kwargs)
@@ -324,6 +334,16 @@ def specs_of(function: Any, args: tuple, kwargs: dict) -> tuple[list[str], dict[
             for i, v in enumerate(values.pop(star[0])):
                 values[f"{star[0]}_{i}"] = v
                 names.append(f"{star[0]}_{i}")
+        kwstar = [p.name for p in sig.parameters.values() if p.kind is p.VAR_KEYWORD]
+        if kwstar and values.get(kwstar[0]):
+            # (`def f(x, **kw)`: each keyword argument is a keyword-only parameter of its own, named by its key, in
+            # sorted order after the positional ones: TF 2.21's FunctionType, observed (blind51); simdist dropped
+            # them until the forty-sixth session, so the Python saw no `kw` entries)
+            extra = values.pop(kwstar[0])
+            for k in sorted(extra):
+                values[k] = extra[k]
+                names.append(k)
+                kwonly.add(k)
     else:
         values = dict(zip(names, args))
     import numpy as np
@@ -340,7 +360,7 @@ def specs_of(function: Any, args: tuple, kwargs: dict) -> tuple[list[str], dict[
             bound[n] = TensorSpec(v.shape, as_dtype(v.dtype), n)
         else:
             bound[n] = v
-    return names, bound
+    return names, bound, frozenset(kwonly)
 
 
 def trace(function: Any, args: tuple, kwargs: dict, variables: dict | None = None) -> ConcreteFunction:
@@ -349,7 +369,11 @@ def trace(function: Any, args: tuple, kwargs: dict, variables: dict | None = Non
     (a call's own variables, `build_error`)."""
     from simdist.runtime import errors, symbolic
     from simdist.runtime.ops import dispatch, trace_errors
-    params, bound = specs_of(function, args, kwargs)
+    params, bound, kwonly = specs_of(function, args, kwargs)
+
+    def run_python(*flat: Any) -> Any:   # (the keyword-only parameters passed by keyword)
+        return function.python_function(*[v for p, v in zip(params, flat) if p not in kwonly],
+                                        **{p: v for p, v in zip(params, flat) if p in kwonly})
     if variables:
         bound = {**bound, **{p: v for p, v in variables.items() if p in bound}}
     first: BaseException | None = None
@@ -364,13 +388,11 @@ def trace(function: Any, args: tuple, kwargs: dict, variables: dict | None = Non
         standins = dispatch.STANDINS[0]
         try:
             try:
-                out = dry_run(function.python_function,
-                              _graph_inputs([_placeholder(bound[p], size, rank) for p in params]))
+                out = dry_run(run_python, _graph_inputs([_placeholder(bound[p], size, rank) for p in params]))
             except symbolic.EndlessDryRun:
                 # (a Python loop that zeros never end, `while x < 10: x *= 2`, which TF traces once as a
                 # tf.while_loop: ones of the same shapes may end it, else another placeholder)
-                out = dry_run(function.python_function,
-                              _graph_inputs([_placeholder(bound[p], size, rank, 1) for p in params]))
+                out = dry_run(run_python, _graph_inputs([_placeholder(bound[p], size, rank, 1) for p in params]))
         except symbolic.EndlessDryRun:
             continue
         except Exception as e:  # noqa: BLE001 - classified below
@@ -397,7 +419,7 @@ def trace(function: Any, args: tuple, kwargs: dict, variables: dict | None = Non
         break
     if not built and first is not None:   # (a shape function's error some run reached, none completing)
         raise first
-    return ConcreteFunction(function, params, bound, outputs)
+    return ConcreteFunction(function, params, bound, outputs, kwonly)
 
 
 def build_error(function: Any, args: tuple, kwargs: dict) -> BaseException | None:
