@@ -156,7 +156,7 @@ class TextVectorization(Layer):
     @classmethod
     def from_config(cls, config: dict[str, Any]) -> "TextVectorization":
         from simdist.keras.utils.keras_object_serialization import deserialize_keras_object
-        config = dict(config)
+        # (the caller's dict itself is rewritten, as Keras 3.15's from_config does: its ngrams list becomes a tuple)
         if not isinstance(config["standardize"], str) and config["standardize"] is not None:
             config["standardize"] = deserialize_keras_object(config["standardize"])
         if not isinstance(config["split"], str) and config["split"] is not None:
