@@ -204,7 +204,8 @@ BATCHES: dict[str, tuple[list[str], str]] = {
             "checkpoint-state-all-paths-relative", "generator-alg-name-case-sensitive",
             "random-shape-scalar-tensor-accepted"],
            "blind49"),
-    "50": (["hashing-one-hot-squeeze-batch-axis", "rnn-cell-initial-state-variable-dtype"],
+    "50": (["hashing-one-hot-squeeze-batch-axis", "rnn-cell-initial-state-variable-dtype",
+            "convlstm-strides-dilation-check-min", "fbeta-reset-skips-last-variable"],
            "blind50"),
 }
 
