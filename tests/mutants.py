@@ -8464,6 +8464,152 @@ TRAINING_BATCH49: list[Mutant] = [
 ]
 TRAINING += TRAINING_BATCH49
 CATALOGUE += TRAINING_BATCH49
+# -- Forty-sixth session: a fiftieth blind batch (TRAINING_BATCH50, helper blind46a), written from simdist's
+#    source alone, before reading any suite test (docs/conformance.md, "Forty-sixth session, 2026-12-05: a
+#    fiftieth blind batch"). Only the Keras layers, losses and metrics, optimizers and schedules, and callbacks
+#    (batch 51, blind46b's, takes the trainer, gradients, tf.function, tf.data, saving, distribution and random
+#    ops); each in a function no earlier mutant touched.
+TRAINING_BATCH50: list[Mutant] = [
+    # -- Keras layers
+    _t("conv-transpose-shape-strides-as-dilation", "order", "simdist/keras/layers/conv_transpose.py",
+       "                                                self.padding, self.output_padding, self.data_format,\n"
+       "                                                self.dilation_rate))\n",
+       "                                                self.padding, self.output_padding, self.data_format,\n"
+       "                                                self.strides))\n",
+       "a transposed convolution's compute_output_shape passes strides as the dilation rate"),
+    _t("conv1d-causal-padded-then-same", "state", "simdist/keras/layers/convolutional.py",
+       "            inputs = tf.pad(inputs, tf.constant(self._compute_causal_padding(), \"int32\"), \"CONSTANT\")\n"
+       "            padding = \"valid\"\n",
+       "            inputs = tf.pad(inputs, tf.constant(self._compute_causal_padding(), \"int32\"), \"CONSTANT\")\n"
+       "            padding = \"same\"\n",
+       "Conv1D(padding='causal') convolves its left-padded input with 'same' padding (a longer output)"),
+    _t("cropping-shape-start-crop-only", "boundary", "simdist/keras/layers/cropping.py",
+       "                out[axis] -= sum(crop)\n",
+       "                out[axis] -= crop[0]\n",
+       "Cropping2D/3D's compute_output_shape subtracts only the start crop of each axis"),
+    _t("depthwise-shape-multiplier-dropped", "state", "simdist/keras/layers/depthwise_separable.py",
+       "        return self._output_shape(input_shape, self.depth_multiplier * self._input_channel(input_shape))\n",
+       "        return self._output_shape(input_shape, self._input_channel(input_shape))\n",
+       "DepthwiseConv2D's compute_output_shape forgets depth_multiplier (the input's channels only)"),
+    _t("relu-layer-threshold-dropped", "state", "simdist/keras/layers/core.py",
+       "        return activations.relu(inputs, negative_slope=self.negative_slope, max_value=self.max_value,\n"
+       "                                threshold=self.threshold)\n",
+       "        return activations.relu(inputs, negative_slope=self.negative_slope, max_value=self.max_value)\n",
+       "the ReLU layer ignores its threshold"),
+    _t("upsampling1d-shape-channels-axis", "axis", "simdist/keras/layers/upsampling_padding.py",
+       "        return [input_shape[0], _times(self.size, input_shape[1]), input_shape[2]]\n",
+       "        return [input_shape[0], input_shape[1], _times(self.size, input_shape[2])]\n",
+       "UpSampling1D's compute_output_shape repeats the channels axis instead of the steps"),
+    _t("stacked-cells-state-size-reversed", "order", "simdist/keras/layers/stacked_rnn_cells.py",
+       "        return [c.state_size for c in self.cells]\n",
+       "        return [c.state_size for c in self.cells[::-1]]\n",
+       "StackedRNNCells.state_size lists the cells' state sizes last cell first (tf.keras 1's reverse order)"),
+    _t("rnn-cell-initial-state-variable-dtype", "dtype", "simdist/keras/layers/rnn_cells.py",
+       "        return [tf.zeros((batch_size, d), dtype=self.compute_dtype) for d in sizes]\n",
+       "        return [tf.zeros((batch_size, d), dtype=self.variable_dtype) for d in sizes]\n",
+       "an RNN cell's initial state takes the variable dtype (float32 under mixed_float16, not float16)"),
+    _t("hashing-one-hot-squeeze-batch-axis", "axis", "simdist/keras/layers/hashing.py",
+       "        if self.output_mode == \"one_hot\" and inputs.shape[-1] == 1:\n",
+       "        if self.output_mode == \"one_hot\" and inputs.shape[0] == 1:\n",
+       "Hashing(output_mode='one_hot') squeezes a trailing axis of 1 only when the batch is 1"),
+    _t("lookup-vocabulary-size-without-specials", "boundary", "simdist/keras/layers/index_lookup.py",
+       "        return int(self.lookup_table.size().numpy()) + self._token_start_index()\n",
+       "        return int(self.lookup_table.size().numpy())\n",
+       "the lookup layers' vocabulary_size() leaves out the mask and OOV indices"),
+    _t("unit-norm-axis-type-valueerror", "error-class", "simdist/keras/layers/unit_normalization.py",
+       "            raise TypeError(f\"Invalid value for `axis` argument:",
+       "            raise ValueError(f\"Invalid value for `axis` argument:",
+       "UnitNormalization refuses an axis of another type with ValueError (Keras: TypeError)"),
+    _t("cropping1d-zero-crop-refused", "boundary", "simdist/keras/layers/cropping1d.py",
+       "        self.cropping = standardize_tuple(cropping, 2, \"cropping\", allow_zero=True)\n",
+       "        self.cropping = standardize_tuple(cropping, 2, \"cropping\")\n",
+       "Cropping1D refuses a crop of 0 at one end ((0, 2): ValueError)"),
+    _t("avg-pool2d-strides-dropped", "state", "simdist/keras/layers/pooling.py",
+       "        super().__init__(pool_size, strides, pool_dimensions=2, pool_mode=\"average\", padding=padding,\n",
+       "        super().__init__(pool_size, None, pool_dimensions=2, pool_mode=\"average\", padding=padding,\n",
+       "AveragePooling2D ignores its strides (the pool size always)"),
+    _t("additive-attention-scale-scalar", "state", "simdist/keras/layers/dot_attention.py",
+       "            self.scale = self.add_weight(name=\"scale\", shape=[dim], initializer=\"glorot_uniform\", dtype=self.dtype,\n",
+       "            self.scale = self.add_weight(name=\"scale\", shape=(), initializer=\"glorot_uniform\", dtype=self.dtype,\n",
+       "AdditiveAttention(use_scale=True)'s scale is a scalar (Keras: one per feature, shape [dim])"),
+    _t("input-layer-batch-size-with-batch-shape-accepted", "missing-error", "simdist/keras/layers/core.py",
+       "            if batch_size is not None and batch_shape is not None:\n"
+       "                raise ValueError(\"You cannot pass both `batch_size` and `batch_shape` at the same time.\")\n",
+       "",
+       "InputLayer accepts batch_size together with batch_shape (Keras: ValueError)"),
+    _t("convlstm-strides-dilation-check-min", "boundary", "simdist/keras/layers/conv_lstm.py",
+       "        if max(self.strides) > 1 and max(self.dilation_rate) > 1:\n",
+       "        if min(self.strides) > 1 and min(self.dilation_rate) > 1:\n",
+       "ConvLSTM refuses strides > 1 with dilation_rate > 1 only when every axis has both"),
+    _t("hashed-crossing-int-dtype-default-dropped", "dtype", "simdist/keras/layers/hashed_crossing.py",
+       "        if output_mode == \"int\" and dtype is None:\n            dtype = \"int64\"\n",
+       "",
+       "HashedCrossing(output_mode='int') without a dtype outputs the float policy's dtype, not int64"),
+    _t("noise-amount-unchecked", "missing-error", "simdist/keras/layers/noise.py",
+       "        super().__init__(**kwargs)\n        _check_unit(amount_name, amount)\n",
+       "        super().__init__(**kwargs)\n",
+       "GaussianNoise and GaussianDropout accept an amount outside [0, 1] (Keras: ValueError)"),
+    # -- losses and metrics
+    _t("losses-mean-float16-not-cast-back", "dtype", "simdist/keras/losses/_ops.py",
+       "        return tf.cast(tf.reduce_mean(tf.cast(x, tf.float32), axis=axis, keepdims=keepdims), x.dtype)\n",
+       "        return tf.reduce_mean(tf.cast(x, tf.float32), axis=axis, keepdims=keepdims)\n",
+       "the losses' mean of float16 values stays float32 (Keras casts it back to float16)"),
+    _t("auc-thresholds-without-endpoints", "boundary", "simdist/keras/metrics/confusion_metrics.py",
+       "        return list(self._thresholds)\n",
+       "        return list(self._thresholds[1:-1])\n",
+       "AUC.thresholds leaves out the two end thresholds (-epsilon and 1 + epsilon)"),
+    _t("fbeta-reset-skips-last-variable", "state", "simdist/keras/metrics/f_score_metrics.py",
+       "        for v in self.variables:\n            v.assign(tf.zeros(v.shape, dtype=v.dtype))\n",
+       "        for v in self.variables[:-1]:\n            v.assign(tf.zeros(v.shape, dtype=v.dtype))\n",
+       "FBetaScore.reset_state leaves its last variable (the weighted average's weights) unreset"),
+    _t("iou-sparse-flags-swapped", "order", "simdist/keras/metrics/iou_metrics.py",
+       "        self.sparse_y_true = sparse_y_true\n        self.sparse_y_pred = sparse_y_pred\n",
+       "        self.sparse_y_true = sparse_y_pred\n        self.sparse_y_pred = sparse_y_true\n",
+       "the IoU metrics swap sparse_y_true and sparse_y_pred"),
+    _t("confusion-count-single-threshold-vector", "boundary", "simdist/keras/metrics/precision_recall.py",
+       "        value = ops.convert_to_tensor(self.accumulator)\n"
+       "        return value[0] if len(self.thresholds) == 1 else value\n",
+       "        value = ops.convert_to_tensor(self.accumulator)\n        return value\n",
+       "TruePositives/FalsePositives/... with one threshold return a vector of one, not a scalar"),
+    _t("precision-at-recall-range-unchecked", "missing-error", "simdist/keras/metrics/sensitivity_specificity.py",
+       "        _check_range(\"recall\", recall)\n        self.recall = recall\n",
+       "        self.recall = recall\n",
+       "PrecisionAtRecall accepts a recall outside [0, 1] (Keras: ValueError)"),
+    # -- optimizers
+    _t("muon-adam-weight-decay-from-weight-decay", "order", "simdist/keras/optimizers/muon.py",
+       "        self.adam_weight_decay = adam_weight_decay\n",
+       "        self.adam_weight_decay = weight_decay\n",
+       "Muon's AdamW path takes weight_decay as its decay instead of adam_weight_decay"),
+    _t("adafactor-clip-threshold-ignored", "state", "simdist/keras/optimizers/adafactor.py",
+       "        self.clip_threshold = clip_threshold\n",
+       "        self.clip_threshold = 1.0\n",
+       "Adafactor ignores its clip_threshold (the default 1.0 always)"),
+    _t("rmsprop-centered-ignored", "state", "simdist/keras/optimizers/rmsprop.py",
+       "        self.centered = centered\n",
+       "        self.centered = False\n",
+       "RMSprop ignores centered=True"),
+    # -- callbacks
+    _t("lr-scheduler-verbose-ignored", "state", "simdist/keras/callbacks/learning_rate_scheduler.py",
+       "        self.schedule = schedule\n        self.verbose = verbose\n",
+       "        self.schedule = schedule\n        self.verbose = 0\n",
+       "LearningRateScheduler(verbose=1) prints nothing"),
+    _t("swap-ema-test-begin-flag-not-set", "state", "simdist/keras/callbacks/swap_ema_weights.py",
+       "    def on_test_begin(self, logs: Any = None) -> None:\n"
+       "        if not self._ema_weights_in_model:\n            self._swap_variables()\n"
+       "            self._ema_weights_in_model = True\n",
+       "    def on_test_begin(self, logs: Any = None) -> None:\n"
+       "        if not self._ema_weights_in_model:\n            self._swap_variables()\n",
+       "SwapEMAWeights swaps the EMA weights in for evaluate but does not record it (not swapped back)"),
+    _t("callback-list-predict-batch-end-as-test", "state", "simdist/keras/callbacks/callback_list.py",
+       "    def on_predict_batch_end(self, batch: int, logs: Any = None) -> None:\n"
+       "        self._each(\"on_predict_batch_end\", batch, logs=logs)\n",
+       "    def on_predict_batch_end(self, batch: int, logs: Any = None) -> None:\n"
+       "        self._each(\"on_test_batch_end\", batch, logs=logs)\n",
+       "CallbackList.on_predict_batch_end calls the callbacks' on_test_batch_end"),
+]
+TRAINING += TRAINING_BATCH50
+CATALOGUE += TRAINING_BATCH50
+
 # The fifty-first blind batch (forty-sixth session, 2026-12-05, helper blind46b): 30 mutants written from
 # simdist's source alone before reading any suite test, each in a function no earlier mutant touched, in the
 # trainer, op gradients, the tape, tf.function, tf.data, checkpoints and saving, distribution and random ops.
