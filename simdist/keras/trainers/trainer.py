@@ -608,6 +608,38 @@ class Trainer:
         out = self.predict_function([(x,)])
         return tf.nest.map_structure(lambda t: np.asarray(t.numpy() if hasattr(t, "numpy") else t), out)
 
+    # -- Keras 3.15's TF trainer's backwards compatibility shims (kfuzz46) ---------------------------
+    @property
+    def compiled_metrics(self) -> Any:
+        """Keras 2's `model.compiled_metrics`: an object whose `update_state(y, y_pred, sample_weight)` updates
+        EVERY metric of `self.metrics` (keras/src/backend/tensorflow/trainer.py `_compiled_metrics_update_state`):
+        a `Mean` (the loss tracker among them) with y_pred itself, the others with (y, y_pred)."""
+        model = self
+
+        class DeprecatedCompiledMetric:
+            def update_state(_, y: Any, y_pred: Any, sample_weight: Any = None) -> Any:
+                return model._compiled_metrics_update_state(y, y_pred, sample_weight=sample_weight)
+
+        return DeprecatedCompiledMetric()
+
+    def _compiled_metrics_update_state(self, y: Any, y_pred: Any, sample_weight: Any = None) -> None:
+        from simdist.keras.trainers.compile_utils import _metrics_module  # noqa: PLC0415
+        warnings.warn("`model.compiled_metrics()` is deprecated. Instead, use e.g.:\n```\nfor metric in "
+                      "self.metrics:\n    metric.update_state(y, y_pred)\n```\n", stacklevel=2)
+        mean = _metrics_module().Mean
+        for metric in self.metrics:
+            if isinstance(metric, mean):
+                metric.update_state(y_pred, sample_weight=sample_weight)
+            else:
+                metric.update_state(y, y_pred, sample_weight=sample_weight)
+
+    def compiled_loss(self, y: Any, y_pred: Any, sample_weight: Any = None, regularization_losses: Any = None) -> Any:
+        """Keras 2's `model.compiled_loss(...)`: `compute_loss(x=None, y, y_pred, sample_weight)` (the model's
+        own losses added by compute_loss; `regularization_losses` is ignored, as in Keras 3.15)."""
+        warnings.warn("`model.compiled_loss()` is deprecated. Instead, use "
+                      "`model.compute_loss(x, y, y_pred, sample_weight, training)`.")
+        return self.compute_loss(x=None, y=y, y_pred=y_pred, sample_weight=sample_weight)
+
     # -- helpers ----------------------------------------------------------------------------------
     def _maybe_symbolic_build(self, iterator: Any = None, data_batch: Any = None) -> None:
         """TF trainer: with a captured strategy, build the model, the compiled metrics and loss and
