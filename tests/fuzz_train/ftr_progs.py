@@ -493,13 +493,14 @@ _FIT_CALL = "hist = model.fit(x, y, batch_size=batch_size, epochs=epochs, shuffl
 
 
 #: The session of the newest widening (kfuzz46's `_widen6`); `make_program(..., upto=45)` draws a program as the
-#: generator of the forty-fifth session did (to re-run an earlier session's seeds and open classes).
+#: generator of the forty-fifth session did, `upto=43` as the forty-third's (to re-run an earlier session's seeds and
+#: open classes; the sessions before the forty-first are not told apart).
 LATEST = 46
 
 
 def make_program(seed: int, index: int, cfg: dict[str, str] | None = None, upto: int = LATEST) -> grid.Case:
     """Program ``index`` of root seed ``seed`` (its configuration drawn unless given) by the generator of session
-    ``upto`` (45: without kfuzz46's widening)."""
+    ``upto`` (45: without kfuzz46's widening, 43: as kfuzz43 drew seed 4320261203 #46, ...)."""
     rng = np.random.default_rng([seed, index])
     if cfg is None:
         cfg = draw_config(rng)
@@ -509,13 +510,9 @@ def make_program(seed: int, index: int, cfg: dict[str, str] | None = None, upto:
         if side.random() < 0.1:
             two = {**cfg, "arch": _pick(side, TWO_INPUTS)}
             cfg = two if valid(two) else cfg
-        cfg = _widen(cfg, np.random.default_rng([seed, index, 3]))
-        cfg = _widen2(cfg, np.random.default_rng([seed, index, 4]))
-        cfg = _widen3(cfg, np.random.default_rng([seed, index, 5]))
-        cfg = _widen4(cfg, np.random.default_rng([seed, index, 6]))
-        cfg = _widen5(cfg, np.random.default_rng([seed, index, 7]))
-        if upto >= 46:
-            cfg = _widen6(cfg, np.random.default_rng([seed, index, 8]))
+        for session, widen in ((41, _widen), (42, _widen2), (43, _widen3), (44, _widen4), (45, _widen5), (46, _widen6)):
+            if upto >= session:   # (each widening's generator of its own: [seed, index, session - 38])
+                cfg = widen(cfg, np.random.default_rng([seed, index, session - 38]))
     kind, replicas = grid.STRATEGIES[cfg["strategy"]]
     reduction = None if cfg["reduction"] == "None" else cfg["reduction"]
     make = ("tf.distribute.MultiWorkerMirroredStrategy()" if cfg.get("strategy_form") == "mwms"

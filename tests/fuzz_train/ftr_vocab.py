@@ -498,14 +498,19 @@ class CustomModel(tf.keras.Model):
         self.err_metric.update_state(y, y_pred, sample_weight=sample_weight)
         return {m.name: m.result() for m in self.metrics}
 '''
-#: get_config/from_config round trip and the summary (``config_roundtrip=yes``): the summary's lines (names without
-#: Keras's uniquifying suffixes), the parameter count, the rebuilt model's layer classes and its predictions with
-#: the trained weights.
+#: get_config/from_config round trip and the summary (``config_roundtrip=yes``): the summary's lines (a table row's
+#: output shape and parameter count only, its continuation lines left out: its name and connections hold Keras's
+#: process-wide uniquifying counters, and the table wraps or cuts a long cell, so their text and line count depend on
+#: the programs run before; the model's name without its suffix), the parameter count, the rebuilt model's layer classes and its predictions with the
+#: trained weights.
 CONFIG_ROUNDTRIP_SRC = '''\
 import re as _re3
 _sum = []
 model.summary(print_fn=lambda s, line_break=False: _sum.append(s))
-obs["summary/lines"] = np.asarray([_re3.sub(r"(\\w)_\\d+\\b", r"\\1", ln) for s in _sum for ln in s.split("\\n")])
+_rows = [ln for s in _sum for ln in s.split("\\n")]
+obs["summary/lines"] = np.asarray([" | ".join(c.strip() for c in ln.split("\\u2502")[2:4]) if ln.startswith("\\u2502")
+                                   else _re3.sub(r"(\\w)_\\d+\\b", r"\\1", ln) for ln in _rows
+                                   if not ln.startswith("\\u2502") or ln.split("\\u2502")[2].strip()])
 obs["summary/count_params"] = np.int64(model.count_params())
 _cfg = model.get_config()
 with strategy.scope():
