@@ -50,6 +50,17 @@ KNOWN_OPEN: dict[str, tuple[dict[str, str], str, str]] = {
         "of the LSTM's activations (8 bits of mantissa) moves a gradient by percents, as mixed-float16-mape-ftrl "
         "does in float16. Found at the session's end; which op rounds differently was not traced (kfuzz45, open). "
         "kfuzz46 re-ran it as kfuzz45 drew it (`--upto 45`): the same two elements apart, not traced (open)."),
+    "mixed-bfloat16-bilstm-adamw-sign": (
+        {"policy": "mixed_bfloat16", "arch": "bidirectional_lstm", "optimizer": "adamw"}, "elements off",
+        "mixed_bfloat16 (float32 heads) with a Bidirectional LSTM(2) under AdamW(0.01, weight_decay=0.1) and "
+        "MirroredStrategy(2) (seed 4620261203 #9: SquaredHinge, an L2 kernel and L1 activity regularizer on the head, "
+        "validation data): after the first batch 2 of 90 weights past the MIXED tolerance, the backward LSTM's "
+        "output-gate kernel element [1, 6] and recurrent element [1, 7] (flat 54 and 71): TF 2.21 steps them by "
+        "+0.0084 and -0.0071, simdist by -0.0079 and +0.0012, every other weight by about lr = 0.01 on both. "
+        "AdamW's first step is lr * g / (|g| + 1e-7), so these two gradients are a few 1e-7 (|g| / (|g| + eps) = 0.8), "
+        "noise-sized sums of bfloat16-rounded terms (8 bits of mantissa) whose sign differs between TF's and simdist's "
+        "orders, and Adam turns the sign into an lr-sized step: the family of mixed-bfloat16-mape. Found at "
+        "kfuzz46's end; which op's bfloat16 rounding differs was not traced (open)."),
     "attention-concat-centered-rmsprop": (
         {"arch": "attention_scaled", "optimizer": "rmsprop_centered_momentum"}, "elements off",
         "Attention(use_scale=True, score_mode='concat') under RMSprop(centered=True, momentum=0.6) (seed 4320261203 "
