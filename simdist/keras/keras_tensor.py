@@ -237,6 +237,17 @@ def _probe(x: Any, size: int) -> Any:
     return x
 
 
+def run_on_probe(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """`fn` run once, as `compute_output_spec`'s first probe (zeros, each unknown dimension its first size, in a
+    StatelessScope with summaries off), its result returned as it is: for a caller that wants the computation's
+    errors and not its output spec (trainer.py `_symbolic_compute_loss`: one run, half compute_output_spec's cost)."""
+    from simdist.keras.variables import StatelessScope
+    a = map_structure(lambda x: _probe(x, _PROBE_SIZES[0]), args)
+    k = map_structure(lambda x: _probe(x, _PROBE_SIZES[0]), kwargs)
+    with StatelessScope(), tf.summary.record_if(False):
+        return fn(*a, **k)
+
+
 def compute_output_spec(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     """The KerasTensors `fn` returns for these symbolic arguments (by running it on zeros with
     each unknown dimension given two sizes in turn; see the module docstring)."""

@@ -19,7 +19,9 @@ from typing import Any
 
 import numpy as np
 
-from ftr_vocab import (ACTIVITY_REGULARIZERS, ARCHS as V_ARCHS, ARCHS5, CSV_POST, CSV_PRE, EVAL_STEPS_SRC,
+from ftr_vocab import (ACTIVITY_REGULARIZERS, ARCHS as V_ARCHS, ARCHS5, ARCHS6, CONFIG_ROUNDTRIP_SRC, CUSTOM_LAYER,
+                       CUSTOM_LAYER_LINE, CUSTOM_MODEL_COMPILED, CUSTOM_MODEL_TRACKERS, DROPOUT_CALL_SRC,
+                       EVAL_LIST_SRC, HEAD_EXTRAS, CSV_POST, CSV_PRE, EVAL_STEPS_SRC,
                        CTL_PSS, GENERATOR_SRC, NESTED_ARCHS, OPT_EXTRAS, PYDATASET_SRC, WEIGHTS_H5_SRC, BN_ARCHS, CALLBACKS as V_CALLBACKS, CHECKPOINT_CB,
                        CHECKPOINT_POST, CHECKPOINT_PRE, CUSTOM_MODEL, CUSTOM_TEST_STEP, KERAS_FILE_SRC, LAMBDA_LINE,
                        LOGS_CALLBACK, LOSS_STRINGS, LOSSES as V_LOSSES, OPTIMIZERS as V_OPTIMIZERS, PREDICT_ODD_SRC,
@@ -28,14 +30,14 @@ from ftr_vocab import (ACTIVITY_REGULARIZERS, ARCHS as V_ARCHS, ARCHS5, CSV_POST
 from simdist.conformance.grid import programs as grid
 from simdist.conformance.grid import reference
 
-ARCHS = {**grid.ARCHS, **V_ARCHS, **TEXT_ARCHS, **TEXT2_ARCHS, **ARCHS5}
+ARCHS = {**grid.ARCHS, **V_ARCHS, **TEXT_ARCHS, **TEXT2_ARCHS, **ARCHS5, **ARCHS6}
 LOSSES = {**grid.LOSSES, **V_LOSSES}
 OPTIMIZERS = {**grid.OPTIMIZERS, **V_OPTIMIZERS}
 COMMON = {**grid.COMMON, **{k: {"schedule": v} for k, v in SCHEDULES.items()}}
 CALLBACKS = {**grid.CALLBACK_SRC, **V_CALLBACKS}
 ONE_INPUT = tuple(k for k, v in ARCHS.items() if v[0] != "float2" and k not in TEXT_ARCHS and k not in TEXT2_ARCHS
-                  and k not in ARCHS5)
-TWO_INPUTS = tuple(k for k, v in ARCHS.items() if v[0] == "float2" and k not in ARCHS5)
+                  and k not in ARCHS5 and k not in ARCHS6)
+TWO_INPUTS = tuple(k for k, v in ARCHS.items() if v[0] == "float2" and k not in ARCHS5 and k not in ARCHS6)
 SCHEDULED = tuple(k for k, v in COMMON.items() if "schedule" in v)
 #: strategy -> weight (MirroredStrategy(3) programs take TF the longest)
 STRATEGY_WEIGHTS = {"default": 3, "one_device": 2, "mirrored2": 3, "mirrored3": 1, "central2": 1}
@@ -344,6 +346,49 @@ def _widen5(cfg: dict[str, str], side: np.random.Generator) -> dict[str, str]:
     return cfg
 
 
+def _widen6(cfg: dict[str, str], side: np.random.Generator) -> dict[str, str]:
+    """kfuzz46's vocabulary, drawn from a generator of its own (``[seed, index, 8]``), so the programs it leaves
+    alone keep their configuration, source and hash: an image or sequence model of the Keras guides (ARCHS6:
+    Conv1D + MaxPooling1D, a channels_last Conv2D + AveragePooling2D, LSTM sequences into a GRU, Embedding +
+    GlobalAveragePooling1D + Dense; one one-input program in ten without a model_form); the Sequential built by
+    ``add()`` after an Input (``model_form=sequential_add``, one fit program of one output in six whose hidden
+    lines are one layer each); constraints and bias regularizers on the heads (``head_extra``, one program in six;
+    the bias regularizers on one output only); a user layer with add_weight and add_loss before the heads
+    (``custom_layer=yes``, one program of one output in eight, not with a .keras file); the custom train_step as
+    Keras 2 code writes it, by ``self.compiled_loss`` and ``self.compiled_metrics``, or with metrics of its own
+    listed by a ``metrics`` property (``step_form=compiled|trackers``, one custom step in two); the summary, the
+    parameter count and a get_config/from_config round trip with the trained weights (``config_roundtrip=yes``,
+    one fit program in five of functional or Sequential models without a Lambda or user layer); a model with
+    random layers called in inference mode and twice in training mode after fit (``dropout_call=yes``, one such
+    fit program in three); evaluate's list form and ``metrics_names`` (``eval_list=yes``, one fit program in five)."""
+    a, b, c, d, e, f, g, h = side.random(8)
+    arch6 = _pick(side, ARCHS6)
+    extra = _pick(side, sorted(HEAD_EXTRAS))
+    step = _pick(side, ("compiled", "trackers"))
+    fit = cfg["mode"] == "fit"
+    if a < 0.1 and ARCHS[cfg["arch"]][0] != "float2" and cfg.get("model_form") is None \
+            and valid({**cfg, "arch": arch6}):
+        cfg = {**cfg, "arch": arch6}
+    if b < 1 / 6 and fit and cfg["outputs"] == "1" and cfg.get("model_form") is None \
+            and _layer_exprs(cfg["arch"]) is not None and cfg.get("model") != "custom_train_step":
+        cfg = {**cfg, "model_form": "sequential_add"}
+    if c < 1 / 6 and (cfg["outputs"] == "1" or "bias" not in extra):
+        cfg = {**cfg, "head_extra": extra}
+    if d < 0.125 and cfg["outputs"] == "1" and cfg.get("save") != "keras_file":
+        cfg = {**cfg, "custom_layer": "yes"}
+    if e < 0.5 and cfg.get("model") == "custom_train_step":
+        cfg = {**cfg, "step_form": step}
+    if f < 0.2 and fit and cfg.get("model") != "custom_train_step" \
+            and cfg.get("model_form") in (None, "sequential", "sequential_add") \
+            and cfg.get("lambda_layer") != "yes" and cfg.get("custom_layer") != "yes":
+        cfg = {**cfg, "config_roundtrip": "yes"}
+    if g < 1 / 3 and fit and (cfg["arch"] in RANDOM_ARCHS or cfg["arch"] == "dense_bn_dropout"):
+        cfg = {**cfg, "dropout_call": "yes"}
+    if h < 0.2 and fit:
+        cfg = {**cfg, "eval_list": "yes"}
+    return cfg
+
+
 def _loss_source(name: str, reduction: str | None, force: bool = False, string: bool = False) -> str:
     """The loss's source; ``reduction`` replaces the loss's own one when ``force`` (a custom loop's "none"),
     else applies to losses without one; ``string``: the loss's string name (LOSS_STRINGS)."""
@@ -387,7 +432,9 @@ def _build_source(cfg: dict[str, str]) -> str:
     reg = {"l2": ", kernel_regularizer=tf.keras.regularizers.L2(0.02)",
            "l1": ", kernel_regularizer=tf.keras.regularizers.L1(0.01)"}.get(cfg.get("regularizer", ""), "")
     reg += ACTIVITY_REGULARIZERS.get(cfg.get("activity_regularizer", ""), "")   # (kfuzz44)
+    reg += HEAD_EXTRAS.get(cfg.get("head_extra", ""), "")   # (kfuzz46)
     lam = [LAMBDA_LINE] if cfg.get("lambda_layer") == "yes" else []
+    lam += [CUSTOM_LAYER_LINE] if cfg.get("custom_layer") == "yes" else []   # (kfuzz46)
     body += lam
     heads_src = []
     for i, loss in enumerate(heads):
@@ -402,6 +449,9 @@ def _build_source(cfg: dict[str, str]) -> str:
         layers = [*_layer_exprs(cfg["arch"]), *(_SEQ_LINE.match(ln).group(1) for ln in lam), heads_src[0]]
         if form == "sequential":
             body = [f"model = tf.keras.Sequential([tf.keras.Input({shape!r}{dtype}), " + ", ".join(layers) + "])"]
+        elif form == "sequential_add":   # (kfuzz46: built layer by layer after an Input)
+            body = ["model = tf.keras.Sequential()", f"model.add(tf.keras.Input({shape!r}{dtype}))"]
+            body += [f"model.add({src})" for src in layers]
         else:
             body = [f"class Net({model_cls}):", "    def __init__(self):", "        super().__init__()"]
             body += [f"        self.l{i} = {src}" for i, src in enumerate(layers)]
@@ -442,8 +492,15 @@ if "validation_data" in fit_kwargs:
 _FIT_CALL = "hist = model.fit(x, y, batch_size=batch_size, epochs=epochs, shuffle=False,"
 
 
-def make_program(seed: int, index: int, cfg: dict[str, str] | None = None) -> grid.Case:
-    """Program ``index`` of root seed ``seed`` (its configuration drawn unless given)."""
+#: The session of the newest widening (kfuzz46's `_widen6`); `make_program(..., upto=45)` draws a program as the
+#: generator of the forty-fifth session did, `upto=43` as the forty-third's (to re-run an earlier session's seeds and
+#: open classes; the sessions before the forty-first are not told apart).
+LATEST = 46
+
+
+def make_program(seed: int, index: int, cfg: dict[str, str] | None = None, upto: int = LATEST) -> grid.Case:
+    """Program ``index`` of root seed ``seed`` (its configuration drawn unless given) by the generator of session
+    ``upto`` (45: without kfuzz46's widening, 43: as kfuzz43 drew seed 4320261203 #46, ...)."""
     rng = np.random.default_rng([seed, index])
     if cfg is None:
         cfg = draw_config(rng)
@@ -453,20 +510,21 @@ def make_program(seed: int, index: int, cfg: dict[str, str] | None = None) -> gr
         if side.random() < 0.1:
             two = {**cfg, "arch": _pick(side, TWO_INPUTS)}
             cfg = two if valid(two) else cfg
-        cfg = _widen(cfg, np.random.default_rng([seed, index, 3]))
-        cfg = _widen2(cfg, np.random.default_rng([seed, index, 4]))
-        cfg = _widen3(cfg, np.random.default_rng([seed, index, 5]))
-        cfg = _widen4(cfg, np.random.default_rng([seed, index, 6]))
-        cfg = _widen5(cfg, np.random.default_rng([seed, index, 7]))
+        for session, widen in ((41, _widen), (42, _widen2), (43, _widen3), (44, _widen4), (45, _widen5), (46, _widen6)):
+            if upto >= session:   # (each widening's generator of its own: [seed, index, session - 38])
+                cfg = widen(cfg, np.random.default_rng([seed, index, session - 38]))
     kind, replicas = grid.STRATEGIES[cfg["strategy"]]
     reduction = None if cfg["reduction"] == "None" else cfg["reduction"]
     make = ("tf.distribute.MultiWorkerMirroredStrategy()" if cfg.get("strategy_form") == "mwms"
             else "cluster.strategy" if cfg.get("strategy_form") == "pss"   # (kfuzz45: 2 workers, 1 ps)
             else f"backend.make_strategy({kind!r}, {replicas})")
-    custom = CUSTOM_MODEL + (CUSTOM_TEST_STEP if cfg.get("test_step") == "yes" else "")
+    custom = ({"compiled": CUSTOM_MODEL_COMPILED, "trackers": CUSTOM_MODEL_TRACKERS}.get(cfg.get("step_form", ""),
+                                                                                       CUSTOM_MODEL)
+              + (CUSTOM_TEST_STEP if cfg.get("test_step") == "yes" else ""))
     pss = "cluster = backend.make_ps_cluster(workers=2, ps=1)\n" if cfg.get("strategy_form") == "pss" else ""
     lines = [f"{pss}strategy = {make}", grid.PRELUDE,
-             custom if cfg.get("model") == "custom_train_step" else "", _build_source(cfg)]
+             custom if cfg.get("model") == "custom_train_step" else "",
+             CUSTOM_LAYER if cfg.get("custom_layer") == "yes" else "", _build_source(cfg)]
     params: dict[str, Any] = {"seed": int(rng.integers(1, 2 ** 31))}
     opts = [o for o in cfg.get("fitopts", "").split(",") if o]
     if cfg["mode"] == "fit":
@@ -556,6 +614,12 @@ def make_program(seed: int, index: int, cfg: dict[str, str] | None = None) -> gr
             body += EVAL_STEPS_SRC
         if cfg.get("weights_h5") == "continue":
             body += WEIGHTS_H5_SRC.replace("LOSS", loss).replace("METRICS", metrics)
+        if cfg.get("config_roundtrip") == "yes":   # (kfuzz46)
+            body += CONFIG_ROUNDTRIP_SRC
+        if cfg.get("dropout_call") == "yes":
+            body += DROPOUT_CALL_SRC
+        if cfg.get("eval_list") == "yes":
+            body += EVAL_LIST_SRC
         if cfg.get("inputs_form") == "dict":   # (kfuzz43: the inputs by their names)
             body = _DICT_INPUTS + re.sub(r"\bx\[:(\d)\]", r"{k: a[:\1] for k, a in x.items()}", body)
         elif ARCHS[cfg["arch"]][0] == "float2":   # the templates' first rows of x: of each input

@@ -418,3 +418,121 @@ for i, v in enumerate(opt_vars(opt)):
     obs[f"optimizer_var/{i}"] = v
 obs["predict"] = np.asarray(backend.to_numpy(model(x[:5], training=False)))
 '''
+
+#: kfuzz46's vocabulary, drawn by ftr_progs._widen6's generator of its own.
+#: Image and sequence models as people write them (``arch`` from ARCHS6, one one-input program in ten): Conv1D
+#: + MaxPooling1D, a channels_last Conv2D with "same" padding + AveragePooling2D, an LSTM's sequences into a GRU,
+#: Embedding + GlobalAveragePooling1D + Dense (the text classifier of the Keras guides).
+ARCHS6: dict[str, tuple[str, tuple[int, ...], tuple[str, ...]]] = {
+    "conv1d_maxpool": ("float", (8, 2), (f"h = {_L}Conv1D(3, 3, activation='relu')(h)",
+                                         f"h = {_L}MaxPooling1D(2)(h)",
+                                         f"h = {_L}Flatten()(h)")),
+    "conv2d_same_avgpool": ("float", (4, 4, 2), (f"h = {_L}Conv2D(3, 3, padding='same', activation='relu', "
+                                                 "data_format='channels_last')(h)",
+                                                 f"h = {_L}AveragePooling2D(2, data_format='channels_last')(h)",
+                                                 f"h = {_L}Flatten()(h)")),
+    "lstm_seq_gru": ("float", (4, 2), (f"h = {_L}LSTM(3, return_sequences=True)(h)",
+                                       f"h = {_L}GRU(2)(h)")),
+    "embed_gap_dense": ("int", (6,), (f"h = {_L}Embedding(6, 4)(h)",
+                                      f"h = {_L}GlobalAveragePooling1D()(h)",
+                                      f"h = {_L}Dense(4, activation='relu')(h)")),
+}
+#: The heads' constraints and bias regularizers (``head_extra``): a bias regularizer only on one output (two
+#: outputs' np.float64 loss weights beside a float32 regularization loss are kfuzz42's TypeError on both).
+HEAD_EXTRAS: dict[str, str] = {
+    "max_norm": ", kernel_constraint=tf.keras.constraints.MaxNorm(0.8)",
+    "non_neg": ", kernel_constraint=tf.keras.constraints.NonNeg()",
+    "unit_norm_bias_l2": (", kernel_constraint=tf.keras.constraints.UnitNorm(axis=0), "
+                          "bias_regularizer=tf.keras.regularizers.L2(0.05)"),
+    "min_max_bias_l1": (", kernel_constraint=tf.keras.constraints.MinMaxNorm(0.2, 0.9, rate=0.5), "
+                        "bias_constraint=tf.keras.constraints.NonNeg(), bias_regularizer=tf.keras.regularizers.L1(0.02)"),
+}
+#: A user layer with a weight of its own (add_weight in build) and a loss of its own (add_loss in call), before the
+#: heads (``custom_layer=yes``).
+CUSTOM_LAYER = '''\
+class ScaleShift(tf.keras.layers.Layer):
+    def build(self, input_shape):
+        self.scale = self.add_weight(shape=(input_shape[-1],), initializer="ones", name="scale")
+        self.shift = self.add_weight(shape=(input_shape[-1],), initializer="zeros", name="shift",
+                                     regularizer=tf.keras.regularizers.L2(0.01))
+    def call(self, t):
+        self.add_loss(0.02 * tf.reduce_mean(tf.square(self.scale - 1.0)))
+        return t * self.scale + self.shift
+'''
+CUSTOM_LAYER_LINE = "h = ScaleShift()(h)"
+#: The custom train_step as Keras 2 code writes it (``step_form=compiled``): `self.compiled_loss` with the
+#: regularization losses and `self.compiled_metrics.update_state`, the logs every metric's result (Keras 3.15's
+#: shims: compiled_loss is compute_loss; compiled_metrics updates every metric of `self.metrics`, the loss tracker
+#: with y_pred).
+CUSTOM_MODEL_COMPILED = '''\
+class CustomModel(tf.keras.Model):
+    def train_step(self, data):
+        x, y, sample_weight = tf.keras.utils.unpack_x_y_sample_weight(data)
+        with tf.GradientTape() as tape:
+            y_pred = self(x, training=True)
+            loss = self.compiled_loss(y, y_pred, sample_weight, regularization_losses=self.losses)
+        grads = tape.gradient(loss, self.trainable_variables)
+        self.optimizer.apply_gradients(zip(grads, self.trainable_variables))
+        self.compiled_metrics.update_state(y, y_pred, sample_weight)
+        return {m.name: m.result() for m in self.metrics}
+'''
+#: The custom train_step with metrics of its own (``step_form=trackers``): a Mean loss tracker and a metric made in
+#: `__init__`, listed by the `metrics` property (so fit and evaluate reset them), updated by hand.
+CUSTOM_MODEL_TRACKERS = '''\
+class CustomModel(tf.keras.Model):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.loss_tracker = tf.keras.metrics.Mean(name="loss")
+        self.err_metric = tf.keras.metrics.MeanSquaredError(name="err")
+    @property
+    def metrics(self):
+        return [self.loss_tracker, self.err_metric]
+    def train_step(self, data):
+        x, y, sample_weight = tf.keras.utils.unpack_x_y_sample_weight(data)
+        with tf.GradientTape() as tape:
+            y_pred = self(x, training=True)
+            loss = self.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight)
+        grads = tape.gradient(loss, self.trainable_variables)
+        self.optimizer.apply_gradients(zip(grads, self.trainable_variables))
+        self.loss_tracker.update_state(loss)
+        self.err_metric.update_state(y, y_pred, sample_weight=sample_weight)
+        return {m.name: m.result() for m in self.metrics}
+'''
+#: get_config/from_config round trip and the summary (``config_roundtrip=yes``): the summary's lines (a table row's
+#: output shape and parameter count only, its continuation lines left out: its name and connections hold Keras's
+#: process-wide uniquifying counters, and the table wraps or cuts a long cell, so their text and line count depend on
+#: the programs run before; the model's name without its suffix), the parameter count, the rebuilt model's layer classes and its predictions with the
+#: trained weights.
+CONFIG_ROUNDTRIP_SRC = '''\
+import re as _re3
+_sum = []
+model.summary(print_fn=lambda s, line_break=False: _sum.append(s))
+_rows = [ln for s in _sum for ln in s.split("\\n")]
+obs["summary/lines"] = np.asarray([" | ".join(c.strip() for c in ln.split("\\u2502")[2:4]) if ln.startswith("\\u2502")
+                                   else _re3.sub(r"(\\w)_\\d+\\b", r"\\1", ln) for ln in _rows
+                                   if not ln.startswith("\\u2502") or ln.split("\\u2502")[2].strip()])
+obs["summary/count_params"] = np.int64(model.count_params())
+_cfg = model.get_config()
+with strategy.scope():
+    model_rt = type(model).from_config(_cfg)
+obs["summary/rebuilt_layers"] = np.asarray([type(l).__name__ for l in model_rt.layers])
+model_rt.set_weights(model.get_weights())
+obs["loaded_predict/config_roundtrip"] = np.stack([np.asarray(p) for p in tf.nest.flatten(
+    model_rt.predict(x[:4], verbose=0))])
+'''
+#: A model with random layers called after fit in inference mode and twice in training mode (``dropout_call=yes``):
+#: the masks drawn from the layers' seed generators as fit left them.
+DROPOUT_CALL_SRC = '''\
+obs["predict/inference_call"] = np.stack([np.asarray(backend.to_numpy(t))
+                                          for t in tf.nest.flatten(model(x[:4], training=False))])
+for _k in range(2):
+    obs[f"predict/dropout_call{_k}"] = np.stack([np.asarray(backend.to_numpy(t))
+                                                 for t in tf.nest.flatten(model(x[:4], training=True))])
+'''
+#: evaluate's list form and the model's metric names (``eval_list=yes``).
+EVAL_LIST_SRC = '''\
+import re as _re4
+ev_l = model.evaluate(x, y, batch_size=batch_size, verbose=0)
+obs["evaluate/list"] = np.atleast_1d(np.asarray(ev_l, dtype=np.float64))
+obs["cb_keys/metrics_names"] = np.asarray([_re4.sub(r"_\\d+$", "", k) for k in model.metrics_names])
+'''

@@ -5,7 +5,7 @@ new or changed programs) and on simdist in this process, every observable compar
 reference.compare (simdist/conformance/grid/reference.py); prints each disagreement (observable, expected vs
 got) and the counts by class:
 
-    python tests/fuzz_train/fz_train_campaign.py SEED START N [--answers DIR] [--no-simdist] [--show 3]
+    python tests/fuzz_train/fz_train_campaign.py SEED START N [--answers DIR] [--no-simdist] [--show 3] [--upto 45]
 
 Disagreements matching tests/fuzz_train/ftr_known.py are counted as known. Exit status 1 when any other
 program disagrees. TF's side runs while simdist's does (two processes); run it under `nice -n 10`.
@@ -28,7 +28,7 @@ for _p in (HERE, ROOT):
         sys.path.insert(0, _p)
 
 from ftr_known import known_key  # noqa: E402
-from ftr_progs import compare, make_program, program_hash  # noqa: E402
+from ftr_progs import LATEST, compare, make_program, program_hash  # noqa: E402
 
 ANSWERS_DIR = os.path.join(ROOT, ".cache", "fuzz_train-answers")
 
@@ -55,7 +55,7 @@ def save_answer(answers: str, seed: int, index: int, entry: dict[str, Any]) -> N
     os.replace(path + ".part", path)
 
 
-def tf_worker(seed: int, indices: list[int], answers: str) -> int:
+def tf_worker(seed: int, indices: list[int], answers: str, upto: int = LATEST) -> int:
     """Record TF 2.21's answer of each program (the grid's record_case: observables or TF's error)."""
     from simdist.conformance.backends.tf_backend import TensorFlowBackend  # noqa: PLC0415
     from simdist.conformance.grid.record import record_case  # noqa: PLC0415
@@ -63,7 +63,7 @@ def tf_worker(seed: int, indices: list[int], answers: str) -> int:
     backend = TensorFlowBackend()
     backend.setup()
     for i in indices:
-        case = make_program(seed, i)
+        case = make_program(seed, i, upto=upto)
         t = time.process_time()
         entry = record_case(backend, case)
         entry["host"] = this_host()
@@ -100,12 +100,12 @@ def answer_model(answer: dict[str, Any] | None, answered_here: bool) -> Any:
     return host_cpu.detect() if answered_here else host_cpu.current()
 
 
-def start_tf(seed: int, indices: list[int], answers: str) -> subprocess.Popen | None:
+def start_tf(seed: int, indices: list[int], answers: str, upto: int = LATEST) -> subprocess.Popen | None:
     if not indices:
         return None
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT, os.environ.get("PYTHONPATH", "")]))
     return subprocess.Popen([sys.executable, os.path.abspath(__file__), "--tf-worker", str(seed),
-                             ",".join(map(str, indices)), "--answers", answers], env=env)
+                             ",".join(map(str, indices)), "--answers", answers, "--upto", str(upto)], env=env)
 
 
 def run_simdist(case: Any) -> tuple[str, Any]:
@@ -151,14 +151,14 @@ def class_of(problems: list[str]) -> str:
 
 
 def campaign(seed: int, indices: list[int], answers: str = ANSWERS_DIR, simdist: bool = True,
-             out: Any = sys.stdout, show: int = 3) -> tuple[list[str], dict[str, int]]:
+             out: Any = sys.stdout, show: int = 3, upto: int = LATEST) -> tuple[list[str], dict[str, int]]:
     """(failure reports, known-class counts) of the programs; TF answers the programs it has not."""
     from simdist.runtime import host_cpu  # noqa: PLC0415
 
-    cases = [make_program(seed, i) for i in indices]
+    cases = [make_program(seed, i, upto=upto) for i in indices]
     kept = {c.index: load_answer(answers, c, seed) for c in cases}
     todo = [c.index for c in cases if kept[c.index] is None]
-    proc = start_tf(seed, todo, answers)
+    proc = start_tf(seed, todo, answers, upto)
     got = {}
     try:
         if simdist:
@@ -206,15 +206,18 @@ def main() -> int:
     ap.add_argument("--no-simdist", action="store_true", help="only record TF's answers")
     ap.add_argument("--show", type=int, default=3, help="reports printed per class")
     ap.add_argument("--source", action="store_true", help="print program START's source and exit")
+    ap.add_argument("--upto", type=int, default=LATEST,
+                    help="draw the programs as the generator of this session did (45: before kfuzz46's widening)")
     a = ap.parse_args()
     if a.tf_worker:
-        return tf_worker(a.seed, [int(i) for i in a.start.split(",")], a.answers)
+        return tf_worker(a.seed, [int(i) for i in a.start.split(",")], a.answers, a.upto)
     start = int(a.start)
     if a.source:
-        c = make_program(a.seed, start)
+        c = make_program(a.seed, start, upto=a.upto)
         print(f"# {c.describe()}\n# params: {sorted(c.params)}\n{c.source}")
         return 0
-    failures, known = campaign(a.seed, list(range(start, start + a.n)), a.answers, not a.no_simdist, show=a.show)
+    failures, known = campaign(a.seed, list(range(start, start + a.n)), a.answers, not a.no_simdist, show=a.show,
+                               upto=a.upto)
     classes: dict[str, int] = {}
     for f in failures:
         cls = f.split("[", 1)[1].split("]", 1)[0] if f.startswith("DISAGREE") else "no-answer"

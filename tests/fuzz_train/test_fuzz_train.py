@@ -72,7 +72,10 @@ def test_programs_reach_the_vocabulary() -> None:
     predict by odd batches, a repeated dataset with steps_per_epoch and a custom loop's optimizer.apply (kfuzz44); nested
     models, a shared layer over two inputs, generator and PyDataset feeds, run_eagerly and jit_compile=False,
     evaluate/predict with steps, a CSVLogger, .weights.h5 continued training, optimizer extras, mixed_bfloat16 and
-    custom loops under ParameterServerStrategy (kfuzz45)."""
+    custom loops under ParameterServerStrategy (kfuzz45); the guides' image and sequence models, the Sequential built by
+    add(), constraints and bias regularizers on the heads, a user layer with add_weight and add_loss, Keras 2's
+    compiled_loss/compiled_metrics step and a step with metrics of its own, the summary with a get_config/from_config
+    round trip, random layers called after fit and evaluate's list form (kfuzz46)."""
     cs = [make_program(SEED, i) for i in range(600)]
     for factor, levels in (("arch", ARCHS), ("loss", LOSSES), ("optimizer", OPTIMIZERS)):
         drawn = {c.config[factor] for c in cs}
@@ -90,7 +93,7 @@ def test_programs_reach_the_vocabulary() -> None:
     assert any(c.params.get("x") is not None and len(c.params["x"]) % c.params.get("batch_size", 1) for c in cs), \
         "no partial last batch in 600 programs"
     for factor, want in (("model", {"custom_train_step"}), ("loss_form", {"string"}),   # (kfuzz41's side draws)
-                         ("model_form", {"sequential", "subclassed"}),   # (kfuzz42's; kfuzz45's feeds)
+                         ("model_form", {"sequential", "subclassed", "sequential_add"}),   # (kfuzz42's, 46's)
                          ("feed", {"dataset", "generator", "pydataset"}),
                          ("regularizer", {"l1", "l2"}), ("weighted_metrics", {"yes"}),
                          ("outputs_form", {"dict"}), ("save", {"keras_file"}),   # (kfuzz43's)
@@ -101,9 +104,19 @@ def test_programs_reach_the_vocabulary() -> None:
                          ("predict_odd", {"yes"}), ("steps_per_epoch", {"repeat"}), ("ctl_form", {"apply"}),
                          ("compile_kw", {"run_eagerly", "jit_compile_false"}), ("eval_steps", {"yes"}),   # (kfuzz45's)
                          ("csv_logger", {"yes"}), ("weights_h5", {"continue"}),
-                         ("opt_extra", {"clipnorm_ema", "wd_global_clipnorm", "clipvalue_wd"})):
+                         ("opt_extra", {"clipnorm_ema", "wd_global_clipnorm", "clipvalue_wd"}),
+                         ("head_extra", {"max_norm", "non_neg", "unit_norm_bias_l2", "min_max_bias_l1"}),   # (kfuzz46's)
+                         ("custom_layer", {"yes"}), ("step_form", {"compiled", "trackers"}),
+                         ("config_roundtrip", {"yes"}), ("dropout_call", {"yes"}), ("eval_list", {"yes"})):
         drawn = {c.config[factor] for c in cs if factor in c.config}
         assert drawn == want, f"600 programs draw {factor} {sorted(drawn)}, but should draw {sorted(want)}"
+    steps = {"compiled": "self.compiled_metrics.update_state(y, y_pred, sample_weight)",
+             "trackers": "self.loss_tracker.update_state(loss)"}
+    for c in cs:
+        step = c.config.get("step_form")
+        assert step is None or steps[step] in c.source, f"program {c.index} (step_form={step}) lacks its step"
+    arch6 = {c.config["arch"] for c in cs} & {"conv1d_maxpool", "conv2d_same_avgpool", "lstm_seq_gru", "embed_gap_dense"}
+    assert len(arch6) == 4, f"600 programs draw only {sorted(arch6)} of kfuzz46's models"
     customs = [c for c in cs if c.config.get("model") == "custom_train_step"]
     assert all("class CustomModel(tf.keras.Model)" in c.source
                and ("model = CustomModel(" in c.source or "class Net(CustomModel)" in c.source)
@@ -116,7 +129,10 @@ def test_programs_reach_the_vocabulary() -> None:
               "predict_odd": 'obs["predict/odd"] = np.asarray(model.predict(', "steps_per_epoch": "model.fit(ds.repeat(), steps_per_epoch=",
               "ctl_form": "opt.apply(grads, model.trainable_variables)",
               "compile_kw": "steps_per_execution=", "eval_steps": "model.evaluate(x, y, batch_size=batch_size, steps=2,",
-              "csv_logger": "+ [tf.keras.callbacks.CSVLogger(csv_file)]", "weights_h5": "model_w.load_weights(wpath)"}
+              "csv_logger": "+ [tf.keras.callbacks.CSVLogger(csv_file)]", "weights_h5": "model_w.load_weights(wpath)",
+              "head_extra": "_constraint=tf.keras.constraints.", "custom_layer": "ScaleShift()",
+              "config_roundtrip": "model_rt = type(model).from_config(_cfg)", "dropout_call": 'obs[f"predict/dropout_call{_k}"]',
+              "eval_list": "ev_l = model.evaluate(x, y, batch_size=batch_size, verbose=0)"}
     for c in cs:
         for factor, text in checks.items():
             if factor == "strategy_form" and c.config.get(factor) == "pss":
@@ -124,7 +140,8 @@ def test_programs_reach_the_vocabulary() -> None:
             if factor == "training_call" and c.config["arch"] == "shared_two_inputs":
                 text = "model([a[:4] for a in x], training=True)"   # (kfuzz45's two-input swap: each input's rows)
             assert factor not in c.config or text in c.source, f"program {c.index} ({factor}) has no {text!r}"
-    forms = {"sequential": "model = tf.keras.Sequential([", "subclassed": "    def call(self, h):"}
+    forms = {"sequential": "model = tf.keras.Sequential([", "subclassed": "    def call(self, h):",
+             "sequential_add": "model = tf.keras.Sequential()\n    model.add(tf.keras.Input("}
     for c in cs:
         form = c.config.get("model_form")
         assert form is None or forms[form] in c.source, f"program {c.index} ({form}) does not build its model so"
