@@ -13,7 +13,7 @@ import numpy as np
 
 from simdist.runtime import context, dtypes
 from simdist.runtime import symbolic as _symbolic
-from simdist.runtime.ops import array, static_shapes
+from simdist.runtime.ops import array, dispatch, static_shapes
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.tensor import Tensor, TensorShape, convert_to_tensor
 
@@ -103,6 +103,13 @@ def with_space_to_batch(input: Any, dilation_rate: Any, padding: Any, op: Callab
         raise ValueError(f"`dilation_rate` must be positive. Received: dilation_rate={rate}")
     if np.all(rate == 1):
         return op(x, n, padding)
+    if static_shapes.rank_unknown(x) and x.ndim < want_rank:
+        # (a rank the graph does not know: SpaceToBatchND refuses the value when the graph runs; a dry run's
+        # stand-in of a lower rank goes on past it, of the input's unknown rank; fz46)
+        from simdist.runtime import errors
+        err = errors.InvalidArgumentError(None, None, f"input rank should be >= {n + 1} instead of {x.ndim} "
+                                                      "[Op:SpaceToBatchND]")
+        return dispatch.refused(err, x.dtype, x.shape.as_list(), pruned=True, like=x)
     if padding == "SAME":
         if filter_shape is None:
             raise ValueError(f"`filter_shape` must be specified for `padding='SAME'`. Received: filter_shape="
