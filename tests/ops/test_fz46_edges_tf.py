@@ -228,7 +228,28 @@ def _cpow_cases() -> list[tuple[str, str, object]]:
     return [(call, _X, _eager(call)) for call in calls] + [(f"{calls[-2]} in a tf.function", _T, _traced(calls[-2]))]
 
 
+# --- math_ops.add (and `+`) converts y with x's dtype as a hint only: a refused Python float converts on its own, as
+# float32, whose range it must fit eagerly (`int32 + 1e300`, `tf.math.add(0, 1e40)`: ValueError), and a Python string
+# to a string tensor, which AddV2 refuses beside a number (InvalidArgumentError); the bool operators' truth conversion
+# of a float goes through float32 too (`bool_tensor + 1e300`: ValueError). Found beside fz14 seed 1420463004 #129;
+# simdist had raised AddV2's mismatch and the conversion's TypeError
+def _add_cases() -> list[tuple[str, str, object]]:
+    calls = []
+    for x in ("0", "tf.constant(1)", "tf.constant(1, tf.int64)", "tf.constant(1.0)", "tf.constant(1, tf.uint8)",
+              "np.int32(1)", "[1, 2]", "tf.constant(True)", "1.5", "tf.Variable(1)"):
+        for y in ("1e300", "[1e300]", "2.5", "1e40", "-1e39", "3e38", "float('inf')", "'a'", "True"):
+            calls.append(f"tf.math.add({x}, {y})")
+            if x.startswith("tf."):
+                calls.append(f"{x} + {y}")
+    for x in ("tf.constant(True)", "tf.constant([True, False])"):
+        for y in ("1e300", "2.5", "1e40", "float('nan')", "2**40"):
+            calls += [f"{x} + {y}", f"{x} * {y}", f"{y} + {x}", f"{y} * {x}"]
+    return [(call, _C, _eager(call)) for call in calls] + \
+        [(f"{call} in a tf.function", _T, _traced(call)) for call in calls if "Variable" not in call]
+
+
 CASES: list[tuple] = [
+    *_add_cases(),
     *_separable_cases(),
     *_pad_cases(),
     *_draw_cases(),
