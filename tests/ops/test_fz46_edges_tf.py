@@ -223,6 +223,8 @@ def _cpow_cases() -> list[tuple[str, str, object]]:
             calls.append(f"tf.math.pow(tf.constant(({x}).astype(np.{dt})), tf.constant(({y}).astype(np.{dt})))")
     calls.append("tf.math.pow(tf.constant([5e-324j, -5e-324j, 1e-310j, complex(-0.0, 1e-310)]), "
                  "tf.constant(complex(float('inf'), -float('inf'))))")
+    calls.append("tf.pow(np.complex64(complex(1.0, 7.0)), np.complex64(complex(0.0, -1e-45)))")   # (0-d stays 0-d)
+    calls.append("tf.math.pow(np.array(complex(-7.25, 1e30)), tf.constant(complex(-0.0, 1e-40), tf.complex128))")
     calls.append("tf.constant([complex(-1e-40, 0.5), complex(3e38, -1.5)], tf.complex64) ** "
                  "tf.constant([2.0 + 0j, 5.0 + 0j], tf.complex64)")
     return [(call, _X, _eager(call)) for call in calls] + [(f"{calls[-2]} in a tf.function", _T, _traced(calls[-2]))]

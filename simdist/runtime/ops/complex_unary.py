@@ -358,7 +358,7 @@ def power(x: np.ndarray, y: np.ndarray) -> np.ndarray:
         return np.empty(xb.shape, xb.dtype)
     direct = flush_mode.complex_map2("cpow", np.ascontiguousarray(xb), np.ascontiguousarray(yb, dtype=xb.dtype))
     if direct is not None:
-        return direct
+        return direct.reshape(xb.shape)   # (ascontiguousarray makes a 0-d pair 1-d: a 0-d pair stays 0-d)
     xr, xi = _parts(xb)
     raw_r = np.ascontiguousarray(xb.real).ravel()
     raw_i = np.ascontiguousarray(xb.imag).ravel()
