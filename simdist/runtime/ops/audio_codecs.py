@@ -36,6 +36,15 @@ def _bad(op: str, msg: str) -> errors.InvalidArgumentError:
     return errors.InvalidArgumentError(None, None, f"{msg} [Op:{op}]")
 
 
+def _found(raw: bytes) -> str:
+    """Bytes of the file that a kernel message quotes as they are (wav_io.cc's "but found ..."): TF's
+    Python decodes the status message as UTF-8, so bytes that are not (b'\xc3\xa9t\xc3', a character
+    cut short) make the call's error Python's UnicodeDecodeError instead of the kernel's
+    InvalidArgumentError, eagerly and from a tf.function (TF 2.21 observed; fz46, twentieth generator
+    eager seed 4620261208 #110); valid UTF-8 reads as text ("é")."""
+    return raw.decode("utf-8")
+
+
 def _encode(audio: np.ndarray, sample_rate: np.ndarray) -> np.ndarray:
     op = "EncodeWav"
     if audio.ndim != 2:
@@ -83,7 +92,7 @@ class _Reader:
     def text(self, want: bytes) -> None:
         got = self.take(len(want))
         if got != want:
-            raise _bad("DecodeWav", f"Header mismatch: Expected {want.decode()} but found {got.decode('latin-1')}")
+            raise _bad("DecodeWav", f"Header mismatch: Expected {want.decode()} but found {_found(got)}")
 
 
 _SKIPPED = (b"JUNK", b"bext", b"iXML", b"qlty", b"mext", b"levl", b"link", b"axml")
@@ -100,7 +109,7 @@ def _lin16(data: bytes) -> tuple[np.ndarray, int, int, int]:
     found = r.take(4)
     while found != b"fmt ":
         if found not in _SKIPPED:
-            raise bad(f"Unexpected field {found.decode('latin-1')}")
+            raise bad(f"Unexpected field {_found(found)}")
         size = r.value("I")
         r.take(size)
         found = r.take(4)
@@ -132,7 +141,7 @@ def _lin16(data: bytes) -> tuple[np.ndarray, int, int, int]:
         chunk = r.take(4)
         size = r.value("I")
         if size > 2 ** 31 - 1:
-            raise bad(f"WAV data chunk '{chunk.decode('latin-1')}' is too large: {size} bytes, but the limit is "
+            raise bad(f"WAV data chunk '{_found(chunk)}' is too large: {size} bytes, but the limit is "
                       f"{2 ** 31 - 1}")
         if chunk == b"data":
             if samples is not None:

@@ -1072,17 +1072,25 @@ def conv1d(input: Any, filters: Any, stride: Any, padding: Any, data_format: str
 
 def separable_conv2d(input: Any, depthwise_filter: Any, pointwise_filter: Any, strides: Any,  # noqa: A002
                      padding: Any, data_format: Any = None, dilations: Any = None, name: str | None = None) -> Tensor:
-    """`tf.nn.separable_conv2d` (nn_impl.py): a DepthwiseConv2dNative with the strides, then a
-    1x1 Conv2D (strides 1, VALID) by pointwise_filter [1, 1, in*multiplier, out]."""
-    d, p = _t(depthwise_filter), _t(pointwise_filter)
-    if d.ndim != 4:
-        raise ValueError(f"Shape must be rank 4 but is rank {d.ndim} (depthwise_filter)")
-    if p.ndim != 4:
-        raise ValueError(f"Shape must be rank 4 but is rank {p.ndim} (pointwise_filter)")
+    """`tf.nn.separable_conv2d` as nn_impl builds it: input, depthwise_filter and pointwise_filter
+    converted, the pointwise filter's static shape `with_rank(4)` (an unknown rank passes) and its
+    first two dimensions compatible with 1 (ValueError), the rate (dilations, default [1, 1]), then
+    nn_ops.with_space_to_batch around DepthwiseConv2dNative with the strides as given (so its
+    strides list, its T and its rank checks come after the pointwise filter's and the rate's;
+    nothing here checks the depthwise filter's rank: fz46, fz14 seed 1420463001 #251, an int64
+    NumPy strides beside an unknown-rank pointwise filter is the op's TypeError "Expected list for
+    'strides'"), then a 1x1 Conv2D (strides 1, VALID) by pointwise_filter [1, 1, in*multiplier, out]."""
+    from simdist.runtime.ops.nn_composites import with_space_to_batch
+    x, d, p = _t(input), _t(depthwise_filter), _t(pointwise_filter)
+    ps = _static_shapes.static_shape(p).with_rank(4)
     for i in (0, 1):
-        if p.shape[i] != 1:
-            raise ValueError(f"Dimensions {p.shape[i]} and 1 are not compatible")
-    depthwise = depthwise_conv2d(input, d, strides, padding, data_format, dilations)
+        if ps[i] is not None and ps[i] != 1:
+            raise ValueError(f"Dimensions {ps[i]} and 1 are not compatible")
+    rate = [1, 1] if dilations is None else dilations
+
+    def op(converted: Tensor, _: int, pad: Any) -> Tensor:
+        return _depthwise_native(converted, d, strides, pad, data_format, None)
+    depthwise = with_space_to_batch(x, rate, padding, op, filter_shape=d.shape.as_list(), data_format=data_format)
     return conv2d(depthwise, p, [1, 1, 1, 1], "VALID", "NCHW" if data_format == "NCHW" else "NHWC")
 
 

@@ -180,8 +180,12 @@ def conv(input: Any, filter: Any, strides: Any, padding: str, explicit_paddings:
         # (eagerly the fast path converts the inputs first, the first tensor fixing T, and its
         # fallback converts them before the kernel validates the attrs: `filter=nan` beside a bool
         # input is TypeError whatever padding says; fz28b, fz14 seed 1420282802 #87)
+        # (a NumPy integer batch_dims or groups sends the call to the fallback, whose convert_to_tensor of -1
+        # beside a uint64 input is convert.py's SystemError, where the fast path's is the pending OverflowError;
+        # fz46, fz14 seed 1420463004 #58: `tf.conv(uint64 x, -1, ..., batch_dims=np.int64(2))`)
         from simdist.runtime.ops import attr_rules
-        attr_rules.eager_group([input, filter], attr_rules.fast_path_takes(_OP, (input, filter)))
+        fast = attr_rules.fast_path_takes(_OP, (input, filter), batch_dims=batch_dims, groups=groups)
+        attr_rules.eager_group([input, filter], fast)
     for attr, value, allowed in (("padding", padding, '"SAME", "VALID", "EXPLICIT"'),
                                  ("data_format", data_format, '"CHANNELS_FIRST", "CHANNELS_LAST"')):
         if value not in allowed.replace('"', "").split(", "):
@@ -197,7 +201,7 @@ def conv(input: Any, filter: Any, strides: Any, padding: str, explicit_paddings:
     else:   # (eagerly the first tensor fixes T, a Python value converts to it: True beside complex64 is
         # TypeError; fz14 seed 1420262402 #57)
         from simdist.runtime.ops import attr_rules
-        x, f = attr_rules.eager_group([input, filter], attr_rules.fast_path_takes(_OP, (input, filter)))
+        x, f = attr_rules.eager_group([input, filter], fast)
         x, f = _t(x), _t(f)
     _shape_errors(x, f, int(batch_dims), int(groups), st)
     attrs = {"strides": st, "padding": padding, "explicit_paddings": ex, "data_format": data_format,

@@ -352,8 +352,8 @@ def _ratio_attr(pooling_ratio: Any, op: str, value: Any) -> list[float]:
             # tensor's rows go to the fallback's list check; observed on TF 2.21)
             return [float(v) for v in pooling_ratio]
     if not isinstance(pooling_ratio, (list, tuple)):
-        raise TypeError(f"Expected list for 'pooling_ratio' argument to '{op}' Op, not {pooling_ratio}.")
-    return [float(v) for v in pooling_ratio]
+        raise TypeError(f"Expected list for 'pooling_ratio' argument to '{op}' Op, not {pooling_ratio!r}.")
+    return [attr_rules.make_float(v, "pooling_ratio") for v in pooling_ratio]
 
 
 def _run(op: Any, value: Any, ratio: list[float], pseudo_random: bool, overlapping: bool, deterministic: bool,
@@ -370,17 +370,19 @@ def _run(op: Any, value: Any, ratio: list[float], pseudo_random: bool, overlappi
         return {"pseudo_random": _make_bool(pseudo_random, "pseudo_random", op.name),
                 "overlapping": _make_bool(overlapping, "overlapping", op.name),
                 "deterministic": _make_bool(deterministic, "deterministic", op.name)}
-    # (eagerly the generated wrapper's make_bool comes before the op runs, so an int `overlapping` is
-    # TypeError before a bool value's T (fz31b, fz14 seed 1420313002 #58); a graph's op_def_library
-    # checks the input's type, then the attrs in the op def's order: pooling_ratio's length first)
-    flags = bools() if not context.in_function() else None
+    # (the generated wrapper's make_bool comes before the op runs, so an int `overlapping` is TypeError
+    # before a bool value's T (fz31b, fz14 seed 1420313002 #58); in a graph too: gen_nn_ops makes the
+    # bools before op_def_library checks the input's type, then the attrs in the op def's order,
+    # pooling_ratio's length (fz46, fz14 seed 1420463003 #17: np.bool_(True) overlapping beside a
+    # pooling_ratio of one in a tf.function is make_bool's TypeError))
+    flags = bools()
     op.dtype((x.dtype,), None)                 # (the dtype first, then the attr's length, as TF checks them)
     if len(ratio) < 4:
         err = errors.InvalidArgumentError(None, None, f"Length for attr 'pooling_ratio' of {len(ratio)} must be at "
                                                       "least minimum 4")
         raise trace_errors.static(err, ValueError, f"Attr 'pooling_ratio' of '{op.name}' Op passed list of length "
                                                    f"{len(ratio)} less than minimum 4.")
-    attrs = {"pooling_ratio": tuple(ratio), **(flags if flags is not None else bools()), "seed": int(seed),
+    attrs = {"pooling_ratio": tuple(ratio), **flags, "seed": int(seed),
              "seed2": int(seed2)}
     return named_outputs(op.name, dispatch.execute(op, (x,), attrs))
 

@@ -256,6 +256,7 @@ def pad_to_bounding_box(image: Any, offset_height: Any, offset_width: Any, targe
         for ok, msg in ((oh >= 0, "offset_height must be >= 0"), (ow >= 0, "offset_width must be >= 0")):
             if not ok:
                 raise ValueError(msg)
+        _padded_dims(target_height, target_width)   # (the rank's check is an Assert op: it waits for the run)
         if img.ndim != 4:
             raise errors.InvalidArgumentError(None, None, "'image' must be at least three-dimensional.")
     _, height, width, _ = img.shape.as_list()
@@ -273,6 +274,17 @@ def pad_to_bounding_box(image: Any, offset_height: Any, offset_width: Any, targe
         _pad_asserts(img, (oh, ow, after_h, after_w), (offset_height, offset_width, target_height, target_width))
     out = ops.pad(img, [[0, 0], [oh, after_h], [ow, after_w], [0, 0]])
     return out if is_batch else ops.squeeze(out, axis=[0])
+
+
+def _padded_dims(target_height: Any, target_width: Any) -> None:
+    """pad_to_bounding_box_internal's `padded.set_shape([batch, target_height, target_width, depth])`
+    (a tensor target is None there): a negative Python target is TensorShape's ValueError "Dimension -1
+    must be >= 0" at trace, before the graph runs the Assert ops of "height must be <= target -
+    offset" (an image whose height or width, or rank, the graph does not know; eagerly the static
+    checks refuse it first). fz46, fz14 seed 1420463002 #97."""
+    for v in (target_height, target_width):
+        if not _tensors(v) and int(v) < 0:
+            raise ValueError(f"Dimension {int(v)} must be >= 0")
 
 
 def _pad_asserts(img: Tensor, pads: tuple[int, int, int, int], given: tuple[Any, Any, Any, Any]) -> None:
@@ -294,7 +306,10 @@ def _pad_asserts(img: Tensor, pads: tuple[int, int, int, int], given: tuple[Any,
     try:
         _asserts(checks)
     except errors.InvalidArgumentError:
-        if not context.in_function() or h_dyn or w_dyn or not graph_constants.known(*given):
+        if not context.in_function():
+            raise
+        if h_dyn or w_dyn or not graph_constants.known(*given):
+            _padded_dims(target_height, target_width)   # (the Asserts wait for the run; set_shape is at trace)
             raise
         rows = f"[0 0][{oh} {after_h}][{ow} {after_w}][0 0]"
         raise ValueError(f"Paddings must be non-negative for '{{{{node Pad}}}}' with input shapes: "

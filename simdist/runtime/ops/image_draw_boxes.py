@@ -99,9 +99,19 @@ def draw_bounding_boxes(images: Any, boxes: Any, colors: Any, name: str | None =
     # (a graph: op_def_library's input checks before the shape function: float64 boxes are
     # TypeError; fz23b: fz14 SEEN seed 1420261202 #935)
     graph_inputs.check("DrawBoundingBoxesV2", (images, boxes, colors))
-    img = images if isinstance(images, Tensor) else convert_to_tensor(images, dtype_hint=dtypes.float32)
     # (colors=None is the V1 op DrawBoundingBoxes of images and boxes alone)
     fast = attr_rules.fast_path_takes("DrawBoundingBoxesV2", (images, boxes) if colors is None else (images, boxes, colors))
+    if isinstance(images, Tensor):
+        img = images
+    elif context.in_function():   # (op_def_library: the attr's default float32 preferred)
+        img = convert_to_tensor(images, dtype_hint=dtypes.float32)
+    else:
+        # (eagerly attr T's default, float32: on the fast path a NumPy value is cast to it, an int64 array
+        # draws in float32; on the eager fallback (a list, a NumPy scalar among the inputs) args_to_matching_eager
+        # converts the value on its own first, so a list holding 2**64 - 1 is its ValueError "out-of-range
+        # integer" before float32 is tried, and an int list converts again preferring float32; fz46, fz14 seed
+        # 1420463002 #251)
+        img = attr_rules.default_group([images], dtypes.float32, ("float32", "float16"), fast)[0]
     if not context.in_function() and fast:
         # (eagerly on the fast path attr T, read from the images, is refused before boxes and colors
         # convert: a float64 image beside an int32 Variable of colours is the attr's InvalidArgumentError;

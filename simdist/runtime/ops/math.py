@@ -345,7 +345,16 @@ def binary(op: Any, x: Tensor, y: Any, reflected: bool = False, out_dtype: dtype
     except TypeError:
         # TF's add converts a refused float or bool without the dtype, then refuses the pair
         if op is ADD and not reflected and (type(y) in (float, bool, complex) or type(y) is int and dt.kind == "b"):
+            if type(y) is float and context.executing_eagerly():
+                # (eagerly that conversion is float32's, whose range a Python float must fit: `int32 + 1e300`
+                # and `tf.math.add(0, 1e40)` are its ValueError; fz46, observed on TF 2.21)
+                convert_to_tensor(y)
             raise args.mismatch_error("AddV2", 1, dt, _literal_dtype(y)) from None
+        if op is ADD and not reflected and type(y) in (str, bytes) and context.executing_eagerly():
+            # (a Python string converts on its own to a string tensor, which eagerly AddV2 refuses beside a number:
+            # `int32 + 'a'` is InvalidArgumentError "cannot compute AddV2 as input #1(zero-based) was expected to be a
+            # int32 tensor but is a string tensor"; fz46, observed on TF 2.21)
+            raise args.mismatch_error("AddV2", 1, dt, dtypes.string) from None
         if op is ADD and not reflected and isinstance(y, (list, tuple)):   # `bool + [2]`: the list alone, then AddV2
             # (convert_to_tensor's dtype_hint falls back on the list's own conversion, whose error propagates:
             # `int32 + [[4.5, 1e300]]` is float32's ValueError; fz36b, fz14 seed 1420363004 #55)
@@ -1566,6 +1575,10 @@ def _truth_of(v: Any) -> Tensor:
             raise ValueError("Can't convert Python sequence with out-of-range integer to Tensor.")
         truth = (v & 0xFFFFFFFF) != 0
     else:
+        if type(v) is float and context.executing_eagerly():
+            # (eagerly the float converts as float32 first, whose range it must fit: `bool_tensor + 1e300` is its
+            # ValueError; fz46, observed on TF 2.21)
+            convert_to_tensor(v)
         v = v.real if type(v) is complex else v   # (a complex converts as complex128, then Cast's real part)
         truth = v != v or not -2.0 ** 31 < v < 2.0 ** 31 or int(v) != 0
     out = Tensor(np.asarray(truth), dtypes.bool_)

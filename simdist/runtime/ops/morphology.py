@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import context, dtypes, errors
-from simdist.runtime.ops import args, attr_rules, dispatch, infer_ctx, trace_errors
+from simdist.runtime.ops import args, attr_rules, dispatch, infer_ctx, static_shapes, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.conv import spatial_sequence, window_geometry, windows
 from simdist.runtime.ops.counting import no_tf_gradient
@@ -354,6 +354,14 @@ def max_pool_with_argmax(input: Any, ksize: Any, strides: Any, padding: Any, dat
         # eagerly a scalar input is this UnimplementedError; fz40, fourteenth generator seed 1420403002 #53)
         raise errors.UnimplementedError(None, None, "Pooling is not yet supported on the batch dimension. "
                                         "[Op:MaxPoolWithArgmax]")
+    if x.ndim != 4 and context.in_function() and static_shapes.rank_unknown(x):
+        # (a rank the graph does not know passes the shape function: the kernel refuses the value when the graph
+        # runs, and a dry run goes on past it on stand-ins of the input's unknown rank, so a later op's build error
+        # is the trace's; fz46, fz14 seed 1420463004 #129: then truediv(0, a float list)'s TypeError)
+        err = errors.InvalidArgumentError(None, None, "input must be 4-dimensional [Op:MaxPoolWithArgmax]")
+        y = dispatch.refused(err, x.dtype, x.shape.as_list(), pruned=True, like=x)
+        a = dispatch.refused(err, idx, x.shape.as_list(), pruned=True, like=x)
+        return named_outputs("MaxPoolWithArgmax", (y, a))
     if x.ndim != 4:
         raise trace_errors.shape_error("input must be 4-dimensional [Op:MaxPoolWithArgmax]",
                                        f"Shape must be rank 4 but is rank {x.ndim}", "MaxPoolWithArgmax",

@@ -13,7 +13,7 @@ import numpy as np
 
 from simdist.runtime import context, dtypes
 from simdist.runtime import symbolic as _symbolic
-from simdist.runtime.ops import array
+from simdist.runtime.ops import array, dispatch, static_shapes
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.tensor import Tensor, TensorShape, convert_to_tensor
 
@@ -95,13 +95,21 @@ def with_space_to_batch(input: Any, dilation_rate: Any, padding: Any, op: Callab
         raise ValueError("`spatial_dims` must be a monotonically increasing sequence of positive integers. "
                          f"Received: spatial_dims={dims}")
     want_rank = dims[-1] if start == 2 else dims[-1] + 1
-    if x.ndim < want_rank:
-        raise ValueError(f"`input.shape.rank` must be at least {want_rank}. Received: input.shape={x.shape} with "
-                         f"rank {x.ndim}")
+    if not static_shapes.rank_unknown(x) and x.ndim < want_rank:   # (input_shape.with_rank_at_least: the graph's
+        # shape, so an unknown rank passes; fz46, fz14 seed 1420463001 #251)
+        raise ValueError(f"`input.shape.rank` must be at least {want_rank}. Received: input.shape="
+                         f"{static_shapes.static_shape(x)} with rank {x.ndim}")
     if np.any(rate < 1):
         raise ValueError(f"`dilation_rate` must be positive. Received: dilation_rate={rate}")
     if np.all(rate == 1):
         return op(x, n, padding)
+    if static_shapes.rank_unknown(x) and x.ndim < want_rank:
+        # (a rank the graph does not know: SpaceToBatchND refuses the value when the graph runs; a dry run's
+        # stand-in of a lower rank goes on past it, of the input's unknown rank; fz46)
+        from simdist.runtime import errors
+        err = errors.InvalidArgumentError(None, None, f"input rank should be >= {n + 1} instead of {x.ndim} "
+                                                      "[Op:SpaceToBatchND]")
+        return dispatch.refused(err, x.dtype, x.shape.as_list(), pruned=True, like=x)
     if padding == "SAME":
         if filter_shape is None:
             raise ValueError(f"`filter_shape` must be specified for `padding='SAME'`. Received: filter_shape="

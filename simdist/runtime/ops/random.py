@@ -435,9 +435,12 @@ MULTINOMIAL = register("Multinomial", _categorical,
 NotDifferentiable("Multinomial")
 
 
-def _check_logits(lt: Tensor, opname: str, num_samples: int, kernel: Any = None) -> None:
+def _check_logits(lt: Tensor, opname: str, num_samples: int, kernel: Any = None) -> BaseException | None:
     """The samplers' logits and num_samples checks; `kernel` (the dtype's kernel check) runs first
-    eagerly and after the shape function's checks in a tf.function."""
+    eagerly and after the shape function's checks in a tf.function, where TF looks the kernel up only
+    when the graph runs: a dry run of the traced Python goes on past a missing one (returned, for the
+    caller's stand-in), so a later op's build error is the trace's (fz46, fz14 seed 1420463004 #266:
+    stateless_categorical of int32 logits, then `1.0 <= y`, GreaterEqual's TypeError)."""
     from simdist.runtime import context
     from simdist.runtime.ops import static_shapes
     traced = context.in_function()
@@ -453,8 +456,16 @@ def _check_logits(lt: Tensor, opname: str, num_samples: int, kernel: Any = None)
             errors.InvalidArgumentError(None, None, f"num_samples should be non-negative, got {num_samples} "
                                         f"[Op:{opname}]"), ValueError,
             f"Dimension size, given by scalar input 1, must be non-negative but is {num_samples}")
+    missing = None
     if kernel is not None and traced:
-        kernel()
+        try:
+            kernel()
+        except errors.NotFoundError as e:
+            if not dispatch.deferred_kernel(e):
+                raise
+            missing = e
+    if missing is not None:
+        return missing
     if unknown_rank:   # (the graph does not know the rank: the shape function passes it, the kernel refuses;
         # fz10 ext seeds 92 #297, 91 #144: a negative constant num_samples is still the shape function's)
         raise errors.InvalidArgumentError(None, None, f"logits should be a matrix, got shape "
@@ -462,6 +473,7 @@ def _check_logits(lt: Tensor, opname: str, num_samples: int, kernel: Any = None)
     classes = lt.shape.as_list()[1]
     if classes is not None and classes <= 0:
         raise errors.InvalidArgumentError(None, None, f"num_classes should be positive, got {classes} [Op:{opname}]")
+    return None
 
 
 _MULTINOMIAL_T = "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64"
@@ -503,7 +515,9 @@ def categorical(logits: Any, num_samples: Any, dtype: Any = None, seed: int | No
     lt = _t(logits)
     dt = _categorical_checks(lt, dtype, "Multinomial")
     n = int(num_samples)
-    _check_logits(lt, "Multinomial", n, lambda: _categorical_kernel(lt, dt, "Multinomial"))
+    missing = _check_logits(lt, "Multinomial", n, lambda: _categorical_kernel(lt, dt, "Multinomial"))
+    if missing is not None:
+        return dispatch.refused(missing, dt, [lt.shape.as_list()[0], n])
     return dispatch.execute(MULTINOMIAL, (lt,), {"num_samples": n, "dtype": dt, **_seed_attrs(seed)})
 
 
@@ -707,6 +721,9 @@ def stateless_categorical(logits: Any, num_samples: Any, seed: Any, dtype: Any =
                             "of type 'float'.")
         raise TypeError(f"Cannot convert {num_samples!r} to EagerTensor of dtype int32")
     n = int(num_samples)
-    _check_logits(lt, "StatelessMultinomial", n, lambda: _categorical_kernel(lt, dt, "StatelessMultinomial", "int32"))
+    missing = _check_logits(lt, "StatelessMultinomial", n,
+                            lambda: _categorical_kernel(lt, dt, "StatelessMultinomial", "int32"))
     s = _seed(seed, "StatelessMultinomial")
+    if missing is not None:
+        return dispatch.refused(missing, dt, [lt.shape.as_list()[0], n])
     return dispatch.execute(STATELESS_CATEGORICAL, (lt, s), {"num_samples": n, "dtype": dt})

@@ -584,6 +584,8 @@ def kernel_error(name: str, e: BaseException, inputs: dict[str, Any]) -> BaseExc
     tf.function)."""
     if isinstance(e, errors.OpError) or not isinstance(e, _KERNEL_ERRORS) or getattr(e, trace_errors.MARK, None):
         return None
+    if isinstance(e, UnicodeDecodeError):   # (a kernel message quoting bytes that are not UTF-8: TF's Python
+        return None                         # fails to decode its status, UnicodeDecodeError; fz46, DecodeWav)
     if context.in_function() and _shape_error(e) and _all_known(inputs) and not _has_shape_fn(name):
         return None if isinstance(e, ValueError) else ValueError(str(e))
     return errors.InvalidArgumentError(None, None, f"{e} [Op:{name}]")
