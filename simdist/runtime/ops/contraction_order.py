@@ -25,7 +25,7 @@ import numpy as np
 
 from simdist.runtime import dtypes
 
-__all__ = ["dot", "eigen_batched_in_order", "eigen_in_order", "eigen_pairs", "gemv_in_order", "in_order", "matmul", "needs_order", "ordered_matmul",
+__all__ = ["dot", "eigen_batched_in_order", "lazy_transposed", "lazy_transposed_matmul", "eigen_in_order", "eigen_pairs", "gemv_in_order", "in_order", "matmul", "needs_order", "ordered_matmul",
            "paired_matmul", "row_in_order"]
 
 
@@ -110,6 +110,67 @@ def eigen_batched_in_order(x: np.ndarray, y: np.ndarray, transpose_b: bool = Fal
         return False
     from simdist.runtime import host_cpu
     return not host_cpu.current().onednn_supports("float32")
+
+
+def lazy_transposed(x: np.ndarray, y: np.ndarray, transpose_b: bool) -> bool:
+    """Whether a BatchMatMulV2 of x [..., m, k] and y [..., k, n] (y given transposed: transpose_b) is TF 2.21's
+    SequentialMatMulKernel with Eigen's coefficient-based ("lazy") product, `lazy_transposed_matmul`: float32 (on a
+    host without oneDNN for float32) or float64, the kernel's outer-parallel path (a batch of two or more, or one
+    of m, k, n equal to 1: batch_matmul_op_impl.h LaunchBatchMatMul) and m + k + n < 20 (Eigen's
+    EIGEN_GEMM_TO_COEFFBASED_THRESHOLD). Measured on the AMD EPYC host (fz46b, fz45_gen seed 45001 #54: a batched
+    `matmul(zeros, v, transpose_b=True)` is -0.0 in TF): all of 560 seeded products in that region, float32 and
+    float64, with and without transpose_a; larger ones take Eigen's GEMM (not modelled), and y not transposed takes
+    another order (`eigen_batched_in_order`)."""
+    if not transpose_b or x.dtype != y.dtype or x.dtype.name not in ("float32", "float64") or x.ndim < 2 \
+            or y.ndim < 2 or not x.size or not y.size:
+        return False
+    m, k, n = x.shape[-2], x.shape[-1], y.shape[-1]
+    if m + k + n >= 20:
+        return False
+    batch = int(np.prod(np.broadcast_shapes(x.shape[:-2], y.shape[:-2]), dtype=np.int64))
+    if batch < 2 and min(m, k, n) > 1:
+        return False
+    if x.dtype == np.float32:
+        from simdist.runtime import host_cpu
+        return not host_cpu.current().onednn_supports("float32")
+    return True
+
+
+def lazy_transposed_matmul(x: np.ndarray, y: np.ndarray, transpose_a: bool) -> np.ndarray:
+    """x [..., m, k] @ y [..., k, n] as Eigen's lazy product `x * y.transpose()` (transpose_b) computes each entry:
+    the sum of a row of x times a row of the untransposed y, a redux (Redux.h) that starts from the first
+    product (so products that are all -0.0 sum to -0.0, where a sum from +0 gives +0.0), rounded products. With
+    transpose_a too, x's row is strided and the sum runs in order; else both rows are contiguous and k >= P (P = 8
+    float32, 4 float64: the wheel's AVX packets) takes LinearVectorizedTraversal: packets of P products, two
+    accumulators over each 2P, their sum, a last full packet, the packet's lanes summed as predux does (the two
+    halves, then pairs), then the rest in order."""
+    dt = x.dtype.type
+    prods = x[..., :, None, :] * np.swapaxes(y, -1, -2)[..., None, :, :]   # [..., m, n, k], rounded
+    k = prods.shape[-1]
+    size = 8 if x.dtype == np.float32 else 4
+    with np.errstate(over="ignore", invalid="ignore"):
+        if transpose_a or k < size:
+            acc = prods[..., 0]
+            for j in range(1, k):
+                acc = acc + prods[..., j]
+            return acc.astype(dt)
+        full, full2 = (k // size) * size, (k // (2 * size)) * 2 * size
+        r0 = prods[..., :size]
+        if full > size:
+            r1 = prods[..., size:2 * size]
+            for i in range(2 * size, full2, 2 * size):
+                r0 = r0 + prods[..., i:i + size]
+                r1 = r1 + prods[..., i + size:i + 2 * size]
+            r0 = r0 + r1
+            if full > full2:
+                r0 = r0 + prods[..., full2:full2 + size]
+        while r0.shape[-1] > 2:   # predux: 256 bits to 128 (float32: then 128 to 64)
+            h = r0.shape[-1] // 2
+            r0 = r0[..., :h] + r0[..., h:]
+        acc = r0[..., 0] + r0[..., 1]
+        for j in range(full, k):
+            acc = acc + prods[..., j]
+    return acc.astype(dt)
 
 
 def paired_matmul(x: np.ndarray, y: np.ndarray) -> np.ndarray:

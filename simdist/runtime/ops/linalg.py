@@ -149,7 +149,18 @@ def _bare_matmul(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 MATMUL = register("MatMul", _matmul_op, _matmul_rule("MatMul", ("int32", "int64")), _matmul_flops, kind="contraction",
                   fusion=MATMUL_ROWS, sums=_rows_contracted, bare=_bare_matmul)
-BATCH_MATMUL = register("BatchMatMulV2", _matmul, _matmul_rule("BatchMatMulV2", ("int16", "int32", "int64")), _matmul_flops,
+def _batch_matmul(a: np.ndarray, b: np.ndarray, transpose_a: bool = False, transpose_b: bool = False) -> np.ndarray:
+    """BatchMatMulV2's forward: `_matmul`, except Eigen's coefficient-based product of the kernel's outer-parallel
+    path with transpose_b (contraction_order.lazy_transposed: the sum from the first product, packets of k)."""
+    from simdist.runtime.ops.contraction_order import lazy_transposed, lazy_transposed_matmul
+    x = np.swapaxes(a, -1, -2) if transpose_a else a
+    y = np.swapaxes(b, -1, -2) if transpose_b else b
+    if lazy_transposed(x, y, transpose_b):
+        return lazy_transposed_matmul(x, y, transpose_a)
+    return _matmul(a, b, transpose_a, transpose_b)
+
+
+BATCH_MATMUL = register("BatchMatMulV2", _batch_matmul, _matmul_rule("BatchMatMulV2", ("int16", "int32", "int64")), _matmul_flops,
                         kind="contraction", fusion=BATCH_MATMUL_ROWS)
 MATMUL.dtype = kernel_first("MatMul", MATMUL.dtype)
 BATCH_MATMUL.dtype = kernel_first("BatchMatMulV2", BATCH_MATMUL.dtype)

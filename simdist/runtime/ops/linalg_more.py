@@ -634,6 +634,12 @@ def _triangular_solve(a: np.ndarray, b: np.ndarray, lower: bool = True, adjoint:
 
 def _qr(a: np.ndarray, full_matrices: bool = False) -> tuple[np.ndarray, np.ndarray]:
     linalg_inputs.analyze("Qr", (a,), "single")
+    from simdist.runtime.ops import householder_qr
+    if householder_qr.models(a):   # (Eigen's HouseholderQR in TF's order: fz46b)
+        return householder_qr.qr(a, full_matrices)
+    if a.dtype == np.float16:
+        q, r = np.linalg.qr(a.astype(np.float32), mode="complete" if full_matrices else "reduced")
+        return q.astype(np.float16), r.astype(np.float16)
     q, r = np.linalg.qr(a, mode="complete" if full_matrices else "reduced")
     return q, r
 
@@ -659,8 +665,8 @@ TRIANGULAR_SOLVE = register("MatrixTriangularSolve", _wide(_triangular_solve), _
                             lambda arrays, out, attrs: out.size * arrays[0].shape[-1], kind="contraction",
                             fusion=_PER_MATRIX)
 SOLVE.trace_shape = infer_ctx.trace_shape("MatrixSolve")   # (one transcription for the raw call and tf.linalg.solve)
-QR = register("Qr", _wide(_qr), _linalg_rule("Qr", half_kernel=True), _cube_flops, num_outputs=2, kind="contraction",
-              fusion=_PER_MATRIX)
+QR = register("Qr", _qr, _linalg_rule("Qr", half_kernel=True), _cube_flops, num_outputs=2, kind="contraction",
+              fusion=_PER_MATRIX, subnormals=_own_daz(_qr))   # (beta = c0 copies a subnormal pivot: fz46b)
 
 
 def det(input: Any, name: str | None = None) -> Tensor:  # noqa: A002
