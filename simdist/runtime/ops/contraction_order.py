@@ -112,17 +112,18 @@ def eigen_batched_in_order(x: np.ndarray, y: np.ndarray, transpose_b: bool = Fal
     return not host_cpu.current().onednn_supports("float32")
 
 
-def lazy_transposed(x: np.ndarray, y: np.ndarray, transpose_b: bool) -> bool:
-    """Whether a BatchMatMulV2 of x [..., m, k] and y [..., k, n] (y given transposed: transpose_b) is TF 2.21's
+def lazy_transposed(x: np.ndarray, y: np.ndarray, transpose_a: bool, transpose_b: bool) -> bool:
+    """Whether a BatchMatMulV2 of x [..., m, k] and y [..., k, n] with x or y given transposed is TF 2.21's
     SequentialMatMulKernel with Eigen's coefficient-based ("lazy") product, `lazy_transposed_matmul`: float32 (on a
     host without oneDNN for float32) or float64, the kernel's outer-parallel path (a batch of two or more, or one
     of m, k, n equal to 1: batch_matmul_op_impl.h LaunchBatchMatMul) and m + k + n < 20 (Eigen's
-    EIGEN_GEMM_TO_COEFFBASED_THRESHOLD). Measured on the AMD EPYC host (fz46b, fz45_gen seed 45001 #54: a batched
-    `matmul(zeros, v, transpose_b=True)` is -0.0 in TF): all of 560 seeded products in that region, float32 and
-    float64, with and without transpose_a; larger ones take Eigen's GEMM (not modelled), and y not transposed takes
-    another order (`eigen_batched_in_order`)."""
-    if not transpose_b or x.dtype != y.dtype or x.dtype.name not in ("float32", "float64") or x.ndim < 2 \
-            or y.ndim < 2 or not x.size or not y.size:
+    EIGEN_GEMM_TO_COEFFBASED_THRESHOLD); einsum's BatchMatMul takes the same flags (EinsumOp's trans_x, trans_y).
+    Measured on the AMD EPYC host (fz46b, fz45_gen seed 45001 #54: a batched `matmul(zeros, v, transpose_b=True)`
+    is -0.0 in TF; seed 45002 #37: einsum 'ij,ij->i' of zeros): all of 560 seeded products with transpose_b and
+    654 with transpose_a only in that region, float32 and float64; larger ones take Eigen's GEMM (not modelled),
+    and neither transposed another order (`eigen_batched_in_order`, from +0)."""
+    if not (transpose_a or transpose_b) or x.dtype != y.dtype or x.dtype.name not in ("float32", "float64") \
+            or x.ndim < 2 or y.ndim < 2 or not x.size or not y.size:
         return False
     m, k, n = x.shape[-2], x.shape[-1], y.shape[-1]
     if m + k + n >= 20:
@@ -136,14 +137,14 @@ def lazy_transposed(x: np.ndarray, y: np.ndarray, transpose_b: bool) -> bool:
     return True
 
 
-def lazy_transposed_matmul(x: np.ndarray, y: np.ndarray, transpose_a: bool) -> np.ndarray:
-    """x [..., m, k] @ y [..., k, n] as Eigen's lazy product `x * y.transpose()` (transpose_b) computes each entry:
-    the sum of a row of x times a row of the untransposed y, a redux (Redux.h) that starts from the first
-    product (so products that are all -0.0 sum to -0.0, where a sum from +0 gives +0.0), rounded products. With
-    transpose_a too, x's row is strided and the sum runs in order; else both rows are contiguous and k >= P (P = 8
-    float32, 4 float64: the wheel's AVX packets) takes LinearVectorizedTraversal: packets of P products, two
-    accumulators over each 2P, their sum, a last full packet, the packet's lanes summed as predux does (the two
-    halves, then pairs), then the rest in order."""
+def lazy_transposed_matmul(x: np.ndarray, y: np.ndarray, transpose_a: bool, transpose_b: bool) -> np.ndarray:
+    """x [..., m, k] @ y [..., k, n] as Eigen's lazy product of TF's row-major matrices computes each entry where x
+    or y was given transposed: the sum of (`lazy_transposed`), a redux (Redux.h) over the rounded
+    products that starts from the first product (so products that are all -0.0 sum to -0.0, where a sum from +0
+    gives +0.0). With transpose_a, x's row is strided and the sum runs in order; with transpose_b alone both rows
+    are contiguous and k >= P (P = 8 float32, 4 float64: the wheel's AVX packets) takes LinearVectorizedTraversal:
+    packets of P products, two accumulators over each 2P, their sum, a last full packet, the lanes summed as predux
+    does (the two halves, then pairs), then the rest in order."""
     dt = x.dtype.type
     prods = x[..., :, None, :] * np.swapaxes(y, -1, -2)[..., None, :, :]   # [..., m, n, k], rounded
     k = prods.shape[-1]

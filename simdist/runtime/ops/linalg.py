@@ -151,12 +151,12 @@ MATMUL = register("MatMul", _matmul_op, _matmul_rule("MatMul", ("int32", "int64"
                   fusion=MATMUL_ROWS, sums=_rows_contracted, bare=_bare_matmul)
 def _batch_matmul(a: np.ndarray, b: np.ndarray, transpose_a: bool = False, transpose_b: bool = False) -> np.ndarray:
     """BatchMatMulV2's forward: `_matmul`, except Eigen's coefficient-based product of the kernel's outer-parallel
-    path with transpose_b (contraction_order.lazy_transposed: the sum from the first product, packets of k)."""
+    path with an operand transposed (contraction_order.lazy_transposed: the sum from the first product)."""
     from simdist.runtime.ops.contraction_order import lazy_transposed, lazy_transposed_matmul
     x = np.swapaxes(a, -1, -2) if transpose_a else a
     y = np.swapaxes(b, -1, -2) if transpose_b else b
-    if lazy_transposed(x, y, transpose_b):
-        return lazy_transposed_matmul(x, y, transpose_a)
+    if lazy_transposed(x, y, transpose_a, transpose_b):
+        return lazy_transposed_matmul(x, y, transpose_a, transpose_b)
     return _matmul(a, b, transpose_a, transpose_b)
 
 
