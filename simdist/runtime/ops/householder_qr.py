@@ -13,9 +13,10 @@ matrix a column is strided, so the reductions run in order, and Eigen's own code
 
 float16 is Eigen::half: each operation rounded to half. Measured bit for bit on the AMD EPYC host (fz46b): every
 one of 172 seeded float32/float64 tall or square matrices up to 8x8 with full_matrices, R of every tall one, and
-the thin Q of one or two columns; not matched: the thin Q of three or more columns (105 of 159 thin tall products
-matched, where LAPACK matched 12), and a wide matrix's trailing columns (n > m: Eigen's blocked update V T V^T A,
-here reflector by reflector; about 40% matched). Clause ops.linalg-spectral.
+the thin Q of one column; not matched: the thin Q of two or more columns in part (105 of 159 thin tall products
+matched, where LAPACK matched 12: `householderQ() * Identity(m, n)` differs from the full Q's first columns in
+TF, an order not found), and a wide matrix's trailing columns (n > m: Eigen's blocked update V T V^T A, here
+reflector by reflector; about 40% matched). Clause ops.linalg-spectral.
 """
 
 from __future__ import annotations
