@@ -33,7 +33,7 @@ _A = "tf.reshape(tf.range({n}.0, dtype=tf.{dt}) / 7.0 - 1.1, {s})"
 _B = "tf.reshape(tf.range({n}.0, dtype=tf.{dt}) / 3.0 - 2.3, {s})"
 
 
-# --- Qr: Eigen's HouseholderQR on TF's row-major matrices (reductions in order from the first term or from zero,
+# --- Qr, Cholesky, det: Eigen's HouseholderQR on TF's row-major matrices (reductions in order from the first term or from zero,
 # rounded products: no FMA in Eigen's own code), Q from the identity, the last reflector first; a subnormal pivot
 # copied (fz44_gen seeds 44005-44009: qr of 2x2 and 3x2 matrices in the last bit)
 def _qr_cases() -> list[tuple[str, str, object]]:
@@ -52,6 +52,18 @@ def _qr_cases() -> list[tuple[str, str, object]]:
         "tf.linalg.qr(tf.constant([[float('nan'), 1.0], [2.0, 3.0]]))",
         "tf.linalg.qr(tf.constant([[-0.0, 1.0], [0.0, -2.0], [0.0, 1.0]]), full_matrices=True)",
         "tf.linalg.qr(tf.reshape(tf.range(24.0) / 5.0 - 2.0, [2, 4, 3]), full_matrices=True)",
+        # Cholesky: Eigen's LLT refuses a pivot x <= 0 only, so a NaN one goes on (TF: no error either way)
+        "tf.linalg.cholesky(tf.constant([[float('inf'), 1.0], [float('nan'), 2.0]], tf.float64))",
+        "tf.linalg.cholesky(tf.constant([[4.0, 1.0], [1.0, float('nan')]]))",
+        "tf.linalg.cholesky(tf.constant([[float('inf'), float('nan'), 1.0], [float('nan'), 17.0, 9.0], "
+        "[-float('inf'), 9.0, 17.0]], tf.float64))",
+        # det/slogdet: the logs of LU's pivots summed by Eigen's redux, in AVX packets from 8 float32 or 4 float64
+        # pivots on (fz46b_gen seed 46001 #6)
+        f"tf.linalg.det(tf.linalg.matmul({_A.format(n=25, dt='float64', s=[5, 5])}, "
+        f"{_A.format(n=25, dt='float64', s=[5, 5])}, transpose_b=True) + 5.0 * tf.eye(5, dtype=tf.float64))",
+        f"tf.linalg.slogdet({_A.format(n=81, dt='float32', s=[9, 9])} * tf.math.cos(tf.reshape(tf.range(81.0), [9, 9])))",
+        f"tf.linalg.logdet(tf.linalg.matmul({_A.format(n=36, dt='float64', s=[6, 6])}, "
+        f"{_A.format(n=36, dt='float64', s=[6, 6])}, transpose_b=True) + 6.0 * tf.eye(6, dtype=tf.float64))",
         # pinv of a column: v / s times u^T, a transposed MatMul with k = 1 (the lazy product keeps u's -0.0)
         "tf.linalg.pinv(tf.constant([[0.0], [0.2], [0.4], [0.6]]))",
         "tf.linalg.pinv(tf.reshape(tf.range(16.0) / 5.0, [1, 4, 4, 1]), rcond=1e-3)",

@@ -571,7 +571,9 @@ def _llt(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     Eigen's unblocked LLT (llt_inplace::unblocked: x = a_kk − |L_k,<k|², L_kk = sqrt(x), then the
     column below: (a_>k,k − L_>k,<k · conj(L_k,<k)) / L_kk), each sum over the earlier columns in
     order without BLAS (contraction_order.in_order, products rounded: Eigen's own code in the wheel has
-    no FMA; Eigen's reductions, gemv and blocking from n = 32 are not modelled). A matrix whose x is not positive at some column is not."""
+    no FMA; Eigen's reductions, gemv and blocking from n = 32 are not modelled). A matrix whose x is at most 0 at
+    some column is not (a NaN x is not refused: `[[inf, 1], [nan, 2]]` is [[inf, 0], [nan, nan]]; a refused matrix's
+    upper triangle is uninitialised memory in TF, here zeros)."""
     from simdist.runtime.ops.contraction_order import in_order
     b, n = a.shape[0], a.shape[-1]
     low = np.zeros_like(a)
@@ -579,13 +581,20 @@ def _llt(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     with np.errstate(all="ignore"):
         for k in range(n):
             row = low[:, k:k + 1, :k]
-            x = a[:, k, k].real - (in_order(row, np.conjugate(np.swapaxes(row, -1, -2)))[:, 0, 0].real if k else 0)
-            ok &= x > 0
-            d = np.sqrt(np.where(x > 0, x, 1)).astype(a.dtype)
+            if k and a.dtype in (np.float32, np.float64):   # (A10.squaredNorm(): a contiguous row, Eigen's redux)
+                from simdist.runtime.ops.contraction_order import redux_sum
+                x = a[:, k, k] - redux_sum(row[:, 0, :] * row[:, 0, :])
+            else:
+                x = a[:, k, k].real - (in_order(row, np.conjugate(np.swapaxes(row, -1, -2)))[:, 0, 0].real if k else 0)
+            ok &= ~(x <= 0)   # (Eigen's `if (x <= 0) return k`: a NaN pivot goes on, NaNs and all; fz46b)
+            d = np.sqrt(np.where(x <= 0, 1, x)).astype(a.dtype)
             low[:, k, k] = d
             if k < n - 1:
                 col = a[:, k + 1:, k]
-                if k:
+                if k and a.dtype in (np.float32, np.float64):   # (A21 -= A20 * A10^T: Eigen's row-major gemv)
+                    from simdist.runtime.ops.contraction_order import rowmajor_gemv
+                    col = col - rowmajor_gemv(low[:, k + 1:, :k], row[:, 0, :])
+                elif k:
                     col = col - in_order(low[:, k + 1:, :k], np.conjugate(np.swapaxes(row, -1, -2)))[:, :, 0]
                 low[:, k + 1:, k] = col / d[:, None]
     return low, ok
