@@ -110,9 +110,22 @@ def _lazy_cases() -> list[tuple[str, str, object]]:
     return cases
 
 
+# --- SparseSegmentSum/Mean/SqrtN: a segment of two or more rows is summed under DAZ/FTZ (a subnormal read as a zero,
+# a subnormal sum written as one); a segment of one row is copied, subnormals kept (fz46b_gen seed 46002 #25)
+def _segment_cases() -> list[tuple[str, str, object]]:
+    d = "tf.constant([[1e-40, 2.0], [1e-40, 3.0], [-1e-40, 1e-39]])"
+    return _both((
+        f"tf.sparse.segment_sum({d}, [0, 0, 1], [0, 0, 1])", f"tf.sparse.segment_mean({d}, [0, 1], [0, 1])",
+        f"tf.sparse.segment_sqrt_n({d}, [0, 0], [0, 1])", f"tf.sparse.segment_sum({d}, [0, 1, 2], [0, 0, 0])",
+        f"tf.sparse.segment_mean({d}, [2, 2], [0, 0], num_segments=3)",
+        f"tf.sparse.segment_sum(tf.cast({d}, tf.float64) * 1e-270, [0, 1, 2, 2], [0, 0, 1, 2])",
+    ), "ops.subnormals")
+
+
 CASES: list[tuple] = [
     *_qr_cases(),
     *_lazy_cases(),
+    *_segment_cases(),
 ]
 
 
@@ -139,6 +152,12 @@ def test_lazy_transposed_products(k: int, tf_results: dict[int, object]) -> None
 @clause("ops.packet-paths")
 @EDGES.parametrize("ops.packet-paths")
 def test_lazy_transposed_products_float64(k: int, tf_results: dict[int, object]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.subnormals")
+@EDGES.parametrize("ops.subnormals")
+def test_sparse_segment_sums_under_daz(k: int, tf_results: dict[int, object]) -> None:
     EDGES.check(k, tf_results)
 
 
