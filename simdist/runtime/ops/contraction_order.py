@@ -25,7 +25,7 @@ import numpy as np
 
 from simdist.runtime import dtypes
 
-__all__ = ["dot", "eigen_batched_in_order", "eigen_in_order", "eigen_pairs", "gemv_in_order", "in_order", "matmul", "needs_order", "ordered_matmul",
+__all__ = ["dot", "eigen_batched_in_order", "lazy_transposed", "lazy_transposed_matmul", "redux_sum", "rowmajor_gemv", "eigen_in_order", "eigen_pairs", "gemv_in_order", "in_order", "matmul", "needs_order", "ordered_matmul",
            "paired_matmul", "row_in_order"]
 
 
@@ -110,6 +110,120 @@ def eigen_batched_in_order(x: np.ndarray, y: np.ndarray, transpose_b: bool = Fal
         return False
     from simdist.runtime import host_cpu
     return not host_cpu.current().onednn_supports("float32")
+
+
+def lazy_transposed(x: np.ndarray, y: np.ndarray, transpose_a: bool, transpose_b: bool) -> bool:
+    """Whether a BatchMatMulV2 of x [..., m, k] and y [..., k, n] with x or y given transposed is TF 2.21's
+    SequentialMatMulKernel with Eigen's coefficient-based ("lazy") product, `lazy_transposed_matmul`: float32 (on a
+    host without oneDNN for float32) or float64, the kernel's outer-parallel path (a batch of two or more, or one
+    of m, k, n equal to 1: batch_matmul_op_impl.h LaunchBatchMatMul) and m + k + n < 20 (Eigen's
+    EIGEN_GEMM_TO_COEFFBASED_THRESHOLD); einsum's BatchMatMul takes the same flags (EinsumOp's trans_x, trans_y).
+    Measured on the AMD EPYC host (fz46b, fz45_gen seed 45001 #54: a batched `matmul(zeros, v, transpose_b=True)`
+    is -0.0 in TF; seed 45002 #37: einsum 'ij,ij->i' of zeros): all of 560 seeded products with transpose_b and
+    654 with transpose_a only in that region, float32 and float64; larger ones take Eigen's GEMM (not modelled),
+    and neither transposed another order (`eigen_batched_in_order`, from +0)."""
+    if not (transpose_a or transpose_b) or x.dtype != y.dtype or x.dtype.name not in ("float32", "float64") \
+            or x.ndim < 2 or y.ndim < 2 or not x.size or not y.size:
+        return False
+    m, k, n = x.shape[-2], x.shape[-1], y.shape[-1]
+    if m + k + n >= 20:
+        return False
+    batch = int(np.prod(np.broadcast_shapes(x.shape[:-2], y.shape[:-2]), dtype=np.int64))
+    if batch < 2 and min(m, k, n) > 1:
+        return False
+    if x.dtype == np.float32:
+        from simdist.runtime import host_cpu
+        return not host_cpu.current().onednn_supports("float32")
+    return True
+
+
+def lazy_transposed_matmul(x: np.ndarray, y: np.ndarray, transpose_a: bool, transpose_b: bool) -> np.ndarray:
+    """x [..., m, k] @ y [..., k, n] as Eigen's lazy product of TF's row-major matrices computes each entry where x
+    or y was given transposed: the sum of (`lazy_transposed`), a redux (Redux.h) over the rounded
+    products that starts from the first product (so products that are all -0.0 sum to -0.0, where a sum from +0
+    gives +0.0). With transpose_a, x's row is strided and the sum runs in order; with transpose_b alone both rows
+    are contiguous and k >= P (P = 8 float32, 4 float64: the wheel's AVX packets) takes LinearVectorizedTraversal:
+    packets of P products, two accumulators over each 2P, their sum, a last full packet, the lanes summed as predux
+    does (the two halves, then pairs), then the rest in order."""
+    dt = x.dtype.type
+    prods = x[..., :, None, :] * np.swapaxes(y, -1, -2)[..., None, :, :]   # [..., m, n, k], rounded
+    return redux_sum(prods, vectorized=not transpose_a).astype(dt)
+
+
+def redux_sum(terms: np.ndarray, vectorized: bool = True) -> np.ndarray:
+    """The sum over the last axis of float32/float64 terms as Eigen's Redux.h adds a contiguous expression: fewer
+    than P terms (P = 8 float32, 4 float64: the wheel's AVX packets), or not `vectorized` (a strided one), in order
+    from the first; else LinearVectorizedTraversal: packets of P terms, two accumulators over each 2P, their sum,
+    a last full packet, the lanes summed as predux does (the two halves, then pairs), then the rest in order."""
+    k = terms.shape[-1]
+    size = 8 if terms.dtype == np.float32 else 4
+    with np.errstate(over="ignore", invalid="ignore"):
+        if not vectorized or k < size:
+            acc = terms[..., 0]
+            for j in range(1, k):
+                acc = acc + terms[..., j]
+            return acc
+        full, full2 = (k // size) * size, (k // (2 * size)) * 2 * size
+        r0 = terms[..., :size]
+        if full > size:
+            r1 = terms[..., size:2 * size]
+            for i in range(2 * size, full2, 2 * size):
+                r0 = r0 + terms[..., i:i + size]
+                r1 = r1 + terms[..., i + size:i + 2 * size]
+            r0 = r0 + r1
+            if full > full2:
+                r0 = r0 + terms[..., full2:full2 + size]
+        while r0.shape[-1] > 2:   # predux: 256 bits to 128 (float32: then 128 to 64)
+            h = r0.shape[-1] // 2
+            r0 = r0[..., :h] + r0[..., h:]
+        acc = r0[..., 0] + r0[..., 1]
+        for j in range(full, k):
+            acc = acc + terms[..., j]
+    return acc
+
+
+def rowmajor_gemv(a: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """a [..., r, k] @ v [..., k] as Eigen's general_matrix_vector_product<RowMajor> (rows of TF's row-major matrices
+    times a contiguous vector) sums each row, unfused (Eigen's own code in the wheel has no FMA): rows in blocks of
+    8, 4 and 2 take full packets of P lanes (P = 8 float32, 4 float64) from zero, their predux, then the rest in
+    order; each single row left takes the full packets, then a half packet of P/2 lanes whose predux is added, then
+    the rest in order. Eigen's LLT (A21 -= A20 * A10^T) with it and its squared norms by `redux_sum`: 288 of 300
+    seeded Cholesky factors bit-exact on TF 2.21 (200 before; fz46b: logdet of a 6x6 matrix, fz46b_gen seed 46001);
+    small float32 ones are off in 3 of 87 (a half packet's use not settled)."""
+    r, k = a.shape[-2], a.shape[-1]
+    size = 8 if a.dtype == np.float32 else 4
+    out = np.empty(a.shape[:-1], a.dtype)
+    single = np.zeros(r, bool)
+    i = 0
+    for step in (8, 4, 2):
+        while i + step <= r:
+            i += step
+    single[i:] = True
+    with np.errstate(over="ignore", invalid="ignore"):
+        for row in range(r):
+            prods = a[..., row, :] * v   # [..., k], rounded
+            full = (k // size) * size
+            lanes = np.zeros(prods.shape[:-1] + (size,), a.dtype)
+            for j in range(0, full, size):
+                lanes = lanes + prods[..., j:j + size]
+            while lanes.shape[-1] > 1:
+                h = lanes.shape[-1] // 2
+                lanes = lanes[..., :h] + lanes[..., h:]
+            cc = lanes[..., 0]
+            j = full
+            if single[row] and k - j >= size // 2:
+                half = np.zeros(prods.shape[:-1] + (size // 2,), a.dtype)
+                while j + size // 2 <= k:
+                    half = half + prods[..., j:j + size // 2]
+                    j += size // 2
+                while half.shape[-1] > 1:
+                    h = half.shape[-1] // 2
+                    half = half[..., :h] + half[..., h:]
+                cc = cc + half[..., 0]
+            for t in range(j, k):
+                cc = cc + prods[..., t]
+            out[..., row] = cc
+    return out
 
 
 def paired_matmul(x: np.ndarray, y: np.ndarray) -> np.ndarray:

@@ -130,6 +130,30 @@ def _contraction(ins: Sequence[str], out: str, arrays: Sequence[np.ndarray]) -> 
     return x, y, [sizes[c] for c in labels], [labels.index(c) for c in out]
 
 
+def _trans_flags(ins: Sequence[str], out: str) -> tuple[bool, bool]:
+    """EinsumOp's (trans_x, trans_y) for a two-operand contraction `_contraction` takes: an operand whose labels
+    already run [batch, contracted, free] (each kind by the labels' first appearance in the equation:
+    ShouldSwapFreeAndContractLabels) is not transposed and passes swap = True; trans_x = swap_x, trans_y =
+    not swap_y (einsum_op_impl.h ContractOperands)."""
+    s0, s1 = ins
+    order = {c: i for i, c in enumerate(dict.fromkeys(s0 + s1 + out))}
+
+    def swapped(labels: str, other: str) -> bool:
+        rank = [(0 if c in other and c in out else 1 if c in other else 2, order[c]) for c in labels]
+        return rank == sorted(rank)
+    return swapped(s0, s1), not swapped(s1, s0)
+
+
+def _lazy(ins: Sequence[str], out: str, x: np.ndarray, y: np.ndarray, shape: list, perm: list) -> np.ndarray | None:
+    """The contraction as BatchMatMulV2's lazy product with EinsumOp's transposes (contraction_order.lazy_transposed;
+    'ij,ij->i' of zeros by negatives is -0.0: fz46b, fz45_gen seed 45002 #37), else None."""
+    from simdist.runtime.ops.contraction_order import lazy_transposed, lazy_transposed_matmul
+    tx, ty = _trans_flags(ins, out)
+    if not lazy_transposed(x, y, tx, ty):
+        return None
+    return np.transpose(lazy_transposed_matmul(x, y, tx, ty).reshape(shape), perm)
+
+
 _ONEDNN_EINSUM = ("float32", "bfloat16", "float16")   # _MklEinsum's registered dtypes (TF 2.21's wheel)
 
 
@@ -177,6 +201,9 @@ def _ordered(ins: Sequence[str], out: str, arrays: Sequence[np.ndarray]) -> np.n
     if view is None:
         return None
     x, y, shape, perm = view
+    lazy = _lazy(ins, out, x, y, shape, perm)
+    if lazy is not None:
+        return lazy
     from simdist.runtime.ops.contraction_order import eigen_batched_in_order, eigen_pairs, paired_matmul
     if eigen_pairs(x, y):   # (a host without oneDNN: Eigen's orders first, infinities and all; fz45b, seed 45001 #69)
         return np.transpose(paired_matmul(x, y).reshape(shape), perm)
@@ -198,6 +225,9 @@ def _in_order(ins: Sequence[str], out: str, arrays: Sequence[np.ndarray]) -> np.
     if view is None:
         return None
     x, y, shape, perm = view
+    lazy = _lazy(ins, out, x, y, shape, perm)
+    if lazy is not None:
+        return lazy
     from simdist.runtime.ops.contraction_order import eigen_batched_in_order, eigen_pairs, ordered_matmul, paired_matmul
     if eigen_pairs(x, y):   # (a host without oneDNN: BatchMatMulV2's Eigen order of a small product; fz45b)
         return np.transpose(paired_matmul(x, y).reshape(shape), perm)

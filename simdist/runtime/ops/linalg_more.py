@@ -571,7 +571,9 @@ def _llt(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     Eigen's unblocked LLT (llt_inplace::unblocked: x = a_kk − |L_k,<k|², L_kk = sqrt(x), then the
     column below: (a_>k,k − L_>k,<k · conj(L_k,<k)) / L_kk), each sum over the earlier columns in
     order without BLAS (contraction_order.in_order, products rounded: Eigen's own code in the wheel has
-    no FMA; Eigen's reductions, gemv and blocking from n = 32 are not modelled). A matrix whose x is not positive at some column is not."""
+    no FMA; Eigen's reductions, gemv and blocking from n = 32 are not modelled). A matrix whose x is at most 0 at
+    some column is not (a NaN x is not refused: `[[inf, 1], [nan, 2]]` is [[inf, 0], [nan, nan]]; a refused matrix's
+    upper triangle is uninitialised memory in TF, here zeros)."""
     from simdist.runtime.ops.contraction_order import in_order
     b, n = a.shape[0], a.shape[-1]
     low = np.zeros_like(a)
@@ -579,13 +581,20 @@ def _llt(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     with np.errstate(all="ignore"):
         for k in range(n):
             row = low[:, k:k + 1, :k]
-            x = a[:, k, k].real - (in_order(row, np.conjugate(np.swapaxes(row, -1, -2)))[:, 0, 0].real if k else 0)
-            ok &= x > 0
-            d = np.sqrt(np.where(x > 0, x, 1)).astype(a.dtype)
+            if k and a.dtype in (np.float32, np.float64):   # (A10.squaredNorm(): a contiguous row, Eigen's redux)
+                from simdist.runtime.ops.contraction_order import redux_sum
+                x = a[:, k, k] - redux_sum(row[:, 0, :] * row[:, 0, :])
+            else:
+                x = a[:, k, k].real - (in_order(row, np.conjugate(np.swapaxes(row, -1, -2)))[:, 0, 0].real if k else 0)
+            ok &= ~(x <= 0)   # (Eigen's `if (x <= 0) return k`: a NaN pivot goes on, NaNs and all; fz46b)
+            d = np.sqrt(np.where(x <= 0, 1, x)).astype(a.dtype)
             low[:, k, k] = d
             if k < n - 1:
                 col = a[:, k + 1:, k]
-                if k:
+                if k and a.dtype in (np.float32, np.float64):   # (A21 -= A20 * A10^T: Eigen's row-major gemv)
+                    from simdist.runtime.ops.contraction_order import rowmajor_gemv
+                    col = col - rowmajor_gemv(low[:, k + 1:, :k], row[:, 0, :])
+                elif k:
                     col = col - in_order(low[:, k + 1:, :k], np.conjugate(np.swapaxes(row, -1, -2)))[:, :, 0]
                 low[:, k + 1:, k] = col / d[:, None]
     return low, ok
@@ -634,6 +643,12 @@ def _triangular_solve(a: np.ndarray, b: np.ndarray, lower: bool = True, adjoint:
 
 def _qr(a: np.ndarray, full_matrices: bool = False) -> tuple[np.ndarray, np.ndarray]:
     linalg_inputs.analyze("Qr", (a,), "single")
+    from simdist.runtime.ops import householder_qr
+    if householder_qr.models(a):   # (Eigen's HouseholderQR in TF's order: fz46b)
+        return householder_qr.qr(a, full_matrices)
+    if a.dtype == np.float16:
+        q, r = np.linalg.qr(a.astype(np.float32), mode="complete" if full_matrices else "reduced")
+        return q.astype(np.float16), r.astype(np.float16)
     q, r = np.linalg.qr(a, mode="complete" if full_matrices else "reduced")
     return q, r
 
@@ -659,8 +674,8 @@ TRIANGULAR_SOLVE = register("MatrixTriangularSolve", _wide(_triangular_solve), _
                             lambda arrays, out, attrs: out.size * arrays[0].shape[-1], kind="contraction",
                             fusion=_PER_MATRIX)
 SOLVE.trace_shape = infer_ctx.trace_shape("MatrixSolve")   # (one transcription for the raw call and tf.linalg.solve)
-QR = register("Qr", _wide(_qr), _linalg_rule("Qr", half_kernel=True), _cube_flops, num_outputs=2, kind="contraction",
-              fusion=_PER_MATRIX)
+QR = register("Qr", _qr, _linalg_rule("Qr", half_kernel=True), _cube_flops, num_outputs=2, kind="contraction",
+              fusion=_PER_MATRIX, subnormals=_own_daz(_qr))   # (beta = c0 copies a subnormal pivot: fz46b)
 
 
 def det(input: Any, name: str | None = None) -> Tensor:  # noqa: A002

@@ -34,6 +34,12 @@ _SUM_TYPES = _FLOATS + (dtypes.int32, dtypes.int64, dtypes.int16, dtypes.int8, d
 _PER_LANE = lanes("its indices come per lane")
 
 
+def subnormals_ftz(x: np.ndarray) -> np.ndarray:
+    """FTZ on a segment's sum (its subnormal results as zeros of their sign)."""
+    from simdist.runtime import subnormals
+    return subnormals.flushed(x)
+
+
 def _segment(rows: list[np.ndarray], kind: str, acc: Any) -> np.ndarray:
     """One segment's reduction in the kernel's order (rows already in the accumulation dtype)."""
     n = len(rows)
@@ -116,8 +122,12 @@ def _forward(kind: str, with_num: bool) -> Any:
                 if not 0 <= j < data.shape[0]:
                     raise invalid(f"Bad: indices[{i}] == {j} out of range [0, {data.shape[0]})", op)
                 rows.append(data[j].astype(acc))
+            if len(rows) > 1:   # (a sum reads and writes under DAZ/FTZ; one row is copied, subnormals kept: fz46b)
+                from simdist.runtime import subnormals
+                rows = [subnormals.flushed(r) for r in rows]
             with np.errstate(all="ignore"):
-                out[s] = _segment(rows, kind, acc).astype(data.dtype)
+                res = _segment(rows, kind, acc).astype(data.dtype)
+                out[s] = subnormals_ftz(res) if len(rows) > 1 else res
             prev = s
             start = end
         return out
