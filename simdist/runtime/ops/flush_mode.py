@@ -45,7 +45,7 @@ def _parts_type(single: bool) -> Any:
 
 
 @lru_cache(maxsize=None)
-def _function(name: str, single: bool) -> Callable | None:
+def _function(name: str, single: bool, arity: int = 1) -> Callable | None:
     lib = libm._lib()
     if lib is None or ctypes.sizeof(_Env) != 32 or getattr(lib, "fesetenv", None) is None:
         return None
@@ -55,67 +55,43 @@ def _function(name: str, single: bool) -> Callable | None:
     parts = _parts_type(single)
     # (a function object of its own: the library's attribute is shared, and complex_unary's cpow steps set
     # their own struct type on it)
-    return ctypes.CFUNCTYPE(parts, parts)((symbol, lib))
+    return ctypes.CFUNCTYPE(parts, *[parts] * arity)((symbol, lib))
+
+
+def _map_flushed(name: str, *operands: np.ndarray) -> np.ndarray | None:
+    """glibc's complex function `name` of the operands' elements, taken together, with DAZ/FTZ set for the calls."""
+    first = operands[0]
+    single = first.dtype == np.complex64
+    fn = _function(name, single, len(operands))
+    if fn is None:
+        return None
+    parts = _parts_type(single)
+    columns = []
+    for z in operands:
+        flat = np.ascontiguousarray(z).ravel()
+        columns.append((parts * flat.size).from_buffer_copy(flat.tobytes()))   # (the bytes: no float conversion)
+    lib = libm._lib()
+    env = _Env()
+    if lib.fegetenv(ctypes.byref(env)) != 0:
+        return None
+    saved = env.mxcsr
+    env.mxcsr = saved | _DAZ_FTZ
+    lib.fesetenv(ctypes.byref(env))
+    try:
+        results = [fn(*args) for args in zip(*columns)]
+    finally:
+        env.mxcsr = saved
+        lib.fesetenv(ctypes.byref(env))
+    return np.frombuffer(b"".join(map(bytes, results)), first.dtype).reshape(first.shape).copy()
 
 
 def complex_map(name: str, z: np.ndarray) -> np.ndarray | None:
     """glibc's complex function `name` ("catan", ...; its "f" variant for complex64) of every element of
     z under DAZ/FTZ, or None where the C library (or x86-64 glibc's fenv_t) is not there."""
-    single = z.dtype == np.complex64
-    fn = _function(name, single)
-    if fn is None:
-        return None
-    parts = _parts_type(single)
-    flat = np.ascontiguousarray(z).ravel()
-    args = (parts * flat.size).from_buffer_copy(flat.tobytes())   # (the bytes: no float conversion)
-    lib = libm._lib()
-    env = _Env()
-    if lib.fegetenv(ctypes.byref(env)) != 0:
-        return None
-    saved = env.mxcsr
-    env.mxcsr = saved | _DAZ_FTZ
-    lib.fesetenv(ctypes.byref(env))
-    try:
-        results = [fn(a) for a in args]
-    finally:
-        env.mxcsr = saved
-        lib.fesetenv(ctypes.byref(env))
-    return np.frombuffer(b"".join(map(bytes, results)), z.dtype).reshape(z.shape).copy()
-
-
-@lru_cache(maxsize=None)
-def _binary(name: str, single: bool) -> Callable | None:
-    lib = libm._lib()
-    if lib is None or ctypes.sizeof(_Env) != 32 or getattr(lib, "fesetenv", None) is None:
-        return None
-    symbol = name + "f" if single else name
-    if getattr(lib, symbol, None) is None:
-        return None
-    parts = _parts_type(single)
-    return ctypes.CFUNCTYPE(parts, parts, parts)((symbol, lib))
+    return _map_flushed(name, z)
 
 
 def complex_map2(name: str, x: np.ndarray, y: np.ndarray) -> np.ndarray | None:
     """glibc's complex function `name` of two arguments ("cpow"; "cpowf" for complex64) of every pair of
     x and y (one shape and dtype) under DAZ/FTZ, as `complex_map`, or None without the C library."""
-    single = x.dtype == np.complex64
-    fn = _binary(name, single)
-    if fn is None:
-        return None
-    parts = _parts_type(single)
-    xf, yf = np.ascontiguousarray(x).ravel(), np.ascontiguousarray(y).ravel()
-    xs = (parts * xf.size).from_buffer_copy(xf.tobytes())   # (the bytes: no float conversion)
-    ys = (parts * yf.size).from_buffer_copy(yf.tobytes())
-    lib = libm._lib()
-    env = _Env()
-    if lib.fegetenv(ctypes.byref(env)) != 0:
-        return None
-    saved = env.mxcsr
-    env.mxcsr = saved | _DAZ_FTZ
-    lib.fesetenv(ctypes.byref(env))
-    try:
-        results = [fn(a, b) for a, b in zip(xs, ys)]
-    finally:
-        env.mxcsr = saved
-        lib.fesetenv(ctypes.byref(env))
-    return np.frombuffer(b"".join(map(bytes, results)), x.dtype).reshape(x.shape).copy()
+    return _map_flushed(name, x, y)
