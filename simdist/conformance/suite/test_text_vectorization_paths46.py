@@ -143,8 +143,8 @@ def test_text_vectorization_config_and_keras_round_trips(keras, tf, tmp_path):
           lambda: (lambda r: [r[0].tolist(), r[1].tolist(), r[2]])(round_trip("int")), "ok",
           want_value=[[[2, 4, 3, 1], [1, 0, 0, 0]], [[2, 4, 3, 1], [1, 0, 0, 0]], vocab])
     before, after, got_vocab = round_trip("tf_idf")
-    assert got_vocab == ["[UNK]", "the", "ran", "cat", "sat", "far", "dog"] or got_vocab[1:4] == ["the", "ran", "cat"], \
-        f"tf_idf vocabulary after load {got_vocab}"
+    want_vocab = ["[UNK]", "the", "ran", "cat", "sat", "far", "dog"]   # (observed on TF 2.21)
+    assert got_vocab == want_vocab, f"tf_idf vocabulary after a .keras round trip {got_vocab}, but should be {want_vocab}"
     assert np.array_equal(before, after), f"tf_idf outputs before {before.tolist()} and after {after.tolist()} the " \
                                           ".keras round trip, but should be equal"
     assert np.allclose(before[0, :4], [0.8047189712524414, 0.6931471824645996, 0.6931471824645996, 0.6931471824645996],
