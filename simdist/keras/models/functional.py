@@ -168,6 +168,77 @@ def _fill_in(node: Any, tensor_dict: dict[int, Any]) -> tuple[tuple, dict]:
     return map_structure(fill, node.call_args), map_structure(fill, node.call_kwargs)
 
 
+def _flat_path(struct: Any, i: int) -> str:
+    """Keras's path (tree.flatten_with_path, joined by dots) of the i-th flat leaf of a structure: "" for a lone
+    tensor, "1" in a list, "key" in a dict (keys sorted)."""
+    def paths(struct: Any, prefix: tuple) -> list[tuple]:
+        if isinstance(struct, dict):
+            return [p for k in sorted(struct) for p in paths(struct[k], prefix + (k,))]
+        if isinstance(struct, (list, tuple)):
+            return [p for j, v in enumerate(struct) for p in paths(v, prefix + (j,))]
+        return [prefix]
+    return ".".join(str(p) for p in paths(struct, ())[i])
+
+
+def _is_input_keras_tensor(x: KerasTensor) -> bool:
+    operation, node_index, _ = x._keras_history
+    return operation._inbound_nodes[node_index].is_input
+
+
+def _clone_keras_tensor(x: KerasTensor) -> KerasTensor:
+    return KerasTensor(shape=x.shape, dtype=x.dtype, sparse=x.sparse, name=f"{x.name}_clone")
+
+
+def _clone_keras_tensors(tensors: Any, mapping: dict[int, KerasTensor]) -> Any:
+    def swap(x: Any) -> Any:
+        if not isinstance(x, KerasTensor):
+            return x
+        if id(x) not in mapping:
+            mapping[id(x)] = _clone_keras_tensor(x)
+        return mapping[id(x)]
+    return map_structure(swap, tensors)
+
+
+def clone_graph_nodes(inputs: Any, outputs: Any) -> tuple[Any, Any]:
+    """Keras 3.15's clone_graph_nodes: a model from intermediate tensors. Each input that is not a keras.Input's gets
+    a new Input (``<name>CLONE``, its batch shape, dtype and sparsity) and the nodes between inputs and outputs are
+    called again on cloned tensors, so the original graph's `_keras_history` stays as it was; the layers are shared."""
+    from simdist.keras.keras_tensor import Node
+    from simdist.keras.layers.core import Input
+    nodes_to_clone, _ = _build_map(flatten(inputs), flatten(outputs))
+    mapping: dict[int, KerasTensor] = {}
+    op_mapping: dict[int, Any] = {}
+    cloned_inputs = []
+    for kt in flatten(inputs):
+        if _is_input_keras_tensor(kt):
+            cloned_inputs.append(kt)
+            mapping[id(kt)] = kt
+            continue
+        original = kt._keras_history.operation
+        optional = original.optional if isinstance(original, InputLayer) else False
+        clone = Input(batch_shape=kt.shape, dtype=kt.dtype, sparse=kt.sparse, name=f"{kt.name}CLONE",
+                      optional=optional)
+        cloned_inputs.append(clone)
+        mapping[id(kt)] = clone
+        op_mapping[id(original)] = clone._keras_history[0]
+    cloned_outputs = []
+    for kt in flatten(outputs):
+        cpy = _clone_keras_tensor(kt)
+        cpy._keras_history = kt._keras_history   # (the old history, until its node is cloned below)
+        cloned_outputs.append(cpy)
+        mapping[id(kt)] = cpy
+    for node in nodes_to_clone:
+        operation = op_mapping.get(id(node.operation), node.operation)
+        outputs_copy = _clone_keras_tensors(node.output_tensors, mapping)
+        if isinstance(operation, InputLayer):
+            args, kwargs = (), {}
+        else:
+            args = _clone_keras_tensors(node.call_args, mapping)
+            kwargs = _clone_keras_tensors(node.call_kwargs, mapping)
+        Node(operation, call_args=args, call_kwargs=kwargs, outputs=outputs_copy)
+    return pack_sequence_as(inputs, cloned_inputs), pack_sequence_as(outputs, cloned_outputs)
+
+
 class Functional(Model):
     """A model defined by its input and output KerasTensors."""
 
@@ -184,11 +255,8 @@ class Functional(Model):
             if not isinstance(x, KerasTensor):
                 raise ValueError(f"All `outputs` values must be KerasTensors. Received: outputs={outputs} including "
                                  f"invalid value {x} of type {type(x)}")
-        for x in flatten(inputs):
-            op = x._keras_history.operation if hasattr(x, "_keras_history") else None
-            if not isinstance(op, InputLayer):
-                raise NotImplementedError(f"Model inputs must be keras.Input tensors; {x.name} is the output of "
-                                          f"{op}: simdist does not clone intermediate tensors into new inputs")
+        if not all(_is_input_keras_tensor(x) for x in flatten(inputs)):
+            inputs, outputs = clone_graph_nodes(inputs, outputs)
         # (Keras 3.15: Functional.__init__ reads only `trainable` from **kwargs; every other keyword, dtype
         # and unknown names included, is dropped without a word)
         self._init_model(name=name)
@@ -297,13 +365,7 @@ class Functional(Model):
     # --- running the graph -----------------------------------------------------------------------
     def _output_path(self, i: int) -> str:
         """Keras's path of the i-th flat output in the outputs' structure ("", "1", "key")."""
-        def paths(struct: Any, prefix: tuple) -> list[tuple]:
-            if isinstance(struct, dict):
-                return [p for k in sorted(struct) for p in paths(struct[k], prefix + (k,))]
-            if isinstance(struct, (list, tuple)):
-                return [p for j, v in enumerate(struct) for p in paths(v, prefix + (j,))]
-            return [prefix]
-        return ".".join(str(p) for p in paths(self._outputs_struct, ())[i])
+        return _flat_path(self._outputs_struct, i)
 
     def _check_connected(self) -> None:
         """Every output must be computable from the inputs (Keras's dry run of the graph)."""
@@ -390,7 +452,8 @@ class Functional(Model):
             if x_rank == ref_rank - 1 and ref_shape[-1] == 1:
                 adjusted.append(tf.expand_dims(x, axis=-1) if isinstance(x, tf.Tensor) else x)
                 continue
-            raise ValueError(f"Invalid input shape for input {x} with name '{self._inputs[i].name}' and path '{i}'. "
+            raise ValueError(f"Invalid input shape for input {x} with name '{self._inputs[i].name}' and path "
+                             f"'{_flat_path(self._inputs_struct, i)}'. "
                              f"Expected shape {ref_shape}, but input has incompatible shape {tuple(x.shape)}")
         return adjusted
 

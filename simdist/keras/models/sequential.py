@@ -65,7 +65,8 @@ class Sequential(Model):
             self._functional = None
 
     def pop(self, rebuild: bool = True) -> Layer:
-        layer = self._layers.pop()
+        layer = self._layers[-1]   # (Keras 3.15's tracked list reads it first: IndexError "list index out of range")
+        self._layers.pop()
         self.built = False
         self._functional = None
         if rebuild:
