@@ -187,7 +187,8 @@ class Variable:
                                  f"specified. Received: initializer={initializer} and shape={shape}")
             self._dtype = dtypes.standardize_dtype(dtype)
             self._shape = self._validate_shape(shape)
-            init_fn: Callable[[], Any] = lambda: convert_to_tensor(initializer(self._shape, dtype=self._dtype))  # noqa: E731
+            # (Keras's TF backend hands tf.Variable the initializer's value itself: a float64 array becomes float32)
+            init_fn: Callable[[], Any] = lambda: initializer(self._shape, dtype=self._dtype)  # noqa: E731
             self._value = self._make(init_fn)
         else:
             value = convert_to_tensor(initializer, dtype=dtype)
@@ -444,6 +445,32 @@ class Variable:
     def __rmatmul__(self, other: Any) -> Any:
         return _binary("matmul", other, self)
 
+    # Keras 3.15's KerasVariable: `&`, `|`, `^` are backend.numpy's logical_and/or/xor (bool results, also of
+    # integers), `~` is the value's own (bitwise on integers), round() is backend.numpy.round
+    def __and__(self, other: Any) -> Any:
+        return _backend_numpy().logical_and(self.value, other)
+
+    def __rand__(self, other: Any) -> Any:
+        return _backend_numpy().logical_and(other, self.value)
+
+    def __or__(self, other: Any) -> Any:
+        return _backend_numpy().logical_or(self.value, other)
+
+    def __ror__(self, other: Any) -> Any:
+        return _backend_numpy().logical_or(other, self.value)
+
+    def __xor__(self, other: Any) -> Any:
+        return _backend_numpy().logical_xor(self.value, other)
+
+    def __rxor__(self, other: Any) -> Any:
+        return _backend_numpy().logical_xor(other, self.value)
+
+    def __invert__(self) -> Any:
+        return self.value.__invert__()
+
+    def __round__(self, ndigits: int | None = None) -> Any:
+        return _backend_numpy().round(self.value, decimals=ndigits or 0)
+
     __hash__ = object.__hash__
 
     def __repr__(self) -> str:
@@ -452,6 +479,11 @@ class Variable:
         except Exception:  # noqa: BLE001 - e.g. a ps task that is down: show what can be shown
             value = ""
         return f"<Variable path={self._path}, shape={self.shape}, dtype={self.dtype}{value}>"
+
+
+def _backend_numpy() -> Any:
+    from simdist.keras.ops import tf_numpy   # (keras/src/backend/tensorflow/numpy.py's port; imported late: it uses us)
+    return tf_numpy
 
 
 def _operand(x: Any) -> Any:
