@@ -622,7 +622,7 @@ class Layer(KerasSaveable):
 
     # --- calling ------------------------------------------------------------------------------------
     def call(self, *args: Any, **kwargs: Any) -> Any:
-        raise NotImplementedError(f"Layer {type(self).__name__} does not have a `call()` method implemented.")
+        raise NotImplementedError(f"Layer {type(self).__name__} does not have a `call` method implemented.")
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         self._check_super_called()
@@ -728,14 +728,17 @@ class Layer(KerasSaveable):
         return self.compute_output_spec(*args, **kwargs)
 
     def compute_output_shape(self, *args: Any, **kwargs: Any) -> Any:
-        raise NotImplementedError(f"Layer {type(self).__name__} should implement "
-                                  "`def compute_output_shape(self, input_shape)`.")
+        raise NotImplementedError(f"Layer {type(self).__name__} does not have a `compute_output_shape` method "
+                                  "implemented. Should implement `def compute_output_shape(self, input_shape)`.")
 
     def compute_output_spec(self, *args: Any, **kwargs: Any) -> Any:
         """The KerasTensors a call on these symbolic inputs returns: from `compute_output_shape`
         when the layer defines it, else by running `call` on probes (keras_tensor.py)."""
         if _is_default(type(self).compute_output_shape, Layer.compute_output_shape):
-            return _probe_spec(self.call, *args, **kwargs)
+            try:
+                return _probe_spec(self.call, *args, **kwargs)
+            except Exception as e:  # noqa: BLE001 - Keras's Operation.compute_output_spec wraps every error
+                raise _inference_error(self, e).with_traceback(e.__traceback__) from None
         call_spec = CallSpec(self._call_signature, self._call_context_args, args, dict(kwargs))
         shapes = update_shapes_dict_for_target_fn(self.compute_output_shape, get_shapes_dict(call_spec), call_spec,
                                                   type(self).__name__)
@@ -844,6 +847,21 @@ class Layer(KerasSaveable):
         return f"<{type(self).__name__} name={self.name}, built={self.built}>"
 
     __str__ = __repr__
+
+
+def _inference_error(layer: Any, e: Exception) -> Exception:
+    """Keras 3.15's Operation.compute_output_spec: an error while inferring a call's output is raised again as its
+    class with a message naming the layer. TF infers in a graph, where an op's shape or dtype error is a ValueError
+    at its construction; simdist's probes run the ops, whose errors are tf.errors.OpError: those become ValueError."""
+    cls = type(layer).__name__
+    msg = (f"Could not automatically infer the output shape / dtype of '{layer.name}' (of type {cls}). Either the "
+           f"`{cls}.call()` method is incorrect, or you need to implement the `{cls}.compute_output_spec() / "
+           f"compute_output_shape()` method. Error encountered:\n\n{e}")
+    err_cls = ValueError if isinstance(e, tf.errors.OpError) else type(e)
+    try:
+        return err_cls(msg)
+    except Exception as made:  # noqa: BLE001 - a class whose constructor takes other arguments: Keras raises that
+        return made
 
 
 def _map_shapes(fn: Callable[[Any], Any], structure: Any) -> Any:
