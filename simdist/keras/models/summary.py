@@ -173,11 +173,15 @@ def _layer_range(layers: list[Any], layer_range: Any) -> tuple[int, int]:
                          f"of length {len(layer_range)}")
     if not isinstance(layer_range[0], str) or not isinstance(layer_range[1], str):
         raise ValueError(f"layer_range should contain string type only. Received: {layer_range}")
-    idx = [i for i, l in enumerate(layers) if re.match(layer_range[0], l.name)] + \
-          [i for i, l in enumerate(layers) if re.match(layer_range[1], l.name)]
-    if len(idx) == 0:
+    # (Keras 3.15's get_layer_index_bound_by_layer_name: each name a regex matched at the start of layer names; both
+    # must match some layer; the span runs from the first match of one to the last match of the other)
+    lower = [i for i, l in enumerate(layers) if re.match(layer_range[0], l.name)]
+    upper = [i for i, l in enumerate(layers) if re.match(layer_range[1], l.name)]
+    if not lower or not upper:
         raise ValueError(f"Passed layer_names do not match the layer names in the model. Received: {layer_range}")
-    return min(idx), max(idx) + 1
+    if min(lower) > max(upper):
+        return min(upper), max(lower) + 1
+    return min(lower), max(upper) + 1
 
 
 def print_summary(model: Any, line_length: int | None = None, positions: Any = None,
