@@ -81,10 +81,17 @@ class ConcreteFunction:
         return (tuple(self._bound[p] for p in self._params if p not in self._kwonly),
                 {p: self._bound[p] for p in self._params if p in self._kwonly})
 
+    def _flat_params(self) -> list[str]:
+        """The parameters in the graph's input order: the positional ones, then the keyword-only ones sorted by
+        name (TF flattens the call's kwargs dict, which nest sorts: `def f(x, *, z, **kw)` with b in kw takes x,
+        b, z; observed on TF 2.21)."""
+        return [p for p in self._params if p not in self._kwonly] + sorted(p for p in self._params if p in self._kwonly)
+
     @property
     def inputs(self) -> list[GraphTensor]:
-        """The graph's placeholders, one per TensorSpec parameter ('x:0')."""
-        return [GraphTensor(f"{p}:0", s.shape, s.dtype) for p, s in self._bound.items() if _is_spec(s)]
+        """The graph's placeholders, one per TensorSpec parameter ('x:0'), in the flat order."""
+        return [GraphTensor(f"{p}:0", self._bound[p].shape, self._bound[p].dtype) for p in self._flat_params()
+                if _is_spec(self._bound[p])]
 
     @property
     def outputs(self) -> list[GraphTensor]:
@@ -180,7 +187,7 @@ class ConcreteFunction:
     def _flat(self, args: tuple, kwargs: dict) -> dict[str, Any]:
         """ConcreteFunction._call_with_flat_signature: the TensorSpec parameters alone, each given a
         tensor or Variable (positionally or by name); the literals as traced."""
-        kw = [p for p in self._params if _is_spec(self._bound[p])]
+        kw = [p for p in self._flat_params() if _is_spec(self._bound[p])]
         head = f"{getattr(self._function.python_function, '__name__', 'f')}({', '.join(kw)})"
         if len(args) > len(kw):
             raise TypeError(f"{head} takes {len(kw)} positional arguments, got {len(args)}.")
@@ -316,14 +323,24 @@ def specs_of(function: Any, args: tuple, kwargs: dict) -> tuple[list[str], dict[
                 if dtype is not None and (dtype != s.dtype or not s.shape.is_compatible_with(shape)):
                     raise _binding(f"Can not cast {_spec_text(TensorSpec(shape, dtype))} to {_spec_text(s)}",
                                    args, kwargs)
-        return names[:len(specs)], {n: (TensorSpec(s.shape, s.dtype, n) if isinstance(s, TensorSpec) else s)
-                                    for n, s in zip(names, specs)}, frozenset()
+        out = {n: (TensorSpec(s.shape, s.dtype, n) if isinstance(s, TensorSpec) else s) for n, s in zip(names, specs)}
+        # (the parameters the signature leaves out, each bound to its default: TF's FunctionType gives them the
+        # default's Literal type, so structured_input_signature shows the value, a keyword-only one in the dict)
+        kwonly = set()
+        from simdist.tf import _signature
+        for n, kind, _, c in function.__dict__.get("_ftype") or ():
+            if type(c) is _signature._Literal and n not in out:
+                out[n] = c.value
+                if kind is inspect.Parameter.KEYWORD_ONLY:
+                    kwonly.add(n)
+        return list(out), out, frozenset(kwonly)
     kwonly: set[str] = set()
     if sig is not None:
         try:
             b = sig.bind(*args, **kwargs)
-        except TypeError as e:
-            raise _binding(str(e), args, kwargs) from None
+        except TypeError as e:   # (TF names the Python's FunctionType: "... for signature: (x, *, k).")
+            from simdist.tf import _signature
+            raise _binding(str(e), args, kwargs, _signature.type_text(fn)) from None
         b.apply_defaults()
         values = dict(b.arguments)
         names = [n for n in names if n in values]
@@ -334,6 +351,13 @@ def specs_of(function: Any, args: tuple, kwargs: dict) -> tuple[list[str], dict[
             for i, v in enumerate(values.pop(star[0])):
                 values[f"{star[0]}_{i}"] = v
                 names.append(f"{star[0]}_{i}")
+        # (`def f(x, *, k)`: each declared keyword-only parameter, in its order, given or defaulted: TF 2.21's
+        # FunctionType keeps them KEYWORD_ONLY, structured_input_signature's dict; simdist dropped them until the
+        # forty-seventh session, so the Python ran without k: open47)
+        for p in sig.parameters.values():
+            if p.kind is p.KEYWORD_ONLY and p.name in values:
+                names.append(p.name)
+                kwonly.add(p.name)
         kwstar = [p.name for p in sig.parameters.values() if p.kind is p.VAR_KEYWORD]
         if kwstar and values.get(kwstar[0]):
             # (`def f(x, **kw)`: each keyword argument is a keyword-only parameter of its own, named by its key, in

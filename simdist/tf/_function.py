@@ -53,6 +53,14 @@ class Function:
         self._replay: Any = None   # the Graph's run
         self._calls: dict[Any, Any] = {}   # (input signature, context) -> Graph or Untraceable (see __call__)
         self._machine: Any = None          # the simulated machine the recorded calls ran on
+        # (TF's FunctionType of an input_signature, made here: its TypeErrors are the decorator's; tf/_signature.py)
+        self._ftype: Any = None
+        self._ftext: Any = None
+        if isinstance(input_signature, (list, tuple)):
+            from simdist.tf import _signature
+            self._ftype = _signature.function_type(fn, input_signature)
+            if self._ftype is not None:
+                self._ftext = _signature.type_text(fn, self._ftype)
         functools.update_wrapper(self, fn)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
@@ -70,8 +78,20 @@ class Function:
         """A call as a traced function (whatever run_functions_eagerly says)."""
         if self.input_signature is not None:   # (TF binds the call to its signature first: tf/_signature.py)
             from simdist.tf import _signature
-            args, kwargs = _signature.bind(self.python_function, self.input_signature, args, kwargs)
+            args, kwargs = _signature.bind(self.python_function, self.input_signature, args, kwargs,
+                                           self.__dict__.get("_ftype"), self.__dict__.get("_ftext"))
         else:
+            npos = self._positional()
+            if npos >= 0 and (kwargs or len(args) != npos):
+                # (TF binds the call to the Python's FunctionType before anything runs or traces: a call that does
+                # not bind is its TypeError "Binding inputs to tf.function failed due to `too many positional
+                # arguments`. ... for signature: (x).", not the Python's own; open47)
+                try:
+                    self._pysig.bind(*args, **kwargs)
+                except TypeError as e:
+                    from simdist.tf import _concrete, _signature
+                    raise _concrete._binding(str(e), args, kwargs, _signature.type_text(self.python_function)) \
+                        from None
             args, kwargs = _numpy_as_tensors(args, self._with_numpy_defaults(args, kwargs))
         from simdist.runtime import symbolic
         # (a first call of its kind is a trace: when it raises, TF's graph with its variable writes

@@ -109,9 +109,13 @@ def _as_composite(value: Any, spec: Any, args: tuple, kwargs: dict) -> Any:
     return value
 
 
-def bind(fn: Callable[..., Any], signature: Any, args: tuple, kwargs: dict) -> tuple[tuple, dict]:
-    """`args` and `kwargs` with each argument a TensorSpec entry names made a tensor of that spec."""
+def bind(fn: Callable[..., Any], signature: Any, args: tuple, kwargs: dict, ftype: list[tuple] | None = None,
+         text: str | None = None) -> tuple[tuple, dict]:
+    """`args` and `kwargs` with each argument a TensorSpec entry names made a tensor of that spec. `ftype` and
+    `text`: the function's FunctionType (`function_type`) and its text, which the binding errors name."""
     from simdist.runtime.spec import TensorSpec
+    if ftype is not None:
+        args, kwargs = bind_literals(ftype, text, args, kwargs)
     specs = list(signature)
     try:
         params = [p for p in inspect.signature(fn).parameters.values()
@@ -119,11 +123,11 @@ def bind(fn: Callable[..., Any], signature: Any, args: tuple, kwargs: dict) -> t
     except (TypeError, ValueError):
         return args, kwargs
     if len(args) > len(specs) and len(args) > len(params):
-        raise _fail("too many positional arguments", args, kwargs)
+        raise _fail("too many positional arguments", args, kwargs, text)
     out_args = list(args)
     for i, v in enumerate(args[:len(specs)]):
         if isinstance(specs[i], TensorSpec):
-            out_args[i] = _as_spec(v, specs[i], args, kwargs)
+            out_args[i] = _as_spec(v, specs[i], args, kwargs, text)
         elif isinstance(specs[i], _type_specs.TypeSpec):
             out_args[i] = _as_composite(v, specs[i], args, kwargs)
     out_kwargs = dict(kwargs)
@@ -131,7 +135,140 @@ def bind(fn: Callable[..., Any], signature: Any, args: tuple, kwargs: dict) -> t
     for k, v in kwargs.items():
         i = names.index(k) if k in names else -1
         if 0 <= i < len(specs) and isinstance(specs[i], TensorSpec):
-            out_kwargs[k] = _as_spec(v, specs[i], args, kwargs)
+            out_kwargs[k] = _as_spec(v, specs[i], args, kwargs, text)
         elif 0 <= i < len(specs) and isinstance(specs[i], _type_specs.TypeSpec):
             out_kwargs[k] = _as_composite(v, specs[i], args, kwargs)
     return tuple(out_args), out_kwargs
+
+
+# -- TF's FunctionType of a function with an input_signature (core/function/polymorphism/function_type.py
+# `add_type_constraints`, made when tf.function wraps the Python: clause function.input-signature, open47) ------
+
+class _Literal:
+    """The type constraint TF gives a parameter the input_signature leaves out and whose default is a Python
+    literal (trace_type.from_value of the default: Literal[value]); the call must pass an equal value."""
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __repr__(self) -> str:
+        return f"Literal[{self.value!r}]"
+
+
+_LITERALS = (bool, int, float, str, type(None))
+_DEFAULT = "<captured_default_value>"
+
+
+def function_type(fn: Callable[..., Any], signature: Any) -> list[tuple] | None:
+    """TF 2.21's add_type_constraints: the parameters (name, kind, optional, constraint) a function with an
+    input_signature binds its calls to, or its TypeError at decoration. `self` takes no constraint; **kwargs is
+    dropped (a keyword the signature does not name is refused); *args takes every entry left, as positional-only
+    parameters a_0, a_1, ... (and the named parameters before it become positional-only); each other parameter
+    takes the next entry, else its default's type (a Python literal: Literal[value]), else "input_signature
+    missing type constraint for y"; a keyword-only parameter without a default is "Since input_signature is
+    defined, keyword-only parameter `k` must have a default value"; entries left over are "input_signature
+    contains N extra type constraints." None when the Python has no signature inspect reads."""
+    try:
+        params = list(inspect.signature(fn).parameters.values())
+    except (TypeError, ValueError):
+        return None
+    constraints = list(signature)
+    var_pos = any(p.kind is p.VAR_POSITIONAL for p in params)
+    out: list[tuple] = []
+    for p in params:
+        kind = p.POSITIONAL_ONLY if var_pos and p.kind is p.POSITIONAL_OR_KEYWORD else p.kind
+        optional = p.default is not p.empty
+        if p.name == "self":
+            out.append((p.name, kind, optional, None))
+        elif p.kind is p.VAR_KEYWORD:
+            continue
+        elif p.kind is p.VAR_POSITIONAL:
+            for i in range(len(constraints)):
+                out.append((f"{p.name}_{i}", p.POSITIONAL_ONLY, False, constraints.pop(0)))
+        else:
+            if p.kind is p.KEYWORD_ONLY and not optional:
+                raise TypeError(f"Since input_signature is defined, keyword-only parameter `{p.name}` must have a "
+                                "default value")
+            if constraints:
+                out.append((p.name, kind, optional, constraints.pop(0)))
+            elif optional:
+                out.append((p.name, kind, optional, _Literal(p.default) if isinstance(p.default, _LITERALS)
+                            else p.default))
+            else:
+                raise TypeError(f"input_signature missing type constraint for {p.name}")
+    if constraints:
+        raise TypeError(f"input_signature contains {len(constraints)} extra type constraints.")
+    return out
+
+
+
+class _Shown:
+    """A default or constraint as inspect's signature text shows it (its repr)."""
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+def _as_signature(ftype: list[tuple], typed: bool) -> inspect.Signature:
+    """`ftype` as an inspect.Signature (TF's FunctionType is one): each optional parameter's default
+    <captured_default_value>, each constraint its annotation when `typed`. ValueError if inspect refuses it."""
+    return inspect.Signature([inspect.Parameter(
+        n, k, default=_Shown(_DEFAULT) if opt else inspect.Parameter.empty,
+        annotation=_Shown(repr(c)) if typed and c is not None else inspect.Parameter.empty)
+        for n, k, opt, c in ftype])
+
+
+def type_text(fn: Callable[..., Any], ftype: list[tuple] | None = None) -> str | None:
+    """TF's FunctionType text, which its binding TypeError names ("... for signature: (x, *, k)."): of
+    `ftype` (an input_signature's, `function_type`), or of the Python function itself (no constraints)."""
+    try:
+        if ftype is None:
+            params = inspect.signature(fn).parameters.values()
+            ftype = [(p.name, p.kind, p.default is not p.empty, None) for p in params]
+        return str(_as_signature(ftype, True))
+    except (TypeError, ValueError):
+        return None
+
+
+def bind_literals(ftype: list[tuple], text: str | None, args: tuple, kwargs: dict) -> tuple[tuple, dict]:
+    """The call bound to `ftype` as TF binds it (inspect's TypeErrors: a missing argument, too many, a keyword
+    the signature does not name, **kwargs being dropped), then each parameter given a Python value where its
+    constraint is a Literal (a default the input_signature leaves out) checked by == (TF's Literal.cast: "Can
+    not cast 2.0 to Literal[4.0]"; a tensor there is "Parameter `k` was expected to be of type Literal[4.0] but
+    is TensorSpec(...)"). Returns the call without its Literal arguments (trailing positional ones, keyword ones):
+    they equal the defaults, which the Python then receives, so `h(x)` and `h(x, k=4.0)` are one call of one trace,
+    as TF's canonical form of both is."""
+    from simdist.tf import _concrete
+    try:
+        sig = _as_signature(ftype, False)
+    except ValueError:
+        return args, kwargs
+    try:
+        bound = sig.bind(*args, **kwargs).arguments
+    except TypeError as e:
+        raise _fail(str(e), args, kwargs, text) from None
+    for n, _, _, c in ftype:
+        if type(c) is not _Literal or n not in bound:
+            continue
+        v = bound[n]
+        t = _concrete._as_tensor(v)
+        if t is not None:
+            raise TypeError(f"Parameter `{n}` was expected to be of type {c!r} but is {_spec_text(t.shape, t.dtype)}")
+        try:
+            same = _concrete._same_literal(v, c.value)
+        except Exception as e:  # noqa: BLE001 - TF's `value == self.value` raising (an array's truth)
+            raise _fail(str(e), args, kwargs, text) from None
+        if not same:
+            raise _fail(f"Can not cast {v!r} to {c!r}", args, kwargs, text)
+    literal = {n for n, _, _, c in ftype if type(c) is _Literal}
+    if literal & set(kwargs):
+        kwargs = {k: v for k, v in kwargs.items() if k not in literal}
+    names = [n for n, _, _, _ in ftype]
+    while args and len(args) <= len(names) and names[len(args) - 1] in literal:
+        args = args[:-1]
+    return args, kwargs

@@ -97,9 +97,18 @@ def mean(x: Any, axis: Any = None, keepdims: bool = False) -> Any:
 
 
 def prod_of_shape(x: Any, dtype: Any) -> Any:
-    """`ops.cast(ops.prod(ops.convert_to_tensor(ops.shape(x), "int32")), dtype)`: the element count."""
-    dims = shape(x)
-    return tf.cast(tf.reduce_prod(tf.constant(list(dims), dtype=tf.int32)), dtype)
+    """`ops.cast(ops.prod(ops.convert_to_tensor(ops.shape(x), "int32")), dtype)`: the element count. Keras's TF
+    backend `shape` gives each dimension the graph does not know as `tf.shape(x)[i]` (a batch dimension inside
+    fit's traced step), so the count is computed from the batch on each run, not taken from the batch the step
+    was recorded on (open47)."""
+    x = convert_to_tensor(x)
+    known = tf._simdist_known_shape(x)   # (simdist's own code reads concrete shapes from `x.shape`)
+    dims: list[Any] = list(x.shape.as_list()) if known is None else list(known)
+    if None in dims:
+        dynamic = tf.shape(x)
+        dims = [dynamic[i] if d is None else d for i, d in enumerate(dims)]
+        return tf.cast(tf.reduce_prod(tf.convert_to_tensor(dims, dtype=tf.int32)), dtype)
+    return tf.cast(tf.reduce_prod(tf.constant(dims, dtype=tf.int32)), dtype)
 
 
 def _float_result(a: Any, b: Any) -> Any:

@@ -298,6 +298,8 @@ def propagate(op: Any, tensors: Sequence[Tensor], out: Tensor, attrs: dict | Non
         return mark(out, (dim(tensors[1], 0), False, False, dim(tensors[0], 2)))
     if op.name in _RESHAPING and len(tensors) == 1:
         return _reshaped(op.name, tensors[0], out, (attrs or {}).get("axis"))
+    if op.name in _SHAPE_FNS and tensors:
+        return _SHAPE_FNS[op.name](tensors, out, attrs or {})
     if op.kind == "reduction" and attrs is not None and "axis" in attrs and len(tensors) == 1:
         return _reduced(tensors[0], out, attrs["axis"], bool(attrs.get("keepdims")))
     if op.fusion is not SAME_SHAPES and op.fusion is not BROADCAST and op.kind != "elementwise":
@@ -314,8 +316,123 @@ def propagate(op: Any, tensors: Sequence[Tensor], out: Tensor, attrs: dict | Non
 
 
 _RESHAPING = frozenset({"Squeeze", "ExpandDims", "Identity", "StopGradient"})
+# (BiasAdd's BiasAddShape, Softmax's and LogSoftmax's UnchangedShapeWithRankAtLeast, Pad's, MirrorPad's and Tile's
+# with constant paddings or multiples: each output dimension unknown where the input's is; open47)
 _INPUT_SHAPED = frozenset({"TensorScatterUpdate", "TensorScatterAdd", "TensorScatterSub", "TensorScatterMin",
-                           "TensorScatterMax", "MatrixBandPart", "MatrixSetDiagV3"})
+                           "TensorScatterMax", "MatrixBandPart", "MatrixSetDiagV3", "BiasAdd", "Softmax", "LogSoftmax",
+                           "Pad", "PadV2", "MirrorPad", "Tile"})
+
+
+def _flags(t: Tensor) -> tuple[bool, ...]:
+    """t's unknown flags, every dimension unknown for an unknown rank."""
+    if rank_unknown(t):
+        return (True,) * t.ndim
+    return unknown(t) or (False,) * t.ndim
+
+
+def _matmul_shape(tensors: Sequence[Tensor], out: Tensor, attrs: dict) -> Tensor:
+    """MatMulShape: [a's rows, b's columns] (transposed as the attributes say), unknown where those are (open47:
+    `tf.matmul(x, w).shape` of an input_signature [None, 2] is (None, 3) in TF 2.21, simdist gave the call's rows)."""
+    if len(tensors) != 2 or out.ndim != 2:
+        return out
+    a, b = _flags(tensors[0]), _flags(tensors[1])
+    if len(a) != 2 or len(b) != 2:
+        return out
+    return mark(out, (a[1] if attrs.get("transpose_a") else a[0], b[0] if attrs.get("transpose_b") else b[1]))
+
+
+def _batch_matmul_shape(tensors: Sequence[Tensor], out: Tensor, attrs: dict) -> Tensor:
+    """BatchMatMulV2/V3's shape function: the batch dimensions broadcast (BroadcastBinaryOpOutputShapeFnHelper: an
+    unknown one against a known 1 unknown, against a known d > 1 d), then a's rows and b's columns (adj_x, adj_y
+    swap them); an unknown rank an unknown rank."""
+    if len(tensors) != 2:
+        return out
+    x, y = tensors
+    if rank_unknown(x) or rank_unknown(y):
+        return mark_rank_unknown(out)
+    if x.ndim < 2 or y.ndim < 2:
+        return out
+    fx, fy = _flags(x), _flags(y)
+    n = out.ndim - 2
+    bx = [(1, False)] * (n - (x.ndim - 2)) + list(zip(x._v.shape[:-2], fx[:-2]))
+    by = [(1, False)] * (n - (y.ndim - 2)) + list(zip(y._v.shape[:-2], fy[:-2]))
+    batch = []
+    for (da, ua), (db, ub) in zip(bx, by):
+        if ua and ub:
+            batch.append(True)
+        elif ua:
+            batch.append(db == 1)
+        elif ub:
+            batch.append(da == 1)
+        else:
+            batch.append(False)
+    rows = fx[-1] if attrs.get("adj_x") else fx[-2]
+    cols = fy[-2] if attrs.get("adj_y") else fy[-1]
+    flags = tuple(batch) + (rows, cols)
+    return mark(out, flags) if len(flags) == out.ndim else out
+
+
+def _einsum_shape(tensors: Sequence[Tensor], out: Tensor, attrs: dict) -> Tensor:
+    """EinsumShape without an ellipsis: each output label's dimension, known where any input's dimension of that
+    label is known (TF merges them), unknown where every one is."""
+    eq = str(attrs.get("equation", "")).replace(" ", "")
+    if "..." in eq or "->" not in eq or any(rank_unknown(t) for t in tensors):
+        return out
+    ins, res = eq.split("->")
+    subs = ins.split(",")
+    if len(subs) != len(tensors) or len(res) != out.ndim:
+        return out
+    known: dict[str, bool] = {}
+    for sub, t in zip(subs, tensors):
+        f = _flags(t)
+        if len(sub) != len(f):
+            return out
+        for label, u in zip(sub, f):
+            known[label] = known.get(label, False) or not u
+    return mark(out, tuple(not known.get(label, True) for label in res))
+
+
+def _concat_shape(tensors: Sequence[Tensor], out: Tensor, attrs: dict) -> Tensor:
+    """ConcatV2's shape function: the axis dimension the sum, unknown if any input's is; every other dimension the
+    merge of the inputs', unknown only where all are (an unknown-rank input's dimensions unknown)."""
+    axis = attrs.get("axis")
+    if axis is None or out.ndim == 0 or any(t.ndim != out.ndim for t in tensors):
+        return out
+    if all(rank_unknown(t) for t in tensors):
+        return mark_rank_unknown(out)
+    ax = int(axis) % out.ndim
+    fs = [_flags(t) for t in tensors]
+    return mark(out, tuple(any(f[i] for f in fs) if i == ax else all(f[i] for f in fs) for i in range(out.ndim)))
+
+
+def _one_hot_shape(tensors: Sequence[Tensor], out: Tensor, attrs: dict) -> Tensor:
+    """OneHot's shape function: the indices' dimensions with the (known) depth inserted at axis."""
+    idx = tensors[0]
+    if rank_unknown(idx):
+        return mark_rank_unknown(out)
+    f = list(_flags(idx))
+    axis = int(attrs.get("axis", -1))
+    f.insert(len(f) if axis == -1 else axis, False)
+    return mark(out, tuple(f)) if len(f) == out.ndim else out
+
+
+def _pack_shape(tensors: Sequence[Tensor], out: Tensor, attrs: dict) -> Tensor:
+    """PackShape: the values' shapes merged (a dimension unknown only where every value's is), the known N inserted
+    at axis; unknown-rank values all: an unknown rank."""
+    if all(rank_unknown(t) for t in tensors):
+        return mark_rank_unknown(out)
+    fs = [_flags(t) for t in tensors]
+    n = out.ndim - 1
+    if any(len(f) != n for f in fs):
+        return out
+    merged = [all(f[i] for f in fs) for i in range(n)]
+    axis = int(attrs.get("axis", 0))
+    merged.insert(axis % out.ndim, False)
+    return mark(out, tuple(merged))
+
+
+_SHAPE_FNS = {"Pack": _pack_shape, "MatMul": _matmul_shape, "BatchMatMulV2": _batch_matmul_shape, "BatchMatMulV3": _batch_matmul_shape,
+              "Einsum": _einsum_shape, "ConcatV2": _concat_shape, "OneHot": _one_hot_shape}
 
 
 def _reshaped(name: str, x: Tensor, out: Tensor, axis: Any) -> Tensor:
