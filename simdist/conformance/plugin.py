@@ -21,7 +21,7 @@ import datetime as _dt
 import os
 import random
 import time
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -55,6 +55,7 @@ class _State:
     xfail_file: str | None = None
     results: dict[str, TestResult] = field(default_factory=dict)
     deviations: dict[str, str] = field(default_factory=dict)
+    order: dict[str, int] = field(default_factory=dict)   # a test's place in the run order (collection's)
     started: float = 0.0
     started_iso: str = ""
     seed: int | None = None
@@ -64,6 +65,8 @@ class _State:
 
 
 _STATE_KEY = pytest.StashKey[_State]()
+# The run's state where pytest_runtest_logreport (a hook without the config) gathers verdicts sent by xdist workers.
+_controller_state: _State | None = None
 
 
 def state(config: pytest.Config) -> _State | None:
@@ -116,6 +119,9 @@ def pytest_configure(config: pytest.Config) -> None:
         return
     st = _State(spec=config.getoption("conformance_backend"))
     config.stash[_STATE_KEY] = st
+    global _controller_state
+    if not _is_xdist_worker(config):
+        _controller_state = st
 
     from hypothesis import settings
 
@@ -234,6 +240,7 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
                 break
     # Local tests first, then cluster tests, then fault injection (which kills processes).
     items.sort(key=_phase)
+    st.order = {item.nodeid: i for i, item in enumerate(items)}
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -306,7 +313,50 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):
                 report.sections.append(("Reproduction (copy-paste program)", text))
     elif report.when == "teardown" and report.failed and res.outcome not in ("failed", "error"):
         res.outcome, res.message = "error", f"teardown: {_exc_message(call)}"
+    if report.when == "teardown" and _is_xdist_worker(item.config):
+        # the verdict travels to the xdist controller on the test's last report (plain types: execnet serializes it)
+        report.user_properties.append((_CARRIED, {**asdict(res), "clauses": [list(c) for c in res.clauses],
+                                                  "order": st.order.get(item.nodeid, -1)}))
     return report
+
+
+_CARRIED = "simdist_conformance_result"
+_XFAILS_USED = "simdist_conformance_xfails_used"
+
+
+def _is_xdist_worker(config: pytest.Config) -> bool:
+    return hasattr(config, "workerinput")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """On pytest-xdist's controller: a suite test's verdict, gathered by the worker that ran it, joins the results
+    (the report and the clause summary are the controller's). The entry is taken off the report before junitxml and
+    other plugins see its properties."""
+    st = _controller_state   # None in a worker: there the entry is on its way
+    if st is None or report.when != "teardown":
+        return
+    for i, (name, value) in enumerate(report.user_properties):
+        if name != _CARRIED:
+            continue
+        del report.user_properties[i]
+        data = dict(value)
+        st.order[report.nodeid] = data.pop("order")
+        data["clauses"] = [tuple(c) for c in data["clauses"]]
+        st.results[report.nodeid] = TestResult(**data)
+        return
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: Any) -> None:
+    """pytest-xdist's controller, as a worker stops: the xfail entries that matched its collection count as used."""
+    st = _controller_state
+    used = getattr(node, "workeroutput", {}).get(_XFAILS_USED)
+    if st is None or not used:
+        return
+    for entry in st.xfails:
+        if entry.line in used:
+            entry.used += 1
 
 
 def _exc_message(call: pytest.CallInfo[None]) -> str:
@@ -331,6 +381,12 @@ def _hypothesis_info(st: _State) -> dict[str, Any]:
             "max_examples": cur.max_examples, "suite_profile": st.profile}
 
 
+def pytest_unconfigure(config: pytest.Config) -> None:
+    global _controller_state
+    if _controller_state is state(config):
+        _controller_state = None
+
+
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     st = state(session.config)
     if st is None or st.backend is None:
@@ -341,8 +397,12 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
             teardown()
         except Exception:  # noqa: BLE001
             pass
+    if _is_xdist_worker(session.config):  # its verdicts went to the controller, which writes the report
+        session.config.workeroutput[_XFAILS_USED] = [e.line for e in st.xfails if e.used]
+        return
     st.info = BackendInfo.of(st.backend, st.spec)  # again: describe() may know more now
-    results = list(st.results.values())
+    # in the run order of one process, also when xdist's workers finished them in another
+    results = [st.results[k] for k in sorted(st.results, key=lambda k: st.order.get(k, -1))]
     unused = [{"selector": e.selector, "reason": e.reason, "line": e.line} for e in st.xfails if not e.used]
     selection = {"args": list(session.config.args)}
     kexpr = session.config.getoption("keyword", default="")

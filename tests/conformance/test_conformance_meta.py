@@ -237,6 +237,41 @@ def test_cli_registers_the_subcommands():
         "but should be run=True, output='x.md', func=cli._matrix")
 
 
+def test_a_report_under_xdist_equals_the_one_process_report(tmp_path):
+    """Clause verdicts are gathered where a test runs; under pytest-xdist's -n the workers send each test's verdict
+    to the controller, which writes the report: the same tests, outcomes, clause verdicts and unused xfail entries, in
+    the same order, as one process gives (a report of every clause 'n/a' before the forty-seventh session). The
+    carried verdict stays out of the JUnit XML."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
+    select = "test_reduce and (enum or documented_values or partial_batch)"
+    reports = {}
+    for name, extra in (("one", []), ("xdist", ["-n", "2"])):
+        cmd = [sys.executable, "-m", "simdist.conformance", "--backend", "simdist", "--report", f"{name}.json",
+               "--junit", f"{name}.xml", "-k", select, "--hypothesis-seed", "3", "-q", "--",
+               "-p", "no:cacheprovider", *extra]
+        proc = subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+        assert proc.returncode == 0, f"`{' '.join(cmd[2:])}` exited {proc.returncode}:\n{(proc.stdout + proc.stderr)[-1500:]}"
+        reports[name] = json.loads((tmp_path / f"{name}.json").read_text())
+        junit = (tmp_path / f"{name}.xml").read_text()
+        assert "simdist_conformance_result" not in junit, f"{name}.xml carries the plugin's verdict entry as a property"
+    one, xd = reports["one"], reports["xdist"]
+
+    def tests(r):
+        return [(t["nodeid"], t["outcome"], [list(c) for c in t["clauses"]], t["deviation"], t["message"])
+                for t in r["tests"]]
+
+    outcomes = sorted({t[1] for t in tests(one)})
+    assert {"passed", "xfailed"} <= set(outcomes), (
+        f"the selection {select!r} should hold a passing and a listed-deviation test, but gives {outcomes}")
+    assert tests(xd) == tests(one), (
+        f"under -n 2 the report's tests are\n{tests(xd)}\nbut should be the one-process run's\n{tests(one)}")
+    assert xd["summary"] == one["summary"], f"summary under -n 2 {xd['summary']}, but should be {one['summary']}"
+    diff = [c for c in one["clauses"] if one["clauses"][c] != xd["clauses"][c]]
+    assert not diff, f"clause entries differ under -n 2: {diff[:5]}"
+    assert xd["unused_xfails"] == one["unused_xfails"], (
+        f"unused xfail entries under -n 2 {len(xd['unused_xfails'])}, but should be {len(one['unused_xfails'])}")
+
+
 # -- the suite can fail: broken backends ----------------------------------------------------------------------
 def _base_backend() -> str:
     base = os.environ.get("SIMDIST_CONFORMANCE_META_BASE")

@@ -48,8 +48,8 @@ def onednn_float32(tf: Any) -> None:
     ops.host-cpu; on an AVX2-only CPU real TF fails such a test as simdist's host model does): one
     that runs an op only oneDNN has (NCHW or dilated-backprop convolutions) or compares values in
     oneDNN's summation order."""
-    from simdist.runtime import host_cpu
-    cpu = host_cpu.current() if tf.__name__.startswith("simdist") else host_cpu.detect()
+    from simdist.conformance.suite.host_model import backend_cpu
+    cpu = backend_cpu(tf)
     if not cpu.onednn("float32", ("float32",)):
         pytest.skip(f"{cpu.name} CPU ({cpu.vendor}) runs float32 without oneDNN (TF 2.21 IsMklEnabled is off: "
                     "ops.host-cpu); this test states oneDNN's kernels")

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from simdist.conformance.assertions import to_numpy as _np   # (an ndarray of any backend's value)
+from simdist.conformance.suite.host_model import runs_onednn
 from simdist.conformance.suite.outcomes import outcome as _outcome
 
 clause = pytest.mark.clause
@@ -99,14 +100,6 @@ def _want_conv(name, kw, shape):
     return tuple([None] + ([filters] + out if cf else out + [filters]))
 
 
-def _onednn_float32(tf) -> bool:
-    """Whether the backend's CPU runs float32 convolutions through oneDNN (TF 2.21: on by default only on CPUs with
-    AVX512_VNNI, AVX512_BF16, AVX_VNNI or AMX; simdist: its host model), as the suite's onednn_float32 fixture asks."""
-    from simdist.runtime import host_cpu
-    cpu = host_cpu.current() if tf.__name__.startswith("simdist") else host_cpu.detect()
-    return cpu.onednn("float32", ("float32",))
-
-
 @clause("keras.layer.option-coverage", ref="tf221")
 @pytest.mark.parametrize("case", _CONV, ids=lambda c: c[0] + "-" + "-".join(f"{k}={v}" for k, v in c[1].items()
                                                                             if k not in ("filters", "kernel_size")))
@@ -127,7 +120,7 @@ def test_blind50_conv_layers_output_shape_by_option(keras, tf, case):
     assert sym == want, f"{name}({kw}) of a symbolic {(None,) + shape} input: expected {want}, got {sym}"
     if kw.get("data_format") == "channels_first":
         return   # (TF's CPU kernels have no NCHW convolution: the eager call fails on TF 2.21)
-    if "Transpose" in name and kw.get("dilation_rate", 1) != 1 and not _onednn_float32(tf):
+    if "Transpose" in name and kw.get("dilation_rate", 1) != 1 and not runs_onednn(tf):
         cls, got = _outcome(lambda: getattr(keras.layers, name)(**kw)(np.zeros((2,) + shape, "float32")))
         text = "Current CPU implementations do not yet support dilation rates larger than 1"
         assert cls == "InvalidArgumentError" and text in got, \

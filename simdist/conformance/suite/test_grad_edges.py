@@ -20,6 +20,7 @@ from simdist.conformance.assertions import assert_true
 from simdist.conformance.suite import grad_edges_axes as axes
 from simdist.conformance.suite import grad_edges_cases as cases
 from simdist.conformance.suite import grad_edges_reference as reference
+from simdist.conformance.suite.host_model import backend_cpu
 
 clause = pytest.mark.clause
 
@@ -51,11 +52,6 @@ def _recorded_onednn(meta: dict, dtype: str) -> bool:
     return meta["host_float16_onednn"] if dtype == "float16" else _LEGACY_ONEDNN[dtype]
 
 
-def _cpu(tf):
-    from simdist.runtime import host_cpu
-    return host_cpu.current() if tf.__name__.startswith("simdist") else host_cpu.detect()
-
-
 @clause("autodiff.op-gradients", ref="tf221")
 @pytest.mark.parametrize("op,dtype", _CASES, ids=[f"{cases.op_id(op)}-{dt}" for op, dt in _CASES])
 def test_op_at_its_edges(tf, op: cases.Op, dtype: str) -> None:
@@ -63,7 +59,7 @@ def test_op_at_its_edges(tf, op: cases.Op, dtype: str) -> None:
     data = reference.load()
     if (op.name, dtype) in HOST_DEPENDENT:
         recorded_host = _recorded_onednn(data["meta"], dtype)
-        if _cpu(tf).onednn_supports(dtype) != recorded_host:
+        if backend_cpu(tf).onednn_supports(dtype) != recorded_host:
             pytest.skip(f"{op.name} {dtype} depends on the CPU (ops.host-cpu): recorded where {dtype} "
                         f"{'runs' if recorded_host else 'does not run'} through oneDNN, and here it "
                         f"{'does not' if recorded_host else 'does'}")

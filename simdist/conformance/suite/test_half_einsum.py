@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from simdist.conformance.assertions import assert_true, to_numpy
+from simdist.conformance.suite.host_model import runs_onednn
 
 clause = pytest.mark.clause
 
@@ -39,17 +40,7 @@ def _rounded_chain(x: np.ndarray, y: np.ndarray, ks: range, acc: np.ndarray) -> 
 
 def _onednn_float16(tf) -> bool:
     """Whether TF runs float16 through oneDNN on the CPU the backend models (simdist) or runs on (TF)."""
-    if tf.__name__.startswith("simdist"):
-        from simdist.runtime import host_cpu
-        return host_cpu.current().onednn("float16", ("float16",))
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as f:
-            flags = next((line.split(":", 1)[1].split() for line in f if line.startswith("flags")), [])
-    except OSError:
-        flags = []
-    enabled = any(f in flags for f in ("avx512_vnni", "avx512_bf16", "avx_vnni", "amx_tile", "amx_int8", "amx_bf16"))
-    return enabled and (("avx512bw" in flags and ("avx512_fp16" in flags or "amx_fp16" in flags))
-                        or "avx_ne_convert" in flags)
+    return runs_onednn(tf, "float16")
 
 
 def _needs_eigen_float16(tf) -> None:

@@ -26,6 +26,7 @@ from simdist.conformance.assertions import assert_true
 from simdist.conformance.suite import harden19b_reference as reference
 from simdist.conformance.suite import harden19b_roundtrip as roundtrip
 from simdist.conformance.suite.harden16_observe import differences
+from simdist.conformance.suite.host_model import runs_onednn
 
 clause = pytest.mark.clause
 
@@ -37,9 +38,7 @@ _FLOAT16_MODELS = ("seq", "seq_frozen")
 def _comparable(tf, kinds):
     """The models whose recorded values the backend's CPU can give: a CPU that runs float16 through oneDNN,
     unlike the recording's host, computes the mixed_float16 models otherwise (TF 2.21 does; simdist models it)."""
-    from simdist.runtime import host_cpu
-    cpu = host_cpu.current() if tf.__name__.startswith("simdist") else host_cpu.detect()
-    if bool(cpu.onednn("float16", ("float16",))) == reference.RECORDED_ONEDNN_FLOAT16:
+    if runs_onednn(tf, "float16") == reference.RECORDED_ONEDNN_FLOAT16:
         return kinds
     return [k for k in kinds if k not in _FLOAT16_MODELS]
 

@@ -12,14 +12,14 @@ import numpy as np
 import pytest
 
 from simdist.conformance.assertions import assert_equal, assert_true, raises, to_numpy
-from simdist.runtime import host_cpu
+from simdist.conformance.suite.host_model import backend_cpu
 
 pytestmark = pytest.mark.clause("ops.host-cpu", ref="tf221")
 
 
 def _float16_onednn(tf) -> tuple[bool, str]:
     """(does the backend's CPU run float16 through oneDNN, which CPU that is)."""
-    cpu = host_cpu.current() if tf.__name__.startswith("simdist") else host_cpu.detect()
+    cpu = backend_cpu(tf)
     return cpu.onednn("float16", ("float16",)), f"{cpu.name} CPU, {cpu.vendor}"
 
 

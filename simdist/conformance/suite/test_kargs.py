@@ -16,6 +16,7 @@ import pytest
 from simdist.conformance.assertions import assert_true
 from simdist.conformance.suite import kargs_cases as cases
 from simdist.conformance.suite import kargs_reference as reference
+from simdist.conformance.suite.host_model import runs_onednn
 
 clause = pytest.mark.clause
 
@@ -35,14 +36,6 @@ def test_kargs_recording_is_current() -> None:
                 f"{reference.tables_hash()[:12]}): re-record it with `{reference.RECORD_COMMAND}`", call="kargs recording")
 
 
-def _onednn_float32(tf) -> bool:
-    """Whether the backend's CPU runs float32 through oneDNN, as the recording's host did (the suite's
-    `onednn_float32` fixture's test)."""
-    from simdist.runtime import host_cpu
-    cpu = host_cpu.current() if tf.__name__.startswith("simdist") else host_cpu.detect()
-    return bool(cpu.onednn("float32", ("float32",)))
-
-
 def _dilated_transpose(layer: str, kwargs: dict) -> bool:
     """A transposed convolution (a dilated Conv2DBackpropInput) with a dilation rate above 1."""
     rate = kwargs.get("dilation_rate", 1)
@@ -56,7 +49,7 @@ def test_layer_arguments_at_their_edges(tf, layer: str) -> None:
     """Each variant of the layer's arguments: built and called as on TF 2.21."""
     data = reference.load()
     found: list[str] = []
-    onednn = _onednn_float32(tf)
+    onednn = runs_onednn(tf)
     for variant, want in zip(data["plan"], data["observed"]):
         if variant["layer"] != layer:
             continue

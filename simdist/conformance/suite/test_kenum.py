@@ -18,6 +18,7 @@ import pytest
 from simdist.conformance.assertions import assert_true
 from simdist.conformance.suite import kenum_cases as cases
 from simdist.conformance.suite import kenum_reference as reference
+from simdist.conformance.suite.host_model import runs_onednn
 
 clause = pytest.mark.clause
 _CLAUSES = {"layer": "keras.layer.arguments", "string_layer": "keras.layer.arguments",
@@ -40,16 +41,9 @@ def test_kenum_recording_is_current() -> None:
                 call="kenum recording")
 
 
-def _onednn_float32(tf) -> bool:
-    """Whether the backend's CPU runs float32 through oneDNN, as the recording's host did."""
-    from simdist.runtime import host_cpu
-    cpu = host_cpu.current() if tf.__name__.startswith("simdist") else host_cpu.detect()
-    return bool(cpu.onednn("float32", ("float32",)))
-
-
 def _check(tf, cls: str) -> None:
     data = reference.load()
-    onednn = _onednn_float32(tf)
+    onednn = runs_onednn(tf)
     found: list[str] = []
     for variant, want in zip(data["plan"], data["observed"]):
         if variant["cls"] != cls:

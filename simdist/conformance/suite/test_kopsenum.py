@@ -15,6 +15,7 @@ from simdist.conformance.assertions import assert_true
 from simdist.conformance.suite import kops23_cases, kops23_reference
 from simdist.conformance.suite import kopsenum_cases as cases
 from simdist.conformance.suite import kopsenum_reference as reference
+from simdist.conformance.suite.host_model import runs_onednn
 
 clause = pytest.mark.clause
 
@@ -39,9 +40,7 @@ _ONEDNN_ONLY = (("image/extract_patches", "data_format", "channels_first"),)
 def test_ops_options_at_documented_values(tf, keras, family: str) -> None:
     """Each option variant of the family's functions: eagerly and symbolically as on TF 2.21 (the variants
     recorded from oneDNN's kernels only where the backend's CPU runs oneDNN: simdist's model, real TF's CPU)."""
-    from simdist.runtime import host_cpu
-    cpu = host_cpu.current() if tf.__name__.startswith("simdist") else host_cpu.detect()
-    runs_onednn_float32 = cpu.onednn("float32", ("float32",))
+    runs_onednn_float32 = runs_onednn(tf)
     data = reference.load()
     found = []
     for entry, want in zip(data["plan"], data["observed"]):
