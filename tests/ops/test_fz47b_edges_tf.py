@@ -145,11 +145,29 @@ def _xdivy_cases() -> list[tuple[str, str, object]]:
     return cases
 
 
+# --- L2Loss: l2loss_op.cc's (x.square() * 0.5).sum(), a full reduction in Eigen's SumReducer order, not NumPy's pairwise
+# sum (fz45_gen seed 45002 #7: a float32 l2_loss in the last bit; fz47b_gen seed 47001 #16: clip_by_global_norm, whose
+# global norm sums L2Loss ops)
+def _l2_cases() -> list[tuple[str, str, object]]:
+    calls = []
+    for dt in ("float32", "float16", "bfloat16", "float64"):
+        for n, shape in ((7, [7]), (33, [3, 11]), (100, [100]), (257, [257]), (1000, [10, 100])):
+            calls.append(f"tf.nn.l2_loss(tf.cast(tf.reshape((tf.range({n}.0) % 17.0 - 8.3) / 7.0 * 3.0, {shape}), tf.{dt}))")
+    calls.append("tf.clip_by_global_norm([tf.reshape((tf.range(150.0) % 13.0 - 6.1) / 3.0, [5, 5, 3, 2]), "
+                 "(tf.range(40.0) - 19.7) / 9.0], 0.5)")
+    calls.append("tf.linalg.global_norm([(tf.range(77.0) % 11.0 - 5.2) / 3.0, tf.reshape((tf.range(24.0) - 11.9) / 7.0, [4, 6])])")
+    cases = _both(tuple(calls), "ops.sum-order")
+    cases.append(("the gradient of l2_loss", "ops.sum-order",
+                  _tape("tf.nn.l2_loss(x)", "tf.reshape((tf.range(33.0) % 17.0 - 8.3) / 7.0, [3, 11])")))
+    return cases
+
+
 CASES: list[tuple] = [
     *_cache_cases(),     # (first: TF's worker configures its two logical CPUs before any other case runs an op)
     *_special_cases(),
     *_ragged_cases(),
     *_xdivy_cases(),
+    *_l2_cases(),
 ]
 
 
@@ -182,6 +200,12 @@ def test_collective_tokens_in_the_scalar_cache(k: int, tf_results: dict[int, obj
 @clause("function.grappler-rewrites")
 @EDGES.parametrize("function.grappler-rewrites")
 def test_xdivy_by_a_constant_in_a_graph(k: int, tf_results: dict[int, object]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.sum-order")
+@EDGES.parametrize("ops.sum-order")
+def test_l2_loss_in_eigens_order(k: int, tf_results: dict[int, object]) -> None:
     EDGES.check(k, tf_results)
 
 
