@@ -162,12 +162,28 @@ def _l2_cases() -> list[tuple[str, str, object]]:
     return cases
 
 
+# --- fz44_gen seed 44012: tensordot of float32 and bfloat16 operands is math_ops.matmul's SparseMatMul, float32 (eagerly
+# too); SoftmaxCrossEntropyWithLogits' shape function at trace (its operands flattened to [3, 2] and [6, 4])
+def _seed44012_cases() -> list[tuple[str, str, object]]:
+    return _both((
+        "tf.tensordot(tf.constant([[2.0, 1.0], [1.0, 3.0]]), tf.constant([1.0, -1.0], tf.bfloat16), axes=[[0], [0]])",
+        "tf.tensordot(tf.constant([1.5, -1.0], tf.bfloat16), tf.constant([[2.0, 1.0], [1.0, 3.0]]), axes=1)",
+        "tf.tensordot(tf.constant([[2.0, 1.0], [1.0, 3.0]]), tf.constant([1.0, -1.0], tf.float16), axes=[[0], [0]])",
+        "tf.nn.softmax_cross_entropy_with_logits(labels=tf.reshape(tf.range(24.0) / 7.0 - 1.5, [2, 3, 4]), "
+        "logits=tf.constant([[0.5, -1.0], [2.0, 0.125], [-3.0, 4.0]], tf.float64))",
+        "tf.nn.softmax_cross_entropy_with_logits(labels=tf.ones([4, 2]), logits=tf.ones([3, 2]))",
+        "tf.nn.softmax_cross_entropy_with_logits(labels=tf.ones([2, 3]), logits=tf.ones([3, 2]), axis=0)",
+        "tf.raw_ops.SoftmaxCrossEntropyWithLogits(features=tf.ones([3, 2]), labels=tf.ones([2, 2]))",
+    ), "function.trace-time-errors")
+
+
 CASES: list[tuple] = [
     *_cache_cases(),     # (first: TF's worker configures its two logical CPUs before any other case runs an op)
     *_special_cases(),
     *_ragged_cases(),
     *_xdivy_cases(),
     *_l2_cases(),
+    *_seed44012_cases(),
 ]
 
 
@@ -206,6 +222,12 @@ def test_xdivy_by_a_constant_in_a_graph(k: int, tf_results: dict[int, object]) -
 @clause("ops.sum-order")
 @EDGES.parametrize("ops.sum-order")
 def test_l2_loss_in_eigens_order(k: int, tf_results: dict[int, object]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("function.trace-time-errors")
+@EDGES.parametrize("function.trace-time-errors")
+def test_mixed_bfloat16_tensordot_and_xent_shapes(k: int, tf_results: dict[int, object]) -> None:
     EDGES.check(k, tf_results)
 
 

@@ -120,6 +120,11 @@ XENT = register("SoftmaxCrossEntropyWithLogits", _xent, _xent_dtype, _xent_flops
                 none_grad_ok=(1,), kind="nn", fusion=rows(0, 1))
 SPARSE_XENT = register("SparseSoftmaxCrossEntropyWithLogits", _sparse_xent, _sparse_xent_dtype, _xent_flops,
                        num_outputs=2, none_grad_ok=(1,), kind="nn", fusion=rows(0, 1))
+# the op's shape function at trace (shape_fns_nn.py): TF's graph refuses [3, 2] logits beside [6, 4] labels there,
+# ValueError "Dimensions must be equal, but are 3 and 6", before the kernel's InvalidArgumentError (fz47b, fz44_gen
+# seed 44012)
+from simdist.runtime.ops import infer_ctx as _infer_ctx  # noqa: E402
+XENT.trace_shape = _infer_ctx.trace_shape("SoftmaxCrossEntropyWithLogits")
 # Eigen's flat steps (softmax_eigen.py) see the whole tensor: stacked replica lanes are computed
 # each as its own tensor (lanes/forms.py passes lanes=R)
 XENT.lane_forward = _xent
