@@ -16,6 +16,13 @@ Equal keys convert to equal tensors except where `==` identifies different bits:
 (0.0 == -0.0) and a complex number with a zero part. So simdist keeps only those entries: the first
 such Python object converted under a key stands for every later equal one (`tf.constant(0.0)` after
 `tf.constant(-0.0)` is -0.0). `simdist.reset` clears it, as a new TF process starts empty.
+
+TF's own code converts Python zeros too: a MirroredStrategy (and a MultiWorkerMirroredStrategy) made
+eagerly builds a CollectiveAllReduce whose CollectiveReplicaLauncher, one per local device, makes its
+ordering token `ResourceVariable(0.)` under `ops.device(device)` (cross_device_utils.py), so the key
+(0.0, no dtype, that device) holds +0.0 from then on: `strategy.run(lambda: tf.constant(-0.0))` is +0.0
+on every replica in TF 2.21, and so is `tf.constant(-0.0)` under `tf.device("/cpu:0")` afterwards
+(`collective_tokens`; fz47b, fz44_gen seed 44008).
 """
 
 from __future__ import annotations
@@ -24,7 +31,7 @@ from typing import Any
 
 from simdist.runtime import context
 
-__all__ = ["key_of", "lookup", "insert", "clear"]
+__all__ = ["key_of", "lookup", "insert", "clear", "collective_tokens"]
 
 _cache: dict[tuple, Any] = {}
 
@@ -54,6 +61,13 @@ def lookup(key: tuple, value: Any) -> Any:
 def insert(key: tuple, value: Any) -> None:
     """Note a successful conversion of `value` under `key` (an existing entry stays)."""
     _cache.setdefault(key, value)
+
+
+def collective_tokens(devices: Any) -> None:
+    """A collective strategy's construction: CollectiveReplicaLauncher's ordering token
+    `ResourceVariable(0.)` converted under each of its (canonical) local devices."""
+    for d in devices:
+        insert((float, 0.0, None, d), 0.0)
 
 
 def clear() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from simdist import session
-from simdist.runtime import dtypes, nest, variables
+from simdist.runtime import dtypes, nest, scalar_cache, variables
 from simdist.runtime.tensor import convert_to_tensor
 from simdist.runtime.values import DistributedValues, Mirrored, PerReplica, regroup, select_replica
 from simdist.semantics import reduce as reduce_rules
@@ -249,6 +249,8 @@ class MirroredStrategy(Strategy):
         # TF 2.21: without cross_device_ops, MirroredStrategy uses CollectiveAllReduce (gather too)
         self._collective = cross_device_ops is None
         Strategy.__init__(self)
+        # (TF builds its CollectiveAllReduce whatever cross_device_ops is: each device's ordering token)
+        scalar_cache.collective_tokens(self._devs)
 
     def _gather_is_collective(self) -> bool:
         return self._collective

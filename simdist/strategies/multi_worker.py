@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any, Callable, Sequence
 
 from simdist import session
-from simdist.runtime import context, nest, variables
+from simdist.runtime import context, nest, scalar_cache, variables
 from simdist.runtime.indexed_slices import IndexedSlices
 from simdist.runtime.ops import collective, dispatch
 from simdist.runtime.tensor import Tensor, convert_to_tensor
@@ -399,6 +399,7 @@ class MultiWorkerMirroredStrategy(MirroredStrategy):
         from simdist.strategies.base import Strategy
         Strategy.__init__(self)
         self._devs = self._extended._devices
+        scalar_cache.collective_tokens(self._devs)   # (CollectiveAllReduce's ordering tokens: scalar_cache.py)
 
     def _make_extended(self) -> MultiWorkerMirroredExtended:
         return MultiWorkerMirroredExtended(self, self._resolver, self._options)

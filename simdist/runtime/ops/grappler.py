@@ -122,6 +122,23 @@ def _div_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     return None
 
 
+def _xdivy_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
+    """Xdivy(x, y) of a constant y: constant_folding.cc ReduceDivToReciprocalMul takes Xdivy beside Div and
+    RealDiv, as MulNoNan(Reciprocal(y), x) (zero where x is, x / y in another last bit: `tf.math.xdivy(v, -1.5)`
+    of float64 -2.5 is 1.6666666666666665 in a tf.function, 1.6666666666666667 eagerly; TF 2.21 observed, fz47b,
+    fz45_gen seed 45005 #14)."""
+    from simdist.runtime.ops import dispatch, unary, xfunctions
+    x, y = tensors
+    if not _on("constant_folding") or _const_value(rec, y) is None or y.dtype != x.dtype:
+        return None
+    if not (_is_float(x) or x.dtype.is_complex):
+        return None
+    r = dispatch.execute(unary.RECIPROCAL, (y,))
+    if y.dtype is not dtypes.float16 and not y.dtype.is_complex:
+        r = _daz(r)
+    return dispatch.execute(xfunctions.MUL_NO_NAN, (r, x))
+
+
 def _daz(r: Tensor) -> Tensor:
     """The folded reciprocal as the runtime multiplication reads it: TF's CPU kernels run with
     denormals-are-zero, so a subnormal reciprocal (of a constant beyond 1/FLT_MIN: `x / -3e38`)
@@ -882,12 +899,12 @@ _MUL_FOLDING = _then_push_down(_mul_rule, "Mul")
 
 
 def _rules() -> dict[Any, Any]:
-    from simdist.runtime.ops import activations, array, math, reductions, unary
+    from simdist.runtime.ops import activations, array, math, reductions, unary, xfunctions
     ao, cf = "arithmetic_optimization", "constant_folding"
     return {array.PACK: _owned(ao, _pack_rule), math.MAX: _owned(ao, _monotonic_rule("Max")),
             math.MIN: _owned(ao, _monotonic_rule("Min")), reductions.ARGMAX: _owned(ao, _monotonic_rule("ArgMax")),
             reductions.ARGMIN: _owned(ao, _monotonic_rule("ArgMin")),
-            math.REALDIV: _div_rule, math.POW: _owned(ao, _pow_rule), unary.LOG: _owned(ao, _log_rule),
+            math.REALDIV: _div_rule, xfunctions.XDIVY: _xdivy_rule, math.POW: _owned(ao, _pow_rule), unary.LOG: _owned(ao, _log_rule),
             math.SUB: _then_push_down(_sub_rule, "Sub"),
             math.ADD: _add_folding(_then_push_down(_add_rule, "AddV2")), unary.RECIPROCAL: _owned(ao, _reciprocal_rule),
             math.LOGICAL_NOT: _owned(ao, _logical_not_rule), math.ADD_N: _owned(cf, _add_n_rule),

@@ -656,6 +656,10 @@ def tensordot(a: Any, b: Any, axes: Any, name: str | None = None) -> Tensor:
     elif ta.dtype == tb.dtype:   # (a graph: op_def_library's allowed types still before the shape function, bool's
         # TypeError; fz38b, second generator seed 3806 #186)
         graph_inputs.check("MatMul", (ta, tb))
+    elif ta.dtype != tb.dtype and dtypes.bfloat16 in (ta.dtype, tb.dtype):
+        # (math_ops.matmul sends a bfloat16 operand beside another dtype to SparseMatMul, a float32 product:
+        # `tensordot(float32 a, bfloat16 b, axes=[[0], [0]])` is float32 eagerly too; fz47b, fz44_gen seed 44012)
+        return _tensordot_matmul(ta, tb, xa, xb)
     elif ta.dtype != tb.dtype and context.executing_eagerly():
         # (eagerly MatMul's T is a's: its attr check and kernel lookup, then the comparison of b's
         # dtype; `tensordot(uint32, np.uint16(1), axes=0)` is NotFoundError; fz36b, fz14 seed 1420363002 #256)

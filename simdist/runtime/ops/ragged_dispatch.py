@@ -20,7 +20,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from simdist.runtime import dtypes, errors
+from simdist.runtime import context, dtypes, errors
 from simdist.runtime import ragged_partition as rp
 from simdist.runtime.ops import array, scatter
 from simdist.runtime.ragged_tensor import RaggedTensor, _ragged_indices
@@ -172,22 +172,46 @@ def ragged_binary(fn: Callable[..., Any]) -> Callable[..., Any]:
         if not isinstance(x, RaggedTensor) and not isinstance(y, RaggedTensor):
             return fn(*args, **kwargs)
         rt = x if isinstance(x, RaggedTensor) else y
-        if isinstance(x, RaggedTensor):
-            fx, fy = _match(x, y)
-            if not isinstance(y, RaggedTensor) and not isinstance(y, Tensor):
-                fy = _dense_operand(y, fx)
-            if not isinstance(y, RaggedTensor):
-                fy = broadcast_dense(x, fy)
-        else:
-            fy, fx = _match(y, x)
-            if not isinstance(x, Tensor):
-                fx = _dense_operand(x, fy)
-            fx = broadcast_dense(y, fx)
+        try:
+            if isinstance(x, RaggedTensor):
+                fx, fy = _match(x, y)
+                if not isinstance(y, RaggedTensor) and not isinstance(y, Tensor):
+                    fy = _dense_operand(y, fx)
+                if not isinstance(y, RaggedTensor):
+                    fy = broadcast_dense(x, fy)
+            else:
+                fy, fx = _match(y, x)
+                if not isinstance(x, Tensor):
+                    fx = _dense_operand(x, fy)
+                fx = broadcast_dense(y, fx)
+        except errors.InvalidArgumentError:
+            if context.in_function():
+                _graph_types_first(fn, args, kwargs, names, x, y)
+            raise
         a, kw = _put(args, kwargs, names, 0, fx)
         a, kw = _put(a, kw, names, 1, fy)
         return rt.with_flat_values(fn(*a, **kw))
     wrapped._simdist_ragged = True  # type: ignore[attr-defined]
     return wrapped
+
+
+def _graph_types_first(fn: Callable[..., Any], args: Any, kwargs: Any, names: Any, x: Any, y: Any) -> None:
+    """In a graph the partitions' check is an assertion the function runs (check_ops' Assert under
+    DynamicRaggedShape broadcasting), while the op on the flat values is built at trace, its operands'
+    dtypes checked then: TF 2.21 traces `ragged([[1, 2, 3], [4]]) + ragged([[1.0, 2.0], [], [3.0]])` to
+    AddV2's TypeError, where eagerly the partitions' InvalidArgumentError comes first (fz47b, fz44_gen seed
+    44009). Raises the op's TypeError when the flat operands' dtypes refuse it; anything else is left to
+    the caller's partitions error."""
+    fx = x.flat_values if isinstance(x, RaggedTensor) else x
+    fy = y.flat_values if isinstance(y, RaggedTensor) else y
+    a, kw = _put(args, kwargs, names, 0, fx)
+    a, kw = _put(a, kw, names, 1, fy)
+    from simdist.runtime.ops import trace_errors
+    try:
+        fn(*a, **kw)
+    except Exception as err:  # noqa: BLE001 - only a trace-time TypeError (dtypes) comes first
+        if isinstance(err, TypeError) or isinstance(trace_errors.at_trace(err), TypeError):
+            raise
 
 
 def _dense_operand(v: Any, flat: Tensor) -> Tensor:

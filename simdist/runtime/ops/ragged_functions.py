@@ -87,6 +87,7 @@ def range_(starts: Any, limits: Any = None, deltas: Any = 1, dtype: Any = None, 
     if (dv == 0).any():
         raise errors.InvalidArgumentError(None, None, "Requires delta != 0 [Op:RaggedRange]")
     rows = []
+    sizes: list[int] = []
     npd = s._v.dtype
     for a, b, c in zip(sv, lv, dv):
         # (ragged_range_op.cc: a float row's size is ceil(|(limit - start) / delta|) in T, an integer row's
@@ -103,6 +104,16 @@ def range_(starts: Any, limits: Any = None, deltas: Any = 1, dtype: Any = None, 
             size = int(size_f)
         else:
             size = (abs(int(b) - int(a)) + abs(int(c)) - 1) // abs(int(c))
+            if size > 2 ** 63 - 1:   # (TF 2.21: int64 range(-2**63 + 1, 2**63 - 1) is refused so; fz47b)
+                raise errors.InvalidArgumentError(None, None, f"Requires ((limit - start) / delta) <= {2 ** 63 - 1} "
+                                                  "[Op:RaggedRange]")
+        sizes.append(size)
+    # (the kernel allocates the values [nvals] before filling them: more than the allocator gives is
+    # ResourceExhaustedError, "OOM when allocating tensor with shape[9223372036854775805] and type int64" for
+    # ragged.range(2, [2**63 - 1, -1]) in TF 2.21, where NumPy's ValueError had leaked; fz47b, fz44_gen seed 44011)
+    from simdist.runtime.ops import alloc
+    alloc.check_output("RaggedRange", [sum(sizes)], s.dtype)
+    for a, c, size in zip(sv, dv, sizes):
         steps = np.full(size, c, dtype=npd)
         if size:
             steps[0] = a

@@ -6,7 +6,8 @@ fresnel_cos/fresnel_sin and Spence's function spence. Each is one elementwise de
 gradient as math_grad.py registers it (docs/spec.md `ops.math-special`).
 
 Values are SciPy's (float32 may differ from Eigen's in the last bits; float16 is computed in
-float32 and rounded), except float32/half bessel_j0/j1/y0/y1: Eigen's float kernels
+float32 and rounded), except expint and the Fresnel integrals: Eigen's expint_op and fresnel_*_op in the
+kernel's type (expint_fresnel_eigen.py, fz47b), float32/half bessel_j0/j1/y0/y1: Eigen's float kernels
 (bessel_float.py), bessel_k0/k0e/k1/k1e: Eigen's kernels in every dtype (bessel_k_eigen.py, fz45), dawsn: Eigen's dawsn_op in the kernel's type (dawson.py; +0.5/|x| for
 x <= -1e9, as TF's kernel), and spence: TF's spence_op (spence_eigen.py). Dtypes: every op def lists bfloat16, half, float and double (others:
 InvalidArgumentError); the CPU kernels are half, float and double for the Bessel functions and
@@ -20,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import subnormals as _sn
-from simdist.runtime.ops import bessel_k_eigen, dispatch
+from simdist.runtime.ops import bessel_k_eigen, dispatch, expint_fresnel_eigen
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.dawson import dawsn as dawsn_kernel
 from simdist.runtime.ops.spence_eigen import spence as spence_kernel
@@ -38,8 +39,8 @@ def _decl(name: str, fn: Any, kernels: tuple[str, ...]) -> Any:
 
 
 def _expint(a: np.ndarray) -> np.ndarray:
-    """Eigen's Ei: NaN for x < 0 and for x = +inf (SciPy extends Ei below 0 and gives inf at inf)."""
-    return np.where((a < 0) | np.isposinf(a), np.nan, _sp().expi(a))
+    """Eigen's Ei (expint_op transcribed: expint_fresnel_eigen.py): NaN for x < 0 and for x = +inf."""
+    return expint_fresnel_eigen.expint(a)
 
 
 def _eigen_float(fn: Any, name: str) -> Any:
@@ -80,17 +81,10 @@ EXPINT = _decl("Expint", _expint, _F32_F64)
 
 
 def _fresnel(part: int) -> Any:
-    """Cephes' fresnl as Eigen's generic_fresnel_sin/cos: beyond |x| > 36974 the integral is ±0.5
-    (SciPy evaluates its asymptotic series there instead: 0.4999951 at 65504, NaN at -1e300;
-    observed on TF 2.21, fuzz20 seed 2220261202 #161)."""
-    def run(a: np.ndarray) -> np.ndarray:
-        with np.errstate(all="ignore"):
-            v = _sp().fresnel(a)[part]
-            big = np.abs(a) > 36974.0
-            if np.any(big):
-                v = np.where(big, np.copysign(np.asarray(0.5, v.dtype), a), v).astype(v.dtype, copy=False)
-        return v
-    return run
+    """Eigen's fresnel_sin_op (part 0) or fresnel_cos_op (part 1), transcribed (expint_fresnel_eigen.py):
+    beyond |x| > 36974 the integral is ±0.5 (SciPy's asymptotic series gave 0.4999951 at 65504, NaN at
+    -1e300; observed on TF 2.21, fuzz20 seed 2220261202 #161)."""
+    return expint_fresnel_eigen.fresnel_cos if part else expint_fresnel_eigen.fresnel_sin
 
 
 FRESNEL_COS = _decl("FresnelCos", _fresnel(1), _F32_F64)
