@@ -84,6 +84,35 @@ KNOWN_OPEN: dict[str, tuple[dict[str, str], str, str]] = {
         "fz45b's paired Eigen order of small float32 products (runtime/ops/contraction_order.py `paired_matmul`): "
         "still apart, now by the query kernel's first element (1 of 74 weights, 7.8e-6 after the fourth batch: "
         "0.3187888 on simdist, 0.3187966 on TF 2.21); not traced further (open)."),
+    "dropout-masks-after-another-fit": (
+        {"arch": "spatial_dropout", "weights_h5": "continue"}, "continued_weights/weights_h5",
+        "a second model with a seeded random layer, built after a first was fit (seed 4720261202 #12: SpatialDropout1D("
+        "0.4, seed=5), the weights saved to a .weights.h5 file, loaded into a fresh model and fit two more epochs): on "
+        "TF 2.21 the fresh model's masks depend on how the first model was fit, on simdist they do not. Reduced "
+        "(kfuzz47, this AMD host): two models Input(5, 3) -> SpatialDropout1D(0.4, seed=5) -> Flatten -> Dense(1), SGD(0.0); "
+        "the first fit on a dataset of 4 by 2s, then the second fit once on the arrays: TF's second-model batch losses "
+        "are 0.171779, 0.295091 after the first fit one epoch with steps_per_execution=1, 0.233989, 0.326196 with "
+        "steps_per_execution=2, 0.229649, 0.306665 after two epochs; simdist's 0.397473, 0.28641 in all three (both "
+        "seed generators' states read [5, n] alike). Which state TF's traced dropout shares between the models was not "
+        "found (kfuzz47, open)."),
+    "conv-zero-gradient-adaptive": (
+        {"arch": "embed_conv_pool", "optimizer": "adam_amsgrad"}, "step_weights/0",
+        "a custom loop of Embedding + Conv1D(relu) + GlobalMaxPooling1D under MAE and Adam(amsgrad) (seed 4720261202 #31): "
+        "one Conv1D kernel element's gradient is 0 in exact arithmetic and float32 round-off on both (TF 2.21 "
+        "3.8e-10, simdist -8.7e-10 at the first step: the float32 filter gradient's summation order, TF's Eigen "
+        "order against NumPy's BLAS), and Adam's first step lr * g / (|g| + eps) turns the sign into a weight 7.9e-6 "
+        "apart (2 of 68 weights); every gradient within 1.5e-8. The grid's NOISE_PARAMS rule for such parameters "
+        "names the batchnorm and mha architectures only (kfuzz47, open: TF's float32 GEMM order, as "
+        "attention-concat-centered-rmsprop)."),
+    "conv-transpose-bfloat16-backprop-input": (
+        {"arch": "conv2d_transpose", "policy": "mixed_bfloat16"}, "elements off",
+        "mixed_bfloat16 with a Conv2DTranspose (seed 4720261201 #2: Huber, Ftrl with shrinkage and a warmup "
+        "schedule, run eagerly): 1 of 2 of Ftrl's accumulators of the head's bias 2.5% apart (TF 2.21 -0.2935, "
+        "simdist -0.3010), every weight and loss within the MIXED tolerance. A transposed convolution's forward is "
+        "Conv2DBackpropInput, whose bfloat16 kernel on a host without oneDNN (this AMD EPYC) is not modelled: "
+        "neither a float32 sum rounded once nor the accumulators of the type tried match (kfuzz47, ops.host-cpu's "
+        "paragraph: 30-70% of its elements one ulp apart); the filter gradients and depthwise kernels beside it are "
+        "modelled since kfuzz47, which fixed seed 4720261201 #8 (kfuzz47, open)."),
 }
 
 

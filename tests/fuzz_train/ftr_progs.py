@@ -27,17 +27,20 @@ from ftr_vocab import (ACTIVITY_REGULARIZERS, ARCHS as V_ARCHS, ARCHS5, ARCHS6, 
                        LOGS_CALLBACK, LOSS_STRINGS, LOSSES as V_LOSSES, OPTIMIZERS as V_OPTIMIZERS, PREDICT_ODD_SRC,
                        RANDOM_ARCHS, REDUCTIONS, SCHEDULES, SETS_LR, TEXT2_ARCHS, TEXT_ARCHS, TRAINING_CALL_SRC,
                        VAL_CALLBACKS)
+from ftr_vocab import (ARCH_ADAPT, ARCHS7, BATCH_API_SRC, BN_ARCHS7, CHECKPOINT_KERAS_CB, CHECKPOINT_KERAS_POST,
+                       CHECKPOINT_KERAS_PRE, METRIC_STRINGS, RANDOM_ARCHS7)
 from simdist.conformance.grid import programs as grid
 from simdist.conformance.grid import reference
 
-ARCHS = {**grid.ARCHS, **V_ARCHS, **TEXT_ARCHS, **TEXT2_ARCHS, **ARCHS5, **ARCHS6}
+ARCHS = {**grid.ARCHS, **V_ARCHS, **TEXT_ARCHS, **TEXT2_ARCHS, **ARCHS5, **ARCHS6, **ARCHS7}
 LOSSES = {**grid.LOSSES, **V_LOSSES}
 OPTIMIZERS = {**grid.OPTIMIZERS, **V_OPTIMIZERS}
 COMMON = {**grid.COMMON, **{k: {"schedule": v} for k, v in SCHEDULES.items()}}
 CALLBACKS = {**grid.CALLBACK_SRC, **V_CALLBACKS}
 ONE_INPUT = tuple(k for k, v in ARCHS.items() if v[0] != "float2" and k not in TEXT_ARCHS and k not in TEXT2_ARCHS
-                  and k not in ARCHS5 and k not in ARCHS6)
-TWO_INPUTS = tuple(k for k, v in ARCHS.items() if v[0] == "float2" and k not in ARCHS5 and k not in ARCHS6)
+                  and k not in ARCHS5 and k not in ARCHS6 and k not in ARCHS7)
+TWO_INPUTS = tuple(k for k, v in ARCHS.items() if v[0] == "float2" and k not in ARCHS5 and k not in ARCHS6
+                   and k not in ARCHS7)
 SCHEDULED = tuple(k for k, v in COMMON.items() if "schedule" in v)
 #: strategy -> weight (MirroredStrategy(3) programs take TF the longest)
 STRATEGY_WEIGHTS = {"default": 3, "one_device": 2, "mirrored2": 3, "mirrored3": 1, "central2": 1}
@@ -389,6 +392,48 @@ def _widen6(cfg: dict[str, str], side: np.random.Generator) -> dict[str, str]:
     return cfg
 
 
+def _valid7(cfg: dict[str, str]) -> bool:
+    """valid() plus the grid's rules for kfuzz47's models with BatchNormalization or random layers."""
+    if not valid(cfg):
+        return False
+    if cfg["arch"] in BN_ARCHS7 and (cfg["strategy"] == "central2"
+                                     or cfg["strategy"] == "mirrored3" and cfg.get("partial") == "yes"):
+        return False   # (ftr_vocab.BN_ARCHS: TF refuses BatchNormalization under CentralStorage; NaN moments)
+    if cfg["arch"] in RANDOM_ARCHS7 and (cfg["strategy"] == "central2" or cfg.get("training_call") == "yes"):
+        return False   # (the rules of RANDOM_ARCHS: an AggregatingVariable's replica-context update)
+    if cfg["arch"] in ARCH_ADAPT and cfg.get("strategy_form") == "pss":
+        return False   # (adapt's assignments in a ParameterServerStrategy scope: not this widening's subject)
+    return True
+
+
+def _widen7(cfg: dict[str, str], side: np.random.Generator) -> dict[str, str]:
+    """kfuzz47's vocabulary, drawn from a generator of its own (``[seed, index, 9]``), so the programs it leaves
+    alone keep their configuration, source and hash: a model with Keras preprocessing or normalization layers or
+    recurrent dropout (ARCHS7: Normalization adapted on data, Rescaling + LayerNormalization, IntegerLookup into
+    an Embedding, Conv2D + BatchNormalization, Conv1D + GroupNormalization, a stacked LSTM and Bidirectional GRU
+    with dropout and recurrent dropout; one one-input program in eight without a model_form); train_on_batch,
+    test_on_batch and predict_on_batch after fit (``batch_api=yes``, one fit program in five); the metrics by their
+    string names as one flat list over every output (``metrics_form=strings``, one fit program in five); a
+    ModelCheckpoint of the whole model to a .keras file, the best epoch only, loaded by load_model after fit
+    (``checkpoint_cb=keras``, one fit program in eight without another checkpoint callback or a model load_model
+    cannot rebuild)."""
+    a, b, c, d = side.random(4)
+    arch7 = _pick(side, ARCHS7)
+    fit = cfg["mode"] == "fit"
+    if a < 0.125 and ARCHS[cfg["arch"]][0] != "float2" and cfg.get("model_form") is None \
+            and _valid7({**cfg, "arch": arch7}):
+        cfg = {**cfg, "arch": arch7}
+    if b < 0.2 and fit:
+        cfg = {**cfg, "batch_api": "yes"}
+    if c < 0.2 and fit and cfg.get("model") != "custom_train_step":
+        cfg = {**cfg, "metrics_form": "strings"}
+    custom = (cfg.get("model") == "custom_train_step" or cfg.get("model_form") == "subclassed"
+              or cfg.get("custom_layer") == "yes" or cfg.get("lambda_layer") == "yes")
+    if d < 0.125 and fit and cfg.get("checkpoint_cb") is None and not custom:
+        cfg = {**cfg, "checkpoint_cb": "keras"}
+    return cfg
+
+
 def _loss_source(name: str, reduction: str | None, force: bool = False, string: bool = False) -> str:
     """The loss's source; ``reduction`` replaces the loss's own one when ``force`` (a custom loop's "none"),
     else applies to losses without one; ``string``: the loss's string name (LOSS_STRINGS)."""
@@ -460,7 +505,10 @@ def _build_source(cfg: dict[str, str]) -> str:
                      f"model(np.zeros((1,) + {shape!r}, dtype={'np.int32' if kind == 'int' else 'np.float32'}))"]
     else:
         body.append(f"model = {model_cls}(inp, {outs})")
-    body += ["init_weights(model, seed)", f"opt = {_opt_source(cfg)}", "return model, opt"]
+    body += ["init_weights(model, seed)"]
+    if cfg["arch"] in ARCH_ADAPT:   # (kfuzz47: the layer adapted after init_weights)
+        body.append(ARCH_ADAPT[cfg["arch"]])
+    body += [f"opt = {_opt_source(cfg)}", "return model, opt"]
     return "def build():\n" + "\n".join("    " + b for b in body) + "\n"
 
 
@@ -495,7 +543,7 @@ _FIT_CALL = "hist = model.fit(x, y, batch_size=batch_size, epochs=epochs, shuffl
 #: The session of the newest widening (kfuzz46's `_widen6`); `make_program(..., upto=45)` draws a program as the
 #: generator of the forty-fifth session did, `upto=43` as the forty-third's (to re-run an earlier session's seeds and
 #: open classes; the sessions before the forty-first are not told apart).
-LATEST = 46
+LATEST = 47
 
 
 def make_program(seed: int, index: int, cfg: dict[str, str] | None = None, upto: int = LATEST) -> grid.Case:
@@ -510,7 +558,8 @@ def make_program(seed: int, index: int, cfg: dict[str, str] | None = None, upto:
         if side.random() < 0.1:
             two = {**cfg, "arch": _pick(side, TWO_INPUTS)}
             cfg = two if valid(two) else cfg
-        for session, widen in ((41, _widen), (42, _widen2), (43, _widen3), (44, _widen4), (45, _widen5), (46, _widen6)):
+        for session, widen in ((41, _widen), (42, _widen2), (43, _widen3), (44, _widen4), (45, _widen5), (46, _widen6),
+                                (47, _widen7)):
             if upto >= session:   # (each widening's generator of its own: [seed, index, session - 38])
                 cfg = widen(cfg, np.random.default_rng([seed, index, session - 38]))
     kind, replicas = grid.STRATEGIES[cfg["strategy"]]
@@ -563,6 +612,8 @@ def make_program(seed: int, index: int, cfg: dict[str, str] | None = None, upto:
             else:
                 loss = f"[{loss}, {loss2}], loss_weights=[{w[0]!r}, {w[1]!r}]"
                 metrics = f"[{metrics}, {metrics}]"
+        if cfg.get("metrics_form") == "strings":   # (kfuzz47: one flat list of names over every output)
+            metrics = repr(METRIC_STRINGS[target])
         fit = grid.FIT
         callbacks = CALLBACKS[cfg["callbacks"]]
         if "val_callbacks" in cfg:
@@ -571,6 +622,10 @@ def make_program(seed: int, index: int, cfg: dict[str, str] | None = None, upto:
             monitor = "val_loss" if "validation_split" in opts or "validation_data" in opts else "loss"
             callbacks += f" + [{CHECKPOINT_CB.replace('MONITOR', repr(monitor))}]"
             fit = CHECKPOINT_PRE + fit
+        if cfg.get("checkpoint_cb") == "keras":   # (kfuzz47: the whole model, the best epoch)
+            monitor = "val_loss" if "validation_split" in opts or "validation_data" in opts else "loss"
+            callbacks += f" + [{CHECKPOINT_KERAS_CB.replace('MONITOR', repr(monitor))}]"
+            fit = CHECKPOINT_KERAS_PRE + fit
         if cfg.get("logs_callback") == "yes":   # (kfuzz44)
             callbacks += " + [LogsReader()]"
             fit = LOGS_CALLBACK + fit
@@ -620,6 +675,10 @@ def make_program(seed: int, index: int, cfg: dict[str, str] | None = None, upto:
             body += DROPOUT_CALL_SRC
         if cfg.get("eval_list") == "yes":
             body += EVAL_LIST_SRC
+        if cfg.get("checkpoint_cb") == "keras":
+            body += CHECKPOINT_KERAS_POST
+        if cfg.get("batch_api") == "yes":   # (kfuzz47; a batch MirroredStrategy(3) splits evenly)
+            body += BATCH_API_SRC.replace("ROWS", "6" if replicas == 3 else "4")
         if cfg.get("inputs_form") == "dict":   # (kfuzz43: the inputs by their names)
             body = _DICT_INPUTS + re.sub(r"\bx\[:(\d)\]", r"{k: a[:\1] for k, a in x.items()}", body)
         elif ARCHS[cfg["arch"]][0] == "float2":   # the templates' first rows of x: of each input

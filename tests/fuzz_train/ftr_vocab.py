@@ -536,3 +536,68 @@ ev_l = model.evaluate(x, y, batch_size=batch_size, verbose=0)
 obs["evaluate/list"] = np.atleast_1d(np.asarray(ev_l, dtype=np.float64))
 obs["cb_keys/metrics_names"] = np.asarray([_re4.sub(r"_\\d+$", "", k) for k in model.metrics_names])
 '''
+
+#: kfuzz47's vocabulary, drawn by ftr_progs._widen7's generator of its own.
+#: Models with Keras preprocessing and normalization layers and recurrent dropout, as people write them (``arch``
+#: from ARCHS7, one one-input program in eight): a Normalization adapted on data (ARCH_ADAPT: after init_weights,
+#: so the adapted statistics are the layer's), Rescaling + LayerNormalization, IntegerLookup into an Embedding, a
+#: Conv2D without bias + BatchNormalization + ReLU, a Conv1D + GroupNormalization, a stacked LSTM and Bidirectional
+#: GRU with dropout and recurrent dropout.
+ARCHS7: dict[str, tuple[str, tuple[int, ...], tuple[str, ...]]] = {
+    "normalization_adapt": ("float", (4,), (f"norm = {_L}Normalization()",
+                                            "h = norm(h)",
+                                            f"h = {_L}Dense(4, activation='relu')(h)")),
+    "rescaling_layernorm": ("float", (4,), (f"h = {_L}Rescaling(0.5, offset=0.25)(h)",
+                                            f"h = {_L}Dense(5)(h)",
+                                            f"h = {_L}LayerNormalization()(h)",
+                                            f"h = {_L}Activation('relu')(h)")),
+    "integer_lookup_embed": ("int", (5,), (f"h = {_L}IntegerLookup(vocabulary=[1, 2, 3, 4])(h)",
+                                           f"h = {_L}Embedding(5, 3)(h)",
+                                           f"h = {_L}GlobalAveragePooling1D()(h)")),
+    "conv_bn_relu": ("float", (5, 5, 1), (f"h = {_L}Conv2D(3, 3, use_bias=False)(h)",
+                                          f"h = {_L}BatchNormalization()(h)",
+                                          f"h = {_L}Activation('relu')(h)",
+                                          f"h = {_L}GlobalAveragePooling2D()(h)")),
+    "conv1d_group_norm": ("float", (6, 2), (f"h = {_L}Conv1D(4, 2)(h)",
+                                            f"h = {_L}GroupNormalization(groups=2)(h)",
+                                            f"h = {_L}Flatten()(h)")),
+    "stacked_rnn_dropout": ("float", (4, 2), (f"h = {_L}LSTM(3, return_sequences=True, dropout=0.2, "
+                                              "recurrent_dropout=0.2, seed=7)(h)",
+                                              f"h = {_L}Bidirectional({_L}GRU(2, dropout=0.1, seed=3))(h)")),
+}
+#: Lines run after init_weights (the adapted statistics of the layer, not init_weights' draws).
+ARCH_ADAPT: dict[str, str] = {
+    "normalization_adapt": "norm.adapt(np.arange(24, dtype=np.float32).reshape(6, 4) / 8.0)",
+}
+#: ARCHS7's models with BatchNormalization or random layers (the grid's rules of its own such models).
+BN_ARCHS7 = ("conv_bn_relu",)
+RANDOM_ARCHS7 = ("stacked_rnn_dropout",)
+#: Metrics by their string names, as a flat list over every output (``metrics_form=strings``), by target kind.
+METRIC_STRINGS: dict[str, list[str]] = {
+    "reg": ["mae", "mse"], "pos": ["mae", "mse"], "bin": ["accuracy", "binary_crossentropy"],
+    "onehot": ["accuracy", "categorical_crossentropy"], "sparse": ["accuracy", "sparse_categorical_crossentropy"],
+}
+#: train_on_batch, test_on_batch and predict_on_batch after fit (``batch_api=yes``): ROWS rows of x and y.
+BATCH_API_SRC = '''\
+_yb = tf.nest.map_structure(lambda a: a[:ROWS], y)
+obs["history/train_on_batch"] = np.atleast_1d(np.asarray(model.train_on_batch(x[:ROWS], _yb), dtype=np.float64))
+obs["final_weights/after_train_on_batch"] = flat(model)
+obs["history/train_on_batch_dict"] = np.asarray([v for _, v in sorted(
+    model.train_on_batch(x[:ROWS], _yb, return_dict=True).items())], dtype=np.float64)
+obs["evaluate/test_on_batch"] = np.atleast_1d(np.asarray(model.test_on_batch(x[:ROWS], _yb), dtype=np.float64))
+obs["predict/on_batch"] = np.stack([np.asarray(p) for p in tf.nest.flatten(model.predict_on_batch(x[:5]))])
+'''
+#: ModelCheckpoint of the whole model to a .keras file, the best epoch only (``checkpoint_cb=keras``), loaded by
+#: load_model under the strategy after fit: its weights and its optimizer's variables.
+CHECKPOINT_KERAS_CB = f"{_C}ModelCheckpoint(ckpt_keras, monitor=MONITOR, save_best_only=True)"
+CHECKPOINT_KERAS_PRE = '''\
+import os, tempfile
+ckpt_keras = os.path.join(tempfile.mkdtemp(), "best.keras")
+'''
+CHECKPOINT_KERAS_POST = '''\
+with strategy.scope():
+    model_ckk = tf.keras.models.load_model(ckpt_keras)
+obs["loaded_weights/checkpoint_keras"] = flat(model_ckk)
+for i, v in enumerate(opt_vars(model_ckk.optimizer)):
+    obs[f"restored_optimizer_var/checkpoint_keras/{i}"] = v
+'''

@@ -17,6 +17,7 @@ import pytest
 
 from ftr_known import KNOWN_OPEN
 from ftr_progs import ARCHS, LOSSES, OPTIMIZERS, make_program
+from ftr_vocab import ARCHS7
 from fz_train_campaign import ANSWERS_DIR, campaign, load_answer
 
 needs_tf = pytest.mark.skipif(importlib.util.find_spec("tensorflow") is None,
@@ -75,7 +76,9 @@ def test_programs_reach_the_vocabulary() -> None:
     custom loops under ParameterServerStrategy (kfuzz45); the guides' image and sequence models, the Sequential built by
     add(), constraints and bias regularizers on the heads, a user layer with add_weight and add_loss, Keras 2's
     compiled_loss/compiled_metrics step and a step with metrics of its own, the summary with a get_config/from_config
-    round trip, random layers called after fit and evaluate's list form (kfuzz46)."""
+    round trip, random layers called after fit and evaluate's list form (kfuzz46); preprocessing and normalization
+    layers and recurrent dropout, train_on_batch/test_on_batch/predict_on_batch, metrics by their string names over
+    every output and a ModelCheckpoint of the whole model to a .keras file (kfuzz47)."""
     cs = [make_program(SEED, i) for i in range(600)]
     for factor, levels in (("arch", ARCHS), ("loss", LOSSES), ("optimizer", OPTIMIZERS)):
         drawn = {c.config[factor] for c in cs}
@@ -97,7 +100,7 @@ def test_programs_reach_the_vocabulary() -> None:
                          ("feed", {"dataset", "generator", "pydataset"}),
                          ("regularizer", {"l1", "l2"}), ("weighted_metrics", {"yes"}),
                          ("outputs_form", {"dict"}), ("save", {"keras_file"}),   # (kfuzz43's)
-                         ("checkpoint_cb", {"best"}), ("val_callbacks", {"early_stopping_val", "reduce_lr_val"}),
+                         ("checkpoint_cb", {"best", "keras"}), ("val_callbacks", {"early_stopping_val", "reduce_lr_val"}),
                          ("training_call", {"yes"}),
                          ("strategy_form", {"mwms", "pss"}), ("lambda_layer", {"yes"}),   # (kfuzz44's, kfuzz45's pss)
                          ("activity_regularizer", {"l1", "l2"}), ("test_step", {"yes"}), ("logs_callback", {"yes"}),
@@ -107,7 +110,8 @@ def test_programs_reach_the_vocabulary() -> None:
                          ("opt_extra", {"clipnorm_ema", "wd_global_clipnorm", "clipvalue_wd"}),
                          ("head_extra", {"max_norm", "non_neg", "unit_norm_bias_l2", "min_max_bias_l1"}),   # (kfuzz46's)
                          ("custom_layer", {"yes"}), ("step_form", {"compiled", "trackers"}),
-                         ("config_roundtrip", {"yes"}), ("dropout_call", {"yes"}), ("eval_list", {"yes"})):
+                         ("config_roundtrip", {"yes"}), ("dropout_call", {"yes"}), ("eval_list", {"yes"}),
+                         ("batch_api", {"yes"}), ("metrics_form", {"strings"})):   # (kfuzz47's)
         drawn = {c.config[factor] for c in cs if factor in c.config}
         assert drawn == want, f"600 programs draw {factor} {sorted(drawn)}, but should draw {sorted(want)}"
     steps = {"compiled": "self.compiled_metrics.update_state(y, y_pred, sample_weight)",
@@ -117,12 +121,14 @@ def test_programs_reach_the_vocabulary() -> None:
         assert step is None or steps[step] in c.source, f"program {c.index} (step_form={step}) lacks its step"
     arch6 = {c.config["arch"] for c in cs} & {"conv1d_maxpool", "conv2d_same_avgpool", "lstm_seq_gru", "embed_gap_dense"}
     assert len(arch6) == 4, f"600 programs draw only {sorted(arch6)} of kfuzz46's models"
+    arch7 = {c.config["arch"] for c in cs} & set(ARCHS7)
+    assert arch7 == set(ARCHS7), f"600 programs draw only {sorted(arch7)} of kfuzz47's models"
     customs = [c for c in cs if c.config.get("model") == "custom_train_step"]
     assert all("class CustomModel(tf.keras.Model)" in c.source
                and ("model = CustomModel(" in c.source or "class Net(CustomModel)" in c.source)
                for c in customs), "a custom_train_step program does not build its model from CustomModel"
     checks = {"outputs_form": "loss={'out0': ", "save": "tf.keras.models.load_model(keras_path)",
-              "checkpoint_cb": "ModelCheckpoint(ckpt_file", "training_call": "model(x[:4], training=True)",
+              "checkpoint_cb": "ModelCheckpoint(ckpt_", "training_call": "model(x[:4], training=True)",
               "strategy_form": "strategy = tf.distribute.MultiWorkerMirroredStrategy()",
               "lambda_layer": "layers.Lambda(lambda t:", "activity_regularizer": "activity_regularizer=tf.keras.",
               "test_step": "    def test_step(self, data):", "logs_callback": "+ [LogsReader()]",
@@ -132,7 +138,8 @@ def test_programs_reach_the_vocabulary() -> None:
               "csv_logger": "+ [tf.keras.callbacks.CSVLogger(csv_file)]", "weights_h5": "model_w.load_weights(wpath)",
               "head_extra": "_constraint=tf.keras.constraints.", "custom_layer": "ScaleShift()",
               "config_roundtrip": "model_rt = type(model).from_config(_cfg)", "dropout_call": 'obs[f"predict/dropout_call{_k}"]',
-              "eval_list": "ev_l = model.evaluate(x, y, batch_size=batch_size, verbose=0)"}
+              "eval_list": "ev_l = model.evaluate(x, y, batch_size=batch_size, verbose=0)",
+              "batch_api": "model.train_on_batch(", "metrics_form": "metrics=['"}
     for c in cs:
         for factor, text in checks.items():
             if factor == "strategy_form" and c.config.get(factor) == "pss":

@@ -434,6 +434,9 @@ def _conv2d_backprop_filter(x: np.ndarray, dy: np.ndarray, filter_sizes: tuple, 
                                           f"{kh * kw * x.shape[3] * cout}, got {kh * kw * fin * cout} "
                                           "[Op:Conv2DBackpropFilter]")
     dy2 = dy.reshape(-1, cout)
+    if groups == 1 and _eigen_half(x.dtype):
+        return _eigen_half_filter_sum(cols.reshape(x.shape[0], -1, kh * kw * fin), dy2.reshape(x.shape[0], -1, cout),
+                                      per_image=False).reshape(filter_sizes)
     if groups == 1:
         return matmul(cols.T, dy2).reshape(filter_sizes)
     dyg = dy2.reshape(-1, groups, cout // groups).transpose(1, 0, 2)
@@ -540,9 +543,67 @@ def _depthwise(x: np.ndarray, f: np.ndarray, strides: tuple, padding: str, expli
         # returned unmade, as observed on the AMD host: a 3x3 VALID window of a 2x2 input; a negative pad:
         # onednn_padding.py)
         raise _primitive_error("DepthwiseConv2dNative")
+    if _eigen_half(x.dtype):
+        return _eigen_half_depthwise(cols, f).reshape(x.shape[0], oh, ow, c * m)
     by_channel = cols.reshape(-1, kh * kw, c).transpose(2, 0, 1)            # [C, P, K]
     out = matmul(by_channel, f.reshape(kh * kw, c, m).transpose(1, 0, 2))  # [C, P, M]
     return out.transpose(1, 0, 2).reshape(x.shape[0], oh, ow, c * m)
+
+
+def _eigen_half(dtype: Any) -> bool:
+    """float16 or bfloat16 on TF 2.21's own (Eigen) convolution kernels: where oneDNN does not take the dtype (an
+    AVX2-only CPU), outside XLA."""
+    return np.dtype(dtype).name in ("float16", "bfloat16") and not onednn_conv(np.dtype(dtype).name) \
+        and not context.in_xla()
+
+
+def _eigen_half_filter_sum(cols: np.ndarray, dy: np.ndarray, per_image: bool) -> np.ndarray:
+    """A filter gradient of float16/bfloat16 as TF 2.21's own kernels sum it (`_eigen_half`): the products of each
+    output pixel's window and its out_backprop (exact in float32) added one pixel after another in row-major order,
+    the accumulator of the input's type (rounded after each pixel). Conv2DBackpropFilter runs one accumulator over
+    the batch's pixels (`per_image=False`: [N, P, K*C] windows and [N, P, O] out_backprop, a [K*C, O] result);
+    DepthwiseConv2dNativeBackpropFilter one per image, the images' buffers then added in order, rounded
+    (`per_image=True`: [N, P, K, C, 1] and [N, P, 1, C, M], a [K, C, M] result). Observed bit for bit on the AMD
+    EPYC host (kfuzz47: 1x1, 2x2, 3x3 SAME and 3x3 stride-2 filters, both types, 0 of 396 elements apart; a
+    float32 sum rounded once is 30-75% apart)."""
+    dt = cols.dtype
+    xs, ds = cols.astype(np.float32), dy.astype(np.float32)
+    total = None
+    with np.errstate(over="ignore", invalid="ignore"):
+        acc = None
+        for b in range(xs.shape[0]):
+            if per_image or acc is None:
+                acc = np.zeros(np.broadcast_shapes(xs.shape[2:], ds.shape[2:]) if per_image
+                               else (xs.shape[2], ds.shape[2]), np.float32)
+            for p in range(xs.shape[1]):
+                prod = xs[b, p] * ds[b, p] if per_image else xs[b, p][:, None] * ds[b, p][None, :]
+                acc = (acc + prod).astype(dt).astype(np.float32)
+            if per_image:
+                total = acc if total is None else (total + acc).astype(dt).astype(np.float32)
+        if not per_image:
+            total = acc
+    if total is None:   # (an empty batch)
+        shape = np.broadcast_shapes(xs.shape[2:], ds.shape[2:]) if per_image else (xs.shape[2], ds.shape[2])
+        total = np.zeros(shape, np.float32)
+    return total.astype(dt)
+
+
+def _eigen_half_depthwise(cols: np.ndarray, f: np.ndarray) -> np.ndarray:
+    """TF 2.21's own (Eigen) DepthwiseConv2dNative kernel for float16 and bfloat16, where oneDNN does not take
+    the dtype (an AVX2-only CPU): the accumulator is of the input's type, each filter tap in row-major order
+    added as `round(acc + x * k)` (the product exact in float32, rounded to the type once per tap). Observed bit
+    for bit on the AMD EPYC host (kfuzz47: 2x2, 3x3 SAME, 3x2 stride-2 and 1x1 filters, multipliers 1-3, both
+    types, 0 of 1,680 elements apart per type; a float32 sum rounded once is 47-206 apart); a SeparableConv2D
+    under mixed_bfloat16 took its forward 1 bfloat16 ulp apart in 50 of 144 outputs (training fuzzer seed
+    4720261201 #8). [P, K*C] patches and a [kh, kw, C, M] filter -> [P, C*M]."""
+    kh, kw, c, m = f.shape
+    taps = cols.reshape(-1, kh * kw, c).astype(np.float32)                  # [P, K, C]
+    ff = f.reshape(kh * kw, c, m).astype(np.float32)                        # [K, C, M]
+    acc = np.zeros((taps.shape[0], c, m), np.float32)
+    with np.errstate(over="ignore", invalid="ignore"):
+        for k in range(kh * kw):
+            acc = (acc + taps[:, k, :, None] * ff[k]).astype(f.dtype).astype(np.float32)
+    return acc.astype(f.dtype).reshape(-1, c * m)
 
 
 _ONEDNN_SOURCE = {"DepthwiseConv2dNativeBackpropInput": "mkl_conv_grad_input_ops.cc:546",
@@ -610,6 +671,10 @@ def _depthwise_backprop_filter(x: np.ndarray, dy: np.ndarray, filter_sizes: tupl
     if grouped:
         raise _primitive_aborted(op)
     _check_dw_out_backprop(dy, (x.shape[0], oh, ow, c * m), op)
+    if _eigen_half(x.dtype):
+        n = x.shape[0]
+        taps = cols.reshape(n, -1, kh * kw, c, 1)                              # [N, P, K, C, 1]
+        return _eigen_half_filter_sum(taps, dy.reshape(n, -1, 1, c, m), per_image=True).reshape(filter_sizes)
     by_channel = cols.reshape(-1, kh * kw, c).transpose(2, 1, 0)              # [C, K, P]
     dyc = dy.reshape(-1, c, m).transpose(1, 0, 2)                             # [C, P, M]
     return matmul(by_channel, dyc).transpose(1, 0, 2).reshape(filter_sizes)

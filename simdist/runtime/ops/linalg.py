@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from simdist.runtime import context, dtypes, errors, graph_names, name_scopes
+from simdist.runtime import context, dtypes, errors, graph_names, host_cpu, name_scopes
 from simdist.runtime.ops import args, attr_rules, dispatch, graph_inputs
 from simdist.runtime.ops import trace_errors
 from simdist.runtime.ops.args import t as _t
@@ -26,7 +26,10 @@ def _matmul(a: np.ndarray, b: np.ndarray, transpose_a: bool = False, transpose_b
         if x.dtype == np.float16 and x.ndim >= 2 and y.ndim >= 2:
             return _half_matmul_f32(x, y)
         from simdist.runtime.ops.contraction_order import matmul
-        return matmul(x.astype(np.float32), y.astype(np.float32)).astype(x.dtype)
+        out = matmul(x.astype(np.float32), y.astype(np.float32))
+        if x.dtype.name == "bfloat16" and not host_cpu.current().onednn_supports("bfloat16") and not context.in_xla():
+            return _truncated_bfloat16(out, x.dtype)
+        return out.astype(x.dtype)
     from simdist.runtime.ops.contraction_order import (complex_gebp, matmul, needs_order, ordered_matmul, row_in_order,
                                                        takes_gebp)
     if takes_gebp(x, y):   # (complex: Eigen's GEBP, its four real sums and alpha's complex product)
@@ -89,6 +92,17 @@ def _sparse_products(a: np.ndarray, b: np.ndarray, transpose_a: bool, transpose_
                 keep &= (y[k:k + 1, :] != 0)
             acc += np.where(keep, x[:, k:k + 1] * y[k:k + 1, :], np.float32(0))
     return np.where(bad, acc.astype(out.dtype), out)
+
+
+def _truncated_bfloat16(out: np.ndarray, dtype: Any) -> np.ndarray:
+    """A float32 product as TF 2.21's own (Eigen) bfloat16 MatMul/BatchMatMulV2 kernel returns it where oneDNN does
+    not take bfloat16 (an AVX2-only CPU): the float32 sum truncated to bfloat16 (its low 16 bits dropped), not
+    rounded. Observed bit for bit on the AMD EPYC host (kfuzz47: 15x10x4, 3x4x2, 64x64x64, 200x300x50, 1x7x5 and
+    7x1x3 products and a batch of three, 0 of 14,240 elements apart; rounded to nearest, 28-50% of them one ulp
+    apart); bfloat16 Conv2D, Mul and Add round to nearest there. A Dense under mixed_bfloat16 drifted by it
+    (training fuzzer seed 4720261201)."""
+    bits = np.ascontiguousarray(out, dtype=np.float32).view(np.uint32) & np.uint32(0xFFFF0000)
+    return bits.view(np.float32).astype(dtype)   # (exact: the dropped bits are zeros)
 
 
 def _half_matmul_f32(x: np.ndarray, y: np.ndarray) -> np.ndarray:
