@@ -4,7 +4,7 @@ committed package (suite_kills.py's plant-and-run):
 
     python benchmarks/blind_kills.py BATCH ["-k EXPRESSION"]
 
-BATCH is 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51 or 52. Prints the baseline (the unmutated copy must pass) and one line per mutant: killed
+BATCH is 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52 or 53. Prints the baseline (the unmutated copy must pass) and one line per mutant: killed
 (with the failing test) or survived. docs/conformance.md has the figures: batch 19, 1 of 14 with its
 default slice ("Twenty-first session ... a nineteenth blind batch"); batch 20 in "Twenty-second session
 ... a twentieth blind batch"; batch 21 in "Twenty-third session: ... against the twenty-first blind
@@ -25,7 +25,8 @@ batch 36 in "Thirty-eighth session, 2026-12-04: a thirty-sixth blind batch"; bat
 forty-seventh blind batch"; batch 48 in "Forty-fifth session, 2026-12-05: a forty-eighth blind batch"; batch 49 in
 "Forty-fifth session, 2026-12-05: a forty-ninth blind batch"; batch 50 in "Forty-sixth session, 2026-12-05: a fiftieth
 blind batch"; batch 51 in "Forty-sixth session, 2026-12-05: a fifty-first blind batch"; batch 52 in "Forty-seventh session, 2026-12-05: a
-fifty-second blind batch".
+fifty-second blind batch"; batch 53 in "Forty-seventh session, 2026-12-05: a
+fifty-third blind batch".
 """
 
 from __future__ import annotations
@@ -214,6 +215,11 @@ BATCHES: dict[str, tuple[list[str], str]] = {
     "52": (["merge-batch-sizes-none-counted", "time-distributed-shape-drops-last", "gaussian-noise-variable-dtype",
             "rnn-initial-state-fallback-float32", "softmax-layer-mask-not-propagated"],
            "blind52"),
+    "53": (["compiled-loss-sample-weight-dropped", "compiled-metrics-mean-given-y",
+            "predict-function-no-reduce-retracing", "placeholder-nest-dict-sorted",
+            "rebatch-static-dim-multiple-unchecked", "binomial-counts-hint-float32",
+            "mirrored-non-slot-args-first-replica", "tnp-uniform-shape-of-low", "mirror-leaves-dict-kept-per-replica"],
+           "blind53"),
 }
 
 

@@ -692,8 +692,8 @@ def _mark_arguments(args: tuple, kwargs: dict, note: Callable[..., None], fn: An
 
 def _placeholder_names(fn: Any, args: tuple, kwargs: dict) -> dict[int, str]:
     """id(tensor) -> the name TF 2.21 gives its placeholder when the call traces (observed): a
-    parameter's name; a nested argument's leaves `p`, `p_1`, `p_2` ... in nest's order (dict keys
-    sorted); `*args` entries `args_0`, `args_1` ...; a `**kwargs` entry its key. {} when the
+    parameter's name; a nested argument's leaves `p`, `p_1`, `p_2` ... in the order the trace makes its
+    placeholders (a dict's in its insertion order, not nest's sorted keys: blind53); `*args` entries `args_0`, `args_1` ...; a `**kwargs` entry its key. {} when the
     signature does not bind."""
     import inspect
     try:
@@ -718,12 +718,14 @@ def _placeholder_names(fn: Any, args: tuple, kwargs: dict) -> dict[int, str]:
 
 
 def _nest_leaves(v: Any) -> list:
-    """v's leaves in nest's order (dict keys sorted); a module function, since a nested function
+    """v's leaves in the order TF 2.21's trace makes their placeholders: lists and tuples in order, a dict's
+    values in its insertion order (observed: `{"b": x, "a": y}` names b's leaf `d`, a's `d_1`; blind53); a
+    module function, since a nested function
     calling itself would be a reference cycle per call (tests/runtime/test_reference_cycles.py)."""
     if type(v) in (list, tuple):
         return [y for x in v for y in _nest_leaves(x)]
     if type(v) is dict:
-        return [y for k in sorted(v) for y in _nest_leaves(v[k])]
+        return [y for k in v for y in _nest_leaves(v[k])]
     return [v]
 
 

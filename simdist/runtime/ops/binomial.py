@@ -191,6 +191,12 @@ def _rule(name: str) -> Any:
             raise errors.InvalidArgumentError(None, None, f"Value for attr 'dtype' of {tf_name(out)} is not in the list "
                                               f"of allowed values: half, float, double, int32, int64 [Op:{name}]")
         if t.name in ("int32", "int64"):   # allowed by the op, no CPU kernel (T: half, float, double)
+            if name == "StatefulRandomBinomial":
+                # (placed by its resource input, the kernel lookup on that device fails: InvalidArgumentError "No
+                # OpKernel was registered", where the stateless op has no device at all; TF 2.21 observed, blind53)
+                raise errors.InvalidArgumentError(
+                    None, None, f"No OpKernel was registered to support Op '{name}' used by {{{{node {name}}}}} with "
+                    f"these attrs: [T=DT_{t.name.upper()}, dtype=DT_{out.name.upper()}] [Op:{name}]")
             raise errors.NotFoundError(None, None, f"Could not find device for node: {{{{node {name}}}}} = {name}"
                                        f"[T=DT_{t.name.upper()}] [Op:{name}]")
         if dts[-1] != t:
