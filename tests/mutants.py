@@ -8941,9 +8941,10 @@ TRAINING_BATCH53: list[Mutant] = [
        "        done = {k: _walk(fn, x[k]) for k in x}\n",
        "a concrete function's dict outputs numbered (Identity_k) in insertion order, not sorted keys"),
     _t("concrete-inputs-python-values-included", "missing-error", "simdist/tf/_concrete.py",
-       "        return [GraphTensor(f\"{p}:0\", s.shape, s.dtype) for p, s in self._bound.items() if _is_spec(s)]\n",
-       "        return [GraphTensor(f\"{p}:0\", getattr(s, \"shape\", None), getattr(s, \"dtype\", None))\n"
-       "                for p, s in self._bound.items()]\n",
+       "        return [GraphTensor(f\"{p}:0\", self._bound[p].shape, self._bound[p].dtype) for p in self._flat_params()\n"
+       "                if _is_spec(self._bound[p])]\n",
+       "        return [GraphTensor(f\"{p}:0\", getattr(self._bound[p], \"shape\", None),\n"
+       "                            getattr(self._bound[p], \"dtype\", None)) for p in self._flat_params()]\n",
        "a concrete function's inputs list its Python-value parameters as placeholders too"),
     # -- tf.data
     _t("fused-map-batch-reshape-refused", "missing-error", "simdist/runtime/data/batching.py",
