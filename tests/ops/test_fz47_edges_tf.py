@@ -147,12 +147,31 @@ def _uniform_cases() -> list[tuple[str, str, object]]:
     return [(c, _C, _eager(c)) for c in calls]
 
 
+# --- CropAndResize's wrapper makes method and extrapolation_value (make_str, make_float) before it converts an input,
+# on the eager fallback and in a graph; a tensor extrapolation_value sends the fast path's call there (fz14 dist seed
+# 1420473003 #41: TypeError "Expected float for argument 'extrapolation_value'" before uint8 boxes' ValueError); None
+# is the attr's default
+def _crop_cases() -> list[tuple[str, str, object]]:
+    calls = []
+    for ev in ("tf.constant(0.5)", "np.float32(0.5)", "0.5", "'a'", "None", "[0.5]", "np.array(0.5)", "True"):
+        for bx in ("tf.constant(5, dtype='uint8')", "[[0., 0., 1., 1.]]", "tf.constant([[0., 0., 1., 1.]])"):
+            calls.append(f"tf.image.crop_and_resize(tf.ones([1, 2, 2, 1]), {bx}, [0], [1, 1], method='nearest', "
+                         f"extrapolation_value={ev})")
+    calls.append("tf.image.crop_and_resize(tf.constant(65504.0), tf.constant(5, dtype='uint8'), False, "
+                 "tf.constant([], tf.int32), method='nearest', extrapolation_value=tf.constant(0.5))")
+    calls.append("tf.image.crop_and_resize(tf.ones([1, 2, 2, 1]), [[0., 0., 1., 1.]], [0], [1, 1], method='bogus', "
+                 "extrapolation_value=tf.constant(0.5))")
+    calls.append("tf.image.crop_and_resize(tf.ones([1, 2, 2, 1]), [[0., 0., 1., 1.]], [0], [1, 1], method=None)")
+    return [(c, _C, _eager(c)) for c in calls] + [(f"{c} in a tf.function", _T, _traced(c)) for c in calls]
+
+
 CASES: list[tuple] = [
     *_depthwise_cases(),
     *_conv_stride_cases(),
     *_nms_cases(),
     *_unique_cases(),
     *_uniform_cases(),
+    *_crop_cases(),
 ]
 
 
