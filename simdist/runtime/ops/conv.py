@@ -190,6 +190,11 @@ def _check_conv_attrs(strides: Sequence[int], dilations: Sequence[int], op: str,
         cls = errors.InvalidArgumentError if filt or (onednn and op != "Conv2D") else errors.UnimplementedError
         raise cls(None, None, f"Current implementation does not yet support strides in the batch and depth "
                               f"dimensions. [Op:{op}]")
+    if not onednn and not context.in_function() and (strides[1] <= 0 or strides[2] <= 0):
+        # (TF's own InitConv2DParameters: the row and column strides positive before the dilations' batch and
+        # depth; `conv1d(x, f, stride=[0], dilations=[1, 2, 2])` with oneDNN off; fz47: fz14 tape seed 1420473001
+        # #241. A graph's shape function refuses the stride first: _out_size's ValueError)
+        raise errors.InvalidArgumentError(None, None, f"Row and column strides should be larger than 0. [Op:{op}]")
     if dilations[0] != 1 or dilations[3] != 1:
         cls = errors.InvalidArgumentError if filt or onednn else errors.UnimplementedError
         raise cls(None, None, f"Current implementation does not yet support dilations in the batch and depth "
@@ -640,8 +645,16 @@ def _dw_dilations(dtype: Any, dilations: tuple) -> tuple:
     return (1, 1, 1, 1)
 
 
+def _layout_refusal(op: str) -> errors.UnimplementedError:
+    """TF's own CPU depthwise backprops refuse NCHW in their launcher, after every check of Compute and its
+    return of an empty output (`channels_first`: the NHWC kernel run for an NCHW call, raw_layout's
+    `_own_depthwise_backprop`; fz47)."""
+    return errors.UnimplementedError(None, None, f"Depthwise convolution on CPU is only supported for NHWC format "
+                                                 f"[Op:{op}]")
+
+
 def _depthwise_backprop_input(f: np.ndarray, dy: np.ndarray, input_sizes: tuple, strides: tuple, padding: str,
-                              explicit_paddings: tuple, dilations: tuple) -> np.ndarray:
+                              explicit_paddings: tuple, dilations: tuple, channels_first: bool = False) -> np.ndarray:
     op = "DepthwiseConv2dNativeBackpropInput"
     dilations = _dw_dilations(f.dtype, dilations)
     grouped = _check_depthwise(input_sizes, f.shape, f.dtype, op)
@@ -653,6 +666,12 @@ def _depthwise_backprop_input(f: np.ndarray, dy: np.ndarray, input_sizes: tuple,
     if grouped:
         raise _primitive_aborted(op)
     _check_dw_out_backprop(dy, (input_sizes[0], oh, ow, c * m), op)
+    if int(np.prod(input_sizes)) == 0:   # (nothing to compute: TF returns before its launcher)
+        return np.zeros(tuple(input_sizes), f.dtype)
+    if channels_first:
+        raise _layout_refusal(op)
+    if dy.size == 0:   # (an input the empty gradient never reaches: zeros)
+        return np.zeros(tuple(input_sizes), f.dtype)
     dyc = dy.reshape(-1, c, m).transpose(1, 0, 2)                             # [C, P, M]
     dcols = matmul(dyc, f.reshape(kh * kw, c, m).transpose(1, 2, 0))       # [C, P, K]
     dwin = dcols.transpose(1, 2, 0).reshape(input_sizes[0], oh, ow, kh, kw, c)
@@ -660,7 +679,7 @@ def _depthwise_backprop_input(f: np.ndarray, dy: np.ndarray, input_sizes: tuple,
 
 
 def _depthwise_backprop_filter(x: np.ndarray, dy: np.ndarray, filter_sizes: tuple, strides: tuple, padding: str,
-                               explicit_paddings: tuple, dilations: tuple) -> np.ndarray:
+                               explicit_paddings: tuple, dilations: tuple, channels_first: bool = False) -> np.ndarray:
     op = "DepthwiseConv2dNativeBackpropFilter"
     dilations = _dw_dilations(x.dtype, dilations)
     grouped = _check_depthwise(x.shape, filter_sizes, x.dtype, op)
@@ -671,6 +690,12 @@ def _depthwise_backprop_filter(x: np.ndarray, dy: np.ndarray, filter_sizes: tupl
     if grouped:
         raise _primitive_aborted(op)
     _check_dw_out_backprop(dy, (x.shape[0], oh, ow, c * m), op)
+    if dy.size == 0 or int(np.prod(filter_sizes)) == 0:
+        # (nothing to compute: TF 2.21's kernel returns the output as allocated, uninitialised where the filter is
+        # not empty (observed: -6.9e-18); zeros here; fz47)
+        return np.zeros(tuple(filter_sizes), x.dtype)
+    if channels_first:
+        raise _layout_refusal(op)
     if _eigen_half(x.dtype):
         n = x.shape[0]
         taps = cols.reshape(n, -1, kh * kw, c, 1)                              # [N, P, K, C, 1]

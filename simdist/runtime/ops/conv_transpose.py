@@ -236,12 +236,19 @@ def _onednn_strides(g: Tensor, strides: Any, data_format: Any, op: str) -> None:
                                               f"the batch and depth dimensions. [Op:{op}]")
 
 
-def _nchw_backprop_dtype(g: Tensor, op: str) -> None:
+def _own_nchw_backprop(g: Tensor, op: str, kw: dict[str, Any]) -> Tensor | None:
     """NCHW depthwise backprops: oneDNN's float32/bfloat16 kernels compute them (the NHWC values
-    between transposes); the default kernels refuse the format (UnimplementedError)."""
-    if not host_cpu.current().onednn(g.dtype.name, _ONEDNN_DTYPES) and g.dtype.is_floating:
-        raise errors.UnimplementedError(None, None, f"Depthwise convolution on CPU is only supported for NHWC format "
-                                        f"[Op:{op}]")           # (an integer dtype fails the op's dtype check)
+    between transposes: None here); TF's own kernels (every dtype where oneDNN is off, float64 and
+    half everywhere) are the raw op's: the NodeDef's padding and T, the constructor's strides
+    (equal row and column strides, then the batch and depth ones: InvalidArgumentError), Compute's
+    sizes and dimensions, an empty output, and only then the CPU refusal of the layout
+    (UnimplementedError "Depthwise convolution on CPU is only supported for NHWC format"); observed
+    on TF 2.21 with oneDNN off (fz47: fz14 tape seed 1420473001 #232, `padding='same'` with NCHW;
+    simdist had refused the layout before every check)."""
+    if host_cpu.current().onednn(g.dtype.name, _ONEDNN_DTYPES):
+        return None
+    from simdist.runtime.ops import raw_ops
+    return raw_ops.function(op)(**{k: v for k, v in kw.items() if v is not None})
 
 
 def _node_attrs(op: str, t: Tensor, padding: Any) -> None:
@@ -300,8 +307,11 @@ def depthwise_conv2d_backprop_input(input_sizes: Any, filter: Any, out_backprop:
     _node_attrs(op, g, padding)
     _onednn_strides(g, strides, data_format, op)
     if data_format == "NCHW":
+        own = _own_nchw_backprop(g, op, dict(input_sizes=input_sizes, filter=f, out_backprop=g, strides=strides,
+                                             padding=padding, data_format=data_format, dilations=dilations))
+        if own is not None:
+            return own
         from simdist.runtime.ops.conv import nchw_to_nhwc, to_channels_first, to_channels_last
-        _nchw_backprop_dtype(g, op)
         sizes = list(nchw_to_nhwc(list(shape_arg(input_sizes))))
         st = list(nchw_to_nhwc(strides)) if isinstance(strides, (list, tuple)) and len(strides) == 4 else strides
         dl = None if dilations is None else list(nchw_to_nhwc(dilations))
@@ -342,8 +352,11 @@ def depthwise_conv2d_backprop_filter(input: Any, filter_sizes: Any, out_backprop
     infer_ctx.check(op, {"input": x, "filter_sizes": _t(filter_sizes), "out_backprop": g}, {})
     _onednn_strides(g, strides, data_format, op)
     if data_format == "NCHW":
+        own = _own_nchw_backprop(g, op, dict(input=x, filter_sizes=filter_sizes, out_backprop=g, strides=strides,
+                                             padding=padding, data_format=data_format, dilations=dilations))
+        if own is not None:
+            return own
         from simdist.runtime.ops.conv import nchw_to_nhwc, to_channels_last
-        _nchw_backprop_dtype(g, op)
         st = list(nchw_to_nhwc(strides)) if isinstance(strides, (list, tuple)) and len(strides) == 4 else strides
         dl = None if dilations is None else list(nchw_to_nhwc(dilations))
         return depthwise_conv2d_backprop_filter(to_channels_last(x), filter_sizes, to_channels_last(g), st, padding,

@@ -115,6 +115,13 @@ def unique(x: Any, out_idx: Any = dtypes.int32, name: str | None = None) -> tupl
     tf.function Unique's shape function wants a vector (ValueError at trace, before the graph
     finds no kernel for a dtype such as complex128)."""
     xt = convert_to_tensor(x)
+    if context.in_function():
+        # (op_def_library checks the attrs' allowed types before the shape function: `tf.unique(int64 [3, 3, 1],
+        # out_idx=tf.uint32)` is TypeError "Value passed to parameter 'out_idx' has DataType uint32 not in list of
+        # allowed values: int32, int64" at trace; fz47: fz14 seed 1420473002 #94)
+        from simdist.runtime.ops import raw_ops, raw_rules
+        raw_rules.check_attrs("Unique", raw_ops.opdefs()["ops"]["Unique"],
+                              {"T": xt.dtype, "out_idx": dtypes.as_dtype(out_idx)})
     if context.in_function() and not static_shapes.rank_unknown(xt) and xt.ndim != 1:
         raise trace_errors.shape_error("unique expects a 1D vector. [Op:Unique]",
                                        f"Shape must be rank 1 but is rank {xt.ndim}", "Unique", [xt.shape.as_list()])

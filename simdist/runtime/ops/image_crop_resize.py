@@ -318,10 +318,18 @@ def crop_and_resize(image: Any, boxes: Any, box_indices: Any, crop_size: Any, me
     from simdist.runtime.ops import graph_inputs
     graph_inputs.check("CropAndResize", (image, boxes, box_indices, crop_size))   # (a graph: the image's
     # T list first, before the shape function; fz14 seed 1420262402 #51)
+    # (the eager fallback and the graph path make method and extrapolation_value (make_str, make_float) before they
+    # convert any input, and the fast path sends a tensor extrapolation_value to the fallback: TypeError "Expected
+    # float for argument 'extrapolation_value' not <tf.Tensor ...>" before uint8 boxes' ValueError; fz47: fz14 dist
+    # seed 1420473003 #41)
+    from simdist.runtime.ops import attr_rules
+    attr_rules.check("CropAndResize", (image, boxes, box_indices, crop_size), method=method,
+                     extrapolation_value=extrapolation_value)
+    method = "bilinear" if method is None else method   # (None: the attrs' defaults, as the wrapper reads them)
+    extrapolation_value = 0.0 if extrapolation_value is None else extrapolation_value
     img = image if isinstance(image, Tensor) else convert_to_tensor(image)
     # (on the eager fast path a tensor of another dtype reaches EagerExecute's input check instead:
     # attr_rules.fixed_inputs)
-    from simdist.runtime.ops import attr_rules
     fast = attr_rules.fast_path_takes("CropAndResize", (image, boxes, box_indices, crop_size), method=method,
                                       extrapolation_value=extrapolation_value)
     bx, bi, cs = attr_rules.fixed_inputs("CropAndResize", [(boxes, dtypes.float32, "boxes"),

@@ -228,7 +228,7 @@ def _own(x: Any) -> Tensor:
     return x if isinstance(x, Tensor) else convert_to_tensor(x)
 
 
-def _t_inputs(values: list) -> list[Tensor]:
+def _t_inputs(values: list, fast: bool = True) -> list[Tensor]:
     """The inputs that share the op's type attr T ({half, float} = DT_FLOAT), as TF 2.21's eager
     fast path converts them (observed): T is the first tensor's dtype; with none, the first
     value's own (converted by itself, so a Python float beyond float32's range is ValueError
@@ -242,19 +242,26 @@ def _t_inputs(values: list) -> list[Tensor]:
     if context.in_function():
         first = _float_in(values[0])
         return [first] + [_float_in(v, first.dtype) for v in values[1:]]
-    dt = next((v.dtype for v in values if isinstance(v, Tensor)), None)
+
+    def read(v: Any) -> bool:   # (a resource variable fixes T as a tensor does on the fast path
+        # (MaybeGetDTypeForAttr); on the fallback only as the first value, whose own conversion, float32
+        # failing, keeps its dtype: `non_max_suppression(float64 variable, 3, ...)` is the NodeDef's
+        # "Value for attr 'T' of double" InvalidArgumentError; fz47: fz14 seed 1420473002 #102)
+        return attr_rules.resource_variable(v) and (fast or v is values[0])
+    dt = next((v.dtype for v in values if isinstance(v, Tensor) or read(v)), None)
     if dt is None:
         own = values[0] if isinstance(values[0], (np.ndarray, np.generic)) else convert_to_tensor(values[0])
         dt = dtypes.as_dtype(own.dtype)
         if dt not in (dtypes.float16, dtypes.float32):
             dt = dtypes.float32
-    return [v if isinstance(v, Tensor) else convert_to_tensor(np.asarray(v).astype(dt._np))
+    return [v if isinstance(v, Tensor) else convert_to_tensor(v) if read(v)
+            else convert_to_tensor(np.asarray(v).astype(dt._np))
             if isinstance(v, (np.ndarray, np.generic)) else convert_to_tensor(v, dtype=dt) for v in values]
 
 
-def _boxes_scores(boxes: Any, scores: Any) -> tuple[Tensor, Tensor]:
+def _boxes_scores(boxes: Any, scores: Any, fast: bool = True) -> tuple[Tensor, Tensor]:
     """NonMaxSuppressionV3's boxes and scores (its thresholds are T_threshold): _t_inputs."""
-    b, s = _t_inputs([boxes, scores])
+    b, s = _t_inputs([boxes, scores], fast)
     return b, s
 
 
@@ -266,11 +273,11 @@ def non_max_suppression(boxes: Any, scores: Any, max_output_size: Any, iou_thres
                         score_threshold: Any = float("-inf"), name: str | None = None) -> Tensor:
     """`tf.image.non_max_suppression`: the indices (int32) of the boxes greedy NMS keeps, best first."""
     it, st = _own(iou_threshold), _own(score_threshold)
-    if not context.in_function() and not attr_rules.fast_path_takes("NonMaxSuppressionV3",
-                                                                    (boxes, scores, max_output_size, it, st)):
+    fast = attr_rules.fast_path_takes("NonMaxSuppressionV3", (boxes, scores, max_output_size, it, st))
+    if not context.in_function() and not fast:
         attr_rules.fallback_matching([boxes, scores])   # (the eager fallback's T inputs, then T_threshold's)
         attr_rules.fallback_matching([it, st])
-    b, s = _boxes_scores(boxes, scores)
+    b, s = _boxes_scores(boxes, scores, fast)
     return dispatch.execute(NMS_V3, (b, s, _size(max_output_size), it, st))
 
 
@@ -279,10 +286,10 @@ def non_max_suppression_with_scores(boxes: Any, scores: Any, max_output_size: An
                                     name: str | None = None) -> tuple[Tensor, Tensor]:
     """`tf.image.non_max_suppression_with_scores`: (indices, their scores after soft-NMS) of NonMaxSuppressionV5."""
     it, st, sg = _own(iou_threshold), _own(score_threshold), _own(soft_nms_sigma)
-    if not context.in_function() and not attr_rules.fast_path_takes(
-            "NonMaxSuppressionV5", (boxes, scores, max_output_size, it, st, sg)):
+    fast = attr_rules.fast_path_takes("NonMaxSuppressionV5", (boxes, scores, max_output_size, it, st, sg))
+    if not context.in_function() and not fast:
         attr_rules.fallback_matching([boxes, scores, it, st, sg])   # (the eager fallback's T inputs)
-    b, s, it, st, sg = _t_inputs([boxes, scores, it, st, sg])   # (V5's thresholds are T too)
+    b, s, it, st, sg = _t_inputs([boxes, scores, it, st, sg], fast)   # (V5's thresholds are T too)
     idx, sc, _ = dispatch.execute(NMS_V5, (b, s, _size(max_output_size), it, st, sg),
                                   {"pad_to_max_output_size": False})
     return idx, sc

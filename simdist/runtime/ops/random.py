@@ -703,8 +703,12 @@ def stateless_uniform(shape: Any, seed: Any, minval: Any = 0, maxval: Any = None
         # makes a [1] result; fz35b, fourteenth generator seed 1420353001 #168)
         r = dispatch.execute(STATELESS_UNIFORM, (s,), {"shape": shp, "dtype": dt, "minval": 0.0, "maxval": 1.0})
         return math.add(math.multiply(r, math.subtract(hi_t, lo_t)), lo_t)
-    return dispatch.execute(STATELESS_UNIFORM, (s,), {"shape": shp, "dtype": dt, "minval": float(minval),
-                                                      "maxval": float(maxval)})
+    # (a complex NumPy bound converts to the float dtype as NumPy casts it, its imaginary part dropped:
+    # `stateless_random_contrast(image, np.bool_(True), np.array(7 + 65504j, np.complex64), seed)` draws in [1, 7);
+    # fz47: fz14 seed 1420473002 #243, float() of the complex had been a TypeError)
+    lo = float(np.asarray(lo_t._v)) if np.iscomplexobj(minval) else float(minval)
+    hi = float(np.asarray(hi_t._v)) if np.iscomplexobj(maxval) else float(maxval)
+    return dispatch.execute(STATELESS_UNIFORM, (s,), {"shape": shp, "dtype": dt, "minval": lo, "maxval": hi})
 
 
 def stateless_categorical(logits: Any, num_samples: Any, seed: Any, dtype: Any = dtypes.int64,

@@ -188,6 +188,8 @@ def own_kernel(name: str, inputs: dict[str, Any], vals: dict[str, Any]) -> Any:
     from simdist.runtime.ops import conv2d_eigen
     from simdist.runtime.tensor import Tensor
     t = vals.get("T")
+    if name in _DEPTHWISE_BACKPROPS and vals.get("data_format") == "NCHW":
+        return _own_depthwise_backprop(name, inputs, vals)
     if name != "Conv2D" or vals.get("data_format") != "NCHW" or not isinstance(t, dtypes.DType) or \
             host_cpu.current().onednn_supports(t.name):
         return None
@@ -197,3 +199,43 @@ def own_kernel(name: str, inputs: dict[str, Any], vals: dict[str, Any]) -> Any:
     return conv2d_eigen.channels_first(x, f, vals["strides"], vals["padding"],
                                        conv2d_eigen.to_nhwc_explicit(vals.get("explicit_paddings") or (), True),
                                        vals["dilations"])
+
+
+_DEPTHWISE_BACKPROPS = ("DepthwiseConv2dNativeBackpropInput", "DepthwiseConv2dNativeBackpropFilter")
+
+
+def _own_depthwise_backprop(name: str, inputs: dict[str, Any], vals: dict[str, Any]) -> Any:
+    """An NCHW depthwise backprop on TF's own kernel (depthwise_conv_grad_op.cc; raw_ops reaches it only where
+    oneDNN does not run the call): Compute checks the sizes and the ranks (raw_rules.before_layout), then
+    EXTRACT_AND_VERIFY_DIMENSIONS reads each dimension at the layout's place (the batch sizes, the in_depths,
+    depth_multiplier * in_depth against out_depth, each stride > 0, the rows and columns of out_backprop against
+    the computed ones: the NHWC op's checks and texts on the transposed call), allocates the output and returns
+    it when there is nothing to compute (DepthwiseConv2dNativeBackpropInput: an empty input; ...Filter: an empty
+    out_backprop, whose filter gradient TF leaves as allocated (uninitialised; zeros here)); only then does the
+    CPU launcher refuse the layout: the NHWC kernel with `channels_first` (conv._layout_refusal), so that a
+    tf.function's dry runs meet the refusal as a kernel's error like the checks before it. Observed on TF 2.21
+    with oneDNN off (fz47: fz14 tape seed 1420473001 #232; simdist had refused the layout after the ranks)."""
+    from simdist.runtime import errors
+    from simdist.runtime.ops import conv, conv_transpose, raw_rules
+    from simdist.runtime.ops.args import shape_arg
+    from simdist.runtime.ops.conv import nchw_to_nhwc, to_channels_first, to_channels_last
+    if len(vals.get("strides") or ()) != 4:   # (the constructor's first check)
+        raise errors.InvalidArgumentError(None, None, f"Sliding window strides field must specify 4 dimensions "
+                                                      f"[Op:{name}]")
+    raw_rules.before_layout(name, {**inputs, **vals}, "NCHW", vals.get("T"))
+    ex = list(vals.get("explicit_paddings") or ())
+    # (the kernels compute undilated whatever the dilations attr holds, of any length: conv._dw_dilations)
+    attrs = {"strides": tuple(int(v) for v in nchw_to_nhwc(vals["strides"])), "padding": vals["padding"],
+             "explicit_paddings": tuple(v for pair in nchw_to_nhwc([ex[i:i + 2] for i in range(0, 8, 2)])
+                                        for v in pair) if len(ex) == 8 else tuple(ex),
+             "dilations": (1, 1, 1, 1), "channels_first": True}
+    g = to_channels_last(inputs["out_backprop"])
+    if name.endswith("Input"):
+        sizes = shape_arg(inputs["input_sizes"])
+        attrs["input_sizes"] = tuple(int(v) for v in nchw_to_nhwc(sizes)) if len(sizes) == 4 else sizes
+        out = conv_transpose._depthwise_backprop(conv.DEPTHWISE_BACKPROP_INPUT, (inputs["filter"], g), attrs,
+                                                 g.dtype, name)
+        return to_channels_first(out)
+    attrs["filter_sizes"] = shape_arg(inputs["filter_sizes"])
+    return conv_transpose._depthwise_backprop(conv.DEPTHWISE_BACKPROP_FILTER, (to_channels_last(inputs["input"]), g),
+                                              attrs, g.dtype, name)
