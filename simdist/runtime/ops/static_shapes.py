@@ -354,8 +354,8 @@ def _batch_matmul_shape(tensors: Sequence[Tensor], out: Tensor, attrs: dict) -> 
         return out
     fx, fy = _flags(x), _flags(y)
     n = out.ndim - 2
-    bx = [(1, False)] * (n - (x.ndim - 2)) + list(zip(x._v.shape[:-2], fx[:-2]))
-    by = [(1, False)] * (n - (y.ndim - 2)) + list(zip(y._v.shape[:-2], fy[:-2]))
+    bx = [(1, False)] * (n - (x.ndim - 2)) + list(zip(x.shape.as_list()[:-2], fx[:-2]))
+    by = [(1, False)] * (n - (y.ndim - 2)) + list(zip(y.shape.as_list()[:-2], fy[:-2]))
     batch = []
     for (da, ua), (db, ub) in zip(bx, by):
         if ua and ub:
