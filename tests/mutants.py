@@ -1791,8 +1791,8 @@ TRAINING_BATCH9: list[Mutant] = [
        "        self.make_test_function()\n        with data_batches(False):",
        "test_on_batch does not reset the metrics: each call reports the running values over every batch so far"),
     _t("compile-loss-per-output-sample-weight-first", "order", "simdist/keras/trainers/compile_utils.py",
-       "            sw = _resolve_sample_weight(sample_weight, y_pred, i, flat_sw) if nested_sw else sample_weight\n",
-       "            sw = _resolve_sample_weight(sample_weight, y_pred, 0, flat_sw) if nested_sw else sample_weight\n",
+       "            sw = _resolve_path(path, sample_weight) if nested_sw else sample_weight\n",
+       "            sw = _resolve_path(self._flat_losses[0].path, sample_weight) if nested_sw else sample_weight\n",
        "per-output sample weights (a list or dict) all weigh by the first output's weights"),
     _t("to-categorical-num-classes-off-by-one", "boundary", "simdist/keras/utils/numerical_utils.py",
        "        num_classes = int(np.max(x)) + 1\n",
@@ -5683,8 +5683,10 @@ TRAINING_BATCH32: list[Mutant] = [
        "LearningRateScheduler sets the learning rate of a MultiOptimizer's first optimizer only"),
     # -- the trainer
     _t("loss-weights-dict-insertion-order", "order", "simdist/keras/trainers/compile_utils.py",
-       "            return [loss_weights.get(k) for k in sorted(y_pred)]\n",
-       "            return [loss_weights.get(k) for k in y_pred]\n",
+       "            loss = tree.map_structure(lambda _loss, _weight: _WeightedLoss(_loss, _weight), loss, loss_weights)\n",
+       "            loss = tree.map_structure(lambda _loss, _weight: _WeightedLoss(_loss, _weight), loss,\n"
+       "                                      dict(zip(sorted(loss), loss_weights.values()))\n"
+       "                                      if isinstance(loss, dict) and isinstance(loss_weights, dict) else loss_weights)\n",
        "a dict of loss_weights pairs with dict outputs in their insertion order, not by sorted key as the losses"),
     _t("unpack-x-y-list-not-tuple", "state", "simdist/keras/trainers/data_adapter.py",
        "    if isinstance(data, list):\n        data = tuple(data)\n    if not isinstance(data, tuple):\n",
@@ -8336,12 +8338,14 @@ TRAINING_BATCH49: list[Mutant] = [
        "                return reduce_per_replica(outputs, self.distribute_strategy, reduction=\"first\")\n",
        "fit's and evaluate's step logs take the first replica's values under a strategy (Keras: 'auto', the mean)"),
     _t("sample-weight-dict-outputs-insertion-order", "order", "simdist/keras/trainers/compile_utils.py",
-       "        return sample_weight[sorted(y_pred)[i]]\n",
-       "        return sample_weight[list(y_pred)[i]]\n",
+       "            sw = _resolve_path(path, sample_weight) if nested_sw else sample_weight\n",
+       "            sw = (sample_weight[list(y_pred)[sorted(y_pred).index(path[0])]] if isinstance(y_pred, dict)\n"
+       "                  else _resolve_path(path, sample_weight)) if nested_sw else sample_weight\n",
        "a dict of sample weights against a dict of outputs is read in the outputs' insertion order, not sorted"),
     _t("loss-weights-list-packed-insertion-order", "order", "simdist/keras/trainers/compile_utils.py",
-       "            return {k: pack(s[k]) for k in sorted(s)} if not isinstance(s, OrderedDict) else \\\n",
-       "            return {k: pack(s[k]) for k in s} if not isinstance(s, OrderedDict) else \\\n",
+       "                loss_weights = tree.pack_sequence_as(loss, flat_loss_weights)\n",
+       "                loss_weights = dict(zip(loss, flat_loss_weights)) if isinstance(loss, dict) \\\n"
+       "                    else tree.pack_sequence_as(loss, flat_loss_weights)\n",
        "a list of loss_weights against a dict of losses is matched to the losses in insertion order, not sorted"),
     # -- op gradients
     _t("asinh-grad-reads-input", "gradient", "simdist/runtime/ops/special.py",

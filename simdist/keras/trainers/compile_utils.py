@@ -14,14 +14,13 @@ Keras's Metric/Loss, which the trainer does not need.
 
 from __future__ import annotations
 
-from collections import OrderedDict
+from collections import OrderedDict, namedtuple
 from typing import Any
 
 from simdist import tf
-from simdist.keras import traced
+from simdist.keras import traced, tree
 from simdist.keras.naming import to_snake_case
 from simdist.keras.losses.loss import unscale_loss_for_distribution
-from simdist.keras.trainers.data_adapter import same_structure
 from simdist.keras.ops import tf_numpy
 
 
@@ -51,34 +50,6 @@ def _flatten(x: Any) -> list[Any]:
     if isinstance(x, (list, tuple)):
         return [leaf for v in x for leaf in _flatten(v)]
     return [x]
-
-
-def _resolve_sample_weight(sample_weight: Any, y_pred: Any, i: int, flat_sw: list[Any]) -> Any:
-    """Output `i`'s sample weights of nested `sample_weight`, as Keras 3.15's CompileLoss.call reads them:
-    `resolve_path(path, sample_weight)` with the loss's path in the predictions' structure, an index for a list
-    of outputs, a name for a dict. So the weights of a dict `y` (fit's single array replicated over y's
-    structure by the data adapter, or a dict given) against a list of outputs raise KeyError: 0, as in TF 2.21
-    (kfuzz43: seed 4320261203 #8; CompileLoss maps a dict y to the output list, but not the weights)."""
-    if isinstance(y_pred, (list, tuple)) and not any(_is_nested(p) for p in y_pred):
-        return sample_weight[i]
-    if isinstance(y_pred, dict) and not any(_is_nested(p) for p in y_pred.values()):
-        return sample_weight[sorted(y_pred)[i]]
-    return flat_sw[i]
-
-
-def _pack_as(structure: Any, flat: list[Any]) -> Any:
-    it = iter(flat)
-
-    def pack(s: Any) -> Any:
-        if isinstance(s, dict):
-            return {k: pack(s[k]) for k in sorted(s)} if not isinstance(s, OrderedDict) else \
-                OrderedDict((k, pack(v)) for k, v in s.items())
-        if isinstance(s, (list, tuple)):
-            return type(s)(pack(v) for v in s)
-        return next(it)
-
-    out = pack(structure)
-    return out
 
 
 def _shape(x: Any) -> tuple:
@@ -322,6 +293,30 @@ class CompileMetrics:
         return results
 
 
+class _WeightedLoss:
+    """Keras 3.15's CompileLoss.build pytree leaf: a loss and its weight (None for a None loss)."""
+
+    def __new__(cls, loss: Any, weight: Any) -> Any:
+        if loss is None:
+            return None
+        return object.__new__(cls)
+
+    def __init__(self, loss: Any, weight: Any) -> None:
+        self.loss = loss
+        self.weight = weight
+
+
+_LossEntry = namedtuple("Loss", ["path", "loss", "loss_weights", "name"])
+
+
+def _resolve_path(path: tuple, obj: Any) -> Any:
+    """Keras's resolve_path: `obj[k]` for each key or index of the loss's path (so dict sample weights against
+    a list of outputs are KeyError: 0, as in TF 2.21; kfuzz43)."""
+    for key in path:
+        obj = obj[key]
+    return obj
+
+
 class CompileLoss:
     """compile()'s `loss` and `loss_weights`: the weighted sum of each output's loss."""
 
@@ -339,7 +334,9 @@ class CompileLoss:
         self.reduction = reduction
         self.dtype = "float32"
         self._metrics: list[Any] = []
-        self._flat_losses: list[tuple[Any, Any, Any, str]] = []
+        self._flat_losses: list[Any] = []
+        self._y_pred_build_structure: Any = None
+        self._y_true_build_structure: Any = None
 
     @property
     def metrics(self) -> list[Any]:
@@ -349,8 +346,74 @@ class CompileLoss:
     def variables(self) -> list[Any]:
         return [v for m in self._metrics for v in m.variables]
 
+    def _build_nested(self, y_true: Any, y_pred: Any, loss: Any, output_names: Any, current_path: tuple) -> None:
+        """Keras 3.15's CompileLoss._build_nested: walk the (weighted) loss structure beside the predictions and
+        labels, one `_LossEntry` per non-None leaf loss, keyed by its path into y_pred/y_true. A flat list or tuple
+        of as many losses as outputs is packed as y_pred; another list/tuple against predictions of a different
+        container type applies each of its losses at the current path (so ["mse", "mae"] for one output gives two
+        losses, the second never added to the total by call's fast path); a path missing from y_true or y_pred
+        is Keras's KeyError (clause keras.compile.loss-structure)."""
+        flat_y_pred = tree.flatten(y_pred)
+        if not tree.is_nested(loss):
+            _loss = loss.loss
+            if _loss is None:
+                return
+            resolved_loss = get_loss(_loss, y_true, y_pred)
+            name_path = current_path
+            if not tree.is_nested(output_names):
+                output_name = output_names if output_names is not None else resolved_loss.name
+                if len(name_path) == 0:
+                    name_path = (output_name,)
+                elif isinstance(name_path[-1], int):
+                    name_path = name_path[:-1] + (output_name,)
+            name = "/".join([str(path) for path in name_path])
+            if name == "":
+                flat_output_names = list(output_names.keys()) if isinstance(output_names, dict) \
+                    else tree.flatten(output_names)
+                name = "_".join(flat_output_names)
+            self._flat_losses.append(_LossEntry(current_path, resolved_loss, loss.weight, name))
+            return
+        elif issubclass(type(loss), (list, tuple)) and all(not tree.is_nested(_l) for _l in loss) \
+                and len(loss) == len(flat_y_pred):
+            loss = tree.pack_sequence_as(y_pred, loss)
+        elif issubclass(type(loss), (list, tuple)) and not isinstance(y_pred, type(loss)):
+            for _loss in loss:
+                self._build_nested(y_true, y_pred, _loss, output_names, current_path)
+            return
+        if not tree.is_nested(loss):
+            return self._build_nested(y_true, y_pred, loss, output_names, current_path)
+        if not isinstance(loss, type(y_pred)):
+            raise KeyError(f"The path: {current_path} in the `loss` argument, can't be found in the model's output "
+                           "(`y_pred`).")
+        if isinstance(loss, dict):
+            iterator: Any = loss.items()
+
+            def key_check_fn(key: Any, objs: tuple) -> bool:
+                return all(isinstance(obj, dict) and key in obj for obj in objs)
+        elif issubclass(type(loss), (list, tuple)):
+            iterator = enumerate(loss)
+
+            def key_check_fn(key: Any, objs: tuple) -> bool:
+                return all(issubclass(type(obj), (list, tuple)) and key < len(obj) for obj in objs)
+        else:
+            raise TypeError(f"Unsupported type {type(loss)} in the `loss` configuration.")
+        for key, _loss in iterator:
+            if _loss is None:
+                continue
+            if not key_check_fn(key, (y_true, y_pred)):
+                raise KeyError(f"The path: {current_path + (key,)} in the `loss` argument, can't be found in either "
+                               "the model's output (`y_pred`) or in the labels (`y_true`).")
+            self._build_nested(y_true[key], y_pred[key], _loss, output_names[key], current_path + (key,))
+
     def build(self, y_true: Any, y_pred: Any) -> None:
-        loss, loss_weights = self._user_loss, self._user_loss_weights
+        """Keras 3.15's CompileLoss.build: a dict loss for list outputs taken by output name; the losses paired
+        with `loss_weights` (weights of the loss's structure pair with it, others are flattened — a dict by
+        sorted key — and packed as the loss, their count that of the loss's leaves, None losses included; else
+        ValueError, or TypeError for a scalar as Keras's message takes len() of it); a single loss applied to
+        every output; then `_build_nested` over y_true/y_pred."""
+        loss = self._user_loss
+        loss_weights = self._user_loss_weights
+        flat_output_names = self.output_names
         names = self.output_names
         if names and isinstance(loss, dict) and not isinstance(y_pred, dict):
             if set(names) != set(loss.keys()):
@@ -358,83 +421,133 @@ class CompileLoss:
             loss = [loss[n] for n in names]
             if isinstance(loss_weights, dict):
                 loss_weights = [loss_weights[n] for n in names]
-        flat_pred = _flatten(y_pred)
-        flat_true = _flatten(y_true)
-        if isinstance(y_pred, dict):
-            keys = sorted(y_pred)
-            out_names = keys
+        if loss_weights is not None:
+            try:
+                tree.assert_same_structure(loss, loss_weights)
+            except ValueError:
+                flat_loss_weights = tree.flatten(loss_weights)
+                if len(tree.flatten(loss)) != len(flat_loss_weights):
+                    raise ValueError(f"`loss_weights` must match the number of losses, got {len(tree.flatten(loss))} "
+                                     f"losses and {len(loss_weights)} weights.") from None
+                loss_weights = tree.pack_sequence_as(loss, flat_loss_weights)
+            loss = tree.map_structure(lambda _loss, _weight: _WeightedLoss(_loss, _weight), loss, loss_weights)
         else:
-            out_names = list(names) if names and len(names) == len(flat_pred) else [None] * len(flat_pred)
-        # One (loss, weight) per output.
-        if not _is_nested(loss):
-            per_output = [loss] * len(flat_pred)
-        elif isinstance(loss, dict):
-            if not isinstance(y_pred, dict):
-                raise ValueError(f"Expected keys {names} in loss dict, but found loss.keys()={list(loss.keys())}")
-            per_output = [loss.get(k) for k in sorted(y_pred)]
-        else:
-            if len(loss) != len(flat_pred):
-                raise ValueError(f"`loss` should have {len(flat_pred)} entries, one per model output. "
-                                 f"Received: loss={loss}")
-            per_output = list(loss)
-        weights = self._weights_per_output(loss, loss_weights, y_pred, len(per_output))
+            loss = tree.map_structure(lambda _loss: _WeightedLoss(_loss, None), loss)
         self._flat_losses = []
-        for i, (lo, w) in enumerate(zip(per_output, weights)):
-            if lo is None:
-                continue
-            resolved = get_loss(lo, flat_true[i] if i < len(flat_true) else None, flat_pred[i])
-            name = out_names[i] if out_names[i] is not None else resolved.name
-            self._flat_losses.append((i, resolved, w, str(name)))
+        if isinstance(loss, dict) and issubclass(type(y_pred), (list, tuple)) \
+                and set(loss.keys()) == set(flat_output_names) and len(y_pred) == len(flat_output_names):
+            y_pred = {name: y_p for name, y_p in zip(flat_output_names, y_pred)}
+            y_true = {name: y_t for name, y_t in zip(flat_output_names, y_true)}
+        elif isinstance(loss, dict) and not tree.is_nested(y_pred) and set(loss.keys()) == set(flat_output_names) \
+                and len(flat_output_names) == 1:
+            y_pred = {name: y_p for name, y_p in zip(flat_output_names, [y_pred])}
+            y_true = {name: y_t for name, y_t in zip(flat_output_names, [y_true])}
+        try:
+            output_names = tree.pack_sequence_as(y_pred, flat_output_names)
+        except Exception:   # (Keras: a bare except)
+            output_names = tree.pack_sequence_as(y_pred, self._get_y_pred_output_names(y_pred))
+        if not tree.is_nested(loss):
+            single = loss
+            loss = tree.map_structure(lambda x: single, y_pred)
+        self._build_nested(y_true, y_pred, loss, output_names, ())
         if len(self._flat_losses) > 1:
-            self._metrics = [_metrics_module().Mean(name=f"{name}_loss") for _, _, _, name in self._flat_losses]
+            self._metrics = [_metrics_module().Mean(name=f"{entry.name}_loss") for entry in self._flat_losses]
+        self._y_pred_build_structure = tree.map_structure(lambda x: None, y_pred)
+        self._y_true_build_structure = tree.map_structure(lambda x: None, y_true)
         self.built = True
 
     @staticmethod
-    def _weights_per_output(loss: Any, loss_weights: Any, y_pred: Any, num_outputs: int) -> list[Any]:
-        """Keras 3.15's pairing of `loss_weights` with `loss` (CompileLoss.build): weights of the loss's
-        structure pair with it; others are flattened (a dict by SORTED key, whatever the output names) and
-        packed as the loss, their count that of the loss's leaves (None losses included; else ValueError, or
-        TypeError for a scalar, as Keras's message takes len() of it). A loss that is one leaf gives its one
-        weight to every output; a dict loss (dict outputs) takes each output's weight by key."""
-        if loss_weights is None:
-            return [None] * num_outputs
-        if not same_structure(loss, loss_weights):
-            flat_weights = _flatten(loss_weights)
-            if len(_flatten(loss)) != len(flat_weights):
-                raise ValueError(f"`loss_weights` must match the number of losses, got {len(_flatten(loss))} losses "
-                                 f"and {len(loss_weights)} weights.")
-            loss_weights = _pack_as(loss, flat_weights)
-        if not _is_nested(loss):
-            return [loss_weights] * num_outputs
-        if isinstance(loss, dict):
-            return [loss_weights.get(k) for k in sorted(y_pred)]
-        return _flatten(loss_weights)
+    def _get_y_pred_output_names(y_pred: Any) -> list[Any]:
+        from simdist.keras.keras_tensor import KerasTensor
+        flat_y_pred = tree.flatten(y_pred)
+        if all(isinstance(x, KerasTensor) for x in flat_y_pred):
+            return [t._keras_history.operation.name if hasattr(t, "_keras_history") else t.name
+                    for t in flat_y_pred]
+        return [None] * len(flat_y_pred)
 
     def __call__(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> Any:
         return self.call(y_true, y_pred, sample_weight)
 
+    def _reconcile_y_true(self, y_true: Any, y_pred: Any) -> Any:
+        """Keras 3.15's CompileLoss.call: labels of another structure than the predictions are fitted to them — a
+        leaf for a one-output list, a dict by output name for list outputs, packed as y_pred when the leaf count
+        agrees, by paths when only container types differ, or spread over the non-None losses of a partially
+        defined loss — else ValueError "y_true and y_pred have different structures" (never a silent
+        truncation)."""
+        try:
+            tree.assert_same_structure(y_pred, y_true)
+            return y_true
+        except ValueError:
+            pass
+        if not tree.is_nested(y_true) and hasattr(y_pred, "__len__") and len(y_pred) == 1:
+            y_true = [y_true]
+        elif isinstance(y_pred, (list, tuple)) and isinstance(y_true, dict):
+            if set(self.output_names) == set(y_true.keys()):
+                y_true = [y_true[name] for name in self.output_names]
+        try:
+            return tree.pack_sequence_as(y_pred, y_true)
+        except Exception:
+            pass
+        try:
+            tree.assert_same_paths(y_true, y_pred)
+            return tree.pack_sequence_as(y_pred, tree.flatten(y_true))
+        except Exception:
+            pass
+        try:
+            flat_y_true = tree.flatten(y_true)
+            flat_loss = tree.flatten(self._user_loss)
+            flat_loss_non_nones = [(i, lo) for i, lo in enumerate(flat_loss) if lo is not None]
+            if len(flat_y_true) != len(flat_loss_non_nones):
+                raise ValueError(f"Internal error: the number of values in `y_true` ({len(flat_y_true)}) must match "
+                                 f"the number of non-None values in `loss` ({len(flat_loss_non_nones)}).")
+            spread: list[Any] = [None] * len(flat_loss)
+            for y_t, (i, _) in zip(flat_y_true, flat_loss_non_nones):
+                spread[i] = y_t
+            return tree.pack_sequence_as(self._user_loss, spread)
+        except Exception:
+            y_true_struct = tree.map_structure(lambda _: "*", y_true)
+            y_pred_struct = tree.map_structure(lambda _: "*", y_pred)
+            raise ValueError("y_true and y_pred have different structures.\n"
+                             f"y_true: {y_true_struct}\ny_pred: {y_pred_struct}\n") from None
+
     def call(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> Any:
+        fast = not tree.is_nested(y_true) and not tree.is_nested(y_pred)
+        if not fast:
+            y_true = self._reconcile_y_true(y_true, y_pred)
         if not self.built:
             self.build(y_true, y_pred)
-        flat_pred = _flatten(y_pred)
-        if isinstance(y_true, dict) and isinstance(y_pred, (list, tuple)) and self.output_names:
-            y_true = [y_true[n] for n in self.output_names]
-        flat_true = _flatten(y_true) if _is_nested(y_true) else [y_true]
-        if len(flat_true) == 1 and len(flat_pred) > 1 and len(self._flat_losses) == 1:
-            flat_true = [flat_true[0] if i == self._flat_losses[0][0] else None for i in range(len(flat_pred))]
-        nested_sw = _is_nested(sample_weight)
-        flat_sw = _flatten(sample_weight) if nested_sw else None
-        metrics = self._metrics if self._metrics else [None] * len(self._flat_losses)
+        if fast:
+            # Keras's fast path (single output): every loss is computed, the first returned, no tracker updated.
+            values = []
+            for path, loss_fn, weight, _ in self._flat_losses:
+                sw = _resolve_path(path, sample_weight) if sample_weight is not None and tree.is_nested(sample_weight) \
+                    else sample_weight
+                value = tf.cast(loss_fn(_resolve_path(path, y_true), _resolve_path(path, y_pred), sw), self.dtype)
+                if weight is not None:
+                    value = tf_numpy.multiply(value, weight)
+                values.append(value)
+            return values[0]
+        try:
+            tree.assert_same_structure(self._y_pred_build_structure, y_pred)
+        except ValueError:
+            y_pred = tree.pack_sequence_as(self._y_pred_build_structure, tree.flatten(y_pred))
+        try:
+            tree.assert_same_structure(self._y_true_build_structure, y_true)
+        except ValueError:
+            y_true = tree.pack_sequence_as(self._y_true_build_structure, tree.flatten(y_true))
+        metrics = self._metrics if self._metrics else [None]
         values = []
-        for (i, loss_fn, weight, _), metric in zip(self._flat_losses, metrics):
-            sw = _resolve_sample_weight(sample_weight, y_pred, i, flat_sw) if nested_sw else sample_weight
-            value = tf.cast(loss_fn(flat_true[i], flat_pred[i], sw), self.dtype)
+        nested_sw = sample_weight is not None and tree.is_nested(sample_weight)
+        for (path, loss_fn, weight, _), metric in zip(self._flat_losses, metrics):
+            y_t, y_p = _resolve_path(path, y_true), _resolve_path(path, y_pred)
+            sw = _resolve_path(path, sample_weight) if nested_sw else sample_weight
+            value = tf.cast(loss_fn(y_t, y_p, sw), self.dtype)
             if metric is not None:
                 # Keras 3.15 weighs each output's loss tracker by the prediction's *static* batch size
                 # (`tree.flatten(y_p)[0].shape[0]`): None inside fit's and evaluate's traced steps, so
                 # there every batch counts once (a partial last batch as much as a full one); its row
                 # count when run eagerly (clause keras.fit.logs)
-                rows = None if traced.batch_dim_unknown() else tf.shape(flat_pred[i])[0]
+                rows = None if traced.batch_dim_unknown() else tf.shape(tree.flatten(y_p)[0])[0]
                 metric.update_state(unscale_loss_for_distribution(value), sample_weight=rows)
             if weight is not None:
                 value = tf_numpy.multiply(value, weight)
