@@ -21,6 +21,7 @@ from typing import Callable
 import numpy as np
 
 from simdist.runtime.ops import libm, rcp
+from simdist.runtime.ops.dawson import polevl
 from simdist.runtime.ops.packet_math import plog_float
 from simdist.runtime.ops.packet_trig import psincos_float
 
@@ -69,20 +70,12 @@ def _ftz(v: np.ndarray) -> np.ndarray:
     return np.where(np.abs(v) < _TINY, v * _F(0), v)
 
 
-def _polevl(x: np.ndarray, coeffs: tuple) -> np.ndarray:
-    """ppolevl: Horner from the highest coefficient, each x·p + c rounded twice (under FTZ)."""
-    p = np.full_like(x, coeffs[0])
-    for c in coeffs[1:]:
-        p = _ftz(_ftz(p * x) + c)
-    return p
-
-
 def _hankel(y: np.ndarray, mo: tuple, ph: tuple, phase: np.float32, rsqrt: _Fn, cos: _Fn) -> np.ndarray:
     """p · cos(yn + y): the y > 2 branch of generic_j0/j1<float> (y0/y1: with sin for cos)."""
     q = _ftz(_F(1) / y)
-    p = _ftz(rsqrt(y) * _polevl(q, mo))
+    p = _ftz(rsqrt(y) * polevl(q, mo))
     w = _ftz(q * q)
-    yn = _ftz(_ftz(q * _polevl(w, ph)) + phase)
+    yn = _ftz(_ftz(q * polevl(w, ph)) + phase)
     return _ftz(p * cos(_ftz(yn + y)))
 
 
@@ -90,7 +83,7 @@ def _j0(x_in: np.ndarray, helpers: Helpers) -> np.ndarray:
     x = _ftz(x_in)
     y = np.abs(x)
     z = _ftz(y * y)
-    small = np.where(y < _F(1.0e-3), _ftz(z * _F(-0.25)) + _F(1), _ftz((z - _J0_DR1) * _polevl(z, _J0_JP)))
+    small = np.where(y < _F(1.0e-3), _ftz(z * _F(-0.25)) + _F(1), _ftz((z - _J0_DR1) * polevl(z, _J0_JP)))
     return np.where(y <= _F(2), small, _hankel(y, _J0_MO, _J0_PH, _NEG_PIO4F, helpers[0], helpers[1]))
 
 
@@ -98,7 +91,7 @@ def _j1(x_in: np.ndarray, helpers: Helpers) -> np.ndarray:
     x = _ftz(x_in)
     y = np.abs(x)
     z = _ftz(y * y)
-    small = _ftz((z - _J1_Z1) * _ftz(x * _polevl(z, _J1_JP)))
+    small = _ftz((z - _J1_Z1) * _ftz(x * polevl(z, _J1_JP)))
     big = _hankel(y, _J1_MO, _J1_PH, _NEG_THPIO4F, helpers[0], helpers[1])
     big = np.where(x < _F(0), -big, big)
     return np.where(y <= _F(2), small, big)
@@ -108,7 +101,7 @@ def _y0(x_in: np.ndarray, helpers: Helpers) -> np.ndarray:
     x = _ftz(x_in)
     z = _ftz(x * x)
     small = _ftz(_TWOOPI * _ftz(helpers[3](x_in) * _j0(x, helpers)))
-    small = _ftz(_ftz((z - _Y0_YZ1) * _polevl(z, _Y0_YP)) + small)
+    small = _ftz(_ftz((z - _Y0_YZ1) * polevl(z, _Y0_YP)) + small)
     small = np.where(x <= _F(0), _F(-np.inf), small)
     return np.where(x <= _F(2), small, _hankel(x, _J0_MO, _J0_PH, _NEG_PIO4F, helpers[0], helpers[2]))
 
@@ -116,7 +109,7 @@ def _y0(x_in: np.ndarray, helpers: Helpers) -> np.ndarray:
 def _y1(x_in: np.ndarray, helpers: Helpers) -> np.ndarray:
     x = _ftz(x_in)
     z = _ftz(x * x)
-    poly = _ftz((z - _Y1_YO1) * _polevl(z, _Y1_YP))
+    poly = _ftz((z - _Y1_YO1) * polevl(z, _Y1_YP))
     inner = _ftz(_ftz(_j1(x, helpers) * helpers[3](x_in)) + _ftz(_F(-1) / x))
     small = _ftz(_ftz(poly * x) + _ftz(_TWOOPI * inner))
     small = np.where(x < _F(0), _F(-np.inf), small)

@@ -39,8 +39,9 @@ _CD = (1.0, -2.69820057197544900361E0, 1.73270799045947845857E0, -3.937085822819
 
 
 
-def _polevl(x: np.ndarray, coeffs: tuple[float, ...]) -> np.ndarray:
-    """ppolevl: Horner's rule from the highest coefficient, x·p + c rounded twice."""
+def polevl(x: np.ndarray, coeffs: tuple[float, ...]) -> np.ndarray:
+    """Eigen's ppolevl: Horner's rule from the highest coefficient, x·p + c rounded twice (under FTZ); the one
+    copy the Cephes-derived float kernels (dawson, expint/fresnel, the float32 Bessel functions) share."""
     t = x.dtype.type
     p = np.full_like(x, t(coeffs[0]))
     for c in coeffs[1:]:
@@ -53,7 +54,7 @@ def _tail(ax: np.ndarray, num: tuple[float, ...], den: tuple[float, ...]) -> np.
     t = ax.dtype.type
     inv = _ftz(t(1) / ax)
     inv2 = _ftz(inv * inv)
-    z = _ftz(_polevl(inv2, num) / _ftz(ax * _polevl(inv2, den)))
+    z = _ftz(polevl(inv2, num) / _ftz(ax * polevl(inv2, den)))
     return _ftz(t(0.5) * _ftz(_ftz(inv2 * z) + inv))
 
 
@@ -64,7 +65,7 @@ def dawsn(a: np.ndarray) -> np.ndarray:
     with np.errstate(all="ignore"):
         ax = np.abs(x)
         x2 = _ftz(ax * ax)
-        one = _ftz(_ftz(ax * _polevl(x2, _AN)) / _polevl(x2, _AD))
+        one = _ftz(_ftz(ax * polevl(x2, _AN)) / polevl(x2, _AD))
         out = np.where(ax < t(3.25), one,
                        np.where(ax < t(6.25), _tail(ax, _BN, _BD),
                                 np.where(ax < t(1.0e9), _tail(ax, _CN, _CD), _ftz(t(0.5) / x))))

@@ -20,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from simdist.runtime.ops import libm
+from simdist.runtime.ops.dawson import polevl
 from simdist.runtime.subnormals import flushed as _ftz   # (subnormals as zeros of their sign: DAZ/FTZ)
 
 __all__ = ["expint", "fresnel_cos", "fresnel_sin"]
@@ -92,15 +93,6 @@ _GD = (1.0, 1.47495759925128324529E0, 3.37748989120019970451E-1, 2.5360374142033
        8.39158816283118707363E-19, 1.86958710162783236342E-22)
 
 
-def _polevl(x: np.ndarray, coeffs: tuple[float, ...]) -> np.ndarray:
-    """ppolevl: Horner's rule from the highest coefficient, x·p + c rounded twice."""
-    t = x.dtype.type
-    p = np.full_like(x, t(coeffs[0]))
-    for c in coeffs[1:]:
-        p = _ftz(_ftz(p * x) + t(c))
-    return p
-
-
 def _c(name: str, x: np.ndarray) -> np.ndarray:
     """The C library's `name` (float32: its f form) on each element."""
     # (reshaped: np.ascontiguousarray makes a 0-d array 1-d)
@@ -113,13 +105,13 @@ def expint(a: np.ndarray) -> np.ndarray:
     t = x.dtype.type
     one = t(1)
     with np.errstate(all="ignore"):
-        small = _ftz(_polevl(x, _E1A) / _polevl(x, _E1B))
+        small = _ftz(polevl(x, _E1A) / polevl(x, _E1B))
         out = _ftz(_ftz(_ftz(x * small) + t(_EUL)) + _c("log", x))
         w = _ftz(one / x)
         ex = _c("exp", x)
         lo = t(2)
         for hi, num, den in _EI:
-            f = _ftz(_polevl(w, num) / _polevl(w, den))
+            f = _ftz(polevl(w, num) / polevl(w, den))
             f = _ftz(_ftz(w * f) + one)
             out = np.where((x >= lo) & (x < t(hi)) if hi != np.inf else (x >= lo) | np.isnan(x),
                            _ftz(_ftz(ex * w) * f), out)
@@ -133,8 +125,8 @@ def _asymp(ax: np.ndarray, use_sin: bool) -> np.ndarray:
     x2 = _ftz(ax * ax)
     tt = _ftz(one / _ftz(pi * x2))
     u = _ftz(tt * tt)
-    f = _ftz(one - _ftz(u * _ftz(_polevl(u, _FN) / _polevl(u, _FD))))
-    g = _ftz(_ftz(tt * _polevl(u, _GN)) / _polevl(u, _GD))
+    f = _ftz(one - _ftz(u * _ftz(polevl(u, _FN) / polevl(u, _FD))))
+    g = _ftz(_ftz(tt * polevl(u, _GN)) / polevl(u, _GD))
     z = _ftz(t(1.5707963267948966) * x2)
     c, s = _c("cos", z), _c("sin", z)
     y = _ftz(one / _ftz(pi * ax))
@@ -153,9 +145,9 @@ def _fresnel(a: np.ndarray, use_sin: bool) -> np.ndarray:
         x2 = _ftz(x * x)
         x4 = _ftz(x2 * x2)
         if use_sin:
-            near = _ftz(_ftz(_ftz(ax * x2) * _polevl(x4, _SN)) / _polevl(x4, _SD))
+            near = _ftz(_ftz(_ftz(ax * x2) * polevl(x4, _SN)) / polevl(x4, _SD))
         else:
-            near = _ftz(_ftz(ax * _polevl(x4, _CN)) / _polevl(x4, _CD))
+            near = _ftz(_ftz(ax * polevl(x4, _CN)) / polevl(x4, _CD))
         out = np.where(x2 < t(2.5625), near, _asymp(ax, use_sin))
         out = np.where(ax > t(36974.0), t(0.5), out)
         return np.where(x < t(0), -out, out).astype(x.dtype, copy=False)
