@@ -35,7 +35,7 @@ import ml_dtypes
 import numpy as np
 
 __all__ = ["FLUSH", "KEEP", "MAKES", "CHECK", "install", "noting", "noted", "fired", "reset", "holds", "flushed",
-           "mark_made", "rule_for", "RULES"]
+           "mark_made", "rule_for", "RULES", "replay_mode", "replay_flushed", "NOTED", "ALWAYS"]
 
 FLUSH = "flush"
 KEEP = "keep"
@@ -655,3 +655,47 @@ def rule_for(name: str, kind: str) -> Any:
     """An op's rule unless its registration states one: RULES, else its kind's default."""
     r = RULES.get(name)
     return r if r is not None else _KIND_DEFAULT.get(kind, KEEP)
+
+
+# How a replay of a recorded graph flushes one op's result (runtime/graph/codegen.py): the eager rule of
+# dispatch (`_flush_result`) for the op's dtypes and attributes, fixed when the op is recorded.
+NOTED = "noted"     # flushed when an underflow was noted since the last flush (a FLUSH op)
+ALWAYS = "always"   # checked in full (a CHECK op, whose NumPy kernel notes nothing; a bfloat16 result)
+
+
+def replay_mode(op: Any, arrays: Any, out_dtypes: Any, attrs: dict | None) -> str | None:
+    """How a replay treats a subnormal result of `op` recorded on `arrays` giving `out_dtypes` (NumPy
+    dtypes): None (kept: a KEEP or MAKES rule, a Fixed rule, no float32/float64/bfloat16 result), NOTED
+    or ALWAYS, as dispatch treats the op's result eagerly. A recording holds no subnormal value (it stays
+    eager when it meets one), so a replay's subnormals come from its own arithmetic: results only."""
+    rule = op.subnormals
+    if rule is KEEP or rule is MAKES:
+        return None
+    if type(rule) is not str:
+        try:
+            rule = rule(arrays, attrs)
+        except Exception:  # noqa: BLE001 - a rule that cannot read these arrays: the kind's default
+            rule = FLUSH
+    if type(rule) is not str or rule == KEEP or not any(d in _TINY for d in out_dtypes):
+        return None
+    return ALWAYS if rule == CHECK or any(d == BF16 for d in out_dtypes) else NOTED
+
+
+def replay_flushed(v: Any) -> Any:
+    """One op's result in a replay (an array, a NumPy scalar of the uniform rewrite, or a tuple of
+    them) with its subnormals flushed to zeros of their sign (FTZ), and the underflow note reset, as
+    dispatch's `_flush_result` does eagerly."""
+    _fired[0] = False
+    if type(v) is tuple:
+        return tuple(_flushed_value(x) for x in v)
+    return _flushed_value(v)
+
+
+def _flushed_value(a: Any) -> Any:
+    if isinstance(a, np.ndarray):
+        return flushed(a) if a.dtype in _TINY else a
+    if isinstance(a, np.generic) and a.dtype in _TINY:
+        arr = np.asarray(a)
+        r = flushed(arr)
+        return a if r is arr else r[()]
+    return a

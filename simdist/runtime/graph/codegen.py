@@ -9,7 +9,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from simdist.runtime import context, execution, uniform
+from simdist.runtime import context, execution, subnormals, uniform
 from simdist.runtime.graph import reevaluate
 from simdist.runtime.cost import tally
 from simdist.runtime.graph.ir import CHARGE, PURE, READ, WRITE, Node, has_numbers, slots
@@ -72,6 +72,7 @@ def compile_replay(graph: Any, nodes: list[Node]) -> Callable[..., Any]:
             if st[1] in sink.ops:     # on the elements of uniform values (runtime/uniform.py)
                 args = [k(sink.scalars[j]) if j in sink.scalars else val(j) for j in st[3:]]
                 lines.append(f"v{st[1]} = {k(st[2])}({', '.join(args)})")
+                _flush(lines, n, st[1])
                 continue
             whole = sink.operands.get(st[1], ())   # uniform operands read as their elements
             args = [k(sink.scalars[j]) if p in whole else val(j) for p, j in enumerate(st[3:])]
@@ -91,10 +92,12 @@ def compile_replay(graph: Any, nodes: list[Node]) -> Callable[..., Any]:
                     d = k(npd)
                     lines.append(f"if {v}.dtype is not {d} and {v}.dtype != {d}:")
                     lines.append(f"    {v} = {v}.astype({d}, copy=False)")
+                _flush(lines, n, st[1])
                 continue
             else:
                 expr = f"{k(st[2])}({', '.join(args)})"
             lines.append(f"v{st[1]} = {expr}")
+            _flush(lines, n, st[1])
         elif st[0] == READ:
             lines.append(f"v{st[1]} = {k(st[2])}._read_array()")
         elif st[0] == CHARGE:
@@ -126,11 +129,14 @@ def compile_replay(graph: Any, nodes: list[Node]) -> Callable[..., Any]:
     names = ", ".join(f"k{i}" for i in range(len(bound))) or "_"
     params = "".join(f"v{i}, " for i in graph.args)
     # NumPy's floating-point warnings off for the whole replay (one errstate per call, not per op):
-    # the eager ops do not show them either (runtime/ops/math.py)
-    src = (f"def make({names}):\n    def run({params}dev=None):\n        with errstate(all='ignore'):\n"
+    # the eager ops do not show them either (runtime/ops/math.py); underflows noted, as eagerly
+    # (subnormals.install), for the flushes `_flush` emits
+    src = (f"def make({names}):\n    def run({params}dev=None):\n"
+           "        with errstate(all='ignore', under='call', call=_on_underflow):\n"
            + "".join(f"            {ln}\n" for ln in lines) + "    return run\n")
     ns: dict[str, Any] = {"_stash": reevaluate.STASH, "np": np, "errstate": np.errstate, "tally": tally, "current_device": context.current_device, "Tensor": Tensor,
-                          "ndarray": np.ndarray, "asarray": np.asarray, "_cur": execution._current}
+                          "ndarray": np.ndarray, "asarray": np.asarray, "_cur": execution._current,
+                          "_f": subnormals._fired, "_ftz": subnormals.replay_flushed, "_on_underflow": subnormals._on_error}
     exec(_code(src), ns)   # noqa: S102 - code generated above
     graph.source = src
     # (`make` out of its own globals: function -> globals -> function would be a reference cycle
@@ -144,6 +150,19 @@ def _code(src: str) -> Any:
     text: 1,146 compiles of 141 distinct texts in a run of the suite's kfit, train_grid, harden19 and blind4x
     modules, and compile() was 6.6 ms a call, 38 s of a profiled whole-suite run (2026-12-05)."""
     return compile(src, "<simdist recorded graph>", "exec")
+
+
+def _flush(lines: list[str], n: Node, i: int) -> None:
+    """The statements flushing node i's subnormal results as dispatch does eagerly (clause ops.subnormals:
+    TF's kernels write a subnormal result as a zero of its sign): after an underflow was noted, or always
+    for an op whose NumPy kernel notes none (Node.ftz, subnormals.replay_mode)."""
+    if n.ftz is None:
+        return
+    if n.ftz == subnormals.ALWAYS:
+        lines.append(f"v{i} = _ftz(v{i})")
+    else:
+        lines.append("if _f[0]:")
+        lines.append(f"    v{i} = _ftz(v{i})")
 
 
 def _stashed(lines: list[str], start: int, i: int) -> None:

@@ -28,7 +28,7 @@ class Node:
     and writes the variable."""
 
     __slots__ = ("kind", "impl", "ins", "dtype", "value", "key", "var", "write_kind", "inline", "stateful", "lane",
-                 "op", "attrs", "reduce", "body")
+                 "op", "attrs", "reduce", "body", "ftz")
 
     def __init__(self, kind: int, impl: Any = None, ins: tuple[int, ...] = (), dtype: Any = None,
                  value: Any = None, key: Any = None, var: Any = None, write_kind: str = "",
@@ -50,6 +50,8 @@ class Node:
         # a tf.cond's or tf.while_loop's node (graph/branches.py): ("cond", the taken branch's
         # recorder, its flat outputs) or ("while",), for tf.gradients (autodiff/graph_gradients.py)
         self.body: Any = None
+        # how a replay flushes its subnormal results (subnormals.replay_mode: None, "noted", "always")
+        self.ftz: str | None = None
 
 
 class Untraceable:

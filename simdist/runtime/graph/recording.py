@@ -10,6 +10,7 @@ from typing import Any, Callable, Iterator
 import numpy as np
 
 from simdist.runtime import context, dtypes, execution, variables
+from simdist.runtime import subnormals as _subnormals
 from simdist.runtime import symbolic as _symbolic
 from simdist.runtime.cost import tally
 from simdist.runtime.graph.ir import ARG, CHARGE, CONST, PURE, READ, WRITE, Node, NotRecordable, Untraceable
@@ -20,8 +21,9 @@ from simdist.runtime.values import Mirrored, PerReplica
 __all__ = ["Recorder", "record", "record_call", "signature"]
 
 
-# Why a call whose values hold subnormal floats stays eager: dispatch applies TF's flush-to-zero
-# (runtime/subnormals.py, clause ops.subnormals); a replay runs its NumPy calls without it.
+# Why a call whose values hold subnormal floats stays eager: dispatch applies TF's flush-to-zero and
+# denormals-are-zero (runtime/subnormals.py, clause ops.subnormals); a replay flushes the subnormal
+# results of its own arithmetic (Node.ftz), but does not read subnormal inputs as zeros.
 _SUBNORMAL = "its values hold subnormal floats, which TF's kernels flush to zero: dispatch models it, a replay does not"
 
 
@@ -193,6 +195,8 @@ class Recorder(execution.Interpreter):
                      stateful=opdef.stateful)
         node.op = opdef
         node.attrs = attrs
+        node.ftz = _subnormals.replay_mode(opdef, [t._a if type(t) is _Traced else t._v for t in tensors],
+                                           [o._v.dtype for o in outs], attrs)
         if not multi:
             return (self._traced(outs[0], node),)
         node.value = tuple(o._v for o in outs)

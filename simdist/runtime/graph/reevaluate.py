@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from simdist.runtime import variables
+from simdist.runtime import subnormals, variables
 from simdist.runtime.graph.ir import CHARGE, PURE, READ, WRITE, Node
 from simdist.runtime.tensor import Tensor
 from simdist.runtime.values import Mirrored, PerReplica
@@ -60,7 +60,8 @@ def evaluate(rec: Any, first: Any) -> Any:
     nodes = rec.nodes
     new: dict[int, Any] = {}        # node -> its value where it is not the run's
     written: set[int] = set()
-    with np.errstate(all="ignore"):
+    fired = subnormals._fired
+    with np.errstate(all="ignore", under="call", call=subnormals._on_error):   # (underflows noted: ops.subnormals)
         for i, n in enumerate(nodes):
             kind = n.kind
             if kind == PURE:
@@ -70,6 +71,8 @@ def evaluate(rec: Any, first: Any) -> Any:
                 for j in ins:
                     if j in new:
                         new[i] = n.impl(*[new[j] if j in new else nodes[j].value for j in ins])
+                        if n.ftz is not None and (fired[0] or n.ftz == subnormals.ALWAYS):
+                            new[i] = subnormals.replay_flushed(new[i])   # (as the replay's code: codegen._flush)
                         break
             elif kind == READ:
                 if id(n.var) in written:

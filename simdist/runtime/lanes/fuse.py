@@ -217,7 +217,7 @@ class _Fuser:
     @staticmethod
     def _copy(n: Node, ins: tuple[int, ...]) -> Node:
         c = Node(n.kind, n.impl, ins, n.dtype, n.value, n.key, n.var, n.write_kind, n.stateful)
-        c.op, c.attrs, c.reduce = n.op, n.attrs, n.reduce
+        c.op, c.attrs, c.reduce, c.ftz = n.op, n.attrs, n.reduce, n.ftz
         return c
 
     def _stack_of(self, s: tuple[int, ...]) -> int:
@@ -314,6 +314,7 @@ class _Fuser:
                 form = forms.lane_loop(n0.impl, stacked, self.R, multi)
             self.fused[p] = self._emit(Node(PURE, form, tuple(self._as_one(x) for x in ins), n0.dtype, None,
                                              key=("unique", len(self.out))))
+            self.out[self.fused[p]].ftz = n0.ftz   # (the lanes' results flushed as each lane's)
 
     def _emit_outside(self, i: int) -> None:
         """A node of the call; a cross-replica SUM or MEAN of a stacked position reduces the stack
