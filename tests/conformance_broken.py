@@ -6,10 +6,12 @@ rule belongs to, and no others.
 
     --backend conformance_broken:mean_of_means?base=simdist
     --backend conformance_broken:remainder_last          (simdist only)
+    --backend "conformance_broken:crashes_on?base='simdist'&target='test_x'"
 """
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from simdist.conformance import load_backend
@@ -84,3 +86,26 @@ def remainder_last(base: str = "simdist") -> RemainderLast:
     if base != "simdist":
         raise ValueError("remainder_last breaks simdist's partition rule; base must be simdist")
     return RemainderLast(base)
+
+
+class CrashesOn(_Wrapped):
+    """Kills its process (os._exit) after the call of the first test whose node id contains `target`: a backend
+    that crashes the interpreter (a segfault in a native kernel), for the report's record of a crashed xdist
+    worker."""
+
+    breaks = "process-crash"
+
+    def __init__(self, base: str = "simdist", target: str = "") -> None:
+        super().__init__(base)
+        self._target = target
+
+    def after_test(self, nodeid: str, failed_with: BaseException | None) -> None:
+        if self._target and self._target in nodeid:
+            os._exit(70)
+        after = getattr(self._base, "after_test", None)
+        if callable(after):
+            after(nodeid, failed_with)
+
+
+def crashes_on(base: str = "simdist", target: str = "") -> CrashesOn:
+    return CrashesOn(base, target)

@@ -62,6 +62,9 @@ class _State:
     profile: str = "default"
     report: dict[str, Any] | None = None
     setup_error: str | None = None
+    # xdist's controller: each running test's entry (id, clauses, deviation, order) from its setup report, until its
+    # verdict arrives: a test whose worker crashes has no verdict, and is reported an error with these clauses
+    started_tests: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 _STATE_KEY = pytest.StashKey[_State]()
@@ -313,6 +316,10 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):
                 report.sections.append(("Reproduction (copy-paste program)", text))
     elif report.when == "teardown" and report.failed and res.outcome not in ("failed", "error"):
         res.outcome, res.message = "error", f"teardown: {_exc_message(call)}"
+    if report.when == "setup" and _is_xdist_worker(item.config):
+        # who the test is, sent before it runs: if its worker dies, the controller still knows its clauses
+        report.user_properties.append((_STARTED, {"nodeid": res.nodeid, "clauses": [list(c) for c in res.clauses],
+                                                  "deviation": res.deviation, "order": st.order.get(item.nodeid, -1)}))
     if report.when == "teardown" and _is_xdist_worker(item.config):
         # the verdict travels to the xdist controller on the test's last report (plain types: execnet serializes it)
         report.user_properties.append((_CARRIED, {**asdict(res), "clauses": [list(c) for c in res.clauses],
@@ -321,6 +328,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):
 
 
 _CARRIED = "simdist_conformance_result"
+_STARTED = "simdist_conformance_started"
 _XFAILS_USED = "simdist_conformance_xfails_used"
 
 
@@ -331,16 +339,30 @@ def _is_xdist_worker(config: pytest.Config) -> bool:
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     """On pytest-xdist's controller: a suite test's verdict, gathered by the worker that ran it, joins the results
-    (the report and the clause summary are the controller's). The entry is taken off the report before junitxml and
-    other plugins see its properties."""
+    (the report and the clause summary are the controller's). The entries are taken off the reports before junitxml
+    and other plugins see their properties. A test whose worker crashed (xdist's report of phase "???") is an error of
+    its clauses, known from its setup report; a crash before that report leaves the test out (the run still fails)."""
     st = _controller_state   # None in a worker: there the entry is on its way
-    if st is None or report.when != "teardown":
+    if st is None:
         return
+    if report.when == "???" and report.failed:   # (xdist's DSession.handle_crashitem)
+        data = st.started_tests.pop(report.nodeid, None)
+        if data is not None and report.nodeid not in st.results:
+            st.order[report.nodeid] = data.pop("order")
+            st.results[report.nodeid] = TestResult(
+                nodeid=data["nodeid"], clauses=[tuple(c) for c in data["clauses"]], deviation=data["deviation"],
+                outcome="error", message=_short(str(report.longrepr)), longrepr=str(report.longrepr))
+        return
+    wanted = _STARTED if report.when == "setup" else _CARRIED if report.when == "teardown" else None
     for i, (name, value) in enumerate(report.user_properties):
-        if name != _CARRIED:
+        if name != wanted:
             continue
         del report.user_properties[i]
         data = dict(value)
+        if wanted == _STARTED:
+            st.started_tests[report.nodeid] = data
+            return
+        st.started_tests.pop(report.nodeid, None)
         st.order[report.nodeid] = data.pop("order")
         data["clauses"] = [tuple(c) for c in data["clauses"]]
         st.results[report.nodeid] = TestResult(**data)

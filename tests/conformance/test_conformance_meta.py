@@ -241,19 +241,24 @@ def test_a_report_under_xdist_equals_the_one_process_report(tmp_path):
     """Clause verdicts are gathered where a test runs; under pytest-xdist's -n the workers send each test's verdict
     to the controller, which writes the report: the same tests, outcomes, clause verdicts and unused xfail entries, in
     the same order, as one process gives (a report of every clause 'n/a' before the forty-seventh session). The
-    carried verdict stays out of the JUnit XML."""
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
+    carried verdict stays out of the JUnit XML. A test whose worker crashes is an error of its clauses."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(HERE), str(ROOT), os.environ.get("PYTHONPATH", "")]))
     select = "test_reduce and (enum or documented_values or partial_batch)"
+    crash = "test_string_op_equals_enum[MEAN]"
     reports = {}
-    for name, extra in (("one", []), ("xdist", ["-n", "2"])):
-        cmd = [sys.executable, "-m", "simdist.conformance", "--backend", "simdist", "--report", f"{name}.json",
-               "--junit", f"{name}.xml", "-k", select, "--hypothesis-seed", "3", "-q", "--",
-               "-p", "no:cacheprovider", *extra]
+    for name, backend, extra in (("one", "simdist", []), ("xdist", "simdist", ["-n", "2"]),
+                                 ("crash", f"conformance_broken:crashes_on?base='simdist'&target={crash!r}",
+                                  ["-n", "2"])):
+        cmd = [sys.executable, "-m", "simdist.conformance", "--backend", backend, "--report", f"{name}.json",
+               "--junit", f"{name}.xml", "-k", select, "--hypothesis-seed", "3", "-q", "--xfails", _xfails("simdist"),
+               "--", "-p", "no:cacheprovider", *extra]
         proc = subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
-        assert proc.returncode == 0, f"`{' '.join(cmd[2:])}` exited {proc.returncode}:\n{(proc.stdout + proc.stderr)[-1500:]}"
+        want = 1 if name == "crash" else 0
+        assert proc.returncode == want, \
+            f"`{' '.join(cmd[2:])}` exited {proc.returncode}, but should exit {want}:\n{(proc.stdout + proc.stderr)[-1500:]}"
         reports[name] = json.loads((tmp_path / f"{name}.json").read_text())
         junit = (tmp_path / f"{name}.xml").read_text()
-        assert "simdist_conformance_result" not in junit, f"{name}.xml carries the plugin's verdict entry as a property"
+        assert "simdist_conformance_" not in junit, f"{name}.xml carries the plugin's entries as properties"
     one, xd = reports["one"], reports["xdist"]
 
     def tests(r):
@@ -270,6 +275,20 @@ def test_a_report_under_xdist_equals_the_one_process_report(tmp_path):
     assert not diff, f"clause entries differ under -n 2: {diff[:5]}"
     assert xd["unused_xfails"] == one["unused_xfails"], (
         f"unused xfail entries under -n 2 {len(xd['unused_xfails'])}, but should be {len(one['unused_xfails'])}")
+    # A worker that dies in a test (a backend's native crash): that test is an error of its clauses, known from the
+    # test's setup report (before the forty-eighth session it was missing from the report); the others as before.
+    crashed = {t[0]: t for t in tests(reports["crash"])}
+    mine = [t for t in tests(one) if t[0].endswith(crash)]
+    assert len(mine) == 1, f"the selection should hold {crash}, but its tests are {[t[0] for t in tests(one)]}"
+    got = crashed.get(mine[0][0])
+    assert got is not None and got[1] == "error" and got[2] == mine[0][2] and "crashed while running" in got[4], (
+        f"the crashed test's entry is {got}, but should be an error of clauses {mine[0][2]} saying its worker crashed")
+    others = [t for t in tests(reports["crash"]) if t[0] != mine[0][0]]
+    assert others == [t for t in tests(one) if t[0] != mine[0][0]], (
+        f"the other tests of the crashed run are\n{others}\nbut should be the one-process run's")
+    cid = mine[0][2][0][0]
+    verdicts = {col: reports["crash"]["clauses"][cid][col]["verdict"] for col in ("doc", "tf221")}
+    assert verdicts == {"doc": "fail", "tf221": "fail"}, f"clause {cid} is {verdicts} after the crash, but should fail"
 
 
 # -- the suite can fail: broken backends ----------------------------------------------------------------------
