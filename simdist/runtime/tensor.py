@@ -311,13 +311,16 @@ class Tensor:
         return self._device
 
     def set_shape(self, shape: Any) -> None:
-        """TF's eager `set_shape`: nothing when `shape` is compatible with the tensor's shape, else
-        ValueError. (In a traced function TF also refines the static shape; simdist's static shape
-        keeps its unknown dimensions.)"""
+        """TF's `set_shape`: ValueError when `shape` is not compatible with the tensor's shape; in a
+        traced function (a tf.function's or a tf.data function's graph) it refines the static shape:
+        the dimensions `shape` knows become known (static_shapes.refine)."""
         shape = TensorShape(shape)
         own = self.get_shape()
         if not own.is_compatible_with(shape):
             raise ValueError(f"Tensor's shape {own} is not compatible with supplied shape {shape}.")
+        if shape.rank is not None and (_SYM_DEPTH[0] or type(self) is _Traced):
+            from simdist.runtime.ops import static_shapes   # (the graph's shapes live there)
+            static_shapes.refine(self, shape.as_list())
 
     def get_shape(self) -> TensorShape:
         if _SYM_DEPTH[0] and STATIC_UNKNOWN and id(self) in STATIC_UNKNOWN:

@@ -76,6 +76,11 @@ def _load_image(path: Any, image_size: tuple, num_channels: int, interpolation: 
         img = tf.image.resize(img, image_size, method=interpolation)
         if data_format == "channels_first":
             img = tf.transpose(img, (2, 0, 1))
+    # (the dataset's element_spec: Keras's static shape of the image)
+    if data_format == "channels_last":
+        img.set_shape((image_size[0], image_size[1], num_channels))
+    else:
+        img.set_shape((num_channels, image_size[0], image_size[1]))
     return img
 
 

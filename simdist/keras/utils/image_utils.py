@@ -51,8 +51,9 @@ def _pil() -> Any:
 
 
 def _data_format(data_format: Any) -> str:
-    from simdist.keras import config
-    return data_format or config.image_data_format()
+    """Keras's backend.standardize_data_format: the default format for None, else one of the two (any case)."""
+    from simdist.keras.layers.argument_validation import standardize_data_format
+    return standardize_data_format(data_format)
 
 
 def _floatx(dtype: Any) -> Any:

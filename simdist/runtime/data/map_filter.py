@@ -79,7 +79,11 @@ def _probe_spec(dfn: DatasetFunction, input_dataset: DatasetV2) -> Any:
             out2 = probe(3, 1)
         assert_same_structure(out1, out2)
     except Exception as probe_error:  # noqa: BLE001 - fall back to a real element, re-raise if that fails too
-        return map_structure(_unknown_dims_spec, _first_real_output(dfn, input_dataset, device, probe_error))
+        flat, out = _first_real_output(dfn, input_dataset, device, probe_error)
+        # (an input the function returns as it is keeps its spec: the zip of paths and labels a loader maps)
+        given = [(a, s) for a, s in zip(flat, flatten(input_dataset.element_spec)) if type(s) is TensorSpec]
+        return map_structure(lambda t: next((s for a, s in given if getattr(t, "_v", None) is a), None)
+                             or _unknown_dims_spec(t), out)
     leaves1, leaves2 = flatten(out1), flatten(out2)
     specs = [_common_spec(a, b) for a, b in zip(leaves1, leaves2)]
     return pack_as(out1, specs)
@@ -90,7 +94,8 @@ _REAL_PROBES = 8
 
 
 def _first_real_output(dfn: DatasetFunction, input_dataset: Any, device: str, probe_error: Exception) -> Any:
-    """The function's output on the first real element it does not fail on (an element whose own
+    """(The first real element the function does not fail on, flat; its output on it): the function's output on
+    the first real element it does not fail on (an element whose own
     computation fails, or on which the function fails, is TF's error at iteration, not at build:
     `range(n).map(check_numerics failing at 0).ignore_errors()` builds); the probe's error when none
     of the first `_REAL_PROBES` elements does, or the input is empty (no pass of the input:
@@ -109,7 +114,7 @@ def _first_real_output_of(dfn: DatasetFunction, input_dataset: Any, device: str,
         except errors.OpError:
             continue
         try:
-            return _normalize_fn_output(dfn.probe(flat, device))
+            return flat, _normalize_fn_output(dfn.probe(flat, device))
         except errors.OpError:
             continue
     raise built(probe_error)
@@ -130,7 +135,11 @@ def _unknown_dims_spec(t: Any) -> Any:
         return SparseTensorSpec([None] * t.shape.rank, t.dtype)
     if isinstance(t, RaggedTensor):
         return RaggedTensorSpec([None] * t.shape.rank, t.dtype, t.ragged_rank, t.row_splits_dtype)
-    return TensorSpec(_static_shapes.declared(t) or [None] * t.ndim, t.dtype)
+    # (a declared shape, else the dimensions an op marked unknown as such and the others known: a decoded image's
+    # channels; a tensor without marks keeps none, its shape possibly depending on the element's values)
+    marked = _static_shapes.unknown(t) and not _static_shapes.rank_unknown(t)
+    return TensorSpec(_static_shapes.declared(t) or (_static_shapes.known_shape(t) if marked else None)
+                      or [None] * t.ndim, t.dtype)
 
 
 def _common_spec(a: Any, b: Any) -> Any:

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors
-from simdist.runtime.ops import dispatch
+from simdist.runtime.ops import dispatch, static_shapes
 from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.registry import NotDifferentiable, lanes, register
 from simdist.runtime.ops.string_args import STRING_COST, as_bytes, bytes_array, string_tensor, want_string
@@ -203,4 +203,8 @@ def decode_wav(contents: Any, desired_channels: int = -1, desired_samples: int =
     from collections import namedtuple
     audio, rate = dispatch.execute(DECODE_WAV, (string_tensor(contents, "DecodeWav", "contents"),),
                                    {"desired_channels": int(desired_channels), "desired_samples": int(desired_samples)})
+    # (TF's shape function: [desired_samples, desired_channels], each unknown where -1: a graph's static shape, and a
+    # tf.data function's element spec when its probes cannot run it)
+    static_shapes.declare(audio, [None if desired_samples == -1 else int(desired_samples),
+                                  None if desired_channels == -1 else int(desired_channels)])
     return namedtuple("DecodeWav", ["audio", "sample_rate"])(audio, rate)

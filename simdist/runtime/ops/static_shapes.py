@@ -28,7 +28,7 @@ from simdist.runtime.ops.registry import BROADCAST, SAME_SHAPES
 from simdist.runtime.tensor import STATIC_UNKNOWN, Tensor, _Traced
 
 __all__ = ["UNKNOWN", "mark", "unknown_batch", "mark_dim", "mark_rank_unknown", "unknown", "rank_unknown", "known_dim", "argument", "carry", "known_shape", "static_shape", "merge", "unseen",
-           "declare", "declared",
+           "declare", "declared", "refine",
            "propagate",
            "broadcast_fails"]
 
@@ -64,6 +64,23 @@ def declare(t: Tensor, shape: Sequence[int | None]) -> Tensor:
     key = id(t)
     DECLARED[key] = (weakref.ref(t, functools.partial(_drop_declared, key)), tuple(shape))
     return mark(t, [d is None for d in shape])
+
+
+def refine(t: Tensor, dims: Sequence[int | None]) -> Tensor:
+    """t after `t.set_shape(dims)` in a traced function (its rank known and compatible): the dimensions `dims`
+    knows become known to the graph, the others keep what the graph knew; the shape is t's declared shape
+    (`declared`: a tf.data function probed on a real element keeps it for its element spec, as TF's
+    element_spec is the static shape set_shape leaves; the dimensions `dims` leaves None stay unknown there)."""
+    entry = UNKNOWN.get(id(t))
+    if entry is not None and entry[0]() is t:
+        flags = tuple(f and d is None for f, d in zip(entry[1], dims))
+        if any(flags):
+            UNKNOWN[id(t)] = (entry[0], flags, False)
+        else:
+            del UNKNOWN[id(t)]
+    key = id(t)
+    DECLARED[key] = (weakref.ref(t, functools.partial(_drop_declared, key)), tuple(dims))
+    return t
 
 
 def declared(t: Any) -> list[int | None] | None:
