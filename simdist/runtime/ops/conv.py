@@ -550,6 +550,8 @@ def _depthwise(x: np.ndarray, f: np.ndarray, strides: tuple, padding: str, expli
         raise _primitive_error("DepthwiseConv2dNative")
     if _eigen_half(x.dtype):
         return _eigen_half_depthwise(cols, f).reshape(x.shape[0], oh, ow, c * m)
+    if _eigen_depthwise_in_order(x.dtype):
+        return _eigen_taps_in_order(cols, f).reshape(x.shape[0], oh, ow, c * m)
     by_channel = cols.reshape(-1, kh * kw, c).transpose(2, 0, 1)            # [C, P, K]
     out = matmul(by_channel, f.reshape(kh * kw, c, m).transpose(1, 0, 2))  # [C, P, M]
     return out.transpose(1, 0, 2).reshape(x.shape[0], oh, ow, c * m)
@@ -609,6 +611,33 @@ def _eigen_half_depthwise(cols: np.ndarray, f: np.ndarray) -> np.ndarray:
         for k in range(kh * kw):
             acc = (acc + taps[:, k, :, None] * ff[k]).astype(f.dtype).astype(np.float32)
     return acc.astype(f.dtype).reshape(-1, c * m)
+
+
+def _eigen_depthwise_in_order(dtype: Any) -> bool:
+    """float32 or float64 on TF 2.21's own DepthwiseConv2dNative kernel: float64 on every CPU, float32 where
+    oneDNN does not take it (an AVX2-only CPU), outside XLA."""
+    name = np.dtype(dtype).name
+    return name in ("float32", "float64") and not onednn_conv(name) and not context.in_xla()
+
+
+def _eigen_taps_in_order(cols: np.ndarray, f: np.ndarray) -> np.ndarray:
+    """TF 2.21's own DepthwiseConv2dNative kernel for float32 and float64 (depthwise_conv_op.cc
+    DepthwiseConv2DKernel): each output's accumulator starts at +0 and takes the filter taps in row-major order
+    (padded taps read the input buffer's zeros) with Eigen's pmadd, which the wheel (AVX, no FMA) compiles as a
+    rounded product and a rounded sum: `acc = acc + x * k` in the dtype. Observed bit for bit on the AMD EPYC host
+    (fz48b: 60 of 60 seeded float32 cases, filters 1x1 to 3x3, strides 1 and 2, SAME and VALID, multipliers 1-2,
+    up to 9 channels; a fused multiply-add order was off in 39 of them, BLAS's in most; fz48b_gen seed 48001 #4 and
+    #30, depthwise_conv2d and separable_conv2d one ulp apart). [P, K*C] patches and a [kh, kw, C, M] filter ->
+    [P, C*M]."""
+    kh, kw, c, m = f.shape
+    dt = f.dtype
+    taps = cols.reshape(-1, kh * kw, c)                                     # [P, K, C]
+    ff = f.reshape(kh * kw, c, m)                                           # [K, C, M]
+    acc = np.zeros((taps.shape[0], c, m), dt)
+    with np.errstate(over="ignore", invalid="ignore"):
+        for k in range(kh * kw):
+            acc = acc + taps[:, k, :, None] * ff[k]
+    return acc.reshape(-1, c * m)
 
 
 _ONEDNN_SOURCE = {"DepthwiseConv2dNativeBackpropInput": "mkl_conv_grad_input_ops.cc:546",

@@ -898,11 +898,48 @@ def _softmax_folded(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
 _MUL_FOLDING = _then_push_down(_mul_rule, "Mul")
 
 
+# --- constant_folding.cc SimplifyReduction: a reduction over no axes (or, keeping dims, over dims of size 1) is an
+# Identity of its input
+def _reduction_identity(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
+    """Sum/Prod/Mean/Max/Min whose constant reduction indices are empty (`reduce_sum` of a scalar: math_ops' axis
+    range(0, 0); `axis=[]`), or with keep_dims every index naming a dimension of size 1: ReplaceReductionWithIdentity
+    makes the node an Identity, which the dependency optimizer removes, so its consumers read the input's node. The
+    values are the same as the reduction's (TF's reduction kernels forward such an input too); what changes is the
+    name an AddN orders its inputs by (`_by_name`): inside tf.function `add_n([reduce_sum(a), reduce_sum(s),
+    reduce_sum(c)])` of a scalar argument s sums as a + c + s, the forwarded `s` sorting after `Sum_2` (fz45_gen seed
+    45005 #78 and #37: the loss one ulp apart from the eager sum; observed on TF 2.21)."""
+    (x,) = tensors[:1]
+    if not (_is_float(x) or x.dtype.is_complex) or x.shape.rank is None:
+        return None
+    ax = (attrs or {}).get("axis")   # (None: every axis, math_ops' constant range(0, rank))
+    ax = tuple(range(x.shape.rank)) if ax is None else \
+        tuple(int(a) for a in (ax if isinstance(ax, (list, tuple)) else [ax]))
+    if ax:
+        shape = x.shape.as_list()
+        if not (attrs or {}).get("keepdims") or \
+                any(not -len(shape) <= a < len(shape) or shape[a] != 1 for a in ax):
+            return None
+    return _forward(x)
+
+
+def _then_monotonic(name: str) -> Any:
+    """Max/Min: SimplifyReduction (constant folding) first, then the arithmetic optimizer's monotonic stage."""
+    mono = _monotonic_rule(name)
+
+    def rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
+        r = _reduction_identity(rec, tensors, attrs) if _on("constant_folding") else None
+        return r if r is not None or not _on("arithmetic_optimization") else mono(rec, tensors, attrs)
+    rule.__name__ = mono.__name__
+    rule.__doc__ = mono.__doc__
+    return rule
+
+
 def _rules() -> dict[Any, Any]:
     from simdist.runtime.ops import activations, array, math, reductions, unary, xfunctions
     ao, cf = "arithmetic_optimization", "constant_folding"
-    return {array.PACK: _owned(ao, _pack_rule), math.MAX: _owned(ao, _monotonic_rule("Max")),
-            math.MIN: _owned(ao, _monotonic_rule("Min")), reductions.ARGMAX: _owned(ao, _monotonic_rule("ArgMax")),
+    return {array.PACK: _owned(ao, _pack_rule), math.MAX: _then_monotonic("Max"), math.MIN: _then_monotonic("Min"),
+            math.SUM: _owned(cf, _reduction_identity), math.MEAN: _owned(cf, _reduction_identity),
+            reductions.PROD: _owned(cf, _reduction_identity), reductions.ARGMAX: _owned(ao, _monotonic_rule("ArgMax")),
             reductions.ARGMIN: _owned(ao, _monotonic_rule("ArgMin")),
             math.REALDIV: _div_rule, xfunctions.XDIVY: _xdivy_rule, math.POW: _owned(ao, _pow_rule), unary.LOG: _owned(ao, _log_rule),
             math.SUB: _then_push_down(_sub_rule, "Sub"),

@@ -856,6 +856,10 @@ def _mean(v: np.ndarray, axis: Any, keepdims: bool, stacked: bool = False) -> np
             return np.divide(s, s.dtype.type(n))
         if v.dtype == _BF16:   # TF 2.21: the float32 sum (its order) / float32(n), rounded once
             return (_sum(v.astype(np.float32), axis, keepdims, stacked) / np.float32(n)).astype(v.dtype)
+        if v.dtype == np.float16:   # Eigen's MeanReducer<half> (reduction_ops.h casts only bfloat16 and the
+            # integers): SumReducer<half>'s sum (its order, each addition rounded to half), / half(n)
+            s = _sum(v, axis, keepdims, stacked)
+            return np.divide(s, np.float16(n)).astype(np.float16)
         return np.mean(v, axis=axis, keepdims=keepdims, dtype=v.dtype)
 
 
