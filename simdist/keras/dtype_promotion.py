@@ -79,6 +79,14 @@ def dtype_name(value: Any) -> str:
         return "int64"
     if value is float:
         return "float32"
+    # (Keras's PYTHON_DTYPES_MAP first, as standardize_dtype: the name "int" is int64 (ops.where(c)'s spec asks
+    # result_type("int", "int"), TF 2.21 answering int64), str is string, complex complex128; cov48)
+    if isinstance(value, str) and value == "int":
+        return "int64"
+    if value is str:
+        return "string"
+    if value is complex:
+        return "complex128"
     return tf.as_dtype(value).name
 
 

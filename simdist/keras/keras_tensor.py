@@ -22,7 +22,6 @@ from typing import Any, Callable
 
 from simdist import tf
 from simdist.keras import dtype_policies as dtypes
-from simdist.keras import dtype_promotion
 from simdist.keras.naming import auto_name
 
 __all__ = ["KerasTensor", "KerasHistory", "Node", "any_symbolic_tensors", "is_keras_tensor", "compute_output_spec",
@@ -33,6 +32,17 @@ map_structure = tf.nest.map_structure
 pack_sequence_as = tf.nest.pack_sequence_as
 
 _PROBE_SIZES = (2, 3)
+
+# (Keras 3.15's texts, keras/src/backend/common/keras_tensor.py, "an a dtype" included)
+_SYMBOLIC = ("A KerasTensor is symbolic: it's a placeholder for a shape an a dtype. It doesn't have any actual "
+             "numerical value. ")
+_TF_FUNCTION_REFUSAL = (
+    "A KerasTensor cannot be used as input to a TensorFlow function. A KerasTensor is a symbolic placeholder for a "
+    "shape and dtype, used when constructing Keras Functional models or Keras Functions. You can only use it as input "
+    "to a Keras layer or a Keras operation (from the namespaces `keras.layers` and `keras.ops`). You are likely doing "
+    "something like:\n\n```\nx = Input(...)\n...\ntf_fn(x)  # Invalid.\n```\n\nWhat you should do instead is wrap "
+    "`tf_fn` in a layer:\n\n```\nclass MyLayer(Layer):\n    def call(self, x):\n        return tf_fn(x)\n\n"
+    "x = MyLayer()(x)\n```\n")
 
 
 class KerasHistory(collections.namedtuple("KerasHistory", ["operation", "node_index", "tensor_index"])):
@@ -79,8 +89,7 @@ class KerasTensor:
         return symbolic_op("cast", lambda x: tf.cast(x, dtype), self)
 
     def __array__(self, *args: Any, **kwargs: Any) -> Any:
-        raise ValueError("A KerasTensor is symbolic: it's a placeholder for a shape an a dtype. It doesn't have any "
-                         "actual numerical value. You cannot convert it to a NumPy array.")
+        raise ValueError(_SYMBOLIC + "You cannot convert it to a NumPy array.")
 
     def __bool__(self) -> bool:
         raise TypeError("A symbolic KerasTensor cannot be used as a boolean.")
@@ -88,34 +97,24 @@ class KerasTensor:
     def __iter__(self) -> Any:
         raise NotImplementedError("Iterating over a symbolic KerasTensor is not supported.")
 
-    def __len__(self) -> int:
-        raise TypeError("A symbolic KerasTensor has no length (its batch size is unknown).")
+    # (no __len__, as Keras's: len() is Python's TypeError "object of type 'KerasTensor' has no len()", and
+    # `hasattr(t, "__len__")` is False, which ops.slice's spec reads to accept tensor start indices: cov48)
 
-    def _op(name: str, fn: Callable[..., Any], reverse: bool = False) -> Callable[..., Any]:  # noqa: N805
-        def method(self: "KerasTensor", other: Any = None) -> Any:
-            from simdist.keras.layers.op_layer import symbolic_op
-            if other is None and fn.__code__.co_argcount == 1:
-                return symbolic_op(name, fn, self)
-            return symbolic_op(name, fn, other, self) if reverse else symbolic_op(name, fn, self, other)
-        return method
+    def __int__(self) -> int:
+        raise ValueError(_SYMBOLIC + "You cannot convert it to an int.")
 
-    __add__ = _op("add", lambda a, b: _promoted(tf.add, a, b))
-    __radd__ = _op("add", lambda a, b: _promoted(tf.add, a, b), reverse=True)
-    __sub__ = _op("subtract", lambda a, b: _promoted(tf.subtract, a, b))
-    __rsub__ = _op("subtract", lambda a, b: _promoted(tf.subtract, a, b), reverse=True)
-    __mul__ = _op("multiply", lambda a, b: _promoted(tf.multiply, a, b))
-    __rmul__ = _op("multiply", lambda a, b: _promoted(tf.multiply, a, b), reverse=True)
-    __truediv__ = _op("true_divide", lambda a, b: _promoted(tf.divide, a, b, weak_float=True))
-    __rtruediv__ = _op("true_divide", lambda a, b: _promoted(tf.divide, a, b, weak_float=True), reverse=True)
-    __matmul__ = _op("matmul", lambda a, b: _matmul(a, b))
-    __rmatmul__ = _op("matmul", lambda a, b: _matmul(a, b), reverse=True)
-    __pow__ = _op("power", lambda a, b: tf.pow(a, b))
-    __neg__ = _op("negative", lambda a: tf.negative(a))
-    del _op
+    def __float__(self) -> float:
+        raise ValueError(_SYMBOLIC + "You cannot convert it to a float.")
 
-    # (Keras 3.15's KerasTensor also maps abs, //, %, the comparisons (not ==), &, |, ^, ~, ** from the
-    # left and round() to keras.ops: absolute, floor_divide, mod, less/.../not_equal, logical_and/or/
-    # xor/not, power, round; their symbolic specs are those ops' compute_output_spec)
+    def __tf_tensor__(self, dtype: Any = None, name: Any = None) -> Any:
+        """TF's conversion protocol: Keras's refusal (a tf op or tf.convert_to_tensor on a KerasTensor; cov48)."""
+        raise ValueError(_TF_FUNCTION_REFUSAL)
+
+    # (Keras 3.15's KerasTensor maps every operator to its keras.ops function (ops.Add().symbolic_call(...) and so
+    # on): +, -, *, /, @, **, unary -, abs, //, %, the comparisons (not ==), &, |, ^, ~, [] and round(); their
+    # symbolic specs are those ops' compute_output_spec and a functional model runs those ops: `x * np.float64(2)` of
+    # a float16 x is float64 (a NumPy scalar is not weakly typed), `x * 2.0` is flagged sparse as Keras's Multiply
+    # spec flags it (getattr(2.0, "sparse", True)); cov48: +, -, *, /, @, ** and [] had their own TF-op forms)
     def _keras_op(fname: str, reverse: bool = False) -> Callable[..., Any]:  # noqa: N805
         def method(self: "KerasTensor", *other: Any) -> Any:
             from simdist.keras import ops
@@ -125,6 +124,18 @@ class KerasTensor:
             return fn(other[0], self) if reverse else fn(self, other[0])
         return method
 
+    __add__ = _keras_op("add")
+    __radd__ = _keras_op("add", reverse=True)
+    __sub__ = _keras_op("subtract")
+    __rsub__ = _keras_op("subtract", reverse=True)
+    __mul__ = _keras_op("multiply")
+    __rmul__ = _keras_op("multiply", reverse=True)
+    __truediv__ = _keras_op("true_divide")
+    __rtruediv__ = _keras_op("true_divide", reverse=True)
+    __matmul__ = _keras_op("matmul")
+    __rmatmul__ = _keras_op("matmul", reverse=True)
+    __pow__ = _keras_op("power")
+    __neg__ = _keras_op("negative")
     __abs__ = _keras_op("absolute")
     __rpow__ = _keras_op("power", reverse=True)
     __floordiv__ = _keras_op("floor_divide")
@@ -150,30 +161,24 @@ class KerasTensor:
         return ops.round(self, decimals=ndigits or 0)
 
     def __getitem__(self, key: Any) -> Any:
-        from simdist.keras.layers.op_layer import symbolic_op
-        return symbolic_op("get_item", lambda x: x[key], self)
+        from simdist.keras import ops
+        return ops.get_item(self, key)
+
+    def reshape(self, newshape: Any) -> Any:
+        """Keras's KerasTensor.reshape: ops.reshape (cov48)."""
+        from simdist.keras import ops
+        return ops.reshape(self, newshape)
+
+    def squeeze(self, axis: Any = None) -> Any:
+        """Keras's KerasTensor.squeeze: ops.squeeze (cov48)."""
+        from simdist.keras import ops
+        return ops.squeeze(self, axis)
 
     __hash__ = object.__hash__
 
     def __repr__(self) -> str:
         return (f"<KerasTensor shape={self._shape}, dtype={self._dtype}, sparse={self._sparse}, "
                 f"ragged={self._ragged}, name={self.name}>")
-
-
-def _promoted(fn: Callable[[Any, Any], Any], a: Any, b: Any, weak_float: bool = False) -> Any:
-    """Keras's ops.add/subtract/multiply (and, with `weak_float`, divide) on TF: both operands in
-    their result type (simdist/keras/dtype_promotion.py), then the TF op."""
-    (x, y), _ = dtype_promotion.promote(a, b, weak_float=weak_float)
-    return fn(x, y)
-
-
-def _matmul(a: Any, b: Any) -> Any:
-    """Keras's ops.matmul on TF: computed in result_type(a, b, float), cast to result_type(a, b)."""
-    x, y = tf.convert_to_tensor(a), tf.convert_to_tensor(b)
-    compute = dtype_promotion.result_type(x.dtype, y.dtype, float)
-    result = dtype_promotion.result_type(x.dtype, y.dtype)
-    out = tf.matmul(dtype_promotion.convert_to(x, compute), dtype_promotion.convert_to(y, compute))
-    return dtype_promotion.convert_to(out, result)
 
 
 def is_keras_tensor(x: Any) -> bool:

@@ -90,8 +90,25 @@ def _identity_decorator(fn: Callable[..., Any]) -> Callable[..., Any]:
     return fn
 
 
+def _inject_argument_info_in_traceback(fn: Callable[..., Any], object_name: str | None = None) -> Callable[..., Any]:
+    """Keras's wrapper (utils/traceback_utils.py): an exception `fn` raises comes back as the same class with
+    "Exception encountered when calling <object_name>." and the call's arguments (Cond.__call__ uses it, so a
+    cond's branch error, symbolic or eager, reads as TF 2.21's: cov48)."""
+    from simdist.keras.traceback_utils import call_with_argument_info
+
+    def error_handler(*args: Any, **kwargs: Any) -> Any:
+        return call_with_argument_info(fn, object_name or fn.__name__, *args, **kwargs)
+    return error_handler
+
+
+def _is_traceback_filtering_enabled() -> bool:
+    from simdist.keras.traceback_utils import is_traceback_filtering_enabled
+    return is_traceback_filtering_enabled()
+
+
 traceback_utils = SimpleNamespace(filter_traceback=_identity_decorator,
-                                  is_traceback_filtering_enabled=lambda: False)
+                                  is_traceback_filtering_enabled=_is_traceback_filtering_enabled,
+                                  inject_argument_info_in_traceback=_inject_argument_info_in_traceback)
 serialization_lib = SimpleNamespace(serialize_keras_object=lambda obj: obj,
                                     deserialize_keras_object=lambda obj, **kw: obj)
 
@@ -104,9 +121,13 @@ class Operation:
         self.name = name
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        if any_symbolic_tensors(args, kwargs):
-            return self.symbolic_call(*args, **kwargs)
-        return self.call(*args, **kwargs)
+        call_fn = self.symbolic_call if any_symbolic_tensors(args, kwargs) else self.call
+        if _is_traceback_filtering_enabled():
+            # (Keras's Operation.__call__: an error of an op called as `Op(...)(x)`, symbolic or eager, is wrapped
+            # "Exception encountered when calling Pad.call()." with its arguments; the ops that call their backend
+            # function or `.symbolic_call` directly raise unwrapped, as on TF 2.21: cov48)
+            call_fn = _inject_argument_info_in_traceback(call_fn, f"{type(self).__name__}.call()")
+        return call_fn(*args, **kwargs)
 
     def symbolic_call(self, *args: Any, **kwargs: Any) -> Any:
         """Keras's output spec (keras_output_spec records no node: dispatch.py does)."""

@@ -16,6 +16,7 @@ from typing import Any, Callable
 
 from simdist import tf as _simdist_tf
 from simdist.keras import config
+from simdist.keras import dtype_policies as _dtype_policies
 from simdist.keras import dtype_promotion
 from simdist.keras.losses._ops import cast as _dense_cast
 from simdist.keras.losses._ops import convert_to_tensor as _convert_to_tensor
@@ -188,22 +189,11 @@ INT_TYPES = ("uint8", "uint16", "uint32", "uint64", "int8", "int16", "int32", "i
 
 
 def standardize_dtype(dtype: Any) -> str:
-    """Keras's dtype name: None -> floatx; Python int/float/bool -> int64/float32/bool
-    (keras/src/backend/common/variables.py standardize_dtype)."""
-    if dtype is None:
-        return config.floatx()
-    if dtype is int:
-        return "int64"
-    if dtype is float:
-        return "float32"
-    if dtype is bool:
-        return "bool"
-    if hasattr(dtype, "name") and not isinstance(dtype, str):
-        return tf.as_dtype(dtype).name
-    if hasattr(dtype, "__name__") and not isinstance(dtype, str):   # NumPy scalar types (np.float32)
-        import numpy as np
-        return np.dtype(dtype).name
-    return tf.as_dtype(dtype).name
+    """Keras's dtype name (keras/src/backend/common/variables.py standardize_dtype): None -> floatx; Python
+    int/float/bool -> int64/float32/bool; a name outside Keras's ALLOWED_DTYPES ("floaty", and TF-only aliases such
+    as "float" or "double") is Keras's ValueError "Invalid dtype: ...", as `ops.cast(x, "floaty")` raises on TF 2.21
+    (cov48; it was tf.as_dtype's TypeError)."""
+    return _dtype_policies.standardize_dtype(dtype)
 
 
 def is_int_dtype(dtype: Any) -> bool:
@@ -250,8 +240,13 @@ def _map_structure(fn: Callable[..., Any], *structures: Any, **kwargs: Any) -> A
     return tf.nest.map_structure(fn, *structures)
 
 
+def _assert_same_structure(a: Any, b: Any, check_types: Any = None) -> None:
+    """keras.tree.assert_same_structure (optree's: list and tuple differ; check_types has no effect)."""
+    tf.nest.assert_same_structure(a, b, check_types=True)
+
+
 tree = SimpleNamespace(map_structure=_map_structure, flatten=tf.nest.flatten, is_nested=tf.nest.is_nested,
-                       pack_sequence_as=tf.nest.pack_sequence_as)
+                       pack_sequence_as=tf.nest.pack_sequence_as, assert_same_structure=_assert_same_structure)
 
 
 def shape_op(x: Any) -> tuple:

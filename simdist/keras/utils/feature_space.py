@@ -13,6 +13,7 @@ keras.utils, the build config per feature, the preprocessors' variables and voca
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
 from simdist import tf
@@ -428,8 +429,13 @@ class FeatureSpace(Layer):
 
     def save(self, filepath: Any) -> None:
         """Write it to a `.keras` file (config, the preprocessors' variables and vocabulary assets);
-        `keras.models.load_model` reads it back."""
+        `keras.models.load_model` reads it back. Keras's FeatureSpace.save calls saving_lib.save_model itself (not
+        saving_api's, which routes `.h5` to the legacy writer), so any other extension is its ValueError (TF 2.21
+        observed, cov48: simdist answered the .h5 writer's NotImplementedError)."""
         from simdist.keras.models.keras_file import save_model
+        if not isinstance(filepath, io.IOBase) and not str(filepath).endswith(".keras"):
+            raise ValueError("Invalid `filepath` argument: expected a `.keras` extension. "
+                             f"Received: filepath={filepath}")
         save_model(self, filepath)
 
     def save_own_variables(self, store: Any) -> None:

@@ -336,8 +336,12 @@ def _parse(equation: str, ranks: Sequence[int], known: Sequence[bool] | None = N
     return out_ins, out
 
 
-def _check_and_broadcast(ts: list[Tensor], ins: list[str]) -> list[Tensor]:
-    """TF's dimension checks; ellipsis dims of size 1 broadcast (as BroadcastTo ops)."""
+def _check_and_broadcast(ts: list[Tensor], ins: list[str], equation: str) -> list[Tensor]:
+    """TF's dimension checks; ellipsis dims of size 1 broadcast (as BroadcastTo ops). An ellipsis's letters are
+    _parse's spare letters, those not in the equation: a label the equation names, upper or lower case, never
+    broadcasts (TF 2.21: tf.einsum("BTNH,BSNH->BNTS") of N=2 and N=1 is InvalidArgumentError "Expected dimension 2
+    at axis 2 ...", which keras.ops.dot_product_attention of one key/value head meets; cov48: an upper-case label
+    was taken for an ellipsis letter and broadcast)."""
     from simdist.runtime.ops import array
     size = _sizes_broadcast(ins, [t.shape.as_list() for t in ts])
     out = []
@@ -345,7 +349,7 @@ def _check_and_broadcast(ts: list[Tensor], ins: list[str]) -> list[Tensor]:
         shp = t.shape.as_list()
         want = [size[c] for c in s]
         for ax, (c, d) in enumerate(zip(s, shp)):
-            if d != size[c] and not (d == 1 and c.isupper()):
+            if d != size[c] and not (d == 1 and c not in equation):
                 # (a traced graph's Einsum shape function: ValueError "Dimensions must be equal"; tnp29)
                 raise trace_errors.shape_error(
                     f"Expected dimension {size[c]} at axis {ax} of the input shaped "
@@ -378,7 +382,7 @@ def einsum(equation: str, *inputs: Any, **kwargs: Any) -> Tensor:
                 EINSUM.dtype(tuple(ts[0].dtype for _ in ts), {"equation": equation})
             raise args.dtype_error("Einsum", i, ts[0].dtype, ts[i].dtype)
     ins, out = _parse(equation, [t.ndim for t in ts], [not static_shapes.rank_unknown(t) for t in ts])
-    ts = _check_and_broadcast(ts, ins)
+    ts = _check_and_broadcast(ts, ins, equation)
     while len(ts) > 2:   # contract the first two, keeping the labels still needed
         later = "".join(ins[2:]) + out
         keep = "".join(c for c in dict.fromkeys(ins[0] + ins[1]) if c in later)
