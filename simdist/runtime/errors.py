@@ -6,33 +6,69 @@ from typing import Any
 
 
 class OpError(Exception):
-    """Base of TF runtime errors. Accepts TF's `(node_def, op, message)` or just `(message)`."""
+    """Base of TF runtime errors, TF 2.21's constructor (framework/errors_impl.py OpError): `(node_def, op, message,
+    error_code, *args)`, `*args` optionally a dict of payloads; Exception's own args stay empty (TF calls
+    `super().__init__()` with none), `message`, `op`, `node_def`, `error_code` and `experimental_payloads` are
+    read-only properties, str() is the message (TF appends the op's stack trace when `op` is given: simdist's
+    errors name no op), and pickling rebuilds with the arguments the class's constructor names (TF's __reduce__
+    reads them by the constructor's argspec: the payloads are not kept)."""
 
-    error_code = 2
+    def __init__(self, node_def: Any, op: Any, message: Any, error_code: Any, *args: Any) -> None:
+        super().__init__()
+        self.args = _ctor_args(type(self), node_def, op, message, error_code, args)
+        self._node_def = node_def
+        self._op = op
+        self._message = message
+        self._error_code = error_code
+        self._experimental_payloads = args[0] if args else {}
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        if len(args) >= 3:
-            node_def, op, message = args[0], args[1], args[2]
-        elif len(args) == 1:
-            node_def, op, message = None, None, args[0]
-        else:
-            node_def = kwargs.get("node_def")
-            op = kwargs.get("op")
-            message = kwargs.get("message", args[0] if args else "")
-        super().__init__(message)
-        self.node_def = node_def
-        self.op = op
-        self.message = message
+    @property
+    def message(self) -> Any:
+        return self._message
+
+    @property
+    def op(self) -> Any:
+        return self._op
+
+    @property
+    def node_def(self) -> Any:
+        return self._node_def
+
+    @property
+    def error_code(self) -> Any:
+        return self._error_code
+
+    @property
+    def experimental_payloads(self) -> Any:
+        return self._experimental_payloads
 
     def __str__(self) -> str:
-        return str(self.message)
+        return str(self._message)
 
-    def __reduce__(self):
-        return (type(self), (self.node_def, self.op, self.message))
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"
+
+    def __reduce__(self) -> Any:
+        import inspect
+        names = list(inspect.signature(type(self).__init__).parameters)[1:]
+        return type(self), tuple(getattr(self, n) for n in names if n not in ("args", "kwargs"))
+
+
+def _ctor_args(cls: type, node_def: Any, op: Any, message: Any, error_code: Any, payloads: tuple) -> tuple:
+    """The arguments `cls`'s constructor took: a tf.errors subclass's take no error code."""
+    head = (node_def, op, message) if cls.__dict__.get("_simdist_coded") or any(
+        k.__dict__.get("_simdist_coded") for k in cls.__mro__[1:-1]) else (node_def, op, message, error_code)
+    return head + tuple(payloads)
 
 
 def _make(name: str, code: int) -> type:
-    return type(name, (OpError,), {"error_code": code, "__doc__": f"TF's `tf.errors.{name}`."})
+    """A tf.errors subclass with TF's constructor `(node_def, op, message, *args)` and its status code."""
+
+    def __init__(self: Any, node_def: Any, op: Any, message: Any, *args: Any) -> None:
+        OpError.__init__(self, node_def, op, message, code, *args)
+
+    __init__.__qualname__ = f"{name}.__init__"
+    return type(name, (OpError,), {"__init__": __init__, "__doc__": f"TF's `tf.errors.{name}`.", "_simdist_coded": True})
 
 
 CancelledError = _make("CancelledError", 1)

@@ -416,15 +416,21 @@ class Workers:
             if hit is not None and hit[0] is fn:
                 seen, key = hit[1], None
         try:
+            # (a call that does not replay runs its Python under a recorder with Grappler's rewrites: TF 2.21 runs
+            # the traced function's rewritten graph on the worker, `schedule(f, args=(x,))` of `x / 3.0` gives
+            # x * (1 / 3) as a plain call of f does; clause function.grappler-rewrites, open48)
             if key is not None:
-                early, wvars, result, own, rec = dataflow.watch(lambda: fn._scheduled(args, kwargs), keep=True)
+                early, wvars, result, own, rec = dataflow.watch(lambda: fn._scheduled(args, kwargs), keep=True,
+                                                                rewrites=bool(args or kwargs))
                 seen = (early, wvars, own)
                 if own:
                     self._again = ("eager", rec, result)
             elif seen is not None and seen[2]:
-                result, rec = dataflow.recorded(lambda: fn._scheduled(args, kwargs))
+                result, rec = dataflow.recorded(lambda: fn._scheduled(args, kwargs), bool(args or kwargs))
                 if rec is not None:
                     self._again = ("eager", rec, result)
+            elif args or kwargs:   # (a call without arguments records its own graph, and replays it later)
+                result, _ = dataflow.recorded(lambda: fn._scheduled(args, kwargs), True)
             else:
                 result = fn._scheduled(args, kwargs)
         except Exception as e:  # noqa: BLE001 - an application error of the scheduled function

@@ -83,6 +83,7 @@ test = _NS(TestCase=_test.TestCase, main=_test.main, compute_gradient=_test.comp
            is_gpu_available=_test.is_gpu_available, gpu_device_name=_test.gpu_device_name,
            is_built_with_cuda=_test.is_built_with_cuda, is_built_with_rocm=_test.is_built_with_rocm,
            is_built_with_gpu_support=_test.is_built_with_gpu_support, is_built_with_xla=_test.is_built_with_xla,
+           is_cpu_target_available=_test.is_cpu_target_available,
            disable_with_predicate=_test.disable_with_predicate,
            with_eager_op_as_function=_test.with_eager_op_as_function)
 from simdist.tf import signal  # noqa: E402

@@ -439,6 +439,18 @@ def is_built_with_gpu_support() -> bool:
     return False
 
 
+def is_cpu_target_available(target: str) -> bool:
+    """tf.test.is_cpu_target_available (framework/test_util.py IsCPUTargetAvailable): whether TF's build has
+    LLVM's code generator for `target`, by its prefix: "arm", "aarch64", "ppc"/"powerpc", "x86" and "s390x"
+    are each True in TF 2.21's CPU build, whatever the host (observed; a constant of the build); another
+    target is AssertionError "Unknown CPU target: <target>" (case-sensitive), a non-string AttributeError
+    from its `startswith`."""
+    for prefix in ("arm", "aarch64", "ppc", "powerpc", "x86", "s390x"):   # (TF's chain of startswith, in its order)
+        if target.startswith(prefix):
+            return True
+    raise AssertionError("Unknown CPU target: " + target)
+
+
 def is_built_with_xla() -> bool:
     return True   # (observed on TF 2.21's CPU build)
 

@@ -61,11 +61,11 @@ def test_accounting_fails_when_a_function_is_lost_or_applied_twice(ps_run):
 def test_remote_values_fail_on_unresolved_or_undocumented_outcomes():
     cancelled = errors.CancelledError(None, None, "The corresponding function is cancelled. Please reschedule "
                                                   "the function.")
-    ok = [(1, "completed", 1, "READY", None), (2, "failed", 1, "READY", errors.UnavailableError("ps down")),
+    ok = [(1, "completed", 1, "READY", None), (2, "failed", 1, "READY", errors.UnavailableError(None, None, "ps down")),
           (3, "cancelled", 0, "READY", cancelled)]
     assert inv.remote_values(ok) == []
     bad = [(4, "queued", 0, "NOT_READY", None), (5, "failed", 1, "READY", KeyError("x")),
-           (6, "cancelled", 0, "READY", errors.CancelledError("went away")), (7, "completed", 0, "READY", None),
+           (6, "cancelled", 0, "READY", errors.CancelledError(None, None, "went away")), (7, "completed", 0, "READY", None),
            (8, "failed", 1, "READY", None)]
     assert inv.remote_values(bad) == [
         "function #4 (queued, 0 attempt(s)): its RemoteValue is NOT_READY, never resolved",

@@ -857,11 +857,25 @@ def _inference_error(layer: Any, e: Exception) -> Exception:
     msg = (f"Could not automatically infer the output shape / dtype of '{layer.name}' (of type {cls}). Either the "
            f"`{cls}.call()` method is incorrect, or you need to implement the `{cls}.compute_output_spec() / "
            f"compute_output_shape()` method. Error encountered:\n\n{e}")
-    err_cls = ValueError if isinstance(e, tf.errors.OpError) else type(e)
+    # (an OpError the user's call raises itself is rebuilt as its class with one argument, as Keras does: TF's
+    # OpError constructors take (node_def, op, message), so that is TypeError on TF 2.21 and here)
+    err_cls = ValueError if isinstance(e, tf.errors.OpError) and _raised_by_simdist(e) else type(e)
     try:
         return err_cls(msg)
     except Exception as made:  # noqa: BLE001 - a class whose constructor takes other arguments: Keras raises that
         return made
+
+
+def _raised_by_simdist(e: BaseException) -> bool:
+    """Whether `e` was raised by simdist's own code (an op's error in a probe run: the innermost frame of its
+    traceback is in a simdist module other than the conformance suite's), not by the user's call."""
+    tb = e.__traceback__
+    if tb is None:
+        return True
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    module = str(tb.tb_frame.f_globals.get("__name__", ""))
+    return module.startswith("simdist.") and not module.startswith("simdist.conformance.")
 
 
 def _map_shapes(fn: Callable[[Any], Any], structure: Any) -> Any:

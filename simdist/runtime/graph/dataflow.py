@@ -95,7 +95,7 @@ def _union(parts: list[tuple[Any, ...] | None]) -> tuple[Any, ...] | None:
     return tuple(seen.values())
 
 
-def watch(call: Callable[[], Any], keep: bool = False) -> tuple:
+def watch(call: Callable[[], Any], keep: bool = False, rewrites: bool = False) -> tuple:
     """Run `call()` eagerly under a graph recorder only to see its dataflow: (its early writes as
     `early_writes` gives them, None when it runs inside another recording; the variable and kind
     of each recorded write, in order; its result; whether it `reevaluate.rereads`; with `keep`, the
@@ -103,7 +103,7 @@ def watch(call: Callable[[], Any], keep: bool = False) -> tuple:
     the call sees, as on a recording call. An exception from the call propagates."""
     from simdist.runtime.graph.optimize import plan
     from simdist.runtime.graph.reevaluate import rereads
-    result, rec = recorded(call)
+    result, rec = recorded(call, rewrites)
     if rec is None:
         return None, [], result, False, None
     nodes = rec.nodes
@@ -112,18 +112,18 @@ def watch(call: Callable[[], Any], keep: bool = False) -> tuple:
             rereads(p.steps, rec), rec if keep else None)
 
 
-def recorded(call: Callable[[], Any]) -> tuple[Any, Any]:
+def recorded(call: Callable[[], Any], rewrites: bool = False) -> tuple[Any, Any]:
     """Run `call()` eagerly under a graph recorder: (its result, the recorder; None when it runs
-    inside another recording). An exception from the call propagates."""
+    inside another recording). An exception from the call propagates. With `rewrites`, the ops run as
+    Grappler rewrites them (runtime/ops/grappler.py): a ClusterCoordinator closure, whose traced function
+    TF 2.21 runs as its rewritten graph on the worker (clause function.grappler-rewrites, open48)."""
     from simdist.runtime import execution
     from simdist.runtime.graph.recording import Recorder
     ctx = execution.current()
     if ctx.recorder is not None:
         return call(), None
     rec = Recorder()
-    # (no Grappler rewrite: a scheduled call that does not replay runs its Python as plain ops, watched or
-    # not, so every call of it computes alike; TF runs the rewritten graph: open, clause function.grappler-rewrites)
-    rec.rewrites = False
+    rec.rewrites = rewrites
     execution.begin_recording(ctx, rec)
     try:
         result = call()
