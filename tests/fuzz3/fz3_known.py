@@ -50,7 +50,8 @@ since fz45), size's string out_type traced (53 #273), complex(0.0, 0.0)'s gradie
 a complex MirroredVariable and True (ext 61 #162), logical_not of a float64 MirroredVariable (92 #216), nextafter of
 NumPy bools in a replica (94 #14), argsort of a bool list traced (ext 94 #271), compute_average_loss of bools (ext 95
 #25), saturate_cast of subnormal-range float64 (ext 95 #269), one_hot of complex64 indices (ext 96 #37: TF 2.21 refuses
-TI complex64 too), tf.complex of mismatched shapes (ext 96 #162).
+TI complex64 too), tf.complex of mismatched shapes (ext 96 #162); and closed by fz48, MatrixInverse's pivot check of complex matrices
+holding NaN (ext 61 #147, docs/spec.md ops.linalg-more).
 Host-dependent (issue 29's fz6, run on an AMD EPYC host): float16 Softmax with NaN and the
 float32 packets built on vrcpps/vrsqrtps (Reciprocal, Rsqrt, Atan) follow the host's oneDNN ISA
 path and estimate tables, which simdist models for the reference Intel host (docs/spec.md ops.fuzz).
@@ -156,8 +157,6 @@ KNOWN_OPEN: dict[object, str] = {
                                      "analysed; ext seeds 62-63",
     ("image.adjust_gamma", "value"): "adjust_gamma values differ on edge-valued images; not analysed; ext seeds "
                                      "62-63",
-    ("linalg.inv", "accepts"): "MatrixInverse of complex matrices holding inf/NaN: TF 2.21 computes, simdist "
-                               "refuses; not analysed; ext seed 61 #147",
     ("linalg.matmul", "error-class"): "matmul of complex operands with adjoint flags: the error classes differ; not "
                                       "analysed; ext seeds 62-63",
     ("shape", "accepts"): "traced tf.shape(..., out_type=...) of a complex argument: not analysed; ext seeds 62-63",

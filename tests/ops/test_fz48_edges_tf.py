@@ -1,5 +1,5 @@
 """Rules behind the disagreement classes fz48 closed (fresh campaigns of session 48: fourteenth generator seeds
-1420473004, 1420483001-), each against real TensorFlow 2.21: the same call on both backends gives the same dtype and
+1420473004, 1420483001-, and fz3_known's older classes), each against real TensorFlow 2.21: the same call on both backends gives the same dtype and
 values bit for bit (a NaN matching any NaN), or raises the same exception class, inside a tf.function (with an
 input_signature where the graph must not know a dimension). Recorded on this AMD host (oneDNN off: the golden's "host"
 key gives simdist that CPU's model). Needs the `tf` extra.
@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 import edge_compare
-from edge_programs import sig as _sig, traced as _traced
+from edge_programs import eager as _eager, sig as _sig, traced as _traced
 import tf_workers
 
 pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
@@ -66,8 +66,23 @@ def _pruned_cases() -> list[tuple[str, str, object]]:
     return out
 
 
+# --- MatrixInverse of complex matrices holding inf or NaN: TF 2.21's pivot check (min |diagonal of PartialPivLU| > 0,
+# |z| its modulus) refuses a NaN pivot as for real matrices (fz3_known's ('linalg.inv', 'accepts'), ext seed 61 #147;
+# simdist had skipped the check for complex matrices and computed). The shape of the result only: the values of
+# non-finite complex inverses stay fz3_known's ('linalg.inv', 'value') class
+def _complex_inverse_cases() -> list[tuple[str, str, object]]:
+    mats = ("[[np.nan, 2], [0, 1]]", "[[1 + 1j, np.inf], [0, 1]]", "[[1, 2], [np.nan, 1]]", "[[1, np.nan], [3, 1]]",
+            "[[np.inf, 1], [1, 1]]", "[[1, 1], [1, np.inf]]", "[[complex(np.inf, np.nan), 1], [1, 2]]",
+            "[[2, 1j], [np.nan * 1j, 1]]", "[[1, 2, 3], [4, np.inf, 6], [7, 8, 1j]]", "[[0, 1], [1, np.nan]]",
+            "[[np.nan, np.nan], [np.nan, np.nan]]", "[[1e300j, 1], [1, np.inf]]", "[[[np.nan, 1], [1, 1]], [[1, 0], [0, 1]]]")
+    calls = tuple(f"tf.shape(tf.linalg.inv(tf.constant(np.array({m}, np.complex128), {dt})))"
+                  for m in mats for dt in ("tf.complex64", "tf.complex128"))
+    return [(c, "ops.linalg-more", _eager(c)) for c in calls]
+
+
 CASES: list[tuple] = [
     *_pruned_cases(),
+    *_complex_inverse_cases(),
 ]
 
 
@@ -82,6 +97,12 @@ def tf_results() -> dict[int, object]:
 @clause("function.trace-time-errors")
 @EDGES.parametrize("function.trace-time-errors")
 def test_trace_time_errors(k: int, tf_results: dict[int, object]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.linalg-more")
+@EDGES.parametrize("ops.linalg-more")
+def test_complex_inverse_acceptance(k: int, tf_results: dict[int, object]) -> None:
     EDGES.check(k, tf_results)
 
 

@@ -499,7 +499,7 @@ def _inv(a: np.ndarray, adjoint: bool = False) -> np.ndarray:
     if adjoint:
         a = _adj(a)
     finite = bool(np.isfinite(a).all())
-    if not finite and a.dtype.kind != "c" and not eigen_lu.invertible(a):   # (complex: not measured)
+    if not finite and not eigen_lu.invertible(a):
         raise errors.InvalidArgumentError(None, None, "Input is not invertible. [Op:MatrixInverse]")
     if a.dtype.name in _LU_DTYPES and (finite or a.dtype.kind != "c"):
         # Eigen's PartialPivLU and solve, not LAPACK (ops.host-cpu); a real matrix holding inf/NaN
