@@ -54,9 +54,10 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
        "draw in every process), simdist deterministically, so the values cannot agree even within the inexact "
        "tolerance (seed 1420261202 #78: TF adds 0.0021, simdist -0.0905; #921 flips where TF does not; the seeded "
        "#787 was Grappler's ConstantPushDown, fixed in fz15d: function.grappler-rewrites; fz29b: seed 1420292902 #6, "
-       "random_brightness of a bfloat16 image compared with `<`, the first call's draw)"
+       "random_brightness of a bfloat16 image compared with `<`, the first call's draw; fz48: seed 1420483001 #0, "
+       "random_contrast(x0, 1, 2) of a float32 argument in a tf.function, the draw of its contrast factor)"
        for op in ("random_brightness", "random_flip_up_down", "random_brightness>operator:<",
-                  "random_brightness>operator:>", "random_brightness>operator:+")},
+                  "random_brightness>operator:>", "random_brightness>operator:+", "random_contrast")},
     # (fz31b: fresh seed 1420313006 #190, `> int64 array`; fz39b: seed 1420393003 #50, `0 + y` of a float16 image
     # in MirroredStrategy.run, max_delta=np.float32(2) and no seed)
     ("call:expand_dims>call:image.random_brightness", "value", "'ok'"):

@@ -44,6 +44,14 @@ Softmax of a row with NaN on an AVX2-only host (seed 81 #15: oneDNN is off there
 [None, None] labels in sig mode (seed 81 #61: Squeeze keeps the unknown dimensions, function.trace-time-errors);
 float64 erfinv as ndtri((x + 1) / 2) * sqrt(1/2) (seed 97 #114, #170 and fz12's seed 96 #94, ops.special-more);
 one_hot of Python/NumPy bool indices, converted with TI's default int64 (seed 97 #69, ops.one-hot).
+Agree with TF 2.21 today, removed by fz48 (each original program re-run alone, `fz3_campaign.py SEED INDEX 1 [--ext]
+--show 0`, 0 disagreements on this AMD host): bessel_i1e's float16 gradient (seed 51 #293: Eigen's Chebyshev kernels
+since fz45), size's string out_type traced (53 #273), complex(0.0, 0.0)'s gradient (ext 81 #211), squared_difference of
+a complex MirroredVariable and True (ext 61 #162), logical_not of a float64 MirroredVariable (92 #216), nextafter of
+NumPy bools in a replica (94 #14), argsort of a bool list traced (ext 94 #271), compute_average_loss of bools (ext 95
+#25), saturate_cast of subnormal-range float64 (ext 95 #269), one_hot of complex64 indices (ext 96 #37: TF 2.21 refuses
+TI complex64 too), tf.complex of mismatched shapes (ext 96 #162); and closed by fz48, MatrixInverse's pivot check of complex matrices
+holding NaN (ext 61 #147, docs/spec.md ops.linalg-more).
 Host-dependent (issue 29's fz6, run on an AMD EPYC host): float16 Softmax with NaN and the
 float32 packets built on vrcpps/vrsqrtps (Reciprocal, Rsqrt, Atan) follow the host's oneDNN ISA
 path and estimate tables, which simdist models for the reference Intel host (docs/spec.md ops.fuzz).
@@ -102,10 +110,6 @@ KNOWN_OPEN: dict[object, str] = {
     ("linalg.logm", "value"): "logm of complex128 matrices holding 1e30 or subnormal parts (fz25b: ext8 seed 2502 #62; "
                               "fz26b: ext8 seed 2602 #42, parts 35.529 against 35.427): Eigen's MatrixLogarithm "
                               "(Schur decomposition, square roots, Pade) rounds otherwise than simdist's; not analysed",
-    ("math.bessel_i1e", "gradient"): "float16 bessel_i1e of the smallest subnormal (5.96e-8): Eigen's float32 Chebyshev "
-                                     "kernel returns slightly more than x/2, which rounds up to 5.96e-8 in float16 (its "
-                                     "gradient's y * (1/x) is then -inf); SciPy's value is x/2, a tie rounded to 0 "
-                                     "(gradient NaN); seed 51 #293",
     ("math.truediv", "value"): "a tf.function call simdist runs eagerly (its arguments hold subnormals, which a replay "
                                "would not flush) does not apply Grappler's rewrites (x / 2.5 as x * 0.4, "
                                "function.grappler-rewrites): they need the recorder's graph; TF always applies them; "
@@ -116,9 +120,6 @@ KNOWN_OPEN: dict[object, str] = {
     ("math.digamma", "gradient"): "float32 digamma's gradient is polygamma(1, x), which Eigen computes in float32 through "
                                   "zeta (TF 2.21: 19.550385 where SciPy's value rounds to 19.610355 for an x near 0.2); "
                                   "seed 54 #239",
-    ("size", "accepts"): "inside a tf.function, tf.size(x, out_type='int64') (a string out_type) of a fully known "
-                         "shape is ValueError in TF 2.21, simdist folds it to an int64 constant (not analysed); seed 53 "
-                         "#273",
     ("math.l2_normalize", "gradient"): "second-order gradient of l2_normalize of a float32 Variable holding NaN, inf and "
                                        "subnormals: TF 2.21's second gradient has zeros where simdist's is NaN (the "
                                        "first gradients agree, all NaN); not analysed; seed 61 #173",
@@ -152,40 +153,19 @@ KNOWN_OPEN: dict[object, str] = {
     ("nn.softsign", "gradient"): "second-order gradients through softsign: TF 2.21 registers no gradient for "
                                  "SoftsignGrad (LookupError), simdist differentiates it, a departure docs/architecture.md "
                                  "documents (fz10: ext seeds 81 #175, 91 #97, #186, 92 #211); left for the lead to decide",
-    ("complex", "gradient"): "tf.complex(0.0, 0.0) (float64) under a tape: TF 2.21 gives -0 - 0j, simdist 0 + 0j; not "
-                             "analysed; ext seed 81 #211",
     ("image.yuv_to_rgb", "accepts"): "yuv_to_rgb of an integer image: TF 2.21 refuses, simdist computes; not "
                                      "analysed; ext seeds 62-63",
     ("image.adjust_gamma", "value"): "adjust_gamma values differ on edge-valued images; not analysed; ext seeds "
                                      "62-63",
-    ("linalg.inv", "accepts"): "MatrixInverse of complex matrices holding inf/NaN: TF 2.21 computes, simdist "
-                               "refuses; not analysed; ext seed 61 #147",
     ("linalg.matmul", "error-class"): "matmul of complex operands with adjoint flags: the error classes differ; not "
                                       "analysed; ext seeds 62-63",
-    ("math.squared_difference", "rejects"): "squared_difference of a complex MirroredVariable and True in a "
-                                            "replica: TF 2.21 computes, simdist refuses; ext seed 61 #162",
     ("shape", "accepts"): "traced tf.shape(..., out_type=...) of a complex argument: not analysed; ext seeds 62-63",
     ("math.pow", "value"): "pow with subnormal operands: bfloat16 constants folded in a graph (TF pow(1e-40, 6e-8) is 1, "
                            "simdist 0); fz10 ext seed 91 #78 (float32/float64 pow(0, 1e-40), seed 92 #259, fixed by "
                            "fz13: docs/spec.md ops.subnormals)",
-    ("math.logical_not", "error-class"): "logical_not of a float64 MirroredVariable in a replica: TF 2.21 ValueError, "
-                                         "simdist InvalidArgumentError; fz10 seed 92 #216 (and ext seeds 62-63's "
-                                         "complex operand)",
     # fz12 (seeds 94-96, with and without --ext), found and not analysed in the session:
-    ("math.nextafter", "rejects"): "nextafter(np.bool_(True), False) in a replica: TF 2.21 converts the bools to float32 "
-                                   "(0.99999994), simdist raises InvalidArgumentError; fz12 seed 94 #14",
     ("linalg.normalize", "gradient"): "second-order gradient of normalize(x, axis=1) of a float64 [2, 1] input: TF 2.21's "
                                       "and simdist's second gradients differ; not analysed; fz12 seed 94 #10",
-    ("argsort", "error-class"): "traced argsort of a bool list with axis 2: TF 2.21 TypeError (the bool dtype first), "
-                                "simdist ValueError (the axis first); fz12 ext seed 94 #271",
-    ("nn.compute_average_loss", "error-class"): "compute_average_loss(bool tensor, global_batch_size=0): TF 2.21 "
-                                                "InvalidArgumentError, simdist TypeError; fz12 ext seed 95 #25",
-    ("dtypes.saturate_cast", "value"): "saturate_cast(float64 with subnormal-range values, 'float32'): TF 2.21's clamp and "
-                                       "cast flush 1e-40 (DAZ), simdist keeps it; not analysed; fz12 ext seed 95 #269",
-    ("one_hot", "rejects"): "one_hot of complex64 indices: TF 2.21 casts them (the real part truncated) and computes, "
-                            "simdist raises InvalidArgumentError; fz12 ext seed 96 #37",
-    ("complex", "error-class"): "tf.complex(empty float64, [4] float64): TF 2.21 and simdist raise different classes; "
-                                "fz12 ext seed 96 #162",
     ("linalg.eigh_tridiagonal", "value"): "eigh_tridiagonal(alpha with entries near 1e30, beta with 1e10 and subnormals, "
                                           "eigvals_only=False) in float32: the eigenvalues agree, the eigenvectors of the "
                                           "two 1e30 eigenvalues hold -5.96e-08 in TF 2.21 where simdist has 0 (the other "

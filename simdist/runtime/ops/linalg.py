@@ -287,7 +287,7 @@ def _matmul_call(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = 
                 batch = list(np.broadcast_shapes(tuple(sa[:-2]), tuple(sb[:-2])))
             except ValueError:
                 raise err from None
-            return dispatch.refused(err, ta.dtype, batch + [xa[-2], xb[-1]])
+            return dispatch.refused(err, ta.dtype, batch + [xa[-2], xb[-1]], pruned=True)
         if no_kernel is not None:
             if inner_a is None or inner_b is None:
                 # (the shape function passes a dimension the graph does not know: the missing kernel, when the
@@ -698,7 +698,7 @@ def tensordot(a: Any, b: Any, axes: Any, name: str | None = None) -> Tensor:
                                                           f"[{kb},{n}] [Op:MatMul]")
             if not known:   # (the MatMul kernel's, when the graph runs; a dry run goes on with the
                 # product's free dimensions: rgb_to_yuv of a [None, 2] argument, then `^`; fz27b)
-                return dispatch.refused(err, ta.dtype, [da[k] for k in fa] + [db[k] for k in fb])
+                return dispatch.refused(err, ta.dtype, [da[k] for k in fa] + [db[k] for k in fb], pruned=True)
             raise trace_errors.mark_shape(err, f"Dimensions must be equal, but are {ka} and {kb}", "MatMul",
                                           ([m, ka], [kb, n]))
         return _tensordot_matmul(ta, tb, xa, xb)

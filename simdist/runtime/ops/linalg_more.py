@@ -92,7 +92,7 @@ def _square_or_standin(t: Tensor, op: str, shapes: Any) -> Any:
     try:
         _square(t, op)
     except errors.InvalidArgumentError as e:
-        outs = tuple(dispatch.refused(e, t.dtype, s) for s in shapes)
+        outs = tuple(dispatch.refused(e, t.dtype, s, pruned=True) for s in shapes)
         return outs if len(outs) > 1 else outs[0]
     return None
 
@@ -147,17 +147,17 @@ def band_part(input: Any, num_lower: Any, num_upper: Any, name: str | None = Non
     if x.ndim < 2:
         return dispatch.refused(errors.InvalidArgumentError(
             None, None, f"input must be at least 2-dim, received shape: {args.dims(x.shape.as_list())} "
-            "[Op:MatrixBandPart]"), x.dtype, x.shape.as_list(), like=x)
+            "[Op:MatrixBandPart]"), x.dtype, x.shape.as_list(), pruned=True, like=x)
     m, n = x.shape.as_list()[-2:]
     lv, uv = int(dispatch.static_value(lo)), int(dispatch.static_value(up))
     if lv > m:
         return dispatch.refused(errors.InvalidArgumentError(
             None, None, f"num_lower must be negative or less or equal to number of rows ({m}) got: {lv} "
-            "[Op:MatrixBandPart]"), x.dtype, x.shape.as_list(), like=x)
+            "[Op:MatrixBandPart]"), x.dtype, x.shape.as_list(), pruned=True, like=x)
     if uv > n:
         return dispatch.refused(errors.InvalidArgumentError(
             None, None, f"num_upper must be negative or less or equal to number of columns ({n}) got: {uv} "
-            "[Op:MatrixBandPart]"), x.dtype, x.shape.as_list(), like=x)
+            "[Op:MatrixBandPart]"), x.dtype, x.shape.as_list(), pruned=True, like=x)
     return dispatch.execute(BAND_PART, (x, lo, up))
 
 
@@ -499,7 +499,7 @@ def _inv(a: np.ndarray, adjoint: bool = False) -> np.ndarray:
     if adjoint:
         a = _adj(a)
     finite = bool(np.isfinite(a).all())
-    if not finite and a.dtype.kind != "c" and not eigen_lu.invertible(a):   # (complex: not measured)
+    if not finite and not eigen_lu.invertible(a):
         raise errors.InvalidArgumentError(None, None, "Input is not invertible. [Op:MatrixInverse]")
     if a.dtype.name in _LU_DTYPES and (finite or a.dtype.kind != "c"):
         # Eigen's PartialPivLU and solve, not LAPACK (ops.host-cpu); a real matrix holding inf/NaN

@@ -776,7 +776,7 @@ def _cast(x: Any, dt: dtypes.DType, name: str | None = None, truncate: bool = Fa
         # UnsortedSegmentJoin's shape function of number tensors autopacking casts to string; the dry runs go on
         # with empty strings; fz41, fz14 seed 1420413001 #25)
         return dispatch.refused(errors.UnimplementedError(None, None, f"Cast {t.dtype.name} to {dt.name} is not "
-                                                          "supported [Op:Cast]"), dt, t.shape, like=t)
+                                                          "supported [Op:Cast]"), dt, t.shape, pruned=True, like=t)
     if t.dtype.kind == "c" and dt.kind == "f":   # math_ops.cast's warning (logging.warn: the "tensorflow" logger)
         import logging
         logging.getLogger("tensorflow").warning(

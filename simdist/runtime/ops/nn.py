@@ -201,7 +201,7 @@ def _dropout(x: Any, rate: Any, noise_shape: Any, sample: Any) -> Tensor:
                                           "be broadcastable [Op:SelectV2]")
         kx = _select_known(x, shape)
         if kx is None:   # (a dimension the graph does not know: the kernel's error when it runs)
-            return dispatch.refused(err, x.dtype, xs)
+            return dispatch.refused(err, x.dtype, xs, pruned=True)
         raise trace_errors.mark_shape(err, trace_errors.broadcast_text(shape, kx), "SelectV2",
                                       (shape, kx, [])) from None
     out = math.where(keep_mask, ret, array.constant(0, dtype=x.dtype))

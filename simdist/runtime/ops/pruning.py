@@ -147,6 +147,11 @@ def standin_error(tensors: Sequence[Any]) -> BaseException | None:
     return None
 
 
+def is_standin(t: Any) -> bool:
+    """Whether `t` is a stand-in (`poison`): its value and shape raise its error when read."""
+    return type(t) in (_PrunedTensor, _PrunedTraced)
+
+
 def standin_array(t: Any) -> Any:
     """The array of `t`, a stand-in's zeros read past its poisoned `_v` (the slot under it)."""
     if type(t) is _PrunedTensor:

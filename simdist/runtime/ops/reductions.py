@@ -242,7 +242,7 @@ def _argop(op: Any, input: Any, axis: Any, output_type: Any) -> Tensor:  # noqa:
         # (the kernel's, when the graph runs: a dry run goes on with a scalar, so `trace(argmax(-1))`
         # is MatrixDiagPartV3's ValueError at trace; fz28b, fz14_known's seed 14 #14)
         return dispatch.refused(errors.InvalidArgumentError(
-            None, None, f"Expected dimension in the range [{-nd}, {nd}), but got {ax} [Op:{op.name}]"), out, ())
+            None, None, f"Expected dimension in the range [{-nd}, {nd}), but got {ax} [Op:{op.name}]"), out, (), pruned=True)
     if not -nd <= ax < nd:   # traced: the shape function's ValueError (second fuzzer, seed 6 #130)
         raise trace_errors.shape_error(f"Expected dimension in the range [{-nd}, {nd}), but got {ax} [Op:{op.name}]",
                                        f"Dimension ({ax}) must be in the range [{-nd}, {nd}), where {nd} is the number "

@@ -105,7 +105,8 @@ def seed_for(seed: Any, alg: Any, opname: str) -> Tensor:
                                       f"Shape must be rank 1 but is rank {len(shape)}",
                                       "StatelessRandomUniformFullIntV2", [[1], shape])
     if shape[0] < 1:
-        return dispatch.refused(_counter_error("StatelessRandomUniformFullIntV2", shape, 1), dtypes.int64, [2])
+        return dispatch.refused(_counter_error("StatelessRandomUniformFullIntV2", shape, 1), dtypes.int64, [2],
+                                pruned=True)
     if s.dtype in (dtypes.int32, dtypes.int64) and shape[0] == 2:
         return s
     from simdist.runtime.ops import math, slicing

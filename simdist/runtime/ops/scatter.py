@@ -108,7 +108,8 @@ def gather_nd(params: Any, indices: Any, batch_dims: int = 0, name: str | None =
             # (GatherNd's shape function compares indices.shape[-1] with params' rank only where the graph knows
             # both, else its output is of unknown rank: the kernel's InvalidArgumentError when the graph runs, a
             # stand-in of unknown rank in a dry run; fz20 sig seed 4420261201 #188)
-            out = dispatch.refused(errors.InvalidArgumentError(None, None, eager), p.dtype, idx.shape.as_list()[:-1])
+            out = dispatch.refused(errors.InvalidArgumentError(None, None, eager), p.dtype, idx.shape.as_list()[:-1],
+                                   pruned=True)
             return static_shapes.mark_rank_unknown(out)
         # (the shape function's ValueError in a graph; fz4 seed 41 #28)
         raise trace_errors.shape_error(

@@ -189,7 +189,7 @@ def frame(signal: Any, frame_length: Any, frame_step: Any, pad_end: bool = False
         from simdist.runtime import errors
         from simdist.runtime.ops import dispatch
         return dispatch.refused(errors.InvalidArgumentError(None, None, "Integer division by zero [Op:FloorDiv]"),
-                                sig.dtype, outer + [0, flen] + inner)
+                                sig.dtype, outer + [0, flen] + inner, pruned=True)
     if pad_end:
         pv = pad_value if isinstance(pad_value, Tensor) else convert_to_tensor(pad_value, dtype=sig.dtype)
         if pv.ndim != 0:
