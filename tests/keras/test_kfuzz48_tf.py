@@ -5,7 +5,11 @@ Seed 4820261209 #48 (a custom loop applying centered RMSprop with momentum by `o
 drifted from the first step: Keras's `velocity - square(average_grad) + epsilon` is `(X - Y) + C` with X and Y not
 constant, which TF's constant folding rotates to `X + (C - Y)` (constant_folding.cc ConstantPushDown, its size check
 passed: C is a scalar), where simdist pushed a constant down only past a constant Y. Each case returns the bits of
-its float result (int32/int64 views: compared exactly), inputs exact (ratios of integers, correctly rounded)."""
+its float result (int32/int64 views: compared exactly), inputs exact (ratios of integers, correctly rounded).
+
+And the widening's string models (seed 4820261209 #12): fit of a StringLookup or TextVectorization model on a string
+tensor with validation_split, which Keras 3.15 slices as a tensor (array_slicing.train_validation_split), where
+simdist made a NumPy object array of it (ValueError "Invalid dtype: object")."""
 
 from __future__ import annotations
 
@@ -96,6 +100,40 @@ def _rmsprop(mode: str) -> Callable:
     return case
 
 
+def _string_fit(layer: str) -> Callable:
+    """A model over string inputs (a tf.constant of words: Keras 3.15's array adapter refuses NumPy string arrays)
+    fit with validation_split, then sample weights, then validation data: each fit's history and the weights."""
+    def case(tf: Any) -> Any:
+        keras = tf.keras
+        words = np.array(["zero", "one", "two", "three", "four", "five"])
+        tokens = ((np.arange(50) * 7 + 3) % 6).reshape(10, 5)
+        if layer == "string_lookup":
+            x = tf.constant(words[tokens])
+            inp = keras.Input((5,), dtype="string")
+            h = keras.layers.StringLookup(vocabulary=["one", "two", "three", "four"])(inp)
+            h = keras.layers.Embedding(5, 3)(h)
+        else:
+            x = tf.constant([" ".join(r) for r in words[tokens]])
+            inp = keras.Input((), dtype="string")
+            tv = keras.layers.TextVectorization(max_tokens=6, output_sequence_length=6)
+            tv.adapt(["one two two three", "three three four", "five one zero two", "four four four"])
+            h = keras.layers.Embedding(6, 3, mask_zero=True)(tv(inp))
+        h = keras.layers.GlobalAveragePooling1D()(h)
+        model = keras.Model(inp, keras.layers.Dense(1)(h))
+        model.set_weights([_vals(int(np.prod(w.shape)), 11 + i).reshape(w.shape) - 1.0
+                           for i, w in enumerate(model.get_weights())])
+        model.compile(optimizer=keras.optimizers.SGD(0.1), loss="mse")
+        y = _vals(10, 12).reshape(10, 1) - 1.0
+        out = [np.asarray(tv.get_vocabulary())] if layer == "text_vectorization" else []
+        for kw in ({"validation_split": 0.2}, {"sample_weight": _vals(10, 13)}, {"validation_data": (x[:4], y[:4])}):
+            hist = model.fit(x, y, batch_size=4, epochs=1, shuffle=False, verbose=0, **kw)
+            out.append({k: np.asarray(v) for k, v in sorted(hist.history.items())})
+            out.append(np.concatenate([np.ravel(w) for w in model.get_weights()]))
+        out.append(model.predict(x[:7], batch_size=3, verbose=0))
+        return out
+    return case
+
+
 def _cases() -> dict[str, Callable[[Any], Any]]:
     out: dict[str, Callable[[Any], Any]] = {}
     for label in FORMS:
@@ -104,10 +142,13 @@ def _cases() -> dict[str, Callable[[Any], Any]]:
     out["push_down/eager (x - y) + c"] = _form_eager("(x - y) + c")
     for mode in ("function", "eager", "fit"):
         out[f"rmsprop_centered/{mode}"] = _rmsprop(mode)
+    out["string_inputs/string_lookup"] = _string_fit("string_lookup")
+    out["string_inputs/text_vectorization"] = _string_fit("text_vectorization")
     return out
 
 
-_AUTO_NAME = re.compile(r"(sequential_|input_layer_|rmsprop_|dense_)_?\d+")
+_AUTO_NAME = re.compile(r"(sequential_|functional_|input_layer_|rmsprop_|sgd_|dense_|embedding_|string_lookup_|"
+                        r"text_vectorization_|global_average_pooling1d_)_?\d+")
 TABLE = case_results.Table(__file__, _cases(), _AUTO_NAME)
 
 
@@ -138,6 +179,12 @@ def test_a_constant_is_pushed_past_a_leaf_that_is_not_constant_when_a_sub_is_inv
 @pytest.mark.clause("function.grappler-rewrites")
 def test_centered_rmsprop_in_a_function_follows_the_pushed_down_denominator(tf_results: dict[int, Any]) -> None:
     _check(tf_results, "rmsprop_centered/")
+
+
+@pytest.mark.clause("keras.fit.python-inputs")
+def test_string_tensor_inputs_split_and_train_as_keras(tf_results: dict[int, Any]) -> None:
+    """kfuzz48's widening (string models, seed 4820261209 #12): validation_split slices a tf.Tensor as it is."""
+    _check(tf_results, "string_inputs/")
 
 
 def _tf_worker(indices: list[int]) -> dict[int, Any]:
