@@ -113,6 +113,16 @@ KNOWN_OPEN: dict[str, tuple[dict[str, str], str, str]] = {
         "neither a float32 sum rounded once nor the accumulators of the type tried match (kfuzz47, ops.host-cpu's "
         "paragraph: 30-70% of its elements one ulp apart); the filter gradients and depthwise kernels beside it are "
         "modelled since kfuzz47, which fixed seed 4720261201 #8 (kfuzz47, open)."),
+    "pss-centered-rmsprop": (
+        {"strategy_form": "pss", "optimizer": "rmsprop_centered_momentum"}, "elements off",
+        "a custom loop under ParameterServerStrategy (2 workers, 1 ps) applying RMSprop(centered=True, momentum=0.6) by "
+        "optimizer.apply in a tf.function (seed 4820261209 #48: Hashing + Embedding + a Lambda, MSE): the head's bias is "
+        "one float32 ulp apart after the first step with equal gradients (TF 2.21 0.024971537, simdist 0.024971534), "
+        "and centered RMSprop's sqrt(v - m^2 + eps) amplifies it to 1.2e-5 in the slots and 1e-5 in the predictions "
+        "after six steps. kfuzz48 fixed the same update in a plain tf.function (grappler's ConstantPushDown of "
+        "`velocity - square(average_grad) + epsilon`, 0 of 2,000 elements apart over three steps); under the "
+        "coordinator's scheduled function the first step still differs, not traced (which rewrite TF's worker graph "
+        "gets there was not found; kfuzz48, open)."),
 }
 
 

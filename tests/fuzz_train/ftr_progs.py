@@ -29,16 +29,17 @@ from ftr_vocab import (ACTIVITY_REGULARIZERS, ARCHS as V_ARCHS, ARCHS5, ARCHS6, 
                        VAL_CALLBACKS)
 from ftr_vocab import (ARCH_ADAPT, ARCHS7, BATCH_API_SRC, BN_ARCHS7, CHECKPOINT_KERAS_CB, CHECKPOINT_KERAS_POST,
                        CHECKPOINT_KERAS_PRE, METRIC_STRINGS, RANDOM_ARCHS7)
+from ftr_vocab import ARCH_ADAPT8, ARCHS8, STRING_INPUTS, STRING_INPUTS_SRC, SW_FORMS, SW_PER_OUTPUT_SRC
 from simdist.conformance.grid import programs as grid
 from simdist.conformance.grid import reference
 
-ARCHS = {**grid.ARCHS, **V_ARCHS, **TEXT_ARCHS, **TEXT2_ARCHS, **ARCHS5, **ARCHS6, **ARCHS7}
+ARCHS = {**grid.ARCHS, **V_ARCHS, **TEXT_ARCHS, **TEXT2_ARCHS, **ARCHS5, **ARCHS6, **ARCHS7, **ARCHS8}
 LOSSES = {**grid.LOSSES, **V_LOSSES}
 OPTIMIZERS = {**grid.OPTIMIZERS, **V_OPTIMIZERS}
 COMMON = {**grid.COMMON, **{k: {"schedule": v} for k, v in SCHEDULES.items()}}
 CALLBACKS = {**grid.CALLBACK_SRC, **V_CALLBACKS}
 ONE_INPUT = tuple(k for k, v in ARCHS.items() if v[0] != "float2" and k not in TEXT_ARCHS and k not in TEXT2_ARCHS
-                  and k not in ARCHS5 and k not in ARCHS6 and k not in ARCHS7)
+                  and k not in ARCHS5 and k not in ARCHS6 and k not in ARCHS7 and k not in ARCHS8)
 TWO_INPUTS = tuple(k for k, v in ARCHS.items() if v[0] == "float2" and k not in ARCHS5 and k not in ARCHS6
                    and k not in ARCHS7)
 SCHEDULED = tuple(k for k, v in COMMON.items() if "schedule" in v)
@@ -147,7 +148,7 @@ def _data(cfg: dict[str, str], rng: np.random.Generator, n: int) -> tuple[np.nda
     if kind == "float2":
         x: Any = [rng.uniform(-1.0, 1.0, (n, *s)).astype(np.float32) for s in shape]
     else:
-        x = (rng.integers(0, 6, (n, *shape)).astype(np.int32) if kind == "int"
+        x = (rng.integers(0, 6, (n, *shape)).astype(np.int32) if kind in ("int", "words", "text")
              else rng.uniform(-1.0, 1.0, (n, *shape)).astype(np.float32))
     target, units = LOSSES[cfg["loss"]][:2]
     y = _target(target, units, rng, n)
@@ -434,6 +435,33 @@ def _widen7(cfg: dict[str, str], side: np.random.Generator) -> dict[str, str]:
     return cfg
 
 
+def _valid8(cfg: dict[str, str]) -> bool:
+    """_valid7() plus kfuzz48's: the string models are fit programs (the custom loops feed x as it is drawn)."""
+    if not _valid7(cfg):
+        return False
+    return cfg["mode"] == "fit" or ARCHS[cfg["arch"]][0] not in STRING_INPUTS
+
+
+def _widen8(cfg: dict[str, str], side: np.random.Generator) -> dict[str, str]:
+    """kfuzz48's vocabulary, drawn from a generator of its own (``[seed, index, 10]``), so the programs it leaves
+    alone keep their configuration, source and hash: a model with Keras preprocessing layers inside it (ARCHS8:
+    StringLookup and TextVectorization over string inputs into an Embedding, Discretization, CategoryEncoding,
+    Hashing; one one-input program in six without a model_form, the string models fit programs only); the sample
+    weights of a two-output fit given per output (``sw_form=list|dict``, one such program with sample weights in
+    two, fed as arrays)."""
+    a, b = side.random(2)
+    arch8 = _pick(side, ARCHS8)
+    form = _pick(side, ("list", "list", "dict"))
+    if a < 1 / 6 and ARCHS[cfg["arch"]][0] != "float2" and cfg.get("model_form") is None \
+            and _valid8({**cfg, "arch": arch8}):
+        cfg = {**cfg, "arch": arch8}
+    opts = [o for o in cfg.get("fitopts", "").split(",") if o]
+    if b < 0.5 and cfg["mode"] == "fit" and cfg["outputs"] == "2" and "sample_weight" in opts \
+            and cfg.get("feed") is None:
+        cfg = {**cfg, "sw_form": form}
+    return cfg
+
+
 def _loss_source(name: str, reduction: str | None, force: bool = False, string: bool = False) -> str:
     """The loss's source; ``reduction`` replaces the loss's own one when ``force`` (a custom loop's "none"),
     else applies to losses without one; ``string``: the loss's string name (LOSS_STRINGS)."""
@@ -473,7 +501,8 @@ def _build_source(cfg: dict[str, str]) -> str:
         body = [f"in{i} = tf.keras.Input({s!r}{named.format(i=i)})" for i, s in enumerate(shape)] + \
             ["inp = [in0, in1]", *lines]
     else:
-        body = [f"inp = tf.keras.Input({shape!r}{dtype})", "h = inp", *lines]
+        inp = STRING_INPUTS.get(kind, f"tf.keras.Input({shape!r}{dtype})")   # (kfuzz48: string models)
+        body = [f"inp = {inp}", "h = inp", *lines]
     reg = {"l2": ", kernel_regularizer=tf.keras.regularizers.L2(0.02)",
            "l1": ", kernel_regularizer=tf.keras.regularizers.L1(0.01)"}.get(cfg.get("regularizer", ""), "")
     reg += ACTIVITY_REGULARIZERS.get(cfg.get("activity_regularizer", ""), "")   # (kfuzz44)
@@ -508,6 +537,8 @@ def _build_source(cfg: dict[str, str]) -> str:
     body += ["init_weights(model, seed)"]
     if cfg["arch"] in ARCH_ADAPT:   # (kfuzz47: the layer adapted after init_weights)
         body.append(ARCH_ADAPT[cfg["arch"]])
+    if cfg["arch"] in ARCH_ADAPT8:   # (kfuzz48)
+        body.append(ARCH_ADAPT8[cfg["arch"]])
     body += [f"opt = {_opt_source(cfg)}", "return model, opt"]
     return "def build():\n" + "\n".join("    " + b for b in body) + "\n"
 
@@ -543,7 +574,7 @@ _FIT_CALL = "hist = model.fit(x, y, batch_size=batch_size, epochs=epochs, shuffl
 #: The session of the newest widening (kfuzz46's `_widen6`); `make_program(..., upto=45)` draws a program as the
 #: generator of the forty-fifth session did, `upto=43` as the forty-third's (to re-run an earlier session's seeds and
 #: open classes; the sessions before the forty-first are not told apart).
-LATEST = 47
+LATEST = 48
 
 
 def make_program(seed: int, index: int, cfg: dict[str, str] | None = None, upto: int = LATEST) -> grid.Case:
@@ -559,7 +590,7 @@ def make_program(seed: int, index: int, cfg: dict[str, str] | None = None, upto:
             two = {**cfg, "arch": _pick(side, TWO_INPUTS)}
             cfg = two if valid(two) else cfg
         for session, widen in ((41, _widen), (42, _widen2), (43, _widen3), (44, _widen4), (45, _widen5), (46, _widen6),
-                                (47, _widen7)):
+                                (47, _widen7), (48, _widen8)):
             if upto >= session:   # (each widening's generator of its own: [seed, index, session - 38])
                 cfg = widen(cfg, np.random.default_rng([seed, index, session - 38]))
     kind, replicas = grid.STRATEGIES[cfg["strategy"]]
@@ -647,6 +678,8 @@ def make_program(seed: int, index: int, cfg: dict[str, str] | None = None, upto:
         if cfg.get("csv_logger") == "yes":   # (kfuzz45)
             callbacks += " + [tf.keras.callbacks.CSVLogger(csv_file)]"
             fit = CSV_PRE + fit
+        if cfg.get("sw_form") is not None:   # (kfuzz48: the sample weights per output)
+            fit = SW_PER_OUTPUT_SRC.replace("FORM", SW_FORMS[cfg["sw_form"]]) + fit
         if cfg.get("outputs_form") == "dict":
             fit = _DICT_TARGETS + fit
         if "shuffle" in opts:
@@ -683,6 +716,8 @@ def make_program(seed: int, index: int, cfg: dict[str, str] | None = None, upto:
             body = _DICT_INPUTS + re.sub(r"\bx\[:(\d)\]", r"{k: a[:\1] for k, a in x.items()}", body)
         elif ARCHS[cfg["arch"]][0] == "float2":   # the templates' first rows of x: of each input
             body = re.sub(r"\bx\[:(\d)\]", r"[a[:\1] for a in x]", body)
+        if ARCHS[cfg["arch"]][0] in STRING_INPUTS:   # (kfuzz48: the tokens as words before anything reads x)
+            body = STRING_INPUTS_SRC.replace("KIND", repr(ARCHS[cfg["arch"]][0])) + body
         params.update(x=x, y=y, batch_size=bs, epochs=epochs, fit_kwargs=fit_kwargs)
     else:
         x, y = _data(cfg, rng, int(_pick(rng, (8, 12))))

@@ -601,3 +601,54 @@ obs["loaded_weights/checkpoint_keras"] = flat(model_ckk)
 for i, v in enumerate(opt_vars(model_ckk.optimizer)):
     obs[f"restored_optimizer_var/checkpoint_keras/{i}"] = v
 '''
+#: kfuzz48's vocabulary, drawn by ftr_progs._widen8's generator of its own.
+#: Keras preprocessing layers inside the model as people write them (``arch`` from ARCHS8, one one-input fit program
+#: in eight without a model_form): token strings through a StringLookup with a vocabulary into an Embedding; one
+#: string per row through a TextVectorization adapted on a literal corpus (ARCH_ADAPT8) into an Embedding with
+#: mask_zero and a masked GlobalAveragePooling1D; a float input bucketed by Discretization into an Embedding; integer
+#: tokens counted by CategoryEncoding; integer tokens hashed by Hashing into an Embedding. The data of "words" and
+#: "text" models are integer tokens 0-5 (the program's parameters stay numeric), turned into words in the program
+#: (STRING_INPUTS_SRC: x and validation_data's x, as string tensors) before anything reads them.
+ARCHS8: dict[str, tuple[str, tuple[int, ...], tuple[str, ...]]] = {
+    "string_lookup_embed": ("words", (5,), (f"h = {_L}StringLookup(vocabulary=['one', 'two', 'three', 'four'])(h)",
+                                            f"h = {_L}Embedding(5, 3)(h)",
+                                            f"h = {_L}GlobalAveragePooling1D()(h)")),
+    "text_vectorization_embed": ("text", (5,), (f"tv = {_L}TextVectorization(max_tokens=6, output_sequence_length=6)",
+                                                "h = tv(h)",
+                                                f"h = {_L}Embedding(6, 3, mask_zero=True)(h)",
+                                                f"h = {_L}GlobalAveragePooling1D()(h)")),
+    "discretization_embed": ("float", (4,), (f"h = {_L}Discretization(bin_boundaries=[-0.5, 0.0, 0.5])(h)",
+                                             f"h = {_L}Embedding(4, 3)(h)",
+                                             f"h = {_L}Flatten()(h)")),
+    "category_encoding_count": ("int", (5,), (f"h = {_L}CategoryEncoding(num_tokens=6, output_mode='count')(h)",
+                                              f"h = {_L}Dense(4, activation='relu')(h)")),
+    "hashing_embed": ("int", (5,), (f"h = {_L}Hashing(num_bins=4)(h)",
+                                    f"h = {_L}Embedding(4, 2)(h)",
+                                    f"h = {_L}Flatten()(h)")),
+}
+#: Lines run after init_weights (the adapted vocabulary: counts 4, 3, 3, 2, 1, 1, ties among them).
+ARCH_ADAPT8: dict[str, str] = {
+    "text_vectorization_embed": "tv.adapt(['one two two three', 'three three four', 'five one zero two', 'four four four'])",
+}
+#: The input layer of a string model (``words``: one token per position; ``text``: one string per row).
+STRING_INPUTS = {"words": "tf.keras.Input((5,), dtype='string')", "text": "tf.keras.Input((), dtype='string')"}
+#: The integer tokens turned into words (a "words" model) or one space-joined string per row (a "text" model).
+STRING_INPUTS_SRC = '''\
+_WORDS = np.array(['zero', 'one', 'two', 'three', 'four', 'five'])
+def _as_strings(a):
+    w = _WORDS[np.asarray(a)]   # (a tensor: Keras 3.15's array adapter refuses NumPy string arrays, ValueError
+    #                              "Invalid dtype: str160", on TF 2.21 and simdist alike)
+    return tf.constant(w if KIND == "words" else [" ".join(r) for r in w])
+x = _as_strings(x)
+fit_kwargs = dict(fit_kwargs)
+if "validation_data" in fit_kwargs:
+    fit_kwargs["validation_data"] = (_as_strings(fit_kwargs["validation_data"][0]),) + tuple(fit_kwargs["validation_data"][1:])
+'''
+#: Sample weights of two outputs given per output (``sw_form``): a list in the outputs' order or a dict keyed by
+#: the output names, the second output's weights derived from the drawn ones (the parameters stay as drawn).
+SW_PER_OUTPUT_SRC = '''\
+fit_kwargs = dict(fit_kwargs)
+_sw = fit_kwargs["sample_weight"]
+fit_kwargs["sample_weight"] = FORM
+'''
+SW_FORMS = {"list": "[_sw, np.float32(2.0) - _sw]", "dict": "{'out0': _sw, 'out1': np.float32(2.0) - _sw}"}

@@ -125,7 +125,11 @@ def train_validation_split(arrays: Any, validation_split: float) -> tuple[Any, A
 
     def split(start: int, end: int) -> Any:
         def cut(t: Any) -> Any:
-            return None if t is None else _to_numpy(t)[start:end]
+            # (Keras 3.15's array_slicing.train_validation_split slices each array as it is, `t[start:end]`: a
+            # tf.Tensor stays a tensor, so a string tensor splits where a NumPy copy would be an object array)
+            if t is None:
+                return None
+            return t[start:end] if isinstance(t, tf.Tensor) else _to_numpy(t)[start:end]
         return _map_keep(cut, arrays)
 
     return split(0, split_at), split(split_at, batch_dim)

@@ -749,6 +749,15 @@ def _really_constant(rec: Any, t: Tensor) -> bool:
     return True
 
 
+def _no_larger(c_shape: Any, x_shape: Any) -> bool:
+    """ConstantPushDown's check before pushing C past a Y that is not constant (constant_folding.cc): C has no
+    more elements than X, and no dimension of C larger than X's at the same index (from the front)."""
+    c_dims, x_dims = tuple(c_shape), tuple(x_shape)
+    if None not in c_dims and None not in x_dims and int(np.prod(c_dims)) > int(np.prod(x_dims)):
+        return False
+    return not any(cd is not None and xd is not None and cd > xd for cd, xd in zip(c_dims, x_dims))
+
+
 def _push_down_rule(rec: Any, tensors: Any, attrs: Any, name: str) -> Tensor | None:
     """`C op (X op' Y)` (either side), C and Y constants and op' an Add/Sub under Add/Sub or a
     Mul under Mul whose output nothing else uses -> `X op (C op' Y)` with the signs carried,
@@ -758,9 +767,11 @@ def _push_down_rule(rec: Any, tensors: Any, attrs: Any, name: str) -> Tensor | N
     from the push-down, but a chain's constants are combined first all the same: measured for sums
     (AddOpsRewrite) and, fz32b, for products: inside tf.function `(x * c1) * c2`, `(x / c1) * c2` and
     `(x * c1) / c2` of float16 or bfloat16 x are x times the constants' product rounded to the half
-    type, fourth generator seed 3201 #5; the stage that does it is not identified). TF also pushes a constant down when Y is not one,
-    after which its arithmetic optimizer re-associates the sum again (AddOpsRewrite,
-    MinimizeBroadcasts): not modelled, left as written. TF 2.21: `image.random_brightness(img, d,
+    type, fourth generator seed 3201 #5; the stage that does it is not identified). TF also pushes a constant down when Y is not one
+    (kfuzz48, `_no_larger`): with a Sub parent or child the result stays ((x - y) + c is x + (c - y),
+    c - (x - y) is (c + y) - x: Keras's centered RMSprop `velocity - square(average_grad) + epsilon`);
+    a sum of sums or a product of products its arithmetic optimizer re-associates again (AddOpsRewrite,
+    MinimizeBroadcasts: not modelled, left as written; TF's (x * y) * c is (x * c) * y). TF 2.21: `image.random_brightness(img, d,
     seed=)` inside tf.function adds its uniform draw's minval to the image first (fuzz14 seed
     1420261202 #787)."""
     from simdist.runtime.ops import dispatch, math
@@ -780,9 +791,15 @@ def _push_down_rule(rec: Any, tensors: Any, attrs: Any, name: str) -> Tensor | N
     if ll_const and rl_const:
         return None
     x, y = (l1, l0) if ll_const else (l0, l1)
-    if not _really_constant(rec, y):
-        return None   # (TF pushes then, but its arithmetic optimizer re-associates the result again)
     sym, child_sym = name != "Sub", node.op.name != "Sub"
+    if not _really_constant(rec, y):
+        # (kfuzz48) TF pushes C down past a Y that is not constant too, when C is no larger than the child's
+        # input (0 if its left leaf is constant, else 1: constant_folding.cc compares with that one); a sum of
+        # sums or a product of products is re-associated again by the arithmetic optimizer (AddOpsRewrite,
+        # MinimizeBroadcasts: not modelled, left as written), a Sub parent or child stays pushed
+        if (sym and child_sym) or family is _MUL or a.dtype in (dtypes.float16, dtypes.bfloat16) \
+                or not _no_larger(c.shape, (l0 if ll_const else l1).shape):
+            return None
     if a.dtype in (dtypes.float16, dtypes.bfloat16) and not (sym and child_sym):
         return None   # (halves: no push-down, only the regrouping of a sum's or a product's constants)
     plus, minus = (math.ADD, math.SUB) if family is _ADD_SUB else (math.MUL, None)
