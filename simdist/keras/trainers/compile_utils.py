@@ -456,6 +456,15 @@ class CompileLoss:
         self._y_true_build_structure = tree.map_structure(lambda x: None, y_true)
         self.built = True
 
+    def build_as_called(self, y_true: Any, y_pred: Any) -> None:
+        """`build` as `call` reaches it: y_true reconciled with y_pred first (a dict of targets for a list of outputs
+        taken by output name). Keras 3.15's `_symbolic_build` builds the loss through
+        `compute_output_spec(self._compute_loss, ...)`, so through `call` (kfuzz48: dict losses and targets for a list
+        of outputs under a captured strategy were KeyError "The path: (0,) ..." in simdist, TF trains)."""
+        if tree.is_nested(y_true) or tree.is_nested(y_pred):
+            y_true = self._reconcile_y_true(y_true, y_pred)
+        self.build(y_true, y_pred)
+
     @staticmethod
     def _get_y_pred_output_names(y_pred: Any) -> list[Any]:
         from simdist.keras.keras_tensor import KerasTensor

@@ -676,7 +676,7 @@ class Trainer:
             if compile_metrics_unbuilt:
                 self._compile_metrics.build(y, y_pred)
             if compile_loss_unbuilt:
-                self._compile_loss.build(y, y_pred)
+                self._compile_loss.build_as_called(y, y_pred)
                 self._symbolic_compute_loss(x, y, y_pred, sample_weight)
         if optimizer_unbuilt:
             self.optimizer.build(self._trainer_trainable_weights())
