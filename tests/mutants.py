@@ -9100,7 +9100,7 @@ TRAINING_BATCH55: list[Mutant] = [
        "a concrete function's short signature text lists keyword-only parameters without the '*' separator"),
     # -- tf.data
     _t("text-line-carriage-return-kept", "boundary", "simdist/runtime/data/readers.py",
-       "            yield line[:-1] if line.endswith(b\"\\r\") else line\n",
+       "            yield line.replace(b\"\\r\", b\"\")   # (InputBuffer::ReadLine appends no '\\r' to a line, wherever it is)\n",
        "            yield line\n",
        "TextLineDataset keeps a line's trailing \\r (a CRLF file's lines; TF strips it)"),
     _t("experimental-choose-stops-on-empty", "state", "simdist/runtime/data/experimental_forms.py",
