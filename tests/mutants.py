@@ -2536,8 +2536,8 @@ TRAINING_BATCH13: list[Mutant] = [
        "        return _ZipDataset((_RangeDataset(0, _INT64_MAX, 1, dtypes.int64), self))\n",
        "Dataset.enumerate(start=k) counts from 0 whatever start is"),
     _t("unbatch-cardinality-not-multiplied", "boundary", "simdist/runtime/data/batching.py",
-       "            return n * dims[0]\n",
-       "            return n\n",
+       "        return n * dims[0] if dims else UNKNOWN_CARDINALITY\n",
+       "        return n if dims else UNKNOWN_CARDINALITY\n",
        "Dataset.unbatch's cardinality is the number of batches, not batches times the known batch size"),
     # -- around training: schedules
     _t("polynomial-cycle-step-capped", "boundary", "simdist/keras/optimizers/schedules.py",
