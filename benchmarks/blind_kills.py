@@ -220,11 +220,9 @@ BATCHES: dict[str, tuple[list[str], str]] = {
             "rebatch-static-dim-multiple-unchecked", "binomial-counts-hint-float32",
             "mirrored-non-slot-args-first-replica", "tnp-uniform-shape-of-low", "mirror-leaves-dict-kept-per-replica"],
            "blind53"),
-    "55": (["loss-dict-none-entry-unchecked", "unbatch-composite-sizes-one-way", "checkpoints-iterator-repeats-last",
-            "non-slot-run-group-ignored", "sqrt-grad-grad-half-dropped", "while-grad-zeros-for-untrainable",
-            "padded-batch-slices-drop-ignored", "replica-update-group-dropped", "checkpoint-tuple-untracked",
-            "cross-replica-check-default-context", "generator-variable-state-unchecked",
-            "as-per-replica-densifies-slices", "truncated-normal-kernel-key-normal", "gamma-empty-drops-alpha-shape"],
+    "55": (["unbatch-composite-sizes-one-way", "checkpoints-iterator-repeats-last", "non-slot-run-group-ignored",
+            "while-grad-zeros-for-untrainable", "padded-batch-slices-drop-ignored", "replica-update-group-dropped",
+            "checkpoint-tuple-untracked", "generator-variable-state-unchecked", "as-per-replica-densifies-slices"],
            "blind55"),
 }
 
