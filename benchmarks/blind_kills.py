@@ -4,7 +4,7 @@ committed package (suite_kills.py's plant-and-run):
 
     python benchmarks/blind_kills.py BATCH ["-k EXPRESSION"]
 
-BATCH is 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53 or 54. Prints the baseline (the unmutated copy must pass) and one line per mutant: killed
+BATCH is 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54 or 55. Prints the baseline (the unmutated copy must pass) and one line per mutant: killed
 (with the failing test) or survived. docs/conformance.md has the figures: batch 19, 1 of 14 with its
 default slice ("Twenty-first session ... a nineteenth blind batch"); batch 20 in "Twenty-second session
 ... a twentieth blind batch"; batch 21 in "Twenty-third session: ... against the twenty-first blind
@@ -26,7 +26,8 @@ forty-seventh blind batch"; batch 48 in "Forty-fifth session, 2026-12-05: a fort
 "Forty-fifth session, 2026-12-05: a forty-ninth blind batch"; batch 50 in "Forty-sixth session, 2026-12-05: a fiftieth
 blind batch"; batch 51 in "Forty-sixth session, 2026-12-05: a fifty-first blind batch"; batch 52 in "Forty-seventh session, 2026-12-05: a
 fifty-second blind batch"; batch 53 in "Forty-seventh session, 2026-12-05: a
-fifty-third blind batch"; batch 54 in "Forty-eighth session, 2026-12-05: a fifty-fourth blind batch".
+fifty-third blind batch"; batch 54 in "Forty-eighth session, 2026-12-05: a fifty-fourth blind batch"; batch 55 in
+"Forty-eighth session, 2026-12-05: a fifty-fifth blind batch".
 """
 
 from __future__ import annotations
@@ -226,6 +227,10 @@ BATCHES: dict[str, tuple[list[str], str]] = {
             "schedules-deserialize-custom-objects-ignored", "metric-add-weight-dtype-dropped",
             "optimizer-variables-list-aliased", "csv-logger-file-left-open"],
            "blind54"),
+    "55": (["unbatch-composite-sizes-one-way", "checkpoints-iterator-repeats-last", "non-slot-run-group-ignored",
+            "while-grad-zeros-for-untrainable", "padded-batch-slices-drop-ignored", "replica-update-group-dropped",
+            "checkpoint-tuple-untracked", "generator-variable-state-unchecked", "as-per-replica-densifies-slices"],
+           "blind55"),
 }
 
 

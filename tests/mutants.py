@@ -2536,8 +2536,8 @@ TRAINING_BATCH13: list[Mutant] = [
        "        return _ZipDataset((_RangeDataset(0, _INT64_MAX, 1, dtypes.int64), self))\n",
        "Dataset.enumerate(start=k) counts from 0 whatever start is"),
     _t("unbatch-cardinality-not-multiplied", "boundary", "simdist/runtime/data/batching.py",
-       "            return n * dims[0]\n",
-       "            return n\n",
+       "        return n * dims[0] if dims else UNKNOWN_CARDINALITY\n",
+       "        return n if dims else UNKNOWN_CARDINALITY\n",
        "Dataset.unbatch's cardinality is the number of batches, not batches times the known batch size"),
     # -- around training: schedules
     _t("polynomial-cycle-step-capped", "boundary", "simdist/keras/optimizers/schedules.py",
@@ -9177,3 +9177,155 @@ TRAINING_BATCH54: list[Mutant] = [
 ]
 TRAINING += TRAINING_BATCH54
 CATALOGUE += TRAINING_BATCH54
+
+# --- the fifty-fifth blind batch (forty-eighth session, helper blind48b): written from simdist's source alone,
+# before reading any suite test, each in a function no earlier mutant touched; the trainer, op gradients and the
+# tape, tf.function, tf.data, checkpoints, distribution and random ops. Each was checked observable (TF 2.21 and
+# simdist agree, the mutant differs) by one program per mutant (/work/wt/blind48b_logs/probes.py). Replaced
+# before the commit: four drafts whose innermost function an earlier mutant had touched (IRFFT's gradient mask,
+# ForwardAccumulator's gather JVP, pad_to_cardinality's bound, the distributed-dataset options' error class) and
+# two unobservable ones (a generator batch's shape check: from_generator's own check gives the same class;
+# AvgPoolGrad's per-row loop, which the ordinary gradient never reaches).
+TRAINING_BATCH55: list[Mutant] = [
+    # -- the trainer
+    _t("reconcile-y-true-dict-sorted", "order", "simdist/keras/trainers/compile_utils.py",
+       "                y_true = [y_true[name] for name in self.output_names]\n",
+       "                y_true = [y_true[name] for name in sorted(y_true)]\n",
+       "labels given as a dict for a model's list outputs are matched to the outputs in sorted-key order, not by "
+       "the model's output names"),
+    _t("loss-dict-none-entry-unchecked", "missing-error", "simdist/keras/trainers/compile_utils.py",
+       "        for key, _loss in iterator:\n            if _loss is None:\n                continue\n",
+       "        for key, _loss in iterator:\n",
+       "a loss structure's None entry (an output without a loss) is walked like a loss, not skipped"),
+    _t("mwms-single-worker-fit-refused", "missing-error", "simdist/keras/trainers/trainer.py",
+       "or in_multi is None or not in_multi():\n",
+       "or in_multi is None:\n",
+       "fit under a MultiWorkerMirroredStrategy of one worker is refused as if it had several (TF: only several "
+       "workers fail)"),
+    # -- op gradients and the tape
+    _t("asin-grad-plus-square", "gradient", "simdist/runtime/ops/special.py",
+       "    return [grad * reciprocal(sqrt(one - square(_conj(x))))]\n",
+       "    return [grad * reciprocal(sqrt(one + square(_conj(x))))]\n",
+       "Asin's gradient 1/sqrt(1 + x^2) (asinh's), not 1/sqrt(1 - x^2)"),
+    _t("bessel-i1e-grad-reciprocal-sign", "gradient", "simdist/runtime/ops/special_more.py",
+       "bessel_i0e(x) - y * (sign(x) + reciprocal(x))",
+       "bessel_i0e(x) - y * (sign(x) - reciprocal(x))",
+       "BesselI1e's gradient i0e(x) - y (sign(x) - 1/x), not - y (sign(x) + 1/x)"),
+    _t("zeta-grad-order-not-raised", "gradient", "simdist/runtime/ops/special_more.py",
+       "    partial_q = -x * zeta(x + 1, q)\n",
+       "    partial_q = -x * zeta(x, q)\n",
+       "Zeta's gradient in q -x zeta(x, q), not -x zeta(x + 1, q)"),
+    _t("nextafter-grad-x2-ones", "gradient", "simdist/runtime/ops/special_more.py",
+       "math.unbroadcast(zeros(s2, dtype=x2.dtype) * grad, s2)]",
+       "math.unbroadcast(ones(s2, dtype=x2.dtype) * grad, s2)]",
+       "NextAfter passes the upstream gradient to x2 too (TF: zeros for x2)"),
+    _t("sqrt-grad-grad-half-dropped", "gradient", "simdist/runtime/ops/sqrt_grads.py",
+       "    return [-conj_of(ga) * out, 0.5 * ga]\n",
+       "    return [-conj_of(ga) * out, ga]\n",
+       "SqrtGrad's gradient in its upstream-gradient input grad / a, not 0.5 grad / a"),
+    _t("spence-grad-at-one-nan", "gradient", "simdist/runtime/ops/special_funcs.py",
+       "    partial = m.where(m.equal(x, 1.0), -array.ones_like(x), partial)\n",
+       "",
+       "Spence's gradient at x = 1 is log(1)/0 = NaN (TF: -1 there)"),
+    _t("while-grad-zeros-for-untrainable", "gradient", "simdist/runtime/autodiff/graph_gradients.py",
+       "            if g is None and trainable(t.dtype):\n                # (while_v2's",
+       "            if g is None and not trainable(t.dtype):\n                # (while_v2's",
+       "tf.gradients through a tf.while_loop gives None, not zeros, for a float input the loop never reaches "
+       "(and zeros for an integer one)"),
+    # -- tf.function
+    _t("signature-text-kwonly-star-dropped", "state", "simdist/tf/_concrete.py",
+       "        ins = \", \".join(parts + ([\"*\"] + kw if kw else []))\n",
+       "        ins = \", \".join(parts + kw)\n",
+       "a concrete function's short signature text lists keyword-only parameters without the '*' separator"),
+    # -- tf.data
+    _t("text-line-carriage-return-kept", "boundary", "simdist/runtime/data/readers.py",
+       "            yield line.replace(b\"\\r\", b\"\")   # (InputBuffer::ReadLine appends no '\\r' to a line, wherever it is)\n",
+       "            yield line\n",
+       "TextLineDataset keeps a line's trailing \\r (a CRLF file's lines; TF strips it)"),
+    _t("experimental-choose-stops-on-empty", "state", "simdist/runtime/data/experimental_forms.py",
+       "def choose_from_datasets(datasets: Any, choice_dataset: Any, stop_on_empty_dataset: bool = False) -> Any:",
+       "def choose_from_datasets(datasets: Any, choice_dataset: Any, stop_on_empty_dataset: bool = True) -> Any:",
+       "tf.data.experimental.choose_from_datasets stops at the first empty input by default (its default is "
+       "False, unlike the Dataset method's)"),
+    _t("options-merge-precedence-swapped", "order", "simdist/runtime/data/options.py",
+       "        return self._merged_with(options)  # type: ignore[return-value]\n",
+       "        return options._merged_with(self)  # type: ignore[return-value]\n",
+       "Options.merge lets self's settings override the argument's (TF: the argument's win)"),
+    _t("unbatch-composite-sizes-one-way", "missing-error", "simdist/runtime/data/batching.py",
+       "        for k, n in enumerate(sizes):\n            if n != sizes[0]:\n",
+       "        for k, n in enumerate(sizes):\n            if n > sizes[0]:\n",
+       "unbatch of an element with sparse components refuses a later component with more rows than the first "
+       "but not one with fewer"),
+    _t("padded-batch-slices-drop-ignored", "boundary", "simdist/runtime/data/batching.py",
+       "            return _slice_batches(src._arrays, size, drop)\n"
+       "        return _batches(src, size, drop, self._pad, fusable=False)\n",
+       "            return _slice_batches(src._arrays, size, False)\n"
+       "        return _batches(src, size, drop, self._pad, fusable=False)\n",
+       "padded_batch of tensor slices needing no padding keeps the partial last batch under drop_remainder=True"),
+    # -- checkpoints and saving
+    _t("checkpoint-escape-order-swapped", "order", "simdist/strategies/checkpoint.py",
+       "    return name.replace(\".\", \"..\").replace(\"/\", \".S\")\n",
+       "    return name.replace(\"/\", \".S\").replace(\".\", \"..\")\n",
+       "a checkpoint key escapes '/' before doubling '.', so '/' becomes '..S' (TF: '.S')"),
+    _t("checkpoint-tuple-untracked", "state", "simdist/strategies/checkpoint.py",
+       "    if type(value) in (list, dict, collections.OrderedDict) or isinstance(value, tuple):\n",
+       "    if type(value) in (list, dict, collections.OrderedDict):\n",
+       "a tuple attribute of a tracked object is not a checkpoint dependency (TF wraps tuples)"),
+    _t("checkpoints-iterator-repeats-last", "state", "simdist/strategies/checkpoint_reader.py",
+       "        if path is None or path == last:\n",
+       "        if path is None:\n",
+       "tf.train.checkpoints_iterator yields the same newest checkpoint again instead of waiting for a new one"),
+    # -- distribution
+    _t("replica-update-group-dropped", "state", "simdist/strategies/base.py",
+       "            return self.update(var, fn, margs, mkw, group=group)\n",
+       "            return self.update(var, fn, margs, mkw)\n",
+       "extended.update in a replica context forgets group=False (its merge_call updates with group=True)"),
+    _t("non-slot-run-group-ignored", "state", "simdist/strategies/base.py",
+       "    timing.charge_updates([(device or context.current_device(), flops)])\n"
+       "    return result if group else _local_results(result)\n",
+       "    timing.charge_updates([(device or context.current_device(), flops)])\n"
+       "    return result\n",
+       "update_non_slot(group=False) of the default and one-device strategies returns the result, not each leaf "
+       "as a 1-tuple"),
+    _t("cross-replica-check-default-context", "missing-error", "simdist/strategies/base.py",
+       "            if f.replica_context is not None and f.replica_context is not _default_replica_context:\n",
+       "            if f.replica_context is not None:\n",
+       "the default strategy's own replica context (outside run) counts as a replica context: update_non_slot "
+       "refused there"),
+    _t("as-per-replica-densifies-slices", "state", "simdist/strategies/cross_device_ops.py",
+       "    return PerReplica([value if isinstance(value, IndexedSlices) else convert_to_tensor(value)])\n",
+       "    return PerReplica([convert_to_tensor(value)])\n",
+       "a cross-device op given a plain IndexedSlices converts it to a dense tensor before reducing"),
+    # -- random ops
+    _t("stateless-uniform-range-not-subtracted", "boundary", "simdist/runtime/ops/random.py",
+       "    return r * (hi - lo) + lo   # TF: rnd * (maxval - minval) + minval",
+       "    return r * hi + lo   # TF: rnd * (maxval - minval) + minval",
+       "stateless_uniform's floats scaled by maxval, not maxval - minval"),
+    _t("truncated-normal-kernel-key-normal", "state", "simdist/runtime/ops/random.py",
+       "    gen = _kernel((\"TruncatedNormal\", seed, seed2, dtype.name)",
+       "    gen = _kernel((\"RandomStandardNormal\", seed, seed2, dtype.name)",
+       "truncated_normal shares random_normal's kernel stream for the same seeds (TF: a kernel per op)"),
+    _t("affine-tensor-moments-swapped", "order", "simdist/runtime/ops/random.py",
+       "        return math.add(math.multiply(r, convert_to_tensor(b, dtype=dt)), convert_to_tensor(a, dtype=dt))\n",
+       "        return math.add(math.multiply(r, convert_to_tensor(a, dtype=dt)), convert_to_tensor(b, dtype=dt))\n",
+       "the stateless normals with tensor mean and stddev scale by the mean and shift by the stddev"),
+    _t("gamma-empty-drops-alpha-shape", "state", "simdist/runtime/ops/random_gamma.py",
+       "        return np.zeros(shape + alpha.shape, dtype._np)\n    gen = _reserve((\"RandomGamma\"",
+       "        return np.zeros(shape, dtype._np)\n    gen = _reserve((\"RandomGamma\"",
+       "tf.random.gamma of an empty shape returns shape's zeros without alpha's dimensions"),
+    _t("generator-variable-state-unchecked", "missing-error", "simdist/runtime/ops/random_generator.py",
+       "            if isinstance(state, Variable):\n                self._check_shape(state.shape.as_list())\n",
+       "            if isinstance(state, Variable):\n",
+       "tf.random.Generator(state=<variable of the wrong size>) accepted (TF checks a variable's shape too)"),
+    # -- op gradients (in place of two unobservable drafts: a generator batch's shape check, AvgPoolGrad's loop)
+    _t("bessel-i0e-grad-sign-dropped", "gradient", "simdist/runtime/ops/special_more.py",
+       "    return [grad * (bessel_i1e(x) - sign(x) * y)]\n",
+       "    return [grad * (bessel_i1e(x) - y)]\n",
+       "BesselI0e's gradient i1e(x) - y, without sign(x) (wrong for negative x)"),
+    _t("rsqrt-grad-grad-coefficient", "gradient", "simdist/runtime/ops/sqrt_grads.py",
+       "    return [-1.5 * cg * b * unary.square(ca), rsqrt_grad(ca, grad)]\n",
+       "    return [-0.5 * cg * b * unary.square(ca), rsqrt_grad(ca, grad)]\n",
+       "RsqrtGrad's gradient in y -0.5 grad b y^2, not -1.5 grad b y^2 (a second derivative of rsqrt)"),
+]
+TRAINING += TRAINING_BATCH55
+CATALOGUE += TRAINING_BATCH55

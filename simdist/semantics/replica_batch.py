@@ -89,7 +89,8 @@ def normalize_pairs(pairs: Any, convert: Any) -> list[tuple[Any, Any]]:
     """CrossDeviceOps.batch_reduce's pairs (clause extended.reduce-to): kept when every value is a
     PerReplica in a tuple; else each pair must be a 2-tuple and each value that is not distributed
     becomes a one-value PerReplica of `convert(value)` (convert_to_tensor: graph conversion in a
-    tf.function). An empty batch is TF's IndexError when its shortcut reads the first pair."""
+    tf.function; an IndexedSlices kept as it is, as TF's `_make_tensor_into_per_replica` wraps any value with a
+    device: blind55). An empty batch is TF's IndexError when its shortcut reads the first pair."""
     pairs = list(pairs)
     if pairs and all(isinstance(p, tuple) and isinstance(p[0], PerReplica) for p in pairs):
         return pairs
@@ -99,7 +100,8 @@ def normalize_pairs(pairs: Any, convert: Any) -> list[tuple[Any, Any]]:
             raise ValueError("Each element of `value_destination_pairs` should be a tuple.")
         if len(p) != 2:
             raise ValueError("Each element of `value_destination_pairs` should be a tuple of size 2.")
-        v = p[0] if isinstance(p[0], DistributedValues) else PerReplica([convert(p[0])])
+        v = p[0] if isinstance(p[0], DistributedValues) else \
+            PerReplica([p[0] if isinstance(p[0], IndexedSlices) else convert(p[0])])
         out.append((v, p[1]))
     if not out:
         raise IndexError("list index out of range")

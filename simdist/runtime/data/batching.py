@@ -278,7 +278,9 @@ class _UnbatchDataset(_UnaryDataset):
         self._leaf_specs = specs
         known = None   # TF's unbatch_op merges the components' static leading dims when it is built
         for s in specs:
-            dim = s.shape[0] if s.shape.rank else None
+            # (its `_flat_shapes`: a SparseTensor's or RaggedTensor's flat component is a variant of unknown
+            # shape there, so only dense components' rows are compared at build; blind55)
+            dim = s.shape[0] if s.shape.rank and not isinstance(s, (SparseTensorSpec, RaggedTensorSpec)) else None
             if dim is not None and known is not None and dim != known:
                 raise ValueError("`unbatch()` is only supported for datasets of elements whose components have a "
                                  f"matching leading dimension. Encountered both {known} and {dim}.")
@@ -308,10 +310,11 @@ class _UnbatchDataset(_UnaryDataset):
         n = self._input._card()
         if _unknown_or_infinite(n):
             return n
-        dims = [s.shape[0] if s.shape.rank else None for s in flatten(self._input.element_spec)]
-        if dims and all(d is not None and d == dims[0] for d in dims):
-            return n * dims[0]
-        return UNKNOWN_CARDINALITY
+        # UnbatchDatasetOp: the first component whose output shape knows its leading dimension gives the rows per
+        # element (a SparseTensor's variant has none, a RaggedTensor's has its rows; observed on TF 2.21, blind55)
+        dims = [s.shape[0] for s in flatten(self._input.element_spec)
+                if s.shape.rank and not isinstance(s, SparseTensorSpec) and s.shape[0] is not None]
+        return n * dims[0] if dims else UNKNOWN_CARDINALITY
 
     def _rows_composite(self, flat: list[np.ndarray]) -> list[list[np.ndarray]]:
         """Rows of an element with SparseTensor leaves: a sparse leaf split along its dense_shape[0]

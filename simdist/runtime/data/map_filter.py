@@ -23,7 +23,7 @@ from simdist.runtime.data.elements import (_apply, _call_with_element, _normaliz
                                            UNKNOWN_CARDINALITY, host_device)
 from simdist.runtime.data.functions import DatasetFunction
 from simdist.runtime.data.resumable import Steps, expand
-from simdist.runtime.tensor import Tensor
+from simdist.runtime.tensor import Tensor, TensorShape
 from simdist.runtime.spec import (TensorSpec, assert_same_structure, flatten, map_structure,
                                   most_specific_compatible_shape, pack_as)
 
@@ -150,6 +150,10 @@ def _common_spec(a: Any, b: Any) -> Any:
     if kind(a) != kind(b):
         raise TypeError(f"The tf.data function returned a {kind(a)} on one trace and a {kind(b)} on another")
     shape = most_specific_compatible_shape(a.shape, b.shape)
+    flags = _static_shapes.unknown(a)   # (the recording probe's output: the dims its graph does not know, blind55)
+    if flags is not None and shape.rank == len(flags) and not isinstance(a, (SparseTensor, RaggedTensor)):
+        shape = TensorShape(None if _static_shapes.rank_unknown(a) else
+                            [None if f else d for d, f in zip(shape.as_list(), flags)])
     if isinstance(a, SparseTensor):
         return SparseTensorSpec(shape, a.dtype)
     if isinstance(a, RaggedTensor):

@@ -270,7 +270,7 @@ class TextLineDataset(_FileDataset):
         if lines and lines[-1] == b"":
             lines.pop()
         for line in lines:
-            yield line[:-1] if line.endswith(b"\r") else line
+            yield line.replace(b"\r", b"")   # (InputBuffer::ReadLine appends no '\r' to a line, wherever it is)
 
 
 def list_files(file_pattern: Any, shuffle: Any = None, seed: Any = None) -> DatasetV2:
