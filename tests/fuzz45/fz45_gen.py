@@ -28,6 +28,7 @@ import pickle
 import random
 import subprocess
 import sys
+from typing import Any
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -996,7 +997,8 @@ def _strategy(tf):  # noqa: ANN001, ANN202
     return tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
 
 
-def worker(backend: str, seed: int, n: int, steps: int, start: int, path: str) -> None:
+def worker_of(program: Any, backend: str, seed: int, n: int, steps: int, start: int, path: str) -> None:
+    """A backend's process: the outcomes of programs start..n-1 of `program` (a generator's), appended to `path`."""
     import numpy as np
     if backend == "tf":
         import tensorflow as tf
@@ -1014,14 +1016,16 @@ def worker(backend: str, seed: int, n: int, steps: int, start: int, path: str) -
             fh.flush()
 
 
-def _run(backend: str, seed: int, n: int, steps: int) -> list:
+def run_backend(script: str, backend: str, seed: int, n: int, steps: int) -> list:
+    """The outcomes of programs 0..n-1 on a backend, run by `script --worker` in fresh processes (a process that
+    dies on a program is restarted after it, the program's outcome noted as a crash)."""
     import tempfile
     env = dict(os.environ, PYTHONPATH=ROOT, TF_CPP_MIN_LOG_LEVEL="3")
     results: list = []
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "out.pkl")
         while len(results) < n:
-            subprocess.run([sys.executable, __file__, "--worker", backend, str(seed), str(n), str(steps),
+            subprocess.run([sys.executable, script, "--worker", backend, str(seed), str(n), str(steps),
                             str(len(results)), path], capture_output=True, env=env, timeout=6000)
             got = []
             with open(path, "rb") as fh:
@@ -1061,9 +1065,12 @@ def _first_diff(w: tuple, g: tuple) -> str:
     return "?"
 
 
-def main() -> int:
+def main_of(script: str, program: Any) -> int:
+    """A generator's command line (`script SEED N [--show K] [--steps S] [--print]`, and its `--worker` processes):
+    every program on TF 2.21 and on simdist, the disagreeing ones printed; exit 1 if any disagrees. The harness
+    the later rounds' generators (fz46b_gen, fz47b_gen, fz48b_gen) share with this one."""
     if sys.argv[1] == "--worker":
-        worker(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6]), sys.argv[7])
+        worker_of(program, sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6]), sys.argv[7])
         return 0
     ap = argparse.ArgumentParser()
     ap.add_argument("seed", type=int)
@@ -1076,8 +1083,8 @@ def main() -> int:
         for k in range(a.n):
             print(f"# program {k}\n{text_of(program(a.seed, k, a.steps))}\n")
         return 0
-    want = _run("tf", a.seed, a.n, a.steps)
-    got = _run("simdist", a.seed, a.n, a.steps)
+    want = run_backend(script, "tf", a.seed, a.n, a.steps)
+    got = run_backend(script, "simdist", a.seed, a.n, a.steps)
     bad_progs = 0
     bad_modes = 0
     shown = 0
@@ -1103,6 +1110,10 @@ def main() -> int:
     crashes = sum("crash" in w for w in want)
     print(f"PROGRAMS {a.n} CALLS {calls} DISAGREEING PROGRAMS {bad_progs} MODES {bad_modes} (TF aborted on {crashes})")
     return 1 if bad_progs else 0
+
+
+def main() -> int:
+    return main_of(__file__, program)
 
 
 if __name__ == "__main__":

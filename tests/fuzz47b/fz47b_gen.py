@@ -19,11 +19,8 @@ Not a test: a probe for classes the project's generators do not draw. Determinis
 """
 from __future__ import annotations
 
-import argparse
 import os
-import pickle
 import random
-import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -618,87 +615,8 @@ _prev_outcome = G._outcome
 G._outcome = _outcome
 
 
-def worker(backend: str, seed: int, n: int, steps: int, start: int, path: str) -> None:
-    import numpy as np
-    if backend == "tf":
-        import tensorflow as tf
-    else:
-        from simdist import tf
-    strategy = G._strategy(tf)
-    tf.constant(1.0) + 1.0
-    with open(path, "ab") as fh:
-        for k in range(start, n):
-            try:
-                r = G.run_program(tf, np, program(seed, k, steps), strategy)
-            except Exception as e:  # noqa: BLE001
-                r = {"all": G._err(e)}
-            pickle.dump(r, fh)
-            fh.flush()
-
-
-def _run(backend: str, seed: int, n: int, steps: int) -> list:
-    import tempfile
-    env = dict(os.environ, PYTHONPATH=ROOT, TF_CPP_MIN_LOG_LEVEL="3")
-    results: list = []
-    with tempfile.TemporaryDirectory() as d:
-        path = os.path.join(d, "out.pkl")
-        while len(results) < n:
-            subprocess.run([sys.executable, __file__, "--worker", backend, str(seed), str(n), str(steps),
-                            str(len(results)), path], capture_output=True, env=env, timeout=6000)
-            got = []
-            with open(path, "rb") as fh:
-                while True:
-                    try:
-                        got.append(pickle.load(fh))
-                    except EOFError:
-                        break
-            results = got
-            if len(results) < n:
-                results.append({"crash": True})
-                with open(path, "ab") as fh:
-                    pickle.dump({"crash": True}, fh)
-    return results
-
-
 def main() -> int:
-    if sys.argv[1] == "--worker":
-        worker(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6]), sys.argv[7])
-        return 0
-    ap = argparse.ArgumentParser()
-    ap.add_argument("seed", type=int)
-    ap.add_argument("n", type=int)
-    ap.add_argument("--show", type=int, default=40)
-    ap.add_argument("--steps", type=int, default=12)
-    ap.add_argument("--print", action="store_true", help="print the programs only")
-    a = ap.parse_args()
-    if a.print:
-        for k in range(a.n):
-            print(f"# program {k}\n{G.text_of(program(a.seed, k, a.steps))}\n")
-        return 0
-    want = _run("tf", a.seed, a.n, a.steps)
-    got = _run("simdist", a.seed, a.n, a.steps)
-    bad_progs = bad_modes = shown = calls = 0
-    for k, (w, g) in enumerate(zip(want, got)):
-        prog = program(a.seed, k, a.steps)
-        calls += len(prog["lines"]) + 1
-        if "crash" in w:
-            continue
-        modes = [m for m in ("eager", "function", "tape", "dist", "all") if not G._same(w.get(m), g.get(m))]
-        if not modes:
-            continue
-        bad_progs += 1
-        bad_modes += len(modes)
-        if shown < a.show:
-            shown += 1
-            print(f"=== program {k}: disagreeing modes {modes}\n{G.text_of(prog)}")
-            for m in modes:
-                if m == "eager" and "eager" in w and "eager" in g:
-                    print(f"  [eager] {G._first_diff(w['eager'], g['eager'])}")
-                else:
-                    print(f"  [{m}] TF: {str(w.get(m))[:400]}\n  [{m}] sd: {str(g.get(m))[:400]}")
-    crashes = sum("crash" in w for w in want)
-    print(f"PROGRAMS {a.n} CALLS {calls} DISAGREEING PROGRAMS {bad_progs} MODES {bad_modes} (TF aborted on {crashes})")
-    return 1 if bad_progs else 0
+    return G.main_of(__file__, program)   # (the shared harness: fz45_gen.main_of)
 
 
 if __name__ == "__main__":
