@@ -110,7 +110,7 @@ class CallSpec:
 
 
 def _mask_of(x: Any) -> Any:
-    return get_keras_mask(x) if isinstance(x, tf.Tensor) else None
+    return get_keras_mask(x) if isinstance(x, (tf.Tensor, KerasTensor)) else None
 
 
 def _populate_masks(call_spec: "CallSpec", kwargs: dict) -> None:
@@ -543,16 +543,30 @@ class Layer(KerasSaveable):
         return previous_mask
 
     def _set_mask_metadata(self, outputs: Any, previous_mask: Any, first_arg: Any) -> None:
+        """Keras's: each output without a mask takes compute_mask's (clause keras.mask.propagation). On a symbolic
+        call the mask is a KerasTensor too (Keras runs compute_mask on the KerasTensors: `Embedding(mask_zero=True)
+        (Input(...))._keras_mask` is a bool KerasTensor), found here by probing compute_mask as compute_output_spec
+        does; a compute_mask the probe cannot run leaves the symbolic outputs without masks, as before."""
         flat_outputs = flatten(outputs)
-        if not any(isinstance(x, tf.Tensor) for x in flat_outputs):
-            return          # a symbolic call: KerasTensors carry no masks here (masks follow real tensors)
+        symbolic = not any(isinstance(x, tf.Tensor) for x in flat_outputs)
+        if symbolic and not any(isinstance(x, KerasTensor) for x in flat_outputs):
+            return
         if all(get_keras_mask(x) is not None for x in flat_outputs):
             return
-        output_masks = self.compute_mask(first_arg, previous_mask)
+        if symbolic:
+            if getattr(self.compute_mask, "__func__", None) is Layer.compute_mask:
+                output_masks = previous_mask    # (the default passes the input's mask on: the same KerasTensor)
+            else:
+                try:
+                    output_masks = _probe_spec(self.compute_mask, first_arg, previous_mask)
+                except Exception:  # noqa: BLE001 - a compute_mask written for real tensors only: no symbolic mask
+                    return
+        else:
+            output_masks = self.compute_mask(first_arg, previous_mask)
         if output_masks is None:
             return
         for tensor, mask in zip(flat_outputs, flatten(output_masks)):
-            if get_keras_mask(tensor) is None and mask is not None and isinstance(tensor, tf.Tensor):
+            if get_keras_mask(tensor) is None and mask is not None and isinstance(tensor, (tf.Tensor, KerasTensor)):
                 set_keras_mask(tensor, mask)
 
     # --- losses -------------------------------------------------------------------------------------
