@@ -80,10 +80,8 @@ def _probe_spec(dfn: DatasetFunction, input_dataset: DatasetV2) -> Any:
         assert_same_structure(out1, out2)
     except Exception as probe_error:  # noqa: BLE001 - fall back to a real element, re-raise if that fails too
         flat, out = _first_real_output(dfn, input_dataset, device, probe_error)
-        # (an input the function returns as it is keeps its spec: the zip of paths and labels a loader maps)
-        given = [(a, s) for a, s in zip(flat, flatten(input_dataset.element_spec)) if type(s) is TensorSpec]
-        return map_structure(lambda t: next((s for a, s in given if getattr(t, "_v", None) is a), None)
-                             or _unknown_dims_spec(t), out)
+        inputs = [(a, s) for a, s in zip(flat, flatten(input_dataset.element_spec)) if type(s) is TensorSpec]
+        return map_structure(lambda t: _real_output_spec(t, inputs), out)
     leaves1, leaves2 = flatten(out1), flatten(out2)
     specs = [_common_spec(a, b) for a, b in zip(leaves1, leaves2)]
     return pack_as(out1, specs)
@@ -127,6 +125,16 @@ def built(err: BaseException) -> BaseException:
     as it is (clause dataset.function-trace)."""
     traced = trace_errors.at_trace(err)
     return err if traced is None else traced.with_traceback(err.__traceback__)
+
+
+def _real_output_spec(t: Any, inputs: list[tuple[Any, Any]]) -> Any:
+    """An output's spec from a real element: an input the function returns as it is (its array, unchanged) keeps the
+    input's spec (the labels zipped with the paths a loader maps), any other output `_unknown_dims_spec`'s."""
+    v = getattr(t, "_v", None)
+    for a, spec in inputs:
+        if v is a:
+            return spec
+    return _unknown_dims_spec(t)
 
 
 def _unknown_dims_spec(t: Any) -> Any:
