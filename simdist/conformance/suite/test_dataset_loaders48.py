@@ -130,9 +130,11 @@ def test_a_mapped_function_that_reads_files_keeps_its_static_shapes(tf, tmp_path
         img = tf.io.decode_png(tf.io.read_file(path), channels=3)
         anyc = tf.io.decode_png(tf.io.read_file(path))
         anyc.set_shape((None, None, 3))
-        return img, anyc, y
+        kept = tf.io.decode_png(tf.io.read_file(path), channels=3)
+        kept.set_shape((None, None, None))   # (a merge: the known channels stay)
+        return img, anyc, kept, y
     got = _spec(pairs.map(load))
-    want = (((None, None, 3), "uint8"), ((None, None, 3), "uint8"), ((4,), "float32"))
+    want = (((None, None, 3), "uint8"), ((None, None, 3), "uint8"), ((None, None, 3), "uint8"), ((4,), "float32"))
     assert got == want, f"element_spec {got}, but should be {want}"
 
     def load_fixed(path):

@@ -70,16 +70,22 @@ def refine(t: Tensor, dims: Sequence[int | None]) -> Tensor:
     """t after `t.set_shape(dims)` in a traced function (its rank known and compatible): the dimensions `dims`
     knows become known to the graph, the others keep what the graph knew; the shape is t's declared shape
     (`declared`: a tf.data function probed on a real element keeps it for its element spec, as TF's
-    element_spec is the static shape set_shape leaves; the dimensions `dims` leaves None stay unknown there)."""
+    element_spec is the static shape set_shape leaves). A dimension `dims` leaves None keeps the one t's shape
+    already declared, or the graph knew when an op marked t's other dimensions unknown; else it stays unknown there
+    (an unmarked shape may depend on values the graph does not know: see map_filter._unknown_dims_spec)."""
+    before = declared(t) or [None] * len(dims)
     entry = UNKNOWN.get(id(t))
-    if entry is not None and entry[0]() is t:
+    marked = entry is not None and entry[0]() is t
+    if marked:
         flags = tuple(f and d is None for f, d in zip(entry[1], dims))
+        before = [b if b is not None or f else int(n) for b, f, n in zip(before, entry[1], t._v.shape)]
         if any(flags):
             UNKNOWN[id(t)] = (entry[0], flags, False)
         else:
             del UNKNOWN[id(t)]
     key = id(t)
-    DECLARED[key] = (weakref.ref(t, functools.partial(_drop_declared, key)), tuple(dims))
+    DECLARED[key] = (weakref.ref(t, functools.partial(_drop_declared, key)),
+                     tuple(d if d is not None else b for d, b in zip(dims, before)))
     return t
 
 
