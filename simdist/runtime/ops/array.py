@@ -12,7 +12,7 @@ from simdist.runtime import context, convert, dtypes, errors, graph_names
 from simdist.runtime import symbolic as _symbolic
 from simdist.runtime.indexed_slices import IndexedSlices
 from simdist.runtime.ops import alloc, args, dispatch
-from simdist.runtime.ops import graph_constants, static_shapes, trace_errors
+from simdist.runtime.ops import graph_constants, partial_values, static_shapes, trace_errors
 from simdist.runtime.ops.args import shape_arg, t as _t
 from simdist.runtime.ops.dtensor_layout import call_with_layout
 from simdist.runtime.ops.list_inputs import concat_axis, matching_list
@@ -157,6 +157,7 @@ def _cast(x: Tensor, dtype: Any) -> Tensor:
 
 
 @graph_names.scoped("range", "Range")   # (math_ops.range's scope names its node: a graph's names)
+@partial_values.shaped("start", "limit", "delta", rule=lambda a: [None])   # (RangeShape: known bounds only)
 def range_(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None, name: str = "range") -> Tensor:
     """`tf.range`: int32 for Python ints, float32 if any argument is a float."""
     if limit is None:
@@ -337,6 +338,7 @@ for _n in ("Ones", "Zeros", "OnesLike", "ZerosLike"):
 
 
 @graph_names.scoped("ones", "Ones")   # (array_ops.ones' scope: its Const or Fill is `ones`)
+@partial_values.shaped("shape")
 def ones(shape: Any, dtype: Any = dtypes.float32, name: str | None = None, layout: Any = None) -> Tensor:
     """array_ops.ones: Fill of `constant(1, dtype)` (True for bool), so a string dtype is that
     constant's TypeError ("Cannot convert 1 to EagerTensor of dtype string"; in a graph "Expected
@@ -354,6 +356,7 @@ def ones(shape: Any, dtype: Any = dtypes.float32, name: str | None = None, layou
 
 
 @graph_names.scoped("zeros", "Zeros")   # (array_ops.zeros' scope: its Const or Fill is `zeros`)
+@partial_values.shaped("shape")
 def zeros(shape: Any, dtype: Any = dtypes.float32, name: str | None = None, layout: Any = None) -> Tensor:
     if dtypes.as_dtype(dtype).kind in "rn":   # (array_ops.zeros' constant(0, dtype): TypeError; observed)
         convert_to_tensor(0, dtype=dtypes.as_dtype(dtype))
@@ -412,6 +415,7 @@ def _fill_dims(shp: Sequence[int], value_shape: Sequence[int] = ()) -> None:
                                            "Fill", ([len(shp)], list(value_shape)))
 
 
+@partial_values.shaped("dims")
 def fill(dims: Any, value: Any, name: str | None = None, layout: Any = None) -> Tensor:
     """array_ops.fill: call_with_layout(gen_array_ops.fill, layout, dims=dims, value=value), so eagerly a
     layout's attribute read (AttributeError) comes before dims and value are converted (fz40, fourteenth
@@ -524,6 +528,10 @@ def _reshape(a: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
         return a.reshape(shape)
     except ValueError:
         known = int(np.prod([d for d in shape if d != -1]))
+        if _RESHAPE_UNSEEN[0]:
+            raise errors.InvalidArgumentError(
+                None, None, f"Input to reshape is a tensor with {a.size} values, but the requested shape "
+                f"{'requires a multiple of' if -1 in shape else 'has'} {known} [Op:Reshape]") from None
         if -1 in shape:     # (Reshape's shape function: an unknown dimension must divide the size)
             eager = f"requires a multiple of {known}"
             traced = f"Dimension size must be evenly divisible by {known} but is {a.size}"
@@ -616,8 +624,45 @@ def _shape_input(t: Tensor, shape: Any, given: Any) -> Any:
     return tuple(int(d) for d in np.asarray(dispatch.static_value(st)).reshape(-1))
 
 
+def _reshape_static(known: list[int | None] | None, out: list[int | None] | None) -> tuple[Any, str | None]:
+    """Reshape's shape function (array_ops.cc SetOutputShapeForReshape) on the input's static shape and the
+    shape tensor's partial value: (the output's static shape, None) or (None, its ValueError's text). With one
+    unknown dimension at most on each side it infers the missing output dimension from the known element counts
+    (which must divide evenly), or checks them when both are fully known."""
+    if out is None or known is None:
+        return out, None
+    out = list(out)
+    o_unknown = [i for i, d in enumerate(out) if d is None]
+    i_unknown = [i for i, d in enumerate(known) if d is None]
+    if len(o_unknown) > 1 or len(i_unknown) > 1:
+        return out, None
+    o_elems = int(np.prod([d for d in out if d is not None], dtype=np.int64))
+    i_elems = int(np.prod([d for d in known if d is not None], dtype=np.int64))
+    if not o_unknown and not i_unknown:
+        if o_elems != i_elems:
+            return None, (f"Cannot reshape a tensor with {i_elems} elements to shape {args.dims(out)} "
+                          f"({o_elems} elements)")
+    elif not i_unknown and o_elems > 0:
+        if i_elems % o_elems:
+            return None, f"Dimension size must be evenly divisible by {o_elems} but is {i_elems}"
+        out[o_unknown[0]] = i_elems // o_elems
+    elif i_unknown and not o_unknown and i_elems != 0:
+        if o_elems % i_elems:
+            return None, f"Dimension size must be evenly divisible by {i_elems} but is {o_elems}"
+    elif i_unknown and o_unknown and i_elems == o_elems:
+        out[o_unknown[0]] = None
+    return out, None
+
+
+# (a traced Reshape whose shape the graph does not know in full: its kernel's refusal is the run's error, not the
+# shape function's)
+_RESHAPE_UNSEEN = [False]
+
+
 def reshape(tensor: Any, shape: Any, name: str | None = None) -> Tensor:
     t = _t(tensor)
+    if context._function_depth and partial_values.varying(shape):
+        return _reshape_varying(t, shape)
     if not _plain_shape(shape):
         shape = _shape_input(t, shape, tensor)
     shp = tuple(int(d) for d in (shape._v if isinstance(shape, Tensor) else shape))
@@ -650,6 +695,26 @@ def reshape(tensor: Any, shape: Any, name: str | None = None) -> Tensor:
     return out
 
 
+def _reshape_varying(t: Tensor, shape: Any) -> Tensor:
+    """reshape(t, shape) in a traced function whose graph does not know `shape` in full (a placeholder among
+    its elements): the shape function's error where the partial value shows one (`_reshape_static`), else the
+    kernel's as a run-time error; the output's static shape is the shape function's (clause
+    function.static-shapes)."""
+    known = static_shapes.known_shape(t)
+    part = partial_values.shape_of(shape)
+    dims, text = _reshape_static(known, part)
+    if text is not None:
+        raise trace_errors.shape_error(f"Input to reshape is a tensor with {t.shape.num_elements()} values "
+                                       "[Op:Reshape]", text, "Reshape", (known, (len(part or ()),)))
+    _RESHAPE_UNSEEN[0] = True
+    try:
+        out = reshape(t, shape._v if isinstance(shape, Tensor) else
+                      [int(d._v) if isinstance(d, Tensor) else d for d in shape])
+    finally:
+        _RESHAPE_UNSEEN[0] = False
+    return partial_values.mark(out, dims)
+
+
 def identity(input: Any, name: str | None = None) -> Tensor:  # noqa: A002 - TF's name
     if name is None or not context._function_depth:
         return dispatch.execute(IDENTITY, (_t(input),))
@@ -662,6 +727,7 @@ def stop_gradient(input: Any, name: str | None = None) -> Tensor:  # noqa: A002 
     return dispatch.execute(STOP_GRADIENT, (_t(input),))
 
 
+@partial_values.shaped("axis", rule=lambda a: None)   # (ExpandDims' shape function: an unknown dim, an unknown rank)
 def expand_dims(input: Any, axis: int, name: str | None = None) -> Tensor:  # noqa: A002 - TF's name
     t = _t(input)
     nd = t.ndim
@@ -764,6 +830,13 @@ def _perm(perm: Any, t: Tensor) -> tuple[int, ...]:
 
 
 @graph_names.scoped("transpose", "Transpose", "ConjugateTranspose")   # (array_ops.transpose's scope)
+def _transpose_static(a: dict) -> list[int | None] | None:
+    """TransposeShapeFn with a perm the graph does not know: as many unknown dimensions as the input's rank."""
+    known = static_shapes.known_shape(_t(a["a"]))
+    return None if known is None else [None] * len(known)
+
+
+@partial_values.shaped("perm", rule=_transpose_static)
 def transpose(a: Any, perm: Any = None, conjugate: bool = False, name: str | None = None) -> Tensor:
     """`tf.transpose`; `conjugate` conjugates complex values (a no-op on real dtypes)."""
     t = _t(a)
@@ -851,6 +924,20 @@ def _broadcast_shape_dtype(input: Any, shape: Any) -> None:  # noqa: A002 - TF's
                                               "of allowed values: int32, int64")
 
 
+def _broadcast_to_static(a: dict) -> list[int | None] | None:
+    """BroadcastTo's shape function: the shape tensor's partial value, each dimension the input has above 1
+    (aligned right) merged into it."""
+    out = partial_values.shape_of(a["shape"])
+    known = static_shapes.known_shape(_t(a["input"]))
+    if out is None or known is None or len(known) > len(out):
+        return out
+    for i, d in enumerate(reversed(known)):
+        if d is not None and d > 1:
+            out[len(out) - 1 - i] = d
+    return out
+
+
+@partial_values.shaped("shape", rule=_broadcast_to_static)
 def broadcast_to(input: Any, shape: Any, name: str | None = None) -> Tensor:  # noqa: A002 - TF's name
     """`tf.broadcast_to`: the kernel's checks (a shape vector, then the broadcast), each marked
     with BroadcastTo's shape function's ValueError where a traced graph sees it
@@ -1047,7 +1134,18 @@ def _concat_sees(shapes: list, attrs: dict | None) -> bool:
 CONCAT.shape_fn = _concat_sees
 
 
+def _concat_static(a: dict) -> list[int | None] | None:
+    """ConcatShapeHelper with an axis the graph does not know: unknown dimensions of the inputs' rank."""
+    values = a["values"]
+    for v in values if isinstance(values, (list, tuple)) else ():
+        known = static_shapes.known_shape(v) if isinstance(v, Tensor) else list(np.shape(v))
+        if known is not None:
+            return [None] * len(known)
+    return None
+
+
 @graph_names.scoped("concat", "ConcatV2")   # (array_ops.concat: ConcatV2 named `name`)
+@partial_values.shaped("axis", rule=_concat_static)
 def concat(values: Sequence[Any], axis: int, name: str = "concat") -> Tensor:
     """`tf.concat` with TF's ConcatOp error messages."""
     from simdist.runtime.ops import math
@@ -1472,6 +1570,19 @@ def _gather_standin(arrays: Any, attrs: dict) -> tuple:
 GATHER.standin = _gather_standin
 
 
+def _gather_static(a: dict) -> list[int | None] | None:
+    """GatherV2's shape function with an axis the graph does not know: unknown dimensions, params' rank plus
+    the indices' less one less batch_dims (an unknown rank where either rank is)."""
+    ranks = []
+    for v in (a["params"], a["indices"]):
+        known = static_shapes.known_shape(v) if isinstance(v, Tensor) else list(np.shape(v))
+        if known is None:
+            return None
+        ranks.append(len(known))
+    return [None] * (ranks[0] + ranks[1] - 1 - int(a["batch_dims"] or 0))
+
+
+@partial_values.shaped("axis", rule=_gather_static)
 def gather(params: Any, indices: Any, validate_indices: Any = None, axis: Any = None, batch_dims: int = 0,
            name: str | None = None) -> Tensor:
     """`tf.gather`; out-of-range indices raise InvalidArgumentError like TF on CPU. On a
@@ -1753,7 +1864,52 @@ def strided_slice(x: Any, key: Any, index_dtype: str = "int32") -> Tensor:
     attrs: dict = {"key": _slice_key(key, tuple(t.shape.as_list()))}
     if index_dtype == "int16":
         attrs["Index"] = index_dtype
-    return dispatch.execute(STRIDED_SLICE, (t,), attrs)
+    out = dispatch.execute(STRIDED_SLICE, (t,), attrs)
+    if context._function_depth:
+        out = _sliced_static(t, key, attrs["key"], out)
+    return out
+
+
+def _sliced_static(t: Tensor, raw: Any, key: tuple, out: Tensor) -> Tensor:
+    """out = t[raw] in a traced function, with the static shape StridedSliceShapeFn gives when the graph does not
+    know a bound (clause function.static-shapes): strides it does not know, an unknown rank; begin or end it does
+    not know (any element of either vector), each sliced dimension unknown but one whose begin and end are both
+    left out (`:`), which keeps its known size; an integer index drops its dimension, a new axis is 1. A slice of
+    a shape-like vector keeps its partial value (partial_values.sliced)."""
+    items = raw if isinstance(raw, tuple) else (raw,)
+    bounds = strides = False
+    for k in items:
+        if isinstance(k, slice):
+            bounds = bounds or partial_values.varying(k.start) or partial_values.varying(k.stop)
+            strides = strides or partial_values.varying(k.step)
+        else:
+            bounds = bounds or partial_values.varying(k)
+    partial_values.sliced(t, key, not (bounds or strides), out)
+    if strides:
+        return static_shapes.mark_rank_unknown(out)
+    if not bounds:
+        return out
+    known = static_shapes.known_shape(t)
+    if known is None:
+        return out
+    res: list[int | None] = []
+    dim = 0
+    for j, k in enumerate(key):
+        if k[0] == "e":
+            span = len(known) - sum(1 for m in key[j + 1:] if m[0] in "is") - dim
+            res.extend(known[dim:dim + span])
+            dim += span
+        elif k[0] == "n":
+            res.append(1)
+        elif k[0] == "i":
+            dim += 1
+        else:
+            d = known[dim] if dim < len(known) else None
+            step = abs(int(k[3])) if k[3] is not None else 1
+            res.append(-(-d // step) if k[1] is None and k[2] is None and d is not None else None)
+            dim += 1
+    res.extend(known[dim:])
+    return partial_values.mark(out, res)
 
 
 def _int16_index_refused(op: Any) -> None:

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import context, dtypes, errors
-from simdist.runtime.ops import (alloc, args, attr_rules, dispatch, graph_constants, graph_inputs, static_shapes,
+from simdist.runtime.ops import (alloc, args, attr_rules, dispatch, graph_constants, graph_inputs, partial_values, static_shapes,
                                  trace_errors)
 from simdist.runtime.ops.attr_rules import make_bool as _make_bool   # (the wrappers' make_bool: ops.attr-types)
 from simdist.runtime.ops.op_outputs import named_outputs
@@ -197,6 +197,17 @@ DENSE_BINCOUNT = register("DenseBincount", _dense_bincount, _bincount_rule, lamb
 no_tf_gradient("DenseBincount")
 
 
+def _bincount_static(a: dict) -> list[int | None] | None:
+    """bincount's static shape with a minlength or maxlength the graph does not know: an unknown length (the
+    leading dimensions of a 2-D input for axis=-1)."""
+    arr = a["arr"]
+    if a["axis"] is not None and int(a["axis"]) == -1 and isinstance(arr, Tensor):
+        known = static_shapes.known_shape(arr)
+        return None if known is None else known[:-1] + [None]
+    return [None]
+
+
+@partial_values.shaped("minlength", "maxlength", rule=_bincount_static)
 def bincount(arr: Any, weights: Any = None, minlength: Any = None, maxlength: Any = None, dtype: Any = dtypes.int32,
              name: str | None = None, axis: Any = None, binary_output: bool = False) -> Tensor:
     """`tf.math.bincount`: how often each value 0..size-1 occurs in `arr` (or the sum of its weights)."""

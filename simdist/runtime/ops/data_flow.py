@@ -9,7 +9,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from simdist.runtime import context, errors
-from simdist.runtime.ops import args, attr_rules, dispatch, list_inputs, trace_errors
+from simdist.runtime.ops import args, attr_rules, dispatch, list_inputs, static_shapes, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register
 from simdist.runtime.tensor import Tensor
@@ -93,7 +93,14 @@ def dynamic_partition(data: Any, partitions: Any, num_partitions: int, name: str
     # <tf.Tensor 'Const:0' ...>" at trace, where the eager fast path takes a tensor; fz38b, fz14 seed 1420383005 #108)
     n = attr_rules.make_int(num_partitions, "num_partitions") if context.in_function() else int(num_partitions)
     _check_partition(d, p, n)   # (then the kernel's check of each id, `_partition`: SliceDebugString's [i,j])
-    return list(dispatch.execute(PARTITION, (d, p), {"num_partitions": n}))
+    outs = list(dispatch.execute(PARTITION, (d, p), {"num_partitions": n}))
+    if context._function_depth:
+        # (DynamicPartitionShape: each output's first dimension counts the ids equal to its index, unknown to the
+        # graph; then data's dimensions past the partitions' rank; clause function.static-shapes)
+        known = static_shapes.known_shape(d)
+        outs = [static_shapes.mark_rank_unknown(o) if known is None else
+                static_shapes.mark(o, [True] + [k is None for k in known[p.ndim:]]) for o in outs]
+    return outs
 
 
 def _stitch_checks(idx: list[Tensor], dat: list[Tensor]) -> None:

@@ -33,6 +33,7 @@ from simdist.runtime import subnormals as _sn
 from simdist.runtime import cost as _cost
 from simdist.runtime.cost import tally
 from simdist.runtime.ops import graph_constants as _consts
+from simdist.runtime.ops import partial_values as _partial
 from simdist.runtime.ops import pruning as _pruning
 from simdist.runtime.ops import static_shapes as _shapes
 from simdist.runtime.ops.trace_errors import MARK as _MARK
@@ -258,6 +259,8 @@ def run(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], dt: 
         t = outs[0]
     if context._function_depth:   # (which values the graph being built knows: graph_constants.py)
         _consts.propagate(op, tensors, (t,))
+        if op.name in _partial.FOLLOWS:   # (a shape-like value the graph partly knows: partial_values.py)
+            _partial.note(op, tensors, t, attrs)
         if _STOOD[0]:
             _STOOD[0] = False
             _consts.vary(t)

@@ -12,7 +12,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from simdist.runtime import context, dtypes, errors, graph_names
-from simdist.runtime.ops import args, array, attr_rules, dispatch, math, static_shapes, trace_errors
+from simdist.runtime.ops import args, array, attr_rules, dispatch, math, partial_values, static_shapes, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import NotDifferentiable, lanes, register
 from simdist.runtime.tensor import Tensor, convert_to_tensor
@@ -62,7 +62,20 @@ def _one_hot_kernel_error(ndim: int, depth: np.ndarray, on: Tensor, off: Tensor,
     return None
 
 
+def _one_hot_static(a: dict) -> list[int | None] | None:
+    """OneHot's shape function with a depth the graph does not know: the indices' static shape with an unknown
+    dimension inserted at axis."""
+    idx = a["indices"]
+    known = static_shapes.known_shape(idx) if isinstance(idx, Tensor) else list(np.shape(idx))
+    if known is None:
+        return None
+    axis = -1 if a["axis"] is None else int(a["axis"])
+    known.insert(len(known) if axis == -1 else axis, None)
+    return known
+
+
 @graph_names.scoped("one_hot", "OneHot")   # (array_ops.one_hot's scope names its node)
+@partial_values.shaped("depth", rule=_one_hot_static)
 def one_hot(indices: Any, depth: Any, on_value: Any = None, off_value: Any = None, axis: Any = None,
             dtype: Any = None, name: str | None = None) -> Tensor:
     """`tf.one_hot`: float32 unless dtype or on/off values say otherwise; an index outside
@@ -129,6 +142,15 @@ EYE = register("Eye", _eye, lambda dts, attrs: attrs["dtype"], args.zero_flops, 
 NotDifferentiable("Eye")
 
 
+def _eye_static(a: dict) -> list[int | None] | None:
+    """linalg_ops_impl.eye's static shape: batch_shape + [num_rows, num_columns], each as the graph knows it."""
+    rows = partial_values.scalar_of(a["num_rows"])
+    cols = rows if a["num_columns"] is None else partial_values.scalar_of(a["num_columns"])
+    batch = [] if a["batch_shape"] is None else partial_values.shape_of(a["batch_shape"])
+    return None if batch is None else batch + [rows, cols]
+
+
+@partial_values.shaped("num_rows", "num_columns", "batch_shape", rule=_eye_static)
 def eye(num_rows: Any, num_columns: Any = None, batch_shape: Any = None, dtype: Any = dtypes.float32,
         name: str | None = None) -> Tensor:
     """`tf.eye`: an identity matrix (batch_shape + [rows, columns]). One op here; TF builds it
@@ -144,6 +166,22 @@ def eye(num_rows: Any, num_columns: Any = None, batch_shape: Any = None, dtype: 
                                       "dtype": dtypes.as_dtype(dtype)})
 
 
+def _linspace_static(a: dict) -> list[int | None] | None:
+    """linspace_nd's static shape with a `num` the graph does not know: start's and stop's broadcast shape with
+    an unknown dimension at axis."""
+    shapes = [static_shapes.known_shape(v) if isinstance(v, Tensor) else list(np.shape(v))
+              for v in (a["start"], a["stop"])]
+    if any(s is None for s in shapes):
+        return None
+    n = max(len(s) for s in shapes)   # type: ignore[arg-type]
+    pads = [[1] * (n - len(s)) + list(s) for s in shapes]   # type: ignore[arg-type]
+    out: list[int | None] = [None if x is None or y is None else max(x, y) for x, y in zip(*pads)]
+    axis = int(a["axis"])
+    out.insert(axis if axis >= 0 else len(out) + 1 + axis, None)
+    return out
+
+
+@partial_values.shaped("num", rule=_linspace_static)
 def linspace(start: Any, stop: Any, num: Any, name: str | None = None, axis: int = 0) -> Tensor:
     """`tf.linspace` (TF 2's linspace_nd): num evenly spaced values from start to stop inclusive,
     along a new `axis`; start and stop broadcast; integer inputs give float64, as TF."""

@@ -121,7 +121,8 @@ def propagate(op: Any, tensors: Sequence[Any], outs: Sequence[Any]) -> None:
         lv = VARYING
     elif op.kind == "shape-query":
         from simdist.runtime.ops import static_shapes
-        lv = VARYING if any(static_shapes.unknown(t) is not None or static_shapes.rank_unknown(t)
+        # (TryInferFromShapes: Rank needs the rank known, Shape and Size every dimension)
+        lv = VARYING if any(static_shapes.rank_unknown(t) or (op.name != "Rank" and static_shapes.unknown(t) is not None)
                             for t in tensors[:1]) else 0
     else:
         lv = 0

@@ -16,7 +16,7 @@ import numpy as np
 
 from simdist.runtime import convert, dtypes, errors
 from simdist.runtime import context, execution, graph_names, numerics_callback, scalar_cache, subnormals
-from simdist.runtime.ops import args, dispatch, unary
+from simdist.runtime.ops import args, dispatch, partial_values, unary
 from simdist.runtime.ops import graph_inputs, packet_pow, pow_subnormals, reflected, static_shapes, trace_errors
 from simdist.runtime.ops.unary import negative
 from simdist.runtime.ops.args import t as _t
@@ -916,6 +916,16 @@ MAX = reduction("Max", _extreme(np.max, True), args.allowed("Max", *REAL), args.
 MIN = reduction("Min", _extreme(np.min, False), args.allowed("Min", *REAL), args.zero_flops)
 
 
+def _reduce_static(a: dict) -> list[int | None] | None:
+    """ReductionShape with axes the graph does not know: keepdims, unknown dimensions of the input's rank;
+    else an unknown rank (clause function.static-shapes)."""
+    if not a["keepdims"]:
+        return None
+    known = static_shapes.known_shape(a["input_tensor"]) if isinstance(a["input_tensor"], Tensor) else None
+    return None if known is None else [None] * len(known)
+
+
+@partial_values.shaped("axis", rule=_reduce_static)
 def _reduce(op: Any, input_tensor: Any, axis: Any, keepdims: bool) -> Tensor:
     fast = not isinstance(input_tensor, (list, tuple))   # (a list input: the op's eager fallback)
     t = _t(input_tensor)

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors, execution
-from simdist.runtime.ops import args, dispatch, philox, philox_dists, random_graphs, rng_alg, trace_errors
+from simdist.runtime.ops import args, dispatch, partial_values, philox, philox_dists, random_graphs, rng_alg, static_shapes, trace_errors
 from simdist.runtime.ops.args import dims, shape_arg, tf_name
 from simdist.runtime.ops.registry import NotDifferentiable, register
 from simdist.runtime.tensor import Tensor, TensorShape, convert_to_tensor
@@ -226,6 +226,7 @@ NotDifferentiable("RandomStandardNormal")
 NotDifferentiable("RandomUniform")
 
 
+@partial_values.shaped("shape")
 def normal(shape: Any, mean: float = 0.0, stddev: float = 1.0, dtype: Any = dtypes.float32, seed: int | None = None,
            name: str | None = None) -> Tensor:
     shp = _check_shape(_vector(shape, "RandomStandardNormal"), "RandomStandardNormal")
@@ -255,6 +256,7 @@ def _number(v: Any) -> bool:
     return bool(np.ndim(v) == 0)
 
 
+@partial_values.shaped("shape")
 def uniform(shape: Any, minval: Any = 0, maxval: Any = None, dtype: Any = dtypes.float32, seed: int | None = None,
             name: str | None = None) -> Tensor:
     """`tf.random.uniform`: RandomUniform (floats; then `* (maxval - minval) + minval` unless minval
@@ -399,6 +401,7 @@ TRUNCATED = register("TruncatedNormal", _truncated_op, lambda dts, a: a["dtype"]
 NotDifferentiable("TruncatedNormal")
 
 
+@partial_values.shaped("shape")
 def truncated_normal(shape: Any, mean: float = 0.0, stddev: float = 1.0, dtype: Any = dtypes.float32,
                      seed: int | None = None, name: str | None = None) -> Tensor:
     """`tf.random.truncated_normal`: normal draws within two standard deviations of the mean. A tensor
@@ -508,6 +511,14 @@ def _categorical_kernel(lt: Tensor, dt: dtypes.DType, opname: str, seed_dtype: s
                                                f"{opname}[{attrs}] [Op:{opname}]")
 
 
+def _categorical_static(a: dict) -> list[int | None] | None:
+    """Multinomial's shape function with num_samples the graph does not know: [logits' batch, unknown]."""
+    logits = a["logits"]
+    known = static_shapes.known_shape(logits) if isinstance(logits, Tensor) else list(np.shape(logits))
+    return [None if known is None or not known else known[0], None]
+
+
+@partial_values.shaped("num_samples", rule=_categorical_static)
 def categorical(logits: Any, num_samples: Any, dtype: Any = None, seed: int | None = None,
                 name: str | None = None) -> Tensor:
     """`tf.random.categorical`: [batch, num_samples] class indices drawn from softmax(logits)."""
@@ -648,6 +659,7 @@ def _affine(op: Any, seed: Any, shape: Any, dtype: Any, a: Any, b: Any, opname: 
     return dispatch.execute(op, (s,), {"shape": shp, "dtype": dt, "mean": float(a), "stddev": float(b)})
 
 
+@partial_values.shaped("shape")
 def stateless_normal(shape: Any, seed: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = dtypes.float32,
                      name: str | None = None, alg: Any = "auto_select") -> Tensor:
     """`tf.random.stateless_normal`: the same values for the same (shape, seed, dtype), always."""
@@ -660,6 +672,7 @@ def stateless_truncated_normal(shape: Any, seed: Any, mean: Any = 0.0, stddev: A
     return _affine(STATELESS_TRUNCATED, seed, shape, dtype, mean, stddev, "StatelessTruncatedNormalV2", alg)
 
 
+@partial_values.shaped("shape")
 def stateless_uniform(shape: Any, seed: Any, minval: Any = 0, maxval: Any = None, dtype: Any = dtypes.float32,
                       name: str | None = None, alg: Any = "auto_select") -> Tensor:
     """`tf.random.stateless_uniform`: floats in [minval, maxval) (default [0, 1)); integers in

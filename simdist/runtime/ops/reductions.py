@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import context, dtypes, errors
-from simdist.runtime.ops import args, attr_rules, dispatch, trace_errors
+from simdist.runtime.ops import args, attr_rules, dispatch, partial_values, static_shapes, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.math import NUMERIC
 from simdist.runtime.ops.registry import OVER_AXIS, NotDifferentiable, RegisterGradient, lanes, reduction, register
@@ -62,6 +62,16 @@ NotDifferentiable("Any")
 NotDifferentiable("All")
 
 
+def _reduce_static(a: dict) -> list[int | None] | None:
+    """ReductionShape with axes the graph does not know: keepdims, unknown dimensions of the input's rank;
+    else an unknown rank (clause function.static-shapes)."""
+    if not a["keepdims"]:
+        return None
+    known = static_shapes.known_shape(a["input_tensor"]) if isinstance(a["input_tensor"], Tensor) else None
+    return None if known is None else [None] * len(known)
+
+
+@partial_values.shaped("axis", rule=_reduce_static)
 def _reduce(op: Any, input_tensor: Any, axis: Any, keepdims: bool) -> Tensor:
     fast = not isinstance(input_tensor, (list, tuple))   # (a list input: the op's eager fallback)
     t = _t(input_tensor)

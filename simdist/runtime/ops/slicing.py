@@ -10,7 +10,7 @@ import numpy as np
 
 from simdist.runtime import context, dtypes, errors
 from simdist.runtime.ops import args, attr_rules, dispatch, graph_constants, graph_inputs
-from simdist.runtime.ops import static_shapes, trace_errors
+from simdist.runtime.ops import partial_values, static_shapes, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import OVER_AXIS, RegisterGradient, lanes, register, selected_bytes
 from simdist.runtime.tensor import Tensor, convert_to_tensor
@@ -91,6 +91,30 @@ def _rank_of(v: Any) -> int | None:
         return None
 
 
+def _slice_static(a: dict) -> list[int | None] | None:
+    """SliceShape (common_shape_fns.cc) with begin or size not known in full: a size the graph knows fully, each
+    dimension that size (-1: the input's dimension less begin's, where both are known); a partly known size, its
+    known elements (-1 and the others unknown)."""
+    known = static_shapes.known_shape(_t(a["input_"]))
+    size = a["size"]
+    raw = partial_values.flat_of(size) if isinstance(size, (list, tuple, Tensor)) else None
+    if raw is None:
+        return None if known is None else [None] * len(known)
+    if any(s is None for s in raw):
+        return [None if s is None or s == -1 else s for s in raw]
+    begin = partial_values.flat_of(a["begin"]) if isinstance(a["begin"], (list, tuple, Tensor)) else None
+    out: list[int | None] = []
+    for i, s in enumerate(raw):
+        if s != -1:
+            out.append(s)
+            continue
+        d = known[i] if known is not None and i < len(known) else None
+        b = begin[i] if begin is not None and i < len(begin) else None
+        out.append(None if d is None or b is None else d - b)
+    return out
+
+
+@partial_values.shaped("begin", "size", rule=_slice_static)
 def slice_(input_: Any, begin: Any, size: Any, name: str | None = None) -> Tensor:
     """`tf.slice`: size -1 takes the rest of the dimension; out-of-range begin/size raise as TF."""
     # (a graph: op_def_library converts begin, then size with begin's Index: an int32 tensor size beside
@@ -391,6 +415,16 @@ TILE = register("Tile", _tile, args.first, _ZERO, kind="shape", fusion=_LANE_AXE
 TILE.standin = lambda arrays, attrs: (tuple(d * k for d, k in zip(arrays[0].shape, attrs["multiples"])),)
 
 
+def _tile_static(a: dict) -> list[int | None] | None:
+    """TileShape: each input dimension times its multiple, unknown where either is."""
+    known = static_shapes.known_shape(_t(a["input"]))
+    mult = partial_values.shape_of(a["multiples"])
+    if known is None or mult is None or len(mult) != len(known):
+        return None if known is None else [None] * len(known)
+    return [None if d is None or m is None else d * m for d, m in zip(known, mult)]
+
+
+@partial_values.shaped("multiples", rule=_tile_static)
 def tile(input: Any, multiples: Any, name: str | None = None) -> Tensor:  # noqa: A002 - TF's name
     t = _t(input)
     if not context.in_function() and not (isinstance(multiples, Tensor) or hasattr(multiples, "_as_tensor")) and \
@@ -576,6 +610,21 @@ def _padv2_input(tensor: Any, c: Tensor) -> Tensor:
     return convert_to_tensor(tensor, dtype=c.dtype)
 
 
+def _pad_static(a: dict) -> list[int | None] | None:
+    """A traced tf.pad's static shape with paddings the graph does not know in full: PadShapeFn's unknown
+    dimensions of the input's rank, which array_ops.pad's set_shape refines from the paddings' partial constant
+    value (each dimension the input's plus both paddings, where all three are known)."""
+    known = static_shapes.known_shape(_t(a["tensor"]))
+    if known is None:
+        return None
+    flat = partial_values.flat_of(a["paddings"])
+    if flat is None or len(flat) != 2 * len(known):
+        return [None] * len(known)
+    return [None if d is None or flat[2 * i] is None or flat[2 * i + 1] is None else d + flat[2 * i] + flat[2 * i + 1]
+            for i, d in enumerate(known)]
+
+
+@partial_values.shaped("paddings", rule=_pad_static)
 def pad(tensor: Any, paddings: Any, mode: str = "CONSTANT", constant_values: Any = 0,
         name: str | None = None) -> Tensor:
     """`tf.pad`: CONSTANT (Pad, or PadV2 for a non-zero or tensor value), REFLECT and SYMMETRIC

@@ -353,7 +353,7 @@ _RESHAPING = frozenset({"Squeeze", "ExpandDims", "Identity", "StopGradient"})
 # with constant paddings or multiples: each output dimension unknown where the input's is; open47)
 _INPUT_SHAPED = frozenset({"TensorScatterUpdate", "TensorScatterAdd", "TensorScatterSub", "TensorScatterMin",
                            "TensorScatterMax", "MatrixBandPart", "MatrixSetDiagV3", "BiasAdd", "Softmax", "LogSoftmax",
-                           "Pad", "PadV2", "MirrorPad", "Tile"})
+                           "Pad", "PadV2", "MirrorPad", "Tile", "RandomShuffle"})
 
 
 def _flags(t: Tensor) -> tuple[bool, ...]:
@@ -464,7 +464,26 @@ def _pack_shape(tensors: Sequence[Tensor], out: Tensor, attrs: dict) -> Tensor:
     return mark(out, tuple(merged))
 
 
-_SHAPE_FNS = {"Pack": _pack_shape, "MatMul": _matmul_shape, "BatchMatMulV2": _batch_matmul_shape, "BatchMatMulV3": _batch_matmul_shape,
+def _gather_nd_shape(tensors: Sequence[Tensor], out: Tensor, attrs: dict) -> Tensor:
+    """GatherNdShape: the indices' outer dimensions, then the params' past the index depth (the indices' last
+    dimension): `tf.gather_nd(x, tf.where(c))` has as many rows as the condition's trues, unknown to the graph (an
+    unknown index depth or rank: an unknown rank)."""
+    if len(tensors) != 2:
+        return out
+    p, idx = tensors
+    if rank_unknown(idx) or idx.ndim == 0:
+        return mark_rank_unknown(out) if rank_unknown(idx) else out
+    fi = _flags(idx)
+    if fi[-1]:
+        return mark_rank_unknown(out)
+    if rank_unknown(p):
+        return mark_rank_unknown(out)
+    depth = int(idx.shape[-1])
+    flags = tuple(fi[:-1]) + tuple(_flags(p)[depth:])
+    return mark(out, flags) if len(flags) == out.ndim else out
+
+
+_SHAPE_FNS = {"GatherNd": _gather_nd_shape, "Pack": _pack_shape, "MatMul": _matmul_shape, "BatchMatMulV2": _batch_matmul_shape, "BatchMatMulV3": _batch_matmul_shape,
               "Einsum": _einsum_shape, "ConcatV2": _concat_shape, "OneHot": _one_hot_shape}
 
 
