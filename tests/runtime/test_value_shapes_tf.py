@@ -51,6 +51,8 @@ def _cases(tf: Any) -> dict[str, tuple[Callable, list, tuple]]:
         "reshape_n_3": (lambda x, n: tf.reshape(x, [n, 3]), XN, (x, two)),
         "reshape_n_6": (lambda x, n: tf.reshape(x, [n, 6]), XN, (x, two)),
         "reshape_n_5": (lambda x, n: tf.reshape(x, [n, 5]), XN, (x, two)),
+        "reshape_unknown_n_3": (lambda x, n: tf.reshape(x, [n, 3]), [xn3, i32], (x, five)),
+        "reshape_shape_of_x": (lambda x: tf.reshape(x, tf.shape(x)), X, (x,)),
         "tile_n_1": (lambda x, n: tf.tile(x, [n, 1]), XN, (x, two)),
         "tile_1_n": (lambda x, n: tf.tile(x, [1, n]), XN, (x, two)),
         "pad_n": (lambda x, n: tf.pad(x, [[0, n], [0, 0]]), XN, (x, two)),
@@ -112,7 +114,8 @@ def program(tf: Any, case: dict, workdir: str) -> Any:
 
 
 NAMES = ["range_n", "range_const", "zeros_n_2", "ones_2_n", "fill_n_2", "ones_stack", "zeros_concat",
-         "zeros_n_plus_1", "zeros_scalar_n", "zeros_cast", "x_to_n", "x_n_to", "x_n", "x_cols_to_n", "reshape_n_5",
+         "zeros_n_plus_1", "zeros_scalar_n", "zeros_cast", "x_to_n", "x_n_to", "x_n", "x_cols_to_n", "reshape_n_m1",
+         "reshape_n_3", "reshape_n_6", "reshape_n_5", "reshape_unknown_n_3", "reshape_shape_of_x",
          "tile_n_1", "tile_1_n", "pad_n", "pad_tensor", "one_hot_depth_n",
          "random_uniform_n", "random_normal_n_2", "broadcast_to_n_3", "slice_n_3", "slice_begin_n", "zeros_shape_1",
          "zeros_shape_1_times_2", "zeros_shape_0", "zeros_shape", "zeros_shape_tail", "zeros_shape_times_2",
@@ -120,9 +123,8 @@ NAMES = ["range_n", "range_const", "zeros_n_2", "ones_2_n", "fill_n_2", "ones_st
          "zeros_rank", "tile_shape", "fill_unknown_dims", "broadcast_shape", "random_shape", "where",
          "gather_nd_where", "boolean_mask", "unique", "where_known_x", "gather_nd_where_known_x", "dynamic_partition",
          "boolean_mask_known", "range_where"]
-# (left open, clause function.static-shapes "Not modelled": the dry run's probe n = 0 makes the kernel fail, so
-# simdist's concrete function has no outputs where TF's graph builds: range_1_n_2, reshape_n_m1, reshape_n_3,
-# reshape_n_6; `_cases` keeps them for probes)
+# (left open, clause function.static-shapes "Not modelled": the dry run's probe n = 0 makes Range's kernel fail, so
+# simdist's concrete function has no outputs where TF's graph builds: range_1_n_2; `_cases` keeps it for probes)
 CASES: dict[str, dict] = {n: {"strategy": "default", "name": n} for n in NAMES}
 
 

@@ -114,3 +114,10 @@ def test_reshape_checks_what_the_partial_shape_shows(backend, tf):
     with raises(ValueError, match="Dimension size must be evenly divisible by 5 but is 12",
                 call="get_concrete_function of reshape(x [4, 3], [n, 5]) with n a placeholder"):
         tf.function(lambda x, n: tf.reshape(x, [n, 5]), input_signature=sig).get_concrete_function()
+    # (Grappler: the shape function infers [4, 3], the input's own shape, so the graph forwards x for any n)
+    f = tf.function(lambda x, n: tf.reshape(x, [n, 3]), input_signature=sig)
+    seen, out, _ = _static(tf, lambda x, n: tf.reshape(x, [n, 3]), sig)
+    assert_equal(seen, [4, 3], call="static shape of reshape(x [4, 3], [n, 3]) while tracing")
+    for n in (2, 4, 6):
+        got = f(tf.ones([4, 3]), tf.constant(n))
+        assert_equal(list(got.shape), [4, 3], call=f"reshape(x [4, 3], [n, 3]) called with n = {n}")

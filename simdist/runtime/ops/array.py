@@ -654,6 +654,21 @@ def _reshape_static(known: list[int | None] | None, out: list[int | None] | None
     return out, None
 
 
+def _reshape_same(known: list[int | None] | None, out: list[int | None] | None) -> bool:
+    """Whether Reshape's shape function, on the target's partial value `out`, makes the output's shape the
+    input's own, symbolically (Grappler's InputMatchesTargetShape): a fully known input and the output it infers
+    equal, or one unknown dimension on each side at one position with the known element counts equal
+    (SetOutputShapeForReshape puts the input's unknown dimension in the output's place), the others equal."""
+    if out is None or known is None or len(out) != len(known):
+        return False
+    if None not in known:
+        dims, text = _reshape_static(known, out)
+        return text is None and dims == known
+    o_unknown = [i for i, d in enumerate(out) if d is None]
+    i_unknown = [i for i, d in enumerate(known) if d is None]
+    return o_unknown == i_unknown and len(o_unknown) == 1 and all(a == b for a, b in zip(known, out))
+
+
 # (a traced Reshape whose shape the graph does not know in full: its kernel's refusal is the run's error, not the
 # shape function's)
 _RESHAPE_UNSEEN = [False]
@@ -706,10 +721,23 @@ def _reshape_varying(t: Tensor, shape: Any) -> Tensor:
     if text is not None:
         raise trace_errors.shape_error(f"Input to reshape is a tensor with {t.shape.num_elements()} values "
                                        "[Op:Reshape]", text, "Reshape", (known, (len(part or ()),)))
+    from simdist.runtime.ops import grappler
+    if grappler.enabled and grappler._on("arithmetic_optimization") and _reshape_same(known, part):
+        # (Grappler's RemoveRedundantReshapeOrBroadcastTo: the shape function's output is the input's own shape,
+        # so the graph forwards the input whatever the target's value: `reshape(x, [n, 3])` of a [4, 3] or a
+        # [None, 3] x is x for any n; grappler._reshape_rule reads a constant target)
+        return identity(t)
     _RESHAPE_UNSEEN[0] = True
     try:
         out = reshape(t, shape._v if isinstance(shape, Tensor) else
                       [int(d._v) if isinstance(d, Tensor) else d for d in shape])
+    except errors.InvalidArgumentError as e:
+        if not context._placeholder_depth[0] or dims is None or trace_errors.builds(e):
+            raise
+        # (a dry run's probe value that the input does not fit, n = 0 in `reshape(x, [n, 3])`: TF's graph builds
+        # with the shape function's shape, so the dry run goes on with zeros of it, 1 for an unknown dimension,
+        # a value the graph does not know)
+        out = graph_constants.vary(zeros([1 if d is None else d for d in dims], t.dtype))
     finally:
         _RESHAPE_UNSEEN[0] = False
     return partial_values.mark(out, dims)
