@@ -857,13 +857,13 @@ def _perm(perm: Any, t: Tensor) -> tuple[int, ...]:
     return tuple(int(i) for i in np.asarray(dispatch.static_value(pt)).reshape(-1))
 
 
-@graph_names.scoped("transpose", "Transpose", "ConjugateTranspose")   # (array_ops.transpose's scope)
 def _transpose_static(a: dict) -> list[int | None] | None:
     """TransposeShapeFn with a perm the graph does not know: as many unknown dimensions as the input's rank."""
     known = static_shapes.known_shape(_t(a["a"]))
     return None if known is None else [None] * len(known)
 
 
+@graph_names.scoped("transpose", "Transpose", "ConjugateTranspose")   # (array_ops.transpose's scope)
 @partial_values.shaped("perm", rule=_transpose_static)
 def transpose(a: Any, perm: Any = None, conjugate: bool = False, name: str | None = None) -> Tensor:
     """`tf.transpose`; `conjugate` conjugates complex values (a no-op on real dtypes)."""
@@ -1443,7 +1443,11 @@ def unstack(value: Any, num: int | None = None, axis: int = 0, name: str = "unst
         # (a graph that knows the dimension: the shape function's Merge, ValueError at trace)
         raise trace_errors.shape_error(text, f"Dimension must be {int(num)} but is {t.shape[ax]}", "Unpack",
                                        [static_shapes.static_shape(t)])
-    return list(dispatch.execute(UNPACK, (t,), {"axis": ax}))
+    outs = list(dispatch.execute(UNPACK, (t,), {"axis": ax}))
+    flags = static_shapes.unknown(t) if context._function_depth else None
+    if flags is not None:   # (UnpackShapeFn: the input's dimensions but the axis; clause function.static-shapes)
+        outs = [static_shapes.mark(o, flags[:ax] + flags[ax + 1:]) for o in outs]
+    return outs
 
 
 def split(value: Any, num_or_size_splits: Any, axis: int = 0, num: Any = None, name: str = "split") -> list[Tensor]:
@@ -1537,7 +1541,7 @@ def split(value: Any, num_or_size_splits: Any, axis: int = 0, num: Any = None, n
                     f"be less than the size of the input along split_dim if not fully specified.  Got: {sum(sizes)}")
             err = errors.InvalidArgumentError(None, None, f"{text} [Op:SplitV]")
             if graph_constants.known(axis) and graph_constants.known(num_or_size_splits) and \
-                    static_shapes.known_dim(t, ax) is not None:
+                    not partial_values.varying(num_or_size_splits) and static_shapes.known_dim(t, ax) is not None:
                 # (traced: SplitV's shape function reads constant size_splits and split_dim beside a known
                 # dimension, ValueError at trace; fz31b, fourth generator seed 3103 #109)
                 neg = [i for i, v in enumerate(sizes) if v < 0]
@@ -1545,7 +1549,31 @@ def split(value: Any, num_or_size_splits: Any, axis: int = 0, num: Any = None, n
                     f"can't split axis of size {n} into pieces of size [{','.join(str(v) for v in sizes)}]"
                 raise trace_errors.mark_shape(err, graph_text, "SplitV", (t.shape.as_list(), [len(given)], []))
             raise err
-    return list(dispatch.execute(SPLIT, (t,), {"sizes": sizes, "axis": ax}))
+    outs = list(dispatch.execute(SPLIT, (t,), {"sizes": sizes, "axis": ax}))
+    if context._function_depth:
+        outs = _split_static(t, outs, ax, num_or_size_splits)
+    return outs
+
+
+def _split_static(t: Tensor, outs: list[Tensor], ax: int, splits: Any) -> list[Tensor]:
+    """Split's and SplitV's shape functions on what the graph knows (clause function.static-shapes): each piece
+    keeps the input's unknown dimensions; along the axis a piece of an equal split is unknown where the input's
+    dimension is, a known size is known, a -1 or a size the graph does not know unknown."""
+    varying = partial_values.varying(splits)
+    if static_shapes.unknown(t) is None and not static_shapes.rank_unknown(t) and not varying:
+        return outs
+    if static_shapes.rank_unknown(t):
+        return [static_shapes.mark_rank_unknown(o) for o in outs]
+    flags = list(static_shapes.unknown(t) or (False,) * t.ndim)
+    if isinstance(splits, (int, np.integer)) or (isinstance(splits, Tensor) and splits.ndim == 0):
+        along = [flags[ax]] * len(outs)
+    else:
+        sizes = partial_values.flat_of(splits)
+        if sizes is None or len(sizes) != len(outs):
+            along = [True] * len(outs)
+        else:
+            along = [s is None or (s == -1 and flags[ax]) for s in sizes]
+    return [static_shapes.mark(o, flags[:ax] + [a] + flags[ax + 1:]) for o, a in zip(outs, along)]
 
 
 @RegisterGradient("Pack")

@@ -198,8 +198,9 @@ no_tf_gradient("DenseBincount")
 
 
 def _bincount_static(a: dict) -> list[int | None] | None:
-    """bincount's static shape with a minlength or maxlength the graph does not know: an unknown length (the
-    leading dimensions of a 2-D input for axis=-1)."""
+    """bincount's static shape when the graph does not know the values or minlength/maxlength: an unknown
+    length (its output size is computed from the values' maximum; the leading dimensions of a 2-D input for
+    axis=-1)."""
     arr = a["arr"]
     if a["axis"] is not None and int(a["axis"]) == -1 and isinstance(arr, Tensor):
         known = static_shapes.known_shape(arr)
@@ -207,7 +208,7 @@ def _bincount_static(a: dict) -> list[int | None] | None:
     return [None]
 
 
-@partial_values.shaped("minlength", "maxlength", rule=_bincount_static)
+@partial_values.shaped("arr", "minlength", "maxlength", rule=_bincount_static)
 def bincount(arr: Any, weights: Any = None, minlength: Any = None, maxlength: Any = None, dtype: Any = dtypes.int32,
              name: str | None = None, axis: Any = None, binary_output: bool = False) -> Tensor:
     """`tf.math.bincount`: how often each value 0..size-1 occurs in `arr` (or the sum of its weights)."""

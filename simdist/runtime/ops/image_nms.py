@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import context, dtypes, errors
-from simdist.runtime.ops import attr_rules, dispatch, trace_errors
+from simdist.runtime.ops import attr_rules, dispatch, partial_values, trace_errors
 from simdist.runtime.ops.counting import no_tf_gradient
 from simdist.runtime.ops.registry import NotDifferentiable, lanes, register
 from simdist.runtime.ops.shape_checks import shape_fn
@@ -269,6 +269,7 @@ def _size(x: Any) -> Tensor:
     return x if isinstance(x, Tensor) else convert_to_tensor(x, dtype=dtypes.int32)
 
 
+@partial_values.shaped("max_output_size", rule=lambda a: [None], always=True)   # (NMS: as many as it keeps)
 def non_max_suppression(boxes: Any, scores: Any, max_output_size: Any, iou_threshold: Any = 0.5,
                         score_threshold: Any = float("-inf"), name: str | None = None) -> Tensor:
     """`tf.image.non_max_suppression`: the indices (int32) of the boxes greedy NMS keeps, best first."""

@@ -240,13 +240,15 @@ def mark(out: Tensor, dims: Sequence[int | None] | None) -> Tensor:
 
 
 
-def shaped(*params: str, rule: Callable[[dict], list[int | None] | None] | None = None) -> Callable:
+def shaped(*params: str, rule: Callable[[dict], list[int | None] | None] | None = None,
+           always: bool = False) -> Callable:
     """Decorator of an op's public function whose output's static shape depends on the values of its shape-like
     arguments `params` (Fill's dims, the random ops' shape: MakeShapeFromShapeTensor; Tile's multiples, ...):
     inside a tf.function, when the graph does not know one of them in full, the output's dimensions the graph
     does not know are marked: those `rule` gives None (it takes the call's arguments by name, defaults applied,
     and returns the output's static shape, None for an unknown rank); without a rule, the first parameter's
-    partial shape (`shape_of`)."""
+    partial shape (`shape_of`). `always`: the rule applies in every traced call (an output whose size depends on
+    data: NonMaxSuppression's). A tuple of tensors (top_k's values and indices) has each marked."""
     def deco(fn: Callable) -> Callable:
         sig = inspect.signature(fn)
         names = list(sig.parameters)
@@ -255,15 +257,17 @@ def shaped(*params: str, rule: Callable[[dict], list[int | None] | None] | None 
         @functools.wraps(fn)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
             out = fn(*args, **kwargs)
-            if context._function_depth and isinstance(out, Tensor) and \
-                    any(varying(args[i] if len(args) > i else kwargs.get(p)) for i, p in where):
+            if context._function_depth and (isinstance(out, Tensor) or isinstance(out, tuple) and out and
+                                            all(isinstance(o, Tensor) for o in out)) and \
+                    (always or any(varying(args[i] if len(args) > i else kwargs.get(p)) for i, p in where)):
                 if rule is None:
                     dims = shape_of(args[where[0][0]] if len(args) > where[0][0] else kwargs.get(params[0]))
                 else:
                     bound = sig.bind(*args, **kwargs)
                     bound.apply_defaults()
                     dims = rule(bound.arguments)
-                mark(out, dims)
+                for o in (out if isinstance(out, tuple) else (out,)):
+                    mark(o, dims)
             return out
         return wrapper
     return deco

@@ -724,6 +724,7 @@ def stateless_uniform(shape: Any, seed: Any, minval: Any = 0, maxval: Any = None
     return dispatch.execute(STATELESS_UNIFORM, (s,), {"shape": shp, "dtype": dt, "minval": lo, "maxval": hi})
 
 
+@partial_values.shaped("num_samples", rule=_categorical_static)
 def stateless_categorical(logits: Any, num_samples: Any, seed: Any, dtype: Any = dtypes.int64,
                           name: str | None = None) -> Tensor:
     from simdist.runtime.ops.args import t as _t

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from simdist.runtime.ops import array, static_shapes
+from simdist.runtime.ops import array, partial_values, static_shapes
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.slicing import tile
 from simdist.runtime.tensor import Tensor
@@ -19,6 +19,18 @@ from simdist.runtime.tensor import Tensor
 __all__ = ["repeat"]
 
 
+def _repeat_static(a: dict) -> list[int | None] | None:
+    """tf.repeat's static shape with repeats the graph does not know: the axis' dimension unknown (a flattened
+    input: one unknown dimension)."""
+    x = a["input"]
+    known = static_shapes.known_shape(x) if isinstance(x, Tensor) else list(np.shape(x))
+    if a["axis"] is None or known is None:
+        return [None]
+    known[int(a["axis"]) % max(len(known), 1)] = None
+    return known
+
+
+@partial_values.shaped("repeats", rule=_repeat_static)
 def repeat(input: Any, repeats: Any, axis: int | None = None, name: str | None = None) -> Tensor:  # noqa: A002
     """`tf.repeat(input, repeats, axis=None)`: each element along `axis` repeated `repeats`
     times (axis None: the flattened input). A per-element repeats vector is not implemented."""

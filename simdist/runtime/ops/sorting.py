@@ -15,7 +15,7 @@ import numpy as np
 
 from simdist.runtime import context, dtypes, errors
 from simdist.runtime import symbolic as _symbolic
-from simdist.runtime.ops import args, attr_rules, dispatch, topk_kernel, trace_errors
+from simdist.runtime.ops import args, attr_rules, dispatch, partial_values, static_shapes, topk_kernel, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register
 from simdist.runtime.tensor import Tensor, convert_to_tensor
@@ -81,6 +81,14 @@ def _k_input(given: Any, k: Any) -> Any:
     return kt
 
 
+def _top_k_static(a: dict) -> list[int | None] | None:
+    """TopKV2's shape function with a k the graph does not know: the input's dimensions, the last unknown."""
+    x = a["input"]
+    known = static_shapes.known_shape(x) if isinstance(x, Tensor) else list(np.shape(x))
+    return None if known is None or not known else known[:-1] + [None]
+
+
+@partial_values.shaped("k", rule=_top_k_static)
 def top_k(input: Any, k: Any = 1, sorted: bool = True, index_type: Any = dtypes.int32,  # noqa: A002
           name: str | None = None) -> tuple[Tensor, Tensor]:
     """`tf.math.top_k`: (values, indices of `index_type`: int32 by default) of the k largest along the last axis."""
