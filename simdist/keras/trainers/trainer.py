@@ -156,10 +156,6 @@ class Trainer:
         from simdist.keras.trainers.compile_utils import CompileLoss, CompileMetrics, make_mean_metric
         from simdist.keras.tracking import no_tracking
 
-        if not isinstance(steps_per_execution, int) or isinstance(steps_per_execution, bool) \
-                or steps_per_execution < 1:
-            raise ValueError("`steps_per_execution` must be a positive integer. Received: "
-                             f"steps_per_execution={steps_per_execution!r} (in Model.compile)")
         with no_tracking():   # (Keras: @no_automatic_dependency_tracking) not the model's own metrics
             self.optimizer = optimizers_module.get(optimizer) if optimizer is not None else None
             # (clause keras.mixed-precision.auto-loss-scale: Keras wraps the optimizer under mixed_float16)
@@ -354,11 +350,13 @@ class Trainer:
             one_step_on_data = _recorded_per_batch_view(one_step_on_data)
 
         def function(iterator: Any) -> Any:
+            # (Keras: `zip(range(self.steps_per_execution), iterator)`; a steps_per_execution below 1 runs no
+            # step and `return outputs` is Keras's UnboundLocalError, one that is not an int range's TypeError)
+            steps = range(self.steps_per_execution)
             if train:
                 multi_step_bug.check_train_execution(self)
-            outputs = None
             ran = False
-            for _ in range(self.steps_per_execution):
+            for _ in steps:
                 try:
                     data = next(iterator)
                 except (StopIteration, tf.errors.OutOfRangeError):
@@ -400,11 +398,15 @@ class Trainer:
                 outputs = self.distribute_strategy.run(self.predict_step, args=(data,))
                 return reduce_per_replica(outputs, self.distribute_strategy, reduction="concat")
 
+        # Keras's multi_step_on_data when steps_per_execution > 1, else one_step_on_data_distributed of the first
+        # batch (a steps_per_execution that is not a number fails here, TypeError, as Keras's choice does)
+        multi = self.steps_per_execution > 1
+
         def predict_function(data: list[Any]) -> Any:
             relaxed = traces[0] > 0
             traces[0] += 1
             outputs = one_step_on_data_distributed(data[0], relaxed)
-            for single in data[1:]:
+            for single in data[1:] if multi else ():
                 step_outputs = one_step_on_data_distributed(single, relaxed)
                 outputs = tf.nest.map_structure(lambda a, b: concat([a, b]), outputs, step_outputs)
             return outputs
@@ -558,7 +560,6 @@ class Trainer:
         self.stop_predicting = False
         callbacks.on_predict_begin()
         outputs: Any = None
-        batch_outputs: Any = None
         with epoch_iterator.catch_stop_iteration(), data_batches(False):   # (predict_function's own rule)
             for begin_step, end_step, iterator in epoch_iterator:
                 callbacks.on_predict_batch_begin(begin_step)
@@ -572,10 +573,8 @@ class Trainer:
                 if self.stop_predicting:
                     break
         callbacks.on_predict_end()
-        if outputs is None:
-            raise ValueError("Unexpected result of `predict_function` (Empty batch_outputs). Please use "
-                             "`Model.compile(..., run_eagerly=True)`, or `tf.config.run_functions_eagerly(True)` "
-                             "for more information of where went wrong, or file a issue/bug to `tf.keras`.")
+        # (no batch predicted, an empty input or a steps_per_execution below 1: Keras 3.15's UnboundLocalError
+        # for `batch_outputs`, as here)
         outputs = _map_up_to(batch_outputs, potentially_ragged_concat, outputs)
         return _map_up_to(batch_outputs, convert_to_np_if_not_ragged, outputs)
 

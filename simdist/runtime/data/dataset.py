@@ -16,8 +16,19 @@ from simdist.runtime.data.elements import (_bool_arg, host_device, INFINITE_CARD
                                            UNKNOWN_CARDINALITY)
 from simdist.runtime.data.iterators import _NumpyIterator, OwnedIterator
 from simdist.runtime.data.options import Options
+from simdist.runtime.ragged_tensor import RaggedTensorSpec
+from simdist.runtime.sparse_tensor import SparseTensorSpec
 from simdist.runtime.spec import TensorSpec, flatten, map_structure, pack_as
 from simdist.runtime.tensor import Tensor
+from simdist.runtime.type_specs import TypeSpec
+
+
+def _truthy(spec: Any) -> bool:
+    """Python truth of TF's output_types and output_shapes structures built from a signature: a lone
+    TensorShape is true when its rank is known, a tuple or dict when it is not empty."""
+    if isinstance(spec, TensorSpec):
+        return spec.shape.rank is not None
+    return bool(spec)
 
 
 class DatasetV2:
@@ -176,7 +187,10 @@ class DatasetV2:
                 raise TypeError("The `output_types` and `output_shapes` arguments must not be specified if "
                                 "`output_signature` is specified.")
             for s in flatten(output_signature):
-                if not isinstance(s, TensorSpec):
+                if not isinstance(s, (TensorSpec, RaggedTensorSpec, SparseTensorSpec)):
+                    if isinstance(s, TypeSpec):
+                        raise NotImplementedError(f"from_generator: simdist's datasets carry tensors, "
+                                                  f"SparseTensors and RaggedTensors, not {s!r}")
                     raise TypeError(f"`output_signature` must contain objects that are subclass of "
                                     f"`tf.TypeSpec` but found {type(s)} which is not.")
             spec = output_signature
@@ -189,7 +203,11 @@ class DatasetV2:
             else:
                 flat_t, flat_s = flatten(output_types), _flatten_shapes(output_shapes, output_types)
                 spec = pack_as(output_types, [TensorSpec(s, t) for t, s in zip(flat_t, flat_s)])
-        return _FlatMapDataset(generator, tuple(args) if args is not None else (), spec)
+        # TF's from_generator_op: checks and converts each element as output_types/output_shapes say
+        # when every leaf is a TensorSpec and both structures are truthy (an unknown-rank TensorShape
+        # alone is not), else as normalize_element + are_compatible against the signature
+        legacy = all(isinstance(s, TensorSpec) for s in flatten(spec)) and _truthy(spec)
+        return _FlatMapDataset(generator, tuple(args) if args is not None else (), spec, legacy)
 
     @staticmethod
     def zip(*args: Any, datasets: Any = None, name: str | None = None) -> "DatasetV2":

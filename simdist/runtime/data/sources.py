@@ -12,10 +12,10 @@ from simdist.runtime.data import components
 from simdist.runtime.data.dataset import DatasetV2
 from simdist.runtime.data.elements import (INFINITE_CARDINALITY, UNKNOWN_CARDINALITY, _INT64_MAX, _as_array, _cdiv,
                                            _normalize, _to_tensor)
-from simdist.runtime.ragged_tensor import RaggedTensorSpec
-from simdist.runtime.sparse_tensor import SparseTensorSpec
-from simdist.runtime.spec import TensorSpec, assert_same_structure, flatten, map_structure
-from simdist.runtime.tensor import TensorShape
+from simdist.runtime.ragged_tensor import RaggedTensor, RaggedTensorSpec
+from simdist.runtime.sparse_tensor import SparseTensor, SparseTensorSpec
+from simdist.runtime.spec import TensorSpec, assert_same_structure, flatten, map_structure, pack_as
+from simdist.runtime.tensor import TensorShape, convert_to_tensor
 
 
 class _RangeDataset(DatasetV2):
@@ -153,8 +153,9 @@ class _FlatMapDataset(DatasetV2):
     _KIND = "FlatMapDataset"
     _STATEFUL_OPS = ("PyFunc",)   # (its generator runs in a PyFunc: an iterator checkpoint refuses it)
 
-    def __init__(self, generator: Callable[..., Any], args: tuple, spec: Any) -> None:
+    def __init__(self, generator: Callable[..., Any], args: tuple, spec: Any, legacy: bool = True) -> None:
         super().__init__((), {"generator": generator, "args": args}, spec)
+        self._legacy = legacy   # (TF's output_types path; else its output_signature path: _convert_to_signature)
 
     def _iter_flat(self) -> Iterator[list[np.ndarray]]:
         from simdist.runtime.ops.py_func import kernel_error
@@ -173,6 +174,8 @@ class _FlatMapDataset(DatasetV2):
             yield self._convert(value)
 
     def _convert(self, value: Any) -> list[np.ndarray]:
+        if not self._legacy:
+            return self._convert_to_signature(value)
         spec = self._element_spec   # (a list yielded for a tuple spec is refused: TF's nest.flatten_up_to)
         try:
             assert_same_structure(spec, value) if isinstance(spec, (tuple, dict)) else None
@@ -198,5 +201,44 @@ class _FlatMapDataset(DatasetV2):
             out.append(arr)
         return out
 
+    def _convert_to_signature(self, value: Any) -> list[np.ndarray]:
+        """TF's output_signature path (from_generator_op.py): structure.normalize_element (a
+        SparseTensorSpec leaf takes a SparseTensor, a RaggedTensorSpec leaf a RaggedTensor or what
+        converts to a tensor, a TensorSpec leaf a composite or what converts to its dtype), then the
+        yielded element's spec must be compatible with the signature, leaf by leaf (class, dtype,
+        ragged_rank, row_splits dtype, shape)."""
+        sig = self._element_spec
+        leaves = None
+        try:
+            assert_same_structure(sig, value) if isinstance(sig, (tuple, list, dict)) else None
+            leaves = [_normalize_leaf(v, s) for v, s in
+                      zip(flatten(value) if isinstance(sig, (tuple, list, dict)) else [value], flatten(sig))]
+        except (ValueError, TypeError):
+            pass
+        if leaves is None:
+            raise errors.InvalidArgumentError(
+                None, None, "TypeError: `generator` yielded an element that did not match the expected "
+                f"structure. The expected structure was {sig}, but the yielded element was {value}.")
+        got = [components.spec_of(v) for v in leaves]
+        if not all(type(g) is type(s) and s.is_compatible_with(g) for g, s in zip(got, flatten(sig))):
+            raise errors.InvalidArgumentError(
+                None, None, f"TypeError: `generator` yielded an element of {pack_as(sig, got)} where an element "
+                f"of {sig} was expected.")
+        return [a for v in leaves for a in components.leaf_arrays(v)]
+
     def _card(self) -> int:
         return UNKNOWN_CARDINALITY
+
+
+def _normalize_leaf(value: Any, spec: Any) -> Any:
+    """One leaf of a generator's element as structure.normalize_element converts it for `spec`
+    (TypeError or ValueError when it cannot be)."""
+    if isinstance(spec, SparseTensorSpec):
+        if not isinstance(value, SparseTensor):
+            raise TypeError(f"Neither a SparseTensor nor SparseTensorValue: {value}.")
+        return value
+    if isinstance(value, (SparseTensor, RaggedTensor)):
+        return value
+    if isinstance(spec, RaggedTensorSpec):
+        return _to_tensor(value)
+    return convert_to_tensor(value, dtype=spec.dtype)
