@@ -14,7 +14,7 @@ import warnings
 import numpy as np
 import pytest
 
-from simdist.conformance.assertions import assert_close, assert_equal
+from simdist.conformance.assertions import assert_close, assert_equal, raises
 
 clause = pytest.mark.clause
 
@@ -68,3 +68,32 @@ def test_open49_jit_compile_refused_by_a_layer(tf, keras):
                  what="model.jit_compile")
     assert_equal(w, ["Model doesn't support `jit_compile=True`. Proceeding with `jit_compile=False`."],
                  call="compile(jit_compile=True) with a supports_jit=False layer", what="warnings")
+
+
+@clause("keras.fit.arguments", ref="tf221")
+def test_open49_jit_compile_under_two_mirrored_replicas(tf, keras, backend):
+    """jit_compile=True under a MirroredStrategy of 2 replicas: Keras compiles the train and test step (strategy.run
+    over both replicas) as one XLA cluster, which fails reading the second replica's variable
+    (InvalidArgumentError "Trying to access resource ... located in device ... from device ..."); predict, whose
+    jit function is per replica, and a one-replica strategy run."""
+    strategy = backend.make_strategy("mirrored", 2)
+
+    def compiled():
+        with strategy.scope():
+            keras.utils.set_random_seed(1)
+            m = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])
+            m.compile("sgd", "mse", jit_compile=True)
+        return m
+
+    for name, call, first in [("fit", lambda m: m.fit(X, Y, batch_size=4, verbose=0), "Graph execution error:"),
+                              ("evaluate", lambda m: m.evaluate(X, Y, batch_size=4, verbose=0),
+                               "Graph execution error:"),
+                              ("train_on_batch", lambda m: m.train_on_batch(X[:4], Y[:4]), "Trying to access resource")]:
+        m = compiled()
+        with raises(tf.errors.InvalidArgumentError, match="Trying to access resource .* located in device",
+                    call=f"MirroredStrategy(2 replicas), compile(jit_compile=True): {name}") as info:
+            call(m)
+        assert_equal(str(info["value"]).split("\n")[0][:len(first)], first,
+                     call=f"MirroredStrategy(2 replicas), compile(jit_compile=True): {name}", what="first line")
+    assert_equal(compiled().predict(X, batch_size=4, verbose=0).shape, (12, 1),
+                 call="MirroredStrategy(2 replicas), compile(jit_compile=True): predict", what="shape")

@@ -377,6 +377,7 @@ class Trainer:
             steps = range(self.steps_per_execution)
             if train:
                 multi_step_bug.check_train_execution(self)
+            multi_step_bug.check_jit_execution(self, iterator)
             ran = False
             for _ in steps:
                 try:
