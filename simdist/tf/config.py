@@ -92,6 +92,12 @@ def _enable_op_determinism() -> None:
     _execution.current().client.config.op_determinism = True
 
 
+def _simdist_op_determinism_enabled() -> bool:
+    """Whether enable_op_determinism ran (not TF's public API: its framework/config.py
+    `is_op_determinism_enabled`, which Keras reads to refuse jit_compile)."""
+    return bool(getattr(_execution.current().client.config, "op_determinism", False))
+
+
 def _enable_tensor_float_32_execution(enabled: _Any) -> None:
     """`tf.config.experimental.enable_tensor_float_32_execution`: whether float32 matrix products
     and convolutions may run on TF32 tensor cores (TF's default: yes). Values are the host CPU's

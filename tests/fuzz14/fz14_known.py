@@ -100,7 +100,12 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "predicate built on Rank(x) (equal or not_equal, either branch holding the bad Transpose) fails, one on a bool "
         "argument or on shape(x)[0] does not, and a dead branch's Reshape or slice of x does not fail; flip_left_right, "
         "flip_up_down and rot90 of the same input return TF's eager values. The mechanism (which Grappler pass runs "
-        "the dead branch's Transpose) is not found: open",
+        "the dead branch's Transpose) is not found: open. (open49, forty-ninth session: only the cond's true branch "
+        "runs when dead — equal(rank, 4) or not_equal(rank, 3) with the rank-4 Transpose there fails a rank-3 input, "
+        "and a rank-4 one passes —; only a Transpose reading the branch's input directly (transpose(t * 2, perm) and "
+        "transpose(t, perm) * 2 differ: the first passes); a predicate on size(shape(x)) passes; "
+        "tf.config.optimizer.set_experimental_options({'disable_meta_optimizer': True}) removes it. Reproducers: "
+        "the open49 logs' p_tr2.py and p_tr3.py.)",
     ("call:image.non_max_suppression_padded", "accepts", "TypeError"):
         "`tf.image.non_max_suppression_padded(int64 boxes [[5, -4, 1, 0]], scores [[-4, 1, -4, 1]], 0)` through an "
         "input_signature (fz36b: fresh seed 1420363006 #57): TF 2.21 raises op_def_library's TypeError \"Input 'y' of "

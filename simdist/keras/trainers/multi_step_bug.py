@@ -49,3 +49,27 @@ def check_train_execution(model: Any) -> None:
             f"fail fit with steps_per_execution={model.steps_per_execution} under MirroredStrategy with "
             f"{model.distribute_strategy.num_replicas_in_sync} replicas unless run_eagerly=True; simdist follows "
             "them: clause keras.fit.spe-mirrored)")
+
+
+def check_jit_execution(model: Any, iterator: Any) -> None:
+    """TF 2.21 + Keras 3.15 with `jit_compile` true under a MirroredStrategy of two or more replicas: Keras compiles
+    its train and test `one_step_on_data`, which holds `strategy.run` over every replica, as one XLA cluster on the
+    first replica's device, and its first execution fails reading another replica's variable: InvalidArgumentError
+    "Trying to access resource .../replica_1/... located in device <second> from device <first>" (measured on 2
+    logical CPUs: fit, evaluate and train_on_batch; predict, whose jit function is per replica, and one replica
+    run). fit and evaluate call it from their traced multi_step_on_iterator ("Graph execution error:" first);
+    train_on_batch calls it eagerly. simdist's message names the variable without TF's uid suffix (clause
+    keras.fit.arguments)."""
+    strategy = model.distribute_strategy
+    if not (model.jit_compile and not model.run_eagerly and isinstance(strategy, tf.distribute.MirroredStrategy)
+            and not isinstance(strategy, tf.distribute.MultiWorkerMirroredStrategy)   # (unmeasured)
+            and strategy.num_replicas_in_sync > 1):
+        return
+    devices = list(strategy.extended.worker_devices)
+    variables = [v for v in model.trainable_variables] or [v for v in model.variables]
+    name = variables[0].path if variables and hasattr(variables[0], "path") else "variable"
+    text = (f"Trying to access resource {name}/replica_1 located in device {devices[1]} from device {devices[0]}\n"
+            " Cf. https://www.tensorflow.org/xla/known_issues#tfvariable_on_a_different_device")
+    if hasattr(iterator, "get_next_as_optional"):
+        text = "Graph execution error:\n\n" + text
+    raise tf.errors.InvalidArgumentError(None, None, text)

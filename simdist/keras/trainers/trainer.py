@@ -168,10 +168,15 @@ class Trainer:
                 self.loss = loss
             if metrics is not None or weighted_metrics is not None:
                 self._compile_metrics = CompileMetrics(metrics, weighted_metrics, output_names=output_names)
-            if jit_compile and run_eagerly and jit_compile != "auto":
+            # (Keras 3.15: "auto" resolves now, False when run eagerly; a true value beside run_eagerly warns and
+            # becomes False; else the value is kept as given, through the setter's model_supports_jit check)
+            if jit_compile == "auto":
+                jit_compile = False if run_eagerly else self._resolve_auto_jit_compile()
+            if jit_compile and run_eagerly:
+                jit_compile = False
                 warnings.warn("If `run_eagerly` is True, then `jit_compile` cannot also be True. Disabling "
                               "`jit_compile`.", stacklevel=2)
-            self._jit_compile = False
+            self.jit_compile = jit_compile
             self.run_eagerly = bool(run_eagerly)
             self.stop_training = False
             self.compiled = True
@@ -182,15 +187,32 @@ class Trainer:
             self.predict_function = None
             self._compile_config = dict(optimizer=optimizer, loss=loss, loss_weights=loss_weights, metrics=metrics,
                                         weighted_metrics=weighted_metrics, run_eagerly=run_eagerly,
-                                        steps_per_execution=steps_per_execution, jit_compile=False)
+                                        steps_per_execution=steps_per_execution, jit_compile=jit_compile)
 
     @property
-    def jit_compile(self) -> bool:
-        return bool(self._jit_compile)
+    def jit_compile(self) -> Any:
+        """Whether the steps compile with XLA: the value compile or the setter kept (never set: resolved as
+        "auto" is). simdist runs the steps as without it (no XLA: clause keras.fit.arguments)."""
+        if self._jit_compile is None:
+            self._jit_compile = self._resolve_auto_jit_compile()
+        return self._jit_compile
 
     @jit_compile.setter
     def jit_compile(self, value: Any) -> None:
-        self._jit_compile = bool(value)
+        if value and not _model_supports_jit(self):
+            warnings.warn("Model doesn't support `jit_compile=True`. Proceeding with `jit_compile=False`.")
+            self._jit_compile = False
+        else:
+            self._jit_compile = value
+
+    def _resolve_auto_jit_compile(self) -> bool:
+        """Keras 3.15's rule for "auto" on TF: False on a machine without a device other than CPUs (simdist's
+        simulated GPUs count) or for a model made under a strategy, else whether the model supports XLA."""
+        if not [d for d in tf.config.list_physical_devices() if d.device_type != "CPU"]:
+            return False
+        if self._distribute_strategy:
+            return False
+        return _model_supports_jit(self)
 
     @property
     def run_eagerly(self) -> bool:
@@ -355,6 +377,7 @@ class Trainer:
             steps = range(self.steps_per_execution)
             if train:
                 multi_step_bug.check_train_execution(self)
+            multi_step_bug.check_jit_execution(self, iterator)
             ran = False
             for _ in steps:
                 try:
@@ -855,3 +878,15 @@ def _refuse_multi_worker(strategy: Any, method: str) -> None:
         f"{strategy.extended._num_workers} workers fails on TF 2.21 + Keras 3.15 (keras-team/keras#20585); "
         "`predict` works. Train with a custom loop instead: strategy.run(step_fn) with tf.GradientTape and "
         "optimizer.apply_gradients, as docs/examples/tutorial_multi_worker_ctl.py and docs/multi-worker.md show]")
+
+
+def _model_supports_jit(model: Any) -> bool:
+    """Keras 3.15's model_supports_jit on TF: not on an Apple Silicon Mac with a GPU, and only when every layer's
+    `supports_jit` is true and op determinism is off (XLA does not have every op deterministic)."""
+    import platform
+    if platform.system() == "Darwin" and "arm" in platform.processor().lower() \
+            and tf.config.list_physical_devices("GPU"):
+        return False
+    if all(x.supports_jit for x in model._flatten_layers()):
+        return not tf._simdist_op_determinism_enabled()
+    return False
