@@ -90,6 +90,21 @@ def _cases(tf: Any) -> dict[str, tuple[Callable, list, tuple]]:
         "dynamic_partition": (lambda x, n: tf.dynamic_partition(x, tf.constant([0, 1, 0, 1]), 2)[0], XN, (x, two)),
         "boolean_mask_known": (lambda x, n: tf.boolean_mask(x, [True, False, True, True]), XN, (x, two)),
         "range_where": (lambda x, n: tf.range(tf.shape(tf.where(x > 0))[0]), XN, (x, two)),
+        "nms": (lambda x, n: tf.image.non_max_suppression(tf.zeros([4, 4]), x[:, 0], 3), XN, (x, two)),
+        "top_k_n": (lambda x, n: tf.math.top_k(x, n).values, XN, (x, two)),
+        "repeat_n": (lambda x, n: tf.repeat(x, n, axis=0), XN, (x, two)),
+        "split_where": (lambda x: tf.split(tf.where(x > 0), 2, axis=1)[0], X, (x,)),
+        "unstack_where": (lambda x: tf.unstack(tf.where(x > 0), axis=1)[0], X, (x,)),
+        "bincount_values": (lambda x: tf.math.bincount(tf.cast(x, tf.int32)), X, (x,)),
+        "stateless_categorical_n": (lambda x, n: tf.random.stateless_categorical(tf.zeros([2, 3]), n, [1, 2]), XN,
+                                    (x, two)),
+        "eye_2_n": (lambda x, n: tf.eye(2, n), XN, (x, two)),
+        "linspace_n": (lambda x, n: tf.linspace(0.0, 1.0, n), XN, (x, two)),
+        "expand_dims_axis_n": (lambda x, n: tf.expand_dims(x, n), XN, (x, two)),
+        "concat_axis_n": (lambda x, n: tf.concat([x, x], n), XN, (x, tf.constant(0))),
+        "gather_axis_n": (lambda x, n: tf.gather(x, [0, 1], axis=n), XN, (x, tf.constant(0))),
+        "reduce_sum_axis_n": (lambda x, n: tf.reduce_sum(x, n), XN, (x, tf.constant(0))),
+        "x_step_n": (lambda x, n: x[::n], XN, (x, two)),
     }
 
 
@@ -122,7 +137,9 @@ NAMES = ["range_n", "range_const", "zeros_n_2", "ones_2_n", "fill_n_2", "ones_st
          "zeros_identity_shape", "zeros_concat_shape", "reshape_m1_shape_1", "reshape_shape_0_m1", "range_size",
          "zeros_rank", "tile_shape", "fill_unknown_dims", "broadcast_shape", "random_shape", "where",
          "gather_nd_where", "boolean_mask", "unique", "where_known_x", "gather_nd_where_known_x", "dynamic_partition",
-         "boolean_mask_known", "range_where"]
+         "boolean_mask_known", "range_where", "nms", "top_k_n", "repeat_n", "split_where", "unstack_where",
+         "bincount_values", "stateless_categorical_n", "eye_2_n", "linspace_n", "expand_dims_axis_n", "concat_axis_n",
+         "gather_axis_n", "reduce_sum_axis_n", "x_step_n"]
 # (left open, clause function.static-shapes "Not modelled": the dry run's probe n = 0 makes Range's kernel fail, so
 # simdist's concrete function has no outputs where TF's graph builds: range_1_n_2; `_cases` keeps it for probes)
 CASES: dict[str, dict] = {n: {"strategy": "default", "name": n} for n in NAMES}

@@ -1917,7 +1917,15 @@ def strided_slice(x: Any, key: Any, index_dtype: str = "int32") -> Tensor:
     """`x[key]`: TF's basic and strided indexing (integers, slices, newaxis, ellipsis);
     `index_dtype`: the dtype of begin, end and strides (attr Index; only int16 is recorded)."""
     t = _t(x)
-    attrs: dict = {"key": _slice_key(key, tuple(t.shape.as_list()))}
+    try:
+        attrs: dict = {"key": _slice_key(key, tuple(t.shape.as_list()))}
+    except ValueError as e:
+        if str(e) != "slice step cannot be zero" or not context._placeholder_depth[0] or \
+                not any(isinstance(k, slice) and partial_values.varying(k.step)
+                        for k in (key if isinstance(key, tuple) else (key,))):
+            raise
+        # (a dry run's probe 0 as a step the graph does not know: TF's graph builds, the slice of an unknown rank)
+        return static_shapes.mark_rank_unknown(graph_constants.vary(zeros([], t.dtype)))
     if index_dtype == "int16":
         attrs["Index"] = index_dtype
     out = dispatch.execute(STRIDED_SLICE, (t,), attrs)
