@@ -95,10 +95,30 @@ def _static_cases() -> list[tuple[str, str, object]]:
             if not (s == [2, None] and "top_k" in e)]   # (k known, the leading 2 known: no unknown flag to keep)
 
 
+# --- tf.gather of a ragged_rank-1 RaggedTensor with batch_dims=1: each index offset by its row's start in the values,
+# one GatherV2 of the values (fz49b_gen seed 49002 #32)
+_RP = "tf.ragged.constant([[1.0, 2.0, 3.0], [4.0], [5.0, 6.0]])"
+
+
+def _ragged_gather_cases() -> list[tuple[str, str, object]]:
+    calls = []
+    for idx, extra in (("tf.ragged.constant([[2, 0], [], [1, 1, 0]])", ""),
+                       ("tf.ragged.constant([[2, 0], [0], [1]])", ", axis=1"),
+                       ("tf.ragged.constant([[3], [0], [0]])", ""),
+                       ("tf.ragged.constant([[1], [0], [1]], dtype=tf.int64)", ", batch_dims=-1"),
+                       ("tf.RaggedTensor.from_row_lengths(tf.zeros([0], tf.int32), [0, 0, 0])", ""),
+                       ("tf.ragged.constant([[-1], [0], [0]])", "")):
+        bd = "" if "batch_dims" in extra else ", batch_dims=1"
+        calls.append(f"tf.gather({_RP}, {idx}{bd}{extra}).to_tensor(default_value=-9.0)")
+    calls.append(f"tf.gather({_RP}, tf.constant([[0], [0], [1]]), batch_dims=1)")
+    return _both(tuple(calls), "ops.ragged")
+
+
 CASES: list[tuple] = [
     *_pool_cases(),
     *_stitch_cases(),
     *_static_cases(),
+    *_ragged_gather_cases(),
 ]
 
 
@@ -125,6 +145,12 @@ def test_dynamic_stitch_index_items(k: int, tf_results: dict[int, object]) -> No
 @clause("function.trace-time-errors")
 @EDGES.parametrize("function.trace-time-errors")
 def test_unknown_dims_static_shapes(k: int, tf_results: dict[int, object]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.ragged")
+@EDGES.parametrize("ops.ragged")
+def test_ragged_batch_gather(k: int, tf_results: dict[int, object]) -> None:
     EDGES.check(k, tf_results)
 
 
