@@ -139,6 +139,19 @@ def _stitch_checks(idx: list[Tensor], dat: list[Tensor]) -> None:
                                                   "[Op:DynamicStitch]")
 
 
+def _index_list_item(i: Any) -> Tensor:
+    """An item of DynamicStitch's `indices` (a list of int32 tensors): a tensor as it is, anything else converted
+    to int32 as TF's op helper converts it, so an empty Python list or an empty float64 array is an empty int32
+    index (`dynamic_stitch([[], [0, 1]], ...)` gathers the second item's rows; simdist had taken a float32 []
+    and failed with NumPy's IndexError; fz49b, fz49b_gen seed 49002 #10) and [0.5] is TypeError "Cannot
+    convert [0.5] to EagerTensor of dtype int32"."""
+    if isinstance(i, Tensor) or hasattr(i, "dtype") and not isinstance(i, np.ndarray):
+        return _t(i)
+    from simdist.runtime import dtypes
+    from simdist.runtime.tensor import convert_to_tensor
+    return convert_to_tensor(i, dtype=dtypes.int32)
+
+
 def dynamic_stitch(indices: Sequence[Any], data: Sequence[Any], name: str | None = None) -> Tensor:
     fast = attr_rules.list_items_fast(indices, data)   # (a list item in a list: the fallback's checks)
     attr_rules.list_input("DynamicStitch", "indices", indices, fast=fast)   # (ops.attr-types)
@@ -153,7 +166,7 @@ def dynamic_stitch(indices: Sequence[Any], data: Sequence[Any], name: str | None
         # the fast path leaves it to the NodeDef's check: fz31b, fz14 seed 1420313006 #71)
         raise ValueError(f"List argument 'data' to 'dynamic_stitch' Op with length {len(data)} must match length "
                          f"{len(indices)} of argument 'indices'.")
-    idx = [_t(i) for i in indices]
+    idx = [_index_list_item(i) for i in indices]
     # (data share T: the first item converted by itself, the others with its dtype, so a row holding 1e300
     # after float32 rows is float32 inf, not a conversion's range error; fz31b, seed 1420313006 #76)
     items = list(data)   # (a tensor given as the list: its rows, as TF's fast path iterates it)

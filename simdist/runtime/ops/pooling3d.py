@@ -218,11 +218,39 @@ def _avg_pool3d_grad(g: np.ndarray, orig_input_shape: tuple, ksize: tuple, strid
         # empty one; observed on TF 2.21, fz36a, tape seed 3620261224 #158)
         return np.zeros(tuple(int(d) for d in orig_input_shape), g.dtype)
     out, pads = _geometry(orig_input_shape, ksize, strides, padding, "AvgPool3DGrad")
+    if not host_cpu.current().onednn_supports(g.dtype.name) and g.ndim == 5 and len(orig_input_shape) == 5 \
+            and g.shape[0] == int(orig_input_shape[0]) and g.shape[4] == int(orig_input_shape[4]):
+        return _avg_pool3d_grad_loop(g, orig_input_shape, ksize, strides, pads)
     gw = g.astype(np.float32) if g.dtype.itemsize == 2 else g
     per = gw / _counts(orig_input_shape, ksize, strides, out, pads).astype(gw.dtype)
     n, od, oh, ow, c = per.shape
     dwin = np.broadcast_to(per[:, :, :, :, None, None, None, :], (n, od, oh, ow, ksize[1], ksize[2], ksize[3], c))
     return scatter_windows3d(dwin, orig_input_shape, pads, strides[1:4], _ONES).astype(g.dtype)
+
+
+def _avg_pool3d_grad_loop(g: np.ndarray, orig_input_shape: Sequence[int], ksize: Sequence[int],
+                          strides: Sequence[int], pads: Sequence[int]) -> np.ndarray:
+    """LaunchAvgPooling3dGradOp<CPUDevice> (pooling_ops_3d.cc), TF's own kernel where oneDNN does not run: for
+    each gradient element, columns outermost, then rows, then planes, its slice times T(1.0f / window size)
+    (rounded in T) added to the input elements its window covers (each addition rounded in T), so an input
+    element three or more overlapping windows cover sums in that order (fz49b)."""
+    from simdist.runtime.ops.pooling import _broadcast_size
+    out = np.zeros(tuple(int(d) for d in orig_input_shape), g.dtype)
+    wide = np.float32 if g.dtype.itemsize == 2 else g.dtype.type   # (Eigen::half/bfloat16 arithmetic in float)
+    dd, hh, ww = out.shape[1], out.shape[2], out.shape[3]
+    for w in range(g.shape[3]):
+        w0, ws = _broadcast_size(w, ww, ksize[3], strides[3], pads[4])
+        for h in range(g.shape[2]):
+            h0, hs = _broadcast_size(h, hh, ksize[2], strides[2], pads[2])
+            for d in range(g.shape[1]):
+                d0, ds = _broadcast_size(d, dd, ksize[1], strides[1], pads[0])
+                if ds <= 0 or hs <= 0 or ws <= 0:
+                    continue
+                coeff = g.dtype.type(np.float32(1.0) / np.float32(ds * hs * ws))
+                add = (g[:, d, h, w, :].astype(wide) * wide(coeff)).astype(g.dtype)
+                region = out[:, d0:d0 + ds, h0:h0 + hs, w0:w0 + ws, :]
+                region[...] = (region.astype(wide) + add[:, None, None, None, :].astype(wide)).astype(g.dtype)
+    return out
 
 
 def _cpu_only(op: str, allowed: str, missing: tuple[str, ...]) -> Any:

@@ -221,8 +221,13 @@ def ragged_gather(fn: Callable[..., Any]) -> Callable[..., Any]:
             return indices.with_flat_values(fn(params, indices.flat_values, validate_indices, axis, batch_dims, name))
         if not isinstance(params, RaggedTensor):
             return fn(params, indices, validate_indices, axis, batch_dims, name)
+        if batch_dims:
+            out = _batch_gather(fn, params, indices, axis, int(batch_dims))
+            if out is not None:
+                return out
         if axis not in (None, 0) or batch_dims:
-            raise NotImplementedError("simdist gathers the rows (axis 0) of a RaggedTensor only")
+            raise NotImplementedError("simdist gathers the rows (axis 0) of a RaggedTensor only, and with "
+                                      "batch_dims=1 a ragged_rank-1 RaggedTensor's values at 2-D indices")
         idx = indices if isinstance(indices, Tensor) else convert_to_tensor(indices)
         n = params.nrows_int()
         bad = [int(i) for i in idx._v.reshape(-1) if not 0 <= int(i) < n]
@@ -235,6 +240,31 @@ def ragged_gather(fn: Callable[..., Any]) -> Callable[..., Any]:
             raise NotImplementedError("simdist gathers a RaggedTensor's rows with 1-D indices only")
         return _gather_rows(params, math.cast(idx, dtypes.int64) if idx.dtype != dtypes.int64 else idx)
     return wrapped
+
+
+def _batch_gather(fn: Callable[..., Any], params: RaggedTensor, indices: Any, axis: Any, batch_dims: int) -> Any:
+    """ragged_gather_ops' batch gather of a ragged_rank-1 params at 2-D indices (batch_dims 1, or -1 of them, axis
+    the batch dimension): each index offset by its row's start in params.values (row_starts gathered at the
+    indices' value_rowids), then one GatherV2 of params.values, so an index past its own row reads the next row's
+    values and only the total is checked (GatherV2's InvalidArgumentError); ragged indices keep their row
+    partition, dense [B, k] indices give a dense [B, k] result. Observed on TF 2.21 (fz49b, fz49b_gen 49002 #32).
+    None for the other forms (not modelled)."""
+    idx = indices if isinstance(indices, RaggedTensor) else convert_to_tensor(indices)
+    irank = idx.shape.rank
+    bd = batch_dims + irank if batch_dims < 0 else batch_dims
+    ax = bd if axis is None else int(axis) + (params.shape.rank if int(axis) < 0 else 0)
+    if bd != 1 or ax != 1 or params.ragged_rank != 1 or irank != 2:
+        return None
+    dense = not isinstance(idx, RaggedTensor)
+    rt = RaggedTensor.from_tensor(idx) if dense else idx
+    if rt.ragged_rank != 1:
+        return None
+    flat = rt.values if rt.values.dtype == dtypes.int64 else math.cast(rt.values, dtypes.int64)
+    starts = fn(params.row_starts(), rt.value_rowids(), None, 0, 0, None)
+    got = fn(params.values, math.add(flat, math.cast(starts, dtypes.int64)), None, 0, 0, None)
+    if dense:
+        return array.reshape(got, idx.shape.as_list() + got.shape.as_list()[1:])
+    return rt.with_values(got)
 
 
 def ragged_expand_dims(fn: Callable[..., Any]) -> Callable[..., Any]:

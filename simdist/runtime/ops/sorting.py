@@ -142,6 +142,11 @@ def top_k(input: Any, k: Any = 1, sorted: bool = True, index_type: Any = dtypes.
     if it is not dtypes.int32:
         attrs["index_type"] = it
     values, indices = dispatch.execute(TOPK, (t,), attrs)
+    if static_shapes.UNKNOWN and not static_shapes.rank_unknown(t) and static_shapes.unknown(t) is not None:
+        # (TopKShapeFn: the input's dimensions but the last, then k; a graph input's unknown batch stays unknown in
+        # both outputs: `top_k(x, 1)` of an input_signature [None, None] is [None, 1]; fz49b, fz49b_gen 49002 #8)
+        flags = static_shapes.unknown(t)[:-1] + (False,)
+        values, indices = static_shapes.mark(values, flags), static_shapes.mark(indices, flags)
     return _TopK(values, indices)
 
 
@@ -241,10 +246,21 @@ def _descending(x: Tensor, axis: int, return_argsort: bool) -> Tensor:
     k = x.shape.as_list()[ax]
     if ax == rank - 1:
         values, indices = top_k(x, k)
-        return indices if return_argsort else values
+        return _as_unknown_as(x, indices if return_argsort else values)
     perm = list(range(ax)) + [rank - 1] + list(range(ax + 1, rank - 1)) + [ax]
     values, indices = top_k(array.transpose(x, perm), k)
-    return array.transpose(indices if return_argsort else values, perm)
+    return _as_unknown_as(x, array.transpose(indices if return_argsort else values, perm))
+
+
+def _as_unknown_as(x: Tensor, out: Tensor) -> Tensor:
+    """sort_ops' k is `shape(values)[axis]`, a tensor the graph does not know where the axis's dimension is
+    unknown: TopKV2's last output dimension is then unknown too, so a sort or argsort has its input's unknown
+    dimensions (`tf.sort(x)` of an input_signature [None, None] is [None, None], not the traced value's; fz49b)."""
+    from simdist.runtime.ops import static_shapes
+    if not static_shapes.UNKNOWN or static_shapes.rank_unknown(x):
+        return out
+    flags = static_shapes.unknown(x)
+    return static_shapes.mark(out, flags) if flags is not None and len(flags) == out.ndim else out
 
 
 def sort(values: Any, axis: int = -1, direction: str = "ASCENDING", name: str | None = None) -> Tensor:

@@ -353,7 +353,12 @@ _RESHAPING = frozenset({"Squeeze", "ExpandDims", "Identity", "StopGradient"})
 # with constant paddings or multiples: each output dimension unknown where the input's is; open47)
 _INPUT_SHAPED = frozenset({"TensorScatterUpdate", "TensorScatterAdd", "TensorScatterSub", "TensorScatterMin",
                            "TensorScatterMax", "MatrixBandPart", "MatrixSetDiagV3", "BiasAdd", "Softmax", "LogSoftmax",
-                           "Pad", "PadV2", "MirrorPad", "Tile", "RandomShuffle"})
+                           "Pad", "PadV2", "MirrorPad", "Tile", "RandomShuffle",
+                           # (UnchangedShape after their checks: ReverseV2, Cumsum, Cumprod, CumulativeLogsumexp,
+                           # Roll, AdjustContrastv2, AdjustSaturation, AdjustHue; `tf.reverse(x, [0])` of an
+                           # input_signature [None] is [None], not the traced value's [1]; fz49b)
+                           "ReverseV2", "Cumsum", "Cumprod", "CumulativeLogsumexp", "Roll", "AdjustContrastv2",
+                           "AdjustSaturation", "AdjustHue"})
 
 
 def _flags(t: Tensor) -> tuple[bool, ...]:
