@@ -41,49 +41,6 @@ KNOWN_OPEN: dict[str, tuple[dict[str, str], str, str]] = {
         "simdist rounds after each op (grid/reference.py MIXED). Found at the session's end; which prediction flips "
         "was not checked (kfuzz40, open). Not reproduced on the AMD host without oneDNN (kfuzz46: seed 44 #26 drawn "
         "as kfuzz40 drew it agrees there)."),
-    "mixed-bfloat16-mape": (
-        {"policy": "mixed_bfloat16", "loss": "mape"}, "elements off",
-        "mixed_bfloat16 (float32 heads) with MeanAbsolutePercentageError (seed 4520261201 #25 on the final generator: "
-        "a backwards LSTM, AdamW with InverseTimeDecay, partial batches, validation_split): 1 of 8 and 1 of 12 of "
-        "AdamW's first-moment elements past the MIXED tolerance (-1.0813 on simdist, -1.0604 on TF 2.21), every "
-        "weight, loss and metric within it. MAPE divides by targets near 0.05, so a bfloat16 rounding difference "
-        "of the LSTM's activations (8 bits of mantissa) moves a gradient by percents, as mixed-float16-mape-ftrl "
-        "does in float16. Found at the session's end; which op rounds differently was not traced (kfuzz45, open). "
-        "kfuzz46 re-ran it as kfuzz45 drew it (`--upto 45`): the same two elements apart, not traced (open)."),
-    "mixed-bfloat16-bilstm-adamw-sign": (
-        {"policy": "mixed_bfloat16", "arch": "bidirectional_lstm", "optimizer": "adamw"}, "elements off",
-        "mixed_bfloat16 (float32 heads) with a Bidirectional LSTM(2) under AdamW(0.01, weight_decay=0.1) and "
-        "MirroredStrategy(2) (seed 4620261203 #9: SquaredHinge, an L2 kernel and L1 activity regularizer on the head, "
-        "validation data): after the first batch 2 of 90 weights past the MIXED tolerance, the backward LSTM's "
-        "output-gate kernel element [1, 6] and recurrent element [1, 7] (flat 54 and 71): TF 2.21 steps them by "
-        "+0.0084 and -0.0071, simdist by -0.0079 and +0.0012, every other weight by about lr = 0.01 on both. "
-        "AdamW's first step is lr * g / (|g| + 1e-7), so these two gradients are a few 1e-7 (|g| / (|g| + eps) = 0.8), "
-        "noise-sized sums of bfloat16-rounded terms (8 bits of mantissa) whose sign differs between TF's and simdist's "
-        "orders, and Adam turns the sign into an lr-sized step: the family of mixed-bfloat16-mape. Found at "
-        "kfuzz46's end; which op's bfloat16 rounding differs was not traced (open)."),
-    "attention-concat-centered-rmsprop": (
-        {"arch": "attention_scaled", "optimizer": "rmsprop_centered_momentum"}, "elements off",
-        "Attention(use_scale=True, score_mode='concat') under RMSprop(centered=True, momentum=0.6) (seed 4320261203 "
-        "#46: two outputs, MSLE and MAPE, a tf.data.Dataset): the query Dense's bias drifts apart by up to 7.9e-6 "
-        "over six steps (0.09797 on TF 2.21, 0.09798 on simdist: 3 of 74 weights past the grid's weight tolerance), "
-        "the step after the first 6.3e-7 apart on the query kernel; every other weight, the losses and the other "
-        "slots agree to 1e-8. Centered RMSprop's g / sqrt(v - m^2 + eps) amplifies a summation-order difference of "
-        "the small gradients through the concat score's tanh sum (the grid's reason for its weight tolerance, "
-        "reference._W): the query's gradients cancel over the keys (the softmax's gradient sums to 0), and "
-        "RMSprop's first steps are lr * g / sqrt(0.1 g^2 + eps), about 32 g for g << 1e-3. The same program with "
-        "plain RMSprop drifts as far (8.3e-6), with SGD(0.01) its weights stay within a few float32 ulps (1.9e-6 "
-        "on a concat score weight of 5.07) on both. kfuzz44 traced it op by op (one batch of 4, a tf.function's "
-        "gradients on this session's AMD host): the first difference is the forward query Dense, Keras's "
-        "tensordot of the (4, 3, 4) input, a float32 MatMul [12, 4] x [4, 4], 20 of its 48 outputs one ulp apart "
-        "(TF's Eigen MatMul on a host without oneDNN matches neither in-order sum, fused or not, in 17 and 26 "
-        "of 48; its BatchMatMulV2 of the same operands is the in-order unfused sum bit for bit); simdist's float32 "
-        "MatMul is NumPy's BLAS (runtime/ops/contraction_order.py `matmul`: the open 'fast CPU-independent float32 "
-        "product'), so the score, softmax and gradients inherit a last-bit difference that the concat score's "
-        "cancelling query gradient and centered RMSprop amplify. Open: TF's Eigen float32 GEMM order "
-        "(kfuzz43, kfuzz44). kfuzz46 re-ran the program as kfuzz43 drew it (fz_train_campaign.py --upto 43) after "
-        "fz45b's paired Eigen order of small float32 products (runtime/ops/contraction_order.py `paired_matmul`): "
-        "still apart, now by the query kernel's first element (1 of 74 weights, 7.8e-6 after the fourth batch: "
-        "0.3187888 on simdist, 0.3187966 on TF 2.21); not traced further (open)."),
     "dropout-masks-after-another-fit": (
         {"arch": "spatial_dropout", "weights_h5": "continue"}, "continued_weights/weights_h5",
         "a second model with a seeded random layer, built after a first was fit (seed 4720261202 #12: SpatialDropout1D("
@@ -104,25 +61,6 @@ KNOWN_OPEN: dict[str, tuple[dict[str, str], str, str]] = {
         "apart (2 of 68 weights); every gradient within 1.5e-8. The grid's NOISE_PARAMS rule for such parameters "
         "names the batchnorm and mha architectures only (kfuzz47, open: TF's float32 GEMM order, as "
         "attention-concat-centered-rmsprop)."),
-    "conv-transpose-bfloat16-backprop-input": (
-        {"arch": "conv2d_transpose", "policy": "mixed_bfloat16"}, "elements off",
-        "mixed_bfloat16 with a Conv2DTranspose (seed 4720261201 #2: Huber, Ftrl with shrinkage and a warmup "
-        "schedule, run eagerly): 1 of 2 of Ftrl's accumulators of the head's bias 2.5% apart (TF 2.21 -0.2935, "
-        "simdist -0.3010), every weight and loss within the MIXED tolerance. A transposed convolution's forward is "
-        "Conv2DBackpropInput, whose bfloat16 kernel on a host without oneDNN (this AMD EPYC) is not modelled: "
-        "neither a float32 sum rounded once nor the accumulators of the type tried match (kfuzz47, ops.host-cpu's "
-        "paragraph: 30-70% of its elements one ulp apart); the filter gradients and depthwise kernels beside it are "
-        "modelled since kfuzz47, which fixed seed 4720261201 #8 (kfuzz47, open)."),
-    "pss-centered-rmsprop": (
-        {"strategy_form": "pss", "optimizer": "rmsprop_centered_momentum"}, "elements off",
-        "a custom loop under ParameterServerStrategy (2 workers, 1 ps) applying RMSprop(centered=True, momentum=0.6) by "
-        "optimizer.apply in a tf.function (seed 4820261209 #48: Hashing + Embedding + a Lambda, MSE): the head's bias is "
-        "one float32 ulp apart after the first step with equal gradients (TF 2.21 0.024971537, simdist 0.024971534), "
-        "and centered RMSprop's sqrt(v - m^2 + eps) amplifies it to 1.2e-5 in the slots and 1e-5 in the predictions "
-        "after six steps. kfuzz48 fixed the same update in a plain tf.function (grappler's ConstantPushDown of "
-        "`velocity - square(average_grad) + epsilon`, 0 of 2,000 elements apart over three steps); under the "
-        "coordinator's scheduled function the first step still differs, not traced (which rewrite TF's worker graph "
-        "gets there was not found; kfuzz48, open)."),
 }
 
 

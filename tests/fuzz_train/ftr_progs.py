@@ -30,16 +30,18 @@ from ftr_vocab import (ACTIVITY_REGULARIZERS, ARCHS as V_ARCHS, ARCHS5, ARCHS6, 
 from ftr_vocab import (ARCH_ADAPT, ARCHS7, BATCH_API_SRC, BN_ARCHS7, CHECKPOINT_KERAS_CB, CHECKPOINT_KERAS_POST,
                        CHECKPOINT_KERAS_PRE, METRIC_STRINGS, RANDOM_ARCHS7)
 from ftr_vocab import ARCH_ADAPT8, ARCHS8, STRING_INPUTS, STRING_INPUTS_SRC, SW_FORMS, SW_PER_OUTPUT_SRC
+from ftr_vocab import ARCHS9, BACKUP_SRC, CTL_CLIPS, OPT_CLIPS, PADSEQ_STEPS
 from simdist.conformance.grid import programs as grid
 from simdist.conformance.grid import reference
 
-ARCHS = {**grid.ARCHS, **V_ARCHS, **TEXT_ARCHS, **TEXT2_ARCHS, **ARCHS5, **ARCHS6, **ARCHS7, **ARCHS8}
+ARCHS = {**grid.ARCHS, **V_ARCHS, **TEXT_ARCHS, **TEXT2_ARCHS, **ARCHS5, **ARCHS6, **ARCHS7, **ARCHS8, **ARCHS9}
 LOSSES = {**grid.LOSSES, **V_LOSSES}
 OPTIMIZERS = {**grid.OPTIMIZERS, **V_OPTIMIZERS}
 COMMON = {**grid.COMMON, **{k: {"schedule": v} for k, v in SCHEDULES.items()}}
 CALLBACKS = {**grid.CALLBACK_SRC, **V_CALLBACKS}
 ONE_INPUT = tuple(k for k, v in ARCHS.items() if v[0] != "float2" and k not in TEXT_ARCHS and k not in TEXT2_ARCHS
-                  and k not in ARCHS5 and k not in ARCHS6 and k not in ARCHS7 and k not in ARCHS8)
+                  and k not in ARCHS5 and k not in ARCHS6 and k not in ARCHS7 and k not in ARCHS8
+                  and k not in ARCHS9)
 TWO_INPUTS = tuple(k for k, v in ARCHS.items() if v[0] == "float2" and k not in ARCHS5 and k not in ARCHS6
                    and k not in ARCHS7)
 SCHEDULED = tuple(k for k, v in COMMON.items() if "schedule" in v)
@@ -150,6 +152,10 @@ def _data(cfg: dict[str, str], rng: np.random.Generator, n: int) -> tuple[np.nda
     else:
         x = (rng.integers(0, 6, (n, *shape)).astype(np.int32) if kind in ("int", "words", "text")
              else rng.uniform(-1.0, 1.0, (n, *shape)).astype(np.float32))
+    if kind == "padseq":   # (kfuzz49: each row's last steps zeroed, as padded sequences are)
+        for row, pad in enumerate(rng.choice(PADSEQ_STEPS, n)):
+            if pad:
+                x[row, shape[0] - int(pad):] = 0.0
     target, units = LOSSES[cfg["loss"]][:2]
     y = _target(target, units, rng, n)
     if cfg["outputs"] == "2":
@@ -462,6 +468,37 @@ def _widen8(cfg: dict[str, str], side: np.random.Generator) -> dict[str, str]:
     return cfg
 
 
+def _widen9(cfg: dict[str, str], side: np.random.Generator) -> dict[str, str]:
+    """kfuzz49's vocabulary, drawn from a generator of its own (``[seed, index, 11]``), so the programs it leaves
+    alone keep their configuration, source and hash: recurrent models (ARCHS9: padded float sequences behind a
+    Masking layer into an LSTM or a GRU's sequences, a SimpleRNN, a GRU with reset_after=False, a Conv1D into an
+    LSTM, a masked Embedding into a SimpleRNN's sequences; one one-input program in eight without a model_form); a
+    custom loop's gradients clipped by global norm, by norm or by value before they are applied (``ctl_clip``, one
+    custom loop in three); gradient clipping alone on the optimizer of a mixed_float16 fit, under the LossScaleOptimizer
+    Keras wraps around it (``opt_clip``, one such program without another optimizer option in two);
+    ``validation_freq=2`` (one fit program with validation data in three); fit interrupted after its first epoch and
+    resumed by BackupAndRestore in a fresh model (``backup=interrupt``, one fit program in six)."""
+    a, b, c, d, e = side.random(5)
+    arch9 = _pick(side, ARCHS9)
+    clip = _pick(side, CTL_CLIPS)
+    oclip = _pick(side, OPT_CLIPS)
+    fit = cfg["mode"] == "fit"
+    opts = [o for o in cfg.get("fitopts", "").split(",") if o]
+    if a < 0.125 and ARCHS[cfg["arch"]][0] != "float2" and cfg.get("model_form") is None \
+            and _valid8({**cfg, "arch": arch9}):
+        cfg = {**cfg, "arch": arch9}
+    if b < 1 / 3 and not fit:
+        cfg = {**cfg, "ctl_clip": clip}
+    if c < 0.5 and fit and cfg["policy"] == "mixed_float16" and cfg["common"] == "none" \
+            and cfg.get("opt_extra") is None:
+        cfg = {**cfg, "opt_clip": oclip}
+    if d < 1 / 3 and fit and ("validation_split" in opts or "validation_data" in opts):
+        cfg = {**cfg, "validation_freq": "2"}
+    if e < 1 / 6 and fit:
+        cfg = {**cfg, "backup": "interrupt"}
+    return cfg
+
+
 def _loss_source(name: str, reduction: str | None, force: bool = False, string: bool = False) -> str:
     """The loss's source; ``reduction`` replaces the loss's own one when ``force`` (a custom loop's "none"),
     else applies to losses without one; ``string``: the loss's string name (LOSS_STRINGS)."""
@@ -486,6 +523,8 @@ def _opt_source(cfg: dict[str, str]) -> str:
         lr = common.pop("schedule").format(lr=lr)
     opts.update(common)
     for k, v in OPT_EXTRAS.get(cfg.get("opt_extra", ""), {}).items():   # (kfuzz45: the optimizer's own win)
+        opts.setdefault(k, v)
+    for k, v in OPT_CLIPS.get(cfg.get("opt_clip", ""), {}).items():   # (kfuzz49)
         opts.setdefault(k, v)
     args = [f"learning_rate={lr}"] + [f"{k}={v!r}" for k, v in opts.items()]
     src = f"tf.keras.optimizers.{cls}({', '.join(args)})"
@@ -571,10 +610,10 @@ if "validation_data" in fit_kwargs:
 _FIT_CALL = "hist = model.fit(x, y, batch_size=batch_size, epochs=epochs, shuffle=False,"
 
 
-#: The session of the newest widening (kfuzz46's `_widen6`); `make_program(..., upto=45)` draws a program as the
+#: The session of the newest widening (kfuzz49's `_widen9`); `make_program(..., upto=45)` draws a program as the
 #: generator of the forty-fifth session did, `upto=43` as the forty-third's (to re-run an earlier session's seeds and
 #: open classes; the sessions before the forty-first are not told apart).
-LATEST = 48
+LATEST = 49
 
 
 def make_program(seed: int, index: int, cfg: dict[str, str] | None = None, upto: int = LATEST) -> grid.Case:
@@ -590,7 +629,7 @@ def make_program(seed: int, index: int, cfg: dict[str, str] | None = None, upto:
             two = {**cfg, "arch": _pick(side, TWO_INPUTS)}
             cfg = two if valid(two) else cfg
         for session, widen in ((41, _widen), (42, _widen2), (43, _widen3), (44, _widen4), (45, _widen5), (46, _widen6),
-                                (47, _widen7), (48, _widen8)):
+                                (47, _widen7), (48, _widen8), (49, _widen9)):
             if upto >= session:   # (each widening's generator of its own: [seed, index, session - 38])
                 cfg = widen(cfg, np.random.default_rng([seed, index, session - 38]))
     kind, replicas = grid.STRATEGIES[cfg["strategy"]]
@@ -660,6 +699,8 @@ def make_program(seed: int, index: int, cfg: dict[str, str] | None = None, upto:
         if cfg.get("logs_callback") == "yes":   # (kfuzz44)
             callbacks += " + [LogsReader()]"
             fit = LOGS_CALLBACK + fit
+        if cfg.get("validation_freq") is not None:   # (kfuzz49)
+            fit = fit.replace("CALLBACKS, **fit_kwargs)", f"CALLBACKS, validation_freq={cfg['validation_freq']}, **fit_kwargs)")
         if cfg.get("weighted_metrics") == "yes":
             fit = fit.replace("metrics=METRICS,", "metrics=METRICS, weighted_metrics=METRICS,")
         if cfg.get("feed") == "dataset":   # (kfuzz42: the batches as a tf.data.Dataset, weights in it)
@@ -710,6 +751,8 @@ def make_program(seed: int, index: int, cfg: dict[str, str] | None = None, upto:
             body += EVAL_LIST_SRC
         if cfg.get("checkpoint_cb") == "keras":
             body += CHECKPOINT_KERAS_POST
+        if cfg.get("backup") == "interrupt":   # (kfuzz49)
+            body += BACKUP_SRC.replace("LOSS", loss).replace("METRICS", metrics)
         if cfg.get("batch_api") == "yes":   # (kfuzz47; a batch MirroredStrategy(3) splits evenly)
             body += BATCH_API_SRC.replace("ROWS", "6" if replicas == 3 else "4")
         if cfg.get("inputs_form") == "dict":   # (kfuzz43: the inputs by their names)
@@ -724,6 +767,9 @@ def make_program(seed: int, index: int, cfg: dict[str, str] | None = None, upto:
         ctl = CTL_PSS if cfg.get("strategy_form") == "pss" else grid.CTL
         body = (ctl.replace("LOSS_NONE", _loss_source(cfg["loss"], "none", force=True))
                 .replace("USE_FUNCTION", str(cfg["mode"] == "ctl_function")))
+        if cfg.get("ctl_clip") is not None:   # (kfuzz49: the gradients clipped before they are applied)
+            at = "    grads = tape.gradient(loss, model.trainable_variables)\n"
+            body = body.replace(at, at + CTL_CLIPS[cfg["ctl_clip"]])
         if cfg.get("ctl_form") == "apply":   # (kfuzz44: optimizer.apply, a tf.function without XLA)
             body = (body.replace("opt.apply_gradients(zip(grads, model.trainable_variables))",
                                  "opt.apply(grads, model.trainable_variables)")

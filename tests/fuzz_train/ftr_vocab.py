@@ -652,3 +652,71 @@ _sw = fit_kwargs["sample_weight"]
 fit_kwargs["sample_weight"] = FORM
 '''
 SW_FORMS = {"list": "[_sw, np.float32(2.0) - _sw]", "dict": "{'out0': _sw, 'out1': np.float32(2.0) - _sw}"}
+
+#: kfuzz49's vocabulary, drawn by ftr_progs._widen9's generator of its own.
+#: Recurrent models as people write them beside the LSTM and GRU ones (``arch`` from ARCHS9, one one-input program in
+#: eight without a model_form): padded float sequences (input kind ``padseq``: each row's last 0-2 steps zeroed,
+#: PADSEQ_STEPS) behind a Masking layer into an LSTM, a SimpleRNN, a GRU with reset_after=False, a Conv1D's sequence
+#: into an LSTM, a masked Embedding into a SimpleRNN's sequences pooled over the unmasked steps.
+ARCHS9: dict[str, tuple[str, tuple[int, ...], tuple[str, ...]]] = {
+    "masking_lstm": ("padseq", (4, 2), (f"h = {_L}Masking(mask_value=0.0)(h)",
+                                        f"h = {_L}LSTM(3)(h)")),
+    "masking_gru_seq": ("padseq", (5, 2), (f"h = {_L}Masking(mask_value=0.0)(h)",
+                                           f"h = {_L}GRU(2, return_sequences=True)(h)",
+                                           f"h = {_L}GlobalAveragePooling1D()(h)")),
+    "simple_rnn": ("float", (4, 2), (f"h = {_L}SimpleRNN(3)(h)",)),
+    "gru_reset_before": ("float", (4, 2), (f"h = {_L}GRU(3, reset_after=False)(h)",)),
+    "conv1d_lstm": ("float", (6, 2), (f"h = {_L}Conv1D(4, 2, activation='relu')(h)",
+                                      f"h = {_L}LSTM(2)(h)")),
+    "embed_masked_simple_rnn_seq": ("int", (5,), (f"h = {_L}Embedding(6, 3, mask_zero=True)(h)",
+                                                  f"h = {_L}SimpleRNN(2, return_sequences=True)(h)",
+                                                  f"h = {_L}GlobalAveragePooling1D()(h)")),
+}
+#: The padded steps of a ``padseq`` row: how many of its last steps are zeroed, drawn per row.
+PADSEQ_STEPS = (0, 1, 2)
+#: A custom loop's gradients clipped before they are applied (``ctl_clip``), as the clipping guides write it.
+CTL_CLIPS: dict[str, str] = {
+    "global_norm": "    grads, _ = tf.clip_by_global_norm(grads, 0.5)\n",
+    "norm": "    grads = [tf.clip_by_norm(g, 0.2) for g in grads]\n",
+    "value": "    grads = [tf.clip_by_value(g, -0.05, 0.05) for g in grads]\n",
+}
+#: Gradient clipping alone on the optimizer of a mixed_float16 fit (``opt_clip``): the LossScaleOptimizer Keras wraps
+#: around it unscales the gradients before the inner optimizer clips them.
+OPT_CLIPS: dict[str, dict[str, Any]] = {
+    "clipnorm": {"clipnorm": 0.5},
+    "clipvalue": {"clipvalue": 0.1},
+    "global_clipnorm": {"global_clipnorm": 0.5},
+}
+#: fit interrupted and resumed by BackupAndRestore (``backup=interrupt``): a fresh compiled model fit for three epochs
+#: with a BackupAndRestore and a callback raising at the first epoch's end (a lost worker), then another fresh model
+#: fit again with a BackupAndRestore of the same directory, which restores the weights, the optimizer and the epoch
+#: saved before the interruption and trains the remaining epochs.
+BACKUP_SRC = '''\
+import os as _os9, tempfile as _tmp9
+_backup_dir = _os9.path.join(_tmp9.mkdtemp(), "backup")
+class _Interrupt(tf.keras.callbacks.Callback):
+    def on_epoch_end(self, epoch, logs=None):
+        if epoch == 0:
+            raise RuntimeError("interrupted")
+with strategy.scope():
+    model_b, opt_b = build()
+    model_b.compile(optimizer=opt_b, loss=LOSS, metrics=METRICS)
+try:
+    model_b.fit(x, y, batch_size=batch_size, epochs=3, shuffle=False, verbose=0,
+                callbacks=[tf.keras.callbacks.BackupAndRestore(_backup_dir), _Interrupt()])
+    obs["history/backup_interrupted"] = np.float64(0.0)
+except RuntimeError as _e:
+    obs["history/backup_interrupted"] = np.float64(str(_e) == "interrupted")
+obs["loaded_weights/backup_at_interrupt"] = flat(model_b)
+with strategy.scope():
+    model_b2, opt_b2 = build()
+    model_b2.compile(optimizer=opt_b2, loss=LOSS, metrics=METRICS)
+_hb = model_b2.fit(x, y, batch_size=batch_size, epochs=3, shuffle=False, verbose=0,
+                   callbacks=[tf.keras.callbacks.BackupAndRestore(_backup_dir)])
+for key in sorted(_hb.history):
+    obs[f"history/backup_{key}"] = np.asarray(_hb.history[key], dtype=np.float64)
+obs["continued_weights/backup"] = flat(model_b2)
+for i, v in enumerate(opt_vars(model_b2.optimizer)):
+    obs[f"restored_optimizer_var/backup/{i}"] = v
+obs["history/backup_dir_left"] = np.float64(_os9.path.exists(_backup_dir))
+'''

@@ -117,6 +117,17 @@ def _same_dtype(xs: list[Any]) -> list[Any]:
     return [x if x.dtype.name == target else tf.cast(x, target) for x in xs]
 
 
+def _ops_add(x1: Any, x2: Any) -> Any:
+    """Keras 3.15's `ops.add` (its Add and Average layers' sum, keras/src/backend/tensorflow/numpy.py): a second
+    operand that squeezes to a vector of the first's channels is a bias, added by `tf.nn.bias_add` after
+    `tf.squeeze`; so in a traced replica function whose batch is statically 0 (MirroredStrategy(3) splitting a
+    predict batch of 4 as [2, 2, 0]) the squeezed [0, n] bias is not a vector and the graph's BiasAdd raises
+    ValueError "Shape must be rank 1 but is rank 2" (observed on TF 2.21; kfuzz49: training fuzzer seed 4920261201
+    #19, a GRU and a Dense output added)."""
+    from simdist.keras.ops import tf_numpy  # noqa: PLC0415 - Keras's TF backend add
+    return tf_numpy.add(x1, x2)
+
+
 class Add(Merge):
     """`keras.layers.Add()`: the elementwise sum of its inputs."""
 
@@ -124,7 +135,7 @@ class Add(Merge):
         inputs = _same_dtype(inputs)
         out = inputs[0]
         for x in inputs[1:]:
-            out = tf.add(out, x)
+            out = _ops_add(out, x)
         return out
 
 
@@ -136,7 +147,7 @@ class Average(Merge):
         inputs = _same_dtype(inputs)
         out = inputs[0]
         for x in inputs[1:]:
-            out = tf.add(out, x)
+            out = _ops_add(out, x)
         return tf.divide(out, tf.cast(len(inputs), out.dtype))
 
 
