@@ -172,14 +172,6 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "the eigenvalues agree bit for bit, the gradient (with respect to the real input, through the complex64 "
         "eigenvectors) differs from TF 2.21's (an entry 1.6577671e... in TF where simdist's is 0): the class of "
         "('call:eigvals', 'gradient') below, Eigen's float32 ComplexEigenSolver not modelled (open)",
-    ("call:nn.dilation2d", "error-class", "'err', 'TypeError'"):
-        "tf.nn.dilation2d(int32 x, 1.0, strides=[], padding='same', dilations=[2, 3]) eagerly (fz47: fresh seed "
-        "1420473003 #86): TF 2.21's fast path converts the inputs (1.0 for T int32: TypeError \"Cannot convert 1.0 to "
-        "EagerTensor of dtype int32\") before the NodeDef's validation of the attrs (the lists' minimum lengths, "
-        "padding's allowed strings; with a float32 input the strides' or the rates' length comes first, an order not "
-        "found), where simdist's raw path checks a string attr's allowed values while it reads the attrs, before any "
-        "input (raw_ops._attr_value, eagerly `listed`): InvalidArgumentError. Moving that check after the conversions "
-        "changes the order of every raw op's eager string check; not done (open)",
     ("call:signal.kaiser_bessel_derived_window", "accepts", "InvalidArgumentError"):
         "tf.signal.kaiser_bessel_derived_window(1, beta=nan, dtype=tf.bfloat16) in a tf.function (fz47: fresh seed "
         "1420473002 #229, sig): window_ops.kaiser_window reads `window_length // 2 + 1` with "

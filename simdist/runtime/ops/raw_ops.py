@@ -605,14 +605,16 @@ def call(name: str, kw: dict[str, Any]) -> Any:
                 if "attr" in b2:
                     _attr_value(kw[b2["py"]], b2, fname, fast, name, listed=False)
             break
-    for a in spec["args"]:   # (a graph checks a string's allowed values with the other attrs: raw_rules.check_attrs)
+    for a in spec["args"]:   # (a string's allowed values are checked after the inputs' conversions: below)
         if "attr" in a:
-            vals[a["attr"]] = _attr_value(kw[a["py"]], a, fname, fast, name, listed=not context.in_function())
+            vals[a["attr"]] = _attr_value(kw[a["py"]], a, fname, fast, name, listed=False)
     for a in spec["args"]:   # (eagerly, TF's runtime sets no tensor attr: tensor_attrs.eager_refusal)
         if a.get("type") == "tensor" and not context.in_function():
             from simdist.runtime.ops import tensor_attrs
             raise tensor_attrs.eager_refusal(name, a["attr"])
     inputs = _inputs(spec, kw, vals, fname, name, fast)
+    if not context.in_function():
+        _eager_strings(name, spec, vals)
     _check_dtypes(name, spec, inputs, vals)
     raw_rules.check_attrs(name, spec, vals)
     infer_ctx.check(name, inputs, vals)   # (in a tf.function: the op's shape function, as TF adds the op)
@@ -637,6 +639,19 @@ def call(name: str, kw: dict[str, Any]) -> Any:
         if tf_err is None:
             raise
         raise tf_err from e
+
+
+def _eager_strings(name: str, spec: dict[str, Any], vals: dict[str, Any]) -> None:
+    """Eagerly, a string attr outside its OpDef's allowed values: the NodeDef's InvalidArgumentError, which TF 2.21
+    raises when it runs the op, after the fast path or the fallback has converted every input (a conversion's
+    TypeError comes first: `Dilation2D(input=int32, filter=1.0, padding='same')` is "Cannot convert 1.0 to
+    EagerTensor of dtype int32", observed; fz47 seed 1420473003 #86). Among several invalid attrs TF's order is its
+    NodeDef's attr map's, which changes from process to process (observed on TF 2.21: MaxPool's strides of length 3
+    beside padding 'same' names either); the class is InvalidArgumentError whichever comes first."""
+    for a in spec["args"]:
+        at = a.get("attr")
+        if at in vals and a["type"] == "string" and a.get("allowed") and vals[at] not in a["allowed"]:
+            raise raw_rules.string_not_allowed(name, at, vals[at], a["allowed"])
 
 
 def _fast_list(v: list | tuple, a: dict[str, Any]) -> bool:

@@ -88,7 +88,7 @@ def check_attrs(name: str, spec: dict[str, Any], vals: dict[str, Any]) -> None:
         if graph and a["type"] == "string" and a.get("allowed") and v not in a["allowed"]:
             # (a graph build: op_def_library checks a string's allowed values in the OpDef's attr order too, after
             # the wrapper's conversions: MaxPoolWithArgmax's Targmax float64 is TypeError beside padding 'BOGUS';
-            # fz36a, function seed 3620261217 #50; eagerly the fast path checks them first: raw_ops._attr_value)
+            # fz36a, function seed 3620261217 #50; eagerly after the inputs' conversions: raw_ops._eager_strings)
             raise string_not_allowed(name, at, v, a["allowed"])
         if a["type"] == "type" and a.get("allowed"):
             _allowed_type(name, spec, at, v, a["allowed"])

@@ -13,6 +13,7 @@ ops.string-hash-bucket)."""
 
 from __future__ import annotations
 
+import numbers
 from typing import Any
 
 import numpy as np
@@ -88,20 +89,21 @@ def _num_buckets(op: str, num_buckets: Any, x: Tensor | None = None, arg: str = 
     return n
 
 
-def _fallback_input(x: Any, num_buckets: Any) -> None:
-    """Eagerly a num_buckets that is no Python int (a tensor, a NumPy integer) sends the call to the
-    op's eager fallback, whose convert_to_tensor(input, string) refuses a tensor of another dtype
+def _fallback_input(x: Any, num_buckets: Any, refused: bool = False) -> None:
+    """Eagerly a num_buckets that is no Python int (a tensor, a NumPy integer), or another attr the fast path
+    refuses (`refused`: a float in StringToHashBucketStrong's list(int) key, fz49, fz14 seed 1420483003 #106), sends
+    the call to the op's eager fallback, whose convert_to_tensor(input, string) refuses a tensor of another dtype
     (ValueError), where the fast path leaves it to the kernel (InvalidArgumentError); fz14 seed
     1420261219 #111 (attr_rules.fallback_conversion), a Variable too (its conversion's ValueError;
     fz26b, fz14 seed 1420262601 #34)."""
     from simdist.runtime import context
+    refused = refused or not isinstance(num_buckets, int)
     if not context.in_function() and not isinstance(num_buckets, int):
         # (the fallback's make_int of num_buckets comes before its conversion of the input: an int16 array
         # num_buckets is TypeError "Expected int for argument 'num_buckets' not array([1, 2], dtype=int16)." beside
         # a float tensor input; fz43's own generator, seed 43001, observed on TF 2.21)
         attr_rules.make_int(num_buckets, "num_buckets")
-    if not context.in_function() and (isinstance(x, Tensor) or hasattr(x, "_as_tensor")) \
-            and not isinstance(num_buckets, int):
+    if not context.in_function() and (isinstance(x, Tensor) or hasattr(x, "_as_tensor")) and refused:
         attr_rules.fallback_conversion(x, dtypes.string)
 
 
@@ -130,7 +132,9 @@ def to_hash_bucket_strong(input: Any, num_buckets: Any, key: Any, name: str | No
     words = [attr_rules.make_int(k, "key") for k in key]
     if any(not -2 ** 63 <= k < 2 ** 63 for k in words):
         raise OverflowError("int too big to convert")
-    _fallback_input(input, num_buckets)
+    # (a float in the key: the fast path's SetOpAttrList refuses it, the fallback's make_int truncates it)
+    _fallback_input(input, num_buckets, any(isinstance(k, numbers.Real) and not isinstance(k, numbers.Integral)
+                                            for k in key))
     # (the input's conversion before the attr's minimum and the kernel's key check, as the other two;
     # a NumPy bool array is ValueError "Failed to convert a NumPy array"; fz23b, fz14 seed 1420262302 #85)
     x = string_tensor(input, "StringToHashBucketStrong")
