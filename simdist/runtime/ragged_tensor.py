@@ -209,7 +209,10 @@ class RaggedTensor:
                 if not TensorShape(list(pad.shape)).is_compatible_with(TensorShape(list(shape[2:]))):
                     raise ValueError(f"Shapes {TensorShape(list(pad.shape))} and {TensorShape(list(shape[2:]))} are "
                                      "incompatible")
-                nondefault = (t._v != pad)
+                # (ragged_tensor.from_tensor's NotEqual kernel: under DAZ a subnormal equals a zero padding, so
+                # [[1e-40, 0.0]] with padding 0.0 is an empty row; NumPy's != kept it; fz49b, fz49b_gen 49007 #18)
+                from simdist.runtime.ops import math as _math
+                nondefault = np.asarray(_math.not_equal(t, convert_to_tensor(pad, dtype=t.dtype))._v)
                 if nondefault.ndim > 2:
                     nondefault = nondefault.reshape(nrows, ncols, -1).any(axis=2)
                 ln = np.array([(np.nonzero(row)[0].max() + 1) if row.any() else 0 for row in nondefault], np.int64) \

@@ -114,11 +114,23 @@ def _ragged_gather_cases() -> list[tuple[str, str, object]]:
     return _both(tuple(calls), "ops.ragged")
 
 
+# --- RaggedTensor.from_tensor's padding compared by the NotEqual kernel: under DAZ a subnormal equals a zero padding
+# (fz49b_gen seed 49007 #18)
+def _padding_cases() -> list[tuple[str, str, object]]:
+    calls = ("tf.RaggedTensor.from_tensor(tf.constant([[1e-40, 0.0], [1.0, -1e-40], [2.0, 1e-40]]), padding=0.0)"
+             ".row_lengths()",
+             "tf.RaggedTensor.from_tensor(tf.constant([[1e-310, 0.0], [1.0, -1e-310]], tf.float64), padding=0.0)"
+             ".row_lengths()",
+             "tf.RaggedTensor.from_tensor(tf.constant([[1e-40, 1e-40], [1.0, 0.0]]), padding=1e-40).row_lengths()")
+    return _both(calls, "ops.subnormals")
+
+
 CASES: list[tuple] = [
     *_pool_cases(),
     *_stitch_cases(),
     *_static_cases(),
     *_ragged_gather_cases(),
+    *_padding_cases(),
 ]
 
 
@@ -151,6 +163,12 @@ def test_unknown_dims_static_shapes(k: int, tf_results: dict[int, object]) -> No
 @clause("ops.ragged")
 @EDGES.parametrize("ops.ragged")
 def test_ragged_batch_gather(k: int, tf_results: dict[int, object]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.subnormals")
+@EDGES.parametrize("ops.subnormals")
+def test_ragged_padding_under_daz(k: int, tf_results: dict[int, object]) -> None:
     EDGES.check(k, tf_results)
 
 
