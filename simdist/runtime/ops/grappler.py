@@ -908,8 +908,8 @@ def _push_down_rule(rec: Any, tensors: Any, attrs: Any, name: str) -> Tensor | N
     type, fourth generator seed 3201 #5; the stage that does it is not identified). TF also pushes a constant down when Y is not one
     (kfuzz48, `_no_larger`): with a Sub parent or child the result stays ((x - y) + c is x + (c - y),
     c - (x - y) is (c + y) - x: Keras's centered RMSprop `velocity - square(average_grad) + epsilon`);
-    a sum of sums or a product of products its arithmetic optimizer re-associates again (AddOpsRewrite,
-    MinimizeBroadcasts: not modelled, left as written; TF's (x * y) * c is (x * c) * y). TF 2.21: `image.random_brightness(img, d,
+    a sum of sums its arithmetic optimizer re-associates again (AddOpsRewrite: left as written here), a product of
+    products is pushed down and regrouped by `_min_broadcasts_rule` (kfuzz49). TF 2.21: `image.random_brightness(img, d,
     seed=)` inside tf.function adds its uniform draw's minval to the image first (fuzz14 seed
     1420261202 #787)."""
     from simdist.runtime.ops import dispatch, math
@@ -933,8 +933,8 @@ def _push_down_rule(rec: Any, tensors: Any, attrs: Any, name: str) -> Tensor | N
     if not _really_constant(rec, y):
         # (kfuzz48) TF pushes C down past a Y that is not constant too, when C is no larger than the child's
         # input (0 if its left leaf is constant, else 1: constant_folding.cc compares with that one); a sum of
-        # sums or a product of products is re-associated again by the arithmetic optimizer (AddOpsRewrite,
-        # MinimizeBroadcasts: not modelled, left as written), a Sub parent or child stays pushed
+        # sums is re-associated again by the arithmetic optimizer (AddOpsRewrite: left as written), a product of
+        # products goes to _min_broadcasts_rule (kfuzz49), a Sub parent or child stays pushed
         if (sym and child_sym) or family is _MUL or a.dtype in (dtypes.float16, dtypes.bfloat16) \
                 or not _no_larger(c.shape, (l0 if ll_const else l1).shape):
             return None
