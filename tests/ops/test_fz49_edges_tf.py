@@ -201,7 +201,40 @@ def _kaiser_cases() -> list[tuple[str, str, object]]:
         [(f"{c} in a tf.function", "ops.signal-compositions", _traced(c)) for c in calls]
 
 
+# --- bfloat16 Atan2 is glibc's atan2f on every element's float32 value (bit tests on the unflushed subnormal, then
+# arithmetic under DAZ; fz3 --ext seed 4902 #160); UniqueWithCounts' out_idx list before the missing complex kernel
+# (fz14 seed 1420493003 #11); DepthwiseConv2dNativeBackpropFilter's input type first in a graph (#24).
+def _kernel_order_cases() -> list[tuple[str, str, object]]:
+    d = "9.99994610111476e-41"
+    ys = f"np.array([{d}, -{d}, {d}, {d}, 0.0, {d}, 1.0, 3.0, {d}, {d}, {d}], np.float32)"
+    xs = f"np.array([0.0, 0.0, -0.0, 1.0, {d}, -{d}, {d}, 2.0, 0.0, {d}, 5.0], np.float32)"
+    bf = f"tf.constant({ys}, dtype=tf.bfloat16), tf.constant({xs}, dtype=tf.bfloat16)"
+    eager = (
+        f"tf.math.atan2(*({bf}))",
+        f"tf.math.atan2(*[v[:1] for v in ({bf})])",
+        f"tf.math.atan2(tf.reshape(tf.constant({ys}, dtype=tf.bfloat16), [11, 1]), tf.constant({xs}, dtype=tf.bfloat16)[:3])",
+        "tf.unique_with_counts(tf.constant(complex(-1.0, 2.5), dtype=tf.complex128), out_idx=tf.uint8)",
+        "tf.unique_with_counts(tf.constant([complex(-1.0, 2.5)], dtype=tf.complex128), out_idx=tf.int32)",
+        "tf.unique(tf.constant([complex(-1.0, 2.5)], dtype=tf.complex128), out_idx=tf.uint8)",
+        "tf.nn.depthwise_conv2d_backprop_filter(-(2 ** 63), filter_sizes=-(2 ** 63), out_backprop=np.float32(0.0), "
+        "strides=(1, 2, 2), padding='SAME')",
+    )
+    traced = (
+        f"tf.math.atan2(*({bf}))",
+        "tf.unique_with_counts(tf.constant([complex(-1.0, 2.5)], dtype=tf.complex128), out_idx=tf.uint8)",
+        "tf.nn.depthwise_conv2d_backprop_filter(-(2 ** 63), filter_sizes=-(2 ** 63), out_backprop=np.float32(0.0), "
+        "strides=(1, 2, 2), padding='SAME')",
+        "tf.nn.depthwise_conv2d_backprop_filter(2 ** 40, filter_sizes=[1, 1, 1, 1], out_backprop=np.float32(0.0), "
+        "strides=(1, 2, 2), padding='SAME')",
+        "tf.nn.depthwise_conv2d_backprop_filter(1.0, filter_sizes=-(2 ** 63), out_backprop=np.float32(0.0), "
+        "strides=(1, 2, 2), padding='SAME')",
+    )
+    return [(c, "ops.eigen-kernels", _eager(c)) for c in eager] + \
+        [(f"{c} in a tf.function", "ops.eigen-kernels", _traced(c)) for c in traced]
+
+
 CASES: list[tuple] = [
+    *_kernel_order_cases(),
     *_kaiser_cases(),
     *_repeated_axis_cases(),
     *_conv_pool_cases(),
@@ -259,6 +292,12 @@ def test_conv1d_filter_rank_and_pool_input_type(k: int, tf_results: dict[int, ob
 @clause("ops.signal-compositions")
 @EDGES.parametrize("ops.signal-compositions")
 def test_kaiser_window_length_known_to_the_graph(k: int, tf_results: dict[int, object]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.eigen-kernels")
+@EDGES.parametrize("ops.eigen-kernels")
+def test_atan2_bfloat16_unique_and_depthwise_orders(k: int, tf_results: dict[int, object]) -> None:
     EDGES.check(k, tf_results)
 
 
