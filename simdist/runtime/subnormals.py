@@ -492,6 +492,12 @@ def _atan_rule(arrays: Any, attrs: dict | None) -> Any:
     return KEEP if arrays[0].dtype in (np.float32, np.float64) else FLUSH
 
 
+def _atan2_rule(arrays: Any, attrs: dict | None) -> Any:
+    # Atan2: float32/float64 as Atan (packet_atan2.py); bfloat16 too, whose kernel is glibc's atan2f on every
+    # element's float32 value (its bit tests see a subnormal bfloat16, its arithmetic reads it as zero: fz49)
+    return KEEP if arrays[0].dtype in (np.float32, np.float64, BF16) else FLUSH
+
+
 # Odd functions with f(x) = x + O(x**3) whose TF 2.21 kernels return a subnormal x with its bits (glibc's
 # scalar functions return x for a tiny |x| before any arithmetic; Eigen's generic expm1 selects x where
 # exp(x) == 1 under DAZ; Elu selects x where x < 0 is false), per dtype and path: "tail" (the scalar
@@ -633,7 +639,7 @@ RULES: dict[str, Any] = {
     "Sign": SIGN,
     # float32/float64 Atan2 and Relu6: the kernels (packet_atan2.py, activations.py) apply DAZ/FTZ
     # themselves, packets and scalar tail apart
-    "Atan2": _atan_rule, "Relu6": _atan_rule, "Xlogy": _xlogy_rule, "Xlog1py": _xlog1py_rule, "Xdivy": _xdivy_rule,
+    "Atan2": _atan2_rule, "Relu6": _atan_rule, "Xlogy": _xlogy_rule, "Xlog1py": _xlog1py_rule, "Xdivy": _xdivy_rule,
     "Pow": _pow_rule,
     # Complex packs the two parts' bits (tf.complex(5e-324, 1e-310) keeps both; fz5 ext seed 61 #57, #173)
     "Complex": KEEP, "Real": KEEP, "Imag": KEEP, "Conj": KEEP,

@@ -172,14 +172,6 @@ KNOWN_OPEN: dict[tuple[str, str, str], str] = {
         "the eigenvalues agree bit for bit, the gradient (with respect to the real input, through the complex64 "
         "eigenvectors) differs from TF 2.21's (an entry 1.6577671e... in TF where simdist's is 0): the class of "
         "('call:eigvals', 'gradient') below, Eigen's float32 ComplexEigenSolver not modelled (open)",
-    ("call:signal.kaiser_bessel_derived_window", "accepts", "InvalidArgumentError"):
-        "tf.signal.kaiser_bessel_derived_window(1, beta=nan, dtype=tf.bfloat16) in a tf.function (fz47: fresh seed "
-        "1420473002 #229, sig): window_ops.kaiser_window reads `window_length // 2 + 1` with "
-        "tensor_util.constant_value, which in a graph knows no FloorDiv or AddV2, so TF 2.21 builds the Bessel path "
-        "and its bfloat16 BesselI0e has no CPU kernel when the graph runs (InvalidArgumentError at every call), "
-        "where simdist reads the value (1: a window of ones, the empty result). Reading it with "
-        "array_more.get_static_value makes simdist take the Bessel path too, but its graph then drops the BesselI0e "
-        "whose result only an empty slice reads (the call returns): open",
     ("call:image.non_max_suppression_with_scores", "error-class", "'err', 'InvalidArgumentError'"):
         "non_max_suppression_with_scores(uint64 Variable boxes [3, 2, 2], scores=3, max_output_size=tf.constant(2), "
         "iou_threshold=np.float32(2)) eagerly (fz32b: fresh seed 1420323003 #89): TF 2.21 InvalidArgumentError, "

@@ -114,9 +114,6 @@ KNOWN_OPEN: dict[object, str] = {
                                "would not flush) does not apply Grappler's rewrites (x / 2.5 as x * 0.4, "
                                "function.grappler-rewrites): they need the recorder's graph; TF always applies them; "
                                "seed 53 #131",
-    ("nn.moments", "rejects"): "inside a tf.function, moments of a constant bfloat16 tensor over a repeated axis ((-2, 1) "
-                               "of a rank-3 tensor) computes in TF 2.21 (Grappler folds the constant subgraph before "
-                               "Mean's kernel checks its axes), simdist raises Mean's InvalidArgumentError; seed 53 #193",
     ("math.digamma", "gradient"): "float32 digamma's gradient is polygamma(1, x), which Eigen computes in float32 through "
                                   "zeta (TF 2.21: 19.550385 where SciPy's value rounds to 19.610355 for an x near 0.2); "
                                   "seed 54 #239",

@@ -123,13 +123,13 @@ def _leaves(v: Any) -> list:
 
 
 def axes(axis: Any, rank: int, opname: str, shape: Sequence[int] | None = None,
-         of: Any = None, fast: bool = True) -> tuple[int, ...] | None:
+         of: Any = None, fast: bool = True, keepdims: bool = False) -> tuple[int, ...] | None:
     """A reduction's `axis` argument, checked against the rank and made non-negative. An axis out
     of range is the kernel's InvalidArgumentError, marked with the shape function's ValueError
     (a tf.function's trace; `shape`: the input's, for the message) unless the graph does not know
     the rank of `of` (the input: an unknown-rank TensorSpec), when the kernel raises it as the
     graph runs; a repeated axis is the kernel's InvalidArgumentError in both modes (NumPy's
-    ValueError must not leak)."""
+    ValueError must not leak), except where Grappler removes the reduction first (`_folded_away`)."""
     if axis is None:
         return None
     if isinstance(axis, Tensor):
@@ -170,11 +170,30 @@ def axes(axis: Any, rank: int, opname: str, shape: Sequence[int] | None = None,
                 if static_shapes.rank_unknown(of):
                     trace_errors.unmark(err)
             raise err
+        if a % rank in out and _folded_away(axs, rank, of, keepdims):
+            continue
         if a % rank in out:
             raise errors.InvalidArgumentError(None, None, f"Invalid reduction arguments: Axes contains duplicate "
                                                           f"dimension: {a % rank} [Op:{opname}]")
         out.append(a % rank)
     return tuple(out)
+
+
+def _folded_away(axs: Sequence[Any], rank: int, of: Any, keepdims: bool) -> bool:
+    """Inside a tf.function, a reduction keeping dims whose constant indices all name dimensions the graph knows to
+    be of size 1 is constant folding's Identity (constant_folding.cc IsReductionSimplifiableToIdentity, which does
+    not look for repeats): its kernel never runs, so a repeated axis is no error. `reduce_sum(x, [0, -2],
+    keepdims=True)` of a [1, 3] signature returns x (Sum, Mean, Max, Min, Prod, Any, int32, bool, complex alike);
+    without keepdims, with an unknown or larger dimension the kernel refuses it (fz49, third generator --ext8 seed
+    4901 #113: l2_normalize(float16 [1, 3], [-2, 0]) in a tf.function; observed on TF 2.21)."""
+    from simdist.runtime import context
+    if not keepdims or of is None or not context.in_function():
+        return False
+    from simdist.runtime.ops import grappler, static_shapes
+    if not grappler._on("constant_folding"):
+        return False
+    known = static_shapes.known_shape(of)
+    return known is not None and len(known) == rank and all(known[int(a) % rank] == 1 for a in axs)
 
 
 # TF's DataTypeString names, which its kernel messages use ("float", not "float32").

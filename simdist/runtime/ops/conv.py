@@ -1225,8 +1225,10 @@ def _ncw_convolution(x: Tensor, filters: Any, stride: int, padding: Any, dilatio
         # (TF's own Conv2DOp on the NCHW-expanded operands: ComputeConv2DDimension's checks, e.g. "Computed output
         # size would be negative", and an empty output returned, before the launcher refuses NCHW; an STFT
         # spectrogram's channels-first framing on a CPU without oneDNN, observed)
+        # (conv1d expands the filter whatever its rank: a scalar filter is Conv2D's "convolution filter must be
+        # 4-dimensional: [1]" before the NCHW refusal; fz49, fz14 seed 1420493001 #33, observed)
         f = _t(filters)
-        if x.ndim == 3 and f.ndim == 3:
+        if x.ndim == 3:
             out = conv2d(array.expand_dims(x, 2), array.expand_dims(f, 0), [1, 1, 1, stride], padding, "NCHW",
                          [1, 1, 1, dilation])
             return array.squeeze(out, [2])

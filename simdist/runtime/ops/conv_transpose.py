@@ -348,8 +348,12 @@ def depthwise_conv2d_backprop_filter(input: Any, filter_sizes: Any, out_backprop
                                       filter_sizes.dtype, dtypes.int32)
     # (a graph: the shape function reads filter_sizes as a shape of rank 4 before the kernel's strides
     # check: `filter_sizes=[[[-1], [-1], [-1]]], strides=()` is ValueError "Shape must be rank 1 but is
-    # rank 3" at trace; fz28b, fz14 seed 1420282802 #179)
+    # rank 3" at trace; fz28b, fz14 seed 1420282802 #179), after op_def_library's input types (an int64 input's
+    # TypeError "Value passed to parameter 'input' has DataType int64"), and the NodeDef's padding and T before the
+    # kernel's strides, as backprop_input (fz49, fz14 function seed 1420493003 #24)
+    graph_inputs.check(op, (x, filter_sizes, g))
     infer_ctx.check(op, {"input": x, "filter_sizes": _t(filter_sizes), "out_backprop": g}, {})
+    _node_attrs(op, g, padding)
     _onednn_strides(g, strides, data_format, op)
     if data_format == "NCHW":
         own = _own_nchw_backprop(g, op, dict(input=x, filter_sizes=filter_sizes, out_backprop=g, strides=strides,

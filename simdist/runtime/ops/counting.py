@@ -85,12 +85,15 @@ def _unique(x: np.ndarray, out_idx: dtypes.DType, counts: bool = False) -> tuple
 
 def _idx_rule(name: str, n: int) -> Any:
     def rule(dts: Any, attrs: Any) -> tuple:
-        if dts[0].kind == "c":   # (unique_op.cc registers real types, bool and string only)
-            raise args.no_kernel(name, dts[0], f", out_idx=DT_{attrs['out_idx'].name.upper()}")
+        # (the NodeDef's out_idx list before the kernel lookup: `unique_with_counts(complex128, out_idx=tf.uint8)` is
+        # InvalidArgumentError "Value for attr 'out_idx' of uint8", int32 the missing kernel's NotFoundError; fz49,
+        # fz14 seed 1420493003 #11, observed)
         o = attrs["out_idx"]
         if o not in (dtypes.int32, dtypes.int64):
             raise errors.InvalidArgumentError(None, None, f"Value for attr 'out_idx' of {args.tf_name(o)} is not in the "
                                               f"list of allowed values: int32, int64 [Op:{name}]")
+        if dts[0].kind == "c":   # (unique_op.cc registers real types, bool and string only)
+            raise args.no_kernel(name, dts[0], f", out_idx=DT_{attrs['out_idx'].name.upper()}")
         return (dts[0],) + (o,) * (n - 1)
     return rule
 
@@ -131,8 +134,14 @@ def unique(x: Any, out_idx: Any = dtypes.int32, name: str | None = None) -> tupl
 
 
 def unique_with_counts(x: Any, out_idx: Any = dtypes.int32, name: str | None = None) -> tuple[Tensor, Tensor, Tensor]:
-    """`tf.unique_with_counts`: unique's two outputs and how often each value occurs."""
-    y, idx, count = dispatch.execute(UNIQUE_WITH_COUNTS, (convert_to_tensor(x),), {"out_idx": dtypes.as_dtype(out_idx)})
+    """`tf.unique_with_counts`: unique's two outputs and how often each value occurs (in a tf.function op_def_library's
+    TypeError for an out_idx outside int32/int64 first, as `unique`)."""
+    xt = convert_to_tensor(x)
+    if context.in_function():
+        from simdist.runtime.ops import raw_ops, raw_rules
+        raw_rules.check_attrs("UniqueWithCounts", raw_ops.opdefs()["ops"]["UniqueWithCounts"],
+                              {"T": xt.dtype, "out_idx": dtypes.as_dtype(out_idx)})
+    y, idx, count = dispatch.execute(UNIQUE_WITH_COUNTS, (xt,), {"out_idx": dtypes.as_dtype(out_idx)})
     return named_outputs("UniqueWithCounts", (static_shapes.mark_dim(y, 0), idx, static_shapes.mark_dim(count, 0)))
 
 

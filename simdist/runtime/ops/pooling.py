@@ -419,6 +419,15 @@ def max_pool2d(input: Any, ksize: Any, strides: Any, padding: Any, data_format: 
     if isinstance(padding, (list, tuple)):   # (convert_padding's checks, before the input is converted)
         normalize_padding(padding, "MaxPool", True)
     x = _t(input)
+    if context.in_function():
+        # (a graph: op_def_library checks the input's type (TypeError "Value passed to parameter 'input' has DataType
+        # bool not in list of allowed values") before the padding's and data_format's strings (ValueError), as
+        # avg_pool2d; eagerly both are the NodeDef's InvalidArgumentError, in an order that changes from process to
+        # process. fz49, fz14 sig seed 1420493001 #60, #105: max_pool2d of uint64, max_pool1d of bool)
+        from simdist.runtime.ops import raw_ops
+        allowed = raw_ops.opdefs()["ops"]["MaxPool"]["inferred"]["T"]["allowed"]
+        if x.dtype.name not in allowed:
+            MAX_POOL.dtype((x.dtype,), None)
     if data_format == "NCHW":
         return channels_first_pool(max_pool2d, x, ksize, strides, padding, "MaxPool")
     return dispatch.execute(MAX_POOL, (x,), _pool_args(x, ksize, strides, padding, data_format, "MaxPool", True))

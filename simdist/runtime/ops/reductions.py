@@ -76,7 +76,7 @@ def _reduce(op: Any, input_tensor: Any, axis: Any, keepdims: bool) -> Tensor:
     fast = not isinstance(input_tensor, (list, tuple))   # (a list input: the op's eager fallback)
     t = _t(input_tensor)
     op.dtype((t.dtype,), None)   # the input's dtype is checked when the op is built, before the axes
-    ax = args.axes(axis, t.ndim, op.name, t.shape.as_list(), of=t, fast=fast)
+    ax = args.axes(axis, t.ndim, op.name, t.shape.as_list(), of=t, fast=fast, keepdims=bool(keepdims))
     return dispatch.execute(op, (t,), {"axis": ax, "keepdims": bool(keepdims)})
 
 

@@ -139,7 +139,9 @@ def kaiser_window(window_length: Any, beta: Any = 12., dtype: Any = dtypes.float
     from simdist.runtime.ops.special_more import bessel_i0e
     ops = _ops()
     wl, dt = _check_params(window_length, dtype)
-    if _int(wl) == 1:
+    from simdist.runtime.ops.array_more import get_static_value
+    known = get_static_value(wl)
+    if known is not None and int(np.asarray(known)) == 1:
         return ops.ones([1], dtype=dt)
     half = (ops.cast(wl, dtypes.float32) - 1.0) / 2.0
     arg = ops.range_(-half, half + 0.1, dtype=dtypes.float32)
