@@ -9329,3 +9329,149 @@ TRAINING_BATCH55: list[Mutant] = [
 ]
 TRAINING += TRAINING_BATCH55
 CATALOGUE += TRAINING_BATCH55
+
+
+# -- batch 56 (forty-ninth session, helper blind49a): written blind from simdist's source, each in a function no
+#    earlier mutant touched (/work/wt/blind49a_logs/check_anchors.py: 0 problems); Keras layers, losses and
+#    metrics, optimizers and schedules, callbacks, Keras saving
+_KM = "simdist/keras/layers/merging.py"
+_KFILE = "simdist/keras/models/keras_file.py"
+TRAINING_BATCH56: list[Mutant] = [
+    # -- Keras layers
+    _t("minimum-helper-builds-maximum", "formula", _KM,
+       "    return Minimum(**kwargs)(inputs)\n",
+       "    return Maximum(**kwargs)(inputs)\n",
+       "keras.layers.minimum([a, b]) builds a Maximum layer (a copy of the helper above it)"),
+    _t("merge-same-dtype-takes-first", "dtype", _KM,
+       "    target = dtype_promotion.result_type(*names)\n",
+       "    target = names[0]\n",
+       "the merge layers cast every input to the first input's dtype, not to Keras's result type"),
+    _t("repeat-vector-repeats-last-axis", "axis", "simdist/keras/layers/repeat_vector.py",
+       "        return tf.repeat(reshaped, self.n, axis=1)\n",
+       "        return tf.repeat(reshaped, self.n, axis=-1)\n",
+       "RepeatVector repeats along the feature axis of the (batch, 1, features) reshape, not the new time axis"),
+    _t("rescaling-drops-masking", "state", "simdist/keras/layers/rescaling.py",
+       "        self.offset = offset\n        self.supports_masking = True\n",
+       "        self.offset = offset\n",
+       "Rescaling does not pass a mask through (Keras: supports_masking)"),
+    _t("cropping3d-default-zero", "boundary", "simdist/keras/layers/cropping.py",
+       "    def __init__(self, cropping: Any = ((1, 1), (1, 1), (1, 1)), data_format: str | None = None,\n",
+       "    def __init__(self, cropping: Any = ((0, 0), (0, 0), (0, 0)), data_format: str | None = None,\n",
+       "Cropping3D's default cropping is zeros, as Cropping2D's (Keras: one on each side of each axis)"),
+    _t("adaptive-average-pools-max", "formula", "simdist/keras/layers/adaptive_pooling.py",
+       "        return ops.adaptive_average_pool(inputs, output_size=self.output_size, data_format=self.data_format)\n",
+       "        return ops.adaptive_max_pool(inputs, output_size=self.output_size, data_format=self.data_format)\n",
+       "the AdaptiveAveragePooling layers call adaptive_max_pool"),
+    _t("depthwise-input-channel-always-last", "axis", "simdist/keras/layers/depthwise_separable.py",
+       "        return input_shape[-1] if self.data_format == \"channels_last\" else input_shape[1]\n",
+       "        return input_shape[-1]\n",
+       "the depthwise/separable convolutions read the input channels from the last axis under channels_first too"),
+    _t("depthwise-shape-dilation-dropped", "formula", "simdist/keras/layers/depthwise_separable.py",
+       "                                         padding=self.padding, data_format=self.data_format,\n"
+       "                                         dilation_rate=self.dilation_rate)\n",
+       "                                         padding=self.padding, data_format=self.data_format)\n",
+       "the depthwise/separable convolutions' compute_output_shape ignores dilation_rate"),
+    _t("einsum-transposed-kernel-not-transposed", "order", "simdist/keras/layers/einsum_dense.py",
+       "    if sub == \"ab,cb->ac\" or sub == \"abc,dc->abd\":\n        return mm(x, tf.transpose(y, [1, 0]))\n",
+       "    if sub == \"ab,cb->ac\" or sub == \"abc,dc->abd\":\n        return mm(x, y)\n",
+       "einsum('ab,cb->ac') (Keras's TF matmul form, as EinsumDense runs it) multiplies by y, not its transpose"),
+    _t("spectral-norm-vector-u-trainable", "state", "simdist/keras/layers/spectral_normalization.py",
+       "initializer=initializers.TruncatedNormal(stddev=0.02), trainable=False,",
+       "initializer=initializers.TruncatedNormal(stddev=0.02), trainable=True,",
+       "SpectralNormalization's power-iteration vector vector_u is created trainable"),
+    _t("discretization-reset-inverted", "state", "simdist/keras/layers/discretization.py",
+       "    def reset_state(self) -> None:\n        if self.num_bins is None:\n            return\n",
+       "    def reset_state(self) -> None:\n        if self.num_bins is not None:\n            return\n",
+       "Discretization.reset_state keeps the adapted summary when num_bins is set (a second adapt accumulates)"),
+    _t("dense-input-spec-axis-dropped", "missing-error", "simdist/keras/layers/core.py",
+       "        self.input_spec = InputSpec(min_ndim=2, axes={-1: input_shape[-1]})\n        self.built = True\n"
+       "        if self.lora_rank:\n",
+       "        self.input_spec = InputSpec(min_ndim=2)\n        self.built = True\n"
+       "        if self.lora_rank:\n",
+       "a built Dense does not check the last axis of a later input against its kernel (Keras: input_spec axes)"),
+    _t("text-vectorization-idf-weights-dropped", "state", "simdist/keras/layers/text_vectorization.py",
+       "        self._lookup_layer.set_vocabulary(vocabulary, idf_weights=idf_weights)\n",
+       "        self._lookup_layer.set_vocabulary(vocabulary)\n",
+       "TextVectorization.set_vocabulary forgets idf_weights (tf_idf mode)"),
+    _t("pooling-shape-pool-strides-swapped", "order", "simdist/keras/layers/pooling.py",
+       "        return compute_pooling_output_shape(input_shape, self.pool_size, self.strides, self.padding,\n",
+       "        return compute_pooling_output_shape(input_shape, self.strides, self.pool_size, self.padding,\n",
+       "the pooling layers' compute_output_shape passes strides as pool_size and pool_size as strides"),
+    # -- losses and metrics
+    _t("one-hot-iou-sparse-true", "state", "simdist/keras/metrics/iou_metrics.py",
+       "        super().__init__(num_classes=num_classes, target_class_ids=target_class_ids, name=name, dtype=dtype,\n"
+       "                         ignore_class=ignore_class, sparse_y_true=False, sparse_y_pred=sparse_y_pred, axis=axis)\n",
+       "        super().__init__(num_classes=num_classes, target_class_ids=target_class_ids, name=name, dtype=dtype,\n"
+       "                         ignore_class=ignore_class, sparse_y_true=True, sparse_y_pred=sparse_y_pred, axis=axis)\n",
+       "OneHotIoU reads its one-hot y_true as sparse class ids"),
+    _t("top-k-accuracy-config-drops-k", "state", "simdist/keras/metrics/accuracy_metrics.py",
+       "        return {\"name\": self.name, \"dtype\": self.dtype, \"k\": self.k}\n",
+       "        return {\"name\": self.name, \"dtype\": self.dtype}\n",
+       "TopKCategoricalAccuracy.get_config leaves out k (from_config gives k=5)"),
+    _t("kl-divergence-metric-default-name", "state", "simdist/keras/metrics/probabilistic_metrics.py",
+       "    def __init__(self, name: str = \"kl_divergence\", dtype: Any = None) -> None:\n",
+       "    def __init__(self, name: str = \"kullback_leibler_divergence\", dtype: Any = None) -> None:\n",
+       "the KLDivergence metric's default name is tf.keras 1's kullback_leibler_divergence (Keras 3: kl_divergence)"),
+    _t("unscale-loss-divides", "denominator", "simdist/keras/losses/loss.py",
+       "        value = value * ops.cast(n, value.dtype)\n",
+       "        value = value / ops.cast(n, value.dtype)\n",
+       "unscale_loss_for_distribution divides by the replica count again (the tracked loss under a "
+       "multi-replica strategy)"),
+    _t("precision-recall-other-name-inverted", "state", "simdist/keras/metrics/precision_recall.py",
+       "        return \"false_positives\" if self._other == CM.FALSE_POSITIVES else \"false_negatives\"\n",
+       "        return \"false_positives\" if self._other == CM.FALSE_NEGATIVES else \"false_negatives\"\n",
+       "Precision's second variable is named false_negatives and Recall's false_positives"),
+    # -- optimizers and schedules
+    _t("adagrad-initial-accumulator-default", "boundary", "simdist/keras/optimizers/adagrad.py",
+       "initial_accumulator_value: float = 0.1, epsilon",
+       "initial_accumulator_value: float = 0.01, epsilon",
+       "Adagrad's initial_accumulator_value defaults to 0.01 (Keras: 0.1)"),
+    _t("adadelta-rho-default", "boundary", "simdist/keras/optimizers/adadelta.py",
+       "learning_rate: Any = 0.001, rho: float = 0.95, epsilon",
+       "learning_rate: Any = 0.001, rho: float = 0.9, epsilon",
+       "Adadelta's rho defaults to 0.9 (RMSprop's; Keras: 0.95)"),
+    _t("cosine-restarts-config-muls-swapped", "order", "simdist/keras/optimizers/schedules.py",
+       "                \"t_mul\": self._t_mul, \"m_mul\": self._m_mul,",
+       "                \"t_mul\": self._m_mul, \"m_mul\": self._t_mul,",
+       "CosineDecayRestarts.get_config writes t_mul and m_mul swapped"),
+    _t("optimizer-from-config-schedule-raw", "state", BO,
+       "        if isinstance(config.get(\"learning_rate\"), dict):\n"
+       "            config[\"learning_rate\"] = schedules.deserialize(",
+       "        if isinstance(config.get(\"learning_rate\"), str):\n"
+       "            config[\"learning_rate\"] = schedules.deserialize(",
+       "Optimizer.from_config does not deserialize a schedule's dict learning_rate"),
+    # -- callbacks
+    _t("swap-ema-predict-flag-not-set", "state", "simdist/keras/callbacks/swap_ema_weights.py",
+       "    def on_predict_begin(self, logs: Any = None) -> None:\n        if not self._ema_weights_in_model:\n"
+       "            self._swap_variables()\n            self._ema_weights_in_model = True\n",
+       "    def on_predict_begin(self, logs: Any = None) -> None:\n        if not self._ema_weights_in_model:\n"
+       "            self._swap_variables()\n",
+       "SwapEMAWeights.on_predict_begin swaps the EMA weights in without noting it (on_predict_end then swaps back)"),
+    _t("terminate-on-nan-raises-by-default", "boundary", "simdist/keras/callbacks/terminate_on_nan.py",
+       "    def __init__(self, raise_error: bool = False) -> None:\n",
+       "    def __init__(self, raise_error: bool = True) -> None:\n",
+       "TerminateOnNaN raises on a NaN loss by default instead of stopping training"),
+    _t("callback-list-predict-batch-begin-calls-end", "order", "simdist/keras/callbacks/callback_list.py",
+       "        self._each(\"on_predict_batch_begin\", batch, logs=logs)\n",
+       "        self._each(\"on_predict_batch_end\", batch, logs=logs)\n",
+       "CallbackList.on_predict_batch_begin calls each callback's on_predict_batch_end"),
+    # -- Keras saving
+    _t("load-model-compile-default-false", "boundary", _KFILE,
+       "def load_model(filepath: Any, custom_objects: dict | None = None, compile: bool = True, safe_mode",
+       "def load_model(filepath: Any, custom_objects: dict | None = None, compile: bool = False, safe_mode",
+       "keras.models.load_model does not compile the loaded model by default (Keras: compile=True)"),
+    _t("compile-arg-tuple-refused", "missing-error", _KFILE,
+       "    if isinstance(x, (list, tuple)):\n        return [_serialize_compile_arg(v) for v in x]\n",
+       "    if isinstance(x, list):\n        return [_serialize_compile_arg(v) for v in x]\n",
+       "saving a model compiled with a tuple of metrics fails (Keras serializes tuples as lists)"),
+    _t("model-class-unknown-error-class", "error-class", _KFILE,
+       "        raise TypeError(f\"Could not locate class '{name}'. Make sure custom classes are decorated with \"\n",
+       "        raise ValueError(f\"Could not locate class '{name}'. Make sure custom classes are decorated with \"\n",
+       "loading a .keras file of an unregistered model class raises ValueError (Keras: TypeError)"),
+    _t("compile-config-loss-custom-objects-dropped", "state", _KFILE,
+       "            return losses.deserialize(x, custom_objects)\n",
+       "            return losses.deserialize(x)\n",
+       "load_model's compile config deserializes a custom loss class without custom_objects"),
+]
+TRAINING += TRAINING_BATCH56
+CATALOGUE += TRAINING_BATCH56
