@@ -307,142 +307,6 @@ def _mul_tile(rec: Any, x: Tensor, y: Tensor) -> Tensor | None:
     return slicing.tile(x, [o // i for o, i in zip(out, xs)])
 
 
-# --- arithmetic_optimizer.cc MinimizeBroadcasts (Mul), after constant_folding.cc's ConstantPushDown of a product
-_minimizing = [False]
-
-
-def _mul_input(rec: Any, t: Tensor, dtype: Any, others: int) -> tuple | None:
-    """The inputs of t's Mul node as TF's graph holds them (the Python's op: symbolic.producer, so a Mul a rewrite
-    recorded otherwise is still that Mul) when a Mul group absorbs it: a Mul of `dtype` that is not folded, every
-    dimension known, feeding only the group (`others` recorded consumers so far: 0 for the root's own inputs, whose
-    consumer is not recorded yet), its inputs' names known; else None (t is a leaf of the group)."""
-    from simdist.runtime import symbolic
-    from simdist.runtime.ops import static_shapes
-    prod = symbolic.producer(t)
-    if prod is None or prod.type != "Mul" or t.dtype != dtype or rec.is_constant(t) or rec.consumers(t) > others \
-            or symbolic.optimized_name(t) is None:
-        return None
-    shape = static_shapes.known_shape(t)
-    ins = tuple(prod.inputs)
-    if shape is None or None in shape or len(ins) != 2:
-        return None
-    return ins
-
-
-def _taped(t: Tensor) -> bool:
-    """Whether a gradient tape of this call records ops of t: a Mul's gradient then reads the other input, so a product
-    beside t has a second consumer in TF's graph (its backward), which a group does not absorb."""
-    from simdist.runtime import execution
-    return any(getattr(tp, "should_record", None) is not None and tp.should_record((t,))
-               for tp in execution.current().tapes)
-
-
-def _min_broadcasts_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
-    """A tree of float (or complex) Muls rooted at this one, every shape known (kfuzz49): constant folding first pushes
-    a constant C down past a product whose second input Y is not constant (ConstantPushDown: `(x * y) * c` is
-    x * (c * y), C no larger than Y: `_no_larger`; not the half types), then the arithmetic optimizer's
-    MinimizeBroadcasts takes the tree's leaves in the order of its canonical form (every commutative node's inputs
-    sorted by their nodes' names), each absorbed Mul feeding only the tree, sorts them by element count (stable),
-    keeps an odd count's last (largest) for the root, and multiplies the rest pairwise from the front, a product
-    going back in front when the next two leaves grow (arithmetic_optimizer.cc). So inside tf.function `(a * b) * s`
-    of float32 vectors a, b and a scalar s is (s * a) * b, `a * (b * s)` is (s * b) * a, `(a * c) * b` with a
-    Python float c is (c * b) * a, `((x * y) * z) * s` is (s * x) * (y * z), `(a * b) * c` with c a full constant
-    vector is a * (c * b) (observed on TF 2.21, bit for bit on 4,000 elements; 1,400-2,200 apart as written). A
-    group of one shape keeps its order; a dimension the graph does not know stops it (ShapeIsSymbolicallyDefined:
-    then only the push-down applies); a leaf whose name simdist does not know leaves the product as written."""
-    from simdist.runtime import execution, symbolic
-    from simdist.runtime.ops import dispatch, math, static_shapes
-    a, b = tensors
-    dt = a.dtype
-    if _minimizing[0] or b.dtype != dt or not (_is_float(a) or dt.is_complex):
-        return None
-    c_ctx = execution.current()
-    if c_ctx.aside is not None or c_ctx.through is not None:
-        return None   # (tapes outside the call: TF's forward function keeps the intermediates its backward reads)
-    name = symbolic.optimized_name
-    sa, sb = static_shapes.known_shape(a), static_shapes.known_shape(b)
-    known = _on("arithmetic_optimization") and sa is not None and sb is not None and None not in sa and None not in sb
-    # a tree: (tensor, None) for a leaf or an input the group has yet to judge, (name, [left, right]) for a Mul node
-    root: list = [(a, 0), (b, 0)]
-    pushed = False
-    if _on("both") and dt not in (dtypes.float16, dtypes.bfloat16):
-        lc, rc = _really_constant(rec, a), _really_constant(rec, b)
-        if lc != rc:
-            c, child = (a, b) if lc else (b, a)
-            prod = symbolic.producer(child)
-            if prod is not None and prod.type == "Mul" and len(prod.inputs) == 2 and rec.consumers(child) == 0 \
-                    and not rec.is_constant(child) and name(child) is not None and child.dtype == dt:
-                x, y = prod.inputs
-                if name(x) is not None and name(y) is not None and name(y) < name(x):
-                    x, y = y, x   # (the child's inputs as the canonical form sorts them: X is the first)
-                if not _really_constant(rec, x) and not _really_constant(rec, y) and _no_larger(c.shape, y.shape):
-                    root = [(x, 1), (("node", name(child)), [(c, 1), (y, 1)])]
-                    pushed = True
-    if not known and not pushed:
-        return None
-    leaves: list[Tensor] = []
-    absorbed = [0]
-
-    def node_name(item: Any) -> str:
-        t = item[0]
-        return t[1] if isinstance(t, tuple) else (name(t) or "")
-
-    def walk(items: list, canonical: bool = True) -> None:
-        if canonical:   # (the canonical form: a commutative node's inputs by name; the push-down's nodes keep the
-            items = sorted(items, key=node_name)   # order it gives them, X then C * Y)
-        for k, item in enumerate(items):
-            t, rest = item
-            if isinstance(t, tuple):   # (the pushed-down child: a Mul feeding only the root)
-                absorbed[0] += 1
-                walk(rest, False)
-                continue
-            sibling = items[1 - k][0] if len(items) == 2 else None
-            ins = None
-            if known and not (isinstance(sibling, Tensor) and _taped(sibling)):
-                ins = _mul_input(rec, t, dt, rest)
-            if ins is None:
-                leaves.append(t)
-            else:
-                absorbed[0] += 1
-                walk([(i, 1) for i in ins])
-    walk(root, not pushed)
-    shapes = [static_shapes.known_shape(t) for t in leaves]
-    sizes = [None if s is None or None in s else int(np.prod(s)) for s in shapes]
-    unnamed = [i for i, t in enumerate(leaves) if name(t) is None]
-    # (a leaf whose name simdist does not know: only where it is the one strictly smallest, which the sort puts
-    # first wherever the canonical form had it)
-    ordered = not unnamed or (len(unnamed) == 1 and sizes[unnamed[0]] is not None and all(
-        z is not None and z > sizes[unnamed[0]] for i, z in enumerate(sizes) if i != unnamed[0]))
-    if not known or not absorbed[0] or None in sizes or not ordered or len({tuple(s) for s in shapes}) <= 1:
-        if not pushed:
-            return None
-        x, (_, (cy0, cy1)) = root   # (the push-down alone: x * (c * y))
-        _minimizing[0] = True
-        try:
-            return dispatch.execute(math.MUL, (x[0], dispatch.execute(math.MUL, (cy0[0], cy1[0]))))
-        finally:
-            _minimizing[0] = False
-    order = sorted(range(len(leaves)), key=lambda i: sizes[i])   # (stable)
-    ops = [(leaves[i], sizes[i]) for i in order]
-    leftover = ops.pop() if len(ops) % 2 else None
-    _minimizing[0] = True
-    try:
-        while len(ops) > 1:
-            (l, _), (r, _) = ops[0], ops[1]
-            del ops[:2]
-            made = (dispatch.execute(math.MUL, (l, r)), 1)   # (a made node's shape is left empty: a scalar's size)
-            if len(ops) >= 2 and ops[0][1] < ops[1][1]:
-                ops.insert(0, made)
-            else:
-                ops.append(made)
-        out = ops[0][0]
-        if leftover is not None:
-            out = dispatch.execute(math.MUL, (out, leftover[0]))
-        return out
-    finally:
-        _minimizing[0] = False
-
-
 def _mul_rules(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     """Mul: constant folding's simplifications and push-down (`_mul_rule`), then the Tile stage (`_mul_tile`)."""
     r = _MUL_FOLDING(rec, tensors, attrs)
@@ -452,8 +316,6 @@ def _mul_rules(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
         r = _mul_tile(rec, x, y)
         if r is None:
             r = _mul_tile(rec, y, x)
-    if r is None and (_on("arithmetic_optimization") or _on("both")):   # (kfuzz49)
-        r = _min_broadcasts_rule(rec, tensors, attrs)
     return r
 
 
@@ -908,8 +770,8 @@ def _push_down_rule(rec: Any, tensors: Any, attrs: Any, name: str) -> Tensor | N
     type, fourth generator seed 3201 #5; the stage that does it is not identified). TF also pushes a constant down when Y is not one
     (kfuzz48, `_no_larger`): with a Sub parent or child the result stays ((x - y) + c is x + (c - y),
     c - (x - y) is (c + y) - x: Keras's centered RMSprop `velocity - square(average_grad) + epsilon`);
-    a sum of sums its arithmetic optimizer re-associates again (AddOpsRewrite: left as written here), a product of
-    products is pushed down and regrouped by `_min_broadcasts_rule` (kfuzz49). TF 2.21: `image.random_brightness(img, d,
+    a sum of sums or a product of products its arithmetic optimizer re-associates again (AddOpsRewrite,
+    MinimizeBroadcasts: not modelled, left as written; TF's (x * y) * c is (x * c) * y). TF 2.21: `image.random_brightness(img, d,
     seed=)` inside tf.function adds its uniform draw's minval to the image first (fuzz14 seed
     1420261202 #787)."""
     from simdist.runtime.ops import dispatch, math
@@ -933,8 +795,8 @@ def _push_down_rule(rec: Any, tensors: Any, attrs: Any, name: str) -> Tensor | N
     if not _really_constant(rec, y):
         # (kfuzz48) TF pushes C down past a Y that is not constant too, when C is no larger than the child's
         # input (0 if its left leaf is constant, else 1: constant_folding.cc compares with that one); a sum of
-        # sums is re-associated again by the arithmetic optimizer (AddOpsRewrite: left as written), a product of
-        # products goes to _min_broadcasts_rule (kfuzz49), a Sub parent or child stays pushed
+        # sums or a product of products is re-associated again by the arithmetic optimizer (AddOpsRewrite,
+        # MinimizeBroadcasts: not modelled, left as written), a Sub parent or child stays pushed
         if (sym and child_sym) or family is _MUL or a.dtype in (dtypes.float16, dtypes.bfloat16) \
                 or not _no_larger(c.shape, (l0 if ll_const else l1).shape):
             return None
