@@ -955,13 +955,22 @@ def _flatten(value: Any) -> tuple[list[Any], Callable[[list[Any]], Any]]:
     return [value], lambda leaves: leaves[0]
 
 
+class _DefaultExtended(StrategyExtended):
+    """The default strategy's extended (TF 2.21's _DefaultDistributionExtended where it differs)."""
+
+    def variable_created_in_scope(self, v: Any) -> bool:
+        """TF 2.21: `v._distribute_strategy is None`: a variable no strategy made (a plain one, the default
+        scope's) is the default strategy's; another strategy's is not (clause extended.v1-methods)."""
+        return getattr(v, "_distribute_strategy", None) is None
+
+
 class DefaultStrategy(Strategy):
     """The strategy in effect outside any scope: one replica on the current device."""
 
     _nested_local_results = False
 
     def _make_extended(self) -> StrategyExtended:
-        ext = StrategyExtended(self)
+        ext = _DefaultExtended(self)
         ext._reduce_to_keeps_value = True   # (TF's _DefaultDistributionExtended._reduce_to returns the value)
         return ext
 
