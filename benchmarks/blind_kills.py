@@ -4,7 +4,7 @@ committed package (suite_kills.py's plant-and-run):
 
     python benchmarks/blind_kills.py BATCH ["-k EXPRESSION"]
 
-BATCH is 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55 or 56. Prints the baseline (the unmutated copy must pass) and one line per mutant: killed
+BATCH is 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56 or 57. Prints the baseline (the unmutated copy must pass) and one line per mutant: killed
 (with the failing test) or survived. docs/conformance.md has the figures: batch 19, 1 of 14 with its
 default slice ("Twenty-first session ... a nineteenth blind batch"); batch 20 in "Twenty-second session
 ... a twentieth blind batch"; batch 21 in "Twenty-third session: ... against the twenty-first blind
@@ -29,7 +29,8 @@ fifty-second blind batch"; batch 53 in "Forty-seventh session, 2026-12-05: a
 fifty-third blind batch"; batch 54 in "Forty-eighth session, 2026-12-05: a fifty-fourth blind batch"; batch 55 in
 "Forty-eighth session, 2026-12-05: a fifty-fifth blind batch"; batch 56 in "Forty-ninth session, 2026-12-05: a
 fifty-sixth blind batch" (its list holds the 28 mutants not confirmed killed on first contact: the per-mutant
-confirmation ran out of time after two).
+confirmation ran out of time after two); batch 57 in "Forty-ninth session, 2026-12-05: a
+fifty-seventh blind batch" (all 30: its first contact was not attributed per mutant).
 """
 
 from __future__ import annotations
@@ -244,6 +245,22 @@ BATCHES: dict[str, tuple[list[str], str]] = {
             "load-model-compile-default-false", "compile-arg-tuple-refused", "model-class-unknown-error-class",
             "compile-config-loss-custom-objects-dropped"],
            "blind56"),
+    "57": (["model-distribute-strategy-ignores-captured", "reset-metrics-skips-loss-tracker",
+            "epoch-iterator-steps-per-execution-dropped", "append-outputs-nested-tuple-whole",
+            "relu6-grad-grad-reads-upstream", "erfc-grad-sign-flipped",
+            "dawsn-grad-factor-two-dropped", "bessel-y1-grad-plus",
+            "fresnel-cos-grad-sin", "acosh-grad-cosh",
+            "sum-grad-keepdims-assumed", "tape-indexed-slices-handed-through",
+            "concrete-outputs-flatten-dict-unsorted", "concrete-map-namedtuple-generator",
+            "take-while-card-of-input", "csv-select-cols-bound-off-by-one",
+            "csv-na-value-ignored", "directed-interleave-card-counts-selector",
+            "csv-int32-upper-bound-inclusive", "from-generator-shape-unchecked",
+            "reader-has-tensor-bytes-unkeyed", "reader-debug-string-dims-spaced",
+            "init-only-status-existing-matched-passes", "replica-context-device-first",
+            "read-var-returns-variable", "non-slot-devices-first-given",
+            "variable-created-in-any-scope", "stateless-truncated-normal-normal-op",
+            "normal-scale-shift-swapped", "generator-from-seed-default-threefry"],
+           "blind57"),
 }
 
 

@@ -273,6 +273,11 @@ class StrategyExtended:
     def _create_variable(self, **kwargs: Any) -> Any:
         return variables.ResourceVariable(device=self._variable_device(kwargs), **_strip(kwargs))
 
+    #: How colocate_vars_with checks its variable (TF 2.21's `_validate_colocate_with_variable`): "any" (the
+    #: default strategy's: no check), "created" (distribute_utils.validate_colocate: OneDevice, CentralStorage,
+    #: ParameterServer), "distributed" (validate_colocate_distributed_variable: the mirrored strategies).
+    _colocate_check = "any"
+
     def _variable_device(self, kwargs: dict) -> str:
         if self._colocate_with is not None:
             return self._colocate_with.device
@@ -289,6 +294,7 @@ class StrategyExtended:
             if current is _default:
                 raise RuntimeError(f'Need to be inside "with strategy.scope()" for {strategy}')
             raise mixing_error(current, strategy)
+        _validate_colocate(colocate_with_variable, self, self._colocate_check)
         return self._colocated(colocate_with_variable)
 
     @contextlib.contextmanager
@@ -764,6 +770,22 @@ class InputFnIterator:
         return []
 
 
+def _validate_colocate(v: Any, extended: "StrategyExtended", check: str) -> None:
+    """TF 2.21's distribute_utils checks of `colocate_vars_with(v)` (clause scope.colocate-requires-scope): under
+    "distributed" v must be a distributed variable, under "created" any variable; then (both) one created in
+    this strategy's scope, else ValueError naming v and the strategy it was created in (None outside any)."""
+    if check == "any":
+        return
+    prefix = "`colocate_vars_with` must only be passed a variable created in this tf.distribute.Strategy.scope(), not"
+    is_variable = hasattr(v, "_distribute_strategy") or (hasattr(v, "assign") and hasattr(v, "dtype"))
+    if (check == "distributed" and not (isinstance(v, DistributedValues) and hasattr(v, "assign"))) or \
+            (check == "created" and not is_variable):
+        raise ValueError(f"{prefix}: {v!r}")
+    created_in = getattr(v, "_distribute_strategy", None)
+    if not created_in or getattr(created_in, "extended", None) is not extended:
+        raise ValueError(f"{prefix} {v} created in scope: {created_in}")
+
+
 def _reduce_axis_none(op: ReduceOp, comps: list[Any], device: str | None = None, strategy: Any = None,
                       ring: bool = False) -> Tensor:
     """The cross-replica reduction of one value per replica; `ring`: in TF's ring collective's
@@ -933,13 +955,22 @@ def _flatten(value: Any) -> tuple[list[Any], Callable[[list[Any]], Any]]:
     return [value], lambda leaves: leaves[0]
 
 
+class _DefaultExtended(StrategyExtended):
+    """The default strategy's extended (TF 2.21's _DefaultDistributionExtended where it differs)."""
+
+    def variable_created_in_scope(self, v: Any) -> bool:
+        """TF 2.21: `v._distribute_strategy is None`: a variable no strategy made (a plain one, the default
+        scope's) is the default strategy's; another strategy's is not (clause extended.v1-methods)."""
+        return getattr(v, "_distribute_strategy", None) is None
+
+
 class DefaultStrategy(Strategy):
     """The strategy in effect outside any scope: one replica on the current device."""
 
     _nested_local_results = False
 
     def _make_extended(self) -> StrategyExtended:
-        ext = StrategyExtended(self)
+        ext = _DefaultExtended(self)
         ext._reduce_to_keeps_value = True   # (TF's _DefaultDistributionExtended._reduce_to returns the value)
         return ext
 

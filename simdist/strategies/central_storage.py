@@ -16,6 +16,8 @@ from simdist.strategies.dist_variables import AggregatingVariable
 
 
 class CentralStorageExtended(StrategyExtended):
+
+    _colocate_check = "created"   # (TF 2.21's _validate_colocate_with_variable, base._validate_colocate)
     _all_reduce_algorithm = "reduce_to_one"
     # (clause reduce.same-object-leaves: ReductionToOneDevice reduces leaf by leaf)
     _same_leaf_reduce = "per_leaf"

@@ -20,6 +20,8 @@ ALL_REDUCE_ALGORITHMS = ("ring", "reduce_to_one")
 
 
 class MirroredExtended(StrategyExtended):
+
+    _colocate_check = "distributed"   # (TF 2.21's _validate_colocate_with_variable, base._validate_colocate)
     # TF 2.21's CollectiveReduceV2 / CollectiveGatherV2 kernels (clause gather.dtypes)
     _collective_dtypes = (dtypes.float16, dtypes.float32, dtypes.float64, dtypes.int32, dtypes.int64)
     _all_reduce_extra_dtypes = (dtypes.bfloat16,)

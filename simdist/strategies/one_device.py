@@ -10,6 +10,8 @@ from simdist.strategies.base import Strategy, StrategyExtended, _strip
 
 
 class OneDeviceExtended(StrategyExtended):
+
+    _colocate_check = "created"   # (TF 2.21's _validate_colocate_with_variable, base._validate_colocate)
     _reduce_to_keeps_value = True   # (TF's OneDeviceExtended._reduce_to: the value, whatever the destinations)
 
     def __init__(self, strategy: "OneDeviceStrategy", device: str) -> None:

@@ -66,6 +66,8 @@ class ShapeOnlyVariable(variables.ResourceVariable):
 
 
 class ParameterServerExtended(StrategyExtended):
+
+    _colocate_check = "created"   # (TF 2.21's _validate_colocate_with_variable, base._validate_colocate)
     def __init__(self, strategy: "ParameterServerStrategy") -> None:
         super().__init__(strategy)
         self._variable_count = 0
