@@ -32,6 +32,14 @@ def _static(tf, fn, sig):
     return seen[0], (out.as_list() if out.rank is not None else None), cf
 
 
+def _check_cases(tf, cases, sig, x_shape: str):
+    """Each (label, fn, want): the static shape while tracing and the concrete function's output shape are want."""
+    for label, fn, want in cases:
+        seen, out, _ = _static(tf, fn, sig)
+        assert_equal(seen, want, call=f"static shape of {label} while tracing, x of {x_shape}")
+        assert_equal(out, want, call=f"concrete function's output shape of {label}")
+
+
 @clause("function.static-shapes", ref="tf221")
 def test_a_placeholder_value_leaves_the_dimensions_it_decides_unknown(backend, tf):
     n = [tf.TensorSpec([], tf.int32)]
@@ -87,10 +95,7 @@ def test_shapes_of_known_dimensions_fold(backend, tf):
         ("tf.zeros([tf.rank(x)])", lambda x: tf.zeros([tf.rank(x)]), [2]),
         ("tf.broadcast_to(x[:1], tf.shape(x))", lambda x: tf.broadcast_to(x[:1], tf.shape(x)), [None, 3]),
     ]
-    for label, fn, want in cases:
-        seen, out, _ = _static(tf, fn, x)
-        assert_equal(seen, want, call=f"static shape of {label} while tracing, x of [None, 3]")
-        assert_equal(out, want, call=f"concrete function's output shape of {label}")
+    _check_cases(tf, cases, x, "[None, 3]")
 
 
 @clause("function.static-shapes", ref="tf221")
@@ -102,10 +107,7 @@ def test_data_dependent_counts_are_unknown(backend, tf):
          lambda x: tf.dynamic_partition(x, tf.constant([0, 1, 0, 1]), 2)[0], [None, 3]),
         ("tf.range(tf.shape(tf.where(x > 0))[0])", lambda x: tf.range(tf.shape(tf.where(x > 0))[0]), [None]),
     ]
-    for label, fn, want in cases:
-        seen, out, _ = _static(tf, fn, x)
-        assert_equal(seen, want, call=f"static shape of {label} while tracing, x of [4, 3]")
-        assert_equal(out, want, call=f"concrete function's output shape of {label}")
+    _check_cases(tf, cases, x, "[4, 3]")
 
 
 @clause("function.static-shapes", ref="tf221")
