@@ -186,6 +186,8 @@ def note(op: Any, tensors: Sequence[Tensor], out: Tensor, attrs: dict | None) ->
     if graph_constants.level(out) != graph_constants.VARYING:
         return
     name = op.name
+    if out.dtype.name not in ("int32", "int64") and (name != "Cast" or tensors[0].dtype.name == "string"):
+        return   # (only an int32/int64 vector is shape-like; a Pack of strings, `['a', v]`, goes on to its Cast)
     if name == "Shape":
         x = tensors[0]
         if not static_shapes.rank_unknown(x) and out.ndim == 1:
