@@ -241,7 +241,6 @@ def mark(out: Tensor, dims: Sequence[int | None] | None) -> Tensor:
     return static_shapes.mark(out, [d is None for d in dims])
 
 
-
 def shaped(*params: str, rule: Callable[[dict], list[int | None] | None] | None = None,
            always: bool = False) -> Callable:
     """Decorator of an op's public function whose output's static shape depends on the values of its shape-like
