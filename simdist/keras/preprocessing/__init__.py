@@ -1,8 +1,7 @@
 """`tf.keras.preprocessing`: Keras 3.15's legacy preprocessing namespace (keras/_tf_keras/keras/preprocessing):
 the `text` and `sequence` modules (Keras 1's Tokenizer, hashing, skip-grams, TimeseriesGenerator; clause
-keras.preprocessing.legacy), the image-file helpers of `image`, and three dataset utilities re-exported
-from keras.utils. `image`'s ImageDataGenerator, its iterators and random affine transforms are not
-implemented (AttributeError; docs/ops-coverage.md lists them)."""
+keras.preprocessing.legacy), `image` (the image-file helpers, Keras 1's random transforms and
+ImageDataGenerator with its iterators), and three dataset utilities re-exported from keras.utils."""
 
 from __future__ import annotations
 

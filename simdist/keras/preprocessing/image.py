@@ -1,9 +1,9 @@
 """`tf.keras.preprocessing.image`: the image-file helpers (the same functions as keras.utils', Keras 3.15
-exports them under both names) and Keras 1's NumPy image transforms (keras/src/legacy/preprocessing/image.py,
+exports them under both names), Keras 1's NumPy image transforms (keras/src/legacy/preprocessing/image.py,
 ported line by line: apply_affine_transform through scipy.ndimage, the brightness shift through PIL's
 ImageEnhance, the random_* draws from NumPy's global generator as Keras's do, so a program that seeds
-np.random gets Keras's images). ImageDataGenerator, DirectoryIterator, NumpyArrayIterator and Iterator are
-not implemented (AttributeError)."""
+np.random gets Keras's images), and ImageDataGenerator with its iterators (image_data_generator.py,
+image_iterators.py; clause keras.preprocessing.image-generator)."""
 
 from __future__ import annotations
 
@@ -155,7 +155,14 @@ def apply_affine_transform(x: Any, theta: Any = 0, tx: Any = 0, ty: Any = 0, she
     return x
 
 
+from simdist.keras.preprocessing.image_data_generator import ImageDataGenerator  # noqa: E402
+from simdist.keras.preprocessing.image_iterators import DirectoryIterator, Iterator, NumpyArrayIterator  # noqa: E402
+
 __all__ = [   # TF 2.21's tf.keras.preprocessing.image names simdist has (one a line; clause api.namespaces)
+    "DirectoryIterator",
+    "ImageDataGenerator",
+    "Iterator",
+    "NumpyArrayIterator",
     "apply_affine_transform",
     "apply_brightness_shift",
     "apply_channel_shift",
