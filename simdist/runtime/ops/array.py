@@ -67,6 +67,11 @@ def _constant(value: Any, dtype: Any, shape: Sequence[int] | None, name: str | N
     if user and isinstance(value, (np.ndarray, np.generic)) and isinstance(shape, Tensor) and context.in_function() \
             and (dtype is None or dtypes.as_dtype(dtype) == dtypes.string):
         raise _symbolic.iter_error()   # (astype(object) converts anything: the shape's iteration first)
+    if user and type(value).__name__ == "TensorProto" and context.in_function():
+        # (a graph's make_tensor_proto returns a TensorProto as it is: the Const holds its value and dtype, the
+        # dtype and shape asked for unread; fz50, observed on TF 2.21)
+        from simdist.runtime.tensor import graph_tensor_proto
+        return graph_tensor_proto(value, None, None, None)
     if user and (isinstance(value, Tensor) or hasattr(value, "_as_tensor")):
         value = _user_tensor_value(value, dtype)
         if isinstance(value, Tensor) and (shape is None or tuple(value.shape.as_list()) == tuple(int(d) for d in shape)):
