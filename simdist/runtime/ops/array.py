@@ -2034,7 +2034,13 @@ def boolean_mask(tensor: Any, mask: Any, axis: Any = None, name: str = "boolean_
     lead = int(np.prod(shp[ax:ax + nm], dtype=np.int64))
     flat = reshape(t, shp[:ax] + [lead] + shp[ax + nm:])
     idx = squeeze(math.where(reshape(m, [-1])), axis=[1])
-    return static_shapes.mark_dim(gather(flat, idx, axis=ax), ax)   # as many rows as the mask's trues
+    out = gather(flat, idx, axis=ax)
+    if known is None:   # (an unknown rank: nothing is known but the axis' unknown count)
+        return static_shapes.mark_dim(out, ax)
+    # (as many rows as the mask's trues; the other dimensions the tensor's static ones, which TF's set_shape of the
+    # reshaped tensor keeps: boolean_mask(x, m, axis=1) of an input_signature [None, None] is (None, None); fz50)
+    flags = [d is None for d in known[:ax]] + [True] + [d is None for d in known[ax + nm:]]
+    return static_shapes.mark(out, flags) if len(flags) == out.ndim else static_shapes.mark_dim(out, ax)
 
 
 def _key_index_dtype(key: Any) -> str:

@@ -527,6 +527,8 @@ def _run_multi(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray
         _names.name_outputs(op, ts, tensors)
     if _NUMERICS[0] is not None:
         _numerics.check(op.name, tensors, ts)
+    if _shapes.UNKNOWN:   # (a traced graph's unknown dimensions through the op's shape function)
+        ts = _shapes.propagate_multi(op, tensors, ts, attrs)
     return ts
 
 
