@@ -97,11 +97,57 @@ def _bcast_cases() -> list[tuple[str, str, object]]:
     return _both(tuple(calls), "ops.shape-errors")
 
 
+# --- Eagerly the fast path reads a float-list attr's items as Python floats: a float64 ndarray's np.float64 items are
+# (fractional_avg_pool computes), an int or float32 ndarray's are not, so the call takes the fallback, whose list check
+# is TypeError "Expected list for 'pooling_ratio'" before any kernel check (fz14 seed 1420503003 #37).
+def _fractional_cases() -> list[tuple[str, str, object]]:
+    calls = []
+    for fn in ("fractional_avg_pool", "fractional_max_pool"):
+        for dt in ("int32", "int64", "float32", "float64"):
+            calls.append(f"tf.nn.{fn}(value=np.ones([1, 4, 4, 1], np.float32), "
+                         f"pooling_ratio=np.array([1, 2, 2, 1], np.{dt}), seed=1)[0]")
+        calls.append(f"tf.nn.{fn}(value=np.array([-1, 2, 2, 0], np.int64), "
+                     "pooling_ratio=np.array([-1, 5, 3, 5], np.int32))")
+    return [(c, "ops.argument-errors", _eager(c)) for c in calls]
+
+
+# --- TensorStridedSliceUpdate's gradient is array_grad's: the value's part is the slice of the upstream gradient
+# summed over BroadcastGradientArgs(slice shape, value's shape)'s axes with keepdims, then reshaped to the value's
+# shape, which fails where the kernel's fitting (leading ones dropped) let an empty or non-broadcasting slice through
+# (fuzz20 seed 5020261202 #79: a [1, 0, 1, 2, 1] slice beside a [3, 2, 1] value is Reshape's InvalidArgumentError).
+def _tssu_grad_cases() -> list[tuple[str, str, object]]:
+    upd = ("tf.raw_ops.TensorStridedSliceUpdate(input=x, begin=tf.constant({b}, tf.int32), end=tf.constant({e}, "
+           "tf.int32), strides=tf.constant({s}, tf.int32), value=v, shrink_axis_mask={sh}, new_axis_mask={na})")
+    cases = []
+    for b, e, st, sh, na, vshape in (([0, 2, 1], [2, -1, -1], [-2, -2, -1], 1, 5, [3, 2, 1]),
+                                     ([0, 2, 1], [2, -1, -1], [-2, -2, -1], 1, 5, [2, 1]),
+                                     ([0], [0], [1], 0, 0, [2, 1]),
+                                     ([0], [2], [1], 0, 0, [1, 1, 2, 1])):
+        body = upd.format(b=b, e=e, s=st, sh=sh, na=na)
+        cases.append((f"the gradient of {body} of x [3, 2, 1], v {vshape}", "ops.raw-ops",
+                      _grad_of(body, vshape)))
+    return cases
+
+
+def _grad_of(body: str, vshape: list[int]):
+    def run(tf):
+        import numpy as np
+        x = tf.constant(np.arange(6, dtype=np.float32).reshape((3, 2, 1)))
+        v = tf.constant(np.arange(int(np.prod(vshape)), dtype=np.float32).reshape(vshape) + 10)
+        with tf.GradientTape() as t:
+            t.watch([x, v])
+            y = eval(body, {"tf": tf, "x": x, "v": v})  # noqa: S307 - our own text
+        return [y, t.gradient(y, [x, v])]
+    return run
+
+
 CASES: list[tuple] = [
     *_proto_cases(),
     *_rsqrt_cases(),
     *_logm_cases(),
     *_bcast_cases(),
+    *_fractional_cases(),
+    *_tssu_grad_cases(),
 ]
 
 
@@ -134,6 +180,18 @@ def test_logm_flushes_subnormals(k: int, tf_results: dict[int, object]) -> None:
 @clause("ops.shape-errors")
 @EDGES.parametrize("ops.shape-errors")
 def test_broadcast_of_more_than_five_groups(k: int, tf_results: dict[int, object]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.argument-errors")
+@EDGES.parametrize("ops.argument-errors")
+def test_fractional_pool_ratio_arrays(k: int, tf_results: dict[int, object]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.raw-ops")
+@EDGES.parametrize("ops.raw-ops")
+def test_strided_slice_update_gradient(k: int, tf_results: dict[int, object]) -> None:
     EDGES.check(k, tf_results)
 
 
