@@ -73,6 +73,10 @@ _EXPRS = (
     "tf.map_fn(lambda t: (t[0], t), (x, x))[1]",
     "tf.image.rot90(x[..., None])", "tf.image.rot90(x[..., None], 2)", "tf.image.rot90(x[..., None], 4)",
     "tf.image.rot90(x[None, ..., None], 1)",
+    # the real FFTs: fft_length inferred or given, the dynamic pad of unknown inner dimensions
+    "tf.signal.rfft(x)", "tf.signal.rfft(x, [4])", "tf.signal.irfft(tf.complex(x, x))",
+    "tf.signal.irfft(tf.complex(x, x), [6])", "tf.signal.rfft2d(x)", "tf.signal.rfft2d(x, [2, 4])",
+    "tf.signal.irfft2d(tf.complex(x, x))", "tf.signal.rfft3d(x[None])",
 )
 _SIGS = ([None, None], [None, 3], [2, None], [4, 4])
 
