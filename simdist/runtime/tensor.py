@@ -640,6 +640,8 @@ def convert_to_tensor(value: Any, dtype: Any = None, dtype_hint: Any = None, nam
         converted = _conversion_registry.convert(value, dtype, name, dtype_hint)
         if converted is not None:
             return converted
+    if type(value).__name__ == "TensorProto" and _in_function():
+        return graph_tensor_proto(value, dtype, dtype_hint, name)
     if (dtype is _RESOURCE or dtype is dtypes.variant) and not (isinstance(value, (list, tuple)) and any(
             isinstance(v, Tensor) for v in value)):   # (no value but a handle is one: constant_op's TypeError)
         raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")
@@ -688,6 +690,42 @@ def convert_to_tensor(value: Any, dtype: Any = None, dtype_hint: Any = None, nam
     if rec is not None:    # a Const node of the call being recorded
         return rec.constant(t)
     return t
+
+
+def _in_function() -> bool:
+    from simdist.runtime import context
+    return context.in_function()
+
+
+def _constant_tensor_conversion_function(v: Any, dtype: Any = None, name: Any = None, as_ref: bool = False) -> Any:
+    """TF's conversion function of any Python object (constant_op.py), named in the RuntimeError of a TensorProto
+    converted to another dtype (graph_tensor_proto)."""
+    return convert_to_tensor(v, dtype=dtype, name=name)
+
+
+def graph_tensor_proto(value: Any, dtype: Any, dtype_hint: Any, name: Any) -> Tensor:
+    """A TensorProto converted inside a tf.function: a graph's make_tensor_proto returns a TensorProto as it is, so
+    the Const node holds its value and dtype (constant_op._constant_impl), whatever dtype was asked; then
+    tensor_conversion_registry.convert refuses a dtype or a preferred dtype (dtype_hint, an op's other input's
+    dtype) other than the proto's with RuntimeError "... returned incompatible dtype: requested = float64,
+    actual = float32" (prefixed by the input's name). Eagerly the EagerTensor conversion refuses any TensorProto
+    (ValueError "Attempt to convert a value ... with an unsupported type"). Observed on TF 2.21 (fz50, fz14 seed
+    1420503001 #183: `tf.linalg.l2_normalize(tf.make_tensor_proto(...))` in a tf.function computes). Clause
+    ops.tensor-proto."""
+    from simdist.runtime.tensor_proto_message import make_ndarray
+    dt = dtypes.as_dtype(value.dtype)
+    for want in (dtype, None if dtype is not None else dtype_hint):
+        if want is not None and dtypes.as_dtype(want).base_dtype != dt:
+            raise RuntimeError(("" if name is None else f"{name}: ") +
+                               f"Conversion function {_constant_tensor_conversion_function!r} for type <class "
+                               f"'object'> returned incompatible dtype: requested = {dtypes.as_dtype(want).name}, "
+                               f"actual = {dt.name}")
+    arr = make_ndarray(value)
+    t = Tensor(arr if dt is dtypes.string else arr.astype(dt._np, copy=False), dt)
+    if arr.dtype in subnormals.FLUSHED_TYPES or arr.dtype.kind == "c":
+        subnormals.mark_made(t)
+    rec = _current.ctx.recorder
+    return rec.constant(t) if rec is not None else t
 
 
 def _shape_text(s: TensorShape) -> str:

@@ -67,6 +67,11 @@ def _constant(value: Any, dtype: Any, shape: Sequence[int] | None, name: str | N
     if user and isinstance(value, (np.ndarray, np.generic)) and isinstance(shape, Tensor) and context.in_function() \
             and (dtype is None or dtypes.as_dtype(dtype) == dtypes.string):
         raise _symbolic.iter_error()   # (astype(object) converts anything: the shape's iteration first)
+    if user and type(value).__name__ == "TensorProto" and context.in_function():
+        # (a graph's make_tensor_proto returns a TensorProto as it is: the Const holds its value and dtype, the
+        # dtype and shape asked for unread; fz50, observed on TF 2.21)
+        from simdist.runtime.tensor import graph_tensor_proto
+        return graph_tensor_proto(value, None, None, None)
     if user and (isinstance(value, Tensor) or hasattr(value, "_as_tensor")):
         value = _user_tensor_value(value, dtype)
         if isinstance(value, Tensor) and (shape is None or tuple(value.shape.as_list()) == tuple(int(d) for d in shape)):
@@ -2029,7 +2034,13 @@ def boolean_mask(tensor: Any, mask: Any, axis: Any = None, name: str = "boolean_
     lead = int(np.prod(shp[ax:ax + nm], dtype=np.int64))
     flat = reshape(t, shp[:ax] + [lead] + shp[ax + nm:])
     idx = squeeze(math.where(reshape(m, [-1])), axis=[1])
-    return static_shapes.mark_dim(gather(flat, idx, axis=ax), ax)   # as many rows as the mask's trues
+    out = gather(flat, idx, axis=ax)
+    if known is None:   # (an unknown rank: nothing is known but the axis' unknown count)
+        return static_shapes.mark_dim(out, ax)
+    # (as many rows as the mask's trues; the other dimensions the tensor's static ones, which TF's set_shape of the
+    # reshaped tensor keeps: boolean_mask(x, m, axis=1) of an input_signature [None, None] is (None, None); fz50)
+    flags = [d is None for d in known[:ax]] + [True] + [d is None for d in known[ax + nm:]]
+    return static_shapes.mark(out, flags) if len(flags) == out.ndim else static_shapes.mark_dim(out, ax)
 
 
 def _key_index_dtype(key: Any) -> str:

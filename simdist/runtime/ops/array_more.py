@@ -291,7 +291,14 @@ def searchsorted(sorted_sequence: Any, values: Any, side: str = "left", out_type
         raise errors.InvalidArgumentError(None, None, "Leading dim_size of both tensors must match. "
                                           f"[Op:{op.name}]")
     out = dispatch.execute(op, (s2, v2), {"out_type": ot})
-    return reshape(out, v.shape.as_list())
+    res = reshape(out, v.shape.as_list())
+    # (TF reshapes to shape_internal(values), whose partial value is values' static shape: the result's unknown
+    # dimensions are values' (searchsorted of an input_signature [None, 3] is (None, 3) on TF 2.21; fz50)
+    from simdist.runtime.ops import static_shapes
+    if static_shapes.rank_unknown(v):
+        return static_shapes.mark_rank_unknown(res)
+    flags = static_shapes.unknown(v)
+    return res if flags is None else static_shapes.mark(res, flags)
 
 
 # --- UnravelIndex -----------------------------------------------------------------------------------------------

@@ -11,11 +11,11 @@ taken without effect on values (simdist/runtime/ops/branches.py, clause function
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from simdist.runtime import dtypes, errors, nest
+from simdist.runtime import context, dtypes, errors, nest
 from simdist.runtime.graph_op import op_result
 from simdist.runtime.ops import dispatch
 from simdist.runtime.tensor import Tensor, convert_to_tensor
@@ -213,7 +213,7 @@ def map_fn(fn: Callable[[Any], Any], elems: Any, dtype: Any = None, parallel_ite
         nest.assert_same_structure(out_dtypes, out)
         for s, v in zip(stacks, nest.flatten(out)):
             s.write(v)
-    return nest.pack_sequence_as(out_dtypes, [s.stack() for s in stacks])
+    return nest.pack_sequence_as(out_dtypes, [_first_dim(s.stack(), flat) for s in stacks])
 
 
 def scan(fn: Callable[[Any, Any], Any], elems: Any, initializer: Any = None, parallel_iterations: int = 10,
@@ -246,7 +246,19 @@ def scan(fn: Callable[[Any, Any], Any], elems: Any, initializer: Any = None, par
         for s, v in zip(stacks, vals):
             s.write(v)
     structure = a if initializer is None or outs else initializer
-    return nest.pack_sequence_as(structure, [s.stack() for s in stacks])
+    return nest.pack_sequence_as(structure, [_first_dim(s.stack(), flat) for s in stacks])
+
+
+def _first_dim(result: Any, flat: Sequence[Any]) -> Any:
+    """A stacked result of map_fn or scan inside a tf.function: its first dimension is elems' static one (TF sets
+    n_static, merged over elems, on each TensorArray's stack), unknown where every elem's is (map_fn of an
+    input_signature [None, 3] is (None, 3) on TF 2.21, not the traced count; fz50)."""
+    from simdist.runtime.ops import static_shapes
+    if not context.in_function() or not flat:
+        return result
+    if all(isinstance(e, Tensor) and e.ndim and static_shapes.known_dim(e, 0) is None for e in flat):
+        return static_shapes.also_unknown(result, 0)
+    return result
 
 
 def _fold(fn: Callable[[Any, Any], Any], elems: Any, initializer: Any, from_end: bool) -> Any:

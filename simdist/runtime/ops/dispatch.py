@@ -26,7 +26,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from simdist.runtime import context, dtypes, execution
+from simdist.runtime import context, dtypes, errors, execution
 from simdist.runtime import graph_names as _names
 from simdist.runtime import numerics_callback as _numerics
 from simdist.runtime import subnormals as _sn
@@ -196,6 +196,9 @@ def run(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], dt: 
         _trace_shape(op, tensors, attrs)
     pruned = None
     try:
+        if len(arrays) == 2 and (getattr(arrays[0], "ndim", 0) > 5 or getattr(arrays[1], "ndim", 0) > 5) and \
+                op.name in _BCAST_TO_5:
+            _bcast_limit(op, arrays)
         if deferred:   # (a missing kernel a dry run defers, execute: none runs; zeros of the broadcast shape,
             # its stand-in: spence of bfloat16 has no float kernel to compute it on either; fz34b, third generator
             # --ext8 seed 3402 #91)
@@ -272,6 +275,51 @@ def run(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], dt: 
     if pruned is not None:
         _pruning.poison(t, pruned)
     return t
+
+
+# TF's broadcasting binary kernels (cwise_ops_common.h BinaryOp, with BCast's fewer-dims grouping): their Eigen
+# broadcast is instantiated for 2-5 grouped dimensions only
+_BCAST_TO_5 = frozenset({
+    "Add", "AddV2", "Sub", "Mul", "Div", "RealDiv", "DivNoNan", "MulNoNan", "FloorDiv", "FloorMod", "TruncateDiv",
+    "TruncateMod", "Mod", "Maximum", "Minimum", "Pow", "Atan2", "SquaredDifference", "Xlogy", "Xlog1py", "Xdivy",
+    "Igamma", "Igammac", "IgammaGradA", "RandomGammaGrad", "Zeta", "Polygamma", "NextAfter", "Complex", "Less",
+    "LessEqual", "Greater", "GreaterEqual", "Equal", "NotEqual", "BitwiseAnd", "BitwiseOr", "BitwiseXor", "LeftShift",
+    "RightShift", "LogicalAnd", "LogicalOr"})
+
+
+def bcast_groups(xs: Sequence[int], ys: Sequence[int]) -> int:
+    """The number of dimensions TF's BCast (util/bcast.h, fewer_dims_optimization) computes a broadcast of shapes xs
+    and ys in: equal shapes are one; else, from the innermost dimension, dimensions 1 in both are dropped and a run
+    of dimensions with the same pattern of which side is 1 is one (0 when they do not broadcast)."""
+    if list(xs) == list(ys):
+        return 1
+    n = max(len(xs), len(ys))
+    a = [1] * (n - len(xs)) + [int(d) for d in xs]
+    b = [1] * (n - len(ys)) + [int(d) for d in ys]
+    groups, prev = 0, None
+    for da, db in zip(reversed(a), reversed(b)):
+        if da == 1 and db == 1:
+            continue
+        if da != 1 and db != 1 and da != db:
+            return 0
+        state = (da == 1, db == 1)
+        if state != prev:
+            groups += 1
+            prev = state
+    return max(groups, 1)
+
+
+def _bcast_limit(op: OpDef, arrays: Sequence[np.ndarray]) -> None:
+    """BinaryOp::Compute's refusal of a broadcast of more than 5 grouped dimensions (`bcast_groups`): UnimplementedError
+    "Broadcast between [3,1,3,1,2,1] and [1,2,1,2,1,2] is not supported yet." (tnp.kron of two 3-D arrays multiplies
+    such shapes; fz50, fz49b_gen seed 50001 #5). Observed on TF 2.21 for AddV2, Maximum, Less, Pow, SquaredDifference,
+    LogicalAnd, int32 and in a tf.function (where the graph builds and its run fails)."""
+    xs, ys = arrays[0].shape, arrays[1].shape
+    if bcast_groups(xs, ys) > 5:
+        def dims(s: Sequence[int]) -> str:
+            return "[" + ",".join(str(int(d)) for d in s) + "]"
+        raise errors.UnimplementedError(None, None, f"Broadcast between {dims(xs)} and {dims(ys)} is not supported "
+                                                    f"yet. [Op:{op.name}]")
 
 
 def _rewritten(op: OpDef, tensors: Sequence[Tensor], attrs: dict | None) -> Tensor | None:
@@ -479,6 +527,8 @@ def _run_multi(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray
         _names.name_outputs(op, ts, tensors)
     if _NUMERICS[0] is not None:
         _numerics.check(op.name, tensors, ts)
+    if _shapes.UNKNOWN:   # (a traced graph's unknown dimensions through the op's shape function)
+        ts = _shapes.propagate_multi(op, tensors, ts, attrs)
     return ts
 
 

@@ -333,10 +333,33 @@ def _real_op(opname: str) -> Any:
                 # value; a graph's ValueError for a scalar comes from the same function or the shape
                 # function)
                 raise TypeError("'numpy.int32' object is not iterable")
-        return real_kernel(opname, _maybe_pad(x, lengths, not forward), lengths, fft_length)
+        out = real_kernel(opname, _maybe_pad(x, lengths, not forward), lengths, fft_length)
+        return _traced_real_shape(x, out, rank, fft_length) if context.in_function() else out
     op.__name__ = opname.lower()
     op.__doc__ = f"`tf.signal.{opname.lower()}`: the {opname} op with TF's fft_length inference and zero padding."
     return op
+
+
+def _traced_real_shape(x: Tensor, out: Tensor, rank: int, fft_length: Any) -> Tensor:
+    """The static shape of tf.signal.rfft*/irfft*'s result in a tf.function (fft_ops._rfft/_irfft): without
+    fft_length it is inferred from x's static inner dimensions, or, where those are not all known, from
+    shape(x)[-rank:]; _maybe_pad_for_rfft then pads with paddings computed in the graph whenever x's inner dimensions
+    are not all known, so every dimension of the result is unknown, and the op's inner dimensions are known only
+    with a known fft_length (rfft of an input_signature [None, 3] is (None, 2), of [2, None] (None, None) on
+    TF 2.21; fz50)."""
+    from simdist.runtime.ops import graph_constants, static_shapes
+    if static_shapes.rank_unknown(x):
+        return static_shapes.mark_rank_unknown(out)
+    flags = list(static_shapes.unknown(x) or (False,) * x.ndim)
+    if not any(flags) or out.ndim != x.ndim:
+        return out
+    inner_known = not any(flags[x.ndim - rank:])
+    length_known = inner_known if fft_length is None else \
+        (not isinstance(fft_length, Tensor) or graph_constants.known(fft_length))
+    if not inner_known:
+        flags = [True] * x.ndim
+    flags[x.ndim - rank:] = [not length_known] * rank
+    return static_shapes.mark(out, flags)
 
 
 rfft, irfft = _real_op("RFFT"), _real_op("IRFFT")

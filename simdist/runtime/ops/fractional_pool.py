@@ -347,9 +347,10 @@ def _ratio_attr(pooling_ratio: Any, op: str, value: Any) -> list[float]:
     list check."""
     if not context.in_function() and attr_rules.check_one_input(value):
         attr_rules.sized_list(pooling_ratio)
-        if isinstance(pooling_ratio, np.ndarray) and pooling_ratio.ndim == 1 and pooling_ratio.dtype.kind in "iuf":
-            # (a vector the fast path reads item by item with PyFloat_AsDouble: it computes, where a
-            # tensor's rows go to the fallback's list check; observed on TF 2.21)
+        if isinstance(pooling_ratio, np.ndarray) and pooling_ratio.ndim == 1 and pooling_ratio.dtype == np.float64:
+            # (a float64 vector, whose np.float64 items are Python floats to the fast path's float-list reading: it
+            # computes, where a tensor's rows, and an int or float32 vector's items, go to the fallback's list check;
+            # observed on TF 2.21: fz50, fz14 seed 1420503003 #37)
             return [float(v) for v in pooling_ratio]
     if not isinstance(pooling_ratio, (list, tuple)):
         raise TypeError(f"Expected list for 'pooling_ratio' argument to '{op}' Op, not {pooling_ratio!r}.")

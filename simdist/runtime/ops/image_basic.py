@@ -160,12 +160,30 @@ def rot90(image: Any, k: Any = 1, name: str | None = None) -> Tensor:
     h, w = (0, 1) if r == 3 else (1, 2)
     perm = [1, 0, 2] if r == 3 else [0, 2, 1, 3]
     if kk == 1:
-        return ops.transpose(ops.reverse(img, [w]), perm)
-    if kk == 2:
-        return ops.reverse(img, [h, w])
-    if kk == 3:
-        return ops.reverse(ops.transpose(img, perm), [w])
-    return img
+        out = ops.transpose(ops.reverse(img, [w]), perm)
+    elif kk == 2:
+        out = ops.reverse(img, [h, w])
+    elif kk == 3:
+        out = ops.reverse(ops.transpose(img, perm), [w])
+    else:
+        out = img
+    return _four_turns_merged(img, out, h, w)
+
+
+def _four_turns_merged(img: Tensor, out: Tensor, h: int, w: int) -> Tensor:
+    """rot90's result inside a tf.function: TF picks the turn with a switch_case over k % 4, whose output shape is
+    the four branches' merged, so height and width stay known only when both are known and equal (rot90 of an
+    input_signature [None, 3, 1] is (None, None, 1) on TF 2.21; fz50)."""
+    from simdist.runtime import context
+    if not context.in_function() or out is img and static_shapes.unknown(img) is None:
+        return out
+    hs, ws = static_shapes.known_dim(img, h), static_shapes.known_dim(img, w)
+    if hs is not None and hs == ws:
+        return out
+    if out is img:
+        out = _ops().identity(img)
+    out = static_shapes.also_unknown(out, h)
+    return static_shapes.also_unknown(out, w)
 
 
 def transpose(image: Any, name: str | None = None) -> Tensor:

@@ -815,6 +815,8 @@ def _tensor_strided_slice_update(input: Any, begin: Any, end: Any, strides: Any,
                                                    f"{_dims(want)}")
     mask = np.zeros(dims, dtype=bool)
     mask[array._np_key(norm)] = True
+    if _value_grad_refusal(want, vs) is not None:   # (the kernel fits the value, dropping leading ones; the
+        value = _gradient_refused(value, want, vs)   # gradient's reduction does not: fz50, fuzz20 seed 5020261202 #79)
     filled = array.reshape(value, list(fitted)) if list(fitted) != vs else value
     filled = array.broadcast_to(filled, want) if list(fitted) != want else filled
     if input.dtype.is_floating or input.dtype.is_complex:
@@ -824,6 +826,46 @@ def _tensor_strided_slice_update(input: Any, begin: Any, end: Any, strides: Any,
     out = np.array(_value(input), copy=True)
     out[array._np_key(norm)] = _value(filled)
     return _const(out, input.dtype)
+
+
+def _value_grad_refusal(want: list, vs: list) -> BaseException | None:
+    """array_grad._TensorStridedSliceUpdateGrad's refusal of the value's gradient, or None: BroadcastGradientArgs(slice
+    shape `want`, value's shape `vs`) must broadcast ("Incompatible shapes"); its value reduction axes (BCast: every
+    axis where the value, padded with leading ones, is 1) index the slice's gradient dy, so one past dy's rank is
+    reduce_sum's "Invalid reduction dimension"; and the kept elements, reshaped to the value's shape, must be as many
+    (Reshape's "Input to reshape is a tensor with 2 values, but the requested shape has 6": a [1, 0, 1, 2, 1] slice
+    beside a [3, 2, 1] value, or a [2, 2, 1] slice beside [1, 1, 2, 1]; observed on TF 2.21, fz50)."""
+    try:
+        np.broadcast_shapes(tuple(want), tuple(vs))
+    except ValueError:
+        return _invalid("BroadcastGradientArgs", f"Incompatible shapes: {_dims(want)} vs. {_dims(vs)}")
+    n = max(len(want), len(vs))
+    pv = [1] * (n - len(vs)) + list(vs)
+    axes = [i for i in range(n) if pv[i] == 1]
+    for a in axes:
+        if a >= len(want):
+            return _invalid("Sum", f"Invalid reduction dimension ({a} for input with {len(want)} dimension(s)")
+    kept = int(np.prod([d for i, d in enumerate(want) if i not in axes], dtype=np.int64))
+    size = int(np.prod(vs, dtype=np.int64))
+    if kept != size:
+        return _invalid("Reshape", f"Input to reshape is a tensor with {kept} values, but the requested shape has {size}")
+    return None
+
+
+def _gradient_refused(value: Any, want: list, vs: list) -> Any:
+    """value, whose gradient through TensorStridedSliceUpdate is `_value_grad_refusal`'s error."""
+    from simdist.runtime.autodiff import custom_gradient
+    from simdist.runtime.ops import array
+
+    @custom_gradient
+    def call(v: Any) -> Any:
+        def grad(g: Any) -> Any:
+            err = _value_grad_refusal(want, vs)
+            if err is not None:
+                raise err
+            return g
+        return array.identity(v), grad
+    return call(value)
 
 
 def _empty_slice_update(input: Any, value: Any, want: list) -> Any:  # noqa: A002
@@ -839,10 +881,9 @@ def _empty_slice_update(input: Any, value: Any, want: list) -> Any:  # noqa: A00
     @custom_gradient
     def call(x: Any, v: Any) -> Any:
         def grad(g: Any) -> Any:
-            try:
-                np.broadcast_shapes(tuple(want), tuple(vs))
-            except ValueError:
-                raise _invalid("BroadcastGradientArgs", f"Incompatible shapes: {_dims(want)} vs. {_dims(vs)}") from None
+            err = _value_grad_refusal(want, vs)   # (fz50: also the reduction's and the reshape's refusals)
+            if err is not None:
+                raise err
             return g, array.zeros_like(v)
         return array.identity(x), grad
     return call(input, value)

@@ -218,7 +218,7 @@ def reciprocal(a: np.ndarray) -> np.ndarray:
 
 def rsqrt_estimate(a: np.ndarray) -> np.ndarray:
     """_mm256_rsqrt_ps of float32 a (the modelled CPU's table): ±inf for ±0 and subnormals, 0 for
-    +inf, NaN for negative numbers and NaN."""
+    +inf, -NaN (the real indefinite) for negative numbers, a NaN itself (quieted) for a NaN."""
     _, _, table, width = _tables()
     bits = np.ascontiguousarray(a, _F).view(np.uint32)
     d = ((bits >> np.uint32(23)) & np.uint32(255)).astype(np.int64) - 127
@@ -228,7 +228,11 @@ def rsqrt_estimate(a: np.ndarray) -> np.ndarray:
     sign = bits & np.uint32(0x80000000)
     out = np.where(d == -127, (sign | np.uint32(0x7F800000)).view(_F), out)   # zeros and subnormals
     out = np.where(a == np.inf, _F(0), out)
-    return np.where((sign != 0) & (d != -127) | np.isnan(a), _F(np.nan), out)
+    # (vrsqrtps of a negative number is the real indefinite, -NaN 0xFFC00000; of a NaN that NaN, quieted, its sign
+    # kept: `tf.math.rsqrt` of [-1.5] among 8 float32 elements is -NaN on TF 2.21; fz50, fz14 seed 1420503001 #183)
+    nan_in = (bits | np.uint32(0x00400000)).view(_F)
+    out = np.where((sign != 0) & (d != -127), np.uint32(0xFFC00000).view(_F), out)
+    return np.where(np.isnan(a), nan_in, out)
 
 
 def rsqrt_packet(a: np.ndarray) -> np.ndarray:

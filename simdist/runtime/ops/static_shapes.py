@@ -23,6 +23,8 @@ import functools
 import weakref
 from typing import Any, Sequence
 
+import numpy as np
+
 from simdist.runtime import context
 from simdist.runtime.ops.registry import BROADCAST, SAME_SHAPES
 from simdist.runtime.tensor import STATIC_UNKNOWN, Tensor, _Traced
@@ -30,7 +32,7 @@ from simdist.runtime.tensor import STATIC_UNKNOWN, Tensor, _Traced
 __all__ = ["UNKNOWN", "mark", "unknown_batch", "mark_dim", "mark_rank_unknown", "unknown", "rank_unknown", "known_dim", "argument", "carry", "known_shape", "static_shape", "merge", "unseen",
            "declare", "declared", "refine",
            "propagate",
-           "broadcast_fails"]
+           "broadcast_fails", "propagate_multi", "also_unknown"]
 
 # id(tensor) -> (weak reference to it, one flag per dimension: True where the graph does not know
 # it, and whether the graph does not know its rank either: an input_signature's TensorSpec(None))
@@ -164,6 +166,16 @@ def mark_dim(t: Tensor, axis: int) -> Tensor:
         return t
     axis %= t.ndim
     return mark(t, [d == axis for d in range(t.ndim)])
+
+
+def also_unknown(t: Any, axis: int) -> Any:
+    """t (any value) with dimension `axis` unknown to the graph being built besides those it already is (a tensor
+    of rank above `axis` only): map_fn's and scan's results, whose first dimension is elems' static one."""
+    if not isinstance(t, Tensor) or t.ndim <= axis or rank_unknown(t):
+        return t
+    flags = list(unknown(t) or (False,) * t.ndim)
+    flags[axis] = True
+    return mark(t, flags)
 
 
 def unknown(t: Any) -> tuple[bool, ...] | None:
@@ -358,7 +370,10 @@ _INPUT_SHAPED = frozenset({"TensorScatterUpdate", "TensorScatterAdd", "TensorSca
                            # Roll, AdjustContrastv2, AdjustSaturation, AdjustHue; `tf.reverse(x, [0])` of an
                            # input_signature [None] is [None], not the traced value's [1]; fz49b)
                            "ReverseV2", "Cumsum", "Cumprod", "CumulativeLogsumexp", "Roll", "AdjustContrastv2",
-                           "AdjustSaturation", "AdjustHue"})
+                           "AdjustSaturation", "AdjustHue",
+                           # (fz50: ReverseSequence, InvertPermutation and the complex FFTs are UnchangedShape too)
+                           "InvertPermutation", "FFT", "IFFT", "FFT2D", "IFFT2D", "FFT3D",
+                           "IFFT3D"})
 
 
 def _flags(t: Tensor) -> tuple[bool, ...]:
@@ -488,8 +503,225 @@ def _gather_nd_shape(tensors: Sequence[Tensor], out: Tensor, attrs: dict) -> Ten
     return mark(out, flags) if len(flags) == out.ndim else out
 
 
+def _channels_first(attrs: dict) -> bool:
+    return str(attrs.get("data_format", "NHWC")).startswith("NC")
+
+
+def _windowed_shape(tensors: Sequence[Tensor], out: Tensor, attrs: dict) -> Tensor:
+    """Conv2DShape, Conv3DShape, DepthwiseConv2dNativeShape, MaxPoolShape, AvgPoolShape, Pool3DShape,
+    SpaceToDepth/DepthToSpace: the batch dimension is the input's, each spatial dimension computed from the input's
+    alone (GetWindowedOutputSizeFromDimsV2: unknown where the input's is), the channels the filter's out channels
+    (a depthwise filter's in channels times its multiplier), a pool's the input's, SpaceToDepth's
+    the input's times block² (conv2d of an input_signature [1, None, 3, 1] is (1, None, 3, 1) on TF 2.21; fz50)."""
+    x = tensors[0]
+    if rank_unknown(x):
+        return mark_rank_unknown(out)
+    fx = _flags(x)
+    if len(fx) != out.ndim or out.ndim < 3:
+        return out
+    cf = _channels_first(attrs)
+    ch = 1 if cf else out.ndim - 1
+    flags = list(fx)
+    if len(tensors) > 1 and tensors[1].ndim == out.ndim and "ksize" not in attrs:   # (a convolution's filter)
+        f = tensors[1]
+        ff = _flags(f)
+        if rank_unknown(f):
+            flags[ch] = True
+        elif "depthwise" in attrs.get("_kind", ""):
+            flags[ch] = (fx[ch] and ff[-2]) or ff[-1]
+        else:
+            flags[ch] = ff[-1]
+    return mark(out, tuple(flags))
+
+
+def _depthwise_shape(tensors: Sequence[Tensor], out: Tensor, attrs: dict) -> Tensor:
+    return _windowed_shape(tensors, out, dict(attrs, _kind="depthwise"))
+
+
+def _patches_shape(tensors: Sequence[Tensor], out: Tensor, attrs: dict) -> Tensor:
+    """ExtractImagePatches' shape function: an unknown row or column count makes both output spatial dimensions
+    unknown (its early return); batch and depth the input's."""
+    x = tensors[0]
+    if rank_unknown(x):
+        return mark_rank_unknown(out)
+    fx = _flags(x)
+    if len(fx) != 4 or out.ndim != 4:
+        return out
+    spatial = fx[1] or fx[2]
+    return mark(out, (fx[0], spatial, spatial, fx[3]))
+
+
+def _reverse_sequence_shape(tensors: Sequence[Tensor], out: Tensor, attrs: dict) -> Tensor:
+    """ReverseSequence's shape function: the input's shape, its batch dimension merged with seq_lengths' size
+    (reverse_sequence(x, [1, 1], ...) of x [None, None] is (2, None))."""
+    x = tensors[0]
+    if rank_unknown(x):
+        return mark_rank_unknown(out)
+    flags = list(_flags(x))
+    bd = int(attrs.get("batch_dim", 0))
+    if len(tensors) > 1 and tensors[1].ndim == 1 and 0 <= bd < len(flags):
+        flags[bd] = flags[bd] and (rank_unknown(tensors[1]) or _flags(tensors[1])[0])
+    return mark(out, tuple(flags)) if len(flags) == out.ndim else out
+
+
+def _dilation_shape(tensors: Sequence[Tensor], out: Tensor, attrs: dict) -> Tensor:
+    """Dilation2D's (and Erosion2D's) shape function: an unknown input or filter row or column count makes both
+    output spatial dimensions unknown (its early return); the depth the input's merged with the filter's."""
+    x = tensors[0]
+    if rank_unknown(x) or len(tensors) < 2 or rank_unknown(tensors[1]):
+        return mark_rank_unknown(out) if rank_unknown(x) else out
+    fx, ff = _flags(x), _flags(tensors[1])
+    if len(fx) != 4 or len(ff) != 3 or out.ndim != 4:
+        return out
+    spatial = fx[1] or fx[2] or ff[0] or ff[1]
+    return mark(out, (fx[0], spatial, spatial, fx[3] and ff[2]))
+
+
+def _bitcast_shape(tensors: Sequence[Tensor], out: Tensor, attrs: dict) -> Tensor:
+    """BitcastShape: the input's shape, a last dimension added (a wider input) or dropped (a narrower one)."""
+    x = tensors[0]
+    if rank_unknown(x):
+        return mark_rank_unknown(out)
+    fx = _flags(x)
+    if out.ndim == x.ndim + 1:
+        fx = fx + (False,)
+    elif out.ndim == x.ndim - 1:
+        fx = fx[:-1]
+    return mark(out, fx) if len(fx) == out.ndim else out
+
+
+def _values_shaped(tensors: Sequence[Tensor], out: Tensor, attrs: dict) -> Tensor:
+    """LowerBound/UpperBound: the values' shape (the second input)."""
+    if len(tensors) < 2:
+        return out
+    v = tensors[1]
+    if rank_unknown(v):
+        return mark_rank_unknown(out)
+    fv = _flags(v)
+    return mark(out, fv) if len(fv) == out.ndim else out
+
+
+def _unsorted_segment_shape(tensors: Sequence[Tensor], out: Tensor, attrs: dict) -> Tensor:
+    """UnsortedSegmentReductionShapeFn: [num_segments] (a constant: known) + data's dimensions past the segment ids'
+    rank (unknown where data's are): unsorted_segment_sum(x, [0, 1], 3) of x [None, None] is (3, None)."""
+    if len(tensors) < 2:
+        return out
+    data, ids = tensors[0], tensors[1]
+    if rank_unknown(data) or rank_unknown(ids):
+        return mark_rank_unknown(out)
+    flags = (False,) + _flags(data)[ids.ndim:]
+    return mark(out, flags) if len(flags) == out.ndim else out
+
+
+def _band(attrs: dict) -> tuple[int, int] | None:
+    k = attrs.get("k")
+    if k is None:
+        return None
+    ks = np.asarray(k).reshape(-1).tolist()
+    return (int(ks[0]), int(ks[-1])) if ks else None
+
+
+def _diag_part_shape(tensors: Sequence[Tensor], out: Tensor, attrs: dict) -> Tensor:
+    """MatrixDiagPartV3's shape function: the batch dimensions the input's, the number of diagonals (a band) known,
+    the longest diagonal's length known only where both matrix dimensions are."""
+    x = tensors[0]
+    if rank_unknown(x):
+        return mark_rank_unknown(out)
+    fx = _flags(x)
+    if len(fx) < 2:
+        return out
+    band = _band(attrs)
+    tail = (fx[-2] or fx[-1],)
+    if band is not None and band[0] != band[1]:
+        tail = (False,) + tail
+    flags = fx[:-2] + tail
+    return mark(out, flags) if len(flags) == out.ndim else out
+
+
+def _diag_shape(tensors: Sequence[Tensor], out: Tensor, attrs: dict) -> Tensor:
+    """MatrixDiagV3's shape function: the batch dimensions the diagonal's (its last one, or two for a band, gone),
+    then num_rows and num_cols: given ones known, computed ones (-1) unknown where the diagonal's length is."""
+    d = tensors[0]
+    if rank_unknown(d):
+        return mark_rank_unknown(out)
+    fd = _flags(d)
+    band = _band(attrs)
+    lead = fd[:-2] if band is not None and band[0] != band[1] else fd[:-1]
+    if not fd:
+        return out
+    rows = int(attrs.get("num_rows", -1) or -1) < 0 and fd[-1]
+    cols = int(attrs.get("num_cols", -1) or -1) < 0 and fd[-1]
+    flags = lead + (rows, cols)
+    return mark(out, flags) if len(flags) == out.ndim else out
+
+
 _SHAPE_FNS = {"GatherNd": _gather_nd_shape, "Pack": _pack_shape, "MatMul": _matmul_shape, "BatchMatMulV2": _batch_matmul_shape, "BatchMatMulV3": _batch_matmul_shape,
-              "Einsum": _einsum_shape, "ConcatV2": _concat_shape, "OneHot": _one_hot_shape}
+              "Einsum": _einsum_shape, "ConcatV2": _concat_shape, "OneHot": _one_hot_shape,
+              # (fz50: the shape-function families of fz49b's open list, p7.py)
+              "Conv2D": _windowed_shape, "Conv3D": _windowed_shape, "MaxPool": _windowed_shape,
+              "AvgPool": _windowed_shape, "MaxPool3D": _windowed_shape, "AvgPool3D": _windowed_shape,
+              "Dilation2D": _dilation_shape, "Erosion2D": _dilation_shape, "SpaceToDepth": _windowed_shape,
+              "DepthToSpace": _windowed_shape, "DepthwiseConv2dNative": _depthwise_shape,
+              "ExtractImagePatches": _patches_shape, "Bitcast": _bitcast_shape, "ReverseSequence": _reverse_sequence_shape, "LowerBound": _values_shaped,
+              "UpperBound": _values_shaped, "UnsortedSegmentSum": _unsorted_segment_shape,
+              "UnsortedSegmentMax": _unsorted_segment_shape, "UnsortedSegmentMin": _unsorted_segment_shape,
+              "UnsortedSegmentProd": _unsorted_segment_shape, "MatrixDiagPartV3": _diag_part_shape,
+              "MatrixDiagV3": _diag_shape}
+
+
+def _qr_shapes(tensors: Sequence[Tensor], outs: Sequence[Tensor], attrs: dict) -> list[tuple[bool, ...] | None]:
+    """QrShapeFn: q [..., M, P], r [..., P, N] with P = M (full_matrices) or min(M, N), unknown where M (or N) is."""
+    fx = _flags(tensors[0])
+    if len(fx) < 2:
+        return [None, None]
+    m, n = fx[-2], fx[-1]
+    p = m if attrs.get("full_matrices") else (m or n)
+    return [fx[:-2] + (m, p), fx[:-2] + (p, n)]
+
+
+def _xent_shapes(tensors: Sequence[Tensor], outs: Sequence[Tensor], attrs: dict) -> list[tuple[bool, ...] | None]:
+    """SoftmaxCrossEntropyWithLogits (features, labels) and the sparse form (features, labels [B]): loss [B] and
+    backprop [B, C], each dimension merged from the inputs' (unknown only where every input's is)."""
+    f, lab = _flags(tensors[0]), _flags(tensors[1])
+    if len(f) != 2:
+        return [None, None]
+    b = f[0] and (lab[0] if lab else True)
+    c = f[1] and (lab[1] if len(lab) == 2 else True)
+    return [(b,), (b, c)]
+
+
+def _unpack_shapes(tensors: Sequence[Tensor], outs: Sequence[Tensor], attrs: dict) -> list[tuple[bool, ...] | None]:
+    """UnpackShape: each output the input without the axis."""
+    fx = _flags(tensors[0])
+    if not fx:
+        return [None] * len(outs)
+    ax = int(attrs.get("axis", 0)) % len(fx)
+    return [fx[:ax] + fx[ax + 1:]] * len(outs)
+
+
+def _unique_shapes(tensors: Sequence[Tensor], outs: Sequence[Tensor], attrs: dict) -> list[tuple[bool, ...] | None]:
+    """Unique: y [?] (its size depends on the values), idx the input's shape."""
+    return [(True,), _flags(tensors[0])]
+
+
+_MULTI_FNS = {"Qr": _qr_shapes, "SoftmaxCrossEntropyWithLogits": _xent_shapes,
+              "SparseSoftmaxCrossEntropyWithLogits": _xent_shapes, "Unpack": _unpack_shapes, "Unique": _unique_shapes}
+
+
+def propagate_multi(op: Any, tensors: Sequence[Tensor], outs: tuple, attrs: dict | None = None) -> tuple:
+    """The outputs of a multi-output op with the unknown dimensions its shape function leaves (dispatch calls it
+    while some tensor is marked): an input of unknown rank gives outputs of unknown rank."""
+    fn = _MULTI_FNS.get(op.name)
+    if fn is None or not tensors or all(unknown(t) is None for t in tensors):
+        return outs
+    if any(rank_unknown(t) for t in tensors):
+        for o in outs:
+            mark_rank_unknown(o)
+        return outs
+    for o, flags in zip(outs, fn(tensors, outs, attrs or {})):
+        if flags is not None and len(flags) == o.ndim:
+            mark(o, flags)
+    return outs
 
 
 def _reshaped(name: str, x: Tensor, out: Tensor, axis: Any) -> Tensor:

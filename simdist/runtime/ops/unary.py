@@ -67,6 +67,8 @@ def _rsqrt(a: np.ndarray) -> np.ndarray:
         out = np.empty(flat.size, a.dtype)
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             out[:k] = rsqrt_packet(flat[:k]).astype(a.dtype)
+            if a.dtype.kind == "V" or a.dtype.name == "bfloat16":   # (F32ToBf16's packet makes every NaN 0x7FC0)
+                out[:k] = np.where(np.isnan(out[:k].astype(np.float32)), np.float32(np.nan), out[:k].astype(np.float32)).astype(a.dtype)
             out[k:] = (np.float32(1) / np.sqrt(flat[k:]).astype(a.dtype).astype(np.float32)).astype(a.dtype)
         return out.reshape(a.shape)
     if a.dtype == np.float32:
