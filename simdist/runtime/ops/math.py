@@ -385,12 +385,49 @@ def binary(op: Any, x: Tensor, y: Any, reflected: bool = False, out_dtype: dtype
     if stood is not None:
         return stood
     arrays = (a._v, b._v) if _cur.ctx.recorder is None else (_raw(a), _raw(b))
+    check_broadcast_rank(op.name, a.shape.as_list(), b.shape.as_list())
     try:
         return dispatch.run(op, (a, b), arrays, dt if out_dtype is None else out_dtype)
     except ValueError as e:
         if numerics_callback.is_callback_error(e):   # (the check-numerics callback's, not the kernel's)
             raise
         raise kernel_value_error(op, a, b, e) from None
+
+
+def broadcast_runs(sa: Sequence[int], sb: Sequence[int]) -> int:
+    """The rank TF's BCast reduces a broadcast of shapes `sa` and `sb` to (bcast.h, fewer_dims_optimization):
+    right-aligned, a dimension where both are 1 dropped, adjacent dimensions with the same pattern of which
+    operand is 1 merged into one."""
+    n = max(len(sa), len(sb))
+    xa = [1] * (n - len(sa)) + list(sa)
+    xb = [1] * (n - len(sb)) + list(sb)
+    runs, prev = 0, None
+    for j in reversed(range(n)):
+        if xa[j] == 1 and xb[j] == 1:
+            continue
+        pattern = (xa[j] == 1, xb[j] == 1)
+        if pattern != prev:
+            runs, prev = runs + 1, pattern
+    return runs
+
+
+def check_broadcast_rank(op_name: str, sa: Sequence[Any], sb: Sequence[Any]) -> None:
+    """TF 2.21's CPU BinaryOp kernels (cwise_ops_common.h) handle a broadcast BCast reduces to at most 5
+    dimensions: beyond, UnimplementedError "Broadcast between [x] and [y] is not supported yet." (an empty
+    result returns before; equal shapes and a one-element operand reduce to one dimension). Shapes with an
+    unknown dimension are left to the run. Clause ops.shape-errors."""
+    if any(d is None for d in sa) or any(d is None for d in sb) or len(sa) <= 5 and len(sb) <= 5:
+        return
+    try:
+        out = np.broadcast_shapes(tuple(sa), tuple(sb))
+    except ValueError:
+        return   # (incompatible: the kernel's "Incompatible shapes")
+    if 0 in out or broadcast_runs(sa, sb) <= 5:
+        return
+    dims = lambda s: "[" + ",".join(str(d) for d in s) + "]"   # noqa: E731
+    raise errors.UnimplementedError(None, None, f"{{{{function_node __wrapped__{op_name}_device_"
+                                    f"/job:localhost/replica:0/task:0/device:CPU:0}}}} Broadcast between {dims(sa)} "
+                                    f"and {dims(sb)} is not supported yet. [Op:{op_name}]")
 
 
 def kernel_value_error(op: Any, a: Tensor, b: Tensor, e: ValueError) -> BaseException:
