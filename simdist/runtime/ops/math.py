@@ -385,7 +385,8 @@ def binary(op: Any, x: Tensor, y: Any, reflected: bool = False, out_dtype: dtype
     if stood is not None:
         return stood
     arrays = (a._v, b._v) if _cur.ctx.recorder is None else (_raw(a), _raw(b))
-    check_broadcast_rank(op.name, a.shape.as_list(), b.shape.as_list())
+    if (a.shape.rank or 0) > 5 or (b.shape.rank or 0) > 5:   # (BinaryOp's broadcast-rank limit)
+        check_broadcast_rank(op.name, a.shape.as_list(), b.shape.as_list())
     try:
         return dispatch.run(op, (a, b), arrays, dt if out_dtype is None else out_dtype)
     except ValueError as e:
