@@ -946,7 +946,7 @@ TRAINING_BATCH4: list[Mutant] = [
        "        y_pred = self._call_model(x, training=True)\n        loss = self._compute_loss(",
        "evaluate (test_step) calls the model with training=True (Dropout drops, BatchNorm uses batch stats)"),
     _t("monitor-min-delta-sign-kept", "boundary", CB + "monitor_callback.py",
-       "        if self.monitor_op is operator.lt:\n            self.min_delta *= -1\n", "",
+       "        if self.monitor_op is ops.less:\n            self.min_delta *= -1\n", "",
        "a minimised monitor's min_delta is not negated: any value below best + min_delta counts as improvement"),
     _t("early-stopping-restores-first-weights", "state", CB + "early_stopping.py",
        "            self.best_epoch = epoch\n            if self.restore_best_weights:\n"
@@ -1774,8 +1774,8 @@ TRAINING_BATCH9: list[Mutant] = [
        "            new_lr = old_lr * self.factor\n",
        "ReduceLROnPlateau reduces the learning rate below min_lr"),
     _t("monitor-min-delta-not-negated", "boundary", "simdist/keras/callbacks/monitor_callback.py",
-       "        if self.monitor_op is operator.lt:\n            self.min_delta *= -1\n",
-       "        if self.monitor_op is operator.gt:\n            self.min_delta *= -1\n",
+       "        if self.monitor_op is ops.less:\n            self.min_delta *= -1\n",
+       "        if self.monitor_op is ops.greater:\n            self.min_delta *= -1\n",
        "EarlyStopping/ModelCheckpoint negate min_delta for a maximised quantity instead of a minimised one"),
     _t("csv-logger-append-repeats-header", "state", "simdist/keras/callbacks/csv_logger.py",
        "                    self.append_header = not bool(len(f.readline()))\n",
@@ -9465,12 +9465,14 @@ TRAINING_BATCH56: list[Mutant] = [
        "    if isinstance(x, list):\n        return [_serialize_compile_arg(v) for v in x]\n",
        "saving a model compiled with a tuple of metrics fails (Keras serializes tuples as lists)"),
     _t("model-class-unknown-error-class", "error-class", _KFILE,
-       "        raise TypeError(f\"Could not locate class '{name}'. Make sure custom classes are decorated with \"\n",
-       "        raise ValueError(f\"Could not locate class '{name}'. Make sure custom classes are decorated with \"\n",
+       "        raise could_not_locate(\"class\", name, config)\n",
+       "        raise ValueError(str(could_not_locate(\"class\", name, config)))\n",
        "loading a .keras file of an unregistered model class raises ValueError (Keras: TypeError)"),
     _t("compile-config-loss-custom-objects-dropped", "state", _KFILE,
-       "            return losses.deserialize(x, custom_objects)\n",
-       "            return losses.deserialize(x)\n",
+       "    def loss_of(x: Any) -> Any:\n        if isinstance(x, dict) and \"class_name\" in x and \"module\" in x:\n"
+       "            return deserialize_keras_object(x, custom_objects)\n",
+       "    def loss_of(x: Any) -> Any:\n        if isinstance(x, dict) and \"class_name\" in x and \"module\" in x:\n"
+       "            return deserialize_keras_object(x)\n",
        "load_model's compile config deserializes a custom loss class without custom_objects"),
 ]
 TRAINING += TRAINING_BATCH56

@@ -7,6 +7,7 @@ tensor_attributes.py's side table (its tensors have fixed slots), where the loss
 
 from __future__ import annotations
 
+import inspect
 from typing import Any, Callable
 
 from simdist import tf
@@ -239,10 +240,19 @@ def serialize(activation: Callable[..., Any]) -> str:
     for name, fn in ALL_OBJECTS_DICT.items():
         if fn is activation and name not in ("swish", "hard_swish"):
             return name
+    if inspect.isfunction(activation):   # (a user's function: Keras's {"module": "builtins", "class_name": "function"...})
+        from simdist.keras.serialization import serialize_function
+        return serialize_function(activation)
     return getattr(activation, "__name__", str(activation))
 
 
 def deserialize(config: Any, custom_objects: dict | None = None) -> Callable[..., Any]:
+    """The activation a name or serialized dict names (Keras's deserialize_keras_object with module_objects: an
+    unknown name comes back as a str)."""
+    from simdist.keras.serialization import deserialize_with_module_objects
+    decided, out = deserialize_with_module_objects(config, ALL_OBJECTS_DICT, custom_objects)
+    if decided:
+        return out
     if isinstance(config, dict):
         config = config.get("config", config.get("class_name"))
     fn = (custom_objects or {}).get(config) or ALL_OBJECTS_DICT.get(config)
@@ -255,8 +265,9 @@ def get(identifier: Any) -> Callable[..., Any]:
     """An activation from None (linear), a name ("relu"), a config dict or a callable."""
     if identifier is None:
         return linear
-    if isinstance(identifier, dict):
-        obj: Any = deserialize(identifier)
+    if isinstance(identifier, dict):   # (Keras: the generic deserialize_keras_object, not this module's)
+        from simdist.keras.utils.keras_object_serialization import deserialize_keras_object
+        obj: Any = deserialize_keras_object(identifier)
     elif isinstance(identifier, str):
         obj = ALL_OBJECTS_DICT.get(identifier, None)
     else:

@@ -19,7 +19,8 @@ from typing import Any
 
 from simdist import tf
 from simdist.keras.naming import to_snake_case
-from simdist.keras.serialization import deserialize_keras_object, get_keras_object, serialize_keras_object
+from simdist.keras.serialization import deserialize_keras_object, deserialize_with_module_objects, get_keras_object
+from simdist.keras.serialization import serialize_keras_object
 
 
 _EPSILON = 1e-7   # keras.config.epsilon()
@@ -132,6 +133,9 @@ def serialize(constraint: Any) -> Any:
 
 def deserialize(config: Any, custom_objects: dict | None = None) -> Any:
     """The constraint a `serialize` dict (or a name) describes."""
+    decided, out = deserialize_with_module_objects(config, ALL_OBJECTS_DICT, custom_objects)
+    if decided:
+        return out
     return deserialize_keras_object(config, ALL_OBJECTS_DICT, "constraint", custom_objects, instantiate_names=True)
 
 

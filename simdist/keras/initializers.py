@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from simdist.keras.serialization import serialize_keras_object
+from simdist.keras.serialization import deserialize_with_module_objects, serialize_keras_object
 from simdist import tf
 from simdist.keras import dtype_policies as dtypes
 from simdist.keras import random
@@ -356,7 +356,14 @@ def serialize(initializer: Any) -> dict[str, Any]:
     return serialize_keras_object(initializer, "keras.initializers")
 
 
-def deserialize(config: dict[str, Any], custom_objects: dict | None = None) -> Any:
+def deserialize(config: Any, custom_objects: dict | None = None) -> Any:
+    """The initializer a `serialize` dict (or a name) describes (Keras's deserialize_keras_object with
+    module_objects: an unknown name comes back as a str)."""
+    decided, out = deserialize_with_module_objects(config, ALL_OBJECTS_DICT, custom_objects)
+    if decided:
+        return out
+    if isinstance(config, str):
+        return ALL_OBJECTS_DICT[config].from_config({})
     name = config.get("class_name")
     cls = (custom_objects or {}).get(name) or ALL_OBJECTS_DICT.get(name)
     if cls is None:

@@ -14,7 +14,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from simdist.keras.serialization import deserialize_keras_object, get_keras_object, serialize_keras_object
+from simdist.keras.serialization import deserialize_keras_object, deserialize_with_module_objects, get_keras_object
+from simdist.keras.serialization import serialize_keras_object
 from simdist import tf
 from simdist.keras.naming import to_snake_case
 
@@ -164,6 +165,9 @@ def serialize(regularizer: Any) -> Any:
 
 def deserialize(config: Any, custom_objects: dict | None = None) -> Any:
     """The regularizer a `serialize` result (or a {"class_name", "config"} dict, or a name) describes."""
+    decided, out = deserialize_with_module_objects(config, ALL_OBJECTS_DICT, custom_objects)
+    if decided:
+        return out
     return deserialize_keras_object(config, ALL_OBJECTS_DICT, "regularizer", custom_objects, instantiate_names=True)
 
 

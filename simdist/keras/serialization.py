@@ -11,10 +11,16 @@ from typing import Any
 
 def serialize_keras_object(obj: Any, module: str) -> dict[str, Any]:
     """An object with `get_config()` as Keras serializes it (a class registered with
-    `register_keras_serializable` under its "package>name", module null, as Keras 3.15 writes it)."""
+    `register_keras_serializable` under its "package>name", module null, as Keras 3.15 writes it; a user's
+    class not registered under its Python module, null for `__main__`, and its class name as registered_name,
+    as Keras's serialize_with_public_class and record_object_after_serialization write it)."""
     from simdist.keras.object_registration import registered_name_or_none
     registered = registered_name_or_none(type(obj))
-    out = {"module": None if registered else module, "class_name": type(obj).__name__,
+    if registered is None and not type(obj).__module__.startswith("simdist."):
+        own = type(obj).__module__
+        module, registered = (None if own == "__main__" else own), type(obj).__name__
+    out = {"module": None if registered and module and module.startswith("keras") else module,
+           "class_name": type(obj).__name__,
            "config": _functions_serialized(obj.get_config()), "registered_name": registered}
     # a built layer's build_config (Keras: get_build_and_compile_config), from which it is built again
     # when deserialized, before any model adds it
@@ -76,6 +82,107 @@ def deserialize_keras_object(config: Any, objects: dict[str, Any], kind: str, cu
             obj.build_from_config(build)   # (Keras's deserialize_keras_object builds a layer from its build_config)
         return obj
     raise ValueError(f"Could not interpret {kind} identifier: {config}")
+
+
+_LOCATE = ("Could not locate {kind} '{name}'. Make sure custom classes and functions are decorated with "
+           "`@keras.saving.register_keras_serializable()`. If they are already decorated, make sure they are all "
+           "imported so that the decorator is run before trying to load them. Full object config: {config}")
+# Keras's serialization_lib.BUILTIN_MODULES, in a fixed order (Keras iterates a frozenset; a name found in two of
+# them is the same function there)
+BUILTIN_MODULES = ("activations", "constraints", "initializers", "losses", "metrics", "optimizers", "regularizers")
+
+
+def could_not_locate(kind: str, name: Any, config: Any) -> TypeError:
+    """Keras's TypeError for a class or function that neither custom_objects, a custom_object_scope, the
+    registry nor a `keras.*` module names (serialization_lib._retrieve_class_or_fn)."""
+    return TypeError(_LOCATE.format(kind=kind, name=name, config=config))
+
+
+def all_custom_objects(custom_objects: dict | None) -> dict[str, Any]:
+    """Keras's merged lookup for deserialize_keras_object: the call's custom_objects, then the innermost
+    custom_object_scope's, then the registry's ({**custom_objects, **scope, **registry}: a later one wins)."""
+    from simdist.keras.object_registration import get_custom_objects, scope_objects
+    return {**(custom_objects or {}), **scope_objects(), **get_custom_objects()}
+
+
+def _public(module: str, name: str) -> Any:
+    """simdist's `keras.<module>.<name>` if the module exports it (its __all__), else None."""
+    import importlib
+    try:
+        mod = importlib.import_module("simdist." + module)
+    except ImportError:
+        return None
+    if name in getattr(mod, "__all__", ()):
+        return getattr(mod, name, None)
+    # (Keras 3's export names are more than tf.keras's: keras.losses.mean_squared_error is one; a module's object
+    # under its own name stands for it)
+    obj = getattr(mod, "ALL_OBJECTS_DICT", {}).get(name)
+    return obj if getattr(obj, "__name__", None) == name else None
+
+
+def retrieve_function(name: str, config: dict[str, Any], custom_objects: dict | None) -> Any:
+    """The function a {"class_name": "function", "config": name, "module", "registered_name"} dict names, as
+    Keras's _retrieve_class_or_fn finds it: custom objects (call, scope, registry) by the name; a "keras.*"
+    module's export; for module "builtins" the name in one of the built-in modules (activations, losses...), then
+    a custom object registered as "<package>>name"; else TypeError "Could not locate function"."""
+    merged = all_custom_objects(custom_objects)
+    if merged.get(name) is not None:
+        return merged[name]
+    module = config.get("module")
+    if isinstance(module, str) and (module == "keras" or module.startswith("keras.")):
+        obj = _public(module, name)
+        if obj is not None:
+            return obj
+    if module == "builtins":
+        for mod in BUILTIN_MODULES:
+            obj = _public("keras." + mod, name)
+            if obj is not None:
+                return obj
+        if ">" not in name:
+            for custom_name, obj in merged.items():
+                if custom_name.endswith(">" + name):
+                    return obj
+    raise could_not_locate("function", name, config)
+
+
+def deserialize_with_module_objects(config: Any, module_objects: dict[str, Any],
+                                    custom_objects: dict | None) -> tuple[bool, Any]:
+    """Keras 3.15's deserialize_keras_object with `module_objects` (what losses/metrics/activations/initializers/
+    regularizers/constraints/optimizers.deserialize call), the part before the module's own objects are built:
+    returns (True, result) when that part decides, (False, None) when `config` names one of `module_objects`
+    (the module builds it). A name in custom_objects, a custom_object_scope or the registry is that object; a dict
+    whose class_name, registered_name or str config is one of them goes to the generic
+    deserialize_keras_object (the class is built from its config, the function looked up); a dict without class_name is ValueError
+    "Unknown `config` as a `dict`"; one whose module is null (a custom class saved from `__main__`) is TypeError
+    "Cannot deserialize object of type"; any other name not among `module_objects` comes back as that name, a str
+    (Keras takes it for an object already deserialized: `<module>.get` then refuses it as not callable)."""
+    merged = all_custom_objects(custom_objects)
+    if config is None:
+        return True, None
+    if isinstance(config, str) and merged.get(config) is not None:
+        return True, merged[config]
+    if not isinstance(config, (str, dict)):
+        return False, None
+    key: Any = config
+    if isinstance(config, dict):
+        if "class_name" not in config:
+            raise ValueError(f"Unknown `config` as a `dict`, config={config}")
+        inner = config.get("config")
+        if merged and (config["class_name"] in merged or config.get("registered_name") in merged
+                       or (isinstance(inner, str) and inner in merged)):
+            from simdist.keras.utils.keras_object_serialization import deserialize_keras_object as generic
+            return True, generic(config, custom_objects)
+        if config["class_name"] == "function":
+            key = config.get("config") if config.get("module") == "builtins" else config.get("registered_name")
+        else:
+            if config.get("module", "_") is None:
+                name = config["class_name"]
+                raise TypeError(f"Cannot deserialize object of type `{name}`. If `{name}` is a custom class, please "
+                                "register it using the `@keras.saving.register_keras_serializable()` decorator.")
+            key = config["class_name"]
+    if key not in module_objects:
+        return True, key
+    return False, None
 
 
 def get_keras_object(identifier: Any, objects: dict[str, Any], kind: str,

@@ -16,7 +16,7 @@ import contextlib
 import contextvars
 from typing import Any, Callable, Iterator
 
-__all__ = ["Tracker", "TrackedList", "TrackedDict", "no_tracking", "is_tracking_enabled"]
+__all__ = ["ListWrapper", "Tracker", "TrackedList", "TrackedDict", "no_tracking", "is_tracking_enabled", "wrap_or_unwrap"]
 
 _tracking: contextvars.ContextVar[bool] = contextvars.ContextVar("simdist.keras.tracking", default=True)
 
@@ -170,3 +170,61 @@ class TrackedDict(dict):
         if self.tracker is not None:
             self.tracker.untrack(value)
         return value
+
+
+class ListWrapper(list):
+    """TF 2.21's data_structures.ListWrapper: a plain list assigned to an attribute of a TF AutoTrackable (a
+    tf.Module; a Keras layer or model while Keras's own tracking is off, e.g. `model.loss` set by compile) is
+    wrapped in one, its plain lists and dicts wrapped too. A list (isinstance, ==, +, json as the list), shown as
+    "ListWrapper([...])"; copy and deepcopy give a ListWrapper; unhashable."""
+
+    def __init__(self, wrapped_list: Any = ()) -> None:
+        super().__init__(wrap_or_unwrap(v) for v in wrapped_list)
+
+    def __repr__(self) -> str:
+        return f"ListWrapper({list.__repr__(self)})"
+
+    def __copy__(self) -> "ListWrapper":
+        return ListWrapper(list(self))
+
+    def __deepcopy__(self, memo: dict) -> "ListWrapper":
+        import copy
+        return ListWrapper(copy.deepcopy(list(self), memo))
+
+
+class _DictWrapper(dict):
+    """TF 2.21's data_structures._DictWrapper, for a plain dict (see ListWrapper): a dict whose repr is
+    "DictWrapper({...})" and whose str is the dict's."""
+
+    def __init__(self, wrapped_dict: Any = None) -> None:
+        super().__init__({k: wrap_or_unwrap(v) for k, v in dict(wrapped_dict or {}).items()})
+
+    def __repr__(self) -> str:
+        return f"DictWrapper({dict.__repr__(self)})"
+
+    def __str__(self) -> str:
+        return dict.__repr__(self)
+
+    def __copy__(self) -> "_DictWrapper":
+        return _DictWrapper(dict(self))
+
+    def __deepcopy__(self, memo: dict) -> "_DictWrapper":
+        import copy
+        return _DictWrapper(copy.deepcopy(dict(self), memo))
+
+
+# attributes Keras 3 assigns with TF's attribute tracking off (`_self_setattr_tracking = False`), which TF therefore
+# never wraps: Layer._initialize_tracker's collections and ops.Function's input/output structures
+TF_UNWRAPPED = frozenset({"_trainable_variables", "_non_trainable_variables", "_layers", "_metrics",
+                          "_seed_generators", "_inputs_struct", "_outputs_struct", "_inputs", "_outputs"})
+
+
+def wrap_or_unwrap(value: Any) -> Any:
+    """TF's data_structures.wrap_or_unwrap for an attribute's value: a value whose type is exactly list or dict is
+    wrapped (ListWrapper, _DictWrapper); anything else (a tuple of immutables, a Keras TrackedList, a subclass)
+    is kept as it is."""
+    if type(value) is list:
+        return ListWrapper(value)
+    if type(value) is dict:
+        return _DictWrapper(value)
+    return value

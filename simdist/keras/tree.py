@@ -24,8 +24,9 @@ _NS = "keras"
 
 
 def _register_tracked_containers() -> None:
-    """TrackedList and TrackedDict as tree nodes (Keras: @tree.register_tree_node_class on them)."""
-    from simdist.keras.tracking import TrackedDict, TrackedList
+    """TrackedList and TrackedDict as tree nodes (Keras: @tree.register_tree_node_class on them), and TF's
+    ListWrapper and _DictWrapper (simdist/keras/tracking.py)."""
+    from simdist.keras.tracking import ListWrapper, TrackedDict, TrackedList, _DictWrapper
 
     def sorted_items(d: Any) -> tuple[list, list, list]:
         keys = sorted(d.keys())
@@ -33,7 +34,10 @@ def _register_tracked_containers() -> None:
 
     for cls, flatten_fn, unflatten_fn in (
             (TrackedList, lambda x: (x, None), lambda meta, children: TrackedList(list(children))),
-            (TrackedDict, sorted_items, lambda keys, values: TrackedDict(dict(zip(keys, values))))):
+            (TrackedDict, sorted_items, lambda keys, values: TrackedDict(dict(zip(keys, values)))),
+            # (Keras's optree_impl registers TF's ListWrapper and _DictWrapper alike, on the TF backend)
+            (ListWrapper, lambda x: (x, None), lambda meta, children: ListWrapper(list(children))),
+            (_DictWrapper, sorted_items, lambda keys, values: _DictWrapper(dict(zip(keys, values))))):
         try:
             optree.register_pytree_node(cls, flatten_fn, unflatten_fn, namespace=_NS)
         except ValueError:   # (registered already: a re-import)

@@ -66,7 +66,16 @@ class ReplicaContext:
         return devs[rid] if devs else context.current_device()
 
     @property
-    def devices(self) -> tuple[str, ...]:
+    def devices(self) -> Any:
+        """TF 2.21: a replica of a mirrored run (MirroredStrategy, MultiWorkerMirroredStrategy,
+        CentralStorageStrategy, ParameterServerStrategy: mirrored_run.MirroredReplicaContext) gives a list of its
+        `worker_devices_by_replica` entry, [[device]]; the base ReplicaContext's is `(device_util.current(),)`: the
+        innermost device scope's name, '' outside any (the default strategy), its device under OneDeviceStrategy's
+        run (clause replica-context.properties)."""
+        if getattr(self._strategy, "_mirrored_run", False):
+            return [[self._device()]]
+        if self._strategy is _default:
+            return (context.scoped_device() or "",)
         return (self._device(),)
 
     def _sync(self, point: SyncPoint, payload: Any) -> Any:

@@ -126,6 +126,8 @@ class CentralStorageStrategy(Strategy):
     """Clause css.constructor: compute devices default to every GPU (else CPU:0); the parameter
     device defaults to the single compute device, else CPU:0."""
 
+    _mirrored_run = True   # (TF: its run is mirrored_run's, a MirroredReplicaContext per replica)
+
     def __init__(self, compute_devices: Sequence[str] | None = None, parameter_device: str | None = None) -> None:
         if compute_devices:
             compute = [session.canonical(d) for d in compute_devices]

@@ -228,6 +228,8 @@ def _mirror_leaves(value: Any) -> Any:
 class MirroredStrategy(Strategy):
     """Synchronous replicas on the given devices (default: every GPU, else every CPU)."""
 
+    _mirrored_run = True   # (TF: its run is mirrored_run's, a MirroredReplicaContext per replica)
+
     def __init__(self, devices: Sequence[str] | None = None, cross_device_ops: Any = None) -> None:
         if devices:
             devs = [session.canonical(d) for d in devices]

@@ -184,6 +184,8 @@ class ParameterServerExtended(StrategyExtended):
 class ParameterServerStrategy(Strategy):
     """Clauses pss.*: asynchronous training with variables on ps tasks, driven by a ClusterCoordinator."""
 
+    _mirrored_run = True   # (TF: its run is mirrored_run's, a MirroredReplicaContext per replica)
+
     def __init__(self, cluster_resolver: Any, variable_partitioner: Any = None) -> None:
         spec = cluster_resolver.cluster_spec()
         jobs = {j: spec.job_tasks(j) for j in spec.jobs}

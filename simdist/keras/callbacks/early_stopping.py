@@ -25,7 +25,7 @@ class EarlyStopping(MonitorCallback):
         self.restore_best_weights = restore_best_weights
         self.best_weights: Any = None
         self.start_from_epoch = start_from_epoch
-        self.best_epoch = 0
+        # (Keras 3.15 sets best_epoch in on_train_begin only: before fit it is an AttributeError)
 
     def on_train_begin(self, logs: Any = None) -> None:
         self.wait = 0

@@ -13,7 +13,7 @@ class History(Callback):
     def __init__(self) -> None:
         super().__init__()
         self.history: dict[str, list[Any]] = {}
-        self.epoch: list[int] = []
+        # (Keras 3.15 sets `epoch` in on_train_begin only: before fit it is an AttributeError)
 
     def on_train_begin(self, logs: Any = None) -> None:
         self.epoch = []

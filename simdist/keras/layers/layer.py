@@ -38,7 +38,7 @@ from simdist.keras.layers.input_spec import InputSpec, assert_input_compatibilit
 from simdist.keras.naming import auto_name, current_path, name_scope
 from simdist.keras.random import SeedGenerator
 from simdist.keras.tensor_attributes import get_keras_mask, set_keras_mask
-from simdist.keras.tracking import Tracker, no_tracking
+from simdist.keras.tracking import TF_UNWRAPPED, Tracker, is_tracking_enabled, no_tracking, wrap_or_unwrap
 from simdist.keras.traceback_utils import call_with_argument_info
 from simdist.keras.variables import StatelessScope, Variable, get_stateless_scope, standardize_shape
 from simdist.keras.keras_saveable import KerasSaveable
@@ -276,6 +276,10 @@ class Layer(KerasSaveable):
             if "_tracker" not in self.__dict__:
                 self._initialize_tracker()
             value = self._tracker.track(value)
+            if not is_tracking_enabled() and name not in TF_UNWRAPPED:
+                # (TF's AutoTrackable.__setattr__ under Keras's layer: a plain list or dict Keras did not track,
+                # e.g. compile's `self.loss = loss`, is wrapped in TF's ListWrapper/_DictWrapper)
+                value = wrap_or_unwrap(value)
         object.__setattr__(self, name, value)
 
     def __delattr__(self, name: str) -> None:

@@ -6,7 +6,8 @@ import inspect
 
 from typing import Any
 
-from simdist.keras.serialization import deserialize_keras_object, get_keras_object, serialize_keras_object
+from simdist.keras.serialization import deserialize_keras_object, deserialize_with_module_objects, get_keras_object
+from simdist.keras.serialization import serialize_function, serialize_keras_object
 from simdist.keras.losses.loss import Loss, reduce_weighted_values, standardize_reduction  # noqa: F401
 from simdist.keras.losses.losses import BinaryCrossentropy
 from simdist.keras.losses.losses import CategoricalCrossentropy
@@ -76,7 +77,7 @@ def serialize(loss: Any) -> Any:
     Loss, the function's name for a function."""
     if isinstance(loss, Loss):
         return serialize_keras_object(loss, "keras.losses")
-    return getattr(loss, "__name__", loss)
+    return serialize_function(loss)
 
 
 def deserialize(name: Any, custom_objects: dict | None = None) -> Any:
@@ -84,12 +85,15 @@ def deserialize(name: Any, custom_objects: dict | None = None) -> Any:
     name of one of the module's functions ({"class_name": "hinge", "config": {}}) gives that function, its config
     unread (Keras 3.15's deserialize_keras_object with module_objects: a FunctionType found by the name is looked up
     again by that name in its own module, so an alias, "mse" or "bce", is ValueError there)."""
+    decided, out = deserialize_with_module_objects(name, ALL_OBJECTS_DICT, custom_objects)
+    if decided:
+        return out
     if isinstance(name, dict) and isinstance(name.get("class_name"), str) and name.get("module", "_") is not None \
             and name["class_name"] not in (custom_objects or {}) \
             and inspect.isfunction(ALL_OBJECTS_DICT.get(name["class_name"])) \
             and ALL_OBJECTS_DICT[name["class_name"]].__name__ == name["class_name"]:
         return ALL_OBJECTS_DICT[name["class_name"]]
-    return deserialize_keras_object(name, ALL_OBJECTS_DICT, "loss", custom_objects, base=Loss)
+    return deserialize_keras_object(name, ALL_OBJECTS_DICT, "loss", custom_objects, base=Loss, instantiate_names=True)
 
 
 def get(identifier: Any) -> Any:

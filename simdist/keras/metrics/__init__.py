@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from simdist.keras.serialization import deserialize_keras_object, get_keras_object, serialize_keras_object
+from simdist.keras.serialization import deserialize_keras_object, deserialize_with_module_objects, get_keras_object
+from simdist.keras.serialization import serialize_function, serialize_keras_object
 from simdist.keras.losses import losses as _loss_fns
 from simdist.keras.losses.losses import binary_crossentropy, categorical_crossentropy  # noqa: F401
 from simdist.keras.losses.losses import sparse_categorical_crossentropy  # noqa: F401
@@ -114,12 +115,15 @@ def serialize(metric: Any) -> Any:
     """{"module", "class_name", "config", "registered_name"} for a Metric, a function's name."""
     if isinstance(metric, Metric):
         return serialize_keras_object(metric, "keras.metrics")
-    return getattr(metric, "__name__", metric)
+    return serialize_function(metric)
 
 
 def deserialize(config: Any, custom_objects: dict | None = None) -> Any:
     """The metric a `serialize` result (or a {"class_name", "config"} dict) describes."""
-    return deserialize_keras_object(config, ALL_OBJECTS_DICT, "metric", custom_objects)
+    decided, out = deserialize_with_module_objects(config, ALL_OBJECTS_DICT, custom_objects)
+    if decided:
+        return out
+    return deserialize_keras_object(config, ALL_OBJECTS_DICT, "metric", custom_objects, instantiate_names=True)
 
 
 def get(identifier: Any) -> Any:

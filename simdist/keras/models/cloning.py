@@ -85,8 +85,8 @@ def _wrap_clone_function(clone_function: Callable[[Any], Any] | None, call_funct
 
 def _compile_like(model: Any, clone: Any) -> None:
     if model.compiled:
-        from simdist.keras.models.keras_file import _compile_config, _compile_from_config
-        _compile_from_config(clone, _compile_config(model), None)
+        from simdist.keras.models.keras_file import _compile_from_config, compile_config
+        _compile_from_config(clone, compile_config(model), None)
 
 
 def _clone_sequential_model(model: Any, clone_function: Callable[[Any], Any], input_tensors: Any = None) -> Any:

@@ -20,6 +20,7 @@ variable before assigning any (a bad file raises and changes nothing).
 from __future__ import annotations
 
 import datetime
+import inspect
 import io
 import json
 import os
@@ -74,12 +75,17 @@ def _serialize_compile_arg(x: Any) -> Any:
         return {k: _serialize_compile_arg(v) for k, v in x.items()}
     if isinstance(x, (list, tuple)):
         return [_serialize_compile_arg(v) for v in x]
+    if inspect.isfunction(x) and x.__name__ != "<lambda>":
+        # (Keras's serialize_keras_object: {"module": "builtins", "class_name": "function", "config": the registered
+        # name or __name__, "registered_name": "function"}, for Keras's own loss functions too)
+        from simdist.keras.serialization import serialize_function
+        return serialize_function(x)
     if callable(x) and hasattr(x, "__name__"):
         return x.__name__
     raise ValueError(f"save: cannot serialize the compile argument {x!r} for a .keras file")
 
 
-def _compile_config(model: Any) -> dict[str, Any]:
+def compile_config(model: Any) -> dict[str, Any]:
     """Keras's get_compile_config(): {} for a model never compiled."""
     if not getattr(model, "compiled", False) or not hasattr(model, "_compile_config"):
         return {}
@@ -121,7 +127,7 @@ def serialize_model(model: Any) -> dict[str, Any]:
         out["build_config"] = build
     from simdist.keras.models.model import Model
     if isinstance(model, Model):   # (a layer saved whole has no compile config: FeatureSpace.save)
-        out["compile_config"] = _compile_config(model)
+        out["compile_config"] = compile_config(model)
     return _jsonable(out)
 
 
@@ -254,15 +260,17 @@ def _model_class(config: dict[str, Any], custom_objects: dict | None) -> type:
     builtin = {"Sequential": Sequential, "Functional": Functional, "Model": Model}
     name, registered = config["class_name"], config.get("registered_name")
     cls = get_registered_object(registered, custom_objects) if isinstance(registered, str) else None
-    cls = cls or get_registered_object(name, custom_objects) or builtin.get(name)
     module = config.get("module")
+    # (Keras's _retrieve_class_or_fn: a built-in model class is found through its "keras..." module; a config
+    # without one, a hand-written JSON's {"class_name": "Sequential"}, is TypeError "Could not locate class")
+    keras_module = isinstance(module, str) and (module == "keras" or module.startswith("keras."))
+    cls = cls or get_registered_object(name, custom_objects) or (builtin.get(name) if keras_module else None)
     if cls is None and module == "keras.utils":   # (Keras's public classes saved whole: FeatureSpace)
         from simdist.keras import utils
         cls = getattr(utils, name, None)
     if cls is None:
-        raise TypeError(f"Could not locate class '{name}'. Make sure custom classes are decorated with "
-                        "`@keras.saving.register_keras_serializable()`. "
-                        f"Full object config: {config}")
+        from simdist.keras.serialization import could_not_locate
+        raise could_not_locate("class", name, config)
     return cls
 
 
@@ -332,7 +340,11 @@ def _compile_from_config(model: Any, compile_config: dict[str, Any], custom_obje
                       "`compile()` manually after loading.", stacklevel=3)
         return
 
+    # (Keras's compile_from_config: the generic deserialize_keras_object of the whole compile config: a function
+    # or class neither custom_objects, a custom_object_scope nor the registry names is TypeError "Could not locate")
     def loss_of(x: Any) -> Any:
+        if isinstance(x, dict) and "class_name" in x and "module" in x:
+            return deserialize_keras_object(x, custom_objects)
         if isinstance(x, dict) and "class_name" in x:
             return losses.deserialize(x, custom_objects)
         if isinstance(x, dict):
@@ -342,6 +354,8 @@ def _compile_from_config(model: Any, compile_config: dict[str, Any], custom_obje
         return x
 
     def metric_of(x: Any) -> Any:
+        if isinstance(x, dict) and "class_name" in x and "module" in x:
+            return deserialize_keras_object(x, custom_objects)
         if isinstance(x, dict) and "class_name" in x:
             return metrics.deserialize(x, custom_objects)
         if isinstance(x, dict):

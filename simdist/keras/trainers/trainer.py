@@ -65,6 +65,11 @@ def _recorded_per_batch_view(step: Callable[[Any], Any]) -> Callable[[Any], Any]
     return dispatch
 
 
+class SerializableDict(dict):
+    """Keras's serialization_lib.SerializableDict: the arguments compile was given, as given (a dict subclass,
+    which TF's attribute tracking does not wrap)."""
+
+
 class Trainer:
     """compile / fit / evaluate / predict and the train, test and predict steps (Keras 3.15)."""
 
@@ -185,7 +190,8 @@ class Trainer:
             self.train_function = None
             self.test_function = None
             self.predict_function = None
-            self._compile_config = dict(optimizer=optimizer, loss=loss, loss_weights=loss_weights, metrics=metrics,
+            # (Keras: a serialization_lib.SerializableDict, not a plain dict: TF's tracking leaves it unwrapped)
+            self._compile_config = SerializableDict(optimizer=optimizer, loss=loss, loss_weights=loss_weights, metrics=metrics,
                                         weighted_metrics=weighted_metrics, run_eagerly=run_eagerly,
                                         steps_per_execution=steps_per_execution, jit_compile=jit_compile)
 
@@ -229,7 +235,10 @@ class Trainer:
         self._run_eagerly = value
 
     def get_compile_config(self) -> dict[str, Any]:
-        return dict(getattr(self, "_compile_config", {})) if self.compiled else {}
+        """compile's arguments serialized as Keras's `_compile_config.serialize()` gives them (the optimizer, the
+        loss and metric objects as their configs), {} before compile."""
+        from simdist.keras.models.keras_file import compile_config
+        return compile_config(self) if self.compiled else {}
 
     # -- metrics --------------------------------------------------------------------------------
     @property

@@ -73,8 +73,10 @@ def serialize_keras_object(obj: Any) -> Any:
                       "`lambda` in the future, and use named Python functions instead. This is the `lambda` being "
                       f"serialized: {source}", stacklevel=2)
         return {"class_name": "__lambda__", "config": {"value": func_dump(obj)}}
-    if inspect.isfunction(obj) and getattr(activations, obj.__name__, None) is obj:
-        return {"module": "builtins", "class_name": "function", "config": obj.__name__, "registered_name": "function"}
+    if inspect.isfunction(obj):   # (Keras: {"module": "builtins", "class_name": "function", "config": its registered
+        # name, else its __name__, "registered_name": "function"}; Keras's public functions are written so too)
+        from simdist.keras.serialization import serialize_function
+        return serialize_function(obj)
     raise NotImplementedError(f"keras.utils.serialize_keras_object({obj!r}): simdist serializes Keras layers, "
                               "models, initializers, regularizers, constraints, optimizers, losses, metrics, dtype "
                               "policies, activations and plain values only")
@@ -100,27 +102,37 @@ def deserialize_keras_object(config: Any, custom_objects: dict | None = None, sa
             raise ValueError(_LAMBDA_REFUSED)
         from simdist.keras.utils.python_utils import func_load
         return func_load(config["config"]["value"])
-    if class_name == "function" and module == "builtins":
-        # (Keras's _retrieve_class_or_fn: custom objects and registered functions by name first)
-        from simdist.keras import activations
-        from simdist.keras.object_registration import get_registered_object
-        fn = get_registered_object(config["config"], custom_objects) if isinstance(config["config"], str) else None
-        return fn if fn is not None else activations.get(config["config"])
+    if class_name == "function":
+        # (Keras's _retrieve_class_or_fn for a function: custom objects, a keras module's export, the built-in
+        # modules for "builtins"; else TypeError "Could not locate function")
+        from simdist.keras.serialization import retrieve_function
+        fn_name = config["config"]
+        if not isinstance(fn_name, str):
+            raise TypeError(f"Expected 'config' to be a non-null str fora function classname,\ninstead got "
+                            f"{type(fn_name)}\nFull config: {config}")
+        return retrieve_function(fn_name, config, custom_objects)
     if "compile_config" in config or class_name in ("Sequential", "Functional", "Model"):
         from simdist.keras.models.keras_file import deserialize_model
         with SafeModeScope(safe_mode):
             return deserialize_model(config, custom_objects=custom_objects)
     import importlib
-    from simdist.keras.object_registration import get_registered_object
-    target = module if isinstance(module, str) and module.startswith("keras") else None
+    from simdist.keras.serialization import all_custom_objects, could_not_locate
+    registered = config.get("registered_name", class_name)
+    custom = all_custom_objects(custom_objects).get(registered) if isinstance(registered, str) else None
+    if custom is not None:   # (Keras: the registered/custom object first, by registered_name)
+        with SafeModeScope(safe_mode):
+            return custom.from_config(config["config"] if config["config"] is not None else {})
+    target = module if isinstance(module, str) and (module == "keras" or module.startswith("keras.")) else None
     if target is not None:
-        mod = importlib.import_module("simdist." + target) if target != "keras" else None
-        if mod is None:
+        if target == "keras":
             from simdist.keras import dtype_policies
             return dtype_policies.get(config)
-        found = getattr(mod, class_name, None) is not None or get_registered_object(
-            config.get("registered_name") or class_name, custom_objects) is not None or \
-            class_name in (custom_objects or {})
+        try:
+            mod = importlib.import_module("simdist." + target)
+        except ImportError:
+            raise TypeError(f"Could not deserialize class '{class_name}' because its parent module {module} cannot "
+                            f"be imported. Full object config: {config}") from None
+        found = getattr(mod, class_name, None) is not None or class_name in (custom_objects or {})
         if not found:
             raise ValueError(f"Could not deserialize '{module}.{class_name}' because it is not a KerasSaveable "
                              "subclass")
@@ -134,10 +146,4 @@ def deserialize_keras_object(config: Any, custom_objects: dict | None = None, sa
                 # builds it (a .keras file's compile config, LossScaleOptimizer's inner optimizer)
                 return exported.from_config(config["config"])
             return obj
-    cls = get_registered_object(config.get("registered_name") or class_name, custom_objects)
-    if cls is None:
-        raise TypeError(f"Could not locate class '{class_name}'. Make sure custom classes and functions are "
-                        "decorated with `@keras.saving.register_keras_serializable()`. Full object config: "
-                        f"{config}")
-    with SafeModeScope(safe_mode):
-        return cls.from_config(config["config"])
+    raise could_not_locate("class", class_name, config)
