@@ -26,10 +26,7 @@ def _matmul(a: np.ndarray, b: np.ndarray, transpose_a: bool = False, transpose_b
         if x.dtype == np.float16 and x.ndim >= 2 and y.ndim >= 2:
             return _half_matmul_f32(x, y)
         from simdist.runtime.ops.contraction_order import matmul
-        out = matmul(x.astype(np.float32), y.astype(np.float32))
-        if x.dtype.name == "bfloat16" and not host_cpu.current().onednn_supports("bfloat16") and not context.in_xla():
-            return _truncated_bfloat16(out, x.dtype)
-        return out.astype(x.dtype)
+        return half_result(matmul(x.astype(np.float32), y.astype(np.float32)), x.dtype)
     from simdist.runtime.ops.contraction_order import (complex_gebp, matmul, needs_order, ordered_matmul, row_in_order,
                                                        takes_gebp)
     if takes_gebp(x, y):   # (complex: Eigen's GEBP, its four real sums and alpha's complex product)
@@ -133,6 +130,15 @@ def _truncated_bfloat16(out: np.ndarray, dtype: Any) -> np.ndarray:
     (training fuzzer seed 4720261201)."""
     bits = np.ascontiguousarray(out, dtype=np.float32).view(np.uint32) & np.uint32(0xFFFF0000)
     return bits.view(np.float32).astype(dtype)   # (exact: the dropped bits are zeros)
+
+
+def half_result(out: np.ndarray, dtype: Any) -> np.ndarray:
+    """A float16/bfloat16 MatMul's float32 sum as TF 2.21's CPU kernel returns it: rounded to float16; truncated to
+    bfloat16 where oneDNN does not take bfloat16 (`_truncated_bfloat16`), else rounded."""
+    if np.dtype(dtype).name == "bfloat16" and not host_cpu.current().onednn_supports("bfloat16") \
+            and not context.in_xla():
+        return _truncated_bfloat16(out, dtype)
+    return out.astype(dtype)
 
 
 def _half_matmul_f32(x: np.ndarray, y: np.ndarray) -> np.ndarray:

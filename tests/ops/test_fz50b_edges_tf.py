@@ -1,0 +1,88 @@
+"""Rules behind the disagreement classes fz50b closed, found by its composing generator (tests/fuzz50b/fz50b_gen.py
+seeds 50001..): each against real TensorFlow 2.21, the same call on both backends gives the same dtype and values bit
+for bit (a NaN matching any NaN, the sign of a zero kept), or raises the same exception class, eagerly and in a
+tf.function. Needs the `tf` extra.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import edge_compare
+from edge_programs import eager as _eager, tape as _tape, traced as _traced
+import tf_workers
+
+pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
+clause = pytest.mark.clause
+
+
+def _both(calls: tuple[str, ...], group: str) -> list[tuple[str, str, object]]:
+    out = []
+    for call in calls:
+        out.append((call, group, _eager(call)))
+        out.append((f"{call} in a tf.function", group, _traced(call)))
+    return out
+
+
+# --- float16 / bfloat16 MatMul and BatchMatMulV2 with a transposed operand in Eigen's lazy region: TF runs the
+# float32 kernel on their float32 values, whose lazy product sums from the first product (so all -0.0 products sum
+# to -0.0), then rounds (float16) or truncates (bfloat16). The gradient of `matvec(w, v, transpose_a=True)` with
+# respect to w is such an outer product (fz50b_gen seed 50001 #1, #5)
+_A = "tf.constant([[2.0, -1.5], [-3.0, 0.5], [0.25, -0.0]])"
+_Z = "tf.constant([[0.0, -0.0, -0.0, 0.0], [-0.0, 0.0, -0.0, -0.0]])"
+_W = "tf.constant([[1.0, -2.0, 3.0, 4.0], [1.0, -2.0, 3.0, -4.0]])"
+
+
+def _lazy_half_cases() -> list[tuple[str, str, object]]:
+    cases = []
+    for dt in ("float16", "bfloat16"):
+        calls = (f"tf.matmul(tf.cast(tf.transpose({_A}), tf.{dt}), tf.cast({_Z}[:1, :], tf.{dt}) * 0.0, "
+                 f"transpose_a=True)",
+                 f"tf.matmul(tf.cast({_A}, tf.{dt}), tf.cast(tf.transpose({_Z}), tf.{dt}), transpose_b=True)",
+                 f"tf.matmul(tf.cast({_A}[:, :1], tf.{dt}), tf.cast(tf.transpose({_Z}[:1, :]), tf.{dt}), "
+                 f"transpose_b=True)",
+                 f"tf.linalg.matmul(tf.cast(tf.stack([{_A}, -{_A}]), tf.{dt}), "
+                 f"tf.cast(tf.stack([{_Z}, {_Z}]), tf.{dt}), transpose_a=False, transpose_b=False)",
+                 f"tf.linalg.matmul(tf.cast(tf.stack([{_A}, -{_A}]), tf.{dt}), "
+                 f"tf.cast(tf.stack([tf.transpose({_Z}), tf.transpose({_Z})]), tf.{dt}), transpose_b=True)",
+                 f"tf.linalg.matmul(tf.cast(tf.reshape(tf.range(-6.0, 6.0) / 7.0, [4, 3]), tf.{dt}), "
+                 f"tf.cast(tf.reshape(tf.range(-8.0, 8.0) / 3.0, [4, 4]), tf.{dt}), transpose_a=True)",
+                 f"tf.linalg.matvec(tf.cast({_W}, tf.{dt}), tf.cast(tf.constant([-0.0, 0.0]), tf.{dt}), "
+                 f"transpose_a=True)")
+        cases += _both(calls, "ops.host-cpu")
+        cases.append((f"the gradient of matvec(w, v, transpose_a=True) by w ({dt}), upstream zeros of both signs",
+                      "ops.host-cpu",
+                      _tape(f"tf.linalg.matvec(x, tf.cast(tf.constant([-1.0, 2.0]), tf.{dt}), transpose_a=True) * "
+                            f"tf.cast(tf.constant([0.0, -0.0, 0.0, -0.0]), tf.{dt})", f"tf.cast({_W}, tf.{dt})")))
+        cases.append((f"the gradient of x @ w by x ({dt}), upstream zeros of both signs", "ops.host-cpu",
+                      _tape(f"tf.matmul(x, tf.cast({_W}, tf.{dt})) * tf.cast(tf.constant([[0.0, -0.0, -0.0, 0.0]]), "
+                            f"tf.{dt})", f"tf.cast(tf.constant([[-1.0, 2.0]]), tf.{dt})")))
+    return cases
+
+
+CASES: list[tuple] = [
+    *_lazy_half_cases(),
+]
+
+
+EDGES = edge_compare.EdgeModule(__file__, CASES, agree=lambda case: case[3] if len(case) > 3 else edge_compare.parts_agree)
+
+
+@pytest.fixture(scope="module")
+def tf_results() -> dict[int, object]:
+    return EDGES.tf_answers()
+
+
+@clause("ops.host-cpu")
+@EDGES.parametrize("ops.host-cpu")
+def test_lazy_transposed_half_products(k: int, tf_results: dict[int, object]) -> None:
+    EDGES.check(k, tf_results)
+
+
+def test_every_case_has_a_test() -> None:
+    untested = EDGES.untested()
+    assert not untested, f"cases of groups {untested} have no test function above"
+
+
+if __name__ == "__main__":  # TF worker: python test_fz50b_edges_tf.py 0,1,2 -> pickled results on stdout
+    tf_workers.serve(EDGES.tf_worker)
