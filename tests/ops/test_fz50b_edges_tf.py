@@ -6,6 +6,7 @@ tf.function. Needs the `tf` extra.
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 import edge_compare
@@ -60,8 +61,37 @@ def _lazy_half_cases() -> list[tuple[str, str, object]]:
     return cases
 
 
+# --- bfloat16 Einsum on a CPU where oneDNN does not take bfloat16 (the AMD EPYC): TF's Eigen EinsumOp, the same code
+# paths as float16's (half_matmul.py), each operation rounded to bfloat16 (where simdist rounded the float32 product
+# once); bfloat16 tensordot is MatMul's composition, whose float32 sum is truncated (fz50b_gen seed 50002 #6, #15)
+_R = "tf.cast(tf.reshape((tf.range({n}.0) % {p}.0 - {c}) / {d}, {shape}), tf.bfloat16)"
+
+
+def _bf16_einsum_cases() -> list[tuple[str, str, object]]:
+    calls = []
+    for eq, sa, sb in (("...i,ij->...j", [3, 4], [4, 1]), ("ij,jk->ik", [5, 9], [9, 1]), ("ij,jk->ik", [1, 12], [12, 9]),
+                       ("ij,jk->ik", [6, 13], [13, 27]), ("bij,bjk->bik", [2, 3, 5], [2, 5, 4]),
+                       ("ij,kj->ik", [4, 7], [3, 7]), ("ij,ij->i", [3, 11], [3, 11]), ("ij,jk->ik", [20, 9], [9, 18])):
+        na, nb = int(np.prod(sa)), int(np.prod(sb))
+        a = _R.format(n=na, p=17, c=8.3, d=3.7, shape=sa)
+        b = _R.format(n=nb, p=13, c=6.1, d=2.9, shape=sb)
+        calls.append(f"tf.einsum('{eq}', tf.nn.selu({a}), {b})")
+    for axes, sa, sb in ((1, [3, 4], [4, 1]), (1, [2, 3, 5], [5, 6]), ("[[0], [0]]", [7, 3], [7, 4]), (2, [2, 3, 4], [3, 4, 5])):
+        na, nb = int(np.prod(sa)), int(np.prod(sb))
+        a = _R.format(n=na, p=17, c=8.3, d=3.7, shape=sa)
+        b = _R.format(n=nb, p=13, c=6.1, d=2.9, shape=sb)
+        calls.append(f"tf.tensordot(tf.nn.selu({a}), {b}, axes={axes})")
+    cases = _both(tuple(calls), "ops.host-cpu")
+    a = _R.format(n=12, p=17, c=8.3, d=3.7, shape=[3, 4])
+    b = _R.format(n=20, p=13, c=6.1, d=2.9, shape=[4, 5])
+    cases.append(("the gradient of a bfloat16 einsum 'ij,jk->ik' by its first operand", "ops.host-cpu",
+                  _tape(f"tf.einsum('ij,jk->ik', x, {b}) * {_R.format(n=15, p=7, c=3.2, d=1.3, shape=[3, 5])}", a)))
+    return cases
+
+
 CASES: list[tuple] = [
     *_lazy_half_cases(),
+    *_bf16_einsum_cases(),
 ]
 
 
@@ -75,7 +105,8 @@ def tf_results() -> dict[int, object]:
 
 @clause("ops.host-cpu")
 @EDGES.parametrize("ops.host-cpu")
-def test_lazy_transposed_half_products(k: int, tf_results: dict[int, object]) -> None:
+def test_sixteen_bit_products(k: int, tf_results: dict[int, object]) -> None:
+    """float16/bfloat16 lazy transposed products, bfloat16 Einsum and tensordot as TF 2.21's CPU kernels."""
     EDGES.check(k, tf_results)
 
 

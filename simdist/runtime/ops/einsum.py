@@ -158,10 +158,16 @@ _ONEDNN_EINSUM = ("float32", "bfloat16", "float16")   # _MklEinsum's registered 
 
 
 def _half_contraction(ins: Sequence[str], out: str, arrays: Sequence[np.ndarray]) -> np.ndarray | None:
-    """A two-operand float16 contraction in Eigen's half-precision product (half_matmul.py), or
-    None where that is not TF's computation: on CPUs where TF runs oneDNN's float16 Einsum
-    (ops.host-cpu: float32 accumulation, rounded once), bfloat16, other equations, empty operands."""
-    if arrays[0].dtype != np.float16:
+    """A two-operand float16 or bfloat16 contraction in Eigen's 16-bit product (half_matmul.py), or
+    None where that is not TF's computation: on CPUs where TF runs oneDNN's Einsum for the dtype
+    (ops.host-cpu: float32 accumulation, rounded once), other equations, empty operands. bfloat16
+    takes the same paths, each operation rounded to bfloat16, where oneDNN does not take bfloat16
+    (fz50b: `einsum('...i,ij->...j')` of bfloat16 operands on the AMD EPYC; the float32 product rounded
+    once, used before, differed in 1 of 3 elements there)."""
+    dt = arrays[0].dtype
+    if dt != np.float16 and dt.name != "bfloat16":
+        return None
+    if dt.name == "bfloat16" and host_cpu.current().onednn("bfloat16", _ONEDNN_EINSUM):
         return None
     view = _contraction(ins, out, arrays)
     if view is None:
@@ -169,7 +175,7 @@ def _half_contraction(ins: Sequence[str], out: str, arrays: Sequence[np.ndarray]
     x, y, shape, perm = view
     if x.size == 0 or y.size == 0:
         return None
-    if host_cpu.current().onednn("float16", _ONEDNN_EINSUM):
+    if dt == np.float16 and host_cpu.current().onednn("float16", _ONEDNN_EINSUM):
         return np.transpose(_onednn_half_matmul(x, y).reshape(shape), perm)
     return np.transpose(_half.eigen_half_matmul(x, y).reshape(shape), perm)
 

@@ -632,8 +632,8 @@ def trace(x: Any, name: str | None = None) -> Tensor:
 def tensordot(a: Any, b: Any, axes: Any, name: str | None = None) -> Tensor:
     """`tf.tensordot`: axes = N (the last N of a with the first N of b) or a pair of axis lists.
     TF transposes, reshapes and calls MatMul; simdist computes one Einsum where that gives the
-    same values, and TF's composition for float16, whose Einsum kernel rounds differently from its
-    MatMul (half_matmul.py)."""
+    same values, and TF's composition for float16 and bfloat16, whose Einsum kernels round differently from
+    their MatMul (half_matmul.py)."""
     from simdist.runtime.ops import static_shapes
     from simdist.runtime.ops.einsum import einsum
     ta, tb = _t(a), _t(b)
@@ -738,7 +738,9 @@ def tensordot(a: Any, b: Any, axes: Any, name: str | None = None) -> Tensor:
             raise trace_errors.mark_shape(err, f"Dimensions must be equal, but are {ka} and {kb}", "MatMul",
                                           ([m, ka], [kb, n]))
         return _tensordot_matmul(ta, tb, xa, xb)
-    if ta.dtype == dtypes.float16:   # (TF's float16 Einsum and MatMul kernels round differently)
+    if ta.dtype in (dtypes.float16, dtypes.bfloat16):
+        # (TF's 16-bit Einsum and MatMul kernels round differently; bfloat16 MatMul truncates its float32 sum where
+        # oneDNN does not take bfloat16: fz50b, fz50b_gen seed 50002 #15)
         return _tensordot_matmul(ta, tb, xa, xb)
     if not xa and ta.dtype.is_floating:   # (no axis contracted: TF's MatMul with k = 1 sums from +0.0, where an
         # einsum without a summed label multiplies, -0.0 kept; fz45b, fz44_gen seed 44010)
