@@ -81,7 +81,25 @@ def _bf16_einsum_cases() -> list[tuple[str, str, object]]:
         a = _R.format(n=na, p=17, c=8.3, d=3.7, shape=sa)
         b = _R.format(n=nb, p=13, c=6.1, d=2.9, shape=sb)
         calls.append(f"tf.tensordot(tf.nn.selu({a}), {b}, axes={axes})")
+    # (an ellipsis in one operand only: TF's batch dimensions, the other operand broadcast; fz50b_gen seed 50003 #13,
+    # #29)
+    for dt in ("bfloat16", "float16"):
+        for eq, sa, sb in (("...i,ij->...j", [3, 4], [4, 5]), ("...i,ij->...j", [2, 3, 6], [6, 7]),
+                           ("ij,...j->...i", [5, 4], [3, 4]), ("...ki,ij->...kj", [2, 3, 4], [4, 5])):
+            na, nb = int(np.prod(sa)), int(np.prod(sb))
+            a = _R.format(n=na, p=17, c=8.3, d=3.7, shape=sa).replace("bfloat16", dt)
+            b = _R.format(n=nb, p=13, c=6.1, d=2.9, shape=sb).replace("bfloat16", dt)
+            calls.append(f"tf.einsum('{eq}', {a}, {b})")
     cases = _both(tuple(calls), "ops.host-cpu")
+    for dt in ("float16", "bfloat16"):
+        b = _R.format(n=20, p=13, c=6.1, d=2.9, shape=[4, 5]).replace("bfloat16", dt)
+        g = _R.format(n=15, p=7, c=3.2, d=1.3, shape=[3, 5]).replace("bfloat16", dt)
+        cases.append((f"the gradient of a {dt} einsum '...i,ij->...j' by its first operand", "ops.host-cpu",
+                      _tape(f"tf.einsum('...i,ij->...j', x, {b}) * {g}",
+                            _R.format(n=12, p=17, c=8.3, d=3.7, shape=[3, 4]).replace("bfloat16", dt))))
+        cases.append((f"the gradient of a {dt} einsum '...i,ij->...j' by its second operand", "ops.host-cpu",
+                      _tape(f"tf.einsum('...i,ij->...j', {_R.format(n=12, p=17, c=8.3, d=3.7, shape=[3, 4])}, x) * {g}"
+                            .replace("bfloat16", dt), b)))
     a = _R.format(n=12, p=17, c=8.3, d=3.7, shape=[3, 4])
     b = _R.format(n=20, p=13, c=6.1, d=2.9, shape=[4, 5])
     cases.append(("the gradient of a bfloat16 einsum 'ij,jk->ik' by its first operand", "ops.host-cpu",
