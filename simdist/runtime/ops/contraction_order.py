@@ -122,7 +122,8 @@ def lazy_transposed(x: np.ndarray, y: np.ndarray, transpose_a: bool, transpose_b
     is -0.0 in TF; seed 45002 #37: einsum 'ij,ij->i' of zeros): all of 560 seeded products with transpose_b and
     654 with transpose_a only in that region, float32 and float64; larger ones take Eigen's GEMM (not modelled),
     and neither transposed another order (`eigen_batched_in_order`, from +0)."""
-    if not (transpose_a or transpose_b) or x.dtype != y.dtype or x.dtype.name not in ("float32", "float64") \
+    if not (transpose_a or transpose_b) or x.dtype != y.dtype \
+            or x.dtype.name not in ("float32", "float64", "float16", "bfloat16") \
             or x.ndim < 2 or y.ndim < 2 or not x.size or not y.size:
         return False
     m, k, n = x.shape[-2], x.shape[-1], y.shape[-1]
@@ -131,7 +132,7 @@ def lazy_transposed(x: np.ndarray, y: np.ndarray, transpose_a: bool, transpose_b
     batch = int(np.prod(np.broadcast_shapes(x.shape[:-2], y.shape[:-2]), dtype=np.int64))
     if batch < 2 and min(m, k, n) > 1:
         return False
-    if x.dtype == np.float32:
+    if x.dtype != np.float64:   # (float16 and bfloat16: the float32 kernel on their float32 values)
         from simdist.runtime import host_cpu
         return not host_cpu.current().onednn_supports("float32")
     return True
@@ -144,10 +145,18 @@ def lazy_transposed_matmul(x: np.ndarray, y: np.ndarray, transpose_a: bool, tran
     gives +0.0). With transpose_a, x's row is strided and the sum runs in order; with transpose_b alone both rows
     are contiguous and k >= P (P = 8 float32, 4 float64: the wheel's AVX packets) takes LinearVectorizedTraversal:
     packets of P products, two accumulators over each 2P, their sum, a last full packet, the lanes summed as predux
-    does (the two halves, then pairs), then the rest in order."""
-    dt = x.dtype.type
+    does (the two halves, then pairs), then the rest in order. float16 and bfloat16 operands: TF 2.21's CPU kernel
+    runs the float32 product on their float32 values (the same -0.0 sums: 300 of 300 seeded products' signs as
+    float32's), then rounds to float16, or truncates to bfloat16 as its Eigen bfloat16 MatMul does (fz50b: the
+    gradient of a float16 `matvec(w, v, transpose_a=True)` is an outer product keeping -0.0, fz50b_gen seed 50001
+    #1)."""
+    dt = x.dtype
+    if dt.itemsize == 2:
+        from simdist.runtime.ops.linalg import half_result
+        return half_result(lazy_transposed_matmul(x.astype(np.float32), y.astype(np.float32), transpose_a,
+                                                  transpose_b), dt)
     prods = x[..., :, None, :] * np.swapaxes(y, -1, -2)[..., None, :, :]   # [..., m, n, k], rounded
-    return redux_sum(prods, vectorized=not transpose_a).astype(dt)
+    return redux_sum(prods, vectorized=not transpose_a).astype(dt.type)
 
 
 def redux_sum(terms: np.ndarray, vectorized: bool = True) -> np.ndarray:

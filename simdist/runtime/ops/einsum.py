@@ -158,10 +158,16 @@ _ONEDNN_EINSUM = ("float32", "bfloat16", "float16")   # _MklEinsum's registered 
 
 
 def _half_contraction(ins: Sequence[str], out: str, arrays: Sequence[np.ndarray]) -> np.ndarray | None:
-    """A two-operand float16 contraction in Eigen's half-precision product (half_matmul.py), or
-    None where that is not TF's computation: on CPUs where TF runs oneDNN's float16 Einsum
-    (ops.host-cpu: float32 accumulation, rounded once), bfloat16, other equations, empty operands."""
-    if arrays[0].dtype != np.float16:
+    """A two-operand float16 or bfloat16 contraction in Eigen's 16-bit product (half_matmul.py), or
+    None where that is not TF's computation: on CPUs where TF runs oneDNN's Einsum for the dtype
+    (ops.host-cpu: float32 accumulation, rounded once), other equations, empty operands. bfloat16
+    takes the same paths, each operation rounded to bfloat16, where oneDNN does not take bfloat16
+    (fz50b: `einsum('...i,ij->...j')` of bfloat16 operands on the AMD EPYC; the float32 product rounded
+    once, used before, differed in 1 of 3 elements there)."""
+    dt = arrays[0].dtype
+    if dt != np.float16 and dt.name != "bfloat16":
+        return None
+    if dt.name == "bfloat16" and host_cpu.current().onednn("bfloat16", _ONEDNN_EINSUM):
         return None
     view = _contraction(ins, out, arrays)
     if view is None:
@@ -169,7 +175,7 @@ def _half_contraction(ins: Sequence[str], out: str, arrays: Sequence[np.ndarray]
     x, y, shape, perm = view
     if x.size == 0 or y.size == 0:
         return None
-    if host_cpu.current().onednn("float16", _ONEDNN_EINSUM):
+    if dt == np.float16 and host_cpu.current().onednn("float16", _ONEDNN_EINSUM):
         return np.transpose(_onednn_half_matmul(x, y).reshape(shape), perm)
     return np.transpose(_half.eigen_half_matmul(x, y).reshape(shape), perm)
 
@@ -360,6 +366,28 @@ def _check_and_broadcast(ts: list[Tensor], ins: list[str], equation: str) -> lis
     return out
 
 
+def _ellipsis_as_batch(ts: list[Tensor], ins: list[str], out: str, equation: str) -> tuple[list[Tensor], list[str]]:
+    """TF's EinsumOp takes an ellipsis's dimensions as batch dimensions, broadcast against an operand without them:
+    `einsum('...i,ij->...j', a [3, 4], b [4, 5])` is a batch of three one-row products (b broadcast), not one
+    [3, 4] x [4, 5] product, which for float16 and bfloat16 rounds in another order and can give a zero the other sign
+    (fz50b, fz50b_gen seed 50003 #13, #29; TF 2.21: equal bit for bit to the batched equation with b broadcast). An
+    operand lacking ellipsis letters of the output gets them, size 1 broadcast (its gradient sums them back)."""
+    from simdist.runtime.ops import array
+    ell = [c for c in out if c not in equation]
+    if not ell:
+        return ts, ins
+    size = _sizes_broadcast(ins, [t.shape.as_list() for t in ts])
+    ts, ins = list(ts), list(ins)
+    for i in (0, 1):
+        missing = "".join(c for c in ell if c in ins[1 - i] and c not in ins[i])
+        if not missing or None in [size.get(c) for c in missing] or None in ts[i].shape.as_list():
+            continue
+        shp = ts[i].shape.as_list()
+        ts[i] = array.broadcast_to(array.reshape(ts[i], [1] * len(missing) + shp), [size[c] for c in missing] + shp)
+        ins[i] = missing + ins[i]
+    return ts, ins
+
+
 def einsum(equation: str, *inputs: Any, **kwargs: Any) -> Tensor:
     """`tf.einsum(equation, *inputs)`: matmul ('ij,jk->ik'), batch matmul, outer products,
     transposes, reductions ('ij->j'), traces and diagonals ('ii->', 'ii->i'), ellipsis
@@ -383,6 +411,8 @@ def einsum(equation: str, *inputs: Any, **kwargs: Any) -> Tensor:
             raise args.dtype_error("Einsum", i, ts[0].dtype, ts[i].dtype)
     ins, out = _parse(equation, [t.ndim for t in ts], [not static_shapes.rank_unknown(t) for t in ts])
     ts = _check_and_broadcast(ts, ins, equation)
+    if len(ts) == 2:
+        ts, ins = _ellipsis_as_batch(ts, ins, out, equation)
     while len(ts) > 2:   # contract the first two, keeping the labels still needed
         later = "".join(ins[2:]) + out
         keep = "".join(c for c in dict.fromkeys(ins[0] + ins[1]) if c in later)

@@ -26,10 +26,7 @@ def _matmul(a: np.ndarray, b: np.ndarray, transpose_a: bool = False, transpose_b
         if x.dtype == np.float16 and x.ndim >= 2 and y.ndim >= 2:
             return _half_matmul_f32(x, y)
         from simdist.runtime.ops.contraction_order import matmul
-        out = matmul(x.astype(np.float32), y.astype(np.float32))
-        if x.dtype.name == "bfloat16" and not host_cpu.current().onednn_supports("bfloat16") and not context.in_xla():
-            return _truncated_bfloat16(out, x.dtype)
-        return out.astype(x.dtype)
+        return half_result(matmul(x.astype(np.float32), y.astype(np.float32)), x.dtype)
     from simdist.runtime.ops.contraction_order import (complex_gebp, matmul, needs_order, ordered_matmul, row_in_order,
                                                        takes_gebp)
     if takes_gebp(x, y):   # (complex: Eigen's GEBP, its four real sums and alpha's complex product)
@@ -133,6 +130,15 @@ def _truncated_bfloat16(out: np.ndarray, dtype: Any) -> np.ndarray:
     (training fuzzer seed 4720261201)."""
     bits = np.ascontiguousarray(out, dtype=np.float32).view(np.uint32) & np.uint32(0xFFFF0000)
     return bits.view(np.float32).astype(dtype)   # (exact: the dropped bits are zeros)
+
+
+def half_result(out: np.ndarray, dtype: Any) -> np.ndarray:
+    """A float16/bfloat16 MatMul's float32 sum as TF 2.21's CPU kernel returns it: rounded to float16; truncated to
+    bfloat16 where oneDNN does not take bfloat16 (`_truncated_bfloat16`), else rounded."""
+    if np.dtype(dtype).name == "bfloat16" and not host_cpu.current().onednn_supports("bfloat16") \
+            and not context.in_xla():
+        return _truncated_bfloat16(out, dtype)
+    return out.astype(dtype)
 
 
 def _half_matmul_f32(x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -626,8 +632,8 @@ def trace(x: Any, name: str | None = None) -> Tensor:
 def tensordot(a: Any, b: Any, axes: Any, name: str | None = None) -> Tensor:
     """`tf.tensordot`: axes = N (the last N of a with the first N of b) or a pair of axis lists.
     TF transposes, reshapes and calls MatMul; simdist computes one Einsum where that gives the
-    same values, and TF's composition for float16, whose Einsum kernel rounds differently from its
-    MatMul (half_matmul.py)."""
+    same values, and TF's composition for float16 and bfloat16, whose Einsum kernels round differently from
+    their MatMul (half_matmul.py)."""
     from simdist.runtime.ops import static_shapes
     from simdist.runtime.ops.einsum import einsum
     ta, tb = _t(a), _t(b)
@@ -732,7 +738,9 @@ def tensordot(a: Any, b: Any, axes: Any, name: str | None = None) -> Tensor:
             raise trace_errors.mark_shape(err, f"Dimensions must be equal, but are {ka} and {kb}", "MatMul",
                                           ([m, ka], [kb, n]))
         return _tensordot_matmul(ta, tb, xa, xb)
-    if ta.dtype == dtypes.float16:   # (TF's float16 Einsum and MatMul kernels round differently)
+    if ta.dtype in (dtypes.float16, dtypes.bfloat16):
+        # (TF's 16-bit Einsum and MatMul kernels round differently; bfloat16 MatMul truncates its float32 sum where
+        # oneDNN does not take bfloat16: fz50b, fz50b_gen seed 50002 #15)
         return _tensordot_matmul(ta, tb, xa, xb)
     if not xa and ta.dtype.is_floating:   # (no axis contracted: TF's MatMul with k = 1 sums from +0.0, where an
         # einsum without a summed label multiplies, -0.0 kept; fz45b, fz44_gen seed 44010)

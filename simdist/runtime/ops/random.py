@@ -160,10 +160,18 @@ def _kernel(key: tuple, seed: int, seed2: int, skip: int, kernel: Any = None) ->
     """The kernel's generator before this call, moved on by `skip` outputs
     (GuardedPhiloxRandom::ReserveSamples128): eager kernels are cached per (op, seeds, dtypes), a
     traced function's are its own (`kernel`, random_graphs.instance). An effect-free trace (an
-    untaken tf.cond branch) draws without moving the stream: TF never runs that kernel."""
+    untaken tf.cond branch) draws without moving the stream: TF never runs that kernel. The eager
+    cache is per device too: under MirroredStrategy.run each replica's op runs on its own device, so
+    `dropout(x, 0.5, seed=s)` on replica 1 (/cpu:1) starts its own stream where replica 0's (/cpu:0)
+    goes on from earlier eager calls (fz50b, fz50b_gen seed 50002 #26, #28; TF 2.21, run)."""
     guarded_init(key[0], seed, seed2)
     if kernel is not None:
         key = (random_graphs.aliased_kernel(kernel),) + key
+    else:
+        from simdist.runtime import context
+        device = context.current_device()
+        if not device.endswith("CPU:0"):   # (the default device keeps the key it always had)
+            key = key + (device,)
     streams = _cur.ctx.rng.setdefault("philox", {})
     gen = streams.get(key)
     if gen is None:
