@@ -63,7 +63,8 @@ KNOWN_OPEN: dict[str, tuple[dict[str, str], str, str]] = {
         "attention-concat-centered-rmsprop)."),
     "conv-filter-gradient-order-ftrl": (
         {"arch": "reshape_conv1d", "optimizer": "ftrl_shrinkage"}, "_weights",
-        "a Conv1D's float32 filter gradient summed in another order than TF 2.21's CPU Conv2DBackpropFilter (seed "
+        "a Conv1D's float32 filter gradient: simdist sums it by an im2col matmul, in another order than TF 2.21's CPU "
+        "Conv2DBackpropFilter (seed "
         "5020261201 #12: Reshape + Conv1D(2, 2) + a UnitNorm Dense head, SCCE from logits, Ftrl(learning_rate_power=-0.3, "
         "l2 shrinkage, beta) with clipvalue, steps_per_execution=2, partial batches): the losses agree to the bit, the "
         "first step's gradients differ by an ulp in 7 of 8 Conv1D kernel elements (and downstream), and Ftrl's "
