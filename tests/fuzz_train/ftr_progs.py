@@ -31,17 +31,19 @@ from ftr_vocab import (ARCH_ADAPT, ARCHS7, BATCH_API_SRC, BN_ARCHS7, CHECKPOINT_
                        CHECKPOINT_KERAS_PRE, METRIC_STRINGS, RANDOM_ARCHS7)
 from ftr_vocab import ARCH_ADAPT8, ARCHS8, STRING_INPUTS, STRING_INPUTS_SRC, SW_FORMS, SW_PER_OUTPUT_SRC
 from ftr_vocab import ARCHS9, BACKUP_SRC, CTL_CLIPS, OPT_CLIPS, PADSEQ_STEPS
+from ftr_vocab import (ARCHS10, BN_ARCHS10, CKPT_MANAGER_POST, CKPT_MANAGER_PRE, CKPT_MANAGER_SAVE, COMPUTE_LOSS_MODEL,
+                       RANDOM_ARCHS10, SCHEDULES10, VAL_SW_SRC, WD_EXCLUDE_LINE)
 from simdist.conformance.grid import programs as grid
 from simdist.conformance.grid import reference
 
-ARCHS = {**grid.ARCHS, **V_ARCHS, **TEXT_ARCHS, **TEXT2_ARCHS, **ARCHS5, **ARCHS6, **ARCHS7, **ARCHS8, **ARCHS9}
+ARCHS = {**grid.ARCHS, **V_ARCHS, **TEXT_ARCHS, **TEXT2_ARCHS, **ARCHS5, **ARCHS6, **ARCHS7, **ARCHS8, **ARCHS9, **ARCHS10}
 LOSSES = {**grid.LOSSES, **V_LOSSES}
 OPTIMIZERS = {**grid.OPTIMIZERS, **V_OPTIMIZERS}
 COMMON = {**grid.COMMON, **{k: {"schedule": v} for k, v in SCHEDULES.items()}}
 CALLBACKS = {**grid.CALLBACK_SRC, **V_CALLBACKS}
 ONE_INPUT = tuple(k for k, v in ARCHS.items() if v[0] != "float2" and k not in TEXT_ARCHS and k not in TEXT2_ARCHS
                   and k not in ARCHS5 and k not in ARCHS6 and k not in ARCHS7 and k not in ARCHS8
-                  and k not in ARCHS9)
+                  and k not in ARCHS9 and k not in ARCHS10)
 TWO_INPUTS = tuple(k for k, v in ARCHS.items() if v[0] == "float2" and k not in ARCHS5 and k not in ARCHS6
                    and k not in ARCHS7)
 SCHEDULED = tuple(k for k, v in COMMON.items() if "schedule" in v)
@@ -499,6 +501,64 @@ def _widen9(cfg: dict[str, str], side: np.random.Generator) -> dict[str, str]:
     return cfg
 
 
+def _valid10(cfg: dict[str, str]) -> bool:
+    """_valid8() plus the grid's rules for kfuzz50's models with BatchNormalization or random layers."""
+    if not _valid8(cfg):
+        return False
+    if cfg["arch"] in BN_ARCHS10 and (cfg["strategy"] == "central2"
+                                      or cfg["strategy"] == "mirrored3" and cfg.get("partial") == "yes"):
+        return False   # (ftr_vocab.BN_ARCHS: TF refuses BatchNormalization under CentralStorage; NaN moments)
+    if cfg["arch"] in RANDOM_ARCHS10 and (cfg["strategy"] == "central2" or cfg.get("training_call") == "yes"):
+        return False   # (the rules of RANDOM_ARCHS: an AggregatingVariable's replica-context update)
+    return True
+
+
+#: The optimizers with weight decay of their own, and the common options and extras that add it.
+_WEIGHT_DECAY = ("adamw",)
+
+
+def _has_weight_decay(cfg: dict[str, str]) -> bool:
+    return (cfg["optimizer"] in _WEIGHT_DECAY or cfg["common"] == "weight_decay"
+            or cfg.get("opt_extra") in ("wd_global_clipnorm", "clipvalue_wd"))
+
+
+def _widen10(cfg: dict[str, str], side: np.random.Generator) -> dict[str, str]:
+    """kfuzz50's vocabulary, drawn from a generator of its own (``[seed, index, 12]``), so the programs it leaves
+    alone keep their configuration, source and hash: the blocks people stack (ARCHS10: a Transformer encoder block of
+    MultiHeadAttention and LayerNormalization residuals, Conv2D + BatchNormalization + MaxPooling2D + Dropout +
+    GlobalAveragePooling2D, Conv1D + BatchNormalization + MaxPooling1D + GlobalAveragePooling1D, Embedding + Conv1D +
+    MaxPooling1D + LSTM + Dense; one one-input program in eight without a model_form); a functional Model subclass
+    overriding compute_loss (``model=compute_loss``, one fit program in six of a functional or subclassed model that
+    load_model and from_config need not rebuild); smooth ExponentialDecay, CosineDecayRestarts or a three-boundary
+    PiecewiseConstantDecay (``schedule10``, one program in five without another schedule or a callback setting the
+    rate); the biases kept out of weight decay (``wd_exclude=bias``, one program with weight decay in two, not a
+    wrapped optimizer); validation data with sample weights of their own (``val_sw=yes``, one one-output fit program
+    with validation_data in two); a custom loop checkpointed by a CheckpointManager each epoch, the first epoch's
+    checkpoint restored mid-run into a fresh model that trains one more epoch (``ckpt_manager=yes``, one custom loop
+    in three, not under ParameterServerStrategy)."""
+    a, b, c, d, e, f = side.random(6)
+    arch10 = _pick(side, ARCHS10)
+    sched = _pick(side, SCHEDULES10)
+    fit = cfg["mode"] == "fit"
+    opts = [o for o in cfg.get("fitopts", "").split(",") if o]
+    if a < 0.125 and ARCHS[cfg["arch"]][0] != "float2" and cfg.get("model_form") is None \
+            and _valid10({**cfg, "arch": arch10}):
+        cfg = {**cfg, "arch": arch10}
+    if b < 1 / 6 and fit and cfg.get("model") is None and cfg.get("model_form") in (None, "subclassed") \
+            and cfg.get("save") is None and cfg.get("checkpoint_cb") != "keras" and cfg.get("config_roundtrip") is None:
+        cfg = {**cfg, "model": "compute_loss"}
+    if c < 0.2 and cfg["common"] not in SCHEDULED and cfg["callbacks"] not in SETS_LR \
+            and cfg.get("val_callbacks") != "reduce_lr_val":
+        cfg = {**cfg, "schedule10": sched}
+    if d < 0.5 and _has_weight_decay(cfg) and "wrap" not in OPTIMIZERS[cfg["optimizer"]][1]:
+        cfg = {**cfg, "wd_exclude": "bias"}
+    if e < 0.5 and fit and cfg["outputs"] == "1" and "validation_data" in opts:
+        cfg = {**cfg, "val_sw": "yes"}
+    if f < 1 / 3 and not fit and cfg.get("strategy_form") != "pss":
+        cfg = {**cfg, "ckpt_manager": "yes"}
+    return cfg
+
+
 def _loss_source(name: str, reduction: str | None, force: bool = False, string: bool = False) -> str:
     """The loss's source; ``reduction`` replaces the loss's own one when ``force`` (a custom loop's "none"),
     else applies to losses without one; ``string``: the loss's string name (LOSS_STRINGS)."""
@@ -521,6 +581,8 @@ def _opt_source(cfg: dict[str, str]) -> str:
     lr = repr(opts.pop("lr"))
     if "schedule" in common:
         lr = common.pop("schedule").format(lr=lr)
+    elif cfg.get("schedule10") is not None:   # (kfuzz50)
+        lr = SCHEDULES10[cfg["schedule10"]].format(lr=lr)
     opts.update(common)
     for k, v in OPT_EXTRAS.get(cfg.get("opt_extra", ""), {}).items():   # (kfuzz45: the optimizer's own win)
         opts.setdefault(k, v)
@@ -556,7 +618,8 @@ def _build_source(cfg: dict[str, str]) -> str:
         heads_src.append(f"tf.keras.layers.Dense({units}, activation={act!r}{reg}, name='out{i}'{f32})")
         body.append(f"out{i} = {heads_src[-1]}(h)")
     outs = "out0" if len(heads) == 1 else "[out0, out1]"
-    model_cls = "CustomModel" if cfg.get("model") == "custom_train_step" else "tf.keras.Model"
+    model_cls = {"custom_train_step": "CustomModel", "compute_loss": "LossModel"}.get(cfg.get("model", ""),
+                                                                                    "tf.keras.Model")
     form = cfg.get("model_form")
     if form is not None:   # (kfuzz42: one input, one output, every hidden line one layer)
         layers = [*_layer_exprs(cfg["arch"]), *(_SEQ_LINE.match(ln).group(1) for ln in lam), heads_src[0]]
@@ -578,7 +641,10 @@ def _build_source(cfg: dict[str, str]) -> str:
         body.append(ARCH_ADAPT[cfg["arch"]])
     if cfg["arch"] in ARCH_ADAPT8:   # (kfuzz48)
         body.append(ARCH_ADAPT8[cfg["arch"]])
-    body += [f"opt = {_opt_source(cfg)}", "return model, opt"]
+    body += [f"opt = {_opt_source(cfg)}"]
+    if cfg.get("wd_exclude") == "bias":   # (kfuzz50: before the optimizer is built)
+        body.append(WD_EXCLUDE_LINE)
+    body += ["return model, opt"]
     return "def build():\n" + "\n".join("    " + b for b in body) + "\n"
 
 
@@ -610,10 +676,10 @@ if "validation_data" in fit_kwargs:
 _FIT_CALL = "hist = model.fit(x, y, batch_size=batch_size, epochs=epochs, shuffle=False,"
 
 
-#: The session of the newest widening (kfuzz49's `_widen9`); `make_program(..., upto=45)` draws a program as the
+#: The session of the newest widening (kfuzz50's `_widen10`); `make_program(..., upto=45)` draws a program as the
 #: generator of the forty-fifth session did, `upto=43` as the forty-third's (to re-run an earlier session's seeds and
 #: open classes; the sessions before the forty-first are not told apart).
-LATEST = 49
+LATEST = 50
 
 
 def make_program(seed: int, index: int, cfg: dict[str, str] | None = None, upto: int = LATEST) -> grid.Case:
@@ -629,7 +695,7 @@ def make_program(seed: int, index: int, cfg: dict[str, str] | None = None, upto:
             two = {**cfg, "arch": _pick(side, TWO_INPUTS)}
             cfg = two if valid(two) else cfg
         for session, widen in ((41, _widen), (42, _widen2), (43, _widen3), (44, _widen4), (45, _widen5), (46, _widen6),
-                                (47, _widen7), (48, _widen8), (49, _widen9)):
+                                (47, _widen7), (48, _widen8), (49, _widen9), (50, _widen10)):
             if upto >= session:   # (each widening's generator of its own: [seed, index, session - 38])
                 cfg = widen(cfg, np.random.default_rng([seed, index, session - 38]))
     kind, replicas = grid.STRATEGIES[cfg["strategy"]]
@@ -643,6 +709,7 @@ def make_program(seed: int, index: int, cfg: dict[str, str] | None = None, upto:
     pss = "cluster = backend.make_ps_cluster(workers=2, ps=1)\n" if cfg.get("strategy_form") == "pss" else ""
     lines = [f"{pss}strategy = {make}", grid.PRELUDE,
              custom if cfg.get("model") == "custom_train_step" else "",
+             COMPUTE_LOSS_MODEL if cfg.get("model") == "compute_loss" else "",
              CUSTOM_LAYER if cfg.get("custom_layer") == "yes" else "", _build_source(cfg)]
     params: dict[str, Any] = {"seed": int(rng.integers(1, 2 ** 31))}
     opts = [o for o in cfg.get("fitopts", "").split(",") if o]
@@ -721,6 +788,8 @@ def make_program(seed: int, index: int, cfg: dict[str, str] | None = None, upto:
             fit = CSV_PRE + fit
         if cfg.get("sw_form") is not None:   # (kfuzz48: the sample weights per output)
             fit = SW_PER_OUTPUT_SRC.replace("FORM", SW_FORMS[cfg["sw_form"]]) + fit
+        if cfg.get("val_sw") == "yes":   # (kfuzz50: after the targets' dict, before the dataset's batches)
+            fit = VAL_SW_SRC + fit
         if cfg.get("outputs_form") == "dict":
             fit = _DICT_TARGETS + fit
         if "shuffle" in opts:
@@ -770,6 +839,11 @@ def make_program(seed: int, index: int, cfg: dict[str, str] | None = None, upto:
         if cfg.get("ctl_clip") is not None:   # (kfuzz49: the gradients clipped before they are applied)
             at = "    grads = tape.gradient(loss, model.trainable_variables)\n"
             body = body.replace(at, at + CTL_CLIPS[cfg["ctl_clip"]])
+        if cfg.get("ckpt_manager") == "yes":   # (kfuzz50: saved at each epoch's end, restored mid-run after)
+            body = (body.replace("GB = 4\n", CKPT_MANAGER_PRE + "GB = 4\n", 1)
+                    .replace("for i, v in enumerate(opt_vars(opt)):\n",
+                             CKPT_MANAGER_SAVE + "for i, v in enumerate(opt_vars(opt)):\n", 1)
+                    + CKPT_MANAGER_POST.replace("USE_FUNCTION", str(cfg["mode"] == "ctl_function")))
         if cfg.get("ctl_form") == "apply":   # (kfuzz44: optimizer.apply, a tf.function without XLA)
             body = (body.replace("opt.apply_gradients(zip(grads, model.trainable_variables))",
                                  "opt.apply(grads, model.trainable_variables)")

@@ -720,3 +720,97 @@ for i, v in enumerate(opt_vars(model_b2.optimizer)):
     obs[f"restored_optimizer_var/backup/{i}"] = v
 obs["history/backup_dir_left"] = np.float64(_os9.path.exists(_backup_dir))
 '''
+
+#: kfuzz50's vocabulary, drawn by ftr_progs._widen10's generator of its own.
+#: The blocks people stack (``arch`` from ARCHS10, one one-input program in eight without a model_form): a
+#: Transformer encoder block (MultiHeadAttention + residual Add + LayerNormalization, a Dense feed-forward + residual
+#: Add + LayerNormalization, pooled; the attention without biases: its key bias has a gradient of 0 in exact
+#: arithmetic, the grid's NOISE_PARAMS class), a Conv2D without bias + BatchNormalization + ReLU + MaxPooling2D +
+#: Dropout + GlobalAveragePooling2D image block, a Conv1D + BatchNormalization + MaxPooling1D + GlobalAveragePooling1D
+#: block, an Embedding + Conv1D + MaxPooling1D + LSTM + Dense text classifier.
+ARCHS10: dict[str, tuple[str, tuple[int, ...], tuple[str, ...]]] = {
+    "transformer_block": ("float", (3, 4), (f"a = {_L}MultiHeadAttention(num_heads=2, key_dim=2, use_bias=False)(h, h)",
+                                            f"h = {_L}LayerNormalization(epsilon=1e-6)({_L}Add()([h, a]))",
+                                            f"f = {_L}Dense(6, activation='relu')(h)",
+                                            f"f = {_L}Dense(4)(f)",
+                                            f"h = {_L}LayerNormalization(epsilon=1e-6)({_L}Add()([h, f]))",
+                                            f"h = {_L}GlobalAveragePooling1D()(h)")),
+    "conv2d_bn_pool_dropout_gap": ("float", (6, 6, 1), (f"h = {_L}Conv2D(4, 3, padding='same', use_bias=False)(h)",
+                                                        f"h = {_L}BatchNormalization()(h)",
+                                                        f"h = {_L}Activation('relu')(h)",
+                                                        f"h = {_L}MaxPooling2D(2)(h)",
+                                                        f"h = {_L}Dropout(0.25, seed=6)(h)",
+                                                        f"h = {_L}GlobalAveragePooling2D()(h)")),
+    "conv1d_bn_pool_gap": ("float", (8, 2), (f"h = {_L}Conv1D(4, 3, padding='same', use_bias=False)(h)",
+                                             f"h = {_L}BatchNormalization(momentum=0.9)(h)",
+                                             f"h = {_L}Activation('relu')(h)",
+                                             f"h = {_L}MaxPooling1D(2)(h)",
+                                             f"h = {_L}GlobalAveragePooling1D()(h)")),
+    "embed_conv1d_lstm": ("int", (6,), (f"h = {_L}Embedding(6, 3)(h)",
+                                        f"h = {_L}Conv1D(4, 2, activation='relu')(h)",
+                                        f"h = {_L}MaxPooling1D(2)(h)",
+                                        f"h = {_L}LSTM(3)(h)",
+                                        f"h = {_L}Dense(3, activation='relu')(h)")),
+}
+#: ARCHS10's models with BatchNormalization or random layers (the grid's rules of its own such models).
+BN_ARCHS10 = ("conv2d_bn_pool_dropout_gap", "conv1d_bn_pool_gap")
+RANDOM_ARCHS10 = ("conv2d_bn_pool_dropout_gap",)
+#: A functional Model subclass overriding compute_loss (``model=compute_loss``), as Keras's docstring of
+#: Trainer.compute_loss invites: the compiled loss by super() plus a penalty on the predictions' size.
+COMPUTE_LOSS_MODEL = '''\
+class LossModel(tf.keras.Model):
+    def compute_loss(self, x=None, y=None, y_pred=None, sample_weight=None, training=True):
+        loss = super().compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight, training=training)
+        penalty = tf.add_n([tf.reduce_mean(tf.square(tf.cast(p, "float32"))) for p in tf.nest.flatten(y_pred)])
+        return loss + tf.cast(0.01 * penalty, loss.dtype)
+'''
+#: Learning-rate schedules beside the grid's (``schedule10``, for an optimizer without another schedule): smooth
+#: ExponentialDecay, CosineDecayRestarts, a PiecewiseConstantDecay of three boundaries.
+SCHEDULES10: dict[str, str] = {
+    "exp_decay_smooth": _S + "ExponentialDecay({lr}, 3, 0.7)",
+    "cosine_restarts": _S + "CosineDecayRestarts({lr}, 2, t_mul=2.0, m_mul=0.8, alpha=0.1)",
+    "piecewise3": _S + "PiecewiseConstantDecay([2, 4, 6], [{lr}, {lr} * 0.5, {lr} * 0.25, {lr} * 0.1])",
+}
+#: The biases kept out of weight decay (``wd_exclude=bias``), as AdamW users write it: before the optimizer is built.
+WD_EXCLUDE_LINE = "opt.exclude_from_weight_decay(var_names=['bias'])"
+#: Validation data with sample weights of their own (``val_sw=yes``): the third element of validation_data.
+VAL_SW_SRC = '''\
+fit_kwargs = dict(fit_kwargs)
+_vx, _vy = fit_kwargs["validation_data"][:2]
+_vn = len(tf.nest.flatten(_vy)[0])
+fit_kwargs["validation_data"] = (_vx, _vy, np.round(np.linspace(0.25, 1.75, _vn), 2).astype(np.float32))
+'''
+#: A custom loop checkpointed by a tf.train.CheckpointManager at each epoch's end (``ckpt_manager=yes``); after the
+#: loop a fresh model and optimizer restore the first epoch's checkpoint (mid-run) and train one more epoch.
+CKPT_MANAGER_SAVE = "    ckm.save()\n"
+CKPT_MANAGER_PRE = '''\
+import os as _os10, tempfile as _tmp10
+ckm = tf.train.CheckpointManager(tf.train.Checkpoint(model=model, optimizer=opt),
+                                 _os10.path.join(_tmp10.mkdtemp(), "ckm"), max_to_keep=2)
+'''
+CKPT_MANAGER_POST = '''\
+obs["history/manager_checkpoints"] = np.float64(len(ckm.checkpoints))
+with strategy.scope():
+    model_r, opt_r = build()
+    opt_r.build(model_r.trainable_variables)
+tf.train.Checkpoint(model=model_r, optimizer=opt_r).restore(ckm.checkpoints[0])
+obs["restored_weights/manager"] = flat(model_r)
+for i, v in enumerate(opt_vars(opt_r)):
+    obs[f"restored_optimizer_var/manager/{i}"] = v
+def step_r(xb, yb):
+    with tf.GradientTape() as tape:
+        pred = model_r(xb, training=True)
+        loss = tf.nn.compute_average_loss(loss_obj(yb, pred), global_batch_size=GB)
+    grads = tape.gradient(loss, model_r.trainable_variables)
+    opt_r.apply_gradients(zip(grads, model_r.trainable_variables))
+    return loss
+def replicated_r(xb, yb):
+    return strategy.run(step_r, args=(xb, yb))
+if USE_FUNCTION:
+    replicated_r = tf.function(replicated_r)
+for xb, yb in dist:
+    loss_r = replicated_r(xb, yb)
+    n = len([k for k in obs if k.startswith("step_loss/manager_")])
+    obs[f"step_loss/manager_{n}"] = backend.to_numpy(strategy.reduce("SUM", loss_r, axis=None))
+obs["continued_weights/manager"] = flat(model_r)
+'''

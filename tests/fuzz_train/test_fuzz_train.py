@@ -17,7 +17,7 @@ import pytest
 
 from ftr_known import KNOWN_OPEN
 from ftr_progs import ARCHS, LOSSES, OPTIMIZERS, make_program
-from ftr_vocab import ARCHS7
+from ftr_vocab import ARCHS7, ARCHS10
 from fz_train_campaign import ANSWERS_DIR, campaign, load_answer
 
 needs_tf = pytest.mark.skipif(importlib.util.find_spec("tensorflow") is None,
@@ -95,7 +95,7 @@ def test_programs_reach_the_vocabulary() -> None:
     assert opts == want, f"600 programs use fit options {sorted(opts)}, but should use {sorted(want)}"
     assert any(c.params.get("x") is not None and len(c.params["x"]) % c.params.get("batch_size", 1) for c in cs), \
         "no partial last batch in 600 programs"
-    for factor, want in (("model", {"custom_train_step"}), ("loss_form", {"string"}),   # (kfuzz41's side draws)
+    for factor, want in (("model", {"custom_train_step", "compute_loss"}), ("loss_form", {"string"}),   # (kfuzz41's, 50's)
                          ("model_form", {"sequential", "subclassed", "sequential_add"}),   # (kfuzz42's, 46's)
                          ("feed", {"dataset", "generator", "pydataset"}),
                          ("regularizer", {"l1", "l2"}), ("weighted_metrics", {"yes"}),
@@ -111,7 +111,9 @@ def test_programs_reach_the_vocabulary() -> None:
                          ("head_extra", {"max_norm", "non_neg", "unit_norm_bias_l2", "min_max_bias_l1"}),   # (kfuzz46's)
                          ("custom_layer", {"yes"}), ("step_form", {"compiled", "trackers"}),
                          ("config_roundtrip", {"yes"}), ("dropout_call", {"yes"}), ("eval_list", {"yes"}),
-                         ("batch_api", {"yes"}), ("metrics_form", {"strings"})):   # (kfuzz47's)
+                         ("batch_api", {"yes"}), ("metrics_form", {"strings"}),   # (kfuzz47's)
+                         ("schedule10", {"exp_decay_smooth", "cosine_restarts", "piecewise3"}),   # (kfuzz50's)
+                         ("wd_exclude", {"bias"}), ("val_sw", {"yes"}), ("ckpt_manager", {"yes"})):
         drawn = {c.config[factor] for c in cs if factor in c.config}
         assert drawn == want, f"600 programs draw {factor} {sorted(drawn)}, but should draw {sorted(want)}"
     steps = {"compiled": "self.compiled_metrics.update_state(y, y_pred, sample_weight)",
@@ -123,6 +125,12 @@ def test_programs_reach_the_vocabulary() -> None:
     assert len(arch6) == 4, f"600 programs draw only {sorted(arch6)} of kfuzz46's models"
     arch7 = {c.config["arch"] for c in cs} & set(ARCHS7)
     assert arch7 == set(ARCHS7), f"600 programs draw only {sorted(arch7)} of kfuzz47's models"
+    arch10 = {c.config["arch"] for c in cs} & set(ARCHS10)
+    assert arch10 == set(ARCHS10), f"600 programs draw only {sorted(arch10)} of kfuzz50's models"
+    for c in cs:
+        assert c.config.get("model") != "compute_loss" or ("class LossModel(tf.keras.Model)" in c.source and (
+            "model = LossModel(" in c.source or "class Net(LossModel)" in c.source)), \
+            f"program {c.index} (model=compute_loss) does not build its model from LossModel"
     customs = [c for c in cs if c.config.get("model") == "custom_train_step"]
     assert all("class CustomModel(tf.keras.Model)" in c.source
                and ("model = CustomModel(" in c.source or "class Net(CustomModel)" in c.source)
@@ -139,7 +147,11 @@ def test_programs_reach_the_vocabulary() -> None:
               "head_extra": "_constraint=tf.keras.constraints.", "custom_layer": "ScaleShift()",
               "config_roundtrip": "model_rt = type(model).from_config(_cfg)", "dropout_call": 'obs[f"predict/dropout_call{_k}"]',
               "eval_list": "ev_l = model.evaluate(x, y, batch_size=batch_size, verbose=0)",
-              "batch_api": "model.train_on_batch(", "metrics_form": "metrics=['"}
+              "batch_api": "model.train_on_batch(", "metrics_form": "metrics=['",
+              "schedule10": "learning_rate=tf.keras.optimizers.schedules.",   # (kfuzz50's)
+              "wd_exclude": "opt.exclude_from_weight_decay(var_names=['bias'])",
+              "val_sw": 'fit_kwargs["validation_data"] = (_vx, _vy, np.round(',
+              "ckpt_manager": "tf.train.Checkpoint(model=model_r, optimizer=opt_r).restore(ckm.checkpoints[0])"}
     for c in cs:
         for factor, text in checks.items():
             if factor == "strategy_form" and c.config.get(factor) == "pss":
