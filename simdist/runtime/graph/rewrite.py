@@ -111,13 +111,9 @@ def finished(rec: Any, template: Any) -> Any:
             rec.lane = n.lane
             with np.errstate(all="ignore"):   # (as the ops' own eager paths: inf * 0 is NaN, quietly)
                 out = rule(view, i)
-            if out is None:
-                if len(nodes) != start:
-                    raise AssertionError(f"a finished-graph rule for {n.op.name} recorded ops and returned None")
+            j = None if out is None else rec.slot_of.get(id(out))
+            if j is None:   # (no rewrite; ops a rule ran before it declined are dropped by _splice)
                 continue
-            j = rec.slot_of.get(id(out))
-            if j is None:
-                raise AssertionError(f"a finished-graph rule for {n.op.name} returned a tensor of no node")
             subs[i] = (start, len(nodes), j)
     finally:
         execution.end_recording(ctx, rec)
@@ -125,6 +121,8 @@ def finished(rec: Any, template: Any) -> Any:
             execution.begin_recording(ctx, outer)
         tally.flops, rec.lane = flops, lane
     if not subs:
+        if len(nodes) != n0:   # (ops a rule ran before it declined)
+            _splice(rec, template, subs, n0)
         return template
     return _splice(rec, template, subs, n0)
 
@@ -143,9 +141,9 @@ def _splice(rec: Any, template: Any, subs: dict[int, tuple[int, int, int]], n0: 
         new[i] = k
 
     def resolve(i: int) -> int:
-        while new[i] < 0:
+        while new[i] < 0 and i in subs:
             i = subs[i][2]
-        return new[i]
+        return new[i]   # (-1: a node no rewrite kept)
     alias = [resolve(i) for i in range(len(nodes))]
     # (what `again` evaluates anew: the new nodes, and each replacement, whose consumers now read it)
     made = [alias[i] for s in subs.values() for i in range(s[0], s[1])] + [alias[i] for i in subs]
@@ -155,7 +153,7 @@ def _splice(rec: Any, template: Any, subs: dict[int, tuple[int, int, int]], n0: 
     rec.nodes[:] = kept
     rec.static[:] = [rec.static[i] for i in order]
     rec.folds[:] = [rec.folds[i] for i in order]
-    rec.slot_of = {k: alias[v] for k, v in rec.slot_of.items()}
+    rec.slot_of = {k: alias[v] for k, v in rec.slot_of.items() if alias[v] >= 0}
     rec.tensor_at = {new[i]: t for i, t in rec.tensor_at.items() if new[i] >= 0}
     rec.args = [alias[i] for i in rec.args]
     rec.dirty = [alias[i] for i in rec.dirty]

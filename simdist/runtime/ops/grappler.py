@@ -101,8 +101,8 @@ def _uniform(v: np.ndarray) -> float | None:
 # --- arithmetic_optimizer.cc SqrtDivToRsqrtMulStage, constant_folding.cc ReduceDivToReciprocalMul
 def _div_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     """RealDiv/Div(x, y) of floats (and complex numbers): y a constant -> Mul(x, Reciprocal(y)) (the reciprocal folded
-    in y's dtype); x a constant of ones -> Reciprocal(y); y = Sqrt(z) with no other consumer ->
-    Mul(x, Rsqrt(z))."""
+    in y's dtype); x a constant of ones -> Reciprocal(y). (y = Sqrt(z) with no other consumer -> Mul(x, Rsqrt(z)):
+    `_sqrt_div`, on the finished graph, where every consumer is known.)"""
     from simdist.runtime.ops import dispatch, math, unary
     x, y = tensors
     simple = _simplified(rec, "RealDiv", x, y)   # (x / 1 -> x first)
