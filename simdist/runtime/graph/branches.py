@@ -236,8 +236,12 @@ def _rewritten(rec: Recorder, i: int, subs: list[BranchRecorder]) -> None:
     from simdist.runtime.graph.ir import WRITE
     if any(sub.rewrote or sub.dirty for sub in subs):
         rec.dirty.append(i)
-    if any(n.kind == WRITE for sub in subs for n in sub.nodes) or any(sub.branch_writes for sub in subs):
+    written = {id(n.var): n.var for sub in subs for n in sub.nodes if n.kind == WRITE}
+    for sub in subs:
+        written.update(sub.branch_vars)
+    if written:
         rec.branch_writes.add(i)
+        rec.branch_vars.update(written)
 
 
 def _raw(t: Tensor) -> np.ndarray:

@@ -86,6 +86,7 @@ class Recorder(execution.Interpreter):
         self.rewrote: list[int] = []
         self.dirty: list[int] = []
         self.branch_writes: set[int] = set()
+        self.branch_vars: dict[int, Any] = {}   # the variables those nodes' graphs write, by id
         self.again: list[Any] = []   # [the call's result as the optimized graph computes it], once evaluated
 
     def invalidate(self, reason: str) -> None:
@@ -378,6 +379,8 @@ class Recorder(execution.Interpreter):
             self.reason = (f"it creates {self.created - self.expected} tensor(s) outside the op registry "
                            "(e.g. strategy or dataset values; every tf op is recorded)")
         if self.reason is not None:
+            if self.reason.startswith(_CREATES) and getattr(self, "parent", None) is None:
+                self._rewritten_once(result)
             return Untraceable(self.reason)
         try:
             template = self._template(result)
@@ -400,6 +403,27 @@ class Recorder(execution.Interpreter):
         elif fusion is not None:
             g.use_fused(Graph(fusion.nodes, fusion.template, flops, outputs, fusion.args, **graph_kw), fusion.guard)
         return g
+
+
+    def _rewritten_once(self, result: Any) -> None:
+        """A call that creates variables runs eagerly (tf.function records it at its next call), but TF's first call
+        runs its optimized graph: Grappler's finished-graph rewrites applied to its recording all the same, for this
+        call's values only (`again`; Keras's first training step, which builds the optimizer's slots: kfuzz48's centered
+        RMSprop `(lr * g) / sqrt(denominator)`)."""
+        from simdist.runtime.graph import rewrite
+        if not rewrite.allowed(self) or self.created != self.expected:
+            return
+        try:
+            template = self._template(result)
+        except NotRecordable:
+            return
+        rewrite.finished(self, template)
+        if self.rewrote or self.dirty:
+            from simdist.runtime.graph import reevaluate
+            self.again = [reevaluate.again(self, result)]
+
+
+_CREATES = "it creates a variable"
 
 
 def _same_dtype(fn: np.ufunc, dt: Any, nin: int) -> bool:

@@ -131,8 +131,10 @@ def again(rec: Any, first: Any) -> Any:
         elif kind == WRITE and any(maybe[j] for j in n.ins):
             wrote.add(id(n.var))
             full = True
-    if full:   # (every variable the call wrote back to its value from before it; its writes made again below)
-        variables.undo_trace_writes({k: (var, v.copy(), ver) for k, (var, v, ver) in rec.journal.items()})
+    if full:   # (every variable the call's recorded writes write, back to its value from before the call; the
+        # writes made again below. A variable written outside the recording keeps its value.)
+        mine = {id(n.var) for n in nodes if n.kind == WRITE} | set(rec.branch_vars)
+        variables.undo_trace_writes({k: (var, v.copy(), ver) for k, (var, v, ver) in rec.journal.items() if k in mine})
     new: dict[int, Any] = {}
     fired = subnormals._fired
     flops = tally.flops
