@@ -20,6 +20,9 @@ does not run again: its side effects happen once. That is sound because Python c
 constant inside a recorded call (`Recorder.read_value` abandons the recording when it does): no Python decision
 depends on a value a rewrite changes (a rewrite never applies to constants, which TF's folding evaluates first).
 
+A call that creates variables runs eagerly and records at its next call, but TF's first call runs its optimized
+graph: its recording is rewritten and evaluated again all the same, for its values (`Recorder._rewritten_once`).
+
 Not applied (the graph stays as written, as its first call ran): a call recorded under outer gradient tapes (TF's
 forward function then returns the intermediates its backward reads, which gives them other consumers), inside a
 transaction (a ClusterCoordinator closure: its writes are buffered) or without a journal of its writes (`record`).
