@@ -180,11 +180,6 @@ def test_an_add_layer_adds_a_bias_shaped_operand_as_keras_ops_add(tf_results: di
 
 
 @pytest.mark.clause("function.grappler-rewrites")
-@pytest.mark.xfail(strict=True, reason=(
-    "open (docs/spec.md function.grappler-rewrites, kfuzz49): TF 2.21 regroups a product tree inside tf.function "
-    "(ConstantPushDown, then MinimizeBroadcasts); simdist's record-time rewrite of it was withdrawn at the merge, as "
-    "it changed the graph tf.gradients walks (stop_gradients=[x * x] of (x * x) * 3.0: tests/runtime/"
-    "test_traced_control_flow_tf.py) and absorbed products a later op reads"))
 def test_a_product_tree_multiplies_its_smallest_leaves_first_in_name_order(tf_results: dict[int, Any]) -> None:
     """kfuzz48's open (x * y) * c class: ConstantPushDown of a product, then MinimizeBroadcasts."""
     _check(tf_results, "min_broadcasts/")

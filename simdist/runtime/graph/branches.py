@@ -218,6 +218,7 @@ def record_branches(rec: Recorder, pred: Tensor, fns: Sequence[Callable[[], Any]
     node.value = tuple(t._a if type(t) is _Traced else t._v for t in mine)
     node.body = ("cond", pred, select, subs, flat_outs, _variables_read(subs))
     i = rec._add(node)
+    _rewritten(rec, i, subs)
     if rec.untaped is None:
         rec.untaped = "it runs a tf.cond or tf.switch_case recorded as one node (its branches' graphs)"
     traced = [rec._traced(t, Node(PURE, operator.itemgetter(j), (i,), t.dtype, key=("item", j)))
@@ -226,6 +227,21 @@ def record_branches(rec: Recorder, pred: Tensor, fns: Sequence[Callable[[], Any]
     it = iter(traced)
     result = nest.map_structure(lambda v: None if v is None else next(it), outs[taken])
     return outs, result
+
+
+def _rewritten(rec: Recorder, i: int, subs: list[BranchRecorder]) -> None:
+    """Note node i of `rec` (a tf.cond's or tf.while_loop's) for the call's evaluation again (reevaluate.again)
+    when Grappler's finished-graph rewrites changed its graphs (their first run computed them as written), and
+    whether its graphs write variables (made again when the call's writes are)."""
+    from simdist.runtime.graph.ir import WRITE
+    if any(sub.rewrote or sub.dirty for sub in subs):
+        rec.dirty.append(i)
+    written = {id(n.var): n.var for sub in subs for n in sub.nodes if n.kind == WRITE}
+    for sub in subs:
+        written.update(sub.branch_vars)
+    if written:
+        rec.branch_writes.add(i)
+        rec.branch_vars.update(written)
 
 
 def _raw(t: Tensor) -> np.ndarray:
@@ -335,6 +351,7 @@ def record_loop(rec: Recorder, cond: Callable[[list], Tensor], body: Callable[[l
     # (for tf.gradients: the loop run again op by op, autodiff/graph_gradients.py)
     node.body = ("while", progs, n, cpos, bpos, limit, _variables_read(subs))
     i = rec._add(node)
+    _rewritten(rec, i, subs)
     if rec.untaped is None:
         rec.untaped = "it runs a tf.while_loop recorded as one node (its cond's and body's graphs)"
     return [rec._traced(Tensor(v, t.dtype, t._device), Node(PURE, operator.itemgetter(j), (i,), t.dtype,

@@ -3,6 +3,7 @@ dispatch), and `record` / `record_call` run a call under one and return its Grap
 
 from __future__ import annotations
 
+import contextlib
 import operator
 import threading
 from typing import Any, Callable, Iterator
@@ -76,6 +77,17 @@ class Recorder(execution.Interpreter):
         # the bound ops (OpDef.bound: a custom gradient, a collective), each with the number of nodes
         # recorded before it: tf.gradients differentiates them as a tape would
         self.bound_ops: list[tuple] = []
+        # Grappler's consumer-dependent rewrites on the finished recording (graph/rewrite.py): the journal of the
+        # call's variable writes (record_call's; None: the rewrites do not apply), whether it records under outer
+        # gradient tapes, the nodes the rewrites made, the tf.cond / tf.while_loop nodes whose graphs they
+        # rewrote, and those nodes whose graphs write variables (for reevaluate.again)
+        self.journal: dict | None = None
+        self.outer_tapes = False
+        self.rewrote: list[int] = []
+        self.dirty: list[int] = []
+        self.branch_writes: set[int] = set()
+        self.branch_vars: dict[int, Any] = {}   # the variables those nodes' graphs write, by id
+        self.again: list[Any] = []   # [the call's result as the optimized graph computes it], once evaluated
 
     def invalidate(self, reason: str) -> None:
         if self.reason is None:
@@ -367,11 +379,19 @@ class Recorder(execution.Interpreter):
             self.reason = (f"it creates {self.created - self.expected} tensor(s) outside the op registry "
                            "(e.g. strategy or dataset values; every tf op is recorded)")
         if self.reason is not None:
+            if self.reason.startswith(_CREATES) and getattr(self, "parent", None) is None:
+                self._rewritten_once(result)
             return Untraceable(self.reason)
         try:
             template = self._template(result)
         except NotRecordable as e:
             return Untraceable(str(e))
+        from simdist.runtime.graph import rewrite
+        if rewrite.allowed(self):   # (Grappler's rewrites that count every consumer: graph/rewrite.py)
+            template = rewrite.finished(self, template)
+            if getattr(self, "parent", None) is None and (self.rewrote or self.dirty):
+                from simdist.runtime.graph import reevaluate   # (the call's values: the optimized graph's)
+                self.again = [reevaluate.again(self, result)]
         fusion = None
         if self.lanes > 1:      # a strategy.run of several replicas: their lanes fused (runtime/lanes/)
             from simdist.runtime import lanes
@@ -383,6 +403,27 @@ class Recorder(execution.Interpreter):
         elif fusion is not None:
             g.use_fused(Graph(fusion.nodes, fusion.template, flops, outputs, fusion.args, **graph_kw), fusion.guard)
         return g
+
+
+    def _rewritten_once(self, result: Any) -> None:
+        """A call that creates variables runs eagerly (tf.function records it at its next call), but TF's first call
+        runs its optimized graph: Grappler's finished-graph rewrites applied to its recording all the same, for this
+        call's values only (`again`; Keras's first training step, which builds the optimizer's slots: kfuzz48's centered
+        RMSprop `(lr * g) / sqrt(denominator)`)."""
+        from simdist.runtime.graph import rewrite
+        if not rewrite.allowed(self) or self.created != self.expected:
+            return
+        try:
+            template = self._template(result)
+        except NotRecordable:
+            return
+        rewrite.finished(self, template)
+        if self.rewrote or self.dirty:
+            from simdist.runtime.graph import reevaluate
+            self.again = [reevaluate.again(self, result)]
+
+
+_CREATES = "it creates a variable"
 
 
 def _same_dtype(fn: np.ufunc, dt: Any, nin: int) -> bool:
@@ -527,16 +568,22 @@ def record_call(fn: Callable[..., Any], args: tuple, kwargs: dict, leaves: list[
     ctx = execution.current()
     bytes0, peak0 = ctx.held_bytes, ctx.held_peak
     ctx.held_peak = bytes0
+    # (Grappler's consumer-dependent rewrites act on the finished recording, graph/rewrite.py: not under outer
+    # tapes, whose forward function returns the intermediates its backward reads, nor inside a transaction)
+    rec.outer_tapes = ctx.aside is not None or ctx.through is not None
+    rewriting = rewrites and not ctx.transactions
     execution.begin_recording(ctx, rec)
     try:
-        made = [rec.arg(t) for t in leaves]
-        if _symbolic._MARKS:   # (the twins print as the arguments' placeholders: function.symbolic-tensors)
-            for src, twin in zip(leaves, made):
-                _symbolic.inherit_name(src, twin)
-        if twins is not None:
-            twins.extend(made)
-        it = iter(made)
-        result = fn(*_substitute(args, it), **_substitute(kwargs, it))
+        with (variables.trace_writes() if rewriting else contextlib.nullcontext()) as journal:
+            made = [rec.arg(t) for t in leaves]
+            if _symbolic._MARKS:   # (the twins print as the arguments' placeholders: function.symbolic-tensors)
+                for src, twin in zip(leaves, made):
+                    _symbolic.inherit_name(src, twin)
+            if twins is not None:
+                twins.extend(made)
+            it = iter(made)
+            rec.journal = journal
+            result = fn(*_substitute(args, it), **_substitute(kwargs, it))
     finally:
         execution.end_recording(ctx, rec)
         rec.live = False
@@ -548,6 +595,8 @@ def record_call(fn: Callable[..., Any], args: tuple, kwargs: dict, leaves: list[
                    held_rise=rise)
     if type(g) is Untraceable and rec.graph_gradients:
         g.gradients = True
+    if rec.again:   # (the first call's values: the optimized graph's, reevaluate.again)
+        result = rec.again[0]
     if type(g) is Graph:
         from simdist.runtime import interpret
         program = interpret.build(rec, result)

@@ -22,7 +22,7 @@ from simdist.runtime.graph.ir import CHARGE, PURE, READ, WRITE, Node
 from simdist.runtime.tensor import Tensor
 from simdist.runtime.values import Mirrored, PerReplica
 
-__all__ = ["STASH", "evaluable", "reads_own_writes", "rereads", "evaluate"]
+__all__ = ["STASH", "evaluable", "reads_own_writes", "rereads", "evaluate", "again"]
 
 # The draws of a recorded call's stateful ops (random), for its replay evaluated again: [an iterator over the
 # values to take (None: draw), a list keeping the values drawn (None: keep none)] (runtime/graph/codegen.py).
@@ -101,3 +101,69 @@ def _rebuild(x: Any, slot_of: dict[int, int], new: dict[int, Any]) -> Any:
     if t is PerReplica or t is Mirrored:
         return t(tuple(_rebuild(v, slot_of, new) for v in x._values))
     return x
+
+
+def again(rec: Any, first: Any) -> Any:
+    """The recorded call `rec`, finished and rewritten by Grappler's consumer-dependent rules (graph/rewrite.py),
+    evaluated again from the nodes the rewrites made (`rec.rewrote`) and the tf.cond / tf.while_loop nodes whose
+    graphs they rewrote (`rec.dirty`): its result `first` with each tensor whose value changed made anew, each
+    node's value the optimized graph's. Where a write's value changes, every variable the call wrote takes back its
+    value from before the call (`rec.journal`) and the call's writes are made again in order (a branch's or a loop's
+    too), each read after them seeing them; otherwise no variable is touched. Random draws keep their values. The
+    Python does not run again (see graph/rewrite.py for why that is sound)."""
+    from simdist.runtime.cost import tally
+    nodes = rec.nodes
+    seeds = set(rec.rewrote) | set(rec.dirty)
+    if not seeds:
+        return first
+    # which nodes may change: the seeds and what depends on them (a read: after a write that may change)
+    maybe = [False] * len(nodes)
+    wrote: set[int] = set()
+    full = False
+    for i, n in enumerate(nodes):
+        kind = n.kind
+        if kind == PURE:
+            maybe[i] = i in seeds or any(maybe[j] for j in n.ins)
+            if maybe[i] and i in rec.branch_writes:
+                full = True
+        elif kind == READ:
+            maybe[i] = id(n.var) in wrote
+        elif kind == WRITE and any(maybe[j] for j in n.ins):
+            wrote.add(id(n.var))
+            full = True
+    if full:   # (every variable the call's recorded writes write, back to its value from before the call; the
+        # writes made again below. A variable written outside the recording keeps its value.)
+        mine = {id(n.var) for n in nodes if n.kind == WRITE} | set(rec.branch_vars)
+        variables.undo_trace_writes({k: (var, v.copy(), ver) for k, (var, v, ver) in rec.journal.items() if k in mine})
+    new: dict[int, Any] = {}
+    fired = subnormals._fired
+    flops = tally.flops
+    try:
+        with np.errstate(all="ignore", under="call", call=subnormals._on_error):
+            for i, n in enumerate(nodes):
+                kind = n.kind
+                if kind == PURE:
+                    if n.stateful and n.body is None:
+                        continue    # (a draw keeps its value)
+                    if not (i in seeds or any(j in new for j in n.ins) or (full and i in rec.branch_writes)):
+                        continue
+                    new[i] = n.impl(*[new[j] if j in new else nodes[j].value for j in n.ins])
+                    if n.ftz is not None and (fired[0] or n.ftz == subnormals.ALWAYS):
+                        new[i] = subnormals.replay_flushed(new[i])   # (as the replay's code: codegen._flush)
+                elif kind == READ and full:   # (the variable as the writes made again so far left it)
+                    v = n.var._read_array()
+                    old = n.value
+                    if v is not old and (v.dtype != old.dtype or v.shape != old.shape or v.tobytes() != old.tobytes()):
+                        new[i] = v
+                elif kind == WRITE and full:
+                    var = n.var
+                    operand = [new[j] if j in new else nodes[j].value for j in n.ins]
+                    if n.write_kind in variables.SCATTER_KINDS:
+                        var._write_scatter(n.write_kind, tuple(operand))
+                    else:
+                        var._write(n.write_kind, np.asarray(operand[0]))
+    finally:
+        tally.flops = flops   # (the call's tally is the first run's)
+    for i, v in new.items():
+        nodes[i].value = v
+    return _rebuild(first, rec.slot_of, new) if new else first

@@ -1,0 +1,170 @@
+"""Grappler's consumer-dependent rewrites on the finished recording (clause function.grappler-rewrites).
+
+TF 2.21 runs Grappler over a tf.function's whole graph before its first call: a rewrite that needs an intermediate
+to have one consumer (SqrtDivToRsqrtMul's Sqrt, MinimizeBroadcasts' absorbed products, ConstantPushDown's child)
+counts every consumer, the function's outputs and the ops tf.gradients added included, while tf.gradients itself
+walked the graph as written (it runs while the graph is traced). simdist records the call as written; when the
+recording is complete (`Recorder.finish`: every node and the outputs known) `finished` asks the rules of
+simdist.runtime.ops.grappler (`finished_rules`) about each op node, from the last to the first (a product tree's
+root before the products it absorbs). A rule that applies runs its rewritten ops through dispatch with the
+recorder open again (so they are recorded as any op, the record-time rules of the ops they make applying), and
+`_splice` moves those nodes to where the rewritten node stood and drops it: the list stays in topological order,
+every index (inputs, the result template, arguments, tensors' nodes) renumbered.
+
+The first call's Python has run with the values of the graph as written. `again` then gives the call the values of
+the optimized graph: every node downstream of a rewrite evaluated again (reevaluate.py's way: each op's replay
+function on its inputs' new values, random draws keeping the values they drew), and, where a write's value changes,
+every variable the call wrote given back its value from before the call (the call's own `variables.trace_writes`
+journal) and its writes made again in order, so the variables end as the optimized graph leaves them. The Python
+does not run again: its side effects happen once. That is sound because Python cannot read a value that is not
+constant inside a recorded call (`Recorder.read_value` abandons the recording when it does): no Python decision
+depends on a value a rewrite changes (a rewrite never applies to constants, which TF's folding evaluates first).
+
+A call that creates variables runs eagerly and records at its next call, but TF's first call runs its optimized
+graph: its recording is rewritten and evaluated again all the same, for its values (`Recorder._rewritten_once`).
+
+Not applied (the graph stays as written, as its first call ran): a call recorded under outer gradient tapes (TF's
+forward function then returns the intermediates its backward reads, which gives them other consumers), inside a
+transaction (a ClusterCoordinator closure: its writes are buffered) or without a journal of its writes (`record`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from simdist.runtime import execution
+from simdist.runtime.cost import tally
+from simdist.runtime.graph.ir import PURE, WRITE, Node, remap, slots
+
+__all__ = ["View", "finished", "allowed"]
+
+
+def allowed(rec: Any) -> bool:
+    """Whether the consumer-dependent rewrites apply to recorder `rec` (or, for a branch's, to its call's)."""
+    root = rec
+    while getattr(root, "parent", None) is not None:
+        root = root.parent
+    return rec.rewrites and root.journal is not None and not root.outer_tapes
+
+
+class View:
+    """The finished recording as the rules see it: every node's consumers (the nodes reading it, once each, and
+    each place the result returns it; identical pure ops on the same inputs count as one, as TF's common
+    subexpression elimination merges them first; not ops of two replicas, on two devices), its tensor, and the nodes a rule has absorbed."""
+
+    def __init__(self, rec: Any, template: Any) -> None:
+        self.rec = rec
+        nodes = rec.nodes
+        alias = list(range(len(nodes)))
+        seen: dict[Any, int] = {}
+        for i, n in enumerate(nodes):
+            if n.kind == PURE and not n.stateful and type(n.key) is tuple and n.key[0] != "unique":
+                k = (n.key, tuple(alias[j] for j in n.ins), n.lane)   # (replicas' ops: other devices, not merged)
+                alias[i] = seen.setdefault(k, i)
+        count = [0] * len(nodes)
+        for n in nodes:
+            for j in set(alias[j] for j in n.ins):
+                count[j] += 1
+        for j in slots(template):
+            count[alias[j]] += 1
+        self.alias = alias
+        self.count = count
+        self.absorbed: set[int] = set()
+
+    def consumers(self, i: int) -> int:
+        """How many consumers node i has in the finished graph (outputs included)."""
+        return self.count[self.alias[i]]
+
+    def node_of(self, t: Any) -> int | None:
+        return self.rec.slot_of.get(id(t))
+
+    def tensor(self, i: int) -> Any:
+        return self.rec.tensor_at.get(i)
+
+
+def finished(rec: Any, template: Any) -> Any:
+    """Apply the consumer-dependent rewrites to the finished recording `rec` whose result is `template`: the
+    template renumbered (rec.nodes and its indices rewritten in place); `rec.rewrote` lists the nodes the rewrites
+    made (by their new index), for `again`."""
+    from simdist.runtime.ops import grappler
+    rules = grappler.finished_rules()
+    if not rules:
+        return template
+    nodes = rec.nodes
+    n0 = len(nodes)
+    view = View(rec, template)
+    subs: dict[int, tuple[int, int, int]] = {}   # rewritten node -> (first new node, end, its replacement)
+    ctx = execution.current()
+    flops, lane = tally.flops, rec.lane
+    outer = ctx.recorder   # (a branch's recorder finishes while its call's records: set aside meanwhile)
+    if outer is not None:
+        execution.end_recording(ctx, outer)
+    execution.begin_recording(ctx, rec)
+    try:
+        for i in range(n0 - 1, -1, -1):
+            n = nodes[i]
+            if n.kind != PURE or n.op is None or i in view.absorbed or view.alias[i] != i:
+                continue
+            rule = rules.get(n.op.name)
+            if rule is None or view.tensor(i) is None:
+                continue
+            start = len(nodes)
+            rec.lane = n.lane
+            with np.errstate(all="ignore"):   # (as the ops' own eager paths: inf * 0 is NaN, quietly)
+                out = rule(view, i)
+            j = None if out is None else rec.slot_of.get(id(out))
+            if j is None:   # (no rewrite; ops a rule ran before it declined are dropped by _splice)
+                continue
+            subs[i] = (start, len(nodes), j)
+    finally:
+        execution.end_recording(ctx, rec)
+        if outer is not None:
+            execution.begin_recording(ctx, outer)
+        tally.flops, rec.lane = flops, lane
+    if not subs:
+        if len(nodes) != n0:   # (ops a rule ran before it declined)
+            _splice(rec, template, subs, n0)
+        return template
+    return _splice(rec, template, subs, n0)
+
+
+def _splice(rec: Any, template: Any, subs: dict[int, tuple[int, int, int]], n0: int) -> Any:
+    """Move each rewrite's new nodes to where the node it replaces stood, drop that node, renumber everything."""
+    nodes = rec.nodes
+    order: list[int] = []
+    for i in range(n0):
+        if i in subs:
+            order.extend(range(subs[i][0], subs[i][1]))
+        else:
+            order.append(i)
+    new = [-1] * len(nodes)
+    for k, i in enumerate(order):
+        new[i] = k
+
+    def resolve(i: int) -> int:
+        while new[i] < 0 and i in subs:
+            i = subs[i][2]
+        return new[i]   # (-1: a node no rewrite kept)
+    alias = [resolve(i) for i in range(len(nodes))]
+    # (what `again` evaluates anew: the new nodes, and each replacement, whose consumers now read it)
+    made = [alias[i] for s in subs.values() for i in range(s[0], s[1])] + [alias[i] for i in subs]
+    kept: list[Node] = [nodes[i] for i in order]
+    for n in kept:
+        n.ins = tuple(alias[j] for j in n.ins)
+    rec.nodes[:] = kept
+    rec.static[:] = [rec.static[i] for i in order]
+    rec.folds[:] = [rec.folds[i] for i in order]
+    rec.slot_of = {k: alias[v] for k, v in rec.slot_of.items() if alias[v] >= 0}
+    rec.tensor_at = {new[i]: t for i, t in rec.tensor_at.items() if new[i] >= 0}
+    rec.args = [alias[i] for i in rec.args]
+    rec.dirty = [alias[i] for i in rec.dirty]
+    rec.branch_writes = {alias[i] for i in rec.branch_writes}
+    rec.rewrote = sorted(set(made))
+    return remap(template, alias)
+
+
+def writes(nodes: list[Node]) -> bool:
+    """Whether recorded nodes write a variable."""
+    return any(n.kind == WRITE for n in nodes)
