@@ -9700,10 +9700,12 @@ TRAINING_BATCH58: list[Mutant] = [
        "    def __init__(self, name: str = \"sparse_categorical_accuracy\", dtype: Any = None) -> None:\n",
        "    def __init__(self, name: str = \"categorical_accuracy\", dtype: Any = None) -> None:\n",
        "SparseCategoricalAccuracy's default name is 'categorical_accuracy' (a copy-paste): fit's logs key"),
-    _t("filter-empty-gradients-silent", "missing-error", "simdist/keras/optimizers/_distribute.py",
-       "    if not filtered:\n        raise ValueError(f\"No gradients provided for any variable:",
-       "    if not filtered:\n        return filtered\n        raise ValueError(f\"No gradients provided for any variable:",
-       "apply_gradients with every gradient None does nothing instead of raising ValueError"),
+    _t("layer-losses-skip-sublayers", "state", "simdist/keras/layers/layer.py",
+       "        out = self._own_losses()\n        for layer in self._flatten_layers(include_self=False):\n"
+       "            out.extend(layer._own_losses())\n",
+       "        out = self._own_losses()\n",
+       "Layer.losses leaves out the losses its sub-layers added in their last call (an activity regularizer's penalty "
+       "missing from model.losses and fit's loss)"),
     _t("callbacklist-epoch-begin-one-based", "boundary", "simdist/keras/callbacks/callback_list.py",
        "        self._each(\"on_epoch_begin\", epoch, logs=logs)\n",
        "        self._each(\"on_epoch_begin\", epoch + 1, logs=logs)\n",
