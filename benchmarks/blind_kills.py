@@ -4,7 +4,7 @@ committed package (suite_kills.py's plant-and-run):
 
     python benchmarks/blind_kills.py BATCH ["-k EXPRESSION"]
 
-BATCH is 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56 or 57. Prints the baseline (the unmutated copy must pass) and one line per mutant: killed
+BATCH is 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57 or 58. Prints the baseline (the unmutated copy must pass) and one line per mutant: killed
 (with the failing test) or survived. docs/conformance.md has the figures: batch 19, 1 of 14 with its
 default slice ("Twenty-first session ... a nineteenth blind batch"); batch 20 in "Twenty-second session
 ... a twentieth blind batch"; batch 21 in "Twenty-third session: ... against the twenty-first blind
@@ -30,7 +30,8 @@ fifty-third blind batch"; batch 54 in "Forty-eighth session, 2026-12-05: a fifty
 "Forty-eighth session, 2026-12-05: a fifty-fifth blind batch"; batch 56 in "Forty-ninth session, 2026-12-05: a
 fifty-sixth blind batch" (its list holds the 28 mutants not confirmed killed on first contact: the per-mutant
 confirmation ran out of time after two); batch 57 in "Forty-ninth session, 2026-12-05: a
-fifty-seventh blind batch" (all 30: its first contact was not attributed per mutant).
+fifty-seventh blind batch" (all 30: its first contact was not attributed per mutant); batch 58 in "Fiftieth
+session, 2026-12-05: a fifty-eighth blind batch" (the mutants not confirmed killed on first contact).
 """
 
 from __future__ import annotations
@@ -261,6 +262,9 @@ BATCHES: dict[str, tuple[list[str], str]] = {
             "variable-created-in-any-scope", "stateless-truncated-normal-normal-op",
             "normal-scale-shift-swapped", "generator-from-seed-default-threefry"],
            "blind57"),
+    "58": (["set-weights-fewer-accepted", "rnn-own-cell-ignores-trainable", "read-archive-missing-weights-unchecked",
+            "group-norm-output-shape-unchecked"],
+           "blind58"),
 }
 
 

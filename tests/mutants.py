@@ -9624,3 +9624,157 @@ TRAINING_BATCH57: list[Mutant] = [
 ]
 TRAINING += TRAINING_BATCH57
 CATALOGUE += TRAINING_BATCH57
+
+
+# Batch 58 (fiftieth session, helper blind50a): written blind, from simdist's source alone, in the Keras layers,
+# losses and metrics, optimizers and schedules, callbacks and Keras saving; each in a function no earlier mutant
+# touched (/work/wt/blind50a_logs/check_anchors.py: 0 problems). The first 16 are on the mainstream path (the line runs
+# in a plain compile/fit/evaluate/save/load program or a custom training loop: /work/wt/blind50a_logs/mainstream.py
+# under coverage, covuntouched.txt); the other 14 in the areas' rarer corners.
+TRAINING_BATCH58: list[Mutant] = [
+    # -- mainstream: layers
+    _t("lstm-unit-forget-bias-default-false", "state", "simdist/keras/layers/rnn.py",
+       "                 unit_forget_bias: bool = True, kernel_regularizer: Any = None,",
+       "                 unit_forget_bias: bool = False, kernel_regularizer: Any = None,",
+       "keras.layers.LSTM's unit_forget_bias defaults to False (Keras: True, the forget gate's bias starts at 1)"),
+    _t("gru-reset-after-default-false", "state", "simdist/keras/layers/rnn.py",
+       "                 stateful: bool = False, unroll: bool = False, reset_after: bool = True, use_cudnn: Any = \"auto\",",
+       "                 stateful: bool = False, unroll: bool = False, reset_after: bool = False, use_cudnn: Any = \"auto\",",
+       "keras.layers.GRU's reset_after defaults to False (Keras 3: True; the bias is (2, 3 * units))"),
+    _t("set-weights-fewer-accepted", "missing-error", "simdist/keras/layers/layer.py",
+       "        if len(layer_weights) != len(weights):\n            raise ValueError(f\"You called `set_weights(weights)` on layer",
+       "        if len(layer_weights) < len(weights):\n            raise ValueError(f\"You called `set_weights(weights)` on layer",
+       "Layer.set_weights with fewer arrays than weights assigns the first ones instead of raising ValueError"),
+    _t("rnn-recurrent-kernel-takes-kernel-regularizer", "state", "simdist/keras/layers/rnn_cells.py",
+       "                                                regularizer=self.recurrent_regularizer,\n",
+       "                                                regularizer=self.kernel_regularizer,\n",
+       "the recurrent cells' recurrent_kernel takes kernel_regularizer (a copy-paste): its penalty counted twice, "
+       "recurrent_regularizer ignored"),
+    _t("embedding-build-drops-regularizer", "state", "simdist/keras/layers/core.py",
+       "                                           initializer=self.embeddings_initializer, name=\"embeddings\",\n"
+       "                                           regularizer=self.embeddings_regularizer,\n",
+       "                                           initializer=self.embeddings_initializer, name=\"embeddings\",\n",
+       "Embedding.build creates the table without embeddings_regularizer: no penalty in model.losses"),
+    _t("conv-bias-add-prefers-channels-first", "axis", "simdist/keras/layers/convolutional.py",
+       "        data_format = \"NHWC\" if dims[-1] == squeezed[0] else \"NCHW\"\n",
+       "        data_format = \"NCHW\" if dims[1] == squeezed[0] else \"NHWC\"\n",
+       "the convolutions' bias add (Keras's ops.add rule) takes the channels-first axis whenever the second axis "
+       "matches the bias, also for a channels-last output whose first spatial size equals the filters"),
+    _t("conv2d-bias-regularizer-from-kernel", "state", "simdist/keras/layers/convolutional.py",
+       "        super().__init__(rank=2, filters=filters, kernel_size=kernel_size, strides=strides, padding=padding,\n"
+       "                         data_format=data_format, dilation_rate=dilation_rate, groups=groups, activation=activation,\n"
+       "                         use_bias=use_bias, kernel_initializer=kernel_initializer, bias_initializer=bias_initializer,\n"
+       "                         kernel_regularizer=kernel_regularizer, bias_regularizer=bias_regularizer,\n"
+       "                         activity_regularizer=activity_regularizer, kernel_constraint=kernel_constraint,\n"
+       "                         bias_constraint=bias_constraint, **kwargs)\n",
+       "        super().__init__(rank=2, filters=filters, kernel_size=kernel_size, strides=strides, padding=padding,\n"
+       "                         data_format=data_format, dilation_rate=dilation_rate, groups=groups, activation=activation,\n"
+       "                         use_bias=use_bias, kernel_initializer=kernel_initializer, bias_initializer=bias_initializer,\n"
+       "                         kernel_regularizer=kernel_regularizer, bias_regularizer=kernel_regularizer,\n"
+       "                         activity_regularizer=activity_regularizer, kernel_constraint=kernel_constraint,\n"
+       "                         bias_constraint=bias_constraint, **kwargs)\n",
+       "Conv2D passes its kernel_regularizer as the bias_regularizer too (a copy-paste)"),
+    _t("conv-compute-output-shape-drops-dilation", "boundary", "simdist/keras/layers/convolutional.py",
+       "                                         padding=self.padding, data_format=self.data_format,\n"
+       "                                         dilation_rate=self.dilation_rate)\n",
+       "                                         padding=self.padding, data_format=self.data_format)\n",
+       "the convolutions' compute_output_shape forgets dilation_rate (the shape of an undilated kernel)"),
+    _t("maxpool2d-default-padding-same", "boundary", "simdist/keras/layers/pooling.py",
+       "    def __init__(self, pool_size: Any = (2, 2), strides: Any = None, padding: str = \"valid\", data_format: Any = None,\n",
+       "    def __init__(self, pool_size: Any = (2, 2), strides: Any = None, padding: str = \"same\", data_format: Any = None,\n",
+       "MaxPooling2D's padding defaults to 'same' (Keras: 'valid'): an odd side rounds up"),
+    _t("batchnorm-config-momentum-epsilon-swapped", "order", "simdist/keras/layers/normalization.py",
+       "        return {**super().get_config(), \"axis\": self.axis, \"momentum\": self.momentum, \"epsilon\": self.epsilon,",
+       "        return {**super().get_config(), \"axis\": self.axis, \"momentum\": self.epsilon, \"epsilon\": self.momentum,",
+       "BatchNormalization.get_config writes momentum and epsilon swapped: a saved and loaded model normalizes with "
+       "epsilon 0.99"),
+    # -- mainstream: metrics, optimizers, callbacks, saving
+    _t("mae-metric-direction-up", "state", "simdist/keras/metrics/regression_metrics.py",
+       "        super().__init__(mean_absolute_error, name, dtype=dtype)\n        self._direction = \"down\"\n",
+       "        super().__init__(mean_absolute_error, name, dtype=dtype)\n        self._direction = \"up\"\n",
+       "the MeanAbsoluteError metric says higher is better: EarlyStopping/ModelCheckpoint(monitor='val_mae') in auto "
+       "mode keep the worst epoch"),
+    _t("precision-other-variable-is-true-positives", "state", "simdist/keras/metrics/precision_recall.py",
+       "        return getattr(self, self._other_name())\n",
+       "        return self.true_positives\n",
+       "Precision/Recall update the true positives in place of their false positives/negatives (tp / 2tp)"),
+    _t("sparse-categorical-accuracy-default-name", "state", "simdist/keras/metrics/accuracy_metrics.py",
+       "    def __init__(self, name: str = \"sparse_categorical_accuracy\", dtype: Any = None) -> None:\n",
+       "    def __init__(self, name: str = \"categorical_accuracy\", dtype: Any = None) -> None:\n",
+       "SparseCategoricalAccuracy's default name is 'categorical_accuracy' (a copy-paste): fit's logs key"),
+    _t("layer-losses-skip-sublayers", "state", "simdist/keras/layers/layer.py",
+       "        out = self._own_losses()\n        for layer in self._flatten_layers(include_self=False):\n"
+       "            out.extend(layer._own_losses())\n",
+       "        out = self._own_losses()\n",
+       "Layer.losses leaves out the losses its sub-layers added in their last call (an activity regularizer's penalty "
+       "missing from model.losses and fit's loss)"),
+    _t("callbacklist-epoch-begin-one-based", "boundary", "simdist/keras/callbacks/callback_list.py",
+       "        self._each(\"on_epoch_begin\", epoch, logs=logs)\n",
+       "        self._each(\"on_epoch_begin\", epoch + 1, logs=logs)\n",
+       "the callbacks' on_epoch_begin receives a 1-based epoch (on_epoch_end the 0-based one)"),
+    _t("read-archive-ignores-compile-false", "state", "simdist/keras/models/keras_file.py",
+       "            model = deserialize_model(config, custom_objects, compile=compile)\n",
+       "            model = deserialize_model(config, custom_objects)\n",
+       "load_model(compile=False) compiles the loaded model all the same"),
+    # -- the rarer corners
+    _t("piecewise-config-boundaries-values-swapped", "order", "simdist/keras/optimizers/schedules.py",
+       "        return {\"boundaries\": self.boundaries, \"values\": self.values, \"name\": self.name}\n",
+       "        return {\"boundaries\": self.values, \"values\": self.boundaries, \"name\": self.name}\n",
+       "PiecewiseConstantDecay.get_config writes boundaries and values swapped"),
+    _t("rmsprop-config-drops-centered", "state", "simdist/keras/optimizers/rmsprop.py",
+       "        config.update({\"rho\": self.rho, \"momentum\": self.momentum, \"epsilon\": self.epsilon,\n"
+       "                       \"centered\": self.centered})\n",
+       "        config.update({\"rho\": self.rho, \"momentum\": self.momentum, \"epsilon\": self.epsilon})\n",
+       "RMSprop.get_config leaves centered out: from_config gives an uncentered RMSprop"),
+    _t("auc-config-drops-from-logits", "state", "simdist/keras/metrics/confusion_metrics.py",
+       "                               \"label_weights\": None if label_weights is None else label_weights.numpy().tolist(),\n"
+       "                               \"from_logits\": self._from_logits}\n",
+       "                               \"label_weights\": None if label_weights is None else label_weights.numpy().tolist()}\n",
+       "AUC.get_config leaves from_logits out"),
+    _t("fbeta-config-drops-threshold", "state", "simdist/keras/metrics/f_score_metrics.py",
+       "                \"beta\": self.beta, \"threshold\": self.threshold}\n",
+       "                \"beta\": self.beta}\n",
+       "FBetaScore/F1Score.get_config leave threshold out"),
+    _t("leaky-relu-config-legacy-alpha-key", "state", "simdist/keras/layers/activation_layers.py",
+       "        return {**super().get_config(), \"negative_slope\": self.negative_slope}\n",
+       "        return {**super().get_config(), \"alpha\": self.negative_slope}\n",
+       "LeakyReLU.get_config writes Keras 2's 'alpha' key in place of negative_slope"),
+    _t("activity-regularization-config-l1-l2-swapped", "order", "simdist/keras/layers/activity_regularization.py",
+       "        return {**config, \"l1\": self.l1, \"l2\": self.l2}\n",
+       "        return {**config, \"l1\": self.l2, \"l2\": self.l1}\n",
+       "ActivityRegularization.get_config swaps l1 and l2"),
+    _t("dot-config-drops-normalize", "state", "simdist/keras/layers/dot.py",
+       "        return {**super().get_config(), \"axes\": self.axes, \"normalize\": self.normalize}\n",
+       "        return {**super().get_config(), \"axes\": self.axes}\n",
+       "Dot.get_config leaves normalize out: a reloaded cosine Dot is a plain dot product"),
+    _t("sparse-ce-loss-config-drops-ignore-class", "state", "simdist/keras/losses/losses.py",
+       "        config.update({\"from_logits\": self.from_logits, \"ignore_class\": self.ignore_class})\n",
+       "        config.update({\"from_logits\": self.from_logits})\n",
+       "the SparseCategoricalCrossentropy loss's get_config leaves ignore_class out"),
+    _t("rnn-own-cell-ignores-trainable", "state", "simdist/keras/layers/rnn.py",
+       "trainable=kwargs.get(\"trainable\", True), name=name)\n",
+       "trainable=True, name=name)\n",
+       "SimpleRNN/LSTM/GRU(trainable=False) build a trainable cell"),
+    _t("index-lookup-token-start-one-oov", "boundary", "simdist/keras/layers/index_lookup.py",
+       "        return self._oov_start_index() + self.num_oov_indices\n",
+       "        return self._oov_start_index() + 1\n",
+       "StringLookup/IntegerLookup place the vocabulary after one OOV index whatever num_oov_indices is"),
+    _t("hashing-config-drops-salt", "state", "simdist/keras/layers/hashing.py",
+       "\"num_bins\": self.num_bins, \"salt\": self.salt, \"mask_value\": self.mask_value,",
+       "\"num_bins\": self.num_bins, \"mask_value\": self.mask_value,",
+       "Hashing.get_config leaves salt out: a reloaded salted Hashing hashes unsalted"),
+    _t("category-encoding-config-drops-output-mode", "state", "simdist/keras/layers/category_encoding.py",
+       "        return {**super().get_config(), \"num_tokens\": self.num_tokens, \"output_mode\": self.output_mode}\n",
+       "        return {**super().get_config(), \"num_tokens\": self.num_tokens}\n",
+       "CategoryEncoding.get_config leaves output_mode out: a reloaded one-hot encoder is multi-hot"),
+    _t("read-archive-missing-weights-unchecked", "error-class", "simdist/keras/models/keras_file.py",
+       "            missing = [n for n in (_CONFIG, _WEIGHTS) if n not in names]\n",
+       "            missing = [n for n in (_CONFIG,) if n not in names]\n",
+       "load_model of a .keras zip without model.weights.h5: a KeyError from the zip, not the ValueError naming the file"),
+    _t("group-norm-output-shape-unchecked", "missing-error", "simdist/keras/layers/group_normalization.py",
+       "        check_axes(self.axis, input_shape, self.axis)\n        return input_shape\n",
+       "        return input_shape\n",
+       "GroupNormalization.compute_output_shape takes an axis out of the input's range"),
+]
+TRAINING += TRAINING_BATCH58
+CATALOGUE += TRAINING_BATCH58

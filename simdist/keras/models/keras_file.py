@@ -237,6 +237,8 @@ def _read_archive(path: Any) -> tuple[dict[str, Any], bytes]:
     try:
         with zipfile.ZipFile(path, "r") as zf:
             names = set(zf.namelist())
+            if _CONFIG not in names:   # (Keras opens config.json first: zipfile's KeyError, as on TF 2.21)
+                raise KeyError(f"There is no item named '{_CONFIG}' in the archive")
             missing = [n for n in (_CONFIG, _WEIGHTS) if n not in names]
             if missing:
                 raise ValueError(f"load_model: {path} is not a Keras 3 `.keras` file: it has no {missing[0]} "
