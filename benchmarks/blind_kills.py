@@ -4,7 +4,7 @@ committed package (suite_kills.py's plant-and-run):
 
     python benchmarks/blind_kills.py BATCH ["-k EXPRESSION"]
 
-BATCH is 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57 or 58. Prints the baseline (the unmutated copy must pass) and one line per mutant: killed
+BATCH is 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58 or 59. Prints the baseline (the unmutated copy must pass) and one line per mutant: killed
 (with the failing test) or survived. docs/conformance.md has the figures: batch 19, 1 of 14 with its
 default slice ("Twenty-first session ... a nineteenth blind batch"); batch 20 in "Twenty-second session
 ... a twentieth blind batch"; batch 21 in "Twenty-third session: ... against the twenty-first blind
@@ -31,7 +31,8 @@ fifty-third blind batch"; batch 54 in "Forty-eighth session, 2026-12-05: a fifty
 fifty-sixth blind batch" (its list holds the 28 mutants not confirmed killed on first contact: the per-mutant
 confirmation ran out of time after two); batch 57 in "Forty-ninth session, 2026-12-05: a
 fifty-seventh blind batch" (all 30: its first contact was not attributed per mutant); batch 58 in "Fiftieth
-session, 2026-12-05: a fifty-eighth blind batch" (the mutants not confirmed killed on first contact).
+session, 2026-12-05: a fifty-eighth blind batch" (the mutants not confirmed killed on first contact); batch 59 in "Fiftieth session,
+2026-12-05: a fifty-ninth blind batch" (all 30: its first contact was not attributed per mutant before the deadline).
 """
 
 from __future__ import annotations
@@ -265,6 +266,22 @@ BATCHES: dict[str, tuple[list[str], str]] = {
     "58": (["set-weights-fewer-accepted", "rnn-own-cell-ignores-trainable", "read-archive-missing-weights-unchecked",
             "group-norm-output-shape-unchecked"],
            "blind58"),
+    "59": (["mul-grad-same-shape-factors-swapped", "sum-grad-to-reshape-inverted",
+            "variable-key-mirrored-container-kept", "ones-for-seed-default-float32",
+            "map-function-instance-per-element", "shuffle-words-next-word",
+            "trainer-init-captures-default-strategy", "reduce-replay-mean-as-sum",
+            "loss-output-names-tensor-name", "draw-op-seed-randint-bound",
+            "default-seed-pair-swapped", "rebatch-workers-replicas-swapped",
+            "run-output-tuple-as-list", "matmul-grad-skip-a-transposes-swapped",
+            "concatenate-stops-after-first", "checkpoint-key-list-read-as-variable",
+            "generator-normal-moments-swapped", "stateless-normal-moments-swapped",
+            "random-shuffle-op-seed-dropped", "generator-replica-id-zero",
+            "dataset-reduce-state-element-swapped", "reduce-slices-always-sum",
+            "optional-has-value-false", "dist-optional-one-batch-empty",
+            "zip-list-accepted", "forward-accumulator-through-stop-gradient",
+            "update-non-slot-kwargs-dropped", "function-kwargs-not-graph-inputs",
+            "compiled-metrics-sample-weight-dropped", "categorical-op-seed-dropped"],
+           "blind59"),
 }
 
 
