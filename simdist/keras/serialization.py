@@ -16,7 +16,7 @@ def serialize_keras_object(obj: Any, module: str) -> dict[str, Any]:
     as Keras's serialize_with_public_class and record_object_after_serialization write it)."""
     from simdist.keras.object_registration import registered_name_or_none
     registered = registered_name_or_none(type(obj))
-    if registered is None and not type(obj).__module__.startswith("simdist."):
+    if registered is None and not type(obj).__module__.startswith("simdist.keras."):
         own = type(obj).__module__
         module, registered = (None if own == "__main__" else own), type(obj).__name__
     out = {"module": None if registered and module and module.startswith("keras") else module,
