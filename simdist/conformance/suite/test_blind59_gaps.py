@@ -385,6 +385,26 @@ def test_blind59_replica_all_reduce_and_all_gather_keep_the_structure(backend, t
         assert np.asarray(v).tolist() == [1.0] * 8, f"in a replica: structure kept per case {np.asarray(v).tolist()}"
 
 
+_REBATCH_PROGRAM = """
+opts = tf.data.Options()
+opts.experimental_distribute.auto_shard_policy = tf.data.experimental.AutoShardPolicy.OFF
+ds = tf.data.Dataset.range(14).batch(7).with_options(opts)
+result = [[int(v) for v in backend.to_numpy(strategy.experimental_local_results(x)[0])]
+          for x in strategy.experimental_distribute_dataset(ds)]
+"""
+
+
+@pytest.mark.clause("dataset.partial-batch-split")
+@pytest.mark.requires("multi_client")
+def test_blind59_multi_worker_rebatch_rotates_each_workers_sizes(backend, tf):
+    """MultiWorkerMirroredStrategy, 2 workers of 1 CPU, no sharding, global batch 7: the 2 replicas' sub-batches
+    are [4, 3] on worker 0 and that list rotated by the replicas before the worker, [3, 4], on worker 1 (TF's
+    rebatch: every global step takes 7 elements; surv59, observed on TF 2.21)."""
+    out = backend.run_multi_worker(_REBATCH_PROGRAM, 2)
+    sizes = [[len(b) for b in worker] for worker in out]
+    assert sizes == [[4, 3, 4, 3], [3, 4, 3, 4]], f"each worker's batch sizes: {sizes} ({out})"
+
+
 _DIST = {   # TF 2.21, observed: MirroredStrategy over two CPUs, Dataset.range(n).batch(b), each replica's part
     (10, 4): [[[0, 1], [2, 3]], [[4, 5], [6, 7]], [[8], [9]]], (7, 3): [[[0, 1], [2]], [[3, 4], [5]], [[6], []]],
     (5, 5): [[[0, 1, 2], [3, 4]]], (3, 4): [[[0, 1], [2]]]}
