@@ -233,6 +233,23 @@ def test_blind59_unseeded_op_takes_the_global_seeds_next_op_seed(backend, tf, op
         np.testing.assert_array_equal(a, b, err_msg=f"unseeded {op} under set_seed({g}): op seeds {seeds}")
 
 
+@pytest.mark.clause("ops.random-across-calls")
+def test_blind59_unseeded_op_seeds_skip_the_word_two_to_the_31(backend, tf):
+    """randint(0, 2**31 - 1) draws 32-bit words and rejects those >= 2**31: under set_seed(3342049) the twelfth op
+    seed's first word is exactly 2**31 (found by a search of Python's Mersenne Twister, surv59), which TF rejects,
+    so the twelfth unseeded op takes the next accepted word (an upper bound of 2**31 would take 2**31 itself and
+    shift every later op seed)."""
+    g = 3342049
+    r = _pyrandom.Random(g)
+    seeds = [r.randint(0, 2**31 - 1) for _ in range(14)]
+    assert 2**31 not in seeds
+    tf.random.set_seed(g)
+    got = [float(tf.random.uniform([])) for _ in seeds]
+    tf.random.set_seed(g)
+    want = [float(tf.random.uniform([], seed=s)) for s in seeds]
+    assert got == want, f"unseeded uniform under set_seed({g}): {got}, the ops seeded {seeds}: {want}"
+
+
 _SEEDED = {
     "shuffle": lambda tf, s: tf.random.shuffle(tf.range(10), seed=s),
     "categorical": lambda tf, s: tf.random.categorical(tf.math.log([[0.5, 0.5], [0.1, 0.9]]), 10, seed=s),
