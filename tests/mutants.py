@@ -9822,11 +9822,11 @@ TRAINING_BATCH59: list[Mutant] = [
        "        out = dispatch.reduced(lambda *arrays: reduce_rules.reduce_components(op, arrays, in_dt, ring)[0], ts, out,\n",
        "        out = dispatch.reduced(lambda *arrays: reduce_rules.reduce_components(ReduceOp.SUM, arrays, in_dt, ring)[0], ts, out,\n",
        "strategy.reduce in a tf.function: the recorded replay always sums (MEAN right on the first call only)"),
-    _t("loss-output-names-tensor-name", "state", "simdist/keras/trainers/compile_utils.py",
-       "            return [t._keras_history.operation.name if hasattr(t, \"_keras_history\") else t.name\n",
-       "            return [t.name\n",
-       "compile's loss container names a functional model's outputs by their KerasTensors' names, not their layers': "
-       "a dict of losses keyed by output layer name no longer matches"),
+    _t("metrics-list-reset-first-only", "state", "simdist/keras/trainers/compile_utils.py",
+       "    def reset_state(self) -> None:\n        for m in self.metrics:\n            m.reset_state()\n",
+       "    def reset_state(self) -> None:\n        for m in self.metrics[:1]:\n            m.reset_state()\n",
+       "compile's list of metrics for an output resets only its first metric at each epoch: the others accumulate "
+       "across epochs and evaluate calls"),
     _t("draw-op-seed-randint-bound", "boundary", "simdist/runtime/ops/random.py",
        "    return r.randint(0, 2**31 - 1)\n",
        "    return r.randint(0, 2**31)\n",

@@ -592,6 +592,25 @@ def test_blind59_dict_losses_by_output_layer_name(backend, tf, kind):
     assert got == want, f"{kind}: history {got}, expected {want}"
 
 
+@pytest.mark.clause("keras.metric.update-result-reset")
+def test_blind59_every_compiled_metric_restarts_at_each_evaluate(backend, tf):
+    """compile(metrics=["mae", "mse"]) of an output: fit and each evaluate start every metric afresh (a frozen
+    identity model on x = [1, 2]: targets 0 give mae 1.5 and mse 2.5, targets 1 give 0.5 and 0.5; surv59, observed
+    on TF 2.21)."""
+    K = tf.keras
+    i = K.Input((1,))
+    m = K.Model(i, K.layers.Dense(1, kernel_initializer="ones", use_bias=False, trainable=False)(i))
+    m.compile("sgd", "mse", metrics=["mae", "mse"])
+    x = np.asarray([[1.0], [2.0]], "float32")
+    h = m.fit(x, np.zeros((2, 1)), epochs=2, verbose=0, batch_size=2)
+    got = [{k: [round(float(a), 4) for a in v] for k, v in h.history.items()}]
+    for y in (np.zeros((2, 1)), np.ones((2, 1))):
+        got.append({k: round(float(v), 4) for k, v in m.evaluate(x, y, verbose=0, return_dict=True).items()})
+    want = [{"loss": [2.5, 2.5], "mae": [1.5, 1.5], "mse": [2.5, 2.5]}, {"loss": 2.5, "mae": 1.5, "mse": 2.5},
+            {"loss": 0.5, "mae": 0.5, "mse": 0.5}]
+    assert got == want, f"history and evaluations {got}, expected {want}"
+
+
 @pytest.mark.clause("keras.compile.scope")
 @pytest.mark.parametrize("make", ["sequential", "functional"])
 def test_blind59_model_made_outside_any_scope_follows_the_current_strategy(backend, tf, make):
