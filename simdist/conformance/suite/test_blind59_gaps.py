@@ -233,6 +233,23 @@ def test_blind59_unseeded_op_takes_the_global_seeds_next_op_seed(backend, tf, op
         np.testing.assert_array_equal(a, b, err_msg=f"unseeded {op} under set_seed({g}): op seeds {seeds}")
 
 
+@pytest.mark.clause("ops.random-across-calls")
+def test_blind59_unseeded_op_seeds_skip_the_word_two_to_the_31(backend, tf):
+    """randint(0, 2**31 - 1) draws 32-bit words and rejects those >= 2**31: under set_seed(3342049) the twelfth op
+    seed's first word is exactly 2**31 (found by a search of Python's Mersenne Twister, surv59), which TF rejects,
+    so the twelfth unseeded op takes the next accepted word (an upper bound of 2**31 would take 2**31 itself and
+    shift every later op seed)."""
+    g = 3342049
+    r = _pyrandom.Random(g)
+    seeds = [r.randint(0, 2**31 - 1) for _ in range(14)]
+    assert 2**31 not in seeds
+    tf.random.set_seed(g)
+    got = [float(tf.random.uniform([])) for _ in seeds]
+    tf.random.set_seed(g)
+    want = [float(tf.random.uniform([], seed=s)) for s in seeds]
+    assert got == want, f"unseeded uniform under set_seed({g}): {got}, the ops seeded {seeds}: {want}"
+
+
 _SEEDED = {
     "shuffle": lambda tf, s: tf.random.shuffle(tf.range(10), seed=s),
     "categorical": lambda tf, s: tf.random.categorical(tf.math.log([[0.5, 0.5], [0.1, 0.9]]), 10, seed=s),
@@ -362,6 +379,49 @@ def test_blind59_run_and_reduce_keep_the_returned_structure(backend, tf):
         np.testing.assert_allclose([float(x) for x in tf.nest.flatten(red)], [2.0, 4.0])
 
 
+@pytest.mark.clause("run.merged-result")
+def test_blind59_replica_all_reduce_and_all_gather_keep_the_structure(backend, tf):
+    """A replica context's all_reduce and all_gather give back the structure they were handed (a tuple stays a tuple,
+    a namedtuple and a list keep their types), in the default replica context and in each replica of a run
+    (surv59; observed on TF 2.21)."""
+    Pair = collections.namedtuple("Pair", "a b")
+
+    def kinds():
+        ctx = tf.distribute.get_replica_context()
+        out = []
+        for made in (lambda: (tf.constant([1.0]), tf.constant([2.0])), lambda: [tf.constant([1.0]), tf.constant([2.0])],
+                     lambda: Pair(tf.constant([1.0]), tf.constant([2.0])), lambda: {"x": (tf.constant([1.0]),)}):
+            want = made()
+            for got in (ctx.all_reduce("SUM", want), ctx.all_gather(want, axis=0)):
+                out.append(type(got) is type(want) and (type(got["x"]) is tuple if isinstance(want, dict) else True))
+        return out
+    assert all(kinds()), f"default replica context: structure kept per case {kinds()}"
+    s = _mirrored(tf, backend)
+    got = s.run(lambda: tf.constant([1.0 if k else 0.0 for k in kinds()]))
+    for v in s.experimental_local_results(got):
+        assert np.asarray(v).tolist() == [1.0] * 8, f"in a replica: structure kept per case {np.asarray(v).tolist()}"
+
+
+_REBATCH_PROGRAM = """
+opts = tf.data.Options()
+opts.experimental_distribute.auto_shard_policy = tf.data.experimental.AutoShardPolicy.OFF
+ds = tf.data.Dataset.range(14).batch(7).with_options(opts)
+result = [[int(v) for v in backend.to_numpy(strategy.experimental_local_results(x)[0])]
+          for x in strategy.experimental_distribute_dataset(ds)]
+"""
+
+
+@pytest.mark.clause("dataset.partial-batch-split")
+@pytest.mark.requires("multi_client")
+def test_blind59_multi_worker_rebatch_rotates_each_workers_sizes(backend, tf):
+    """MultiWorkerMirroredStrategy, 2 workers of 1 CPU, no sharding, global batch 7: the 2 replicas' sub-batches
+    are [4, 3] on worker 0 and that list rotated by the replicas before the worker, [3, 4], on worker 1 (TF's
+    rebatch: every global step takes 7 elements; surv59, observed on TF 2.21)."""
+    out = backend.run_multi_worker(_REBATCH_PROGRAM, 2)
+    sizes = [[len(b) for b in worker] for worker in out]
+    assert sizes == [[4, 3, 4, 3], [3, 4, 3, 4]], f"each worker's batch sizes: {sizes} ({out})"
+
+
 _DIST = {   # TF 2.21, observed: MirroredStrategy over two CPUs, Dataset.range(n).batch(b), each replica's part
     (10, 4): [[[0, 1], [2, 3]], [[4, 5], [6, 7]], [[8], [9]]], (7, 3): [[[0, 1], [2]], [[3, 4], [5]], [[6], []]],
     (5, 5): [[[0, 1, 2], [3, 4]]], (3, 4): [[[0, 1], [2]]]}
@@ -440,7 +500,7 @@ def test_blind59_fit_shuffled_arrays_visit_every_sample(backend, tf, n, bs):
 @pytest.mark.clause("dataset.api-surface")
 def test_blind59_zip_takes_a_tuple_or_dict_not_a_list(backend, tf):
     a, b = tf.data.Dataset.range(2), tf.data.Dataset.range(3, 5)
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match="Python `list` is not supported"):   # (TF's message, observed)
         tf.data.Dataset.zip([a, b])
     assert [tuple(int(x) for x in e) for e in tf.data.Dataset.zip((a, b)).as_numpy_iterator()] == [(0, 3), (1, 4)]
     assert [int(e["p"]) for e in tf.data.Dataset.zip({"p": a, "q": b}).as_numpy_iterator()] == [0, 1]
@@ -530,6 +590,25 @@ def test_blind59_dict_losses_by_output_layer_name(backend, tf, kind):
     got = {k: round(float(v[0]), 4) for k, v in h.history.items()}
     want = {"loss": 4.0 * wa + 1.0 * wb, "a_loss": 4.0, "b_loss": 1.0}
     assert got == want, f"{kind}: history {got}, expected {want}"
+
+
+@pytest.mark.clause("keras.metric.update-result-reset")
+def test_blind59_every_compiled_metric_restarts_at_each_evaluate(backend, tf):
+    """compile(metrics=["mae", "mse"]) of an output: fit and each evaluate start every metric afresh (a frozen
+    identity model on x = [1, 2]: targets 0 give mae 1.5 and mse 2.5, targets 1 give 0.5 and 0.5; surv59, observed
+    on TF 2.21)."""
+    K = tf.keras
+    i = K.Input((1,))
+    m = K.Model(i, K.layers.Dense(1, kernel_initializer="ones", use_bias=False, trainable=False)(i))
+    m.compile("sgd", "mse", metrics=["mae", "mse"])
+    x = np.asarray([[1.0], [2.0]], "float32")
+    h = m.fit(x, np.zeros((2, 1)), epochs=2, verbose=0, batch_size=2)
+    got = [{k: [round(float(a), 4) for a in v] for k, v in h.history.items()}]
+    for y in (np.zeros((2, 1)), np.ones((2, 1))):
+        got.append({k: round(float(v), 4) for k, v in m.evaluate(x, y, verbose=0, return_dict=True).items()})
+    want = [{"loss": [2.5, 2.5], "mae": [1.5, 1.5], "mse": [2.5, 2.5]}, {"loss": 2.5, "mae": 1.5, "mse": 2.5},
+            {"loss": 0.5, "mae": 0.5, "mse": 0.5}]
+    assert got == want, f"history and evaluations {got}, expected {want}"
 
 
 @pytest.mark.clause("keras.compile.scope")
