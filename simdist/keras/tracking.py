@@ -215,8 +215,11 @@ class _DictWrapper(dict):
 
 # attributes Keras 3 assigns with TF's attribute tracking off (`_self_setattr_tracking = False`), which TF therefore
 # never wraps: Layer._initialize_tracker's collections and ops.Function's input/output structures
+# (also a Functional's `_operations` and `_operations_by_depth`: simdist's checkpoint walks them as plain containers,
+# giving TF's keys `f/_operations/1/_kernel/...`: tests/strategies/test_checkpoint_reader43_tf.py)
 TF_UNWRAPPED = frozenset({"_trainable_variables", "_non_trainable_variables", "_layers", "_metrics",
-                          "_seed_generators", "_inputs_struct", "_outputs_struct", "_inputs", "_outputs"})
+                          "_seed_generators", "_inputs_struct", "_outputs_struct", "_inputs", "_outputs",
+                          "_operations", "_operations_by_depth"})
 
 
 def wrap_or_unwrap(value: Any) -> Any:
