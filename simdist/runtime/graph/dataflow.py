@@ -130,4 +130,27 @@ def recorded(call: Callable[[], Any], rewrites: bool = False) -> tuple[Any, Any]
     finally:
         execution.end_recording(ctx, rec)
         rec.live = False
+    if rewrites:
+        result = _finished(rec, result)
     return result, rec
+
+
+def _finished(rec: Any, result: Any) -> Any:
+    """The closure's result as its optimized graph computes it: Grappler's finished-graph rewrites
+    (graph/rewrite.py) applied to its complete recording and the rewritten nodes evaluated again, where it writes
+    no variable (its writes are buffered in the closure's transaction, which `reevaluate.again` cannot make again:
+    a closure that writes keeps its graph as written; fz51)."""
+    from simdist.runtime.graph import reevaluate, rewrite
+    from simdist.runtime.graph.ir import NotRecordable
+    from simdist.runtime.graph.recording import _COMPLETE
+    if (rec.reason is not None and not rec.reason.startswith(_COMPLETE)) or rec.created != rec.expected \
+            or not rewrite.allowed(rec):
+        return result
+    try:
+        template = rec._template(result)
+    except NotRecordable:
+        return result
+    rewrite.finished(rec, template)
+    if rec.rewrote or rec.dirty:
+        return reevaluate.again(rec, result)
+    return result

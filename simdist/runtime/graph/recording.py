@@ -379,7 +379,7 @@ class Recorder(execution.Interpreter):
             self.reason = (f"it creates {self.created - self.expected} tensor(s) outside the op registry "
                            "(e.g. strategy or dataset values; every tf op is recorded)")
         if self.reason is not None:
-            if self.reason.startswith(_CREATES) and getattr(self, "parent", None) is None:
+            if getattr(self, "parent", None) is None and self.reason.startswith(_COMPLETE):
                 self._rewritten_once(result)
             return Untraceable(self.reason)
         try:
@@ -409,7 +409,9 @@ class Recorder(execution.Interpreter):
         """A call that creates variables runs eagerly (tf.function records it at its next call), but TF's first call
         runs its optimized graph: Grappler's finished-graph rewrites applied to its recording all the same, for this
         call's values only (`again`; Keras's first training step, which builds the optimizer's slots: kfuzz48's centered
-        RMSprop `(lr * g) / sqrt(denominator)`)."""
+        RMSprop `(lr * g) / sqrt(denominator)`). So too a call whose recording is complete but not kept (`_COMPLETE`:
+        its values hold subnormals, its Python reads a value; it records again at each call), which the record-time
+        rules rewrote before the consumer-reading ones moved to the finished graph (fz51)."""
         from simdist.runtime.graph import rewrite
         if not rewrite.allowed(self) or self.created != self.expected:
             return
@@ -424,6 +426,11 @@ class Recorder(execution.Interpreter):
 
 
 _CREATES = "it creates a variable"
+# Why a recording is not kept while it holds every op of the call as it ran (the first call's Python saw no value
+# a rewrite changes: a read is of a value as written): Grappler's finished-graph rewrites still give the call its
+# values (`Recorder._rewritten_once`), as TF's graph, which rewrites whatever the call holds, would
+_COMPLETE = (_CREATES, _SUBNORMAL, "it reads a tensor's value", "it reads the clock",
+             "gradient tapes it opened still keep tensors")
 
 
 def _same_dtype(fn: np.ufunc, dt: Any, nin: int) -> bool:

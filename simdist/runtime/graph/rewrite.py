@@ -5,10 +5,12 @@ to have one consumer (SqrtDivToRsqrtMul's Sqrt, MinimizeBroadcasts' absorbed pro
 counts every consumer, the function's outputs and the ops tf.gradients added included, while tf.gradients itself
 walked the graph as written (it runs while the graph is traced). simdist records the call as written; when the
 recording is complete (`Recorder.finish`: every node and the outputs known) `finished` asks the rules of
-simdist.runtime.ops.grappler (`finished_rules`) about each op node, from the last to the first (a product tree's
-root before the products it absorbs). A rule that applies runs its rewritten ops through dispatch with the
-recorder open again (so they are recorded as any op, the record-time rules of the ops they make applying), and
-`_splice` moves those nodes to where the rewritten node stood and drops it: the list stays in topological order,
+simdist.runtime.ops.grappler (`finished_phases`) about each op node, phase by phase: constant folding's rules from the
+first node to the last (each rewrite spliced in before the next is asked), then the arithmetic optimizer's from the
+last to the first (a product tree's root before the products it absorbs). A rule that applies runs its rewritten ops
+through dispatch with the recorder open again (so they are recorded as any op, the record-time rules of the ops they
+make applying), and `_splice` moves those nodes to where the rewritten node stood and drops it and the nodes the
+rewrite absorbed (read by nothing now): the list stays in topological order,
 every index (inputs, the result template, arguments, tensors' nodes) renumbered.
 
 The first call's Python has run with the values of the graph as written. `again` then gives the call the values of
@@ -24,8 +26,10 @@ A call that creates variables runs eagerly and records at its next call, but TF'
 graph: its recording is rewritten and evaluated again all the same, for its values (`Recorder._rewritten_once`).
 
 Not applied (the graph stays as written, as its first call ran): a call recorded under outer gradient tapes (TF's
-forward function then returns the intermediates its backward reads, which gives them other consumers), inside a
-transaction (a ClusterCoordinator closure: its writes are buffered) or without a journal of its writes (`record`).
+forward function then returns the intermediates its backward reads, which gives them other consumers), and a call
+without a journal of its writes (inside a transaction, a ClusterCoordinator closure, whose writes are buffered;
+`record`) that writes a variable or whose tf.cond / tf.while_loop records its own graph: such a closure that writes
+nothing is rewritten (`allowed`).
 """
 
 from __future__ import annotations
@@ -42,11 +46,18 @@ __all__ = ["View", "finished", "allowed"]
 
 
 def allowed(rec: Any) -> bool:
-    """Whether the consumer-dependent rewrites apply to recorder `rec` (or, for a branch's, to its call's)."""
+    """Whether the consumer-dependent rewrites apply to recorder `rec` (or, for a branch's, to its call's). A call
+    without a journal of its writes (a ClusterCoordinator closure, whose writes are buffered in a transaction;
+    `record`'s scheduled function) is rewritten when it writes no variable: `again` then gives its values without
+    making writes again (fz51)."""
     root = rec
     while getattr(root, "parent", None) is not None:
         root = root.parent
-    return rec.rewrites and root.journal is not None and not root.outer_tapes
+    if not rec.rewrites or root.outer_tapes:
+        return False
+    if root.journal is not None:
+        return True
+    return rec is root and not writes(rec.nodes) and not rec.branch_writes and not rec.branch_vars
 
 
 class View:
@@ -87,15 +98,16 @@ class View:
 def finished(rec: Any, template: Any) -> Any:
     """Apply the consumer-dependent rewrites to the finished recording `rec` whose result is `template`: the
     template renumbered (rec.nodes and its indices rewritten in place); `rec.rewrote` lists the nodes the rewrites
-    made (by their new index), for `again`."""
+    made (by their new index), for `again`. The rules come in phases (`grappler.finished_phases`), each over the
+    graph the one before left, as Grappler runs its optimizers one after another: constant folding's, which visits
+    the nodes from the first to the last (ConstantFolding::SimplifyGraph; a rewrite spliced in before the next node
+    is asked, so a chain's push-downs compose as TF's repeated passes compose them), then the arithmetic
+    optimizer's, from the last to the first (its queue pops from the back: a tree's root before what it absorbs)."""
     from simdist.runtime.ops import grappler
-    rules = grappler.finished_rules()
-    if not rules:
+    phases = grappler.finished_phases()
+    if not phases:
         return template
-    nodes = rec.nodes
-    n0 = len(nodes)
-    view = View(rec, template)
-    subs: dict[int, tuple[int, int, int]] = {}   # rewritten node -> (first new node, end, its replacement)
+    rec.rewrote = []
     ctx = execution.current()
     flops, lane = tally.flops, rec.lane
     outer = ctx.recorder   # (a branch's recorder finishes while its call's records: set aside meanwhile)
@@ -103,41 +115,92 @@ def finished(rec: Any, template: Any) -> Any:
         execution.end_recording(ctx, outer)
     execution.begin_recording(ctx, rec)
     try:
-        for i in range(n0 - 1, -1, -1):
-            n = nodes[i]
-            if n.kind != PURE or n.op is None or i in view.absorbed or view.alias[i] != i:
-                continue
-            rule = rules.get(n.op.name)
-            if rule is None or view.tensor(i) is None:
-                continue
-            start = len(nodes)
-            rec.lane = n.lane
-            with np.errstate(all="ignore"):   # (as the ops' own eager paths: inf * 0 is NaN, quietly)
-                out = rule(view, i)
-            j = None if out is None else rec.slot_of.get(id(out))
-            if j is None:   # (no rewrite; ops a rule ran before it declined are dropped by _splice)
-                continue
-            subs[i] = (start, len(nodes), j)
+        for forward, rules in phases:
+            template = (_forward if forward else _backward)(rec, template, rules)
     finally:
         execution.end_recording(ctx, rec)
         if outer is not None:
             execution.begin_recording(ctx, outer)
         tally.flops, rec.lane = flops, lane
-    if not subs:
-        if len(nodes) != n0:   # (ops a rule ran before it declined)
-            _splice(rec, template, subs, n0)
-        return template
-    return _splice(rec, template, subs, n0)
+    return template
 
 
-def _splice(rec: Any, template: Any, subs: dict[int, tuple[int, int, int]], n0: int) -> Any:
-    """Move each rewrite's new nodes to where the node it replaces stood, drop that node, renumber everything."""
+def _ask(view: View, rules: dict, i: int) -> Any:
+    """The tensor rule of node i's op makes of it (its ops recorded at the end of rec.nodes), else None."""
+    rec = view.rec
+    n = rec.nodes[i]
+    if n.kind != PURE or n.op is None or i in view.absorbed or view.alias[i] != i:
+        return None
+    rule = rules.get(n.op.name)
+    if rule is None or view.tensor(i) is None:
+        return None
+    rec.lane = n.lane
+    with np.errstate(all="ignore"):   # (as the ops' own eager paths: inf * 0 is NaN, quietly)
+        return rule(view, i)
+
+
+def _backward(rec: Any, template: Any, rules: dict) -> Any:
+    """One phase from the last node to the first, every rule judging the graph as the phase found it."""
     nodes = rec.nodes
+    n0 = len(nodes)
+    view = View(rec, template)
+    subs: dict[int, tuple[int, int, int]] = {}   # rewritten node -> (first new node, end, its replacement)
+    for i in range(n0 - 1, -1, -1):
+        start = len(nodes)
+        out = _ask(view, rules, i)
+        j = None if out is None else rec.slot_of.get(id(out))
+        if j is None:   # (no rewrite; ops a rule ran before it declined are dropped by _splice)
+            continue
+        subs[i] = (start, len(nodes), j)
+    if not subs and len(nodes) == n0:
+        return template
+    return _splice(rec, template, subs, n0, view.absorbed)[0]
+
+
+def _forward(rec: Any, template: Any, rules: dict) -> Any:
+    """One phase from the first node to the last, each rewrite spliced in before the next node is asked."""
+    nodes = rec.nodes
+    view = View(rec, template)
+    i = 0
+    while i < len(nodes):
+        n0 = start = len(nodes)
+        out = _ask(view, rules, i)
+        j = None if out is None else rec.slot_of.get(id(out))
+        if j is None:
+            if len(nodes) != n0:
+                template = _splice(rec, template, {}, n0, set())[0]
+            i += 1
+            continue
+        template, alias = _splice(rec, template, {i: (start, len(nodes), j)}, n0, view.absorbed)
+        i = 1 + max([alias[k] for k in range(i) if alias[k] >= 0] +
+                    [alias[k] for k in range(start, len(alias)) if alias[k] >= 0] + [-1])
+        view = View(rec, template)
+    return template
+
+
+def _splice(rec: Any, template: Any, subs: dict[int, tuple[int, int, int]], n0: int,
+            absorbed: set[int]) -> tuple[Any, list[int]]:
+    """Move each rewrite's new nodes to where the node it replaces stood, drop that node and the nodes the rewrites
+    absorbed (each read only by what was rewritten, so read by nothing now; one still read is kept), renumber
+    everything. Returns the template renumbered and the old index -> new index map (-1: dropped)."""
+    nodes = rec.nodes
+    dropped = {k for k in absorbed if k < n0 and k not in subs}
+    if dropped:   # (a node still read by a node kept, or returned, stays)
+        kept_ins = {j for i in range(len(nodes)) if i not in dropped and i not in subs for j in nodes[i].ins}
+        kept_ins.update(slots(template))
+        changed = True
+        while changed:
+            changed = False
+            for k in sorted(dropped):
+                if k in kept_ins:
+                    dropped.discard(k)
+                    kept_ins.update(nodes[k].ins)
+                    changed = True
     order: list[int] = []
     for i in range(n0):
         if i in subs:
             order.extend(range(subs[i][0], subs[i][1]))
-        else:
+        elif i not in dropped:
             order.append(i)
     new = [-1] * len(nodes)
     for k, i in enumerate(order):
@@ -150,6 +213,7 @@ def _splice(rec: Any, template: Any, subs: dict[int, tuple[int, int, int]], n0: 
     alias = [resolve(i) for i in range(len(nodes))]
     # (what `again` evaluates anew: the new nodes, and each replacement, whose consumers now read it)
     made = [alias[i] for s in subs.values() for i in range(s[0], s[1])] + [alias[i] for i in subs]
+    made += [alias[i] for i in rec.rewrote if i < len(alias)]   # (an earlier rewrite's, renumbered)
     kept: list[Node] = [nodes[i] for i in order]
     for n in kept:
         n.ins = tuple(alias[j] for j in n.ins)
@@ -161,8 +225,8 @@ def _splice(rec: Any, template: Any, subs: dict[int, tuple[int, int, int]], n0: 
     rec.args = [alias[i] for i in rec.args]
     rec.dirty = [alias[i] for i in rec.dirty]
     rec.branch_writes = {alias[i] for i in rec.branch_writes}
-    rec.rewrote = sorted(set(made))
-    return remap(template, alias)
+    rec.rewrote = sorted(set(k for k in made if k >= 0))
+    return remap(template, alias), alias
 
 
 def writes(nodes: list[Node]) -> bool:

@@ -14,15 +14,19 @@ compute what TF's optimized graph computes. Eager ops (no recorder) never ask.
 tensor, or computed from those), which is what TF's constant folding turns into a Const node
 before these rewrites look.
 
-Two moments (graph50). Most rules run at record time (`OpDef.graph_rule`): they look at the op's own inputs
-(constants, the op that made an input), which the rest of the graph cannot change, so rewriting while recording
-is right and costs no second pass. A rule whose condition is that an intermediate has no other consumer runs on
-the finished graph instead (`finished_rules`, simdist/runtime/graph/rewrite.py: every consumer, the outputs and
-tf.gradients' ops included, as Grappler counts them; tf.gradients walked the graph as written): SqrtDivToRsqrtMul
-(`_sqrt_div`) and MinimizeBroadcasts with the ConstantPushDown of a product past a Y that is not constant
-(`_min_broadcasts`). Record-time rules that still read `rec.consumers` (the consumers recorded so far: a later use
-is not known) are the monotonic Max/Min stage, RemoveLogicalNot, FuseSquaredDiff, AddOpsRewrite and the
-push-down of two constants: open, they belong on the finished graph too.
+Two moments (graph50, fz51). A rule that looks only at the op's own inputs (constants, the op that made an input),
+which the rest of the graph cannot change, runs at record time (`OpDef.graph_rule`), costing no second pass:
+ReduceDivToReciprocalMul and `ones / y` (`_div_rule`), Xdivy by a constant, ConvertPow, ConvertLog1p/Expm1,
+SimplifyArithmeticOperations (`_simplified`: `x + zeros`, `zeros - y`, `x * ones`), ReplaceMulWithBroadcastByTile,
+SimplifyAggregation of one input repeated, RemoveInvolution, ReplacePackWithTileReshape, PartialAssocOpConstFolding
+and AddN's name order, MaterializeConstantValuedNode, RemoveRedundantReshape, the folded Softmax and SimplifyReduction.
+A rule whose condition is that an intermediate has no other consumer runs on the finished graph instead
+(`finished_phases`, simdist/runtime/graph/rewrite.py: every consumer, the outputs and tf.gradients' ops included, as
+Grappler counts them; tf.gradients walked the graph as written), in Grappler's order: constant folding's
+ConstantPushDown (`_push_down_rule`, nodes first to last), then the arithmetic optimizer's stages, last to first:
+SqrtDivToRsqrtMul (`_sqrt_div`), MinimizeBroadcasts with the ConstantPushDown of a product past a Y that is not
+constant (`_min_broadcasts`), AddOpsRewrite (`_add_ops_rule`), RemoveLogicalNot, OptimizeMaxOrMinOfMonotonic and
+FuseSquaredDiff. Such a rule asks `_sole` about the intermediate and `_absorb`s what the rewrite leaves unread.
 """
 
 from __future__ import annotations
@@ -36,7 +40,7 @@ from simdist.runtime import dtypes, errors
 from simdist.runtime.ops import trace_errors
 from simdist.runtime.tensor import Tensor
 
-__all__ = ["install", "enabled", "set_enabled", "pad_removed", "finished_rules"]
+__all__ = ["install", "enabled", "set_enabled", "pad_removed", "finished_phases"]
 
 # SIMDIST_GRAPPLER=0 records tf.function calls without these rewrites: traced calls then compute
 # exactly what their Python computes eagerly (the replay machinery's own tests compare the two).
@@ -143,6 +147,7 @@ def _sqrt_div(view: Any, i: int) -> Tensor | None:
     x, z = view.tensor(n.ins[0]), view.tensor(y.ins[0])
     if x is None or z is None or not (_is_float(x) and _is_float(z)) or rec.is_constant(view.tensor(j)):
         return None
+    view.absorbed.add(j)
     return dispatch.execute(math.MUL, (x, dispatch.execute(unary.RSQRT, (z,))))
 
 
@@ -456,12 +461,65 @@ def _min_broadcasts(view: Any, i: int) -> Tensor | None:
     return out
 
 
-def finished_rules() -> dict[str, Any]:
-    """The rules that run on the finished graph (graph/rewrite.py), by op name: each `rule(view, i)` gives the
-    tensor node i becomes (its ops run through dispatch) or None. Empty while the rewrites are off."""
+_VIEWS: list = []   # the finished graph (graph/rewrite.py View) a finished rule is judging, innermost last
+
+
+def _sole(t: Tensor) -> bool:
+    """Whether t's node has one consumer in the finished graph (the op a finished rule judges): not returned, not
+    read by another op nor by tf.gradients' ops (Grappler's NumNonControlOutputs == 1 and not in the preserve set:
+    a function's outputs are read by its output nodes)."""
+    view = _VIEWS[-1]
+    j = view.node_of(t)
+    return j is not None and view.consumers(j) == 1
+
+
+def _absorb(t: Tensor) -> None:
+    """Note t's node as absorbed by the rewrite a finished rule is making (read by nothing once it is made)."""
+    view = _VIEWS[-1]
+    j = view.node_of(t)
+    if j is not None:
+        view.absorbed.add(j)
+
+
+def _finishing(owner: str, rule: Any) -> Any:
+    """A record-time-style rule `rule(rec, tensors, attrs)` asked on the finished graph about node i (`_sole` and
+    `_absorb` reading that graph), while its optimizer runs; not for an op whose inputs are all constants (TF's
+    constant folding has evaluated it first)."""
+    def run(view: Any, i: int) -> Tensor | None:
+        if not _on(owner):
+            return None
+        rec = view.rec
+        n = rec.nodes[i]
+        tensors = tuple(view.tensor(j) for j in n.ins)
+        if not tensors or any(t is None for t in tensors) or \
+                all(rec.is_constant(t) and not rec.is_capture(t) for t in tensors):
+            return None
+        _VIEWS.append(view)
+        try:
+            return rule(rec, tensors, n.attrs)   # type: ignore[no-any-return]
+        finally:
+            _VIEWS.pop()
+    run.__name__ = getattr(rule, "__name__", "rule")
+    run.__doc__ = getattr(rule, "__doc__", None)
+    return run
+
+
+def finished_phases() -> list[tuple[bool, dict[str, Any]]]:
+    """The rules that run on the finished graph (graph/rewrite.py), in phases as Grappler's optimizers run:
+    (forward, {op name: rule}); each `rule(view, i)` gives the tensor node i becomes (its ops run through dispatch)
+    or None. Constant folding's ConstantPushDown first (its nodes from the first to the last), then the arithmetic
+    optimizer's stages (from the last to the first). Empty while the rewrites are off."""
     if not enabled:
-        return {}
-    return {"RealDiv": _sqrt_div, "Mul": _finished_mul}
+        return []
+    ao = "arithmetic_optimization"
+    push = {name: _finishing("both", lambda rec, tensors, attrs, name=name: _push_down_rule(rec, tensors, attrs, name))
+            for name in ("AddV2", "Add", "Sub", "Mul")}
+    arith = {"RealDiv": _sqrt_div, "Mul": _finished_mul, "AddV2": _finishing(ao, _add_ops_rule),
+             "Add": _finishing(ao, _add_ops_rule), "LogicalNot": _finishing(ao, _logical_not_rule),
+             "Square": _finishing(ao, _square_rule)}
+    for name in ("Max", "Min", "ArgMax", "ArgMin"):
+        arith[name] = _finishing(ao, _monotonic_rule(name))
+    return [(True, push), (False, arith)]
 
 
 def _finished_mul(view: Any, i: int) -> Tensor | None:
@@ -472,8 +530,9 @@ def _finished_mul(view: Any, i: int) -> Tensor | None:
 
 
 def _mul_rules(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
-    """Mul: constant folding's simplifications and push-down (`_mul_rule`), then the Tile stage (`_mul_tile`)."""
-    r = _MUL_FOLDING(rec, tensors, attrs)
+    """Mul: constant folding's simplifications (`_mul_rule`), then the Tile stage (`_mul_tile`). (ConstantPushDown
+    and MinimizeBroadcasts, which read consumers, run on the finished graph: `finished_phases`.)"""
+    r = _mul_rule(rec, tensors, attrs)
     if r is None and _on("arithmetic_optimization"):   # (Grappler sorts a commutative op's inputs by node name
         # first: the ones second, here as both)
         x, y = tensors
@@ -592,7 +651,7 @@ def _monotonic_rule(name: str) -> Any:
         from simdist.runtime.ops import dispatch, math, reductions
         (a,) = tensors[:1]
         node = rec.producer(a)
-        if node is None or len(node.ins) != 1 or rec.consumers(a) != 0:
+        if node is None or len(node.ins) != 1 or not _sole(a):
             return None
         inner = node.op.name
         if inner not in _NON_DECREASING and inner not in _NON_INCREASING:
@@ -603,6 +662,7 @@ def _monotonic_rule(name: str) -> Any:
                 return None
         ops = {"Max": math.MAX, "Min": math.MIN, "ArgMax": reductions.ARGMAX, "ArgMin": reductions.ARGMIN}
         outer = ops[name if inner in _NON_DECREASING else _FLIP[name]]
+        _absorb(a)
         r = dispatch.execute(outer, (rec.input_tensor(node, 0),) + tuple(tensors[1:]), attrs)
         if name.startswith("Arg"):
             return r
@@ -719,9 +779,10 @@ def _logical_not_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     from simdist.runtime.ops import dispatch, math
     (a,) = tensors
     node = rec.producer(a)
-    if node is None or node.op.name not in _NEGATED or rec.consumers(a) != 0:
+    if node is None or node.op.name not in _NEGATED or not _sole(a):
         return None
     op = getattr(math, _NEGATED[node.op.name])
+    _absorb(a)
     return dispatch.execute(op, (rec.input_tensor(node, 0), rec.input_tensor(node, 1)), node.attrs)
 
 
@@ -760,12 +821,11 @@ def _by_name(ts: Any) -> list[Tensor] | None:
 
 # --- arithmetic_optimizer.cc AddOpsRewriteStage
 _ADD_OPS = ("AddV2", "Add", "AddN")
-_regrouping = [False]
 
 
 def _add_ops_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     """A tree of Add/AddV2/AddN of floats (or complex numbers) rooted at this AddV2, each absorbed
-    node feeding only the tree (the consumers recorded so far), every shape fully known: the leaves,
+    node feeding only the tree (its one consumer in the finished graph: `_sole`), every shape fully known: the leaves,
     in the tree's left-to-right order, summed as one AddN per shape (AddN(x, ..., x) of one tensor
     is Mul(N, x): SimplifyAggregation), then the groups added from the fewest elements up
     (AddOpsRewriteStage; AddN sums left to right): inside tf.function `(x + 2.5) + x` of float16
@@ -776,24 +836,24 @@ def _add_ops_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     from simdist.runtime.ops import dispatch, math, static_shapes
     from simdist.runtime.tensor import convert_to_tensor
     a, b = tensors
-    if _regrouping[0] or b.dtype != a.dtype or not (_is_float(a) or a.dtype.is_complex):
+    if b.dtype != a.dtype or not (_is_float(a) or a.dtype.is_complex):
         return None
     leaves: list[Tensor] = []
-    absorbed = [0]
+    absorbed: list[Tensor] = []
 
-    def absorb(t: Tensor, others: int) -> None:
+    def absorb(t: Tensor) -> None:
         node = rec.producer(t)
         # (a sum of constants is a Const node by then, folded: a leaf, as ConstantPushDown's `C + Y`)
-        if node is not None and node.op.name in _ADD_OPS and t.dtype == a.dtype and rec.consumers(t) == others \
+        if node is not None and node.op.name in _ADD_OPS and t.dtype == a.dtype and _sole(t) \
                 and not rec.is_constant(t):
-            absorbed[0] += 1
+            absorbed.append(t)
             for k in range(len(node.ins)):
-                absorb(rec.input_tensor(node, k), 1)
+                absorb(rec.input_tensor(node, k))
         else:
             leaves.append(t)
-    absorb(a, 0)
-    absorb(b, 0)
-    if not absorbed[0]:
+    absorb(a)
+    absorb(b)
+    if not absorbed:
         return None
     shapes = [static_shapes.known_shape(t) for t in leaves]
     if any(shp is None or None in shp for shp in shapes):
@@ -804,35 +864,22 @@ def _add_ops_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     sizes = [int(np.prod(k)) for k in groups]
     if len(set(sizes)) != len(sizes):
         return None
-    _regrouping[0] = True
-    try:
-        sums = []
-        for key in sorted(groups, key=lambda k: int(np.prod(k))):
-            g = groups[key]
-            g = _by_name(g) or g
-            if len(g) == 1:
-                sums.append(g[0])
-            elif all(t is g[0] for t in g):
-                sums.append(dispatch.execute(math.MUL, (convert_to_tensor(len(g), dtype=a.dtype), g[0])))
-            else:
-                sums.append(dispatch.execute(math.ADD_N, tuple(g)))
-        out = sums[0]
-        for g_sum in sums[1:]:
-            out = dispatch.execute(math.ADD, (out, g_sum))
-        return out
-    finally:
-        _regrouping[0] = False
-
-
-def _add_folding(rule: Any) -> Any:
-    """AddV2's rules (`x + zeros`, ConstantPushDown), then AddOpsRewrite: constant folding runs
-    before the arithmetic optimizer."""
-    def both(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
-        r = rule(rec, tensors, attrs)
-        return r if r is not None or not _on("arithmetic_optimization") else _add_ops_rule(rec, tensors, attrs)
-    both.__name__ = rule.__name__
-    both.__doc__ = rule.__doc__
-    return both
+    for t in absorbed:
+        _absorb(t)
+    sums = []
+    for key in sorted(groups, key=lambda k: int(np.prod(k))):
+        g = groups[key]
+        g = _by_name(g) or g
+        if len(g) == 1:
+            sums.append(g[0])
+        elif all(t is g[0] for t in g):
+            sums.append(dispatch.execute(math.MUL, (convert_to_tensor(len(g), dtype=a.dtype), g[0])))
+        else:
+            sums.append(dispatch.execute(math.ADD_N, tuple(g)))
+    out = sums[0]
+    for g_sum in sums[1:]:
+        out = dispatch.execute(math.ADD, (out, g_sum))
+    return out
 
 
 # --- constant_folding.cc PartialAssocOpConstFolding: AddN's constant inputs summed first
@@ -871,7 +918,7 @@ def _square_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     from simdist.runtime import errors
     (a,) = tensors
     node = rec.producer(a)
-    if node is None or node.op.name != "Sub" or rec.consumers(a) != 0:
+    if node is None or node.op.name != "Sub" or not _sole(a):
         return None
     if a.dtype.is_complex or a.dtype in _SQUARED_DIFFERENCE_TYPES:
         return None
@@ -948,7 +995,7 @@ def _push_down_rule(rec: Any, tensors: Any, attrs: Any, name: str) -> Tensor | N
     c, child = (a, b) if left_const else (b, a)
     node = rec.producer(child)
     family = _ADD_SUB if name in _ADD_SUB else _MUL
-    if node is None or node.op.name not in family or len(node.ins) != 2 or rec.consumers(child) != 0:
+    if node is None or node.op.name not in family or len(node.ins) != 2 or not _sole(child):
         return None
     l0, l1 = rec.input_tensor(node, 0), rec.input_tensor(node, 1)
     ll_const, rl_const = _really_constant(rec, l0), _really_constant(rec, l1)
@@ -967,6 +1014,7 @@ def _push_down_rule(rec: Any, tensors: Any, attrs: Any, name: str) -> Tensor | N
     if a.dtype in (dtypes.float16, dtypes.bfloat16) and not (sym and child_sym):
         return None   # (halves: no push-down, only the regrouping of a sum's or a product's constants)
     plus, minus = (math.ADD, math.SUB) if family is _ADD_SUB else (math.MUL, None)
+    _absorb(child)
     if sym and child_sym:
         return dispatch.execute(plus, (x, dispatch.execute(plus, (c, y))))
 
@@ -977,17 +1025,6 @@ def _push_down_rule(rec: Any, tensors: Any, attrs: Any, name: str) -> Tensor | N
     inner = dispatch.execute(minus if neg_c != neg_y else plus, (y, c) if neg_c else (c, y))
     outer = minus if neg_x or (neg_c and neg_y) else plus
     return dispatch.execute(outer, (inner, x) if neg_x else (x, inner))
-
-
-def _then_push_down(rule: Any, name: str) -> Any:
-    """An op's rule, then (when it does not apply) ConstantPushDown: constant_folding.cc tries its
-    arithmetic simplifications before pushing constants down."""
-    def both(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
-        r = rule(rec, tensors, attrs) if rule is not None else None
-        return r if r is not None or not _on("both") else _push_down_rule(rec, tensors, attrs, name)
-    both.__name__ = getattr(rule, "__name__", "_push_down_rule")
-    both.__doc__ = getattr(rule, "__doc__", None) or _push_down_rule.__doc__
-    return both
 
 
 # --- constant_folding.cc SimplifyPad: Pad/PadV2 of constant zero paddings
@@ -1076,9 +1113,6 @@ def _softmax_folded(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     return dispatch.execute(activations.SOFTMAX, (x,), {"eigen": True})   # type: ignore[no-any-return]
 
 
-_MUL_FOLDING = _then_push_down(_mul_rule, "Mul")
-
-
 # --- constant_folding.cc SimplifyReduction: a reduction over no axes (or, keeping dims, over dims of size 1) is an
 # Identity of its input
 def _reduction_identity(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
@@ -1103,30 +1137,16 @@ def _reduction_identity(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     return _forward(x)
 
 
-def _then_monotonic(name: str) -> Any:
-    """Max/Min: SimplifyReduction (constant folding) first, then the arithmetic optimizer's monotonic stage."""
-    mono = _monotonic_rule(name)
-
-    def rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
-        r = _reduction_identity(rec, tensors, attrs) if _on("constant_folding") else None
-        return r if r is not None or not _on("arithmetic_optimization") else mono(rec, tensors, attrs)
-    rule.__name__ = mono.__name__
-    rule.__doc__ = mono.__doc__
-    return rule
-
-
 def _rules() -> dict[Any, Any]:
     from simdist.runtime.ops import activations, array, math, reductions, unary, xfunctions
     ao, cf = "arithmetic_optimization", "constant_folding"
-    return {array.PACK: _owned(ao, _pack_rule), math.MAX: _then_monotonic("Max"), math.MIN: _then_monotonic("Min"),
+    return {array.PACK: _owned(ao, _pack_rule), math.MAX: _owned(cf, _reduction_identity),
+            math.MIN: _owned(cf, _reduction_identity),
             math.SUM: _owned(cf, _reduction_identity), math.MEAN: _owned(cf, _reduction_identity),
-            reductions.PROD: _owned(cf, _reduction_identity), reductions.ARGMAX: _owned(ao, _monotonic_rule("ArgMax")),
-            reductions.ARGMIN: _owned(ao, _monotonic_rule("ArgMin")),
+            reductions.PROD: _owned(cf, _reduction_identity),
             math.REALDIV: _div_rule, xfunctions.XDIVY: _xdivy_rule, math.POW: _owned(ao, _pow_rule), unary.LOG: _owned(ao, _log_rule),
-            math.SUB: _then_push_down(_sub_rule, "Sub"),
-            math.ADD: _add_folding(_then_push_down(_add_rule, "AddV2")), unary.RECIPROCAL: _owned(ao, _reciprocal_rule),
-            math.LOGICAL_NOT: _owned(ao, _logical_not_rule), math.ADD_N: _owned(cf, _add_n_rule),
-            unary.SQUARE: _owned(ao, _square_rule), math.MUL: _mul_rules, array.ONES_LIKE: _owned(cf, _ones_like_rule),
+            math.SUB: _sub_rule, math.ADD: _add_rule, unary.RECIPROCAL: _owned(ao, _reciprocal_rule),
+            math.ADD_N: _owned(cf, _add_n_rule), math.MUL: _mul_rules, array.ONES_LIKE: _owned(cf, _ones_like_rule),
             array.RESHAPE: _owned(ao, _reshape_rule), activations.SOFTMAX: _owned(cf, _softmax_folded)}
 
 
