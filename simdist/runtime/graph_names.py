@@ -25,7 +25,7 @@ import re
 from typing import Any, Callable
 
 __all__ = ["GraphNames", "begin", "end", "current", "state", "set_state", "scope_name", "op_scope",
-           "given_name", "scoped", "inner_name", "name_outputs", "name_constant", "quiet"]
+           "given_name", "scoped", "inner_name", "name_outputs", "name_read", "name_constant", "quiet"]
 
 # ops.py's patterns: a scope at the root must be a valid op name; below it, a valid scope name
 _VALID_OP_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\\/>-]*$")
@@ -248,6 +248,20 @@ def name_outputs(op: Any, outs: tuple, inputs: Any = ()) -> None:
     ins = tuple(inputs)
     for k, t in enumerate(outs):
         symbolic.name_output(t, node, k, op.name, ins)
+
+
+def name_read(t: Any) -> None:
+    """A variable's read inside a tf.function's Python (t its value): the ReadVariableOp node below the current scope,
+    made unique (TF 2.21, observed: `w * y` of a Variable w reads it before the operator's scope opens, `ReadVariableOp`,
+    `ReadVariableOp_1`; `y * w` and `tf.multiply(w, y)` inside it, `mul_2/ReadVariableOp`, `Mul_3/ReadVariableOp`).
+    Its name places the read in Grappler's canonical order (a product tree's leaf: grappler.py `_min_broadcasts`)."""
+    names = current()
+    if names is None or names.quiet:
+        return
+    from simdist.runtime import name_scopes, symbolic
+    if symbolic.node_name(t) is not None or not symbolic.is_graph(t):
+        return
+    symbolic.name_output(t, names.unique(name_scopes._current() + "ReadVariableOp"), 0, "ReadVariableOp")
 
 
 def name_constant(t: Any, name: str | None) -> None:

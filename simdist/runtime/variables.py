@@ -761,8 +761,10 @@ class ResourceVariable(InPlaceRefusals, Variable):
         if _cur.ctx.observers or _dispatch._NUMERICS[0] is not None:
             t = _dispatch.variable_read(self, t)
         if context._function_depth:   # (a read is unknown to the graph being built: ops/graph_constants.py)
+            from simdist.runtime import graph_names
             from simdist.runtime.ops import graph_constants
             graph_constants.vary(t)
+            graph_names.name_read(t)   # (its ReadVariableOp node's name: function.grappler-rewrites)
         if context._data_traces:   # (a captured variable read by a tf.data function: dataset.iterator-checkpoint)
             context.note_stateful_op("ReadVariableOp")
         return t

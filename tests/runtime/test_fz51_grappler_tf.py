@@ -146,10 +146,19 @@ def program(tf: Any, case: dict, workdir: str) -> Any:
         _try(out, "(x + 2.5) + x of float16, x + 2.5 returned", lambda: fn(lambda x: (lambda p: (p + x, p))(
             x + 2.5))(h))
         _try(out, "(x + 2.5) + x of float16 alone", lambda: fn(lambda x: (x + 2.5) + x)(h))
+    elif name == "variable leaves":
+        s = tf.constant(_vals(1, 4)[0])
+        w = tf.Variable(_vals(N, 5))
+        u = tf.Variable(_vals(1, 6)[0])
+        _try(out, "(w * y) * c", lambda: fn(lambda y, c: (w * y) * c)(b, s))
+        _try(out, "(y * w) * c", lambda: fn(lambda y, c: (y * w) * c)(b, s))
+        _try(out, "tf.multiply(w, y) * c", lambda: fn(lambda y, c: tf.multiply(w, y) * c)(b, s))
+        _try(out, "(y * u) * x, u a scalar variable", lambda: fn(lambda x, y: (y * u) * x)(a, b))
+        _try(out, "((x * w) * y) * c", lambda: fn(lambda x, y, c: ((x * w) * y) * c)(a, b, s))
     return out
 
 
-NAMES = ["push-down", "logical not", "monotonic", "squared difference", "add ops"]
+NAMES = ["push-down", "logical not", "monotonic", "squared difference", "add ops", "variable leaves"]
 CASES: dict[str, dict] = {n: {"strategy": "default", "name": n} for n in NAMES}
 
 
