@@ -27,6 +27,7 @@ from typing import Any, Callable
 import numpy as np
 
 from simdist.runtime import dtypes, errors
+from simdist.runtime.ops import partial_values
 from simdist.runtime.ops.raw_args import RawArgs
 from simdist.runtime.ops.raw_compositions import _dims, _invalid   # (the raw forms' shared texts)
 
@@ -752,6 +753,7 @@ def _data_format_vec_permute(x: Any, src_format: str, dst_format: str) -> Any:
     return _const(np.stack([v[src.index(c)] for c in dst]) if v.size else v, x.dtype)
 
 
+@partial_values.shaped("shape")
 def _empty(shape: Any, dtype: Any, init: bool) -> Any:
     """Empty (inplace_ops.cc): shape an int32 vector of dimensions >= 0; the tensor's contents are
     zeros (init=True; without it TF leaves them unset, simdist zeros them too)."""
