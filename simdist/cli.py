@@ -128,6 +128,11 @@ def _main(argv: Sequence[str] | None) -> int:
         parser.print_help()
         return EXIT_USAGE
     debug = getattr(args, "debug", False)
+    # Python's and NumPy's global generators seeded from the root seed before any work (a run
+    # without any seed is reproducible; a program's own np.random.seed still rules its draws)
+    from simdist.sim.rng import seed_globals
+    root = getattr(args, "seed", None)
+    seed_globals(root if isinstance(root, int) and not isinstance(root, bool) else 0, f"cli/{args.command}")
     from simdist.scenario.interrupts import sigterm_as_interrupt
     try:
         with sigterm_as_interrupt():

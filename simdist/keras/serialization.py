@@ -6,6 +6,7 @@ object with Keras's "Could not interpret ... identifier" error."""
 from __future__ import annotations
 
 import inspect
+import types
 from typing import Any
 
 
@@ -66,7 +67,7 @@ def deserialize_keras_object(config: Any, objects: dict[str, Any], kind: str, cu
         obj = lookup.get(config)
         if obj is None:
             raise ValueError(f"Could not interpret {kind} identifier: {config}")
-        return obj() if instantiate_names and inspect.isclass(obj) else obj
+        return from_config(obj, {}, config) if instantiate_names and inspect.isclass(obj) else obj
     if isinstance(config, dict) and "class_name" in config:
         from simdist.keras.object_registration import get_registered_object
         registered = config.get("registered_name")
@@ -76,12 +77,25 @@ def deserialize_keras_object(config: Any, objects: dict[str, Any], kind: str, cu
             raise ValueError(f"Could not interpret {kind} identifier: {config}")
         inner = dict(config.get("config") or {})
         takes_objects = custom_objects and "custom_objects" in inspect.signature(cls.from_config).parameters
-        obj = cls.from_config(inner, custom_objects=custom_objects) if takes_objects else cls.from_config(inner)
+        obj = from_config(cls, inner, config, custom_objects if takes_objects else None)
         build = config.get("build_config")
         if build and hasattr(obj, "build_from_config") and not getattr(obj, "built", True):
             obj.build_from_config(build)   # (Keras's deserialize_keras_object builds a layer from its build_config)
         return obj
     raise ValueError(f"Could not interpret {kind} identifier: {config}")
+
+
+def from_config(cls: Any, inner: dict[str, Any], config: Any, custom_objects: dict | None = None) -> Any:
+    """`cls.from_config(inner)` (with `custom_objects` when given) as Keras's deserialize_keras_object calls it:
+    a TypeError of the call (a required argument the config lacks: `keras.metrics.deserialize("IoU")`) comes back
+    as Keras's TypeError "<class> could not be deserialized properly. ...", naming the config and the cause."""
+    try:
+        return cls.from_config(inner, custom_objects=custom_objects) if custom_objects else cls.from_config(inner)
+    except TypeError as e:
+        raise TypeError(f"{cls} could not be deserialized properly. Please ensure that components that are Python "
+                        "object instances (layers, models, etc.) returned by `get_config()` are explicitly "
+                        f"deserialized in the model's `from_config()` method.\n\nconfig={config}.\n\nException "
+                        f"encountered: {e}") from e
 
 
 _LOCATE = ("Could not locate {kind} '{name}'. Make sure custom classes and functions are decorated with "
@@ -113,7 +127,10 @@ def _public(module: str, name: str) -> Any:
     except ImportError:
         return None
     if name in getattr(mod, "__all__", ()):
-        return getattr(mod, name, None)
+        obj = getattr(mod, name, None)
+        # (tf.keras's legacy aliases, `tf.keras.metrics.mse`, are no Keras 3 export paths: api_export registers
+        # a function under its own name only, so "keras.metrics.mse" finds nothing there)
+        return None if inspect.isfunction(obj) and obj.__name__ != name else obj
     # (Keras 3's export names are more than tf.keras's: keras.losses.mean_squared_error is one; a module's object
     # under its own name stands for it)
     obj = getattr(mod, "ALL_OBJECTS_DICT", {}).get(name)
@@ -133,6 +150,13 @@ def retrieve_function(name: str, config: dict[str, Any], custom_objects: dict | 
         obj = _public(module, name)
         if obj is not None:
             return obj
+        import importlib
+        try:   # (Keras then imports the module and takes its KerasSaveable class of that name: never a function)
+            importlib.import_module("simdist." + module)
+        except ImportError:
+            raise TypeError(f"Could not deserialize function '{name}' because its parent module {module} cannot be "
+                            f"imported. Full object config: {config}") from None
+        raise ValueError(f"Could not deserialize '{module}.{name}' because it is not a KerasSaveable subclass")
     if module == "builtins":
         for mod in BUILTIN_MODULES:
             obj = _public("keras." + mod, name)
@@ -182,7 +206,29 @@ def deserialize_with_module_objects(config: Any, module_objects: dict[str, Any],
             key = config["class_name"]
     if key not in module_objects:
         return True, key
+    fn = module_objects[key]
+    if isinstance(fn, types.FunctionType):
+        return True, _public_function(fn, key, config if isinstance(config, dict) else None, custom_objects)
     return False, None
+
+
+def _public_function(fn: Any, key: str, config: dict | None, custom_objects: dict | None) -> Any:
+    """A function of a module's objects found by `key`, as Keras 3.15 resolves it again (serialize_with_public_fn,
+    then _retrieve_class_or_fn): a dict of class "function" by its own module ("builtins": the built-in modules'
+    exports; else its registered name); a name by the function's public module (a loss function that is also a
+    metric: keras.metrics), where only its own name is exported, so an alias ("mse", "bce", "swish") is Keras's
+    ValueError "Could not deserialize 'keras.metrics.mse' because it is not a KerasSaveable subclass"."""
+    if config is not None and config.get("class_name") == "function":
+        module = config.get("module")
+        full = {"module": module, "class_name": "function", "config": key, "registered_name": key}
+        return retrieve_function(key, full, custom_objects)
+    if key == fn.__name__:
+        return fn
+    import importlib
+    own = "keras." + fn.__module__.split(".")[2]   # (simdist.keras.<module>...)
+    metrics = importlib.import_module("simdist.keras.metrics")
+    public = "keras.metrics" if own == "keras.losses" and any(v is fn for v in vars(metrics).values()) else own
+    raise ValueError(f"Could not deserialize '{public}.{key}' because it is not a KerasSaveable subclass")
 
 
 def get_keras_object(identifier: Any, objects: dict[str, Any], kind: str,

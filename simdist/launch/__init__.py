@@ -173,18 +173,24 @@ class _Output(io.TextIOBase):
 
 class _ClientGlobals:
     """Process-wide state a real worker process keeps to itself, swapped at each switch:
-    Python's and NumPy's global random states (each client starts from the launcher's) and,
+    Python's and NumPy's global random states (each client starts from its own, seeded from the
+    root seed and its task's label: `simdist.sim.rng.global_states`; a TF worker process's are
+    seeded from OS entropy, so a run without any seed is reproducible here, and a program's own
+    `np.random.seed(s)` still gives Keras's draws) and,
     once Keras is loaded, Keras's globals (`simdist.keras.process_state`: dtype policy, floatx,
     name counters and scopes, global seed generator, traced-step depth; each client starts from
     a fresh Keras's, as a new process does)."""
 
-    def __init__(self, n: int) -> None:
-        py, npst = random.getstate(), np.random.get_state()
-        self.py = [py] * n
-        self.np = [npst] * n
+    def __init__(self, labels: list[str], seed: int) -> None:
+        from simdist.sim.rng import global_states
+        n = len(labels)
+        states = [global_states(seed, f"launch/process-globals/{label}") for label in labels]
+        self.py = [py for py, _ in states]
+        self.np = [npst for _, npst in states]
         self.keras: list[Any] = [None] * n
         self.active: int | None = None
         self.outside: Any = None
+        self.outside_random: tuple[Any, Any] | None = None
         self.outside_taken = False
 
     @staticmethod
@@ -205,6 +211,7 @@ class _ClientGlobals:
                 self.keras[self.active] = ks.capture()
         elif not self.outside_taken:
             self.outside = ks.capture() if ks is not None else None
+            self.outside_random = (random.getstate(), np.random.get_state())
             self.outside_taken = True
         if i is not None:
             random.setstate(self.py[i])
@@ -213,8 +220,12 @@ class _ClientGlobals:
                 if self.keras[i] is None:
                     self.keras[i] = ks.fresh()
                 ks.install(self.keras[i])
-        elif ks is not None:   # back to the launcher: its own Keras state (a fresh one if Keras came later)
-            ks.install(self.outside if self.outside is not None else ks.fresh())
+        else:   # back to the launcher: its own random states and Keras state (a fresh one if Keras came later)
+            if self.outside_random is not None:
+                random.setstate(self.outside_random[0])
+                np.random.set_state(self.outside_random[1])
+            if ks is not None:
+                ks.install(self.outside if self.outside is not None else ks.fresh())
         self.active = i
 
 
@@ -284,7 +295,7 @@ def _launch(main: Any, *, workers: int, gpus_per_worker: int = 0, chief: bool = 
     overlays = [{"TF_CONFIG": tf_config(workers, chief, t)} for t in tasks]
     env = _EnvironView(os.environ, overlays)
     out = _Output([task_label(t) for t in tasks], echo, sys.stdout)
-    globs = _ClientGlobals(len(tasks))
+    globs = _ClientGlobals([task_label(t) for t in tasks], seed)
     timelines = [timing.Timeline(sim) for _ in tasks]
 
     def on_switch(i: int | None) -> None:

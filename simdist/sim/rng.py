@@ -9,10 +9,12 @@ shift the others, and every process gets the same numbers.
 from __future__ import annotations
 
 import hashlib
+import random
+from typing import Any
 
 import numpy as np
 
-__all__ = ["derive", "name_key", "check_seed", "Streams"]
+__all__ = ["derive", "name_key", "check_seed", "Streams", "global_states", "seed_globals"]
 
 
 def check_seed(seed: object, field: str = "seed") -> int:
@@ -50,3 +52,22 @@ class Streams:
             g = derive(self.seed, name)
             self._gens[name] = g
         return g
+
+
+def global_states(seed: int, name: str) -> tuple[Any, Any]:
+    """(Python's `random` state, NumPy's legacy global state) as `random.seed(k)` and
+    `np.random.seed(k)` leave them, k drawn from stream ``name`` under root ``seed`` (any int: taken
+    mod 2**64). Library code that draws from these global generators as Keras does (ImageDataGenerator,
+    tf.keras.preprocessing.image's random_* functions, PyDataset shuffling after set_random_seed) then
+    gives the same draws on every run, while a program's own `np.random.seed(s)` still gives Keras's."""
+    k = derive(int(seed) % 2**64, name).integers(0, 2**32, size=2)
+    return random.Random(int(k[0])).getstate(), np.random.RandomState(int(k[1])).get_state()
+
+
+def seed_globals(seed: int, name: str) -> None:
+    """Seed Python's and NumPy's global generators from root ``seed`` and ``name`` (global_states):
+    what simdist's own entry points (the `simdist` command, each client of `simdist launch`) do before
+    any user code runs, so that a run without any seed is reproducible (TF's process: OS entropy)."""
+    py, npst = global_states(seed, name)
+    random.setstate(py)
+    np.random.set_state(npst)

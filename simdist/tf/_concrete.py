@@ -36,6 +36,9 @@ from typing import Any, Callable
 # every other choice's Pack refuses at run time, then reduce_join's make_bool of keepdims=1 at trace (fz41,
 # fz14 seed 1420413001 #58)
 _PLACEHOLDERS = ((1, 1), (2, 2), (1, 0), (3, 3), (1, 4), (3, 4), (3, 1), (2, 1))
+# the placeholders' values per dry run of one choice of shapes: zeros, then (only when a run met a kernel's
+# error and an input is an integer one, whose value may be a size, an index or a count) ones, twos, threes
+_FILLS = (0, 1, 2, 3)
 
 
 class GraphTensor:
@@ -402,45 +405,60 @@ def trace(function: Any, args: tuple, kwargs: dict, variables: dict | None = Non
         bound = {**bound, **{p: v for p, v in variables.items() if p in bound}}
     first: BaseException | None = None
     outputs: Any = None     # (None: every dry run met a kernel's error, which hides the outputs' shapes)
+    standin_outputs: Any = None   # (the first run completed on stand-ins: their shapes are the shape functions')
     built = False
     tried = set()
+    fills = _FILLS if any(_is_spec(bound[p]) and bound[p].dtype.is_integer for p in params) else (0,)
     for size, rank in _PLACEHOLDERS:
         key = tuple(_placeholder_shape(bound[p], size, rank) for p in params if _is_spec(bound[p]))
         if key in tried:
             continue
         tried.add(key)
-        standins = dispatch.STANDINS[0]
-        try:
+        for fill in fills:
+            # (the placeholders' values are probes: a kernel's error on zeros (`tf.range(1, n, 2)`, a
+            # `tf.transpose` perm or a `tf.image.resize` size of an int placeholder), which TF's symbolic
+            # trace never meets, tells nothing of the graph: the same shapes with other values may build)
+            standins = dispatch.STANDINS[0]
             try:
-                out = dry_run(run_python, _graph_inputs([_placeholder(bound[p], size, rank) for p in params]))
+                try:
+                    out = dry_run(run_python, _graph_inputs([_placeholder(bound[p], size, rank, fill)
+                                                             for p in params]))
+                except symbolic.EndlessDryRun:
+                    if fill:
+                        raise
+                    # (a Python loop that zeros never end, `while x < 10: x *= 2`, which TF traces once as a
+                    # tf.while_loop: ones of the same shapes may end it, else another placeholder)
+                    out = dry_run(run_python, _graph_inputs([_placeholder(bound[p], size, rank, 1) for p in params]))
             except symbolic.EndlessDryRun:
-                # (a Python loop that zeros never end, `while x < 10: x *= 2`, which TF traces once as a
-                # tf.while_loop: ones of the same shapes may end it, else another placeholder)
-                out = dry_run(run_python, _graph_inputs([_placeholder(bound[p], size, rank, 1) for p in params]))
-        except symbolic.EndlessDryRun:
-            continue
-        except Exception as e:  # noqa: BLE001 - classified below
-            traced = (trace_errors.at_trace(e) or e) if trace_errors.builds(e) else None
-            if traced is not None:
-                first = first or traced.with_traceback(e.__traceback__)
+                break
+            except Exception as e:  # noqa: BLE001 - classified below
+                traced = (trace_errors.at_trace(e) or e) if trace_errors.builds(e) else None
+                if traced is not None:
+                    first = first or traced.with_traceback(e.__traceback__)
+                    break
+                if isinstance(e, errors.OpError):
+                    # (a kernel's error: the graph builds as far as this run went, but the ops after it
+                    # were not run; other values or another placeholder may reach them or show the outputs)
+                    continue
+                if not any(_is_spec(bound[p]) and not bound[p].shape.is_fully_defined() for p in params):
+                    raise
+                # (a Python error of this placeholder's shape, `x[0, ..., 1]` of a rank-1 choice for an
+                # unknown rank: TF's trace knows no rank, another choice may build; fz4 seed 43 #191)
+                first = first or e
+                break
+            if dispatch.STANDINS[0] != standins:
+                # (a run that went on past a kernel's run-time error, on stand-ins of the shapes the ops' shape
+                # functions give: the outputs if no run completes without them)
+                if standin_outputs is None:
+                    standin_outputs = _describe(out)
                 continue
-            if isinstance(e, errors.OpError):
-                # (a kernel's error: the graph builds as far as this run went, but the ops after it
-                # were not run; another placeholder may reach them or show the outputs)
-                continue
-            if not any(_is_spec(bound[p]) and not bound[p].shape.is_fully_defined() for p in params):
-                raise
-            # (a Python error of this placeholder's shape, `x[0, ..., 1]` of a rank-1 choice for an
-            # unknown rank: TF's trace knows no rank, another choice may build; fz4 seed 43 #191)
-            first = first or e
-            continue
-        if dispatch.STANDINS[0] != standins:
-            # (a run that went on past a kernel's run-time error, on stand-ins: the graph builds as far
-            # as it went, its outputs' shapes are not known; as a run stopped by the kernel's error)
-            continue
-        outputs = _describe(out)
-        built = True
-        break
+            outputs = _describe(out)
+            built = True
+            break
+        if built:
+            break
+    if not built and first is None and standin_outputs is not None:
+        outputs, built = standin_outputs, True
     if not built and first is not None:   # (a shape function's error some run reached, none completing)
         raise first
     return ConcreteFunction(function, params, bound, outputs, kwonly)

@@ -17,35 +17,43 @@ def serialize(layer: Any) -> dict[str, Any]:
 
 
 def deserialize(config: Any, custom_objects: dict | None = None) -> Any:
-    """The layer a serialized dict describes (built from its build_config)."""
+    """The layer a serialized dict describes (built from its build_config), found as Keras 3.15's generic
+    deserialize_keras_object finds a class (serialization_lib._retrieve_class_or_fn): by its registered name
+    (default: the class name) among custom objects, a custom_object_scope and the registry; else by its
+    `module` when that is a Keras one (`keras.layers` ...: the module's class of that name, a class of another
+    Keras module built and refused as no Layer; no such class: ValueError "... is not a KerasSaveable
+    subclass"; no such module: TypeError "... its parent module ... cannot be imported"); a config without a
+    module names nothing else (TypeError "Could not locate class": `{"class_name": "Dense", "config": ...}`
+    is refused, as in Keras 3). What is not a class config (a name, a list, a dict without class_name and
+    config) comes back from Keras's generic function as it is: ValueError "... not a `keras.layers.Layer`"."""
+    import importlib
+    import inspect
     from simdist.keras.layers.layer import Layer
-    from simdist.keras.layers.rnn import _cell_names
-    from simdist.keras.object_registration import get_registered_object, scope_objects
-    from simdist.keras.serialization import deserialize_keras_object
-    names = {**_cell_names(), **(custom_objects or {}), **scope_objects()}
-    if isinstance(config, dict) and "class_name" in config:
-        registered = config.get("registered_name")
-        known = (isinstance(registered, str) and get_registered_object(registered, custom_objects) is not None) \
-            or config["class_name"] in names or get_registered_object(config["class_name"], custom_objects)
-        module = config.get("module")
-        if not known and isinstance(module, str) and module.startswith("keras.") and module != "keras.layers":
-            # (another Keras module's object, e.g. an initializer: Keras builds it, then refuses it)
-            import importlib
-            try:
-                other = getattr(importlib.import_module("simdist." + module), config["class_name"], None)
-            except ImportError:
-                other = None
-            if other is not None:
-                raise ValueError("`keras.layers.deserialize` was passed a `config` object that is not a "
-                                 f"`keras.layers.Layer`. Received: {config}")
-        if not known:
-            raise TypeError(f"Could not locate class '{config['class_name']}'. Make sure custom classes and functions "
-                            "are decorated with `@keras.saving.register_keras_serializable()`. If they are already "
-                            "decorated, make sure they are all imported so that the decorator is run before trying "
-                            f"to load them. Full object config: {config}")
-    obj = names.get(config) if isinstance(config, str) else deserialize_keras_object(config, names, "layer",
-                                                                                      custom_objects)
+    from simdist.keras.serialization import all_custom_objects, could_not_locate, deserialize_keras_object
+    not_a_layer = ValueError("`keras.layers.deserialize` was passed a `config` object that is not a "
+                             f"`keras.layers.Layer`. Received: {config}")
+    if not isinstance(config, dict) or "class_name" not in config or "config" not in config:
+        raise not_a_layer
+    class_name, module = config["class_name"], config.get("module")
+    registered = config.get("registered_name", class_name)
+    custom = all_custom_objects(custom_objects).get(registered) if isinstance(registered, str) else None
+    names: dict[str, Any] = {class_name: custom} if custom is not None else {}
+    if custom is None:
+        if not (isinstance(module, str) and (module == "keras" or module.startswith("keras."))):
+            raise could_not_locate("class", class_name, config)
+        try:
+            mod = importlib.import_module("simdist." + module)
+        except ImportError:
+            raise TypeError(f"Could not deserialize class '{class_name}' because its parent module {module} cannot "
+                            f"be imported. Full object config: {config}") from None
+        cls = getattr(mod, class_name, None)
+        if not (inspect.isclass(cls) and hasattr(cls, "from_config")):
+            raise ValueError(f"Could not deserialize '{module}.{class_name}' because it is not a KerasSaveable "
+                             "subclass")
+        if not issubclass(cls, Layer):
+            raise not_a_layer   # (another Keras module's object, e.g. an initializer: Keras builds it, then refuses it)
+        names[class_name] = cls
+    obj = deserialize_keras_object({**config, "registered_name": class_name}, names, "layer", custom_objects)
     if not isinstance(obj, Layer):
-        raise ValueError("`keras.layers.deserialize` was passed a `config` object that is not a `keras.layers.Layer`. "
-                         f"Received: {config}")
+        raise not_a_layer
     return obj

@@ -132,8 +132,8 @@ def deserialize_keras_object(config: Any, custom_objects: dict | None = None, sa
         except ImportError:
             raise TypeError(f"Could not deserialize class '{class_name}' because its parent module {module} cannot "
                             f"be imported. Full object config: {config}") from None
-        found = getattr(mod, class_name, None) is not None or class_name in (custom_objects or {})
-        if not found:
+        if getattr(mod, class_name, None) is None:   # (Keras: custom objects count by registered_name only,
+            # above; a keras.* module path names its own objects: a custom class there is refused)
             raise ValueError(f"Could not deserialize '{module}.{class_name}' because it is not a KerasSaveable "
                              "subclass")
         with SafeModeScope(safe_mode):

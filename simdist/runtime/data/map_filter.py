@@ -56,8 +56,9 @@ def _probe_spec(dfn: DatasetFunction, input_dataset: DatasetV2) -> Any:
     """The output spec of a tf.data function, from two probes on zero-filled elements.
 
     Two probes: unknown input dims 2 and values 0, then dims 3 and values 1; output dims that
-    differ become None (so shapes that depend on input sizes or values come out unknown). The
-    first probe is the function's trace (its Python runs, recorded: runtime/data/functions.py);
+    differ become None (so shapes that depend on input sizes or values come out unknown); when a
+    kernel refuses a probe's values (not a shape function's error), the pair again with values 1 and
+    2, then 2 and 3 (`_PROBE_FILLS`). The first probe is the function's trace (its Python runs, recorded: runtime/data/functions.py);
     the second, of the same shapes when the input spec is fully known, replays it. If a probe
     raises, the first real element is used instead and every output dim is left unknown (but those
     of an output whose op declared its shape function's shape: static_shapes.declare). The
@@ -72,21 +73,30 @@ def _probe_spec(dfn: DatasetFunction, input_dataset: DatasetV2) -> Any:
     def probe(size: int, fill: int) -> Any:
         return _normalize_fn_output(dfn.probe(probe_flat(size, fill), device))
 
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            out1 = probe(2, 0)
-            out2 = probe(3, 1)
-        assert_same_structure(out1, out2)
-    except Exception as probe_error:  # noqa: BLE001 - fall back to a real element, re-raise if that fails too
-        flat, out = _first_real_output(dfn, input_dataset, device, probe_error)
-        inputs = [(a, s) for a, s in zip(flat, flatten(input_dataset.element_spec)) if type(s) is TensorSpec]
-        return map_structure(lambda t: _real_output_spec(t, inputs), out)
+    for k, (fill1, fill2) in enumerate(_PROBE_FILLS):
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                out1 = probe(2, fill1)
+                out2 = probe(3, fill2)
+            assert_same_structure(out1, out2)
+            break
+        except Exception as probe_error:  # noqa: BLE001 - fall back to a real element, re-raise if that fails too
+            if isinstance(probe_error, errors.OpError) and trace_errors.at_trace(probe_error) is None and \
+                    k + 1 < len(_PROBE_FILLS):
+                # (a kernel's error on the probe's values, which TF's symbolic trace never meets: `tf.image.resize`
+                # to a height of an element's value 0; probes of other values may pass, open51)
+                continue
+            flat, out = _first_real_output(dfn, input_dataset, device, probe_error)
+            inputs = [(a, s) for a, s in zip(flat, flatten(input_dataset.element_spec)) if type(s) is TensorSpec]
+            return map_structure(lambda t: _real_output_spec(t, inputs), out)
     leaves1, leaves2 = flatten(out1), flatten(out2)
     specs = [_common_spec(a, b) for a, b in zip(leaves1, leaves2)]
     return pack_as(out1, specs)
 
 
+# The two probes' values (sizes 2 and 3), then others when a kernel refuses a probe's values.
+_PROBE_FILLS = ((0, 1), (1, 2), (2, 3))
 # Real elements a spec probe tries, at most, when the function (or the input) fails on the first ones.
 _REAL_PROBES = 8
 

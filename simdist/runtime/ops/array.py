@@ -1553,6 +1553,12 @@ def split(value: Any, num_or_size_splits: Any, axis: int = 0, num: Any = None, n
                 graph_text = f"Split size at index {neg[0]} must be >= 0. Got: {sizes[neg[0]]}" if neg else \
                     f"can't split axis of size {n} into pieces of size [{','.join(str(v) for v in sizes)}]"
                 raise trace_errors.mark_shape(err, graph_text, "SplitV", (t.shape.as_list(), [len(given)], []))
+            if context._function_depth:   # (a dry run of the tf.function's Python goes on with stand-ins of the
+                # shape function's pieces, each unknown along the axis: the sizes were values the graph does not
+                # know, `tf.split(x, [n, 2])` of a placeholder n; a traced call raises the kernel's error)
+                shape = t.shape.as_list()
+                outs = [dispatch.refused(err, t.dtype, shape[:ax] + [max(s, 0)] + shape[ax + 1:]) for s in sizes]
+                return _split_static(t, outs, ax, num_or_size_splits)
             raise err
     outs = list(dispatch.execute(SPLIT, (t,), {"sizes": sizes, "axis": ax}))
     if context._function_depth:
@@ -1574,7 +1580,9 @@ def _split_static(t: Tensor, outs: list[Tensor], ax: int, splits: Any) -> list[T
         along = [flags[ax]] * len(outs)
     else:
         sizes = partial_values.flat_of(splits)
-        if sizes is None or len(sizes) != len(outs):
+        if varying or sizes is None or len(sizes) != len(outs):
+            # (SplitV reads size_splits only as a whole constant: one size the graph does not know, and every
+            # piece is unknown along the axis; `[n, 2]` and `[n, -1]` of a placeholder n: [4, ?] and [4, ?])
             along = [True] * len(outs)
         else:
             along = [s is None or (s == -1 and flags[ax]) for s in sizes]

@@ -720,6 +720,13 @@ def get_static_value(tensor: Any, partial: bool = False) -> Any:
     rec = dispatch.recorder()
     if rec is not None and not _graph_constant(rec, tensor):
         return None
+    if rec is not None:
+        # (a nested tf.function's argument is its own graph's placeholder: the caller's constant, `inner(x,
+        # tf.constant(3))` inside an outer tf.function, has no value there; graph_constants marks the call's
+        # arguments VARYING, and what is computed from them; surv59 kw_nested, observed on TF 2.21)
+        from simdist.runtime.ops import graph_constants
+        if graph_constants.level(tensor) >= graph_constants.VARYING:
+            return None
     if rec is None and context.in_function():
         # (a trace with no recorder, get_concrete_function's on an input_signature's placeholders:
         # graph_constants' marks say what constant_value knows; fz23b, fz14 SEEN seed 1420262001 #113)

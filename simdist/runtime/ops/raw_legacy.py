@@ -27,6 +27,7 @@ from typing import Any, Callable
 import numpy as np
 
 from simdist.runtime import dtypes, errors
+from simdist.runtime.ops import partial_values
 from simdist.runtime.ops.raw_args import RawArgs
 from simdist.runtime.ops.raw_compositions import _dims, _invalid   # (the raw forms' shared texts)
 
@@ -752,15 +753,21 @@ def _data_format_vec_permute(x: Any, src_format: str, dst_format: str) -> Any:
     return _const(np.stack([v[src.index(c)] for c in dst]) if v.size else v, x.dtype)
 
 
+@partial_values.shaped("shape")
 def _empty(shape: Any, dtype: Any, init: bool) -> Any:
     """Empty (inplace_ops.cc): shape an int32 vector of dimensions >= 0; the tensor's contents are
     zeros (init=True; without it TF leaves them unset, simdist zeros them too)."""
+    from simdist.runtime import context
+    # (TF 2.21 runs Empty eagerly through its wrapped function: the kernel's errors carry the function node's
+    # prefix, observed)
+    pre = "" if context.in_function() else \
+        "{{function_node __wrapped__Empty_device_/job:localhost/replica:0/task:0/device:CPU:0}} "
     if shape.ndim != 1:
-        raise _invalid("Empty", f"shape must be a vector of int32, got shape {_dims(shape.shape.as_list())}")
+        raise _invalid("Empty", f"{pre}shape must be a vector of int32, got shape {_dims(shape.shape.as_list())}")
     dims = [int(d) for d in _value(shape).tolist()]
     for d in dims:
         if d < 0:
-            raise _invalid("Empty", f"Dimension {d} must be >= 0")
+            raise _invalid("Empty", f"{pre}Dimension {d} must be >= 0")
     if dtype == dtypes.string:
         return _const(np.full(dims, b"", dtype=object), dtype)
     return _const(np.zeros(dims, dtype=dtype.np), dtype)

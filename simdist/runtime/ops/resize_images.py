@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes
-from simdist.runtime.ops import dispatch
+from simdist.runtime.ops import dispatch, partial_values
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.resize import resize_bilinear
 from simdist.runtime.ops.resize_area import resize_area
@@ -78,6 +78,21 @@ def _resize_fn(x: Tensor, sz: list[int], method: str, antialias: bool) -> Tensor
     raise ValueError(f"Resize method is not implemented: {method}")
 
 
+def _resize_shape(a: dict) -> list[int | None] | None:
+    """resize_images_v2's static shape of its output in a traced graph: the images' batch and channels, the new
+    height and width where `size` is known (constant_value_as_shape; `tf.stack([n, 2])` of a placeholder n:
+    [?, 2]), both unknown when the aspect ratio is preserved (computed from the size's tensor)."""
+    from simdist.runtime.ops import partial_values, static_shapes
+    ks = static_shapes.known_shape(a["images"])
+    if ks is None or len(ks) not in (3, 4):
+        return None
+    hw = None if a["preserve_aspect_ratio"] else partial_values.shape_of(a["size"])
+    if hw is None or len(hw) != 2:
+        hw = [None, None]
+    return ks[:-3] + list(hw) + ks[-1:]
+
+
+@partial_values.shaped("size", rule=_resize_shape)
 def resize(images: Any, size: Any, method: str = "bilinear", preserve_aspect_ratio: bool = False,
            antialias: bool = False, name: str | None = None) -> Tensor:
     """`tf.image.resize` (resize_images_v2)."""

@@ -667,4 +667,13 @@ def unsorted_segment_sum(data: Any, segment_ids: Any, num_segments: Any, name: s
         # shape function in a graph; fz11, fz4 seed 43 #26)
         _SEGMENT_RULE((d.dtype,), None)
     d, ids, shape = unsorted_segment_args(d, segment_ids, num_segments, "UnsortedSegmentSum")
-    return dispatch.execute(array.SCATTER_ROWS, (d, ids), {"shape": shape})
+    return segments_unknown(dispatch.execute(array.SCATTER_ROWS, (d, ids), {"shape": shape}), num_segments)
+
+
+def segments_unknown(out: Tensor, num_segments: Any) -> Tensor:
+    """An unsorted segment op's output, its first dimension unknown to a traced graph when num_segments is a
+    value the graph does not know (UnsortedSegmentReductionShapeFn: MakeDimForScalarInput of a non-constant
+    input is an unknown dimension; `unsorted_segment_sum(x, ids, n)` of an int placeholder n is [?, 3])."""
+    if context.in_function() and isinstance(num_segments, Tensor) and not graph_constants.known(num_segments):
+        return static_shapes.also_unknown(out, 0)
+    return out

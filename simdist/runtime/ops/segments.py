@@ -21,7 +21,7 @@ from simdist.runtime.ops.math import NUMERIC, REAL
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register
 from simdist.runtime.ops.scatter import (_SEGMENT_RULE, _indices, check_segment_rank, copy_one_row_segments,
                                          one_row_subnormals, sorted_segment_shape_fn, sorted_segments,
-                                         unsorted_segment_args, unsorted_segment_sum)
+                                         segments_unknown, unsorted_segment_args, unsorted_segment_sum)
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
 __all__ = ["segment_max", "segment_min", "segment_prod", "segment_mean", "unsorted_segment_max",
@@ -243,7 +243,7 @@ def _unsorted_call(op: Any, data: Any, segment_ids: Any, num_segments: Any) -> T
     d = _t(data)
     op.dtype((d.dtype,), None)
     d, ids, shape = unsorted_segment_args(d, segment_ids, num_segments, op.name)
-    return dispatch.execute(op, (d, ids), {"shape": shape})
+    return segments_unknown(dispatch.execute(op, (d, ids), {"shape": shape}), num_segments)
 
 
 def segment_max(data: Any, segment_ids: Any, name: str | None = None) -> Tensor:

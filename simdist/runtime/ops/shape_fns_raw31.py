@@ -235,3 +235,10 @@ def _dense_count_sparse_output(c: Ctx) -> None:
     if w is not None and None not in w and int(np.prod(w, dtype=np.int64)) == 0:
         return
     c.merge(w, c.input("values"))
+
+
+@register("Empty")
+def _empty(c: Ctx) -> None:
+    """EmptyShape (inplace_ops.cc): MakeShapeFromShapeTensor of `shape` (a constant -2: "Invalid value in tensor
+    used for shape: -2" at trace, observed on TF 2.21; -1 an unknown dimension, the kernel's refusal at run)."""
+    c.shape_from_tensor("shape")

@@ -17,6 +17,7 @@ import numpy as np
 
 from simdist.runtime import dtypes
 from simdist.runtime.ops import fft as _fft
+from simdist.runtime.ops import partial_values
 from simdist.runtime.ops.args import raw_attribute
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
@@ -166,6 +167,30 @@ def kaiser_bessel_derived_window(window_length: Any, beta: Any = 12., dtype: Any
 
 
 # --- frame and overlap_and_add ---------------------------------------------------------------------
+def _frame_shape(a: dict) -> list[int | None] | None:
+    """shape_ops._infer_frame_shape in a traced graph: the frame length where the graph knows it, the number of
+    frames where it knows the axis's dimension, the step and (without pad_end) the length; the other dimensions
+    the signal's. `frame(x, n, 2)` of a placeholder n: [?, ?] (clause function.static-shapes)."""
+    from simdist.runtime.ops import partial_values, static_shapes
+
+    def const(v: Any) -> int | None:
+        return partial_values.scalar_of(v) if isinstance(v, Tensor) else int(v)
+    shape = static_shapes.known_shape(a["signal"])
+    if shape is None:
+        return None
+    length, step, axis = const(a["frame_length"]), const(a["frame_step"]), const(a["axis"])
+    if axis is None:
+        return [None] * (len(shape) + 1)
+    axis %= max(len(shape), 1)
+    dim, num = shape[axis], None
+    if dim is not None and step is not None and a["pad_end"]:
+        num = max(0, -(-dim // step))
+    elif dim is not None and step is not None and length is not None:
+        num = max(0, (dim - length + step) // step)
+    return shape[:axis] + [num, length] + shape[axis + 1:]
+
+
+@partial_values.shaped("frame_length", "frame_step", "axis", rule=_frame_shape)
 def frame(signal: Any, frame_length: Any, frame_step: Any, pad_end: bool = False, pad_value: Any = 0,
           axis: Any = -1, name: str | None = None) -> Tensor:
     """`tf.signal.frame`: frames of `frame_length` every `frame_step` samples along `axis`, as
