@@ -324,7 +324,7 @@ CATALOGUE: list[Mutant] = [
            "v = strategy.experimental_local_results(merged)[-1]",
            "ONLY_FIRST_REPLICA aggregation keeps the last replica's value"),
     Mutant("aggregation-none-allowed", "missing-error", DV,
-           "    if agg is VariableAggregation.NONE:\n        raise ValueError(",
+           "    if agg == VariableAggregation.NONE:\n        raise ValueError(",
            "    if agg is None:\n        raise ValueError(",
            "updating a mirrored variable in replica context without aggregation is not an error"),
     Mutant("mirrored-assign-first-copy-only", "state", DV,
@@ -332,7 +332,7 @@ CATALOGUE: list[Mutant] = [
            "        for comp in self._values[:1]:\n            getattr(comp, method)(value)",
            "assigning a MirroredVariable updates only replica 0's copy"),
     Mutant("mirrored-none-aggregation-raises", "missing-error", DV,
-           "if not (self.aggregation is VariableAggregation.NONE and self._apply_local(rid, method, value)):",
+           "if not (self.aggregation == VariableAggregation.NONE and self._apply_local(rid, method, value)):",
            "if True:",
            "a MirroredVariable without aggregation cannot be updated in replica context (the documented rule, not "
            "TF 2.21's per-copy update; simdist's own behaviour before issue 17)"),
@@ -4192,8 +4192,8 @@ TRAINING_BATCH22: list[Mutant] = [
        "a Checkpoint restored before the optimizer is built hands its slots over shifted by the variables it has"),
     # -- distribution, random ops, tf.function
     _t("sync-on-read-only-first-reads-last-copy", "order", "simdist/strategies/sync_on_read.py",
-       "        if agg is VariableAggregation.ONLY_FIRST_REPLICA:\n            return self._values[0]._as_tensor()\n",
-       "        if agg is VariableAggregation.ONLY_FIRST_REPLICA:\n            return self._values[-1]._as_tensor()\n",
+       "        if agg == VariableAggregation.ONLY_FIRST_REPLICA:\n            return self._values[0]._as_tensor()\n",
+       "        if agg == VariableAggregation.ONLY_FIRST_REPLICA:\n            return self._values[-1]._as_tensor()\n",
        "an ONLY_FIRST_REPLICA sync-on-read variable read in cross-replica context gives the last replica's copy"),
     _t("random-trace-kernels-share-one-instance", "state", "simdist/runtime/ops/random_graphs.py",
        "    k = s.kernels\n    s.kernels = k + 1\n",
@@ -4802,7 +4802,7 @@ TRAINING_BATCH26: list[Mutant] = [
        "fit(validation_split=s, validation_data=d) validates on the split instead of d"),
     # -- distribution
     _t("sync-on-read-mean-assign-add-refused", "missing-error", "simdist/strategies/sync_on_read.py",
-       "        if method != \"assign\" and agg is VariableAggregation.SUM:\n",
+       "        if method != \"assign\" and agg == VariableAggregation.SUM:\n",
        "        if method != \"assign\" and agg in (VariableAggregation.SUM, VariableAggregation.MEAN):\n",
        "a MEAN sync-on-read variable's cross-replica assign_add is refused as a SUM one's"),
     # -- tf.function, save/load

@@ -19,11 +19,42 @@ from simdist.runtime.tensor import Tensor, TensorShape, _Traced, convert_to_tens
 from simdist.runtime.variable_inplace import InPlaceRefusals
 
 
-class VariableAggregation(enum.Enum):
+class VariableAggregationV2(enum.Enum):
+    """`tf.VariableAggregation` (TF 2.21's class is VariableAggregationV2: `str` of a member is
+    "VariableAggregationV2.MEAN"). Equal to the v1 enum's member of the same value."""
     NONE = 0
     SUM = 1
     MEAN = 2
     ONLY_FIRST_REPLICA = 3
+
+    def __hash__(self) -> int:
+        return hash(self.value)
+
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if isinstance(other, VariableAggregationV1):
+            return int(self.value) == int(other.value)
+        return False
+
+
+class VariableAggregationV1(enum.Enum):
+    """`tf.compat.v1.VariableAggregation`, TF's class named VariableAggregation: what a variable
+    created without an aggregation reports (`v.aggregation` is "VariableAggregation.NONE"; an
+    explicit one keeps the V2 member given; fz51d). It has no __eq__ of its own: `v1 == v2`
+    falls back on VariableAggregationV2.__eq__, as TF's does."""
+    NONE = 0
+    SUM = 1
+    MEAN = 2
+    ONLY_FIRST_REPLICA = 3
+    ONLY_FIRST_TOWER = 3  # DEPRECATED (an alias of ONLY_FIRST_REPLICA)
+
+    def __hash__(self) -> int:
+        return hash(self.value)
+
+
+VariableAggregationV1.__name__ = VariableAggregationV1.__qualname__ = "VariableAggregation"
+VariableAggregation = VariableAggregationV2   # (simdist's name for tf.VariableAggregation)
 
 
 class VariableSynchronization(enum.Enum):
@@ -289,7 +320,7 @@ def _creator_defaults() -> dict[str, Any]:
     VariableMetaclass._variable_v2_call passes them (every one, defaults filled; observed)."""
     return {"initial_value": None, "trainable": None, "validate_shape": True, "caching_device": None, "name": None,
             "variable_def": None, "dtype": None, "import_scope": None, "constraint": None,
-            "synchronization": VariableSynchronization.AUTO, "aggregation": VariableAggregation.NONE, "shape": None,
+            "synchronization": VariableSynchronization.AUTO, "aggregation": VariableAggregationV1.NONE, "shape": None,
             "experimental_enable_variable_lifting": None}
 
 
@@ -682,7 +713,7 @@ class ResourceVariable(InPlaceRefusals, Variable):
 
     def __init__(self, initial_value: Any = None, trainable: bool | None = None, name: str | None = None,
                  dtype: Any = None, shape: Any = None, device: str | None = None,
-                 aggregation: Any = VariableAggregation.NONE, synchronization: Any = VariableSynchronization.AUTO,
+                 aggregation: Any = None, synchronization: Any = VariableSynchronization.AUTO,
                  **unused: Any) -> None:
         _creation.note(self)
         rec = _cur.ctx.recorder
@@ -1117,11 +1148,13 @@ def _as_synchronization(s: Any) -> VariableSynchronization:
         raise ValueError(f"Invalid variable synchronization mode: {s}") from None
 
 
-def _as_aggregation(a: Any) -> VariableAggregation:
-    if isinstance(a, VariableAggregation):
+def _as_aggregation(a: Any) -> Any:
+    """A variable's aggregation: the enum member given (V2 or v1), the v1 NONE when None (TF's
+    validate_synchronization_aggregation_trainable), else VariableAggregationV2 of a name or value."""
+    if isinstance(a, (VariableAggregationV2, VariableAggregationV1)):
         return a
     if a is None:
-        return VariableAggregation.NONE
+        return VariableAggregationV1.NONE
     if isinstance(a, str):
         return VariableAggregation[a.upper()]
     return VariableAggregation(int(a))

@@ -604,10 +604,14 @@ class Strategy:
             arr, dt = reduce_rules.reduce_along_axis(op, [t._v for t in ts], ts[0].dtype, axis,
                                                      any(t._sub for t in ts))
             if op is ReduceOp.MEAN:
-                reduce_rules.check_mean_operands(comps, context.in_function())
+                reduce_rules.check_mean_operands(self._mean_operands(value, comps), context.in_function())
             out = Tensor(arr, dt, self._reduce_destination())
             timing.charge_reduce(self, ts, out, "reduce")
             return out
+
+    def _mean_operands(self, value: Any, comps: list[Any]) -> list[Any]:
+        """The values TF's mean_reduce_helper sees on each replica (their `.shape.rank` is read)."""
+        return comps
 
     def _components_for_axis_reduce(self, value: Any) -> list[Any]:
         if isinstance(value, DistributedValues):
@@ -1018,6 +1022,10 @@ class DefaultStrategy(Strategy):
             return fn(*args, **(kwargs or {}))
         finally:
             context.pop(frame)
+
+    def _mean_operands(self, value: Any, comps: list[Any]) -> list[Any]:
+        """The values TF's mean_reduce_helper sees on each replica (their `.shape.rank` is read)."""
+        return comps
 
     def _components_for_axis_reduce(self, value: Any) -> list[Any]:
         if isinstance(value, DistributedValues):

@@ -64,12 +64,12 @@ def _replica_id(strategy: Any = None) -> int | None:
 def _aggregated_update(var: Any, method: str, value: Any, apply: Any) -> Any:
     """In replica context: merge the replicas' values by the variable's aggregation, apply once."""
     agg = var.aggregation
-    if agg is VariableAggregation.NONE:
+    if agg == VariableAggregation.NONE:
         raise ValueError(_AGGREGATION_ERROR.format(variable_type=type(var).__name__))
     rc = context.get_replica_context()
 
     def merge_fn(strategy: Any, merged: Any) -> Any:
-        if agg is VariableAggregation.ONLY_FIRST_REPLICA:
+        if agg == VariableAggregation.ONLY_FIRST_REPLICA:
             v = strategy.experimental_local_results(merged)[0]
         elif method.startswith("scatter_"):
             # Clause mirrored.scatter: the replicas' IndexedSlices are aggregated as an all-reduce
@@ -109,12 +109,12 @@ class _AggregatedUpdates:
         strategy = self._distribute_strategy
         rid = _replica_id(strategy)
         several = strategy.num_replicas_in_sync > 1
-        if rid is not None and (several or self.aggregation is not VariableAggregation.NONE):
+        if rid is not None and (several or self.aggregation != VariableAggregation.NONE):
             # Clause mirrored.aggregation: TF 2.21 lets a MirroredVariable without aggregation be
             # updated in replica context, each replica changing its own copy (the docs say error).
             # With an aggregation even one replica merges (on_write_update_replica): reduce_to of
             # a mirrored value with SUM is TF's AssertionError there too.
-            if not (self.aggregation is VariableAggregation.NONE and self._apply_local(rid, method, value)):
+            if not (self.aggregation == VariableAggregation.NONE and self._apply_local(rid, method, value)):
                 _aggregated_update(self, method, value, self._apply)
             comps = getattr(self, "_values", None)
             if read_value and comps is not None and several:   # TF returns the replica's own copy (an
@@ -181,6 +181,16 @@ class NoNumberProtocol:
         raise TypeError(f"complex() first argument must be a string or a number, not '{type(self).__name__}'")
 
 
+def check_mean_dtype(components: list[ResourceVariable], aggregation: Any) -> None:
+    """TF 2.21's DistributedVariable.__init__ (a MirroredVariable's, a SyncOnReadVariable's; not
+    CentralStorageStrategy's AggregatingVariable nor OneDeviceStrategy's plain variable): a MEAN
+    aggregation needs a floating dtype, an integer, bool or complex variable is ValueError when
+    created (clause mirrored.aggregation; fz51d seed 51203 #15)."""
+    if aggregation == VariableAggregation.MEAN and not components[0].dtype.is_floating:
+        raise ValueError("creating distributed tf.Variable with aggregation=MEAN and a non-floating dtype is not "
+                         "supported, please use a different aggregation or dtype")
+
+
 class MirroredVariable(NoNumberProtocol, _AggregatedUpdates, Mirrored, Variable):
     """One ResourceVariable per replica device, kept identical (`MirroredVariable:{0: ..., 1: ...}`)."""
 
@@ -210,6 +220,7 @@ class MirroredVariable(NoNumberProtocol, _AggregatedUpdates, Mirrored, Variable)
         return self._values[rid if rid is not None else 0]._slice_assign(key, value, name)
 
     def __init__(self, components: list[ResourceVariable], strategy: Any, aggregation: Any) -> None:
+        check_mean_dtype(components, aggregation)
         Mirrored.__init__(self, components)
         mirrors = tuple(components)
         for c in components:

@@ -21,6 +21,7 @@ from simdist.runtime.indexed_slices import IndexedSlices
 from simdist.runtime.ops import collective, dispatch
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 from simdist.runtime.values import DistributedValues, Mirrored, regroup
+from simdist.semantics import broadcast
 from simdist.semantics import cluster as cluster_rules
 from simdist.semantics import gather as gather_rules
 from simdist.semantics import reduce as reduce_rules
@@ -454,17 +455,25 @@ class MultiWorkerMirroredStrategy(MirroredStrategy):
             if op is ReduceOp.SUM:
                 raise AssertionError()
             return value.values[0]
-        if isinstance(value, (list, tuple, dict)) and not isinstance(value, DistributedValues):
-            return nest.map_structure(lambda v: self._reduce_no_axis(op, v), value)
         ext = self._extended
         if not isinstance(value, DistributedValues):
+            # (a nested structure too is one non-distributed value: TF 2.21's CollectiveAllReduceExtended.
+            # _reduce_to does not map over it. One worker: reduce_non_distributed_value, MEAN the structure
+            # unchanged, SUM its identity (a tuple of scalars packed into a tensor, a dict ValueError); more
+            # workers: converted to a tensor first. fz51d seed 51203 #22)
             if ext._num_workers == 1:
-                return reduce_rules.reduce_plain_value(op, value, len(ext.worker_devices), str(value))
+                return reduce_rules.reduce_plain_value(op, value, len(ext.worker_devices), str(value),
+                                                       broadcast.copy_to_device)
             value = regroup([convert_to_tensor(value)], always_wrap=True)
         comps = self._cross_components("reduce", list(value.values))
         if len(comps) == 1:
             return comps[0]
         return _reduce_axis_none(op, comps, self._reduce_destination(), None, ring=self._extended._ring_reduce())
+
+    def _mean_operands(self, value: Any, comps: list[Any]) -> list[Any]:
+        # (the local values as given, not the gathered tensors: a list's MEAN is AttributeError as on
+        # the other strategies; fz51d)
+        return list(value.values) if isinstance(value, DistributedValues) else [value]
 
     def _components_for_axis_reduce(self, value: Any) -> list[Any]:
         local = list(value.values) if isinstance(value, DistributedValues) else [value] * len(self._devs)

@@ -13,7 +13,7 @@ from simdist.runtime.tensor import Tensor, convert_to_tensor
 from simdist.runtime.values import DistributedValues, PerReplica
 from simdist.runtime.variables import ResourceVariable, Variable, VariableAggregation, VariableSynchronization
 from simdist.semantics.reduce import ReduceOp
-from simdist.strategies.dist_variables import NoNumberProtocol, _replica_id, _update_state
+from simdist.strategies.dist_variables import NoNumberProtocol, _replica_id, _update_state, check_mean_dtype
 
 
 class SyncOnReadVariable(NoNumberProtocol, DistributedValues, Variable):
@@ -31,6 +31,7 @@ class SyncOnReadVariable(NoNumberProtocol, DistributedValues, Variable):
         return True
 
     def __init__(self, components: list[ResourceVariable], strategy: Any, aggregation: Any) -> None:
+        check_mean_dtype(components, aggregation)
         DistributedValues.__init__(self, components)
         for c in components:
             c._distributed_container = self
@@ -70,10 +71,10 @@ class SyncOnReadVariable(NoNumberProtocol, DistributedValues, Variable):
     def _cross_replica_value(self) -> Tensor:
         """TF's _get_cross_replica: the copies reduced by the aggregation (a strategy.reduce)."""
         agg = self.aggregation
-        if agg is VariableAggregation.ONLY_FIRST_REPLICA:
+        if agg == VariableAggregation.ONLY_FIRST_REPLICA:
             return self._values[0]._as_tensor()
         if agg not in (VariableAggregation.SUM, VariableAggregation.MEAN):
-            raise ValueError(f"Could not convert from `tf.VariableAggregation` VariableAggregationV2.{agg.name} to"
+            raise ValueError(f"Could not convert from `tf.VariableAggregation` {agg} to"
                              "`tf.distribute.ReduceOp` type")
         reads = PerReplica([c._as_tensor() for c in self._values])
         return self._distribute_strategy.reduce(ReduceOp.from_variable_aggregation(agg), reads, axis=None)
@@ -104,10 +105,10 @@ class SyncOnReadVariable(NoNumberProtocol, DistributedValues, Variable):
             getattr(local, method)(value)
             return local if read_value else None
         agg = self.aggregation
-        if method != "assign" and agg is VariableAggregation.SUM:
+        if method != "assign" and agg == VariableAggregation.SUM:
             raise ValueError(f"SyncOnReadVariable does not support `{method}` in cross-replica context when "
                              "aggregation is set to `tf.VariableAggregation.SUM`.")
-        if method == "assign" and agg is VariableAggregation.SUM:
+        if method == "assign" and agg == VariableAggregation.SUM:
             # TF: math_ops.cast(value / num_replicas_in_sync, var.dtype) (Python numbers divide in Python)
             n = self._distribute_strategy.num_replicas_in_sync
             if isinstance(value, (int, float)) and not isinstance(value, bool):

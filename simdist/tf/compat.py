@@ -57,8 +57,11 @@ from simdist.tf import _compat_v1_debugging as _v1_debugging  # noqa: E402
 from simdist.tf import _compat_v1_aliases  # noqa: E402
 
 # (its own v1 forms; the names TF binds to TF2 objects resolve to simdist's on first use: _compat_v1_aliases)
+from simdist.runtime.variables import VariableAggregationV1 as _VariableAggregationV1  # noqa: E402
+
 v1 = _compat_v1_aliases.namespaces(dict(
     ConfigProto=_ConfigProto,
+    VariableAggregation=_VariableAggregationV1,   # (TF's v1 enum, ONLY_FIRST_TOWER included; fz51d)
     Dimension=_Dimension,
     dimension_value=_dimension_value,
     enable_eager_execution=_enable_eager_execution,
