@@ -12,7 +12,11 @@ no device of the cluster's machine.
 Agreeing (a test that fails when one drifts): every metric of ftr_vocab.METRICS11 (AUC by PR and multi-label,
 Precision/Recall with thresholds, top_k and class_id, F1Score/FBetaScore, BinaryIoU, OneHotMeanIoU, MeanIoU, IoU,
 R2Score, the regression and probabilistic metrics, the confusion counts) updated twice, the second time with sample
-weights."""
+weights.
+
+Fixed: the float16 filter gradient of a convolution over no rows (an empty replica batch of a mixed_float16 fit
+under MirroredStrategy(3), training fuzzer seed 5120261201 #20) is zeros, as TF 2.21's Eigen contraction gives;
+simdist's half path reshaped the empty columns with a -1 dimension (NumPy's ValueError)."""
 
 from __future__ import annotations
 
@@ -85,13 +89,31 @@ def _metrics(tf: Any) -> list[Any]:
     return out
 
 
+def _empty_half_filter_grad(tf: Any) -> list[Any]:
+    """The float16 filter gradient over no rows (an empty MirroredStrategy(3) replica batch of a mixed_float16 fit):
+    the raw op, and a Conv1D's tape under TimeDistributed."""
+    g = tf.raw_ops.Conv2DBackpropFilter(input=np.zeros((0, 1, 3, 2), np.float16), filter_sizes=[1, 2, 2, 2],
+                                        out_backprop=np.zeros((0, 1, 2, 2), np.float16), strides=[1, 1, 1, 1],
+                                        padding="VALID")
+    out: list[Any] = [["raw", [str(g.dtype.name), list(g.shape), np.asarray(g, np.float64).ravel().tolist()]]]
+    layer = tf.keras.layers.TimeDistributed(tf.keras.layers.Conv1D(2, 2, dtype="mixed_float16"))
+    x = tf.zeros((0, 2, 5, 2))
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(tf.cast(layer(x), tf.float32))
+    grads = tape.gradient(y, layer.trainable_variables)
+    out.append(["layer", [[str(t.dtype.name), list(t.shape), np.asarray(t, np.float64).ravel().tolist()] for t in grads]])
+    return out
+
+
 def program(tf: Any, case: dict, workdir: str) -> Any:
-    return {"devices": _devices, "cluster_devices": _cluster_devices, "metrics": _metrics}[case["name"]](tf)
+    return {"devices": _devices, "cluster_devices": _cluster_devices, "metrics": _metrics,
+            "empty_half_filter_grad": _empty_half_filter_grad}[case["name"]](tf)
 
 
 CASES: dict[str, dict] = {"devices": {"strategy": "mirrored2", "name": "devices"},
                           "cluster_devices": {"strategy": "pss", "name": "cluster_devices"},
-                          "metrics": {"strategy": "default", "name": "metrics"}}
+                          "metrics": {"strategy": "default", "name": "metrics"},
+                          "empty_half_filter_grad": {"strategy": "default", "name": "empty_half_filter_grad"}}
 NAMES = list(CASES)
 
 
@@ -112,7 +134,7 @@ def test_a_converted_value_is_placed_on_the_current_device(index: int, tf_result
 
 
 @pytest.mark.clause("keras.metric.option-coverage")
-@pytest.mark.parametrize("index", [2], ids=NAMES[2:])
+@pytest.mark.parametrize("index", [2], ids=NAMES[2:3])
 def test_the_widened_metric_sets_match_tf(index: int, tf_results: dict[int, Any], tmp_path: Any) -> None:
     got, want = tf_programs.on_simdist(program, CASES["metrics"], str(tmp_path)), tf_results[index]
     assert [g[0] for g in got] == [w[0] for w in want], "metrics: labels differ"
@@ -121,6 +143,16 @@ def test_the_widened_metric_sets_match_tf(index: int, tf_results: dict[int, Any]
             assert g[1] == w[1], f"{w[0]}: simdist gives {g[1]}, TF 2.21 gives {w[1]}"
         else:
             tf_programs.close(g[1], w[1], w[0], rtol=1e-6, atol=1e-7)
+
+
+@pytest.mark.clause("ops.conv-generic")
+@pytest.mark.parametrize("index", [3], ids=NAMES[3:])
+def test_a_half_filter_gradient_over_no_rows_is_zeros(index: int, tf_results: dict[int, Any], tmp_path: Any) -> None:
+    from simdist.runtime import host_cpu
+    with host_cpu.using(tf_workers.answers_model(__file__)):   # (TF's kernels follow the CPU: ops.host-cpu)
+        got = tf_programs.on_simdist(program, CASES["empty_half_filter_grad"], str(tmp_path))
+    want = tf_results[index]
+    assert got == want, f"the float16 filter gradient over no rows: simdist gives {got}, TF 2.21 gives {want}"
 
 
 if __name__ == "__main__":  # TF worker
