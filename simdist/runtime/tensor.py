@@ -683,13 +683,22 @@ def convert_to_tensor(value: Any, dtype: Any = None, dtype_hint: Any = None, nam
         return _autopack_cast(value, dtypes.as_dtype(dtype))
     arr, dt = convert.to_array(value, None if dtype is None else dtypes.as_dtype(dtype),
                                None if dtype_hint is None else dtypes.as_dtype(dtype_hint))
-    t = Tensor(arr, dt)
+    # (placed as tf.constant places it: TF's convert_to_eager_tensor makes `EagerTensor(value, ctx.device_name)`,
+    # the innermost device scope's device, else the context's default (a chief's CPU once a cluster is connected);
+    # kfuzz51: simdist put every converted value on localhost's CPU:0. Clause ops.conversion)
+    t = Tensor(arr, dt, _converted_device())
     if arr.dtype in subnormals.FLUSHED_TYPES or arr.dtype.kind == "c":
         subnormals.mark_made(t)   # (TF's kernels will read its subnormals as zeros)
     rec = _current.ctx.recorder
     if rec is not None:    # a Const node of the call being recorded
         return rec.constant(t)
     return t
+
+
+def _converted_device() -> str:
+    """The device a converted Python or NumPy value is placed on: context.current_device()."""
+    from simdist.runtime import context
+    return context.current_device()
 
 
 def _in_function() -> bool:

@@ -33,17 +33,20 @@ from ftr_vocab import ARCH_ADAPT8, ARCHS8, STRING_INPUTS, STRING_INPUTS_SRC, SW_
 from ftr_vocab import ARCHS9, BACKUP_SRC, CTL_CLIPS, OPT_CLIPS, PADSEQ_STEPS
 from ftr_vocab import (ARCHS10, BN_ARCHS10, CKPT_MANAGER_POST, CKPT_MANAGER_PRE, CKPT_MANAGER_SAVE, COMPUTE_LOSS_MODEL,
                        RANDOM_ARCHS10, SCHEDULES10, VAL_SW_SRC, WD_EXCLUDE_LINE)
+from ftr_vocab import (ARCHS11, BACKUP_BATCHES_SRC, CALLBACKS11, CSV_APPEND_POST, CSV_APPEND_PRE, METRICS11,
+                       OPT_OPTIONS11, VAL_BATCH_KW)
 from simdist.conformance.grid import programs as grid
 from simdist.conformance.grid import reference
 
-ARCHS = {**grid.ARCHS, **V_ARCHS, **TEXT_ARCHS, **TEXT2_ARCHS, **ARCHS5, **ARCHS6, **ARCHS7, **ARCHS8, **ARCHS9, **ARCHS10}
+ARCHS = {**grid.ARCHS, **V_ARCHS, **TEXT_ARCHS, **TEXT2_ARCHS, **ARCHS5, **ARCHS6, **ARCHS7, **ARCHS8, **ARCHS9, **ARCHS10,
+         **ARCHS11}
 LOSSES = {**grid.LOSSES, **V_LOSSES}
 OPTIMIZERS = {**grid.OPTIMIZERS, **V_OPTIMIZERS}
 COMMON = {**grid.COMMON, **{k: {"schedule": v} for k, v in SCHEDULES.items()}}
 CALLBACKS = {**grid.CALLBACK_SRC, **V_CALLBACKS}
 ONE_INPUT = tuple(k for k, v in ARCHS.items() if v[0] != "float2" and k not in TEXT_ARCHS and k not in TEXT2_ARCHS
                   and k not in ARCHS5 and k not in ARCHS6 and k not in ARCHS7 and k not in ARCHS8
-                  and k not in ARCHS9 and k not in ARCHS10)
+                  and k not in ARCHS9 and k not in ARCHS10 and k not in ARCHS11)
 TWO_INPUTS = tuple(k for k, v in ARCHS.items() if v[0] == "float2" and k not in ARCHS5 and k not in ARCHS6
                    and k not in ARCHS7)
 SCHEDULED = tuple(k for k, v in COMMON.items() if "schedule" in v)
@@ -559,6 +562,57 @@ def _widen10(cfg: dict[str, str], side: np.random.Generator) -> dict[str, str]:
     return cfg
 
 
+def _valid11(cfg: dict[str, str]) -> bool:
+    """_valid10() plus kfuzz51's: the SpectralNormalization model updates its power-iteration vector in training (a
+    replica-context update CentralStorage refuses, as RANDOM_ARCHS)."""
+    if not _valid10(cfg):
+        return False
+    return not (cfg["arch"] == "spectral_norm_dense" and cfg["strategy"] == "central2")
+
+
+def _widen11(cfg: dict[str, str], side: np.random.Generator) -> dict[str, str]:
+    """kfuzz51's vocabulary, drawn from a generator of its own (``[seed, index, 13]``), so the programs it leaves
+    alone keep their configuration, source and hash: the layers people stack that no earlier table held (ARCHS11:
+    an UpSampling2D + Conv2DTranspose decoder, ZeroPadding2D + Cropping2D, ConvLSTM1D/2D, Permute + RepeatVector,
+    residual Dense and Conv1D blocks, Average and Maximum merges, SpectralNormalization, a TimeDistributed Conv1D; one
+    one-input program in six without a model_form); a metric set beside the grid's (``metrics11``: AUC by PR and
+    multi-label, Precision/Recall with thresholds, top_k and class_id, F1Score/FBetaScore, the IoU family, R2Score,
+    the regression and probabilistic metrics; one fit program in four without metrics by their string names, not the
+    top-k sets under mixed_float16); the optimizer class's less common options (``opt11``: nesterov, epsilons,
+    betas, Adafactor's decay and clipping, Ftrl's initial accumulator; one program in four, the drawn optimizer's own
+    options win); a callback beside the drawn ones (``callbacks11``: a LambdaCallback, a verbose
+    LearningRateScheduler of (epoch, lr) without a schedule, a CSVLogger appending a second fit to the first's file;
+    one fit program in five); BackupAndRestore saving every two batches with double_checkpoint, interrupted at the
+    second epoch's first batch (``backup=interrupt_batches``, one interrupted program in two); validation in batches
+    of its own (``val_batch``: validation_batch_size, with validation_steps; one fit program fed arrays with
+    validation data in three)."""
+    a, b, c, d, e, f = side.random(6)
+    arch11 = _pick(side, ARCHS11)
+    fit = cfg["mode"] == "fit"
+    target = LOSSES[cfg["loss"]][0]
+    mset = int(side.integers(len(METRICS11[target])))
+    cb11 = _pick(side, CALLBACKS11)
+    vb = _pick(side, VAL_BATCH_KW)
+    opts = [o for o in cfg.get("fitopts", "").split(",") if o]
+    if a < 1 / 6 and ARCHS[cfg["arch"]][0] != "float2" and cfg.get("model_form") is None \
+            and _valid11({**cfg, "arch": arch11}):
+        cfg = {**cfg, "arch": arch11}
+    if b < 0.25 and fit and cfg.get("metrics_form") is None \
+            and not (cfg["policy"] == "mixed_float16" and "TopK" in METRICS11[target][mset]):
+        # (in_top_k of float16 predictions: TypeError, the grid's rule)
+        cfg = {**cfg, "metrics11": str(mset)}
+    if c < 0.25:
+        cfg = {**cfg, "opt11": "yes"}
+    scheduled = cfg["common"] in SCHEDULED or cfg.get("schedule10") is not None
+    if d < 0.2 and fit and not (cb11 == "lr_scheduler_verbose" and scheduled):
+        cfg = {**cfg, "callbacks11": cb11}
+    if e < 0.5 and cfg.get("backup") == "interrupt":
+        cfg = {**cfg, "backup": "interrupt_batches"}
+    if f < 1 / 3 and fit and cfg.get("feed") is None and ("validation_split" in opts or "validation_data" in opts):
+        cfg = {**cfg, "val_batch": vb}
+    return cfg
+
+
 def _loss_source(name: str, reduction: str | None, force: bool = False, string: bool = False) -> str:
     """The loss's source; ``reduction`` replaces the loss's own one when ``force`` (a custom loop's "none"),
     else applies to losses without one; ``string``: the loss's string name (LOSS_STRINGS)."""
@@ -588,6 +642,9 @@ def _opt_source(cfg: dict[str, str]) -> str:
         opts.setdefault(k, v)
     for k, v in OPT_CLIPS.get(cfg.get("opt_clip", ""), {}).items():   # (kfuzz49)
         opts.setdefault(k, v)
+    if cfg.get("opt11") == "yes":   # (kfuzz51: the class's less common options, the drawn ones win)
+        for k, v in OPT_OPTIONS11[cls].items():
+            opts.setdefault(k, v)
     args = [f"learning_rate={lr}"] + [f"{k}={v!r}" for k, v in opts.items()]
     src = f"tf.keras.optimizers.{cls}({', '.join(args)})"
     return f"tf.keras.optimizers.{wrap.replace('OPT', src)}" if wrap else src
@@ -676,10 +733,10 @@ if "validation_data" in fit_kwargs:
 _FIT_CALL = "hist = model.fit(x, y, batch_size=batch_size, epochs=epochs, shuffle=False,"
 
 
-#: The session of the newest widening (kfuzz50's `_widen10`); `make_program(..., upto=45)` draws a program as the
+#: The session of the newest widening (kfuzz51's `_widen11`); `make_program(..., upto=45)` draws a program as the
 #: generator of the forty-fifth session did, `upto=43` as the forty-third's (to re-run an earlier session's seeds and
 #: open classes; the sessions before the forty-first are not told apart).
-LATEST = 50
+LATEST = 51
 
 
 def make_program(seed: int, index: int, cfg: dict[str, str] | None = None, upto: int = LATEST) -> grid.Case:
@@ -695,7 +752,7 @@ def make_program(seed: int, index: int, cfg: dict[str, str] | None = None, upto:
             two = {**cfg, "arch": _pick(side, TWO_INPUTS)}
             cfg = two if valid(two) else cfg
         for session, widen in ((41, _widen), (42, _widen2), (43, _widen3), (44, _widen4), (45, _widen5), (46, _widen6),
-                                (47, _widen7), (48, _widen8), (49, _widen9), (50, _widen10)):
+                                (47, _widen7), (48, _widen8), (49, _widen9), (50, _widen10), (51, _widen11)):
             if upto >= session:   # (each widening's generator of its own: [seed, index, session - 38])
                 cfg = widen(cfg, np.random.default_rng([seed, index, session - 38]))
     kind, replicas = grid.STRATEGIES[cfg["strategy"]]
@@ -738,6 +795,8 @@ def make_program(seed: int, index: int, cfg: dict[str, str] | None = None, upto:
             epochs += 1
         target = LOSSES[cfg["loss"]][0]
         metrics = grid.METRIC_SETS["reg" if target == "pos" else target][grid.METRICS.index(cfg["metrics"])]
+        if cfg.get("metrics11") is not None:   # (kfuzz51)
+            metrics = METRICS11[target][int(cfg["metrics11"])]
         string = cfg.get("loss_form") == "string"
         loss = _loss_source(cfg["loss"], reduction, string=string)
         if cfg["outputs"] == "2":
@@ -763,11 +822,17 @@ def make_program(seed: int, index: int, cfg: dict[str, str] | None = None, upto:
             monitor = "val_loss" if "validation_split" in opts or "validation_data" in opts else "loss"
             callbacks += f" + [{CHECKPOINT_KERAS_CB.replace('MONITOR', repr(monitor))}]"
             fit = CHECKPOINT_KERAS_PRE + fit
+        if cfg.get("callbacks11") is not None:   # (kfuzz51)
+            callbacks += f" + [{CALLBACKS11[cfg['callbacks11']]}]"
+            if cfg["callbacks11"] == "csv_append":
+                fit = CSV_APPEND_PRE + fit
         if cfg.get("logs_callback") == "yes":   # (kfuzz44)
             callbacks += " + [LogsReader()]"
             fit = LOGS_CALLBACK + fit
         if cfg.get("validation_freq") is not None:   # (kfuzz49)
             fit = fit.replace("CALLBACKS, **fit_kwargs)", f"CALLBACKS, validation_freq={cfg['validation_freq']}, **fit_kwargs)")
+        if cfg.get("val_batch") is not None:   # (kfuzz51)
+            fit = fit.replace("**fit_kwargs)", f"{VAL_BATCH_KW[cfg['val_batch']]}, **fit_kwargs)", 1)
         if cfg.get("weighted_metrics") == "yes":
             fit = fit.replace("metrics=METRICS,", "metrics=METRICS, weighted_metrics=METRICS,")
         if cfg.get("feed") == "dataset":   # (kfuzz42: the batches as a tf.data.Dataset, weights in it)
@@ -822,8 +887,12 @@ def make_program(seed: int, index: int, cfg: dict[str, str] | None = None, upto:
             body += CHECKPOINT_KERAS_POST
         if cfg.get("backup") == "interrupt":   # (kfuzz49)
             body += BACKUP_SRC.replace("LOSS", loss).replace("METRICS", metrics)
+        if cfg.get("backup") == "interrupt_batches":   # (kfuzz51)
+            body += BACKUP_BATCHES_SRC.replace("LOSS", loss).replace("METRICS", metrics)
         if cfg.get("batch_api") == "yes":   # (kfuzz47; a batch MirroredStrategy(3) splits evenly)
             body += BATCH_API_SRC.replace("ROWS", "6" if replicas == 3 else "4")
+        if cfg.get("callbacks11") == "csv_append":   # (kfuzz51: a second fit appended to the file)
+            body += CSV_APPEND_POST
         if cfg.get("inputs_form") == "dict":   # (kfuzz43: the inputs by their names)
             body = _DICT_INPUTS + re.sub(r"\bx\[:(\d)\]", r"{k: a[:\1] for k, a in x.items()}", body)
         elif ARCHS[cfg["arch"]][0] == "float2":   # the templates' first rows of x: of each input

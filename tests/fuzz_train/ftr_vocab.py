@@ -814,3 +814,121 @@ for xb, yb in dist:
     obs[f"step_loss/manager_{n}"] = backend.to_numpy(strategy.reduce("SUM", loss_r, axis=None))
 obs["continued_weights/manager"] = flat(model_r)
 '''
+
+#: kfuzz51's vocabulary, drawn by ftr_progs._widen11's generator of its own.
+#: The layers people stack that no earlier table held (``arch`` from ARCHS11, one one-input program in eight without a
+#: model_form): a Conv2D encoder into an UpSampling2D + Conv2DTranspose decoder, ZeroPadding2D + Conv2D + Cropping2D
+#: into GlobalMaxPooling2D, a ConvLSTM1D and a ConvLSTM2D, Permute + Flatten + RepeatVector into an LSTM, a residual
+#: Dense block and a residual Conv1D block (Add, then an activation), an Average and a Maximum of three branches, a
+#: SpectralNormalization-wrapped Dense, a TimeDistributed Conv1D.
+ARCHS11: dict[str, tuple[str, tuple[int, ...], tuple[str, ...]]] = {
+    "conv_updecoder": ("float", (6, 6, 1), (f"h = {_L}Conv2D(2, 3, strides=2, padding='same', activation='relu')(h)",
+                                            f"h = {_L}UpSampling2D(2)(h)",
+                                            f"h = {_L}Conv2DTranspose(2, 3, padding='same', activation='relu')(h)",
+                                            f"h = {_L}Flatten()(h)")),
+    "zeropad_conv_crop": ("float", (4, 4, 2), (f"h = {_L}ZeroPadding2D(((1, 0), (1, 1)))(h)",
+                                               f"h = {_L}Conv2D(3, 2)(h)",
+                                               f"h = {_L}Cropping2D(((1, 0), (0, 1)))(h)",
+                                               f"h = {_L}GlobalMaxPooling2D()(h)")),
+    "conv_lstm1d": ("float", (3, 4, 2), (f"h = {_L}ConvLSTM1D(2, 2)(h)",
+                                         f"h = {_L}Flatten()(h)")),
+    "conv_lstm2d_seq": ("float", (2, 3, 3, 1), (f"h = {_L}ConvLSTM2D(2, 2, padding='same', return_sequences=True)(h)",
+                                                f"h = {_L}GlobalAveragePooling3D()(h)")),
+    "permute_repeat_lstm": ("float", (3, 2), (f"h = {_L}Permute((2, 1))(h)",
+                                              f"h = {_L}Flatten()(h)",
+                                              f"h = {_L}RepeatVector(3)(h)",
+                                              f"h = {_L}LSTM(2)(h)")),
+    "residual_dense": ("float", (4,), (f"h = {_L}Dense(4)(h)",
+                                       f"r = {_L}Dense(4, activation='relu')(h)",
+                                       f"r = {_L}Dense(4)(r)",
+                                       f"h = {_L}Activation('relu')({_L}Add()([h, r]))")),
+    "residual_conv1d": ("float", (6, 2), (f"h = {_L}Conv1D(3, 3, padding='same')(h)",
+                                          f"r = {_L}Conv1D(3, 3, padding='same', activation='relu')(h)",
+                                          f"h = {_L}Activation('tanh')({_L}Add()([h, r]))",
+                                          f"h = {_L}GlobalMaxPooling1D()(h)")),
+    "average_maximum": ("float", (4,), (f"a = {_L}Dense(3, activation='relu')(h)",
+                                        f"b = {_L}Dense(3, activation='tanh')(h)",
+                                        f"c = {_L}Dense(3)(h)",
+                                        f"h = {_L}Concatenate()([{_L}Average()([a, b, c]), {_L}Maximum()([a, b, c])])")),
+    "spectral_norm_dense": ("float", (4,), (f"h = {_L}SpectralNormalization({_L}Dense(4, activation='relu'))(h)",)),
+    "time_distributed_conv": ("float", (2, 5, 2), (f"h = {_L}TimeDistributed({_L}Conv1D(2, 2, activation='relu'))(h)",
+                                                   f"h = {_L}Flatten()(h)")),
+}
+#: Metric sets beside the grid's (``metrics11``: by target kind, one set drawn, on every output): AUC by the PR curve and
+#: multi-label, Precision/Recall with thresholds, top_k and class_id, F1Score/FBetaScore, the IoU family,
+#: TopKCategoricalAccuracy(k=1), R2Score (scalar results only: a per-class F1Score vector is no log value), the regression and probabilistic metrics, the confusion counts.
+_M = "tf.keras.metrics."
+METRICS11: dict[str, tuple[str, ...]] = {
+    "bin": (f"[{_M}AUC(curve='PR', num_thresholds=7), {_M}F1Score(average='micro', threshold=0.5)]",
+            f"[{_M}AUC(multi_label=True, num_thresholds=4), {_M}BinaryIoU(target_class_ids=[0, 1], threshold=0.4)]",
+            f"[{_M}Precision(thresholds=0.3), {_M}Recall(thresholds=0.6), {_M}FBetaScore(beta=2.0, average='macro', threshold=0.5)]",
+            f"[{_M}TruePositives(), {_M}FalseNegatives(thresholds=0.3), {_M}PrecisionAtRecall(0.5, num_thresholds=5)]"),
+    "onehot": (f"[{_M}Precision(class_id=1), {_M}Recall(top_k=2)]",
+               f"[{_M}F1Score(average='macro', threshold=0.4), {_M}OneHotMeanIoU(num_classes=3)]",
+               f"[{_M}AUC(multi_label=True, num_labels=3, num_thresholds=6), {_M}TopKCategoricalAccuracy(k=1)]",
+               f"[{_M}FBetaScore(beta=0.5, average='weighted'), {_M}Precision(top_k=2), {_M}OneHotIoU(num_classes=3, target_class_ids=[1])]"),
+    "sparse": (f"[{_M}SparseTopKCategoricalAccuracy(k=1), {_M}SparseCategoricalCrossentropy(from_logits=True)]",
+               f"[{_M}MeanIoU(num_classes=3, sparse_y_pred=False)]",
+               f"[{_M}IoU(num_classes=3, target_class_ids=[0, 2], sparse_y_pred=False), 'accuracy']"),
+    "reg": (f"[{_M}R2Score(), {_M}LogCoshError()]",
+            f"[{_M}CosineSimilarity(axis=-1), {_M}MeanAbsolutePercentageError()]",
+            f"[{_M}R2Score(class_aggregation='variance_weighted_average'), {_M}RootMeanSquaredError()]"),
+    "pos": (f"[{_M}Poisson(), {_M}KLDivergence()]",
+            f"[{_M}R2Score(), {_M}MeanSquaredLogarithmicError()]"),
+}
+#: Less common options of each optimizer class (``opt11``: the drawn optimizer's own options win).
+OPT_OPTIONS11: dict[str, dict[str, Any]] = {
+    "SGD": {"momentum": 0.3, "nesterov": True},
+    "Adam": {"beta_2": 0.9, "epsilon": 1e-4},
+    "AdamW": {"beta_2": 0.95, "amsgrad": True},
+    "Adagrad": {"epsilon": 0.01},
+    "RMSprop": {"rho": 0.8, "momentum": 0.3},
+    "Adadelta": {"epsilon": 1e-3},
+    "Adamax": {"beta_2": 0.9, "epsilon": 1e-4},
+    "Nadam": {"beta_2": 0.99, "epsilon": 1e-5},
+    "Ftrl": {"initial_accumulator_value": 0.5},
+    "Lion": {"beta_2": 0.9},
+    "Lamb": {"beta_2": 0.9, "epsilon": 1e-4},
+    "Adafactor": {"beta_2_decay": -0.6, "epsilon_2": 1e-2, "clip_threshold": 0.5, "relative_step": False},
+}
+#: Callbacks added beside the drawn ones (``callbacks11``): a LambdaCallback recording each epoch's logs and the first
+#: batch's, a LearningRateScheduler of (epoch, lr) with verbose=1, a CSVLogger appending two fits into one file (read
+#: back after fit, ``csv_append``: the second fit's one epoch appended).
+CALLBACKS11: dict[str, str] = {
+    "lambda": (f"{_C}LambdaCallback(on_epoch_end=lambda epoch, logs: obs.__setitem__("
+               "f'history/lambda_e{epoch}', np.asarray([logs[k] for k in sorted(logs)], dtype=np.float64)), "
+               "on_train_batch_end=lambda batch, logs: obs.setdefault('history/lambda_b0', np.float64(logs['loss'])))"),
+    "lr_scheduler_verbose": f"{_C}LearningRateScheduler(lambda epoch, lr: lr * 0.7 if epoch % 2 else lr, verbose=1)",
+    "csv_append": f"{_C}CSVLogger(csv11_file, append=True)",
+}
+CSV_APPEND_PRE = '''\
+import csv as _csv11, os as _os11, re as _re11, tempfile as _tmp11
+csv11_file = _os11.path.join(_tmp11.mkdtemp(), "append.csv")
+'''
+CSV_APPEND_POST = '''\
+model.fit(x, y, batch_size=batch_size, epochs=1, shuffle=False, verbose=0,
+          callbacks=[tf.keras.callbacks.CSVLogger(csv11_file, append=True)])
+with open(csv11_file, newline="") as _f11:
+    _rows11 = list(_csv11.reader(_f11))
+obs["cb_keys/csv_append"] = np.asarray([_re11.sub(r"_\\d+$", "", k) for k in _rows11[0]])
+obs["history/csv_append_rows"] = np.float64(len(_rows11))
+for _r, _row in enumerate(_rows11[1:]):
+    obs[f"history/csv_append_r{_r}"] = np.asarray([np.nan if v == "NA" else float(v) for v in _row], dtype=np.float64)
+'''
+#: BackupAndRestore saving every two batches (``backup=interrupt_batches``): the interruption at the second epoch's
+#: first batch, after a save mid-epoch (double_checkpoint keeps the save before it too).
+BACKUP_BATCHES_SRC = BACKUP_SRC.replace(
+    "tf.keras.callbacks.BackupAndRestore(_backup_dir), _Interrupt()",
+    "tf.keras.callbacks.BackupAndRestore(_backup_dir, save_freq=2, double_checkpoint=True), _Interrupt()").replace(
+    '''    def on_epoch_end(self, epoch, logs=None):
+        if epoch == 0:
+            raise RuntimeError("interrupted")''',
+    '''    def on_epoch_begin(self, epoch, logs=None):
+        self.epoch = epoch
+    def on_train_batch_end(self, batch, logs=None):
+        if self.epoch == 1 and batch == 0:
+            raise RuntimeError("interrupted")''').replace(
+    "callbacks=[tf.keras.callbacks.BackupAndRestore(_backup_dir)])",
+    "callbacks=[tf.keras.callbacks.BackupAndRestore(_backup_dir, save_freq=2, double_checkpoint=True)])")
+#: validation in batches of its own (``val_batch``): validation_batch_size, with or without validation_steps.
+VAL_BATCH_KW: dict[str, str] = {"size2": "validation_batch_size=2", "size3_steps1": "validation_batch_size=3, validation_steps=1"}

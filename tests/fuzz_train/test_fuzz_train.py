@@ -17,7 +17,7 @@ import pytest
 
 from ftr_known import KNOWN_OPEN
 from ftr_progs import ARCHS, LOSSES, OPTIMIZERS, make_program
-from ftr_vocab import ARCHS7, ARCHS10
+from ftr_vocab import ARCHS7, ARCHS10, ARCHS11, CALLBACKS11, METRICS11, OPT_OPTIONS11, VAL_BATCH_KW
 from fz_train_campaign import ANSWERS_DIR, campaign, load_answer
 
 needs_tf = pytest.mark.skipif(importlib.util.find_spec("tensorflow") is None,
@@ -78,10 +78,12 @@ def test_programs_reach_the_vocabulary() -> None:
     compiled_loss/compiled_metrics step and a step with metrics of its own, the summary with a get_config/from_config
     round trip, random layers called after fit and evaluate's list form (kfuzz46); preprocessing and normalization
     layers and recurrent dropout, train_on_batch/test_on_batch/predict_on_batch, metrics by their string names over
-    every output and a ModelCheckpoint of the whole model to a .keras file (kfuzz47)."""
+    every output and a ModelCheckpoint of the whole model to a .keras file (kfuzz47); kfuzz50's and kfuzz51's draws (the
+    decoders, padding, ConvLSTM, residual and merge models, metric sets, optimizer options, callbacks, batch-level
+    BackupAndRestore, validation batches)."""
     cs = [make_program(SEED, i) for i in range(600)]
-    for factor, levels in (("arch", ARCHS), ("loss", LOSSES), ("optimizer", OPTIMIZERS)):
-        drawn = {c.config[factor] for c in cs}
+    for factor, levels in (("arch", set(ARCHS) - set(ARCHS11)), ("loss", LOSSES), ("optimizer", OPTIMIZERS)):
+        drawn = {c.config[factor] for c in cs} - set(ARCHS11)
         assert drawn == set(levels), f"600 programs never draw {factor} {sorted(set(levels) - drawn)}"
     for factor, want in (("mode", {"fit", "ctl_eager", "ctl_function"}),
                          ("strategy", {"default", "one_device", "mirrored2", "mirrored3", "central2"}),
@@ -113,7 +115,10 @@ def test_programs_reach_the_vocabulary() -> None:
                          ("config_roundtrip", {"yes"}), ("dropout_call", {"yes"}), ("eval_list", {"yes"}),
                          ("batch_api", {"yes"}), ("metrics_form", {"strings"}),   # (kfuzz47's)
                          ("schedule10", {"exp_decay_smooth", "cosine_restarts", "piecewise3"}),   # (kfuzz50's)
-                         ("wd_exclude", {"bias"}), ("val_sw", {"yes"}), ("ckpt_manager", {"yes"})):
+                         ("wd_exclude", {"bias"}), ("val_sw", {"yes"}), ("ckpt_manager", {"yes"}),
+                         ("metrics11", {"0", "1", "2", "3"}), ("opt11", {"yes"}),   # (kfuzz51's)
+                         ("callbacks11", set(CALLBACKS11)), ("val_batch", set(VAL_BATCH_KW)),
+                         ("backup", {"interrupt", "interrupt_batches"})):
         drawn = {c.config[factor] for c in cs if factor in c.config}
         assert drawn == want, f"600 programs draw {factor} {sorted(drawn)}, but should draw {sorted(want)}"
     steps = {"compiled": "self.compiled_metrics.update_state(y, y_pred, sample_weight)",
@@ -127,6 +132,22 @@ def test_programs_reach_the_vocabulary() -> None:
     assert arch7 == set(ARCHS7), f"600 programs draw only {sorted(arch7)} of kfuzz47's models"
     arch10 = {c.config["arch"] for c in cs} & set(ARCHS10)
     assert arch10 == set(ARCHS10), f"600 programs draw only {sorted(arch10)} of kfuzz50's models"
+    arch11 = {c.config["arch"] for c in cs + [make_program(SEED + 1, i) for i in range(300)]} & set(ARCHS11)
+    assert arch11 == set(ARCHS11), f"900 programs draw only {sorted(arch11)} of kfuzz51's models"   # (SEED's 600 draw
+    #   9 of the 10: 1 of its ~100 widened programs drew zeropad_conv_crop, a Sequential one that keeps its model)
+    for c in cs:   # (kfuzz51's draws reach the source)
+        target = LOSSES[c.config["loss"]][0]
+        assert "metrics11" not in c.config or METRICS11[target][int(c.config["metrics11"])] in c.source, \
+            f"program {c.index} (metrics11={c.config.get('metrics11')}) does not compile its metric set"
+        assert "callbacks11" not in c.config or CALLBACKS11[c.config["callbacks11"]] in c.source, \
+            f"program {c.index} (callbacks11={c.config.get('callbacks11')}) does not pass its callback"
+        assert "val_batch" not in c.config or VAL_BATCH_KW[c.config["val_batch"]] + ", **fit_kwargs)" in c.source, \
+            f"program {c.index} (val_batch={c.config.get('val_batch')}) does not fit with its validation batches"
+        assert c.config.get("backup") != "interrupt_batches" or "save_freq=2, double_checkpoint=True" in c.source, \
+            f"program {c.index} (backup=interrupt_batches) does not back up every two batches"
+        cls = OPTIMIZERS[c.config["optimizer"]][0]
+        assert "opt11" not in c.config or all(f"{k}=" in c.source for k in OPT_OPTIONS11[cls]), \
+            f"program {c.index} (opt11) lacks {cls}'s options {sorted(OPT_OPTIONS11[cls])}"
     for c in cs:
         assert c.config.get("model") != "compute_loss" or ("class LossModel(tf.keras.Model)" in c.source and (
             "model = LossModel(" in c.source or "class Net(LossModel)" in c.source)), \
