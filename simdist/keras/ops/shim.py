@@ -164,6 +164,11 @@ def convert_to_tensor(x: Any, dtype: Any = None, sparse: Any = None, ragged: Any
             return _simdist_tf.cast(x, dtype)
         else:
             return x
+    if isinstance(x, _simdist_tf.Variable) and (dtype is None or standardize_dtype(dtype) == x.dtype.name):
+        # tf.is_tensor(tf.Variable) is True, so Keras's backend returns a tf.Variable itself (no read): the
+        # backend's next `x.ndim` is then TF's AttributeError "'ResourceVariable' object has no attribute 'ndim'"
+        # (keras.ops.swapaxes / argmax / diag / diff of a tf.Variable on TF 2.21; fz51b).
+        return x
     return _convert_to_tensor(x, dtype=dtype)
 
 

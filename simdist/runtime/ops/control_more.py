@@ -52,10 +52,12 @@ def case(pred_fn_pairs: Any, default: Callable[[], Any] | None = None, exclusive
     from simdist.runtime.ops.array import stack
     from simdist.runtime.ops.control_flow import Assert, cond
     pairs = _pairs(pred_fn_pairs)
+    if not pairs:
+        # control_flow_case._case_verify_and_canonicalize_args: `predicates, actions = zip(*pred_fn_pairs)` of no
+        # pair, a default given or not (TF 2.21; fz51b)
+        raise ValueError("not enough values to unpack (expected 2, got 0)")
     preds = [p for p, _ in pairs]
     if default is None:
-        if not pairs:
-            raise IndexError("list index out of range")
         last_pred, last_fn = pairs[-1]
         pairs = pairs[:-1]
 
