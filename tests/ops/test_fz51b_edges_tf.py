@@ -40,7 +40,11 @@ def _variable_cases() -> list[tuple[str, str, object]]:
              "tf.keras.ops.sum(v, axis=1)", "tf.keras.ops.add(v, 1.0)", "tf.keras.ops.transpose(v)",
              "tf.keras.ops.cumsum(v, axis=1)", "tf.keras.ops.reshape(v, [-1])", "tf.keras.ops.convert_to_tensor(v)",
              "tf.keras.ops.convert_to_tensor(v, dtype='float64')", "tf.keras.ops.matmul(v, tf.transpose(v))",
-             "tf.keras.ops.where(v > 0.0, v, 0.0)", "tf.keras.ops.flip(v, axis=0)", "tf.keras.ops.tril(v)")
+             "tf.keras.ops.where(v > 0.0, v, 0.0)", "tf.keras.ops.flip(v, axis=0)", "tf.keras.ops.tril(v)",
+             # Keras's backend `cast` is tf.cast, which gives a variable of the asked dtype back itself: norm's ord=2
+             # then reaches moveaxis's `x.ndim` (fz51b seed 51103 #56)
+             "tf.keras.ops.norm(v, ord=2)", "tf.keras.ops.norm(v)", "tf.keras.ops.norm(v, ord=1, axis=0)",
+             "tf.keras.ops.cast(v, 'float32')", "tf.keras.ops.cast(v, 'float64')")
     out = []
     for call in calls:
         out.append((f"{call} of a tf.Variable", "keras.ops", _of_variable(call, False)))
@@ -67,12 +71,20 @@ def _isin_autograph(tf: Any) -> Any:
     return tf.function(lambda x: tf.keras.ops.isin(x, tf.constant([2])))(tf.constant([1, 2, 3]))
 
 
-# --- tf.case of no pair: control_flow_case unpacks `predicates, actions = zip(*pred_fn_pairs)`, ValueError "not
+# --- tf.case of no pair (and exclusive=True's count, below): control_flow_case unpacks `predicates, actions = zip(*pred_fn_pairs)`, ValueError "not
 # enough values to unpack (expected 2, got 0)", a default given or not (fz51b seed 51101 #21; simdist raised
 # IndexError without a default and returned the default with one).
 def _case_cases() -> list[tuple[str, str, object]]:
+    t, f = "tf.constant(True)", "tf.constant(False)"
     calls = ("tf.case([], default=lambda: tf.constant(1))", "tf.case([])", "tf.case((), default=lambda: tf.constant(2.0))",
-             "tf.case([(tf.constant(False), lambda: tf.constant(1))], default=lambda: tf.constant(2))")
+             "tf.case([(tf.constant(False), lambda: tf.constant(1))], default=lambda: tf.constant(2))",
+             # exclusive=True counts the pairs left once the default is made (fz51b seed 51103 #38)
+             f"tf.case([({t}, lambda: tf.constant(1.0))], exclusive=True)",
+             f"tf.case([({t}, lambda: tf.constant(1.0)), ({t}, lambda: tf.constant(2.0))], default=lambda: tf.constant(3.0), exclusive=True)",
+             f"tf.case([({t}, lambda: tf.constant(1.0)), ({t}, lambda: tf.constant(2.0))], exclusive=True)",
+             f"tf.case([({t}, lambda: tf.constant(1.0)), ({t}, lambda: tf.constant(2.0)), ({t}, lambda: tf.constant(3.0))], exclusive=True)",
+             f"tf.case([({f}, lambda: tf.constant(1.0)), ({t}, lambda: tf.constant(2.0)), ({t}, lambda: tf.constant(3.0))], exclusive=True)",
+             f"tf.case([({t}, lambda: tf.constant(1.0)), ({f}, lambda: tf.constant(2.0))], default=lambda: tf.constant(3.0), exclusive=True)")
     out = []
     for call in calls:
         out.append((call, "ops.function-utilities", _eager(call)))
@@ -124,7 +136,24 @@ def _ta_cases() -> list[tuple[str, str, object]]:
             ("keras.ops.scan in a tf.function (two calls, a gradient)", "ops.control-flow", _scan)]
 
 
+# --- tf.constant of a tf.TensorShape in a tf.function: a graph's make_tensor_proto has no conversion function for it:
+# with a dtype _AssertCompatible's TypeError "Expected int32, but got (1, 4) of type 'TensorShape'.", without one
+# np.array's shape [2] against the dense shape [] of a non-list (ValueError); eagerly, and through convert_to_tensor,
+# it converts (fz51b seed 51103 #18: `tf.constant(tf.experimental.numpy.shape(x), tf.int32)`).
+def _shape_constant_cases() -> list[tuple[str, str, object]]:
+    calls = ("tf.constant(tf.TensorShape([1, 4]), tf.int32)", "tf.constant(tf.TensorShape([1, 4]))",
+             "tf.constant(tf.TensorShape([]), tf.int64)", "tf.convert_to_tensor(tf.TensorShape([1, 4]))",
+             "tf.constant(tf.experimental.numpy.shape(tf.zeros([1, 4])), tf.int32)",
+             "tf.constant(tf.zeros([2, 3]).shape, tf.float32)")
+    out = []
+    for call in calls:
+        out.append((call, "ops.conversion", _eager(call)))
+        out.append((f"{call} in a tf.function", "ops.conversion", _traced(call)))
+    return out
+
+
 CASES: list[tuple] = [
+    *_shape_constant_cases(),
     *_ta_cases(),
     *_variable_cases(),
     *_graph_truth_cases(),
@@ -152,9 +181,15 @@ def test_while_loop_carrying_tensor_arrays(k: int, tf_results: dict[int, object]
     EDGES.check(k, tf_results)
 
 
+@clause("ops.conversion")
+@EDGES.parametrize("ops.conversion")
+def test_constant_of_a_tensor_shape_in_a_graph(k: int, tf_results: dict[int, object]) -> None:
+    EDGES.check(k, tf_results)
+
+
 @clause("ops.function-utilities")
 @EDGES.parametrize("ops.function-utilities")
-def test_case_of_no_pair(k: int, tf_results: dict[int, object]) -> None:
+def test_case_of_no_pair_and_exclusive_counts(k: int, tf_results: dict[int, object]) -> None:
     EDGES.check(k, tf_results)
 
 

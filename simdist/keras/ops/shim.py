@@ -27,6 +27,10 @@ def cast(x: Any, dtype: Any) -> Any:
     shape kept; anything else as a dense tensor."""
     if isinstance(x, _simdist_tf.SparseTensor):
         return _simdist_tf.cast(x, dtype)
+    if isinstance(x, _simdist_tf.Variable):
+        # tf.cast gives a tf.Variable of the asked dtype back itself: `keras.ops.norm(variable, ord=2)` then reaches
+        # moveaxis's `x.ndim` (TF's AttributeError; fz51b seed 51103 #56)
+        return _simdist_tf.cast(x, standardize_dtype(dtype))
     return _dense_cast(x, dtype)
 
 
