@@ -152,7 +152,24 @@ def _shape_constant_cases() -> list[tuple[str, str, object]]:
     return out
 
 
+# --- a graph tensor as a TensorSpec's shape: TensorShape iterates the value, a graph tensor refuses iteration with a
+# TypeError, so TF takes it as one dimension, which as_dimension refuses (TypeError "Dimension value must be integer
+# or None or have an __index__ method"); an eager shape vector is its dimensions. Keras's nanquantile/nanpercentile
+# along an axis build `tf.TensorSpec(shape=tf.shape(q))`, so they fail to trace (fz51b seed 51104 #24, #36).
+def _spec_shape_cases() -> list[tuple[str, str, object]]:
+    calls = ("tf.constant(tf.TensorSpec(shape=tf.shape(tf.zeros([2, 3]))).shape.as_list())",
+             "tf.keras.ops.nanquantile(tf.constant([[1.0, float('nan')], [2.0, 3.0]]), 1.0, axis=0, method='lower', keepdims=True)",
+             "tf.keras.ops.nanpercentile(tf.constant([[1.0, float('nan')], [2.0, 3.0]]), 100, axis=1, method='higher')",
+             "tf.keras.ops.nanquantile(tf.constant([[1.0, float('nan')], [2.0, 3.0]]), 0.5)")
+    out = []
+    for call in calls:
+        out.append((call, "ops.tensor-shape-methods", _eager(call)))
+        out.append((f"{call} in a tf.function", "ops.tensor-shape-methods", _traced(call)))
+    return out
+
+
 CASES: list[tuple] = [
+    *_spec_shape_cases(),
     *_shape_constant_cases(),
     *_ta_cases(),
     *_variable_cases(),
@@ -184,6 +201,12 @@ def test_while_loop_carrying_tensor_arrays(k: int, tf_results: dict[int, object]
 @clause("ops.conversion")
 @EDGES.parametrize("ops.conversion")
 def test_constant_of_a_tensor_shape_in_a_graph(k: int, tf_results: dict[int, object]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.tensor-shape-methods")
+@EDGES.parametrize("ops.tensor-shape-methods")
+def test_a_graph_tensor_as_a_spec_shape(k: int, tf_results: dict[int, object]) -> None:
     EDGES.check(k, tf_results)
 
 
