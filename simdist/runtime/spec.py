@@ -23,6 +23,13 @@ def _as_shape(shape: Any) -> TensorShape:
         return TensorShape(None)
     if isinstance(shape, (int, np.integer)) and not isinstance(shape, bool):
         return TensorShape([int(shape)])
+    from simdist.runtime import symbolic
+    if symbolic.is_graph(shape):
+        # (TensorShape iterates the value; a graph tensor refuses iteration with a TypeError, so TF takes it as one
+        # dimension, which as_dimension refuses: `tf.TensorSpec(shape=tf.shape(q))` in a tf.function, Keras's
+        # nanquantile along an axis; fz51b seed 51104 #24)
+        raise TypeError(f"Dimension value must be integer or None or have an __index__ method, got value '{shape!r}' "
+                        f"with type '{type(shape)!r}'")
     try:
         dims = list(shape)
     except TypeError:
@@ -30,6 +37,11 @@ def _as_shape(shape: Any) -> TensorShape:
                         "(e.g. 10), or an iterable of dimensions (e.g. [1, 10, None]).") from None
     out: list[int | None] = []
     for d in dims:
+        if d is not None and not isinstance(d, (int, np.integer, bool)) and hasattr(d, "__index__"):
+            try:
+                d = d.__index__()   # (as_dimension: an eager integer scalar tensor is its value)
+            except (TypeError, ValueError):
+                pass
         if d is None or (isinstance(d, (int, np.integer)) and not isinstance(d, bool)):
             out.append(None if d is None or int(d) < 0 else int(d))
         else:

@@ -28,6 +28,11 @@ DEPTH = [0]   # running tf.function calls (context.in_function_call keeps it)
 STRICT = [False]
 _ALWAYS = ("numpy", "array")
 _SUITE = "simdist.conformance.suite"
+# Keras 3.15's own function bodies transcribed onto simdist (keras/src/backend/tensorflow/*.py and keras/src/ops/*.py):
+# on TF they are library code AutoGraph never converts (a tf.function of `keras.ops.isin` raises TF's
+# OperatorNotAllowedInGraphError at its `if tf.size(x1) == 0 or ...` with autograph on or off), so a graph tensor's
+# bool(), iteration, len() or int() there is refused as in unconverted user code (fz51b).
+_KERAS_BODIES = ("simdist.keras.ops.tf_", "simdist.keras.ops.op_")
 _MARKS: dict[int, Any] = {}
 
 
@@ -208,6 +213,8 @@ def _user(frames: int, what: str) -> bool:
     TF refuses `what` there (always for numpy/array; else where AutoGraph does not convert)."""
     f = sys._getframe(frames + 1)
     name = f.f_globals.get("__name__", "")
+    if name.startswith(_KERAS_BODIES):
+        return True
     if (name == "simdist" or name.startswith("simdist.")) and not name.startswith(_SUITE):
         return False   # (simdist's own modules read values; the conformance suite is a user of the API)
     return what in _ALWAYS or STRICT[0] or not has_source(f.f_code.co_filename)

@@ -27,6 +27,10 @@ def cast(x: Any, dtype: Any) -> Any:
     shape kept; anything else as a dense tensor."""
     if isinstance(x, _simdist_tf.SparseTensor):
         return _simdist_tf.cast(x, dtype)
+    if isinstance(x, _simdist_tf.Variable):
+        # tf.cast gives a tf.Variable of the asked dtype back itself: `keras.ops.norm(variable, ord=2)` then reaches
+        # moveaxis's `x.ndim` (TF's AttributeError; fz51b seed 51103 #56)
+        return _simdist_tf.cast(x, standardize_dtype(dtype))
     return _dense_cast(x, dtype)
 
 
@@ -164,6 +168,11 @@ def convert_to_tensor(x: Any, dtype: Any = None, sparse: Any = None, ragged: Any
             return _simdist_tf.cast(x, dtype)
         else:
             return x
+    if isinstance(x, _simdist_tf.Variable) and (dtype is None or standardize_dtype(dtype) == x.dtype.name):
+        # tf.is_tensor(tf.Variable) is True, so Keras's backend returns a tf.Variable itself (no read): the
+        # backend's next `x.ndim` is then TF's AttributeError "'ResourceVariable' object has no attribute 'ndim'"
+        # (keras.ops.swapaxes / argmax / diag / diff of a tf.Variable on TF 2.21; fz51b).
+        return x
     return _convert_to_tensor(x, dtype=dtype)
 
 

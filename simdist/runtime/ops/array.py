@@ -67,6 +67,18 @@ def _constant(value: Any, dtype: Any, shape: Sequence[int] | None, name: str | N
     if user and isinstance(value, (np.ndarray, np.generic)) and isinstance(shape, Tensor) and context.in_function() \
             and (dtype is None or dtypes.as_dtype(dtype) == dtypes.string):
         raise _symbolic.iter_error()   # (astype(object) converts anything: the shape's iteration first)
+    if user and isinstance(value, TensorShape) and value.rank is not None and context.in_function():
+        # (a graph's make_tensor_proto has no conversion function for a TensorShape: with a dtype _AssertCompatible's
+        # TypeError "Expected int32, but got (1, 4) of type 'TensorShape'.", without one np.array of its dimensions,
+        # whose shape is not the dense one of a non-list ([]): ValueError. Eagerly it converts; fz51b seed 51103 #18,
+        # `tf.constant(tf.experimental.numpy.shape(x), tf.int32)` in a tf.function)
+        from simdist.runtime import tensor_proto
+        if dtype is not None:
+            tensor_proto.assert_compatible(value, dtypes.as_dtype(dtype))
+        else:
+            tensor_proto.assert_dense(value, np.array(list(value)).shape)
+    elif user and isinstance(value, TensorShape) and value.rank is not None:
+        value = list(value)   # (eagerly convert_to_eager_tensor reads it as the sequence of its dimensions, any dtype)
     if user and type(value).__name__ == "TensorProto" and context.in_function():
         # (a graph's make_tensor_proto returns a TensorProto as it is: the Const holds its value and dtype, the
         # dtype and shape asked for unread; fz50, observed on TF 2.21)

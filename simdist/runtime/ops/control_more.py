@@ -52,10 +52,12 @@ def case(pred_fn_pairs: Any, default: Callable[[], Any] | None = None, exclusive
     from simdist.runtime.ops.array import stack
     from simdist.runtime.ops.control_flow import Assert, cond
     pairs = _pairs(pred_fn_pairs)
+    if not pairs:
+        # control_flow_case._case_verify_and_canonicalize_args: `predicates, actions = zip(*pred_fn_pairs)` of no
+        # pair, a default given or not (TF 2.21; fz51b)
+        raise ValueError("not enough values to unpack (expected 2, got 0)")
     preds = [p for p, _ in pairs]
     if default is None:
-        if not pairs:
-            raise IndexError("list index out of range")
         last_pred, last_fn = pairs[-1]
         pairs = pairs[:-1]
 
@@ -63,15 +65,18 @@ def case(pred_fn_pairs: Any, default: Callable[[], Any] | None = None, exclusive
             Assert(last_pred, ["Input error: None of conditions evaluated as True:", stack(preds)])
             return last_fn()
         default = default_action
-    from simdist.runtime import context
-    if exclusive and context.in_function() and len(preds) > 1:
-        # control_flow_case._assert_at_most_n_true: graph mode only (eagerly nothing is checked)
+    if exclusive and len(pairs) > 1:
+        # control_flow_case._assert_at_most_n_true over the pairs left once the default is made (without a default
+        # the last pair's predicate is not counted), eagerly and in a graph alike (fz51b seed 51103 #38)
         from simdist.runtime.ops.math import cast, less_equal, reduce_sum
-        stacked = stack(preds)
-        names = ", ".join(f"pred_fn_pairs[{i}][0]" for i in range(len(preds)))
+        from simdist.runtime import context
+        others = [p for p, _ in pairs]
+        stacked = stack(others)
+        # (an eager tensor has no name: TF's getattr(p, "name", "?"))
+        names = ", ".join(f"pred_fn_pairs[{i}][0]" if context.in_function() else "?" for i in range(len(others)))
         Assert(less_equal(reduce_sum(cast(stacked, "int32")), 1),
                [f"Input error: exclusive=True: more than 1 conditions ({names}) evaluated as True:", stacked],
-               summarize=len(preds))
+               summarize=len(others))
     fn = default
     for pred, action in reversed(pairs):
         fn = functools.partial(cond, pred, action, fn)

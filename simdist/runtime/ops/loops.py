@@ -39,13 +39,19 @@ def _shape_ok(shape: tuple, invariant: TensorShape) -> bool:
     return len(shape) == len(dims) and all(d is None or d == s for s, d in zip(shape, dims))
 
 
+def _is_ta(t: Any) -> bool:
+    """Whether t is a tf.TensorArray (while_v2 carries its flow tensor; simdist the array itself)."""
+    from simdist.runtime.ops.tensor_array import TensorArray
+    return isinstance(t, TensorArray)
+
+
 def _fail(cls: type, text: str) -> BaseException:
     return trace_errors.static(cls(text), cls, text)
 
 
 def _invariants(loop_vars: Any, flat: list[Tensor], shape_invariants: Any) -> list[TensorShape]:
     if shape_invariants is None:
-        return [TensorShape(list(t.shape)) for t in flat]
+        return [TensorShape(None) if _is_ta(t) else TensorShape(list(t.shape)) for t in flat]
     shapes = nest.flatten(nest.map_structure(lambda _v, s: s, loop_vars, shape_invariants, check_types=False)
                           if not isinstance(shape_invariants, TensorShape) else [shape_invariants])
     return [s if isinstance(s, TensorShape) else TensorShape(s) for s in shapes]
@@ -55,7 +61,10 @@ def traced_while(cond: Callable[..., Any], body: Callable[..., Any], loop_vars: 
                  limit: int | None) -> Any:
     """tf.while_loop inside a tf.function (see the module's docstring): the loop variables'
     final values in their structure, as tensors."""
-    flat0 = [t if isinstance(t, Tensor) else convert_to_tensor(t) for t in nest.flatten(loop_vars)]
+    flat0 = [t if isinstance(t, Tensor) or _is_ta(t) else convert_to_tensor(t) for t in nest.flatten(loop_vars)]
+    # (a TensorArray loop variable: while_v2 carries its flow tensor through the While op; simdist carries the array
+    # and runs the loop's Python, the function's recording given up: fz51b, keras.ops.scan in a tf.function)
+    carries_ta = any(_is_ta(t) for t in flat0)
     structure = nest.pack_sequence_as(loop_vars, flat0)
     invariants = _invariants(loop_vars, flat0, shape_invariants)
 
@@ -88,7 +97,9 @@ def traced_while(cond: Callable[..., Any], body: Callable[..., Any], loop_vars: 
     from simdist.runtime.ops import branches
     from simdist.runtime.ops.branches import _FAILED, untaken
     rec = execution.current().recorder
-    if rec is not None and recorded.recordable(rec):
+    if carries_ta and rec is not None:
+        rec.invalidate("its tf.while_loop carries a TensorArray")
+    if rec is not None and recorded.recordable(rec) and not carries_ta:
         result = recorded.record_loop(rec, run_cond, run_body, flat0, limit, untaken, _FAILED)
         if result is not None:
             return nest.pack_sequence_as(structure, result)
@@ -112,7 +123,7 @@ def traced_while(cond: Callable[..., Any], body: Callable[..., Any], loop_vars: 
             untaken(lambda: run_body(flat0), observer=seen)
         sources: list[Tensor] = []
         for t in flat0 + list(seen.outside.values()):
-            if all(t is not o for o in sources):
+            if not _is_ta(t) and all(t is not o for o in sources):
                 sources.append(t)
         result = branches.zeros_for(result, sources)
     return result
@@ -131,15 +142,19 @@ def _checked(out: Any, structure: Any, flat0: list[Tensor], invariants: list[Ten
         out = [out]
     nest.assert_same_structure(out, structure, check_types=False)
     from simdist.runtime.variables import Variable
-    flat = [v.read_value() if isinstance(v, Variable) else v if isinstance(v, Tensor) else convert_to_tensor(v)
-            for v in nest.flatten(out)]
+    flat = [v.read_value() if isinstance(v, Variable) else v if isinstance(v, Tensor) or _is_ta(v)
+            else convert_to_tensor(v) for v in nest.flatten(out)]
     for i, (t, inv) in enumerate(zip(flat, invariants)):
+        if _is_ta(t) or _is_ta(flat0[i]):
+            continue
         if not _shape_ok(tuple(t.shape), inv):
             raise _fail(ValueError, f"Input tensor `loop_vars[{i}]` enters the loop with shape {inv}, but has shape "
                                     f"{TensorShape(list(t.shape))} after one iteration. To allow the shape to vary "
                                     "across iterations, use the `shape_invariants` argument of tf.while_loop to "
                                     "specify a less-specific shape.")
     for i, (t, t0) in enumerate(zip(flat, flat0)):
+        if _is_ta(t) or _is_ta(t0):
+            continue
         if t.dtype != t0.dtype:
             raise _fail(TypeError, f"Loop var loop_vars[{i}] enters the loop with type <dtype: '{t0.dtype.name}'> "
                                    f"but has type <dtype: '{t.dtype.name}'> after 1 iteration. loop_vars[{i}] type "
