@@ -655,6 +655,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            "TF 2.21 + Keras 3.15: tf.keras.preprocessing.text (text_to_word_sequence, hashing_trick, one_hot, Tokenizer indexing words by count with ties in first-seen order after the oov token, num_words applied when converting, binary/count/freq/tfidf matrices, JSON round trips) and .sequence (pad_sequences, TimeseriesGenerator windows, make_sampling_table, skipgrams with seeded shuffles)."),
     Clause('keras.preprocessing.image-generator', 'keras', False, (),
            "TF 2.21 + Keras 3.15: tf.keras.preprocessing.image.ImageDataGenerator's flow, flow_from_directory and fit: a seeded iterator re-seeds NumPy's global generator with seed + total_batches_seen before each batch, permutes the samples once per epoch when shuffling, draws each image's transforms in Keras's order, standardizes (rescale, sample-wise, feature-wise statistics from fit, ZCA), and is a PyDataset model.fit accepts."),
+    Clause('keras.applications', 'keras', False, (),
+           "TF 2.21 + Keras 3.15: tf.keras.applications' model builders with weights=None give Keras's model (layer names and order, parameter count, output shape) and refuse ImageNet weights with another class count, an input below the model's minimum size or a missing weights file; each module's preprocess_input follows its model's mode (caffe, tf, torch or none)."),
     Clause('keras.utils.config', 'keras', False, (),
            "TF 2.21 + Keras 3.15: keras.utils.Config holds settings read and written as attributes or items, iterates its keys sorted, refuses every mutation with ValueError while frozen, and names the closest key of an unknown attribute."),
     Clause('keras.layer.hashed-crossing', 'keras', False, (),

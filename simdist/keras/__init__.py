@@ -56,7 +56,7 @@ def version() -> str:
 def __getattr__(name: str):   # noqa: ANN202 - PEP 562
     """`keras.ops` is imported on first use: its ~340 transcribed functions would double the
     import time of simdist.keras (about 0.18 s) for programs that never call them."""
-    if name in ("ops", "tree"):   # (keras.tree imports optree: on first use too)
+    if name in ("ops", "tree", "applications"):   # (keras.tree imports optree, applications ~8,000 lines: on first use too)
         import importlib
         return importlib.import_module(f"simdist.keras.{name}")
     raise AttributeError(f"module 'simdist.keras' has no attribute {name!r}")
@@ -65,6 +65,7 @@ def __getattr__(name: str):   # noqa: ANN202 - PEP 562
 from simdist.keras import _api  # noqa: E402
 
 __all__ = [   # TF 2.21's tf.keras names simdist has (one a line; clause api.namespaces)
+    "applications",
     "DTypePolicy",
     "FloatDTypePolicy",
     "Initializer",

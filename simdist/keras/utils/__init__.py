@@ -1,6 +1,7 @@
 """`tf.keras.utils`: Progbar, to_categorical, normalize, pad_sequences,
 timeseries_dataset_from_array, PyDataset/Sequence, FeatureSpace, pack/unpack_x_y_sample_weight, the
-custom-object registry and scope, set_random_seed and clear_session."""
+custom-object registry and scope, set_random_seed and clear_session, get_file (Keras's download
+cache, which tf.keras.applications' pretrained weights go through)."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from simdist.keras.utils.image_utils import array_to_img, img_to_array, load_img
 from simdist.keras.utils.keras_object_serialization import deserialize_keras_object, serialize_keras_object  # noqa: E402
 from simdist.keras.utils.feature_space import FeatureSpace  # noqa: E402
 from simdist.keras.utils.config import Config  # noqa: E402
+from simdist.keras.utils.file_utils import get_file  # noqa: E402
 from simdist.keras.io_utils import (disable_interactive_logging, enable_interactive_logging,  # noqa: E402
                                    is_interactive_logging_enabled)
 
@@ -47,6 +49,7 @@ __all__ = [   # TF 2.21's tf.keras.utils names simdist has (one a line; clause a
     "disable_interactive_logging",
     "enable_interactive_logging",
     "get_custom_objects",
+    "get_file",
     "get_registered_name",
     "get_registered_object",
     "get_source_inputs",
