@@ -9975,11 +9975,11 @@ TRAINING_BATCH61: list[Mutant] = [
        "    return dispatch.execute(NORMAL, (), {\"shape\": shp, \"mean\": float(mean), \"stddev\": float(stddev),\n",
        "    return dispatch.execute(NORMAL, (), {\"shape\": shp, \"mean\": float(stddev), \"stddev\": float(mean),\n",
        "tf.random.normal with scalar moments passes mean as the stddev and the stddev as the mean"),
-    _t("conv2d-filter-grad-float64-accumulation", "dtype", "simdist/runtime/ops/conv.py",
-       "    if groups == 1:\n        return matmul(cols.T, dy2).reshape(filter_sizes)\n",
-       "    if groups == 1:\n        return (cols.T.astype(np.float64) @ dy2).astype(x.dtype).reshape(filter_sizes)\n",
-       "subtle: Conv2D's filter gradient accumulated in float64 and rounded once (TF sums in float32): ulp "
-       "differences in the kernel's gradient"),
+    _t("softmax-row-sums-divided-exactly", "formula", "simdist/runtime/ops/softmax_eigen.py",
+       "    if lanes == 1:\n        return rcp.reciprocal(s)\n",
+       "    if lanes == 1:\n        return np.float32(1) / s\n",
+       "subtle: Eigen's float32 Softmax inverts its row sums by an exact division where TF's kernel takes the "
+       "vrcpps estimate and one Newton step (packets of 8 sums): softmax off by an ulp for batches of 8 rows or more"),
     _t("sigmoid-xent-abs-sign-flipped", "formula", "simdist/runtime/ops/losses.py",
        "    neg_abs_logits = math.where(cond, -logits_t, logits_t)\n",
        "    neg_abs_logits = math.where(cond, logits_t, -logits_t)\n",
