@@ -4,7 +4,7 @@ committed package (suite_kills.py's plant-and-run):
 
     python benchmarks/blind_kills.py BATCH ["-k EXPRESSION"]
 
-BATCH is 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59 or 61. Prints the baseline (the unmutated copy must pass) and one line per mutant: killed
+BATCH is 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60 or 61. Prints the baseline (the unmutated copy must pass) and one line per mutant: killed
 (with the failing test) or survived. docs/conformance.md has the figures: batch 19, 1 of 14 with its
 default slice ("Twenty-first session ... a nineteenth blind batch"); batch 20 in "Twenty-second session
 ... a twentieth blind batch"; batch 21 in "Twenty-third session: ... against the twenty-first blind
@@ -32,8 +32,10 @@ fifty-sixth blind batch" (its list holds the 28 mutants not confirmed killed on 
 confirmation ran out of time after two); batch 57 in "Forty-ninth session, 2026-12-05: a
 fifty-seventh blind batch" (all 30: its first contact was not attributed per mutant); batch 58 in "Fiftieth
 session, 2026-12-05: a fifty-eighth blind batch" (the mutants not confirmed killed on first contact); batch 59 in "Fiftieth session,
-2026-12-05: a fifty-ninth blind batch" (all 30: its first contact was not attributed per mutant before the deadline); batch 61 in "Fifty-first session,
-2026-12-06: a sixty-first blind batch" (the mutants not confirmed killed on first contact).
+2026-12-05: a fifty-ninth blind batch" (all 30: its first contact was not attributed per mutant before the deadline);
+batch 60 in "Fifty-first session, 2026-12-06: a sixtieth blind batch" (the 3 mutants not killed on first contact);
+batch 61 in "Fifty-first session, 2026-12-06: a sixty-first blind batch" (the mutants not confirmed killed on first
+contact).
 """
 
 from __future__ import annotations
@@ -282,6 +284,8 @@ BATCHES: dict[str, tuple[list[str], str]] = {
             "zip-list-accepted", "update-non-slot-kwargs-dropped", "metrics-list-reset-first-only",
             "compiled-metrics-sample-weight-dropped", "categorical-op-seed-dropped"],
            "blind59"),
+    "60": (["normalization-var-float32-always", "layer-metrics-skip-sublayers", "dot-function-default-axes-one"],
+           "blind60"),
     "61": (["sparse-xent-backprop-row-exps", "log-packet-quotient-by-reciprocal", "logistic-packet-single-ln2",
             "checkpoint-restore-through-float32", "softmax-row-sums-divided-exactly", "max-pool-grad-pads-with-zero",
             "max-pool-floor-dropped", "clip-by-value-max-first", "clip-bound-broadcast-accepted",

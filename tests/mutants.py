@@ -10065,3 +10065,165 @@ TRAINING_BATCH61: list[Mutant] = [
 ]
 TRAINING += TRAINING_BATCH61
 CATALOGUE += TRAINING_BATCH61
+# -- Fifty-first session (2026-12-06), blind batch 60 (helper blind51a): Keras layers, losses and metrics,
+# optimizers and schedules, callbacks, saving; written from simdist's source alone, before reading any suite test.
+# The first 16 sit on lines an ordinary compile/fit or custom loop runs (the mainstream; where an earlier mutant
+# touched the function, the line and the behaviour differ, as each `why` says); 11 are numerically subtle
+# (a default epsilon/rho, a step counter one ahead, a count off by one, a ddof, a float32 accumulator).
+TRAINING_BATCH60: list[Mutant] = [
+    # -- mainstream
+    _t("adam-epsilon-default-1e-8", "formula", "simdist/keras/optimizers/adam.py",
+       "                 epsilon: float = 1e-7, amsgrad: bool = False, weight_decay",
+       "                 epsilon: float = 1e-8, amsgrad: bool = False, weight_decay",
+       "Adam's epsilon defaults to 1e-8 (PyTorch's) where Keras's is 1e-7 (numerically subtle; Adam.__init__'s "
+       "signature, where adam-amsgrad-ignored is its `self.amsgrad` line)"),
+    _t("adam-second-moment-rate-beta-1", "formula", "simdist/keras/optimizers/adam.py",
+       "        self.assign_add(v, ops.multiply(ops.subtract(ops.square(gradient), v), 1 - self.beta_2))\n",
+       "        self.assign_add(v, ops.multiply(ops.subtract(ops.square(gradient), v), 1 - self.beta_1))\n",
+       "Adam's second moment moves at rate 1 - beta_1 (copy of the first moment's line; Adam.update_step's v line, "
+       "where the earlier mutants are the bias correction, the m line, amsgrad and epsilon)"),
+    _t("rmsprop-rho-default-0-99", "formula", "simdist/keras/optimizers/rmsprop.py",
+       "learning_rate: Any = 0.001, rho: float = 0.9, momentum: float = 0.0,",
+       "learning_rate: Any = 0.001, rho: float = 0.99, momentum: float = 0.0,",
+       "RMSprop's rho defaults to 0.99 (PyTorch's alpha) where Keras's is 0.9 (numerically subtle; the signature, "
+       "where rmsprop-centered-ignored is the `self.centered` line)"),
+    _t("sgd-default-learning-rate-adams", "formula", "simdist/keras/optimizers/sgd.py",
+       "    def __init__(self, learning_rate: Any = 0.01, momentum: float = 0.0, nesterov: bool = False,\n",
+       "    def __init__(self, learning_rate: Any = 0.001, momentum: float = 0.0, nesterov: bool = False,\n",
+       "SGD's learning rate defaults to 0.001 (Adam's) where Keras's is 0.01 (optimizer='sgd'; the signature, where "
+       "sgd-int-momentum-accepted is the momentum check)"),
+    _t("exp-decay-step-one-ahead", "boundary", "simdist/keras/optimizers/schedules.py",
+       "        p = ops.cast(step, dtype) / decay_steps\n        if self.staircase:\n            p = ops.floor(p)\n"
+       "        return ops.multiply(initial_learning_rate, ops.power(decay_rate, p))\n",
+       "        p = ops.cast(step + 1, dtype) / decay_steps\n        if self.staircase:\n            p = ops.floor(p)\n"
+       "        return ops.multiply(initial_learning_rate, ops.power(decay_rate, p))\n",
+       "ExponentialDecay counts the step from one (the learning rate of step s is the schedule's s + 1; numerically "
+       "subtle; exp-decay-staircase-ignored is the floor of the same function)"),
+    _t("layernorm-epsilon-default-1e-5", "formula", "simdist/keras/layers/normalization.py",
+       "    def __init__(self, axis: Any = -1, epsilon: float = 1e-3, center: bool = True, scale: bool = True,",
+       "    def __init__(self, axis: Any = -1, epsilon: float = 1e-5, center: bool = True, scale: bool = True,",
+       "LayerNormalization's epsilon defaults to 1e-5 (PyTorch's) where Keras's is 1e-3 (numerically subtle; "
+       "the signature, where layer-norm-axis-error-class is the axis type check)"),
+    _t("batchnorm-epsilon-default-1e-5", "formula", "simdist/keras/layers/normalization.py",
+       "    def __init__(self, axis: int = -1, momentum: float = 0.99, epsilon: float = 1e-3, center: bool = True,",
+       "    def __init__(self, axis: int = -1, momentum: float = 0.99, epsilon: float = 1e-5, center: bool = True,",
+       "BatchNormalization's epsilon defaults to 1e-5 where Keras's is 1e-3 (numerically subtle; the signature, "
+       "where the earlier mutant of BatchNormalization.__init__ is another line)"),
+    _t("lstm-recurrent-activation-hard-sigmoid", "formula", "simdist/keras/layers/rnn.py",
+       "    def __init__(self, units: int, activation: Any = \"tanh\", recurrent_activation: Any = \"sigmoid\",\n"
+       "                 use_bias: bool = True, kernel_initializer: Any = \"glorot_uniform\",\n"
+       "                 recurrent_initializer: Any = \"orthogonal\", bias_initializer: Any = \"zeros\",\n"
+       "                 unit_forget_bias: bool = True,",
+       "    def __init__(self, units: int, activation: Any = \"tanh\", recurrent_activation: Any = \"hard_sigmoid\",\n"
+       "                 use_bias: bool = True, kernel_initializer: Any = \"glorot_uniform\",\n"
+       "                 recurrent_initializer: Any = \"orthogonal\", bias_initializer: Any = \"zeros\",\n"
+       "                 unit_forget_bias: bool = True,",
+       "LSTM's recurrent_activation defaults to Keras 2's hard_sigmoid (LSTM.__init__'s first line, where "
+       "lstm-unit-forget-bias-default-false is the unit_forget_bias default)"),
+    _t("conv1d-default-padding-same", "formula", "simdist/keras/layers/convolutional.py",
+       "    def __init__(self, filters: int, kernel_size: Any, strides: Any = 1, padding: str = \"valid\",\n"
+       "                 data_format: str | None = None, dilation_rate: Any = 1, groups: int = 1, activation: Any = None,\n",
+       "    def __init__(self, filters: int, kernel_size: Any, strides: Any = 1, padding: str = \"same\",\n"
+       "                 data_format: str | None = None, dilation_rate: Any = 1, groups: int = 1, activation: Any = None,\n",
+       "Conv1D's padding defaults to 'same'"),
+    _t("concatenate-default-axis-one", "axis", "simdist/keras/layers/merging.py",
+       "    def __init__(self, axis: int = -1, **kwargs: Any) -> None:\n        super().__init__(**kwargs)\n"
+       "        self.axis = axis\n        self._reshape_required = False\n",
+       "    def __init__(self, axis: int = 1, **kwargs: Any) -> None:\n        super().__init__(**kwargs)\n"
+       "        self.axis = axis\n        self._reshape_required = False\n",
+       "Concatenate joins along axis 1 by default (the same as -1 for rank-2 inputs only)"),
+    _t("mean-metric-count-starts-at-one", "denominator", "simdist/keras/metrics/reduction_metrics.py",
+       "        self.count = self.add_variable(shape=(), initializer=initializers.Zeros(), dtype=self.dtype, name=\"count\")\n",
+       "        self.count = self.add_variable(shape=(), initializer=initializers.Ones(), dtype=self.dtype, name=\"count\")\n",
+       "a new Mean metric's count starts at 1 (until its first reset_state: a custom loop's Mean divides by n + 1; "
+       "numerically subtle)"),
+    _t("auc-default-num-thresholds-100", "formula", "simdist/keras/metrics/confusion_metrics.py",
+       "    def __init__(self, num_thresholds: int = 200, curve: Any = \"ROC\",",
+       "    def __init__(self, num_thresholds: int = 100, curve: Any = \"ROC\",",
+       "AUC's num_thresholds defaults to 100 where Keras's is 200 (numerically subtle; AUC.__init__'s signature, "
+       "where auc-given-thresholds-not-sorted is the given thresholds' sort)"),
+    _t("accuracy-variant-sparse-categorical-swapped", "order", "simdist/keras/metrics/__init__.py",
+       "    return BinaryAccuracy if is_binary else SparseCategoricalAccuracy if is_sparse else CategoricalAccuracy\n",
+       "    return BinaryAccuracy if is_binary else CategoricalAccuracy if is_sparse else SparseCategoricalAccuracy\n",
+       "compile's 'accuracy' becomes CategoricalAccuracy for integer labels and SparseCategoricalAccuracy for one-hot ones"),
+    _t("mean-metric-wrapper-loss-direction-dropped", "state", "simdist/keras/metrics/reduction_metrics.py",
+       "        if fn in losses.ALL_OBJECTS or type(fn) in losses.ALL_OBJECTS:\n            self._direction = \"down\"\n",
+       "        if type(fn) in losses.ALL_OBJECTS:\n            self._direction = \"down\"\n",
+       "a metric wrapping a loss function (compile's 'mse', 'mae') is not marked 'down' (only a loss object is)"),
+    _t("callbacklist-train-batch-end-one-based", "boundary", "simdist/keras/callbacks/callback_list.py",
+       "        self._each(\"on_train_batch_end\", batch, logs=logs)\n",
+       "        self._each(\"on_train_batch_end\", batch + 1, logs=logs)\n",
+       "the callbacks' on_train_batch_end sees the batch index counted from 1"),
+    _t("serialize-model-compile-config-dropped", "state", "simdist/keras/models/keras_file.py",
+       "    if isinstance(model, Model):   # (a layer saved whole has no compile config: FeatureSpace.save)\n"
+       "        out[\"compile_config\"] = compile_config(model)\n",
+       "    if isinstance(model, Model) and not model.built:\n"
+       "        out[\"compile_config\"] = compile_config(model)\n",
+       "a built model's .keras file has no compile_config (load_model gives it back uncompiled)"),
+    # -- the rest: functions no earlier mutant touched
+    _t("normalization-adapt-sample-variance", "denominator", "simdist/keras/layers/normalization_adapt.py",
+       "            total_var: Any = np.var(data, axis=self._reduce_axis)\n",
+       "            total_var: Any = np.var(data, axis=self._reduce_axis, ddof=1)\n",
+       "Normalization.adapt of an ndarray takes the sample variance (n - 1; numerically subtle)"),
+    _t("normalization-var-float32-always", "dtype", "simdist/keras/layers/normalization_adapt.py",
+       "def _var(x: Any, axis: Any) -> Any:\n    \"\"\"Keras's `ops.var` on TF: tf.math.reduce_variance in at least float32.\"\"\"\n"
+       "    x = tf.convert_to_tensor(x)\n    compute = x.dtype if x.dtype in (tf.float32, tf.float64) else tf.float32\n",
+       "def _var(x: Any, axis: Any) -> Any:\n    \"\"\"Keras's `ops.var` on TF: tf.math.reduce_variance in at least float32.\"\"\"\n"
+       "    x = tf.convert_to_tensor(x)\n    compute = tf.float32\n",
+       "Normalization.adapt's variance of a tensor or dataset computed in float32 even for float64 data "
+       "(numerically subtle)"),
+    _t("average-pooling-strides-from-pool-size", "formula", "simdist/keras/layers/pooling.py",
+       "            return average_pool(inputs, pool_size=self.pool_size, strides=self.strides, padding=self.padding,\n",
+       "            return average_pool(inputs, pool_size=self.pool_size, strides=self.pool_size, padding=self.padding,\n",
+       "the average-pooling layers stride by their pool size whatever `strides` says"),
+    _t("gru-cell-reset-after-default-false", "formula", "simdist/keras/layers/rnn_cells.py",
+       "                 dropout: float = 0.0, recurrent_dropout: float = 0.0, reset_after: bool = True, seed: Any = None,\n",
+       "                 dropout: float = 0.0, recurrent_dropout: float = 0.0, reset_after: bool = False, seed: Any = None,\n",
+       "GRUCell's reset_after defaults to False (Keras 2's) where the GRU layer's is True"),
+    _t("simple-rnn-cell-recurrent-init-glorot", "formula", "simdist/keras/layers/rnn_cells.py",
+       "    def __init__(self, units: int, activation: Any = \"tanh\", use_bias: bool = True,\n"
+       "                 kernel_initializer: Any = \"glorot_uniform\", recurrent_initializer: Any = \"orthogonal\",\n",
+       "    def __init__(self, units: int, activation: Any = \"tanh\", use_bias: bool = True,\n"
+       "                 kernel_initializer: Any = \"glorot_uniform\", recurrent_initializer: Any = \"glorot_uniform\",\n",
+       "SimpleRNNCell's recurrent kernel defaults to glorot_uniform, not orthogonal"),
+    _t("rnn-inner-loop-go-backwards-dropped", "order", "simdist/keras/layers/rnn.py",
+       "        return rnn(step, sequences, initial_state, go_backwards=self.go_backwards, mask=mask,\n",
+       "        return rnn(step, sequences, initial_state, go_backwards=False, mask=mask,\n",
+       "an RNN with flat states reads its steps forwards whatever go_backwards (Bidirectional's backward layer too)"),
+    _t("non-trainable-weights-empty-when-frozen", "state", "simdist/keras/layers/layer.py",
+       "        return self.weights if not self.trainable else [v for v in self.weights if not v.trainable]\n",
+       "        return [] if not self.trainable else [v for v in self.weights if not v.trainable]\n",
+       "a frozen layer's non_trainable_weights is empty (it should hold all its weights)"),
+    _t("layer-metrics-skip-sublayers", "state", "simdist/keras/layers/layer.py",
+       "        out = list(self._metrics)\n        for layer in self._layers:\n            out.extend(layer.metrics)\n",
+       "        out = list(self._metrics)\n",
+       "Layer.metrics leaves out its sub-layers' metrics"),
+    _t("additive-attention-use-scale-default-false", "formula", "simdist/keras/layers/dot_attention.py",
+       "    def __init__(self, use_scale: bool = True, dropout: float = 0.0, **kwargs: Any) -> None:\n"
+       "        super().__init__(use_scale=use_scale, dropout=dropout, **kwargs)\n",
+       "    def __init__(self, use_scale: bool = False, dropout: float = 0.0, **kwargs: Any) -> None:\n"
+       "        super().__init__(use_scale=use_scale, dropout=dropout, **kwargs)\n",
+       "AdditiveAttention's use_scale defaults to False (Attention's default) where Keras's is True"),
+    _t("dot-function-default-axes-one", "axis", "simdist/keras/layers/dot.py",
+       "def dot(inputs: list[Any], axes: Any = -1, **kwargs: Any) -> Any:\n",
+       "def dot(inputs: list[Any], axes: Any = 1, **kwargs: Any) -> Any:\n",
+       "keras.layers.dot's axes defaults to 1 (the same as -1 for rank-2 inputs only)"),
+    _t("discretization-summary-step-off-by-one", "boundary", "simdist/keras/layers/discretization.py",
+       "    boundaries = values[int(step - 1)::int(step)]\n",
+       "    boundaries = values[int(step)::int(step)]\n",
+       "Discretization.adapt's summary takes every step-th sorted value one place late (numerically subtle)"),
+    _t("schedule-free-adamw-epsilon-default-1e-7", "formula", "simdist/keras/optimizers/schedule_free_adamw.py",
+       "                 epsilon: float = 1e-8, warmup_steps: int = 0,",
+       "                 epsilon: float = 1e-7, warmup_steps: int = 0,",
+       "ScheduleFreeAdamW's epsilon defaults to Adam's 1e-7 where Keras's is 1e-8 (numerically subtle)"),
+    _t("clipnorm-per-column", "axis", "simdist/keras/optimizers/_ops.py",
+       "    return tf.clip_by_norm(x, clip_norm)\n",
+       "    return tf.clip_by_norm(x, clip_norm, axes=[0])\n",
+       "clipnorm clips each column of a gradient by its own norm, not the whole tensor's"),
+    _t("load-checked-skip-mismatch-dropped", "missing-error", "simdist/keras/models/keras_file.py",
+       "    _apply_loaded(ctx, path, skip_mismatch)\n",
+       "    _apply_loaded(ctx, path, False)\n",
+       "load_weights(skip_mismatch=True) of a .keras file still refuses a mismatched variable"),
+]
+TRAINING += TRAINING_BATCH60
+CATALOGUE += TRAINING_BATCH60
