@@ -87,6 +87,8 @@ NOT_ENUMERATED = {
     "Sequence": "PyDataset's alias",
     "clear_session": "every suite test's keras fixture",
     "set_random_seed": "seeds, not outputs: the random-seed clauses",
+    "get_file": "a download cache, not a data transformation: tests/keras/test_applications_tf.py's files case "
+                "(file:// origin, hash check, cache hit, tar extraction; clause keras.applications)",
     # (session 21, codecs21: files in, datasets and PIL images out; no suite program enumerates them yet)
     "image_dataset_from_directory": "test_codecs21.py::test_image_dataset_from_directory_order_labels_and_split "
                                     "(and tests/keras/test_dataset_from_directory_tf.py against live Keras)",
