@@ -433,6 +433,11 @@ def trace(function: Any, args: tuple, kwargs: dict, variables: dict | None = Non
                 break
             except Exception as e:  # noqa: BLE001 - classified below
                 traced = (trace_errors.at_trace(e) or e) if trace_errors.builds(e) else None
+                if traced is not None and fill:
+                    # (a shape function's error on a probe value, not on zeros: the value is the probe's, which
+                    # the graph does not know; a ConjugateTranspose perm argument of twos is out of range, TF's
+                    # trace checks no perm it cannot see; fz35a)
+                    continue
                 if traced is not None:
                     first = first or traced.with_traceback(e.__traceback__)
                     break

@@ -73,6 +73,7 @@ def _probe_spec(dfn: DatasetFunction, input_dataset: DatasetV2) -> Any:
     def probe(size: int, fill: int) -> Any:
         return _normalize_fn_output(dfn.probe(probe_flat(size, fill), device))
 
+    first_error: Exception | None = None
     for k, (fill1, fill2) in enumerate(_PROBE_FILLS):
         try:
             with warnings.catch_warnings():
@@ -82,12 +83,16 @@ def _probe_spec(dfn: DatasetFunction, input_dataset: DatasetV2) -> Any:
             assert_same_structure(out1, out2)
             break
         except Exception as probe_error:  # noqa: BLE001 - fall back to a real element, re-raise if that fails too
+            # (the fallback raises the first pair's error, of zero values: a later pair's values are the retry's
+            # own, a string probe of value 1 no Example parses; parse_single_example of a missing feature keeps
+            # TF's 'is required' error, test_io_parsing)
+            first_error = first_error or probe_error
             if isinstance(probe_error, errors.OpError) and trace_errors.at_trace(probe_error) is None and \
                     k + 1 < len(_PROBE_FILLS):
                 # (a kernel's error on the probe's values, which TF's symbolic trace never meets: `tf.image.resize`
                 # to a height of an element's value 0; probes of other values may pass, open51)
                 continue
-            flat, out = _first_real_output(dfn, input_dataset, device, probe_error)
+            flat, out = _first_real_output(dfn, input_dataset, device, first_error)
             inputs = [(a, s) for a, s in zip(flat, flatten(input_dataset.element_spec)) if type(s) is TensorSpec]
             return map_structure(lambda t: _real_output_spec(t, inputs), out)
     leaves1, leaves2 = flatten(out1), flatten(out2)
