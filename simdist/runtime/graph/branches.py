@@ -234,7 +234,14 @@ def _rewritten(rec: Recorder, i: int, subs: list[BranchRecorder]) -> None:
     when Grappler's finished-graph rewrites changed its graphs (their first run computed them as written), and
     whether its graphs write variables (made again when the call's writes are)."""
     from simdist.runtime.graph.ir import WRITE
-    if any(sub.rewrote or sub.dirty for sub in subs):
+    # (a branch holding an op with an effect outside the variables, a summary write or a print, or a random draw,
+    # is not evaluated again: its graph's run would make the effect, or the draw, a second time (tests/summary/
+    # test_summary22_tf.py's histogram under record_if, written twice); its first call keeps its values as written)
+    effects = any(getattr(sub, "effects", False) or any(n.kind == PURE and n.stateful and n.body is None
+                                                        for n in sub.nodes) for sub in subs)
+    if effects:
+        rec.effects = True
+    elif any(sub.rewrote or sub.dirty for sub in subs):
         rec.dirty.append(i)
     written = {id(n.var): n.var for sub in subs for n in sub.nodes if n.kind == WRITE}
     for sub in subs:
