@@ -19,6 +19,22 @@ from simdist.runtime.values import Mirrored, PerReplica
 __all__ = ["compile_replay"]
 
 
+def _numbers_on(outputs: Callable[[Any], Any], out: Any, dev: str | None) -> Any:
+    """outputs(out): the Python numbers a replayed function returns made tensors, as eagerly, on the
+    current device, which is `dev` when the replay was given one (a ClusterCoordinator's replay of a
+    closure on a worker, without that worker's device scope: the eager call converts them inside it,
+    TF 2.21 places them on the worker; fix51b, clause ops.conversion)."""
+    if dev is None:
+        return outputs(out)
+    ctx = execution._current.ctx
+    was = ctx.device
+    ctx.device = dev
+    try:
+        return outputs(out)
+    finally:
+        ctx.device = was
+
+
 def compile_replay(graph: Any, nodes: list[Node]) -> Callable[..., Any]:
     """The replay of `graph` (a replay.Graph being built: its steps, constants and template) as one
     generated Python function (as torch.fx emits code for its graphs):
@@ -120,11 +136,14 @@ def compile_replay(graph: Any, nodes: list[Node]) -> Callable[..., Any]:
         lines.append("ctx_ = _cur.ctx")
         lines.append(f"if ctx_.held_bytes + {k(graph.held_rise)} > ctx_.held_peak:")
         lines.append(f"    ctx_.held_peak = ctx_.held_bytes + {k(graph.held_rise)}")
+    numbers = has_numbers(graph.template)
+    if numbers:
+        lines.append("given_ = dev")
     lines.append("if dev is None:")
     lines.append("    dev = current_device()")
     out = _emit(graph, graph.template, k, val)
-    if has_numbers(graph.template):    # tf.function makes tensors of the Python numbers it returns
-        out = f"{k(graph.outputs)}({out})"
+    if numbers:    # tf.function makes tensors of the Python numbers it returns (on the replay's device)
+        out = f"_numbers_on({k(graph.outputs)}, {out}, given_)"
     lines.append(f"return {out}")
     names = ", ".join(f"k{i}" for i in range(len(bound))) or "_"
     params = "".join(f"v{i}, " for i in graph.args)
@@ -134,7 +153,7 @@ def compile_replay(graph: Any, nodes: list[Node]) -> Callable[..., Any]:
     src = (f"def make({names}):\n    def run({params}dev=None):\n"
            "        with errstate(all='ignore', under='call', call=_on_underflow):\n"
            + "".join(f"            {ln}\n" for ln in lines) + "    return run\n")
-    ns: dict[str, Any] = {"_stash": reevaluate.STASH, "np": np, "errstate": np.errstate, "tally": tally, "current_device": context.current_device, "Tensor": Tensor,
+    ns: dict[str, Any] = {"_stash": reevaluate.STASH, "np": np, "errstate": np.errstate, "tally": tally, "current_device": context.current_device, "_numbers_on": _numbers_on, "Tensor": Tensor,
                           "ndarray": np.ndarray, "asarray": np.asarray, "_cur": execution._current,
                           "_f": subnormals._fired, "_ftz": subnormals.replay_flushed, "_on_underflow": subnormals._on_error}
     exec(_code(src), ns)   # noqa: S102 - code generated above
