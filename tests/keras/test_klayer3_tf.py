@@ -676,7 +676,8 @@ def _serialization(c: dict[str, Callable[[Any], Any]]) -> None:
     def functional(tf: Any) -> list:
         tf.keras.utils.set_random_seed(1)
         inp = tf.keras.Input((5, 2))
-        out = tf.keras.layers.GlobalMaxPooling1D()(tf.keras.layers.Conv1D(2, 3)(inp))
+        # (layers named: auto names count every Conv1D the process made before, in TF's worker and here)
+        out = tf.keras.layers.GlobalMaxPooling1D(name="gmp")(tf.keras.layers.Conv1D(2, 3, name="c")(inp))
         m = tf.keras.Model(inp, out, name="f")
         m.compile(optimizer="sgd", loss="mse")
         again = tf.keras.models.model_from_json(m.to_json())
