@@ -110,6 +110,7 @@ def test_timeout_kills_the_child_and_the_zygote_serves_on(zygote, tmp_path):
     assert got[:2] == (0, b"still here\n"), f"after a timeout the zygote answered {got}, but should run the next request"
 
 
+@pytest.mark.slow   # fresh TF processes beside zygote children: 24 s of the default run (2026-12-06)
 def test_other_environment_gets_its_own_zygote(tmp_path, monkeypatch):
     """A zygote imported TF with its own environment: a request with another one (TF reads some
     variables at import) gets a zygote started with that one, and later requests stay on it."""
@@ -171,6 +172,7 @@ def test_children_run_concurrently(zygote, tmp_path):
                                                    f"but should have seen the second's file"
 
 
+@pytest.mark.slow   # fresh TF processes beside zygote children: 29 s of the default run (2026-12-06)
 def test_backend_multi_worker_clients_from_the_zygote_equal_fresh_ones(monkeypatch):
     """The tensorflow backend's run_multi_worker forks its clients from a zygote: the same results
     as fresh interpreters (SIMDIST_TF_ZYGOTE=0), and a client's failure still names its traceback."""
