@@ -43,10 +43,18 @@ def _crash_site(stderr: str) -> str:
     return stderr[at:at + 4000] if at >= 0 else stderr[-2000:]
 
 
-def test_conformance_simdist_full_suite():
-    data = run_suite("simdist")
+# The whole suite against simdist under the suite's "ci" profile (8 hypothesis examples a property, every 8th training
+# grid program) in the default run; its "default" profile (30 examples, every other grid program) under `-m slow`.
+# The default profile here was the default run's longest test (399 s of 1,911 s, 2026-12-06, busy machine).
+@pytest.mark.parametrize("profile", ["ci", pytest.param("default", marks=pytest.mark.slow)])
+def test_conformance_simdist_full_suite(profile: str) -> None:
+    # (a fixed hypothesis seed: the same examples on every run, as the tests' own properties draw)
+    data = run_suite("simdist", "--profile", profile, "--hypothesis-seed", "0")
     assert data["backend"]["name"] == "simdist", data["backend"]
+    assert (data["hypothesis"]["suite_profile"], data["hypothesis"]["seed"]) == (profile, 0), data["hypothesis"]
     assert data["clauses"], "the report must key results by clause"
+    untested = data["summary"]["untested_clauses"]
+    assert not untested, f"the {profile} profile left clauses {untested[:10]} without a test"
 
 
 @pytest.mark.tf
