@@ -99,7 +99,11 @@ def channels_first(x: Any, f: Any, strides: Sequence[int], padding: str, explici
     from simdist.runtime.ops import array
     out_shape = dimensions(x.shape.as_list(), f.shape.as_list(), strides, dilations, padding, explicit_nhwc, True, op)
     if early_output(x.shape.as_list(), out_shape, np.float32) is None:
-        launch_checks(x.shape.as_list(), f.shape.as_list(), True, op)
+        try:
+            launch_checks(x.shape.as_list(), f.shape.as_list(), True, op)
+        except errors.UnimplementedError as err:   # (the layout's refusal: pruned where nothing uses it)
+            from simdist.runtime.ops import dispatch
+            return dispatch.layout_refused(err, x.dtype, out_shape, [x, f])
     out = array.zeros(out_shape, x.dtype)
     c = execution.current()
     if not c.tapes and c.aside is None:
