@@ -203,8 +203,11 @@ class Recorder(execution.Interpreter):
             hash(key)
         except TypeError:
             key = ("unique", len(self.nodes))
-        node = Node(PURE, _op_impl(opdef, attrs, None if multi else outs[0], tensors), ins, dt, key=key,
-                     stateful=opdef.stateful)
+        impl = _op_impl(opdef, attrs, None if multi else outs[0], tensors)
+        if context._xla_depth[0] > 0:   # (an op of an XLA-compiled call, or of its gradient: its replay keeps XLA's
+            impl = _in_xla(impl)        # kernel rules, open52: a grouped Conv2DBackpropFilter replayed in a train step)
+            key = ("xla", *key)
+        node = Node(PURE, impl, ins, dt, key=key, stateful=opdef.stateful)
         node.op = opdef
         node.attrs = attrs
         node.ftz = _subnormals.replay_mode(opdef, [t._a if type(t) is _Traced else t._v for t in tensors],
@@ -449,6 +452,15 @@ def _freeze(attrs: dict | None) -> Any:
     if not attrs:
         return ()
     return tuple(sorted((k, tuple(v) if type(v) is list else v) for k, v in attrs.items()))
+
+
+def _in_xla(impl: Callable[..., Any]) -> Callable[..., Any]:
+    """`impl` run as an op of an XLA-compiled call (context.in_xla: the kernels' XLA rules, such as grouped
+    convolution gradients on a CPU without oneDNN), as the recording ran it; opaque to the replay code."""
+    def run(*arrays: np.ndarray) -> Any:
+        with context.in_xla_call():
+            return impl(*arrays)
+    return run
 
 
 def _op_impl(opdef: Any, attrs: dict | None, out: Any, tensors: Any) -> Callable[..., Any]:
