@@ -543,6 +543,10 @@ def _sig(x: Any, leaves: list[Tensor]) -> Any:
         return (t, tuple(_sig(v, leaves) for v in x))
     if t is dict:
         return (t, tuple((k, _sig(x[k], leaves)) for k in sorted(x)))
+    if isinstance(x, Mirrored) and isinstance(x, variables.Variable):
+        # a MirroredVariable argument: as a plain one (its reads are the captured variable's, which records); a
+        # tf.gradients or tf.hessians of it inside the call needs the recording (open52, fz51b's left open)
+        return ("var", id(x))
     if t is PerReplica or t is Mirrored:
         return (t, tuple(_sig(v, leaves) for v in x._values))
     if t is variables.ResourceVariable:
