@@ -74,16 +74,6 @@ KNOWN_OPEN: dict[str, tuple[dict[str, str], str, str]] = {
         "(with or without FMA) gives TF's bits (tests/keras/test_kfuzz50_tf.py, strict xfail; Ftrl, clipvalue, the "
         "cross-entropy and Dense gradients are bit-exact). The root is the conv-zero-gradient-adaptive class's: TF's "
         "kernel order is not modelled (kfuzz50, open)."),
-    "rnn-dropout-masks-one-device": (
-        {"arch": "stacked_rnn_dropout", "strategy": "one_device"}, "batch_loss/0",
-        "a recurrent layer's dropout masks under OneDeviceStrategy (seed 5120261201 #39: LSTM(3, dropout=0.2, "
-        "recurrent_dropout=0.2, seed=7) + Bidirectional GRU(2, dropout=0.1, seed=3), two MSLE outputs): TF 2.21's fit "
-        "losses under OneDeviceStrategy are the default strategy's to the bit (the masks drawn alike); simdist's differ "
-        "from its own default-strategy losses from the first batch on (1.820396 against 1.819679) while a Dropout "
-        "layer's agree. Reduced (kfuzz51, /work/wt/kfuzz51_logs/probe_rnn_dropout2.py, simdist only): an LSTM with "
-        "dropout or recurrent_dropout, a GRU with dropout, unrolled or not, each differs between the two strategies; "
-        "the per-epoch losses look shifted by one draw of the cell's seed generator. Where the extra draw happens "
-        "(DropoutRNNCell.get_dropout_mask's cache under OneDeviceStrategy's run) was not found (kfuzz51, open)."),
 }
 
 

@@ -735,14 +735,20 @@ class Trainer:
     def _output_spec(self, x: Any) -> Any:
         """What the model outputs for `x` (shapes and structure), without changing any state:
         the model's `compute_output_spec` when it has one, else a forward pass in inference mode
-        (its values are discarded)."""
+        (its values are discarded) in a StatelessScope, as Keras's `backend.compute_output_spec` traces it in a
+        scratch graph: no variable write persists, a SeedGenerator's included (open52: an RNN cell draws its
+        dropout masks whatever `training` says, and under a captured OneDeviceStrategy this pass had advanced
+        the cell's seed state by one draw before the first step; TF 2.21's losses there are the default
+        strategy's to the bit)."""
         spec = getattr(self, "compute_output_spec", None)
         if callable(spec):
             try:
                 return spec(x, training=False)
             except (NotImplementedError, TypeError):
                 pass
-        return self._call_model(x, training=False)
+        from simdist.keras.variables import StatelessScope
+        with StatelessScope(), tf.summary.record_if(False):
+            return self._call_model(x, training=False)
 
     def _should_eval(self, epoch: int, validation_freq: Any) -> bool:
         epoch = epoch + 1

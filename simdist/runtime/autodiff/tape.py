@@ -99,7 +99,7 @@ class _Tape(execution.Interpreter):
     """What one GradientTape has recorded: while the tape records, an interpreter of dispatch."""
 
     __slots__ = ("tensor_tape", "op_tape", "next_id", "leaves", "watched_vars", "watch_accessed", "persistent",
-                 "kept", "kept_bytes", "__weakref__")
+                 "kept", "kept_bytes", "function_depth", "__weakref__")
 
     def __init__(self, persistent: bool, watch_accessed: bool) -> None:
         self.tensor_tape: dict[int, int] = {}    # key -> id of the op that made it (-1: a watched leaf)
@@ -111,6 +111,7 @@ class _Tape(execution.Interpreter):
         self.persistent = persistent
         self.kept: set[int] = set()              # keys of the tensors its entries keep (for their bytes)
         self.kept_bytes = 0                      # ... counted in runtime.cost's held bytes of this thread
+        self.function_depth = 0                  # the tf.function depth it was last pushed at (GradientTape)
 
     def keep(self, tensors: Any) -> None:
         """Count the bytes of tensors an entry keeps alive for the backward pass (activations)."""
@@ -274,6 +275,9 @@ class GradientTape:
                              "tape.")
         if self._tape is None:
             self._tape = _Tape(self._persistent, self._watch_accessed_variables)
+        # (the tf.function depth the tape records at: a tape of the function itself puts its gradient's ops in the
+        # function's graph, whose kernels TF instantiates before any runs: conv2d_eigen.channels_first)
+        self._tape.function_depth = context._function_depth
         execution.current().push_tape(self._tape)
         self._recording = True
 

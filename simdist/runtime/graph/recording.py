@@ -203,8 +203,11 @@ class Recorder(execution.Interpreter):
             hash(key)
         except TypeError:
             key = ("unique", len(self.nodes))
-        node = Node(PURE, _op_impl(opdef, attrs, None if multi else outs[0], tensors), ins, dt, key=key,
-                     stateful=opdef.stateful)
+        impl = _op_impl(opdef, attrs, None if multi else outs[0], tensors)
+        if context._xla_depth[0] > 0:   # (an op of an XLA-compiled call, or of its gradient: its replay keeps XLA's
+            impl = _in_xla(impl)        # kernel rules, open52: a grouped Conv2DBackpropFilter replayed in a train step)
+            key = ("xla", *key)
+        node = Node(PURE, impl, ins, dt, key=key, stateful=opdef.stateful)
         node.op = opdef
         node.attrs = attrs
         node.ftz = _subnormals.replay_mode(opdef, [t._a if type(t) is _Traced else t._v for t in tensors],
@@ -451,6 +454,15 @@ def _freeze(attrs: dict | None) -> Any:
     return tuple(sorted((k, tuple(v) if type(v) is list else v) for k, v in attrs.items()))
 
 
+def _in_xla(impl: Callable[..., Any]) -> Callable[..., Any]:
+    """`impl` run as an op of an XLA-compiled call (context.in_xla: the kernels' XLA rules, such as grouped
+    convolution gradients on a CPU without oneDNN), as the recording ran it; opaque to the replay code."""
+    def run(*arrays: np.ndarray) -> Any:
+        with context.in_xla_call():
+            return impl(*arrays)
+    return run
+
+
 def _op_impl(opdef: Any, attrs: dict | None, out: Any, tensors: Any) -> Callable[..., Any]:
     """What dispatch.run computes for this op, on arrays: the forward, then the result made an
     array of the output dtype. An op's bare NumPy function (OpDef.bare: matmul) or a ufunc
@@ -531,6 +543,10 @@ def _sig(x: Any, leaves: list[Tensor]) -> Any:
         return (t, tuple(_sig(v, leaves) for v in x))
     if t is dict:
         return (t, tuple((k, _sig(x[k], leaves)) for k in sorted(x)))
+    if isinstance(x, Mirrored) and isinstance(x, variables.Variable):
+        # a MirroredVariable argument: as a plain one (its reads are the captured variable's, which records); a
+        # tf.gradients or tf.hessians of it inside the call needs the recording (open52, fz51b's left open)
+        return ("var", id(x))
     if t is PerReplica or t is Mirrored:
         return (t, tuple(_sig(v, leaves) for v in x._values))
     if t is variables.ResourceVariable:

@@ -897,7 +897,9 @@ def conv2d(input: Any, filters: Any, strides: Any, padding: Any, data_format: st
             padding = list(nchw_to_nhwc(padding))
         graph_inputs.check("Conv2D", (input, filters))   # (a graph: before the shape function's rank checks)
         x, f = _shared_t(input, filters)
-        if not onednn_conv(x.dtype.name):
+        if not onednn_conv(x.dtype.name) and not context.in_xla():
+            # (XLA's convolution takes NCHW: Keras's grouped channels-first Conv2D, compiled with jit_compile, computes
+            # on a CPU without oneDNN, observed; open52)
             # (Conv2DOp::Compute: ComputeConv2DDimension's checks, the output it returns before the CPU launcher
             # refuses NCHW (conv2d_eigen); in a tf.function Conv2DShape's ValueError first)
             for t, what in ((x, "input"), (f, "filter")):

@@ -89,6 +89,28 @@ def launch_checks(x_shape: Sequence[int], f_shape: Sequence[int], nchw: bool, op
     return groups
 
 
+def _graph_backprop_refusal(x: Any, f: Any, op: str) -> BaseException | None:
+    """Inside a tf.function whose own GradientTape records this NCHW Conv2D (Keras's train step of a channels-first
+    Conv1D/Conv2D), the error TF's call raises: the gradient's Conv2DBackpropFilter (Conv2DBackpropInput where the
+    tape watches only the input) refuses NCHW in its kernel's constructor, which TF runs when it instantiates the
+    graph, before the forward's launcher refuses the layout in Compute (observed on the AVX2 host: fit of
+    Conv2D(data_format="channels_first") is InvalidArgumentError "Conv2DCustomBackpropFilterOp only supports NHWC.",
+    predict the forward's UnimplementedError; open52). None elsewhere (eagerly the forward runs first; a tape
+    outside the function differentiates another graph)."""
+    from simdist.runtime import context, execution
+    if op != "Conv2D" or not context._function_depth:
+        return None
+    own = [t for t in execution.current().tapes
+           if getattr(t, "function_depth", 0) == context._function_depth and hasattr(t, "should_record")]
+    if any(t.should_record([f]) for t in own):
+        return errors.InvalidArgumentError(None, None, "Conv2DCustomBackpropFilterOp only supports NHWC. "
+                                                       "[Op:Conv2DBackpropFilter]")
+    if any(t.should_record([x]) for t in own):
+        return errors.InvalidArgumentError(None, None, "Conv2DCustomBackpropInputOp only supports NHWC. "
+                                                       "[Op:Conv2DBackpropInput]")
+    return None
+
+
 def channels_first(x: Any, f: Any, strides: Sequence[int], padding: str, explicit_nhwc: Sequence[int],
                    dilations: Sequence[int], op: str = "Conv2D") -> Any:
     """An NCHW Conv2D on TF's own kernel (x and f tensors; strides and dilations in NCHW order, the
@@ -99,7 +121,14 @@ def channels_first(x: Any, f: Any, strides: Sequence[int], padding: str, explici
     from simdist.runtime.ops import array
     out_shape = dimensions(x.shape.as_list(), f.shape.as_list(), strides, dilations, padding, explicit_nhwc, True, op)
     if early_output(x.shape.as_list(), out_shape, np.float32) is None:
-        launch_checks(x.shape.as_list(), f.shape.as_list(), True, op)
+        try:
+            launch_checks(x.shape.as_list(), f.shape.as_list(), True, op)
+        except errors.UnimplementedError as err:   # (the layout's refusal: pruned where nothing uses it)
+            from simdist.runtime.ops import dispatch
+            own = _graph_backprop_refusal(x, f, op)
+            if own is not None:
+                raise own from None
+            return dispatch.layout_refused(err, x.dtype, out_shape, [x, f])
     out = array.zeros(out_shape, x.dtype)
     c = execution.current()
     if not c.tapes and c.aside is None:

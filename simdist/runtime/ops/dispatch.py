@@ -486,6 +486,18 @@ def refused(err: BaseException, dt: Any, shape: Sequence[int], pruned: bool = Fa
     return _consts.vary(t)
 
 
+def layout_refused(err: BaseException, dt: Any, shape: Sequence[int], inputs: Sequence[Any]) -> Tensor:
+    """A stateless op's kernel refusing its data format where TF runs its own CPU kernel (ops.host-cpu): raised,
+    but inside a tf.function `refused(pruned=True)`, so a call that does not use the result returns as TF's, which
+    prunes the op (pruning.py; observed on the AVX2 host for NCHW Conv2D/MaxPool/AvgPool and NCDHW
+    MaxPool3D/AvgPool3D, open52). Raised also where a tape records the op on `inputs`: its gradient's
+    kernels need it or refuse the layout too."""
+    if context._function_depth and not context._placeholder_depth[0] and \
+            not any(getattr(tp, "should_record", None) is not None and tp.should_record(inputs) for tp in tapes()):
+        return refused(err, dt, shape, pruned=True)
+    raise err
+
+
 def _trace_shape(op: OpDef, tensors: Sequence[Tensor], attrs: dict | None) -> None:
     """Raise the op's shape-function error (marked as TF's trace-time ValueError) when its
     trace_shape fails on the shapes the traced graph knows (clause function.trace-time-errors)."""

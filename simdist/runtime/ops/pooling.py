@@ -372,7 +372,8 @@ def channels_first_pool(pool_nhwc: Any, x: Tensor, ksize: Any, strides: Any, pad
             # (the kernel's constructor refuses NCHW when the graph runs; the shape function's rank
             # check at trace comes first: max_pool1d's NCHW of a matrix; fz27b, fz14 seed 1420272703 #44)
             raise trace_errors.mark_shape(err, f"Shape must be rank 4 but is rank {x.ndim}", op, [x.shape.as_list()])
-        raise err
+        from simdist.runtime.ops import dispatch
+        return dispatch.layout_refused(err, x.dtype, (), [x])   # (pruned where nothing uses it)
     k = list(nchw_to_nhwc(spatial_sequence(ksize, 2, "ksize", True)))
     st = list(nchw_to_nhwc(spatial_sequence(strides, 2, "strides", True)))
     if isinstance(padding, (list, tuple)) and len(padding) == 4:
@@ -380,21 +381,25 @@ def channels_first_pool(pool_nhwc: Any, x: Tensor, ksize: Any, strides: Any, pad
 
     def pool(v: Tensor) -> Tensor:
         return to_channels_first(pool_nhwc(to_channels_last(v), k, st, padding, "NHWC"))
-    if op == "MaxPool" and not host_cpu.current().onednn(x.dtype.name, _NCHW_GRAD_DTYPES):
-        return _gradient_refused(pool, x)
+    if op == "MaxPool" and (not host_cpu.current().onednn(x.dtype.name, _NCHW_GRAD_DTYPES)
+                            or not context.in_function()):
+        return gradient_refused(pool, x, "Default MaxPoolingGradOp only supports NHWC on device type CPU "
+                                         "[Op:MaxPoolGrad]")
     return pool(x)
 
 
-def _gradient_refused(pool: Any, x: Tensor) -> Tensor:
-    """A float16 NCHW MaxPool, which oneDNN runs on an AVX512-FP16 CPU while its MaxPoolGrad has no
-    oneDNN kernel there: the default kernel refuses NCHW when a tape asks for the gradient (observed)."""
+def gradient_refused(pool: Any, x: Tensor, message: str) -> Tensor:
+    """An NCHW (NCDHW) MaxPool that oneDNN runs, whose gradient TF's own kernel refuses (InvalidArgumentError
+    `message`) when a tape asks for it: a float16 MaxPoolGrad on an AVX512-FP16 CPU (no oneDNN kernel of that
+    dtype; observed), and an eager float32/bfloat16 MaxPoolGrad or MaxPool3DGrad (oneDNN's graph layout pass
+    rewrites them to its kernel in a tf.function, where the gradient computes; the eager rewrite does not:
+    observed on TF 2.21 with TF_ENABLE_ONEDNN_OPTS=1 on the AMD EPYC host, open52)."""
     from simdist.runtime.autodiff import custom_gradient
 
     @custom_gradient
     def refused(v: Tensor) -> Any:
         def grad(dy: Tensor) -> Any:
-            raise errors.InvalidArgumentError(None, None, "Default MaxPoolingGradOp only supports NHWC on device "
-                                              "type CPU [Op:MaxPoolGrad]")
+            raise errors.InvalidArgumentError(None, None, message)
         return pool(v), grad
     return refused(x)
 

@@ -355,12 +355,36 @@ def _attrs(x: Tensor, ksize: Any, strides: Any, padding: Any, data_format: Any, 
     return {**seqs, "padding": padding}
 
 
+def _own_kernel_ncdhw(op: str, x: Tensor, ksize: Any, strides: Any, padding: Any) -> Any:
+    """An NCDHW pool where TF 2.21 runs its own Pooling3DOp (the dtype not one oneDNN runs on the modelled
+    CPU, outside XLA): the raw op, whose constructor refuses the layout ("Default Pooling3DOp only supports
+    NDHWC on device type CPU", InvalidArgumentError, observed eagerly and in a tf.function on the AVX2 AMD EPYC
+    host, where oneDNN is off) after the op's dtype and attr checks and, in a tf.function, Pool3DShape at trace;
+    a tf.function that does not use the result prunes the op (raw_ops._run). None where oneDNN's kernel takes
+    NCDHW (the NDHWC values transposed: `_channels_first`)."""
+    from simdist.runtime import host_cpu
+    from simdist.runtime.ops import raw_layout, raw_ops
+    if context.in_xla() or host_cpu.current().onednn(x.dtype.name, raw_layout.registered(op)):
+        return None
+    return raw_ops.call(op, dict(input=x, ksize=spatial_sequence(ksize, 3, "ksize", True),
+                                 strides=spatial_sequence(strides, 3, "strides", True), padding=padding,
+                                 data_format="NCDHW"))
+
+
 def max_pool3d(input: Any, ksize: Any, strides: Any, padding: Any, data_format: str = "NDHWC",  # noqa: A002
                name: str | None = None) -> Tensor:
     """`tf.nn.max_pool3d` (NDHWC): ksize and strides an int or a list of 1, 3 or 5; NCDHW between
-    two transposes."""
+    two transposes where oneDNN runs the dtype, else TF's own kernel's refusal (`_own_kernel_ncdhw`)."""
     x = _t(input)
     if data_format == "NCDHW":
+        own = _own_kernel_ncdhw("MaxPool3D", x, ksize, strides, padding)
+        if own is not None:
+            return own
+        if not context.in_function() and not context.in_xla():   # (MaxPool3DGrad's refusal eagerly: pooling.py)
+            from simdist.runtime.ops.pooling import gradient_refused
+            return gradient_refused(lambda v: _channels_first(max_pool3d, v, ksize, strides, padding), x,
+                                    "Default MaxPooling3dGradOp only supports NDHWC on device type CPU "
+                                    "[Op:MaxPool3DGrad]")
         return _channels_first(max_pool3d, x, ksize, strides, padding)
     return dispatch.execute(MAX_POOL3D, (x,), _attrs(x, ksize, strides, padding, data_format))
 
@@ -368,9 +392,12 @@ def max_pool3d(input: Any, ksize: Any, strides: Any, padding: Any, data_format: 
 def avg_pool3d(input: Any, ksize: Any, strides: Any, padding: Any, data_format: str = "NDHWC",  # noqa: A002
                name: str | None = None) -> Tensor:
     """`tf.nn.avg_pool3d` (NDHWC): the mean over each window's in-bounds elements; NCDHW between
-    two transposes."""
+    two transposes where oneDNN runs the dtype, else TF's own kernel's refusal (`_own_kernel_ncdhw`)."""
     x = _t(input)
     if data_format == "NCDHW":
+        own = _own_kernel_ncdhw("AvgPool3D", x, ksize, strides, padding)
+        if own is not None:
+            return own
         return _channels_first(avg_pool3d, x, ksize, strides, padding)
     return dispatch.execute(AVG_POOL3D, (x,), _attrs(x, ksize, strides, padding, data_format, "AvgPool3D"))
 

@@ -702,9 +702,17 @@ def _run(name: str, spec: dict[str, Any], b: RawArgs, inputs: dict[str, Any], va
             if own is not None:
                 return _outputs(name, spec, own, vals)
             raw_rules.before_layout(name, every, vals[a["attr"]], vals.get("T"))
-            raise raw_rules.layout_error(name, vals[a["attr"]], a.get("default"),
+            err = raw_rules.layout_error(name, vals[a["attr"]], a.get("default"),
                                          None if onednn or name in raw_layout.DEFAULT_ONLY or
                                          raw_layout.declined(name, vals) else vals.get("T"))
+            outs, t = spec["outputs"], vals.get("T")
+            if isinstance(t, dtypes.DType) and len(outs) == 1 and "number_attr" not in outs[0] \
+                    and "type_list_attr" not in outs[0]:
+                # (the kernel's refusal, of a stateless op: a tf.function that does not use its result prunes it;
+                # `tf.raw_ops.MaxPool3D(..., data_format="NCDHW")` unused on the AVX2 host, observed)
+                return dispatch.layout_refused(err, t, (), [x for v in inputs.values()
+                                                            for x in (v if isinstance(v, list) else [v])])
+            raise err
     if b.via is not None:
         out = b.via(**{a.get("input", a.get("attr")): every[a.get("input", a.get("attr"))] for a in spec["args"]})
         from simdist.runtime.ops import raw_gradients
