@@ -34,8 +34,11 @@ def _as_spec(value: Any, spec: Any, args: tuple, kwargs: dict, signature: str | 
 
     from simdist.runtime.values import DistributedValues
     from simdist.runtime.tensor import Tensor, convert_to_tensor
-    if isinstance(value, DistributedValues):
+    from simdist.runtime.variables import Variable
+    if isinstance(value, DistributedValues) and not isinstance(value, Variable):
         return value
+    # (a distributed variable, MirroredVariable or SyncOnReadVariable, is a Variable: its spec is checked as any
+    # variable's, else a (5, 5) one bound a TensorSpec([None, 3]) inside strategy.run; fz52b)
     if isinstance(value, Tensor) or hasattr(value, "_as_tensor"):
         t = value if isinstance(value, Tensor) else value._as_tensor()
     elif isinstance(value, np.ndarray):

@@ -28,7 +28,7 @@ from simdist.runtime.cost import tally
 from simdist.runtime.graph.ir import ARG, PURE, Node
 from simdist.runtime.graph.recording import Recorder
 from simdist.runtime.graph.replay import Graph
-from simdist.runtime.ops import random_graphs
+from simdist.runtime.ops import random_graphs, static_shapes
 from simdist.runtime.tensor import Tensor, _Traced
 
 __all__ = ["BranchRecorder", "recordable", "record_branches", "record_loop"]
@@ -224,6 +224,8 @@ def record_branches(rec: Recorder, pred: Tensor, fns: Sequence[Callable[[], Any]
     traced = [rec._traced(t, Node(PURE, operator.itemgetter(j), (i,), t.dtype, key=("item", j)))
               for j, t in enumerate(mine)]
     rec.expected -= len(traced)   # (each output tensor was made, and counted, in its branch's recording)
+    for src, dst in zip(mine, traced):   # (the graph knows the replayed outputs' shapes as the branch's)
+        static_shapes.carry(src, dst)
     it = iter(traced)
     result = nest.map_structure(lambda v: None if v is None else next(it), outs[taken])
     return outs, result

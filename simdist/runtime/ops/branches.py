@@ -316,9 +316,11 @@ def _check_same_outputs(kind: str, outs: list[Any]) -> None:
 
 
 def _relaxed(outs: list[Any], taken: int, result: Any) -> Any:
-    """The taken branch's outputs, each whose shape differs between the branches made a new tensor
-    (TF's If output) whose differing dimensions the graph does not know (all of them when the
-    ranks differ: TF's unknown rank), so that a shape function cannot fail on them."""
+    """The taken branch's outputs, each made a new tensor (TF's If output) with the most specific shape compatible
+    with every branch's (`most_specific_compatible_shape`): a dimension unknown in some branch or differing between
+    them is unknown to the graph, and the rank is unknown when a branch's is or the ranks differ; so that a shape
+    function cannot fail on them and `result.shape` reads as TF's."""
+    from simdist.runtime.ops import static_shapes
     flat = [nest.flatten(o) for o in outs]
     mine = nest.flatten(result)
     changed = False
@@ -326,17 +328,23 @@ def _relaxed(outs: list[Any], taken: int, result: Any) -> Any:
     for j, t in enumerate(mine):
         if not isinstance(t, Tensor):
             continue
-        shapes = [tuple(f[j].shape) for f in flat if isinstance(f[j], Tensor)]
-        if len(set(shapes)) == 1:
-            continue
-        from simdist.runtime.ops import static_shapes
-        from simdist.runtime.ops.array import identity
-        ranks = {len(s) for s in shapes}
-        if len(ranks) == 1:
-            flags = [len({s[d] for s in shapes}) > 1 for d in range(t.ndim)]
+        branch = [f[j] for f in flat if isinstance(f[j], Tensor)]
+        shapes = [static_shapes.known_shape(b) for b in branch]
+        no_rank = any(s is None for s in shapes) or len({len(s) for s in shapes}) > 1
+        if no_rank:
+            if static_shapes.rank_unknown(t):
+                continue
         else:
-            flags = [True] * t.ndim
-        out[j] = static_shapes.mark(identity(t), np.asarray(flags, bool))
+            flags = tuple(any(s[d] is None for s in shapes) or len({s[d] for s in shapes}) > 1 for d in range(t.ndim))
+            if flags == (static_shapes.unknown(t) or (False,) * t.ndim) and not static_shapes.rank_unknown(t):
+                continue
+        from simdist.runtime.ops.array import identity
+        u = identity(t)
+        if no_rank:
+            static_shapes.mark_rank_unknown(u)
+        else:
+            static_shapes.mark(u, np.asarray(flags, bool))
+        out[j] = u
         changed = True
     if not changed:
         return result

@@ -32,6 +32,25 @@ def _index(i: Any) -> int:
     return int(i)
 
 
+def _graph_bounds(what: str, index: int, size: int) -> None:
+    """Inside a tf.function TF's TensorArray is a TensorList: a read (write) at an index outside [0, size) is the
+    TensorListGetItem (SetItem) kernel's InvalidArgumentError, not the eager array's OutOfRangeError (fz52b)."""
+    from simdist.runtime import context
+    if context.in_function() and not 0 <= index < size:
+        raise errors.InvalidArgumentError(None, None, f"Trying to {what} element {index} in a list with {size} "
+                                          "elements.")
+
+
+def _rows(value: Tensor) -> list[Tensor]:
+    """value's rows, as TensorListFromTensor / TensorListScatter take them: their count read from the value, so a
+    first dimension a traced graph does not know (an input_signature's None) is fine (tf.unstack without `num`
+    refuses it; fz52b)."""
+    from simdist.runtime.ops.array import unstack
+    if value.ndim == 0:
+        return unstack(value)   # (a scalar: unstack's own error)
+    return unstack(value, num=int(value.shape[0]))
+
+
 class TensorArray:
     """A dynamic-sized array of tensors of one dtype (eager semantics)."""
 
@@ -79,6 +98,7 @@ class TensorArray:
 
     def read(self, index: Any, name: str | None = None) -> Tensor:
         index = _index(index)
+        _graph_bounds("access", index, len(self._tensor_array))
         if index < 0:
             raise errors.OutOfRangeError(None, None, f"Reading from negative indices (index {index}) is not allowed.")
         if index >= len(self._tensor_array):
@@ -98,9 +118,11 @@ class TensorArray:
 
     def _write(self, index: Any, value: Any) -> None:
         index = _index(index)
+        size = len(self._tensor_array)
+        if index < 0 or not self._dynamic_size:
+            _graph_bounds("modify", index, size)
         if index < 0:
             raise errors.OutOfRangeError(None, None, f"Writing to negative indices (index {index}) is not allowed.")
-        size = len(self._tensor_array)
         if index >= size:
             if not self._dynamic_size:
                 raise errors.OutOfRangeError(None, None, f"Tried to write to index {index} but array is not "
@@ -146,6 +168,12 @@ class TensorArray:
     def gather(self, indices: Any, name: str | None = None) -> Tensor:
         from simdist.runtime.ops.array import stack
         idx = indices.numpy() if isinstance(indices, Tensor) else indices
+        from simdist.runtime import context
+        if context.in_function():
+            for i in np.asarray(idx).reshape(-1):
+                if int(i) >= len(self._tensor_array):   # (TensorListGather's kernel; its message's typo is TF's)
+                    raise errors.InvalidArgumentError(None, None, f"Index {int(i)} out o range; list only has "
+                                                      f"{len(self._tensor_array)} elements.")
         return stack([self._maybe_zero(int(i)) for i in idx])
 
     def concat(self, name: str | None = None) -> Tensor:
@@ -158,8 +186,7 @@ class TensorArray:
         return concat(items, 0)
 
     def unstack(self, value: Any, name: str | None = None) -> "TensorArray":
-        from simdist.runtime.ops.array import unstack
-        tensors = unstack(convert_to_tensor(value))
+        tensors = _rows(convert_to_tensor(value))
         if len(tensors) > len(self._tensor_array) and not self._dynamic_size:
             raise ValueError(f"Cannot unstack {len(tensors)} tensors into a TensorArray of static size "
                              f"{len(self._tensor_array)} ")
@@ -167,9 +194,8 @@ class TensorArray:
         return self
 
     def scatter(self, indices: Any, value: Any, name: str | None = None) -> "TensorArray":
-        from simdist.runtime.ops.array import unstack
         idx = indices.numpy() if isinstance(indices, Tensor) else indices
-        for index, val in zip(idx, unstack(convert_to_tensor(value))):
+        for index, val in zip(idx, _rows(convert_to_tensor(value))):
             self._write(int(index), val)
         return self
 
