@@ -65,13 +65,29 @@ class PerWorkerDataset:
             ext._current_worker = None
 
     def __iter__(self) -> "PerWorkerIterator":
-        it = PerWorkerIterator(self)
+        it = PerWorkerDistributedIterator(self)
         self._coordinator._iterators.append(it)
         return it
 
     @property
     def element_spec(self) -> Any:
         return self._datasets[0].element_spec
+
+
+class PerWorkerDatasetFromDatasetFunction(PerWorkerDataset):
+    """TF 2.21's class of `create_per_worker_dataset(dataset_fn)` (coordinator/values.py get_per_worker_dataset:
+    a callable gives this one, a dataset `PerWorkerDatasetFromDataset`). fz52d."""
+
+
+class PerWorkerDatasetFromDataset(PerWorkerDataset):
+    """TF 2.21's class of `create_per_worker_dataset(dataset)` (a dataset or distributed dataset, not callable)."""
+
+
+def per_worker_dataset(coordinator: ClusterCoordinator, dataset_or_fn: Any) -> PerWorkerDataset:
+    """TF's get_per_worker_dataset: the class by whether the argument is callable."""
+    if callable(dataset_or_fn):
+        return PerWorkerDatasetFromDatasetFunction(coordinator, dataset_or_fn)
+    return PerWorkerDatasetFromDataset(coordinator, dataset_or_fn)
 
 
 class PerWorkerIterator(PerWorkerValues):
@@ -117,3 +133,7 @@ class _WorkerIterator:
 
     def __iter__(self) -> "_WorkerIterator":
         return self
+
+
+class PerWorkerDistributedIterator(PerWorkerIterator):
+    """TF 2.21's class of `iter(per_worker_dataset)` (coordinator/values.py). fz52d."""

@@ -13,6 +13,12 @@ root and checked here against TF 2.21:
   reduce_sum / mean helper in a tf.function, so a dict value is the graph conversion's TypeError, a tuple of
   mismatched shapes the Pack's trace-time ValueError, a tuple of mixed dtypes TypeError. simdist converted the
   structure eagerly (ValueError, InvalidArgumentError).
+- ps_variables (clause pss.round-robin): every variable ParameterServerStrategy creates (one replica per worker; each
+  shard of a partitioned one too) is a `CachingVariable` (ps_values.py), its updates' results `_UnreadVariable`s;
+  `schedule` returns a `RemoteValueImpl` (a RemoteValue), `create_per_worker_dataset(fn)` a
+  `PerWorkerDatasetFromDatasetFunction` whose iterator is a `PerWorkerDistributedIterator`, `Checkpoint.restore` /
+  `read` a `CheckpointLoadStatus`. simdist made ResourceVariables, RemoteValue, PerWorkerDataset / PerWorkerIterator
+  and `_Status` (fz52d seed 52208 #0, #1, #3, #9, #11).
 
 Each case is a list of [label, outcome]; an outcome is a value's [class, dtype, shape, values] or [error class,
 first line of the message].
@@ -20,6 +26,7 @@ first line of the message].
 
 from __future__ import annotations
 
+import os
 from typing import Any, Callable
 
 import pytest
@@ -56,7 +63,7 @@ def _kind(x: Any) -> str:
     return "tensor" if n in ("EagerTensor", "Tensor") else n
 
 
-def _unread(tf: Any, out: list) -> None:
+def _unread(tf: Any, out: list, workdir: str) -> None:
     t = lambda label, fn: _try(out, label, fn)   # noqa: E731
     v = tf.Variable(1.0, name="vv")
     a = v.assign(5.0)
@@ -119,7 +126,7 @@ def _unread(tf: Any, out: list) -> None:
     t("central cross assign", lambda: (_kind(c1), _kind(c1.assign(1.0)), c1.assign_add(2.0)))
 
 
-def _mwms_axis(tf: Any, out: list) -> None:
+def _mwms_axis(tf: Any, out: list, workdir: str) -> None:
     s = tf.distribute.MultiWorkerMirroredStrategy()
     pr = s.run(lambda: {"a": tf.constant([1.0, 2.0]), "b": tf.constant([[3.0]])})
     values = {"dict": pr, "dict_plain": {"a": tf.constant([1.0, 2.0])},
@@ -133,15 +140,66 @@ def _mwms_axis(tf: Any, out: list) -> None:
                 _try(out, f"{op} axis={ax} {k}", lambda: s.reduce(op, val, axis=ax))
 
 
+_TF_CLUSTER: list[Any] = []
+
+
+def _pss(tf: Any, partitioner: Any) -> Any:
+    """A ParameterServerStrategy on 1 worker and 2 ps: TF's in-process servers (started once per TF process), or a
+    simulated cluster."""
+    if not tf.__name__.startswith("tensorflow"):
+        import ps_helpers
+        return ps_helpers.pss(workers=1, ps=2, partitioner=partitioner)
+    if not _TF_CLUSTER:
+        from simdist.conformance.backends.tf_backend import start_in_process_servers
+        spec, servers = start_in_process_servers(tf, 1, 2)
+        _TF_CLUSTER.extend([tf.distribute.cluster_resolver.SimpleClusterResolver(
+            tf.train.ClusterSpec(spec), rpc_layer="grpc"), servers])
+    return tf.distribute.experimental.ParameterServerStrategy(_TF_CLUSTER[0], variable_partitioner=partitioner)
+
+
+def _ps_variables(tf: Any, out: list, workdir: str) -> None:
+    t = lambda label, fn: _try(out, label, fn)   # noqa: E731
+    s = _pss(tf, tf.distribute.experimental.partitioners.FixedShardsPartitioner(2))
+    with s.scope():
+        a = tf.Variable(1.5, name="a")
+        w = tf.Variable([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], name="w")
+    t("plain", lambda: (_kind(a), isinstance(a, tf.Variable), a.name, a.device.split("/")[1]))
+    t("sharded", lambda: (_kind(w), [(_kind(x), x.name, x.shape.as_list()) for x in w.variables]))
+    t("assign results", lambda: (_kind(a.assign(2.0)), a.assign_add(1.0), _kind(w.variables[0].assign_add(
+        tf.ones([2, 2]))), _kind(w.assign_sub(tf.ones([3, 2]))), w.numpy()))
+    c = tf.distribute.experimental.coordinator.ClusterCoordinator(s)
+
+    @tf.function
+    def step(x: Any) -> Any:
+        a.assign_add(x)
+        return a.read_value()
+    rv = c.schedule(step, args=(tf.constant(1.0),))
+    c.join()
+    t("after a closure", lambda: (rv.fetch(), a.numpy(), _kind(a), _kind(rv),
+                                  isinstance(rv, tf.distribute.experimental.coordinator.RemoteValue)))
+
+    def dataset_fn() -> Any:
+        return tf.data.Dataset.range(5).batch(2)
+    pwd = c.create_per_worker_dataset(dataset_fn)
+    it = iter(pwd)
+    nxt = c.schedule(tf.function(lambda i: next(i)), args=(it,))
+    t("per-worker dataset", lambda: (_kind(pwd), _kind(it), nxt.fetch()))
+    ck = tf.train.Checkpoint(a=a, w=w)
+    path = ck.save(os.path.join(workdir, "ck"))
+    a.assign(0.0)
+    t("checkpoint restore", lambda: (_kind(ck.restore(path)), a.numpy(), _kind(ck.read(path))))
+
+
 def program(tf: Any, case: dict, workdir: str) -> Any:
     out: list[Any] = []
-    {"unread_variable": _unread, "mwms_reduce_axis": _mwms_axis}[case["name"]](tf, out)
+    {"unread_variable": _unread, "mwms_reduce_axis": _mwms_axis, "ps_variables": _ps_variables}[case["name"]](tf, out, workdir)
     return out
 
 
 CASES: dict[str, dict] = {
     "unread_variable": {"strategy": "mirrored2", "name": "unread_variable"},
     "mwms_reduce_axis": {"strategy": "other", "name": "mwms_reduce_axis"},
+    "ps_variables": {"strategy": "pss", "name": "ps_variables"},
 }
 NAMES = list(CASES)
 
@@ -168,6 +226,13 @@ def test_update_results_are_unread_variables(index: int, tf_results: dict[int, A
 @pytest.mark.parametrize("index", [NAMES.index("mwms_reduce_axis")])
 def test_mwms_reduce_with_axis_converts_in_a_function(index: int, tf_results: dict[int, Any], tmp_path: Any) -> None:
     _check("mwms_reduce_axis", tf_results, tmp_path)
+
+
+
+@pytest.mark.clause("pss.round-robin")
+@pytest.mark.parametrize("index", [NAMES.index("ps_variables")])
+def test_ps_variables_are_caching_variables(index: int, tf_results: dict[int, Any], tmp_path: Any) -> None:
+    _check("ps_variables", tf_results, tmp_path)
 
 
 if __name__ == "__main__":  # TF worker
