@@ -19,6 +19,10 @@ root and checked here against TF 2.21:
   `PerWorkerDatasetFromDatasetFunction` whose iterator is a `PerWorkerDistributedIterator`, `Checkpoint.restore` /
   `read` a `CheckpointLoadStatus`. simdist made ResourceVariables, RemoteValue, PerWorkerDataset / PerWorkerIterator
   and `_Status` (fz52d seed 52208 #0, #1, #3, #9, #11).
+- sharded_api (clause pss.sharded-update): TF 2.21's ShardedVariable has no `read_value`, `value` or `trainable`
+  (AttributeError), has an `is_sharded_variable` property, and its `scatter_*` methods decompose the IndexedSlices
+  by shard and return the ShardedVariable (indices must be 1-D: ValueError). simdist had read_value / value /
+  trainable and no scatter methods (fz52d seed 52209 #4, #6).
 
 Each case is a list of [label, outcome]; an outcome is a value's [class, dtype, shape, values] or [error class,
 first line of the message].
@@ -190,9 +194,35 @@ def _ps_variables(tf: Any, out: list, workdir: str) -> None:
     t("checkpoint restore", lambda: (_kind(ck.restore(path)), a.numpy(), _kind(ck.read(path))))
 
 
+def _sharded_api(tf: Any, out: list, workdir: str) -> None:
+    t = lambda label, fn: _try(out, label, fn)   # noqa: E731
+    s = _pss(tf, tf.distribute.experimental.partitioners.FixedShardsPartitioner(2))
+    with s.scope():
+        w = tf.Variable(tf.reshape(tf.range(10, dtype=tf.float32), [5, 2]))
+    t("attributes", lambda: [hasattr(w, n) for n in ["read_value", "value", "trainable", "is_sharded_variable"]])
+    t("is_sharded_variable", lambda: w.is_sharded_variable)
+    t("read_value", lambda: w.read_value())
+    IS = tf.IndexedSlices
+
+    def scatter(method: str, values: list, indices: Any) -> Any:
+        r = getattr(w, method)(IS(tf.constant(values), tf.constant(indices)))
+        return _kind(r), r is w, tf.convert_to_tensor(w)
+    t("scatter_add", lambda: scatter("scatter_add", [[1.0, 1.0], [2.0, 2.0]], [0, 4]))
+    t("scatter_update", lambda: scatter("scatter_update", [[9.0, 9.0]], [3]))
+    t("scatter_sub", lambda: scatter("scatter_sub", [[1.0, 1.0]], [2]))
+    t("scatter_mul", lambda: scatter("scatter_mul", [[2.0, 2.0]], [1]))
+    t("scatter_div", lambda: scatter("scatter_div", [[2.0, 4.0]], [1]))
+    t("scatter_max", lambda: scatter("scatter_max", [[100.0, -1.0]], [0]))
+    t("scatter_min", lambda: scatter("scatter_min", [[0.0, 100.0], [-5.0, -5.0]], [2, 3]))
+    t("scatter 2-D indices", lambda: scatter("scatter_add", [[[1.0, 1.0]]], [[0]]))
+    t("scatter out of range", lambda: scatter("scatter_add", [[1.0, 1.0]], [7]))
+    t("scatter of a tensor", lambda: w.scatter_add(tf.constant([1.0])))
+
+
 def program(tf: Any, case: dict, workdir: str) -> Any:
     out: list[Any] = []
-    {"unread_variable": _unread, "mwms_reduce_axis": _mwms_axis, "ps_variables": _ps_variables}[case["name"]](tf, out, workdir)
+    {"unread_variable": _unread, "mwms_reduce_axis": _mwms_axis, "ps_variables": _ps_variables,
+     "sharded_api": _sharded_api}[case["name"]](tf, out, workdir)
     return out
 
 
@@ -200,6 +230,7 @@ CASES: dict[str, dict] = {
     "unread_variable": {"strategy": "mirrored2", "name": "unread_variable"},
     "mwms_reduce_axis": {"strategy": "other", "name": "mwms_reduce_axis"},
     "ps_variables": {"strategy": "pss", "name": "ps_variables"},
+    "sharded_api": {"strategy": "pss", "name": "sharded_api"},
 }
 NAMES = list(CASES)
 
@@ -233,6 +264,13 @@ def test_mwms_reduce_with_axis_converts_in_a_function(index: int, tf_results: di
 @pytest.mark.parametrize("index", [NAMES.index("ps_variables")])
 def test_ps_variables_are_caching_variables(index: int, tf_results: dict[int, Any], tmp_path: Any) -> None:
     _check("ps_variables", tf_results, tmp_path)
+
+
+
+@pytest.mark.clause("pss.sharded-update")
+@pytest.mark.parametrize("index", [NAMES.index("sharded_api")])
+def test_sharded_variable_api(index: int, tf_results: dict[int, Any], tmp_path: Any) -> None:
+    _check("sharded_api", tf_results, tmp_path)
 
 
 if __name__ == "__main__":  # TF worker
