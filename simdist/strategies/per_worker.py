@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from simdist import session
-from simdist.runtime import context
+from simdist.runtime import context, errors
 from simdist.strategies.parameter_server import worker_host
 from simdist.strategies.remote_value import RemoteValue
 
@@ -126,7 +126,13 @@ class _WorkerIterator:
         self._w = w
 
     def __next__(self) -> Any:
-        return next(self._parent._iters[self._w])
+        """The worker's next element. A scheduled function is a tf.function: `next()` of an exhausted iterator
+        there is IteratorGetNext's OutOfRangeError "End of sequence" (re-raised at join / fetch), not Python's
+        StopIteration (fz52d seed 52212 #12, observed on TF 2.21)."""
+        try:
+            return next(self._parent._iters[self._w])
+        except StopIteration:
+            raise errors.OutOfRangeError(None, None, "End of sequence") from None
 
     def get_next(self) -> Any:
         return next(self)

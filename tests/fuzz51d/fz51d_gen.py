@@ -38,6 +38,13 @@ Campaign of the fifty-first session: seeds 51201-51205 (120 programs, 1,151 call
 its fixes, 3 after; seeds 51206-51207 (50 programs, after the fixes) 1; every one left is the open _UnreadVariable
 class (docs/spec.md run.per-replica).
 
+Campaign of the fifty-second session (fz52d): seed 52201 (15 programs, old draws) 0 disagreeing after the
+_UnreadVariable fix (1 program is a TF crash: SIGSEGV in MirroredStrategy(2).gather of an empty [0, 3] int64
+PerReplica along axis 1, /work/wt/dist52_logs/repro_tf_crash_52201_12.py); b_ps seeds 52208-52212 (64 programs, 23
+of them PS): 52208 4 of 12 and 52209 2 of 12 disagreeing before their fixes (CachingVariable, RemoteValueImpl,
+PerWorkerDatasetFromDatasetFunction / PerWorkerDistributedIterator, CheckpointLoadStatus; ShardedVariable's
+attributes and scatter_*), 0 after; 52210, 52211 0 (tests/strategies/test_fz52d_dist_tf.py).
+
 Every statement's outcome (values, shapes, dtypes, the DistributedValues class and its components, or the error
 class) is recorded on TF 2.21 and on simdist in two subprocesses (fz45_gen's run_backend) and compared.
 

@@ -23,6 +23,8 @@ root and checked here against TF 2.21:
   (AttributeError), has an `is_sharded_variable` property, and its `scatter_*` methods decompose the IndexedSlices
   by shard and return the ShardedVariable (indices must be 1-D: ValueError). simdist had read_value / value /
   trainable and no scatter methods (fz52d seed 52209 #4, #6).
+- ps_exhausted (clause coord.per-worker-dataset): `next()` of an exhausted per-worker iterator in a scheduled
+  function is OutOfRangeError (IteratorGetNext), re-raised at join; simdist let StopIteration out (seed 52212 #12).
 
 Each case is a list of [label, outcome]; an outcome is a value's [class, dtype, shape, values] or [error class,
 first line of the message].
@@ -219,10 +221,19 @@ def _sharded_api(tf: Any, out: list, workdir: str) -> None:
     t("scatter of a tensor", lambda: w.scatter_add(tf.constant([1.0])))
 
 
+def _ps_exhausted(tf: Any, out: list, workdir: str) -> None:
+    s = _pss(tf, None)
+    c = tf.distribute.experimental.coordinator.ClusterCoordinator(s)
+    it = iter(c.create_per_worker_dataset(lambda: tf.data.Dataset.range(5).batch(3)))
+    step = tf.function(lambda i: next(i))
+    rvs = [c.schedule(step, args=(it,)) for _ in range(3)]
+    _try(out, "join", lambda: c.join())
+
+
 def program(tf: Any, case: dict, workdir: str) -> Any:
     out: list[Any] = []
     {"unread_variable": _unread, "mwms_reduce_axis": _mwms_axis, "ps_variables": _ps_variables,
-     "sharded_api": _sharded_api}[case["name"]](tf, out, workdir)
+     "sharded_api": _sharded_api, "ps_exhausted": _ps_exhausted}[case["name"]](tf, out, workdir)
     return out
 
 
@@ -231,6 +242,7 @@ CASES: dict[str, dict] = {
     "mwms_reduce_axis": {"strategy": "other", "name": "mwms_reduce_axis"},
     "ps_variables": {"strategy": "pss", "name": "ps_variables"},
     "sharded_api": {"strategy": "pss", "name": "sharded_api"},
+    "ps_exhausted": {"strategy": "pss2", "name": "ps_exhausted"},
 }
 NAMES = list(CASES)
 
@@ -271,6 +283,13 @@ def test_ps_variables_are_caching_variables(index: int, tf_results: dict[int, An
 @pytest.mark.parametrize("index", [NAMES.index("sharded_api")])
 def test_sharded_variable_api(index: int, tf_results: dict[int, Any], tmp_path: Any) -> None:
     _check("sharded_api", tf_results, tmp_path)
+
+
+
+@pytest.mark.clause("coord.per-worker-dataset")
+@pytest.mark.parametrize("index", [NAMES.index("ps_exhausted")])
+def test_exhausted_per_worker_iterator_is_out_of_range(index: int, tf_results: dict[int, Any], tmp_path: Any) -> None:
+    _check("ps_exhausted", tf_results, tmp_path)
 
 
 if __name__ == "__main__":  # TF worker
