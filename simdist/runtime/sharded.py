@@ -40,9 +40,12 @@ class ShardedVariable:
     def dtype(self) -> Any:
         return self._variables[0].dtype
 
+    # (no `trainable`: TF 2.21's ShardedVariable has none, AttributeError; fz52d)
+
     @property
-    def trainable(self) -> bool:
-        return self._variables[0].trainable
+    def is_sharded_variable(self) -> bool:
+        """TF 2.21's ShardedVariable.is_sharded_variable (a property): True."""
+        return True
 
     @property
     def nbytes(self) -> int:
@@ -57,10 +60,8 @@ class ShardedVariable:
     def numpy(self) -> np.ndarray:
         return self._as_tensor().numpy()
 
-    def value(self) -> Tensor:
-        return self._as_tensor()
-
-    read_value = value
+    # (no `value()` / `read_value()`: TF 2.21's ShardedVariable has neither, `v.read_value()` is AttributeError
+    # "'ShardedVariable' object has no attribute 'read_value'"; fz52d seed 52209 #4, #6)
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
         arr = self._as_tensor()._v
@@ -135,6 +136,54 @@ class ShardedVariable:
             raise ValueError(f"ShardedVariable: indices must be 1D Tensor for sparse operations. Received shape: {shape}")
         _, _, _, pieces = self._shard_rows(indices)
         return array.concat(pieces, 0)
+
+    def _scatter(self, method: str, sparse_delta: Any, name: Any = None) -> "ShardedVariable":
+        """TF 2.21's ShardedVariable.scatter_*: the IndexedSlices decomposed by shard ("div" sharding: each shard's
+        rows, indices made local), every shard's own scatter called (an empty one too), the ShardedVariable
+        returned; `indices` must be 1-D (ValueError). fz52d, clause pss.sharded-update."""
+        from simdist.runtime.indexed_slices import IndexedSlices
+        from simdist.runtime.ops import array, dispatch
+        idt = sparse_delta.indices if isinstance(sparse_delta.indices, Tensor) else convert_to_tensor(
+            sparse_delta.indices)
+        if idt.shape.rank != 1:
+            raise ValueError(f"ShardedVariable: indices must be 1D Tensor for sparse operations. Received shape: "
+                             f"{idt.shape}")
+        vals = sparse_delta.values if isinstance(sparse_delta.values, Tensor) else convert_to_tensor(
+            sparse_delta.values)
+        idx = np.asarray(dispatch.static_value(idt)).astype(np.int64)
+        n = int(self._offsets[-1])
+        outside = idx[(idx < 0) | (idx >= n)]
+        if outside.size:
+            raise errors.InvalidArgumentError(None, None, f"indices = {int(outside.flat[0])} is not in [0, {n})")
+        shard_of = np.searchsorted(self._offsets, idx, side="right") - 1
+        varr = np.asarray(dispatch.static_value(vals))
+        for s, v in enumerate(self._variables):
+            mask = shard_of == s
+            local = array.constant((idx[mask] - self._offsets[s]).astype(idt.dtype.np))
+            getattr(v, method)(IndexedSlices(Tensor(varr[mask], vals.dtype), local),
+                               name=None if name is None else f"{name}/part_{s}")
+        return self
+
+    def scatter_add(self, sparse_delta: Any, use_locking: bool = False, name: Any = None) -> "ShardedVariable":
+        return self._scatter("scatter_add", sparse_delta, name)
+
+    def scatter_sub(self, sparse_delta: Any, use_locking: bool = False, name: Any = None) -> "ShardedVariable":
+        return self._scatter("scatter_sub", sparse_delta, name)
+
+    def scatter_mul(self, sparse_delta: Any, use_locking: bool = False, name: Any = None) -> "ShardedVariable":
+        return self._scatter("scatter_mul", sparse_delta, name)
+
+    def scatter_div(self, sparse_delta: Any, use_locking: bool = False, name: Any = None) -> "ShardedVariable":
+        return self._scatter("scatter_div", sparse_delta, name)
+
+    def scatter_max(self, sparse_delta: Any, use_locking: bool = False, name: Any = None) -> "ShardedVariable":
+        return self._scatter("scatter_max", sparse_delta, name)
+
+    def scatter_min(self, sparse_delta: Any, use_locking: bool = False, name: Any = None) -> "ShardedVariable":
+        return self._scatter("scatter_min", sparse_delta, name)
+
+    def scatter_update(self, sparse_delta: Any, use_locking: bool = False, name: Any = None) -> "ShardedVariable":
+        return self._scatter("scatter_update", sparse_delta, name)
 
     def __add__(self, o: Any) -> Tensor:
         return self._as_tensor() + o

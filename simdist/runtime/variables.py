@@ -580,7 +580,7 @@ class Variable(metaclass=_VariableMeta):
         new = np.array(_dispatch.static_value(cur), copy=True).reshape(-1)
         new[np.asarray(pos._v).reshape(-1)] = arr.reshape(-1)
         self.assign(Tensor(new.reshape(shape), self._dtype, cur._device))
-        return self
+        return self._lazy_read()
 
     def __lt__(self, o: Any) -> Tensor:
         return self._as_tensor() < o
@@ -610,6 +610,11 @@ class Variable(metaclass=_VariableMeta):
         return bool(self._as_tensor())
 
     __hash__ = object.__hash__
+
+    def _lazy_read(self) -> Any:
+        """What an update with read_value=True returns: the variable itself here; a resource variable's
+        is a fresh `_UnreadVariable` (TF's `_lazy_read`)."""
+        return self
 
     def ref(self) -> Any:
         """A hashable reference to this variable (TF's `Reference`: `.deref()` gives it back, equal
@@ -972,7 +977,7 @@ class ResourceVariable(InPlaceRefusals, Variable):
             self._sub = False
         if _cur.ctx.observers:
             _dispatch.variable_written(self, "assign", value, arr)
-        return self if read_value else _no_read(name, "AssignVariableOp")
+        return _UnreadVariable(self) if read_value else _no_read(name, "AssignVariableOp")
 
     def _update_kernel(self, op: str) -> None:
         """AssignAdd/AssignSubVariableOp have CPU kernels for number types only: a bool or string
@@ -989,14 +994,17 @@ class ResourceVariable(InPlaceRefusals, Variable):
         self._write("assign_add", arr)
         if _cur.ctx.observers:
             _dispatch.variable_written(self, "assign_add", delta, arr)
-        return self if read_value else _no_read(name, "AssignAddVariableOp")
+        return _UnreadVariable(self) if read_value else _no_read(name, "AssignAddVariableOp")
 
     def assign_sub(self, delta: Any, use_locking: Any = None, name: Any = None, read_value: bool = True) -> Any:
         arr = self._coerce(delta, "AssignSubVariableOp")
         self._write("assign_sub", arr)
         if _cur.ctx.observers:
             _dispatch.variable_written(self, "assign_sub", delta, arr)
-        return self if read_value else _no_read(name, "AssignSubVariableOp")
+        return _UnreadVariable(self) if read_value else _no_read(name, "AssignSubVariableOp")
+
+    def _lazy_read(self) -> "ResourceVariable":
+        return _UnreadVariable(self)   # (TF's _lazy_read: the result of an update with read_value=True)
 
     # Sparse updates ----------------------------------------------------------------------------
     def _scatter(self, kind: str, indices: Any, updates: Any, op: str) -> "ResourceVariable":
@@ -1016,7 +1024,7 @@ class ResourceVariable(InPlaceRefusals, Variable):
         self._write(kind, operand)
         if _cur.ctx.observers:
             _dispatch.variable_scattered(self, kind, idx_t, upd_t, operand)
-        return self
+        return self._lazy_read()
 
     def _write_scatter(self, kind: str, operand: tuple) -> None:
         """A replayed scatter write: its indices checked as the eager call checked them."""
@@ -1095,6 +1103,64 @@ class ResourceVariable(InPlaceRefusals, Variable):
 
     def __reduce__(self):
         return (_rebuild_resource_variable, (self._value, self._dtype.name, self._name, self._device, self.trainable))
+
+
+def _forward(name: str) -> Any:
+    def method(self: Any, *args: Any, **kwargs: Any) -> Any:
+        return getattr(self._parent, name)(*args, **kwargs)
+    method.__name__ = name
+    return method
+
+
+def _forward_attr(name: str) -> property:
+    return property(lambda self: getattr(self._parent, name),
+                    lambda self, value: setattr(self._parent, name, value))
+
+
+class _UnreadVariable(ResourceVariable):
+    """TF's `_UnreadVariable` (resource_variable_ops.py): what `assign`, `assign_add`, `assign_sub`,
+    the `scatter_*` methods and a slice's `assign` of a resource variable return (read_value=True).
+    A new object each call sharing the variable's handle: it reads the variable when used (a later
+    write shows), its updates write the variable and return another one, its name is
+    "UnreadVariable", its `ref()` is its own; `strategy.run` regroups the replicas' ones into a
+    PerReplica. Every read and write goes to the variable it came from (`_parent`), so tapes,
+    transactions and recorded graphs see that variable. Clause run.per-replica (fz52d)."""
+
+    __slots__ = ("_parent",)
+
+    def __init__(self, parent: ResourceVariable) -> None:   # (not a new variable: no buffer, no creation)
+        self._parent = parent
+
+    # (a constructor call through _VariableMeta is only for tf.Variable itself: this one is direct)
+    name = property(lambda self: "UnreadVariable")
+    handle = property(lambda self: self._parent.handle)
+
+    def _lazy_read(self) -> "_UnreadVariable":
+        return _UnreadVariable(self._parent)
+
+    def assign(self, value: Any, use_locking: Any = None, name: Any = None, read_value: bool = True) -> Any:
+        return self._parent.assign(value, use_locking, name, read_value)
+
+    def assign_add(self, delta: Any, use_locking: Any = None, name: Any = None, read_value: bool = True) -> Any:
+        return self._parent.assign_add(delta, use_locking, name, read_value)
+
+    def assign_sub(self, delta: Any, use_locking: Any = None, name: Any = None, read_value: bool = True) -> Any:
+        return self._parent.assign_sub(delta, use_locking, name, read_value)
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "_distributed_container":   # (TF's regroup wraps UnreadVariables, never their container)
+            raise AttributeError(name)
+        return getattr(self._parent, name)
+
+
+for _n in ("_value", "_version", "_sub", "_fault", "_device", "_shape", "_dtype", "_mirrors", "_name", "_serial",
+           "_constraint", "_name_str", "trainable", "synchronization", "aggregation"):
+    setattr(_UnreadVariable, _n, _forward_attr(_n))
+for _n in ("_as_tensor", "_read_array", "_current", "_write", "_apply_op", "_assign_np", "_share", "_scatter",
+           "_write_scatter", "sparse_read", "read_value", "value", "numpy", "count_up_to", "_numpy_text",
+           "read_value_no_copy"):
+    setattr(_UnreadVariable, _n, _forward(_n))
+del _n
 
 
 def _check_scatter(kind: str, idx: np.ndarray, upd: np.ndarray, shape: tuple, op: str) -> None:

@@ -280,8 +280,9 @@ def charge_storage_io(variables: list[Any], save: bool) -> None:
     _charge(pairs, to_chief=save)
 
 
-class _Status:
-    """What `restore` returns: checks on what was matched."""
+class CheckpointLoadStatus:
+    """What `restore` returns (TF 2.21's class name, checkpoint.py CheckpointLoadStatus; fz52d): checks on what
+    was matched."""
 
     def __init__(self, missing: list[str], unused: list[str]) -> None:
         self._missing, self._unused = missing, unused
@@ -528,7 +529,7 @@ class Checkpoint:
             used.add(_COUNTER)
         _defer(self, {k: saved[k] for k in saved if k not in used})
         _charge([(k, v) for k, v in pairs if k not in missing and not _is_iterator(v)], to_chief=False)
-        return _Status(missing, sorted(k for k in saved if k not in used))
+        return CheckpointLoadStatus(missing, sorted(k for k in saved if k not in used))
 
 
 class CheckpointManager:
@@ -643,3 +644,6 @@ def latest_checkpoint(checkpoint_dir: str, latest_filename: str | None = None) -
     """`tf.train.latest_checkpoint`: the newest checkpoint recorded in the directory, or None."""
     latest, _ = _read_state(str(checkpoint_dir))
     return latest if latest is not None and os.path.exists(latest + ".npz") else None
+
+
+_Status = CheckpointLoadStatus   # (the name the annotations above use)

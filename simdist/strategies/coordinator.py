@@ -24,8 +24,8 @@ from simdist.runtime.function_type import function_type
 from simdist.strategies.closure import Closure
 from simdist.strategies.cluster import Cluster
 from simdist.strategies.parameter_server import ParameterServerStrategy
-from simdist.strategies.per_worker import PerWorkerDataset, PerWorkerIterator
-from simdist.strategies.remote_value import RemoteValue, _map
+from simdist.strategies.per_worker import PerWorkerDataset, PerWorkerIterator, per_worker_dataset
+from simdist.strategies.remote_value import RemoteValue, RemoteValueImpl, _map
 
 __all__ = ["ClusterCoordinator", "RemoteValue", "Closure", "PerWorkerDataset", "PerWorkerIterator"]
 
@@ -142,7 +142,7 @@ class ClusterCoordinator:
 
     def create_per_worker_dataset(self, dataset_fn: Any) -> "PerWorkerDataset":
         """Clause coord.per-worker-dataset: one dataset per worker; `iter()` gives per-worker iterators."""
-        return PerWorkerDataset(self, dataset_fn)
+        return per_worker_dataset(self, dataset_fn)   # (TF's class by whether it is callable)
 
     def metrics(self) -> dict[str, Any]:
         """Accounting of the run so far (JSON-ready, sorted keys)."""
@@ -170,7 +170,7 @@ class ClusterCoordinator:
 
     # --- the queue and the clock (the cluster's) ------------------------------------------------------
     def _enqueue(self, closure: Closure) -> RemoteValue:
-        closure.remote = RemoteValue(self, closure)
+        closure.remote = RemoteValueImpl(self, closure)
         self._queue.put(closure)
         return closure.remote
 

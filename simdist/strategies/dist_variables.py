@@ -116,12 +116,26 @@ class _AggregatedUpdates:
             # a mirrored value with SUM is TF's AssertionError there too.
             if not (self.aggregation == VariableAggregation.NONE and self._apply_local(rid, method, value)):
                 _aggregated_update(self, method, value, self._apply)
-            comps = getattr(self, "_values", None)
-            if read_value and comps is not None and several:   # TF returns the replica's own copy (an
-                return comps[rid]   # _UnreadVariable of its component): strategy.run regroups them per replica
         else:
             self._apply(method, value)
-        return self if read_value else None
+        return self._update_result(rid) if read_value else None
+
+    def _update_result(self, rid: int | None) -> Any:
+        """What an update with read_value=True returns (TF 2.21, values_util / distribute_utils.regroup of
+        the components' `_UnreadVariable`s): in a replica context the replica's own copy's UnreadVariable
+        (strategy.run regroups them into a PerReplica); in the cross-replica context a `Mirrored` of every
+        copy's value read (regroup passes UnreadVariables through tf.identity), one copy's UnreadVariable alone
+        when there is one (regroup unwraps a single value); a variable without
+        copies (CentralStorage's AggregatingVariable) its variable's UnreadVariable. Clause run.per-replica."""
+        comps = getattr(self, "_values", None)
+        if comps is None:
+            inner = getattr(self, "_v", None)
+            return inner._lazy_read() if inner is not None else self
+        if rid is not None:
+            return comps[rid]._lazy_read()
+        if len(comps) == 1:
+            return comps[0]._lazy_read()
+        return Mirrored(tuple(c._as_tensor() for c in comps))   # (regroup's wrap_class path: tf.identity of each)
 
     def _sparse_update(self, method: str, sparse_delta: Any) -> Any:
         """scatter_* methods: applied like assigns (aggregated across replicas in replica context,

@@ -20,7 +20,7 @@ from simdist.runtime import context, nest, scalar_cache, variables
 from simdist.runtime.indexed_slices import IndexedSlices
 from simdist.runtime.ops import collective, dispatch
 from simdist.runtime.tensor import Tensor, convert_to_tensor
-from simdist.runtime.values import DistributedValues, Mirrored, regroup
+from simdist.runtime.values import DistributedValues, Mirrored, contains_distributed, regroup, select_replica
 from simdist.semantics import broadcast
 from simdist.semantics import cluster as cluster_rules
 from simdist.semantics import gather as gather_rules
@@ -476,7 +476,18 @@ class MultiWorkerMirroredStrategy(MirroredStrategy):
         return list(value.values) if isinstance(value, DistributedValues) else [value]
 
     def _components_for_axis_reduce(self, value: Any) -> list[Any]:
-        local = list(value.values) if isinstance(value, DistributedValues) else [value] * len(self._devs)
+        """Each local replica's value converted as TF's Strategy.reduce converts it: inside the per-axis
+        tf.function it runs on every replica (a structure is each replica's view of it), so a dict is the
+        graph conversion's TypeError and mismatched tuple leaves the Pack's trace-time ValueError, not the
+        eager classes; then every worker's. fz51d / fz52d, clause run.per-replica."""
+        from simdist.runtime.ops import trace_errors
+        if isinstance(value, DistributedValues):
+            local = list(value.values)
+        elif contains_distributed(value):
+            local = [select_replica(i, value) for i in range(len(self._devs))]
+        else:
+            local = [value] * len(self._devs)
+        local = trace_errors.as_function(lambda: [convert_to_tensor(c) for c in local])
         return self._cross_components("reduce", local)
 
     def gather(self, value: Any, axis: int) -> Any:

@@ -32,6 +32,16 @@ def worker_host(task: int) -> str:
     return f"/job:worker/replica:0/task:{task}"
 
 
+class CachingVariable(variables.ResourceVariable):
+    """TF 2.21's ps_values.CachingVariable: ParameterServerStrategy (one replica per worker) wraps every variable
+    it creates in one (`_create_var_creator`'s variable_creator_single_replica: round-robin, colocated and each
+    shard of a partitioned variable), a tf.Variable that reads and updates the variable it holds (its value is
+    cached only inside a caching scope, which simdist does not model). A user sees its class name; it behaves as
+    the variable (its updates give `_UnreadVariable`s). Clause pss.round-robin (fz52d)."""
+
+    _recorded_as_variable = True   # (a recorded tf.function takes it as an argument like a plain variable)
+
+
 class ShapeOnlyVariable(variables.ResourceVariable):
     """A variable with a shape and dtype but no values, for timing-only runs of huge models:
     its bytes are charged to memory and transfers, reading its values is an error.
@@ -119,7 +129,7 @@ class ParameterServerExtended(StrategyExtended):
             # variable over one are whole variables on the chief).
             chief = session.canonical("/job:chief/replica:0/task:0/device:CPU:0")
             dev = getattr(self._colocate_with, "device", chief) if self._current_worker is None else chief
-            v = variables.ResourceVariable(device=dev, **kw)
+            v = CachingVariable(device=dev, **kw)
             v._distribute_strategy = self._pss
             return v
         partitioner = self._pss._variable_partitioner
@@ -132,7 +142,7 @@ class ParameterServerExtended(StrategyExtended):
                 if p[0] > 1:
                     return self._create_sharded(init, p[0], kw)
             kw["initial_value"] = init
-        v = variables.ResourceVariable(device=self._next_ps(), **kw)
+        v = CachingVariable(device=self._next_ps(), **kw)
         v._distribute_strategy = self._pss
         self._created.append(v)
         return v
@@ -145,7 +155,7 @@ class ParameterServerExtended(StrategyExtended):
         shards = []
         for i, (off, size) in enumerate(zip(offsets, sizes)):
             part = Tensor(init._v[off:off + size], init.dtype)
-            v = variables.ResourceVariable(part, name=f"{name}/part_{i}", device=self._next_ps(), **kw)
+            v = CachingVariable(part, name=f"{name}/part_{i}", device=self._next_ps(), **kw)
             v._distribute_strategy = self._pss
             shards.append(v)
             self._created.append(v)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from simdist import session
-from simdist.runtime import context
+from simdist.runtime import context, errors
 from simdist.strategies.parameter_server import worker_host
 from simdist.strategies.remote_value import RemoteValue
 
@@ -65,13 +65,29 @@ class PerWorkerDataset:
             ext._current_worker = None
 
     def __iter__(self) -> "PerWorkerIterator":
-        it = PerWorkerIterator(self)
+        it = PerWorkerDistributedIterator(self)
         self._coordinator._iterators.append(it)
         return it
 
     @property
     def element_spec(self) -> Any:
         return self._datasets[0].element_spec
+
+
+class PerWorkerDatasetFromDatasetFunction(PerWorkerDataset):
+    """TF 2.21's class of `create_per_worker_dataset(dataset_fn)` (coordinator/values.py get_per_worker_dataset:
+    a callable gives this one, a dataset `PerWorkerDatasetFromDataset`). fz52d."""
+
+
+class PerWorkerDatasetFromDataset(PerWorkerDataset):
+    """TF 2.21's class of `create_per_worker_dataset(dataset)` (a dataset or distributed dataset, not callable)."""
+
+
+def per_worker_dataset(coordinator: ClusterCoordinator, dataset_or_fn: Any) -> PerWorkerDataset:
+    """TF's get_per_worker_dataset: the class by whether the argument is callable."""
+    if callable(dataset_or_fn):
+        return PerWorkerDatasetFromDatasetFunction(coordinator, dataset_or_fn)
+    return PerWorkerDatasetFromDataset(coordinator, dataset_or_fn)
 
 
 class PerWorkerIterator(PerWorkerValues):
@@ -110,10 +126,20 @@ class _WorkerIterator:
         self._w = w
 
     def __next__(self) -> Any:
-        return next(self._parent._iters[self._w])
+        """The worker's next element. A scheduled function is a tf.function: `next()` of an exhausted iterator
+        there is IteratorGetNext's OutOfRangeError "End of sequence" (re-raised at join / fetch), not Python's
+        StopIteration (fz52d seed 52212 #12, observed on TF 2.21)."""
+        try:
+            return next(self._parent._iters[self._w])
+        except StopIteration:
+            raise errors.OutOfRangeError(None, None, "End of sequence") from None
 
     def get_next(self) -> Any:
         return next(self)
 
     def __iter__(self) -> "_WorkerIterator":
         return self
+
+
+class PerWorkerDistributedIterator(PerWorkerIterator):
+    """TF 2.21's class of `iter(per_worker_dataset)` (coordinator/values.py). fz52d."""

@@ -81,3 +81,8 @@ def _to_numpy(x: Any) -> Any:
             return v.numpy()
         return v
     return _map(x, conv)
+
+
+class RemoteValueImpl(RemoteValue):
+    """TF 2.21's concrete class of what `schedule` returns (coordinator/remote_value.py RemoteValueImpl; the public
+    `RemoteValue` is its base). fz52d."""

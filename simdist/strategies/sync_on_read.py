@@ -102,8 +102,8 @@ class SyncOnReadVariable(NoNumberProtocol, DistributedValues, Variable):
         rid = self._local_id()
         if rid is not None:
             local = self._values[rid]
-            getattr(local, method)(value)
-            return local if read_value else None
+            got = getattr(local, method)(value)   # (the component's _UnreadVariable: a PerReplica when regrouped)
+            return got if read_value else None
         agg = self.aggregation
         if method != "assign" and agg == VariableAggregation.SUM:
             raise ValueError(f"SyncOnReadVariable does not support `{method}` in cross-replica context when "

@@ -22,12 +22,28 @@ strategy), then a sequence of API calls:
   get_next_as_optional inside a tf.function, extended.update and reduce_to in cross-replica context, a reduce of a
   distributed variable, InputOptions(experimental_fetch_to_device).
 
+- from seed 52208 on, b_ps: about a third of the programs are ParameterServerStrategy + ClusterCoordinator programs
+  on a small cluster (1-2 workers, 1-2 ps; TF's in-process gRPC servers, one fresh TF process per program): variables
+  under the scope with and without a variable_partitioner (FixedShards / MinSize / MaxSize; ShardedVariable's
+  `variables`, assign*, read_value, numpy, embedding_lookup, Checkpoint save/restore), `schedule` of tf.functions
+  with args, RemoteValue `fetch`/`get`, `join`, `done`, `fetch` of nests, `create_per_worker_dataset` + per-worker
+  iterators (one worker: the closures run in order), a closure raising (its error class at join/fetch),
+  `strategy.run` + reduce inside a scheduled function, the chief's reads after join, error paths (scheduling a
+  plain function, a variable made outside the scope). Values do not depend on which worker ran a closure.
+
 The TF worker runs each program in a fresh eager context (TF's collective instance keys restart with each strategy
 and collide across programs in one process: InternalError "Collective instance ... expected type").
 
 Campaign of the fifty-first session: seeds 51201-51205 (120 programs, 1,151 calls) 20 disagreeing programs before
 its fixes, 3 after; seeds 51206-51207 (50 programs, after the fixes) 1; every one left is the open _UnreadVariable
 class (docs/spec.md run.per-replica).
+
+Campaign of the fifty-second session (fz52d): seed 52201 (15 programs, old draws) 0 disagreeing after the
+_UnreadVariable fix (1 program is a TF crash: SIGSEGV in MirroredStrategy(2).gather of an empty [0, 3] int64
+PerReplica along axis 1, /work/wt/dist52_logs/repro_tf_crash_52201_12.py); b_ps seeds 52208-52212 (64 programs, 23
+of them PS): 52208 4 of 12 and 52209 2 of 12 disagreeing before their fixes (CachingVariable, RemoteValueImpl,
+PerWorkerDatasetFromDatasetFunction / PerWorkerDistributedIterator, CheckpointLoadStatus; ShardedVariable's
+attributes and scatter_*), 0 after; 52210, 52211 0 (tests/strategies/test_fz52d_dist_tf.py).
 
 Every statement's outcome (values, shapes, dtypes, the DistributedValues class and its components, or the error
 class) is recorded on TF 2.21 and on simdist in two subprocesses (fz45_gen's run_backend) and compared.
@@ -572,6 +588,165 @@ def b_function(p: P) -> None:
                f"{out} = [strategy.experimental_local_results(e) for e in {out}d]", [out])
 
 
+# --- ParameterServerStrategy + ClusterCoordinator (from seed 52208 on) ---------------------------------------------
+PARTS = ["None", "tf.distribute.experimental.partitioners.FixedShardsPartitioner(2)",
+         "tf.distribute.experimental.partitioners.FixedShardsPartitioner(3)",
+         "tf.distribute.experimental.partitioners.MinSizePartitioner(min_shard_bytes=8, max_shards=2)",
+         "tf.distribute.experimental.partitioners.MaxSizePartitioner(max_shard_bytes=16, max_shards=3)"]
+
+
+class PS(P):
+    """A PS program being drawn: the cluster (workers, ps), its variables (name, shape, sharded?)."""
+
+    def __init__(self, rng: random.Random, workers: int, nps: int) -> None:
+        super().__init__(rng, 1)
+        self.workers, self.nps = workers, nps
+        self.pvars: list[tuple[str, tuple, str]] = []   # (name, shape, dtype)
+        self.rvs: list[str] = []
+        self.done_tail = False
+
+
+def ps_variable(p: PS) -> None:
+    r = p.rng
+    v = p.name("v")
+    sh = r.choice([(), (4,), (6, 2), (5, 3), (3,), (7, 2)])
+    dt = r.choice(["float32", "float32", "int32"]) if sh else "float32"
+    init = p.lit(dt, sh) if sh else p.lit(dt, ())
+    st = f"with strategy.scope():\n    {v} = tf.Variable({init}, name='{v}')\n"
+    st += (f"{v}_d = (type({v}).__name__, [(type(x).__name__, x.shape, x.name, x.device.split('/')[1] if x.device "
+           f"else '') for x in getattr({v}, 'variables', [{v}])], tf.convert_to_tensor({v}))")
+    p.emit(st, [v + "_d"])
+    p.pvars.append((v, sh, dt))
+
+
+def _pvar(p: PS) -> tuple[str, tuple, str]:
+    if not p.pvars:
+        ps_variable(p)
+    return p.rng.choice(p.pvars)
+
+
+def ps_var_api(p: PS) -> None:
+    """The chief's use of a (possibly sharded) variable: assign*, read_value, numpy, embedding_lookup."""
+    r = p.rng
+    v, sh, dt = _pvar(p)
+    out = p.name("va")
+    kind = r.choice(["assign", "assign_add", "assign_sub", "read", "numpy", "lookup", "assign_ret", "shards"])
+    if kind in ("assign", "assign_add", "assign_sub"):
+        p.emit(f"{v}.{kind}({p.lit(dt, sh)})\n{out} = tf.convert_to_tensor({v})", [out])
+    elif kind == "assign_ret":
+        p.emit(f"{out}r = {v}.assign_add({p.lit(dt, sh)})\n{out} = (type({out}r).__name__, {out}r is {v}, "
+               f"tf.convert_to_tensor({out}r))", [out])
+    elif kind == "read":
+        p.emit(f"{out} = {v}.read_value()", [out])
+    elif kind == "numpy":
+        p.emit(f"{out} = ({v}.numpy(), {v}.dtype, {v}.shape)", [out])
+    elif kind == "lookup":
+        if not sh:
+            p.emit(f"{out} = tf.nn.embedding_lookup({v}, tf.constant([0]))", [out])
+        else:
+            ids = [r.randint(0, sh[0] - 1) for _ in range(r.randint(1, 4))]
+            p.emit(f"{out} = tf.nn.embedding_lookup({v}, tf.constant({ids}))", [out])
+    else:
+        p.emit(f"{out} = [tf.convert_to_tensor(x) for x in getattr({v}, 'variables', [{v}])]", [out])
+
+
+def ps_schedule(p: PS) -> None:
+    """schedule of a tf.function with args; fetch / get / join / done."""
+    r = p.rng
+    f, rv = p.name("f"), p.name("rv")
+    n = r.randint(1, 4)
+    kind = r.choice(["pure", "pure", "update", "read"] if p.workers == 1 else ["pure", "pure", "update"])
+    arg = p.lit("float32", (2,))
+    if kind == "pure":
+        body = "    return x * 2.0 + 1.0, {'n': tf.reduce_sum(x)}\n"
+    elif kind == "update":
+        v, sh, dt = _pvar(p)
+        body = (f"    {v}.assign_add(tf.ones({list(sh)}, tf.{dt}))\n    return tf.reduce_sum(x)\n")
+    else:
+        v, sh, dt = _pvar(p)
+        body = f"    {v}.assign_add(tf.ones({list(sh)}, tf.{dt}))\n    return tf.convert_to_tensor({v})\n"
+    how = r.choice(["fetch", "get", "join_fetch", "fetch_list", "done"])
+    st = (f"@tf.function\ndef {f}(x):\n{body}{rv} = [coord.schedule({f}, args=({arg} * (i + 1.0),)) "
+          f"for i in range({n})]\n")
+    if how == "fetch":
+        st += f"{rv}_o = [x.fetch() for x in {rv}]"
+    elif how == "get":
+        st += f"coord.join()\n{rv}_o = [x.get() for x in {rv}]"
+    elif how == "join_fetch":
+        st += f"coord.join()\n{rv}_o = (coord.done(), coord.fetch({rv}))"
+    elif how == "fetch_list":
+        st += f"{rv}_o = coord.fetch({{'all': {rv}, 'first': {rv}[0], 'k': 3}})"
+    else:
+        st += f"coord.join()\n{rv}_o = (coord.done(), [type(x).__name__ for x in {rv}])"
+    p.emit(st, [rv + "_o"])
+    if kind != "pure":
+        p.emit(f"coord.join()\n{rv}_v = tf.convert_to_tensor({v})", [rv + "_v"])
+
+
+def ps_dataset(p: PS) -> None:
+    """create_per_worker_dataset + iter + a scheduled next (one worker: the closures run in order)."""
+    r = p.rng
+    if p.workers != 1:
+        return ps_schedule(p)
+    ds, f, out = p.name("pwd"), p.name("f"), p.name("it")
+    n, bs = r.randint(3, 12), r.randint(1, 3)
+    comp = r.choice(["x", "(x, tf.cast(x, tf.float32) * 0.5)", "{'a': x * 2}"])
+    k = r.randint(1, 3)
+    p.emit(f"def {ds}_fn():\n    return tf.data.Dataset.range({n}).map(lambda x: {comp}).batch({bs})\n"
+           f"{ds} = coord.create_per_worker_dataset({ds}_fn)\n{ds}_it = iter({ds})\n"
+           f"@tf.function\ndef {f}(it):\n    return next(it)\n"
+           f"{out} = [coord.schedule({f}, args=({ds}_it,)) for _ in range({k})]\ncoord.join()\n"
+           f"{out}_o = [x.fetch() for x in {out}]\n{out}_t = (type({ds}).__name__, type({ds}_it).__name__)",
+           [out + "_o", out + "_t"])
+
+
+def ps_run_reduce(p: PS) -> None:
+    """strategy.run inside a scheduled function, with reduce."""
+    r = p.rng
+    f, out = p.name("f"), p.name("rr")
+    op = r.choice(SM)
+    dt = r.choice(["float32", "int32", "float64"])
+    p.emit(f"@tf.function\ndef {f}(x):\n    pr = strategy.run(lambda t: t * 2 + tf.cast(rid_now(), t.dtype), args=(x,))\n"
+           f"    return strategy.reduce({op}, pr, axis=None), pr\n"
+           f"{out} = coord.schedule({f}, args=({p.lit(dt, (3,))},))\n{out}_o = {out}.fetch()", [out + "_o"])
+
+
+def ps_checkpoint(p: PS) -> None:
+    r = p.rng
+    v, sh, dt = _pvar(p)
+    out = p.name("ck")
+    p.emit(f"{out}c = tf.train.Checkpoint(v={v})\n{out}p = {out}c.save(os.path.join(workdir, '{out}'))\n"
+           f"{v}.assign(tf.zeros({list(sh)}, tf.{dt}))\n{out}s = {out}c.restore({out}p)\n"
+           f"{out} = (tf.convert_to_tensor({v}), type({out}s).__name__)", [out])
+
+
+def ps_error(p: PS) -> None:
+    """An error path: its class (a closure raising, re-raised at join or fetch; a plain function scheduled; a
+    variable made outside the scope used in a closure)."""
+    r = p.rng
+    out = p.name("er")
+    kind = r.choice(["closure_join", "closure_fetch", "plain_fn", "outside_var", "run_on_chief"])
+    if kind in ("closure_join", "closure_fetch"):
+        bad = r.choice(["tf.gather(tf.constant([1.0, 2.0]), tf.constant(5))",
+                        "tf.debugging.assert_equal(x, x + 1.0)",
+                        "tf.reshape(x, [3])"])
+        fin = "coord.join()" if kind == "closure_join" else f"{out}_r.fetch()"
+        p.emit(f"@tf.function\ndef {out}_f(x):\n    {bad}\n    return x\n"
+               f"{out}_r = coord.schedule({out}_f, args=(tf.constant([1.0, 2.0]),))\n{out} = {fin}", [out])
+    elif kind == "plain_fn":
+        p.emit(f"{out} = coord.schedule(lambda: tf.constant(1.0))", [out])
+    elif kind == "outside_var":
+        p.emit(f"{out}_v = tf.Variable(2.0)\n@tf.function\ndef {out}_f():\n    {out}_v.assign_add(1.0)\n"
+               f"    return {out}_v.read_value()\n{out}_r = coord.schedule({out}_f)\ncoord.join()\n"
+               f"{out} = ({out}_r.fetch(), {out}_v.numpy())", [out])
+    else:
+        p.emit(f"{out} = strategy.run(lambda: tf.constant(1.0))", [out])
+    p.done_tail = True   # (TF's coordinator may wait for a "failed" worker after a remote error: nothing after it)
+
+
+PS_BUILDERS = [(ps_variable, 3), (ps_var_api, 5), (ps_schedule, 6), (ps_dataset, 3), (ps_run_reduce, 2),
+               (ps_checkpoint, 1), (ps_error, 2)]
+
 BUILDERS = [(b_run, 8), (b_run_shapes, 3), (b_reduce, 8), (b_reduce_nest, 2), (b_gather, 5), (b_local, 3),
             (b_values_fn, 2), (b_dataset, 4), (b_dataset_fn, 3), (b_replica_ctx, 5), (b_variable, 3),
             (b_var_update, 4), (b_var_read, 4), (b_merge, 3), (b_tape, 2), (b_context, 1), (b_error, 4)]
@@ -580,6 +755,8 @@ BUILDERS = [(b_run, 8), (b_run_shapes, 3), (b_reduce, 8), (b_reduce_nest, 2), (b
 def program(seed: int, k: int, steps: int = 10) -> dict:
     """Program k of seed: its strategy expression and statements."""
     rng = random.Random(seed * 100003 + k)
+    if seed >= 52208 and rng.random() < 0.35:
+        return _ps_program(rng, steps)
     st = rng.choices(STRATEGIES, [w for _, _, w in STRATEGIES])[0]
     p = P(rng, st[1])
     # (b_function came after seeds 51201-51207 were run and the slice's answers kept: drawn from seed 51208 on, so
@@ -590,8 +767,25 @@ def program(seed: int, k: int, steps: int = 10) -> dict:
     return {"strategy": st[0], "lines": p.lines}
 
 
+def _ps_program(rng: random.Random, steps: int) -> dict:
+    workers, nps = rng.choice([(1, 1), (1, 2), (2, 1), (2, 2), (1, 1)])
+    part = rng.choice(PARTS)
+    p = PS(rng, workers, nps)
+    fns, w = zip(*PS_BUILDERS)
+    for _ in range(rng.randint(max(2, steps // 2), steps)):
+        if p.done_tail:
+            break
+        rng.choices(fns, w)[0](p)
+    return {"strategy": (f"tf.distribute.experimental.ParameterServerStrategy(resolver, variable_partitioner={part})"),
+            "ps": (workers, nps), "lines": p.lines}
+
+
 def text_of(prog: dict) -> str:
-    return "\n".join([f"strategy = {prog['strategy']}"] + [s for s, _ in prog["lines"]])
+    head = [f"strategy = {prog['strategy']}"]
+    if "ps" in prog:
+        head = [f"# cluster: {prog['ps'][0]} worker(s), {prog['ps'][1]} ps", *head,
+                "coord = tf.distribute.experimental.coordinator.ClusterCoordinator(strategy)"]
+    return "\n".join(head + [s for s, _ in prog["lines"]])
 
 
 # --- running (in the worker)
@@ -640,13 +834,15 @@ def _err(e: BaseException) -> tuple:
     return ("err", type(e).__name__, str(e)[:200])
 
 
-def run_program(tf, np, prog: dict) -> dict:  # noqa: ANN001
+def run_program(tf, np, prog: dict, extra: dict | None = None) -> dict:  # noqa: ANN001
     import collections
-    env: dict = {"tf": tf, "np": np, "collections": collections}
+    env: dict = {"tf": tf, "np": np, "collections": collections, "os": os, **(extra or {})}
     exec(PRELUDE, env)  # noqa: S102 - our own text
     rec: list = []
     try:
         env["strategy"] = eval(prog["strategy"], env)  # noqa: S307
+        if "ps" in prog:
+            env["coord"] = tf.distribute.experimental.coordinator.ClusterCoordinator(env["strategy"])
         rec.append(("strategy", (norm(tf, np, env["strategy"].num_replicas_in_sync),)))
     except Exception as e:  # noqa: BLE001
         return {"rec": [("strategy", _err(e))]}
@@ -678,6 +874,13 @@ def worker(backend: str, seed: int, n: int, steps: int, start: int, path: str) -
     tf.constant(1.0) + 1.0
     with open(path, "ab") as fh:
         for k in range(start, n):
+            prog = program(seed, k, steps)
+            if "ps" in prog:
+                pickle.dump(_run_ps(backend, seed, k, steps, prog), fh)
+                fh.flush()
+                if backend != "tf":
+                    setup()   # (simdist.reset() forgot the logical CPUs)
+                continue
             if backend == "tf":   # (a fresh eager context per program: TF's collective instance keys restart with
                 from tensorflow.python.eager import context   # each strategy and collide across programs)
                 context._reset_context()
@@ -688,6 +891,66 @@ def worker(backend: str, seed: int, n: int, steps: int, start: int, path: str) -
                 r = {"rec": [("all", _err(e))]}
             pickle.dump(r, fh)
             fh.flush()
+
+
+def _run_ps(backend: str, seed: int, k: int, steps: int, prog: dict) -> dict:
+    """A PS program's outcome: on TF in a fresh process of its own (its in-process gRPC servers cannot be stopped,
+    and a remote error can leave TF's coordinator waiting for a worker), on simdist after simdist.reset()."""
+    import subprocess
+    import tempfile
+    if backend == "tf":
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, "ps.pkl")
+            try:
+                subprocess.run([sys.executable, os.path.abspath(__file__), "--ps-one", str(seed), str(k), str(steps),
+                                out], capture_output=True, timeout=PS_TIMEOUT,
+                               env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3"))
+            except subprocess.TimeoutExpired:
+                return {"crash": True, "why": "timeout"}
+            if not os.path.exists(out):
+                return {"crash": True}
+            with open(out, "rb") as fh:
+                return pickle.load(fh)
+    import numpy as np
+    import tempfile as _t
+    import simdist
+    from simdist import tf
+    simdist.reset()
+    workers, nps = prog["ps"]
+    spec = tf.train.ClusterSpec({"worker": [f"w{i}:1" for i in range(workers)], "ps": [f"p{i}:1" for i in range(nps)]})
+    resolver = tf.distribute.cluster_resolver.SimpleClusterResolver(spec, rpc_layer="grpc")
+    with _t.TemporaryDirectory() as workdir:
+        try:
+            r = run_program(tf, np, prog, {"resolver": resolver, "workdir": workdir})
+        except Exception as e:  # noqa: BLE001
+            r = {"rec": [("all", _err(e))]}
+    simdist.reset()
+    return r
+
+
+PS_TIMEOUT = 240
+
+
+def ps_one(seed: int, k: int, steps: int, path: str) -> None:
+    """TF side of one PS program (a process of its own): in-process servers, the program, its record."""
+    import tempfile
+    import numpy as np
+    import tensorflow as tf
+    sys.path.insert(0, os.path.dirname(os.path.dirname(HERE)))
+    from simdist.conformance.backends.tf_backend import start_in_process_servers
+    prog = program(seed, k, steps)
+    workers, nps = prog["ps"]
+    spec, servers = start_in_process_servers(tf, workers, nps, inter_op_threads=max(8, workers + nps + 1))
+    resolver = tf.distribute.cluster_resolver.SimpleClusterResolver(tf.train.ClusterSpec(spec), rpc_layer="grpc")
+    with tempfile.TemporaryDirectory() as workdir:
+        try:
+            r = run_program(tf, np, prog, {"resolver": resolver, "workdir": workdir})
+        except Exception as e:  # noqa: BLE001
+            r = {"rec": [("all", _err(e))]}
+    with open(path, "wb") as fh:
+        pickle.dump(r, fh)
+        fh.flush()
+    os._exit(0)   # (the servers and the coordinator's threads never stop)
 
 
 def same(a, b) -> bool:  # noqa: ANN001
@@ -711,6 +974,9 @@ def first_diff(w: dict, g: dict) -> tuple[int, str] | None:
 
 
 def main() -> int:
+    if sys.argv[1] == "--ps-one":
+        ps_one(int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5])
+        return 0
     if sys.argv[1] == "--worker":
         worker(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6]), sys.argv[7])
         return 0
@@ -737,7 +1003,8 @@ def main() -> int:
         bad += 1
         if shown < a.show:
             shown += 1
-            print(f"=== program {k} (statement {d[0]})\nstrategy = {prog['strategy']}")
+            print(f"=== program {k} (statement {d[0]})\nstrategy = {prog['strategy']}" +
+                  (f"  # cluster {prog['ps']}" if "ps" in prog else ""))
             if d[0] >= 1:
                 print("\n".join(s for s, _ in prog["lines"][:d[0] - 1]))
             print(f"  >> {d[1]}")

@@ -1,7 +1,8 @@
 """A bounded slice of fz51d (tests/fuzz51d/fz51d_gen.py, the generator of the tf.distribute API surface: strategies,
 run with nested args, reduce/gather, local results, distributed datasets, replica-context collectives, merge_call,
 variables of every synchronization/aggregation, error paths) in the default run: the first programs of seed 51201
-whose every statement agrees with TF 2.21, each program's record (every statement's outcome) compared with TF's
+and three ParameterServerStrategy programs of seed 52208
+(b_ps), every statement agreeing with TF 2.21, each program's record (every statement's outcome) compared with TF's
 answers kept in tests/goldens/ (recorded by running this module with TensorFlow installed). The whole campaign:
 
     python tests/fuzz51d/fz51d_gen.py SEED N     (seeds 51201.., fresh processes, disagreements printed)
@@ -21,13 +22,18 @@ import tf_workers
 pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
 
 SEED = 51201
-# the programs of SEED kept out of the slice: the open class of `assign*` results (TF's _UnreadVariable, simdist's
-# variable itself: docs/spec.md clause run.per-replica, fz51d)
-OPEN = {7}
-PROGRAMS = [k for k in range(20) if k not in OPEN]
+# (program 7, the `assign*` result class, kept out until the fifty-second session fixed it: TF's _UnreadVariable)
+PROGRAMS = list(range(20))
+# ParameterServerStrategy + ClusterCoordinator programs of seed 52208 (b_ps: one worker's per-worker dataset,
+# sharded variables, closures with args, fetch of nests), each on TF in a process of its own
+PS_PROGRAMS = [(52208, 3), (52208, 9), (52208, 13)]
 
 
 def program(tf: Any, case: dict, workdir: str) -> Any:
+    if "seed" in case:
+        prog = F.program(case["seed"], case["k"], 10)
+        backend = "tf" if tf.__name__.startswith("tensorflow") else "simdist"
+        return F._run_ps(backend, case["seed"], case["k"], 10, prog)["rec"]
     if tf.__name__.startswith("tensorflow"):
         # (a fresh eager context per program: TF's collective instance keys restart with each strategy and
         # collide across programs in one process)
@@ -38,6 +44,7 @@ def program(tf: Any, case: dict, workdir: str) -> Any:
 
 
 CASES: dict[str, dict] = {f"p{k}": {"strategy": "other", "k": k} for k in PROGRAMS}
+CASES.update({f"ps{seed}_{k}": {"strategy": "other", "seed": seed, "k": k} for seed, k in PS_PROGRAMS})
 NAMES = list(CASES)
 
 
@@ -51,7 +58,7 @@ def tf_results(request: Any) -> dict[int, Any]:
 def test_fz51d_slice(index: int, tf_results: dict[int, Any], tmp_path: Any) -> None:
     name = NAMES[index]
     got, want = tf_programs.on_simdist(program, CASES[name], str(tmp_path)), tf_results[index]
-    prog = F.program(SEED, CASES[name]["k"], 10)
+    prog = F.program(CASES[name].get("seed", SEED), CASES[name]["k"], 10)
     for i, ((st, w), (_, g)) in enumerate(zip(want, got)):
         assert F.same(w, g), (f"program {name} statement {i}:\nstrategy = {prog['strategy']}\n{st}\n"
                               f"TF 2.21: {str(w)[:400]}\nsimdist: {str(g)[:400]}")

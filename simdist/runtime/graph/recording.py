@@ -308,7 +308,7 @@ class Recorder(execution.Interpreter):
         return t
 
     def read(self, var: Any, t: Tensor) -> Tensor:
-        if type(var) is not variables.ResourceVariable:
+        if not _plain_variable(var):
             self.invalidate(f"a read of {type(var).__name__} {getattr(var, 'name', '?')} (only plain variables "
                             "are recorded)")
             return t
@@ -320,7 +320,7 @@ class Recorder(execution.Interpreter):
 
     def write(self, var: Any, kind: str, value: Any, arr: np.ndarray) -> None:
         self.other_thread()
-        if type(var) is not variables.ResourceVariable:
+        if not _plain_variable(var):
             self.invalidate(f"{kind} of {type(var).__name__} {getattr(var, 'name', '?')} (only plain variables "
                             "are recorded)")
         elif hasattr(value, "_as_tensor"):
@@ -346,7 +346,7 @@ class Recorder(execution.Interpreter):
     def scatter(self, var: Any, kind: str, indices: Tensor, updates: Tensor, operand: tuple) -> None:
         """A sparse write (scatter_add & co.): a write node with two inputs, indices and updates."""
         self.other_thread()
-        if type(var) is not variables.ResourceVariable:
+        if not _plain_variable(var):
             self.invalidate(f"{kind} of {type(var).__name__} {getattr(var, 'name', '?')} (only plain variables "
                             "are recorded)")
             return
@@ -530,6 +530,13 @@ def signature(args: tuple, kwargs: dict) -> tuple[Any, list[Tensor]] | None:
     return key, leaves
 
 
+def _plain_variable(var: Any) -> bool:
+    """A variable recorded as itself: a ResourceVariable, or a subclass that is one in all but name
+    (ParameterServerStrategy's CachingVariable: `_recorded_as_variable`)."""
+    t = type(var)
+    return t is variables.ResourceVariable or getattr(t, "_recorded_as_variable", False)
+
+
 def _sig(x: Any, leaves: list[Tensor]) -> Any:
     """One argument's part of the signature (tensors appended to leaves). A module function: a
     nested function calling itself is a reference cycle, garbage made on every call."""
@@ -549,7 +556,7 @@ def _sig(x: Any, leaves: list[Tensor]) -> Any:
         return ("var", id(x))
     if t is PerReplica or t is Mirrored:
         return (t, tuple(_sig(v, leaves) for v in x._values))
-    if t is variables.ResourceVariable:
+    if t is variables.ResourceVariable or getattr(t, "_recorded_as_variable", False):
         # a plain variable argument: read inside the call (a READ node of that variable), as
         # TF captures its handle; keyed by the variable itself (which the graph keeps alive)
         return ("var", id(x))
