@@ -84,6 +84,16 @@ KNOWN_OPEN: dict[str, tuple[dict[str, str], str, str]] = {
         "dropout or recurrent_dropout, a GRU with dropout, unrolled or not, each differs between the two strategies; "
         "the per-epoch losses look shifted by one draw of the cell's seed generator. Where the extra draw happens "
         "(DropoutRNNCell.get_dropout_mask's cache under OneDeviceStrategy's run) was not found (kfuzz51, open)."),
+    "flip-sparse-allreduce-eager": (
+        {"transfer": "flip", "strategy": "mirrored2"}, "transfer/",
+        "a layer frozen without compiling again (seed 5120261301 #34: a subclassed Embedding + GlobalAveragePooling1D "
+        "model under MirroredStrategy(2), the Embedding frozen after fit and train_on_batch, fit again): TF 2.21's cached "
+        "train function, traced before the freeze, keeps training the Embedding (18 of 18 values changed by the fit); "
+        "simdist's does not. Root: the replicas' IndexedSlices gradients of the Embedding are all-reduced by "
+        "strategies/base.py `_reduce_slices`, which reads the slices' values in Python, so the step's recording fails "
+        "(\"it reads a tensor's value in <listcomp> (strategies/base.py)\") and the step runs its Python every call, "
+        "reading the trainable variables anew (keras.fit.step-replay kfuzz52; reproducer "
+        "/work/wt/kfuzz52_logs/probe34.py, kfuzz52, open)."),
 }
 
 
