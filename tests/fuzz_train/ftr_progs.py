@@ -35,6 +35,7 @@ from ftr_vocab import (ARCHS10, BN_ARCHS10, CKPT_MANAGER_POST, CKPT_MANAGER_PRE,
                        RANDOM_ARCHS10, SCHEDULES10, VAL_SW_SRC, WD_EXCLUDE_LINE)
 from ftr_vocab import (ARCHS11, BACKUP_BATCHES_SRC, CALLBACKS11, CSV_APPEND_POST, CSV_APPEND_PRE, METRICS11,
                        OPT_OPTIONS11, VAL_BATCH_KW)
+from ftr_vocab import (CLONE_SRC, CTL_MIXED_OPT, OPTS12, PIPELINES12, TRANSFER_RECOMPILE, TRANSFER_SRC)
 from simdist.conformance.grid import programs as grid
 from simdist.conformance.grid import reference
 
@@ -613,6 +614,40 @@ def _widen11(cfg: dict[str, str], side: np.random.Generator) -> dict[str, str]:
     return cfg
 
 
+def _widen12(cfg: dict[str, str], side: np.random.Generator) -> dict[str, str]:
+    """kfuzz52's vocabulary, drawn from a generator of its own (``[seed, index, 14]``), so the programs it leaves
+    alone keep their configuration, source and hash: transfer learning after fit (``transfer=recompile``: the first
+    layer with weights frozen, compiled again with a lower rate and fit, unfrozen, compiled and fit again;
+    ``transfer=flip``: frozen without compiling again; three fit programs in ten); ``clone_model`` + ``set_weights``,
+    compiled with an optimizer of its own and fit (``clone=yes``, one fit program in four of functional or Sequential
+    models without a Lambda or user layer); the tf.data pipelines people write (``pipeline``: shuffle by an op seed,
+    reshuffled or not, cache, prefetch, seeded noise in map on a float input; one dataset-fed program in two, and one
+    array-fed fit program in five becomes dataset-fed by one); a custom loop under mixed_float16 with a
+    LossScaleOptimizer and scale_loss (``ctl_mixed=yes``, one custom loop in two, not under
+    ParameterServerStrategy nor with a CheckpointManager)."""
+    a, b, c, d, e = side.random(5)
+    variant = _pick(side, ("recompile", "recompile", "flip"))
+    opt2 = _pick(side, OPTS12)
+    opt3 = _pick(side, OPTS12)
+    pipes = [k for k in PIPELINES12 if k != "map_noise" or ARCHS[cfg["arch"]][0] == "float"]
+    pipe = _pick(side, pipes)
+    fit = cfg["mode"] == "fit"
+    opts = [o for o in cfg.get("fitopts", "").split(",") if o]
+    if a < 0.3 and fit:
+        cfg = {**cfg, "transfer": variant, "opt12": opt2, "opt12b": opt3}
+    if b < 0.25 and fit and cfg.get("model") is None and cfg.get("model_form") in (None, "sequential", "sequential_add") \
+            and cfg.get("lambda_layer") != "yes" and cfg.get("custom_layer") != "yes":
+        cfg = {**cfg, "clone": "yes", "opt12": opt2}
+    if c < 0.5 and fit and cfg.get("feed") == "dataset":
+        cfg = {**cfg, "pipeline": pipe}
+    elif d < 0.2 and fit and cfg.get("feed") is None and "validation_split" not in opts \
+            and cfg.get("sw_form") is None and cfg.get("val_batch") is None:
+        cfg = {**cfg, "feed": "dataset", "pipeline": pipe}
+    if e < 0.5 and not fit and cfg.get("strategy_form") != "pss" and cfg.get("ckpt_manager") is None:
+        cfg = {**cfg, "ctl_mixed": "yes", "policy": "mixed_float16"}
+    return cfg
+
+
 def _loss_source(name: str, reduction: str | None, force: bool = False, string: bool = False) -> str:
     """The loss's source; ``reduction`` replaces the loss's own one when ``force`` (a custom loop's "none"),
     else applies to losses without one; ``string``: the loss's string name (LOSS_STRINGS)."""
@@ -733,10 +768,10 @@ if "validation_data" in fit_kwargs:
 _FIT_CALL = "hist = model.fit(x, y, batch_size=batch_size, epochs=epochs, shuffle=False,"
 
 
-#: The session of the newest widening (kfuzz51's `_widen11`); `make_program(..., upto=45)` draws a program as the
+#: The session of the newest widening (kfuzz52's `_widen12`); `make_program(..., upto=45)` draws a program as the
 #: generator of the forty-fifth session did, `upto=43` as the forty-third's (to re-run an earlier session's seeds and
 #: open classes; the sessions before the forty-first are not told apart).
-LATEST = 51
+LATEST = 52
 
 
 def make_program(seed: int, index: int, cfg: dict[str, str] | None = None, upto: int = LATEST) -> grid.Case:
@@ -752,7 +787,8 @@ def make_program(seed: int, index: int, cfg: dict[str, str] | None = None, upto:
             two = {**cfg, "arch": _pick(side, TWO_INPUTS)}
             cfg = two if valid(two) else cfg
         for session, widen in ((41, _widen), (42, _widen2), (43, _widen3), (44, _widen4), (45, _widen5), (46, _widen6),
-                                (47, _widen7), (48, _widen8), (49, _widen9), (50, _widen10), (51, _widen11)):
+                                (47, _widen7), (48, _widen8), (49, _widen9), (50, _widen10), (51, _widen11),
+                                (52, _widen12)):
             if upto >= session:   # (each widening's generator of its own: [seed, index, session - 38])
                 cfg = widen(cfg, np.random.default_rng([seed, index, session - 38]))
     kind, replicas = grid.STRATEGIES[cfg["strategy"]]
@@ -838,7 +874,12 @@ def make_program(seed: int, index: int, cfg: dict[str, str] | None = None, upto:
         if cfg.get("feed") == "dataset":   # (kfuzz42: the batches as a tf.data.Dataset, weights in it)
             feed = ("ds.repeat(), steps_per_epoch=%d" % (n // bs) if cfg.get("steps_per_epoch") == "repeat"
                     else "ds")   # (kfuzz44: a repeated dataset, epochs of the full batches' count)
-            fit = _DATASET + fit.replace(_FIT_CALL, f"hist = model.fit({feed}, epochs=epochs,")
+            data_src = _DATASET
+            if cfg.get("pipeline") is not None:   # (kfuzz52: the pipeline people write, under a global seed)
+                data_src = data_src.replace("ds = tf.data.Dataset.from_tensor_slices(_parts).batch(batch_size)\n",
+                                            "tf.keras.utils.set_random_seed(seed)\n"
+                                            + PIPELINES12[cfg["pipeline"]] + "\n", 1)
+            fit = data_src + fit.replace(_FIT_CALL, f"hist = model.fit({feed}, epochs=epochs,")
         if cfg.get("feed") in ("generator", "pydataset"):   # (kfuzz45)
             nb = -(-n // bs)
             feed = ("gen(), steps_per_epoch=%d" % nb if cfg["feed"] == "generator"   # (a PyDataset is shuffled by
@@ -893,6 +934,12 @@ def make_program(seed: int, index: int, cfg: dict[str, str] | None = None, upto:
             body += BATCH_API_SRC.replace("ROWS", "6" if replicas == 3 else "4")
         if cfg.get("callbacks11") == "csv_append":   # (kfuzz51: a second fit appended to the file)
             body += CSV_APPEND_POST
+        if cfg.get("clone") == "yes":   # (kfuzz52)
+            body += CLONE_SRC.replace("OPT2", OPTS12[cfg["opt12"]]).replace("LOSS", loss).replace("METRICS", metrics)
+        if cfg.get("transfer") is not None:   # (kfuzz52: last, it freezes layers of the model)
+            recompile = TRANSFER_RECOMPILE if cfg["transfer"] == "recompile" else ""
+            body += (TRANSFER_SRC.replace("RECOMPILE", recompile).replace("OPT2", OPTS12[cfg["opt12"]])
+                     .replace("OPT3", OPTS12[cfg["opt12b"]]).replace("LOSS", loss).replace("METRICS", metrics))
         if cfg.get("inputs_form") == "dict":   # (kfuzz43: the inputs by their names)
             body = _DICT_INPUTS + re.sub(r"\bx\[:(\d)\]", r"{k: a[:\1] for k, a in x.items()}", body)
         elif ARCHS[cfg["arch"]][0] == "float2":   # the templates' first rows of x: of each input
@@ -913,6 +960,13 @@ def make_program(seed: int, index: int, cfg: dict[str, str] | None = None, upto:
                     .replace("for i, v in enumerate(opt_vars(opt)):\n",
                              CKPT_MANAGER_SAVE + "for i, v in enumerate(opt_vars(opt)):\n", 1)
                     + CKPT_MANAGER_POST.replace("USE_FUNCTION", str(cfg["mode"] == "ctl_function")))
+        if cfg.get("ctl_mixed") == "yes":   # (kfuzz52: a LossScaleOptimizer, the loss scaled in the tape)
+            at = "        loss = tf.nn.compute_average_loss(loss_obj(yb, pred), global_batch_size=GB)\n"
+            body = (body.replace("    opt.build(model.trainable_variables)", CTL_MIXED_OPT
+                                 + "    opt.build(model.trainable_variables)", 1)
+                    .replace(at, at + "        scaled = opt.scale_loss(loss)\n", 1)
+                    .replace("grads = tape.gradient(loss, model.trainable_variables)",
+                             "grads = tape.gradient(scaled, model.trainable_variables)", 1))
         if cfg.get("ctl_form") == "apply":   # (kfuzz44: optimizer.apply, a tf.function without XLA)
             body = (body.replace("opt.apply_gradients(zip(grads, model.trainable_variables))",
                                  "opt.apply(grads, model.trainable_variables)")

@@ -932,3 +932,64 @@ BACKUP_BATCHES_SRC = BACKUP_SRC.replace(
     "callbacks=[tf.keras.callbacks.BackupAndRestore(_backup_dir, save_freq=2, double_checkpoint=True)])")
 #: validation in batches of its own (``val_batch``): validation_batch_size, with or without validation_steps.
 VAL_BATCH_KW: dict[str, str] = {"size2": "validation_batch_size=2", "size3_steps1": "validation_batch_size=3, validation_steps=1"}
+
+#: kfuzz52: the optimizers a second compile takes (transfer learning's lower rate, a clone's own optimizer).
+OPTS12: dict[str, str] = {
+    "sgd_momentum": "tf.keras.optimizers.SGD(learning_rate=0.01, momentum=0.9)",
+    "adam_low": "tf.keras.optimizers.Adam(learning_rate=0.001)",
+    "rmsprop_low": "tf.keras.optimizers.RMSprop(learning_rate=0.002)",
+}
+#: Transfer learning after fit (``transfer=recompile``, the Keras guide's pattern): the first layer with weights
+#: frozen (a nested model as a whole), compiled again with a lower rate and fit one epoch; unfrozen, compiled again
+#: and fit one more. ``transfer=flip``: frozen without compiling again (Keras 3.15's train function is traced once
+#: per compile, its trainable variables read at trace time), then compiled and fit.
+TRANSFER_SRC = '''\
+_weighted12 = [l for l in model.layers if l.trainable_weights]
+_frozen12 = _weighted12[:1] if len(_weighted12) > 1 else []
+for _l12 in _frozen12:
+    _l12.trainable = False
+obs["transfer/trainable"] = np.int64(len(model.trainable_weights))
+obs["transfer/non_trainable"] = np.int64(len(model.non_trainable_weights))
+RECOMPILE_h12 = model.fit(x, y, batch_size=batch_size, epochs=1, shuffle=False, verbose=0)
+obs["transfer/loss1"] = np.asarray(_h12.history["loss"], dtype=np.float64)
+obs["transfer/weights1"] = flat(model)
+for _l12 in _frozen12:
+    _l12.trainable = True
+with strategy.scope():
+    model.compile(optimizer=OPT3, loss=LOSS, metrics=METRICS)
+_h12 = model.fit(x, y, batch_size=batch_size, epochs=1, shuffle=False, verbose=0)
+obs["transfer/loss2"] = np.asarray(_h12.history["loss"], dtype=np.float64)
+obs["transfer/weights2"] = flat(model)
+'''
+TRANSFER_RECOMPILE = '''with strategy.scope():
+    model.compile(optimizer=OPT2, loss=LOSS, metrics=METRICS)
+'''
+#: clone_model + set_weights (``clone=yes``): the trained model cloned under the strategy, its weights copied, compiled
+#: with an optimizer of its own, its predictions, one epoch of fit and evaluate.
+CLONE_SRC = '''\
+with strategy.scope():
+    _clone12 = tf.keras.models.clone_model(model)
+    _clone12.set_weights(model.get_weights())
+    _clone12.compile(optimizer=OPT2, loss=LOSS, metrics=METRICS)
+obs["clone/predict"] = np.asarray(_clone12.predict(x[:4], verbose=0))
+_hc12 = _clone12.fit(x, y, batch_size=batch_size, epochs=1, shuffle=False, verbose=0)
+for _k12 in sorted(_hc12.history):
+    obs[f"history/clone_{_k12}"] = np.asarray(_hc12.history[_k12], dtype=np.float64)   # (history/: compared
+    #                                                     without Keras's uniquifying suffix, reference.canonical_key)
+obs["clone/weights"] = flat(_clone12)
+obs["clone/evaluate"] = np.asarray(_clone12.evaluate(x, y, batch_size=4, verbose=0), dtype=np.float64)
+'''
+#: tf.data pipelines people write (``pipeline``, for a fit fed a dataset): the rows shuffled by an op seed under
+#: set_random_seed (reshuffled each epoch or not), cached, prefetched, a float input augmented by seeded noise in map.
+PIPELINES12: dict[str, str] = {
+    "shuffle_reshuffle": "ds = tf.data.Dataset.from_tensor_slices(_parts).shuffle(len(_parts[0]), seed=7).batch(batch_size)",
+    "shuffle_fixed_cache": ("ds = tf.data.Dataset.from_tensor_slices(_parts).shuffle(4, seed=11, "
+                            "reshuffle_each_iteration=False).cache().batch(batch_size).prefetch(tf.data.AUTOTUNE)"),
+    "cache_prefetch": "ds = tf.data.Dataset.from_tensor_slices(_parts).cache().batch(batch_size).prefetch(2)",
+    "map_noise": ("ds = tf.data.Dataset.from_tensor_slices(_parts).map(lambda a, *r: (a + tf.random.uniform("
+                  "tf.shape(a), -0.05, 0.05, seed=3),) + tuple(r)).batch(batch_size)"),
+}
+#: A custom loop under mixed_float16 (``ctl_mixed=yes``): the optimizer in a LossScaleOptimizer (unless it is one),
+#: the loss scaled by scale_loss in the tape (Keras 3's custom-loop idiom; apply unscales the gradients).
+CTL_MIXED_OPT = ("    if not isinstance(opt, tf.keras.optimizers.LossScaleOptimizer):\n"
+                 "        opt = tf.keras.optimizers.LossScaleOptimizer(opt, initial_scale=256.0, dynamic_growth_steps=2)\n")

@@ -17,7 +17,7 @@ import pytest
 
 from ftr_known import KNOWN_OPEN
 from ftr_progs import ARCHS, LOSSES, OPTIMIZERS, make_program
-from ftr_vocab import ARCHS7, ARCHS10, ARCHS11, CALLBACKS11, METRICS11, OPT_OPTIONS11, VAL_BATCH_KW
+from ftr_vocab import ARCHS7, ARCHS10, ARCHS11, CALLBACKS11, METRICS11, OPT_OPTIONS11, PIPELINES12, VAL_BATCH_KW
 from fz_train_campaign import ANSWERS_DIR, campaign, load_answer
 
 needs_tf = pytest.mark.skipif(importlib.util.find_spec("tensorflow") is None,
@@ -80,7 +80,8 @@ def test_programs_reach_the_vocabulary() -> None:
     layers and recurrent dropout, train_on_batch/test_on_batch/predict_on_batch, metrics by their string names over
     every output and a ModelCheckpoint of the whole model to a .keras file (kfuzz47); kfuzz50's and kfuzz51's draws (the
     decoders, padding, ConvLSTM, residual and merge models, metric sets, optimizer options, callbacks, batch-level
-    BackupAndRestore, validation batches)."""
+    BackupAndRestore, validation batches); kfuzz52's (transfer learning by freezing and compiling again or not,
+    clone_model + set_weights, tf.data pipelines, a mixed_float16 custom loop with a LossScaleOptimizer)."""
     cs = [make_program(SEED, i) for i in range(600)]
     for factor, levels in (("arch", set(ARCHS) - set(ARCHS11)), ("loss", LOSSES), ("optimizer", OPTIMIZERS)):
         drawn = {c.config[factor] for c in cs} - set(ARCHS11)
@@ -118,7 +119,9 @@ def test_programs_reach_the_vocabulary() -> None:
                          ("wd_exclude", {"bias"}), ("val_sw", {"yes"}), ("ckpt_manager", {"yes"}),
                          ("metrics11", {"0", "1", "2", "3"}), ("opt11", {"yes"}),   # (kfuzz51's)
                          ("callbacks11", set(CALLBACKS11)), ("val_batch", set(VAL_BATCH_KW)),
-                         ("backup", {"interrupt", "interrupt_batches"})):
+                         ("backup", {"interrupt", "interrupt_batches"}),
+                         ("transfer", {"recompile", "flip"}), ("clone", {"yes"}),   # (kfuzz52's)
+                         ("pipeline", set(PIPELINES12)), ("ctl_mixed", {"yes"})):
         drawn = {c.config[factor] for c in cs if factor in c.config}
         assert drawn == want, f"600 programs draw {factor} {sorted(drawn)}, but should draw {sorted(want)}"
     steps = {"compiled": "self.compiled_metrics.update_state(y, y_pred, sample_weight)",
@@ -172,7 +175,13 @@ def test_programs_reach_the_vocabulary() -> None:
               "schedule10": "learning_rate=tf.keras.optimizers.schedules.",   # (kfuzz50's)
               "wd_exclude": "opt.exclude_from_weight_decay(var_names=['bias'])",
               "val_sw": 'fit_kwargs["validation_data"] = (_vx, _vy, np.round(',
-              "ckpt_manager": "tf.train.Checkpoint(model=model_r, optimizer=opt_r).restore(ckm.checkpoints[0])"}
+              "ckpt_manager": "tf.train.Checkpoint(model=model_r, optimizer=opt_r).restore(ckm.checkpoints[0])",
+              "transfer": "    _l12.trainable = False", "clone": "tf.keras.models.clone_model(model)",   # (kfuzz52's)
+              "ctl_mixed": "grads = tape.gradient(scaled, model.trainable_variables)"}
+    for c in cs:   # (kfuzz52's pipelines: under a global seed)
+        assert "pipeline" not in c.config or ("tf.keras.utils.set_random_seed(seed)" in c.source
+                                              and PIPELINES12[c.config["pipeline"]] in c.source), \
+            f"program {c.index} (pipeline={c.config.get('pipeline')}) does not feed fit its pipeline"
     for c in cs:
         for factor, text in checks.items():
             if factor == "strategy_form" and c.config.get(factor) == "pss":

@@ -253,7 +253,9 @@ def scatters_nothing(idx_shape: Sequence[int], out_shape: Sequence[int], opname:
 def _scatter_nd(idx: np.ndarray, upd: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
     """The kernel: ValidEmptyOutputShape (see `_check_updates`), then DoScatterNd's PrepareAndValidateInputs,
     which refuses indices into an output of no elements ("Indices and updates specified for empty output.
-    indices shape: [1,1]"), then its switch on the indices' depth (`scatters_nothing`)."""
+    indices shape: [1,1]"), then its switch on the indices' depth (`scatters_nothing`). A replay of a recorded
+    call checks the shapes of its own run first (`_check_updates`, which `scatter_nd` ran as the call recorded)."""
+    _check_updates(idx, upd.shape, shape, "ScatterNd")
     _valid_empty(len(shape), idx.size, upd.size, "ScatterNd")
     out = np.zeros(shape, dtype=upd.dtype)
     if out.size == 0 and idx.size:
@@ -414,7 +416,10 @@ def scatter_nd(indices: Any, updates: Any, shape: Any, name: str | None = None) 
                                             "[Op:ScatterNd]"), text, "ScatterNd",
                 (tuple(idx.shape.as_list()), tuple(upd.shape.as_list()), (len(shp),)))
     try:
-        _check_updates(dispatch.static_value(idx), tuple(upd.shape.as_list()), shp, "ScatterNd", shape_rank)
+        # (the checks read the indices' shape, not their values: `raw`, so a traced call that scatters computed
+        # indices, Keras's confusion matrix of the IoU metrics, stays recorded, as TF traces it once; the kernel
+        # checks the shapes again as a replay runs, kfuzz52)
+        _check_updates(dispatch.raw(idx), tuple(upd.shape.as_list()), shp, "ScatterNd", shape_rank)
     except errors.InvalidArgumentError as e:
         from simdist.runtime.ops import graph_constants
         if (static_shapes.unknown(idx) is None and static_shapes.unknown(upd) is None
