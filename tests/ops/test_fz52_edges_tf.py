@@ -6,6 +6,9 @@ exception class, eagerly and in a tf.function. Needs the `tf` extra.
 
 from __future__ import annotations
 
+from typing import Any, Callable
+
+import numpy as np
 import pytest
 
 import edge_compare
@@ -40,7 +43,51 @@ def _float_axis_cases() -> list[tuple[str, str, object]]:
     return _both(calls, "ops.conversion")
 
 
-CASES: list[tuple] = [
+# --- Einsum's list input in a replica (fz50b_gen seed 52002 #46): gen_linalg_ops.einsum with a MirroredVariable takes
+# the eager fallback, which converts every operand to the first eager tensor's dtype: a variable of another dtype is
+# ValueError "Incompatible type conversion requested to type float32 for `tf.Variable of type float16" (simdist: the
+# Einsum dtype's InvalidArgumentError).
+_STRATEGIES: dict[str, Any] = {}
+
+
+def _strategy(tf: Any) -> Any:
+    """MirroredStrategy on two logical CPUs: simdist's on a fresh simulation for each case, TF's made once per worker
+    (tests/ops/test_fz32b_edges_tf.py's helper)."""
+    simdist_tf = tf.__name__.startswith("simdist")
+    if simdist_tf or tf.__name__ not in _STRATEGIES:
+        if simdist_tf:
+            import simdist
+            simdist.reset()
+        cpu = tf.config.list_physical_devices("CPU")[0]
+        tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 2)
+        _STRATEGIES[tf.__name__] = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
+    return _STRATEGIES[tf.__name__]
+
+
+def _in_replicas(expr: str, var: str) -> Callable[[Any], Any]:
+    """`expr` of a variable `v` (made by `var` in the strategy's scope) in each replica, summed across them."""
+    def run(tf: Any) -> Any:
+        s = _strategy(tf)
+        env = {"tf": tf, "np": np}
+        with s.scope():
+            v = eval(var, env)  # noqa: S307 - our own text
+        per = s.run(lambda: tf.cast(eval(expr, {**env, "v": v}), tf.float32))  # noqa: S307 - our own text
+        return s.reduce("SUM", per, axis=None)
+    return run
+
+
+def _einsum_cases() -> list[tuple[str, str, object]]:
+    x = "tf.constant(np.ones((4, 2), np.float32))"
+    out = []
+    for var in ("tf.Variable(np.ones((2, 3), np.float16))", "tf.Variable(np.ones((2, 3), np.float32))",
+                "tf.Variable(np.ones((2, 3), np.float64))"):
+        for expr in (f"tf.einsum('...i,ij->...j', {x}, v)", f"tf.einsum('ij,ki->kj', v, {x})", "tf.einsum('ij->j', v)"):
+            out.append((f"{expr} in replicas, v = {var}", "ops.conversion", _in_replicas(expr, var)))
+    return out
+
+
+CASES: list[tuple] = [   # (the replica cases first: TF's worker configures its logical CPUs before any op)
+    *_einsum_cases(),
     *_float_axis_cases(),
 ]
 
