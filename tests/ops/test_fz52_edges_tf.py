@@ -86,9 +86,31 @@ def _einsum_cases() -> list[tuple[str, str, object]]:
     return out
 
 
+# --- keras.ops.slice_update is XlaDynamicUpdateSlice on TF's backend, which registers no gradient: a tape reaching it
+# is LookupError "gradient registry has no entry for: XlaDynamicUpdateSlice" (fz51b_gen seed 52001 #0).
+def _slice_update_tape(source: str) -> Callable[[Any], Any]:
+    def run(tf: Any) -> Any:
+        a = tf.constant(np.array([1.125, 2.0, -0.5], np.float32))
+        b = tf.constant(np.array([-1.5], np.float32))
+        w = tf.constant([3.0])
+        with tf.GradientTape() as tape:
+            tape.watch([a, b, w])
+            y = tf.reduce_sum(tf.keras.ops.slice_update(a, [1], b)) + tf.reduce_sum(w)
+        return tape.gradient(y, {"a": a, "b": b, "w": w}[source])
+    return run
+
+
+def _slice_update_cases() -> list[tuple[str, str, object]]:
+    out = [(f"slice_update under a tape, gradient of {s}", "ops.gradient-none-or-zeros", _slice_update_tape(s))
+           for s in ("a", "b", "w")]
+    return out + _both(("tf.keras.ops.slice_update(tf.constant([1.0, 2.0, 3.0]), [2], tf.constant([7.0]))",),
+                       "ops.gradient-none-or-zeros")
+
+
 CASES: list[tuple] = [   # (the replica cases first: TF's worker configures its logical CPUs before any op)
     *_einsum_cases(),
     *_float_axis_cases(),
+    *_slice_update_cases(),
 ]
 
 
@@ -103,6 +125,12 @@ def tf_results() -> dict[int, object]:
 @clause("ops.conversion")
 @EDGES.parametrize("ops.conversion")
 def test_reduction_float_axis_converts_first(k: int, tf_results: dict[int, object]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.gradient-none-or-zeros")
+@EDGES.parametrize("ops.gradient-none-or-zeros")
+def test_xla_dynamic_update_slice_has_no_gradient(k: int, tf_results: dict[int, object]) -> None:
     EDGES.check(k, tf_results)
 
 
