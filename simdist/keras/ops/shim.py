@@ -186,8 +186,15 @@ def dynamic_update_slice(inputs: Any, updates: Any, start_indices: Any) -> Any:
     starts = [int(s.numpy()) if isinstance(s, _simdist_tf.Tensor) else int(s) for s in start_indices]
     starts = [min(max(s, 0), d - u) for s, d, u in zip(starts, dims, upd)]
     grid = np.stack(np.meshgrid(*[np.arange(s, s + u) for s, u in zip(starts, upd)], indexing="ij"), axis=-1)
-    return _simdist_tf.tensor_scatter_nd_update(inputs, grid.reshape(-1, len(dims)),
-                                                _simdist_tf.reshape(updates, [-1]))
+
+    @_simdist_tf.custom_gradient
+    def xla_op(x: Any, u: Any) -> Any:
+        def grad(dy: Any) -> Any:
+            # (TF registers no gradient for XlaDynamicUpdateSlice: a tape or tf.gradients reaching it is LookupError;
+            # fz52, fz51b_gen seed 52001 #0: keras.ops.slice_update under a GradientTape)
+            raise LookupError("gradient registry has no entry for: XlaDynamicUpdateSlice")
+        return _simdist_tf.tensor_scatter_nd_update(x, grid.reshape(-1, len(dims)), _simdist_tf.reshape(u, [-1])), grad
+    return xla_op(inputs, updates)
 
 
 __all__ = ["tf", "config", "backend", "standardize_dtype", "dtypes", "sparse", "tree",

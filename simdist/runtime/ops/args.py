@@ -92,7 +92,7 @@ def shape_arg(shape: Any) -> tuple[int, ...]:
     return tuple(map(int, shape))
 
 
-def _float_axis(axis: Any, opname: str, fast: bool) -> None:
+def float_axis(axis: Any, opname: str, fast: bool) -> None:
     """A float reduction axis as TF 2.21 refuses it (observed; fz37b, fourth generator seed 3703 #155). Inside a
     tf.function op_def_library's TypeError for a Python float or a list holding one. Eagerly a Python float
     on the fast path (`fast`: the input a tensor, a variable, an ndarray or a Python number) converts with
@@ -143,7 +143,7 @@ def axes(axis: Any, rank: int, opname: str, shape: Sequence[int] | None = None,
             raise TypeError(f"Value passed to parameter 'reduction_indices' has DataType {axis.dtype.name} not in "
                             "list of allowed values: int32, int64")
         axis = axis._v.tolist()
-    _float_axis(axis, opname, fast)
+    float_axis(axis, opname, fast)
     if isinstance(axis, np.floating):   # (the eager fallback's conversion with Tidx's int32: a forced cast)
         axis = int(axis)
     if isinstance(axis, (list, tuple, np.ndarray)) and np.ndim(axis) >= 2:

@@ -399,6 +399,11 @@ def einsum(equation: str, *inputs: Any, **kwargs: Any) -> Tensor:
     for x in inputs:   # TF's _einsum_v2 reads each operand's .shape first: None is AttributeError
         if not hasattr(x, "shape"):
             raise AttributeError(f"'{type(x).__name__}' object has no attribute 'shape'")
+    if len(inputs) > 1:   # (gen_linalg_ops.einsum's list input in a replica: a MirroredVariable sends the call to the
+        # eager fallback, which converts every operand to the first tensor's dtype: ValueError; fz52, fz50b_gen
+        # seed 52002 #46, `einsum('...i,ij->...j', float32, float16 mirrored variable)`)
+        from simdist.runtime.ops import math
+        math.check_distributed_variables(inputs)
     ts = [_t(x) for x in inputs]
     if isinstance(equation, str) and len(equation.replace(" ", "").partition("->")[0].split(",")) != len(ts):
         # (_einsum_v2_parse_and_resolve_equation counts the operands before the op sees their dtypes: 'ij->ji'

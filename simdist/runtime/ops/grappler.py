@@ -387,29 +387,23 @@ def _min_broadcasts(view: Any, i: int) -> Tensor | None:
     name = symbolic.optimized_name
     sa, sb = static_shapes.known_shape(a), static_shapes.known_shape(b)
     known = _on("arithmetic_optimization") and sa is not None and sb is not None and None not in sa and None not in sb
-    # a tree: (tensor, None) for a leaf or an input the group has yet to judge, (name, [left, right]) for a Mul node
+    # a tree: (tensor, 1) for a leaf or an input the group has yet to judge, (("node", name, index), [left, right])
+    # for a Mul node the push-down rewrote (its inputs in the order the push-down gives them)
     root: list = [(a, 0), (b, 0)]
     pushed = False
+    rewritten: list[int] = []   # (the Mul nodes the push-down rewrote)
     if _on("both") and dt not in (dtypes.float16, dtypes.bfloat16):
         lc, rc = _really_constant(rec, a), _really_constant(rec, b)
         if lc != rc:
             c, child = (a, b) if lc else (b, a)
-            k = view.node_of(child)
-            cn = rec.nodes[k] if k is not None else None
-            if cn is not None and cn.kind == 1 and cn.op is not None and cn.op.name == "Mul" and len(cn.ins) == 2 \
-                    and view.consumers(k) == 1 and not rec.is_constant(child) and name(child) is not None \
-                    and child.dtype == dt and view.tensor(cn.ins[0]) is not None and view.tensor(cn.ins[1]) is not None:
-                x, y = view.tensor(cn.ins[0]), view.tensor(cn.ins[1])
-                if name(x) is not None and name(y) is not None and name(y) < name(x):
-                    x, y = y, x   # (the child's inputs as the canonical form sorts them: X is the first)
-                if not _really_constant(rec, x) and not _really_constant(rec, y) and _no_larger(c.shape, y.shape):
-                    root = [(x, 1), (("node", name(child)), [(c, 1), (y, 1)])]
-                    pushed = True
-                    absorbed_child = k
+            down = _pushed_down(view, c, child, dt, rewritten, True)
+            if down is not None:
+                root = down
+                pushed = True
     if not known and not pushed:
         return None
     leaves: list[Tensor] = []
-    absorbed: list[int] = []
+    absorbed: list[int] = list(rewritten)
 
     def node_name(item: Any) -> str:
         t = item[0]
@@ -419,8 +413,7 @@ def _min_broadcasts(view: Any, i: int) -> Tensor | None:
         if canonical:   # (the canonical form: a commutative node's inputs by name; the push-down's nodes keep the
             items = sorted(items, key=node_name)   # order it gives them, X then C * Y)
         for t, rest in items:
-            if isinstance(t, tuple):   # (the pushed-down child: a Mul feeding only the root)
-                absorbed.append(absorbed_child)
+            if isinstance(t, tuple):   # (a Mul the push-down rewrote: it feeds only its parent)
                 walk(rest, False)
                 continue
             ins = _mul_input(view, t, dt) if known else None
@@ -440,9 +433,8 @@ def _min_broadcasts(view: Any, i: int) -> Tensor | None:
     if not known or not absorbed or None in sizes or not ordered or len({tuple(sh) for sh in shapes}) <= 1:
         if not pushed:
             return None
-        x, (_, (cy0, cy1)) = root   # (the push-down alone: x * (c * y))
-        view.absorbed.add(absorbed_child)
-        return dispatch.execute(math.MUL, (x[0], dispatch.execute(math.MUL, (cy0[0], cy1[0]))))
+        view.absorbed.update(rewritten)   # (the push-down alone: x * (c * y), as constant folding leaves it)
+        return _product(root)
     view.absorbed.update(absorbed)
     order = sorted(range(len(leaves)), key=lambda k: sizes[k])   # (stable)
     ops = [(leaves[k], sizes[k]) for k in order]
@@ -459,6 +451,53 @@ def _min_broadcasts(view: Any, i: int) -> Tensor | None:
     if leftover is not None:
         out = dispatch.execute(math.MUL, (out, leftover[0]))
     return out
+
+
+def _pushed_down(view: Any, c: Tensor, child: Tensor, dt: Any, made: list[int], top: bool) -> list | None:
+    """ConstantPushDown of the constant C into the product `child` (constant_folding.cc, which repeats its pass
+    until nothing changes, so the pushed-down C * Y is asked again): child = X * Y (its inputs in the canonical
+    order, X the first) with one consumer becomes X * (C * Y) when C is no larger than Y; C * Y is then pushed
+    further when Y is itself such a product, and when Y is a constant, C * Y folds into one constant (so `x * ((r
+    * k) * c)` is x * (r * (c * k)): hsilu2, `hard_silu(x) * 2.0`). Gives the inputs of the node `C * child`
+    becomes, as the tree `_min_broadcasts` walks: [X, (("node", name), [...])] (a rewritten node's inputs in the
+    push-down's order) or [X, C * Y folded], each rewritten node's index added to `made`; None when C is not pushed
+    (at the top, `top`, Y constant is left to the first phase's `_push_down_rule`)."""
+    from simdist.runtime import symbolic
+    from simdist.runtime.ops import dispatch, math
+    rec, name = view.rec, symbolic.optimized_name
+    k = view.node_of(child)
+    cn = rec.nodes[k] if k is not None else None
+    if cn is None or cn.kind != 1 or cn.op is None or cn.op.name != "Mul" or len(cn.ins) != 2 \
+            or view.consumers(k) != 1 or rec.is_constant(child) or name(child) is None or child.dtype != dt \
+            or view.tensor(cn.ins[0]) is None or view.tensor(cn.ins[1]) is None:
+        return None
+    x, y = view.tensor(cn.ins[0]), view.tensor(cn.ins[1])
+    if name(x) is not None and name(y) is not None and name(y) < name(x):
+        x, y = y, x   # (the child's inputs as the canonical form sorts them: X is the first)
+    xc, yc = _really_constant(rec, x), _really_constant(rec, y)
+    if (xc and yc) or (top and (xc or yc)):
+        return None
+    if xc:
+        x, y = y, x   # (the constant leaf is Y: the push-down folds C * Y)
+    elif not yc and (_really_constant(rec, y) or not _no_larger(c.shape, y.shape)):
+        return None
+    made.append(k)
+    if yc:
+        return [(x, 1), (dispatch.execute(math.MUL, (c, y)), 1)]   # (C * Y folded: one constant)
+    deeper = _pushed_down(view, c, y, dt, made, False)
+    return [(x, 1), (("node", name(child)), deeper if deeper is not None else [(c, 1), (y, 1)])]
+
+
+def _product(items: list) -> Tensor:
+    """The product a `_pushed_down` tree computes, each node's inputs in its order."""
+    from simdist.runtime.ops import dispatch, math
+
+    def value(item: Any) -> Tensor:
+        t, rest = item
+        return _product(rest) if isinstance(t, tuple) else t
+    if len(items) == 1:
+        return value(items[0])
+    return dispatch.execute(math.MUL, (value(items[0]), value(items[1])))
 
 
 _VIEWS: list = []   # the finished graph (graph/rewrite.py View) a finished rule is judging, innermost last

@@ -75,6 +75,11 @@ def _reduce_static(a: dict) -> list[int | None] | None:
 def _reduce(op: Any, input_tensor: Any, axis: Any, keepdims: bool) -> Tensor:
     fast = not isinstance(input_tensor, (list, tuple))   # (a list input: the op's eager fallback)
     t = _t(input_tensor)
+    if isinstance(axis, float) and not context.in_function():
+        # (eagerly the fast path converts every input before the op's attr T, or a bool input's dtype, is
+        # checked: a Python float axis is its TypeError first; fz52, fourth generator seed 5201 #25:
+        # reduce_all(float16, axis=1.0), reduce_sum(strings, axis=1.0))
+        args.float_axis(axis, op.name, fast)
     op.dtype((t.dtype,), None)   # the input's dtype is checked when the op is built, before the axes
     ax = args.axes(axis, t.ndim, op.name, t.shape.as_list(), of=t, fast=fast, keepdims=bool(keepdims))
     return dispatch.execute(op, (t,), {"axis": ax, "keepdims": bool(keepdims)})
