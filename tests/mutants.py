@@ -10301,10 +10301,6 @@ TRAINING_BATCH62: list[Mutant] = [
        "        outputs = batch_normalization(x=inputs, mean=mean, variance=variance, axis=self.axis, offset=beta,\n"
        "                                      scale=gamma)\n",
        "subtle: BatchNormalization normalizes with the function's default epsilon 1e-3 whatever its own epsilon"),
-    _t("embedding-output-keeps-variable-dtype", "dtype", "simdist/keras/layers/core.py",
-       "        return out if out.dtype.name == self.compute_dtype else tf.cast(out, self.compute_dtype)\n",
-       "        return out\n",
-       "Embedding's output stays in the table's dtype (float32) under a mixed policy instead of the compute dtype"),
     _t("metric-dtype-from-variable-dtype", "dtype", "simdist/keras/metrics/metric.py",
        "        self._dtype = self._dtype_policy.compute_dtype\n        self._metrics: list[Metric] = []\n",
        "        self._dtype = self._dtype_policy.variable_dtype\n        self._metrics: list[Metric] = []\n",
@@ -10367,15 +10363,21 @@ TRAINING_BATCH62: list[Mutant] = [
        "        self._apply_to_ema_optimizers(_swap)\n",
        "        self._apply_to_ema_optimizers(_finalize)\n",
        "SwapEMAWeights' swap for evaluation overwrites the weights with their averages (no swap back)"),
+    _t("sum-metric-result-float32", "dtype", "simdist/keras/metrics/reduction_metrics.py",
+       "    def result(self) -> Any:\n        return ops.cast(self.total, self.dtype)\n",
+       "    def result(self) -> Any:\n        return ops.cast(self.total, \"float32\")\n",
+       "subtle: Sum's result is rounded to float32 whatever the metric's dtype (a float64 Sum loses its last digits); "
+       "replaces embedding-output-keeps-variable-dtype (equivalent on every probe: the output is the compute dtype "
+       "without the cast), chosen after the first contact had started"),
     _t("mae-loss-default-name-mae", "formula", "simdist/keras/losses/losses.py",
        "    def __init__(self, reduction: Any = \"sum_over_batch_size\", name: str = \"mean_absolute_error\",\n",
        "    def __init__(self, reduction: Any = \"sum_over_batch_size\", name: str = \"mae\",\n",
        "MeanAbsoluteError's default name is 'mae' instead of 'mean_absolute_error'"),
-    _t("true-positives-thresholds-default-half", "formula", "simdist/keras/metrics/precision_recall.py",
-       "        super().__init__(CM.TRUE_POSITIVES, thresholds=thresholds, name=name, dtype=dtype)\n",
-       "        super().__init__(CM.TRUE_POSITIVES, thresholds=0.5 if thresholds is None else thresholds, name=name,\n"
-       "                         dtype=dtype)\n",
-       "TruePositives given no thresholds passes 0.5 explicitly: its result is a vector of one, not a scalar"),
+    _t("false-negatives-counts-true-negatives", "formula", "simdist/keras/metrics/precision_recall.py",
+       "        super().__init__(CM.FALSE_NEGATIVES, thresholds=thresholds, name=name, dtype=dtype)\n",
+       "        super().__init__(CM.TRUE_NEGATIVES, thresholds=thresholds, name=name, dtype=dtype)\n",
+       "FalseNegatives counts true negatives (copy-paste); replaces true-positives-thresholds-default-half (equivalent: "
+       "one threshold gives a scalar result either way), chosen after the first contact had started"),
 ]
 TRAINING += TRAINING_BATCH62
 CATALOGUE += TRAINING_BATCH62
