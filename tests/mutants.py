@@ -10345,7 +10345,7 @@ TRAINING_BATCH62: list[Mutant] = [
     _t("schedule-floor-rounds", "boundary", "simdist/keras/optimizers/_ops.py",
        "def floor(x: Any) -> Any:\n    return tf.floor(tf.convert_to_tensor(x))\n",
        "def floor(x: Any) -> Any:\n    return tf.round(tf.convert_to_tensor(x))\n",
-       "the schedules' staircase floor rounds to nearest (ExponentialDecay/InverseTimeDecay staircase and "
+       "subtle: the schedules' staircase floor rounds to nearest (ExponentialDecay/InverseTimeDecay staircase and "
        "CosineDecayRestarts step half a period early)"),
     _t("squared-hinge-loss-name", "formula", "simdist/keras/losses/hinge_losses.py",
        "    def __init__(self, reduction: Any = \"sum_over_batch_size\", name: str = \"squared_hinge\",\n",
