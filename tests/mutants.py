@@ -10227,3 +10227,157 @@ TRAINING_BATCH60: list[Mutant] = [
 ]
 TRAINING += TRAINING_BATCH60
 CATALOGUE += TRAINING_BATCH60
+
+
+# Fifty-second session (2026-12-06): the sixty-second blind batch (helper blind52a), written from simdist's source
+# alone before reading any suite test, in Keras layers, losses and metrics, optimizers and schedules, callbacks and
+# saving. The first 20 are on lines an ordinary compile/fit or custom loop runs (/work/wt/blind52a_logs/mainstream.py
+# under coverage.py); a why starting "subtle" moves a value by a small relative amount.
+TRAINING_BATCH62: list[Mutant] = [
+    # -- mainstream (lines a plain compile/fit or custom training loop runs)
+    _t("adam-beta-2-default-0.99", "formula", "simdist/keras/optimizers/adam.py",
+       "    def __init__(self, learning_rate: Any = 0.001, beta_1: float = 0.9, beta_2: float = 0.999,\n"
+       "                 epsilon: float = 1e-7, amsgrad: bool = False,",
+       "    def __init__(self, learning_rate: Any = 0.001, beta_1: float = 0.9, beta_2: float = 0.99,\n"
+       "                 epsilon: float = 1e-7, amsgrad: bool = False,",
+       "subtle: Adam's beta_2 defaults to 0.99 (the second moment forgets ten times faster; the first step is "
+       "the same)"),
+    _t("adam-beta-2-power-one-step-late", "boundary", "simdist/keras/optimizers/adam.py",
+       "        beta_2_power = ops.power(ops.cast(self.beta_2, variable.dtype), local_step)\n",
+       "        beta_2_power = ops.power(ops.cast(self.beta_2, variable.dtype), local_step + 1)\n",
+       "subtle: Adam's second-moment bias correction uses beta_2^(t+1), one step ahead of the first moment's"),
+    _t("rmsprop-velocity-starts-at-one", "state", "simdist/keras/optimizers/rmsprop.py",
+       "        self._velocities = self.add_optimizer_variables(var_list, \"velocity\")\n",
+       "        self._velocities = self.add_optimizer_variables(var_list, \"velocity\", initializer=\"ones\")\n",
+       "RMSprop's velocity slots start at 1 (TF1's RMSProp's rms initial value) instead of 0"),
+    _t("optimizer-power-via-exp-log", "formula", "simdist/keras/optimizers/_ops.py",
+       "def power(x1: Any, x2: Any) -> Any:\n    return _pow(x1, x2)\n",
+       "def power(x1: Any, x2: Any) -> Any:\n    a, b = _pair(x1, x2)\n    return tf.exp(b * tf.math.log(a))\n",
+       "subtle: the optimizers' ops.power (Adam's, Adamax's, Lamb's beta^t) computed as exp(t*log(beta)): a few ulps "
+       "off pow"),
+    _t("loss-wrapper-drops-fn-kwargs", "missing-error", "simdist/keras/losses/losses.py",
+       "        return self.fn(y_true, y_pred, **self._fn_kwargs)\n",
+       "        return self.fn(y_true, y_pred)\n",
+       "a Loss class built on a function ignores its options (from_logits, label_smoothing, delta, axis)"),
+    _t("mean-metric-wrapper-drops-fn-kwargs", "missing-error", "simdist/keras/metrics/reduction_metrics.py",
+       "        values = self._fn(y_true, y_pred, **self._fn_kwargs)\n",
+       "        values = self._fn(y_true, y_pred)\n",
+       "a MeanMetricWrapper metric ignores its options (BinaryAccuracy's threshold, TopKCategoricalAccuracy's k)"),
+    _t("dense-output-shape-drops-middle-axes", "axis", "simdist/keras/layers/core.py",
+       "    def compute_output_shape(self, input_shape: Any) -> tuple:\n        output_shape = list(input_shape)\n"
+       "        output_shape[-1] = self.units\n        return tuple(output_shape)\n",
+       "    def compute_output_shape(self, input_shape: Any) -> tuple:\n        output_shape = list(input_shape)\n"
+       "        return (output_shape[0], self.units)\n",
+       "Dense's output shape keeps only the batch axis and units (wrong for inputs of rank 3 and more)"),
+    _t("moments-variance-as-mean-square-minus-square", "formula", "simdist/keras/layers/normalization.py",
+       "        mean, variance = tf.nn.moments(x, axes, keepdims=keepdims)\n",
+       "        mean = tf.reduce_mean(x, axes, keepdims=keepdims)\n"
+       "        variance = tf.reduce_mean(tf.square(x), axes, keepdims=keepdims) - tf.square(mean)\n",
+       "subtle: BatchNormalization's and LayerNormalization's variance computed as E[x^2] - E[x]^2 (rounds otherwise "
+       "than tf.nn.moments' E[(x - mean)^2])"),
+    _t("reduce-lr-min-delta-default-zero", "formula", "simdist/keras/callbacks/reduce_lr_on_plateau.py",
+       "                 mode: str = \"auto\", min_delta: float = 1e-4, cooldown: int = 0, min_lr: float = 0.0,\n",
+       "                 mode: str = \"auto\", min_delta: float = 0.0, cooldown: int = 0, min_lr: float = 0.0,\n",
+       "subtle: ReduceLROnPlateau's min_delta defaults to 0 (an improvement under 1e-4 resets the wait)"),
+    _t("cosine-decay-pi-truncated", "formula", "simdist/keras/optimizers/schedules.py",
+       "        pi = ops.convert_to_tensor(math.pi, dtype)\n",
+       "        pi = ops.convert_to_tensor(3.14159, dtype)\n",
+       "subtle: CosineDecay's pi truncated to 3.14159 (the learning rate off by a few ulps mid-schedule)"),
+    _t("early-stopping-patience-default-one", "boundary", "simdist/keras/callbacks/early_stopping.py",
+       "    def __init__(self, monitor: str = \"val_loss\", min_delta: float = 0, patience: int = 0,",
+       "    def __init__(self, monitor: str = \"val_loss\", min_delta: float = 0, patience: int = 1,",
+       "EarlyStopping's patience defaults to 1 (one more epoch without improvement before stopping)"),
+    _t("categorical-accuracy-direction-down", "formula", "simdist/keras/metrics/accuracy_metrics.py",
+       "        super().__init__(fn=categorical_accuracy, name=name, dtype=dtype)\n        self._direction = \"up\"\n",
+       "        super().__init__(fn=categorical_accuracy, name=name, dtype=dtype)\n        self._direction = \"down\"\n",
+       "CategoricalAccuracy is marked 'down': a monitor in auto mode minimizes it"),
+    _t("dropout-noise-shape-ignored", "shard-size", "simdist/keras/layers/core.py",
+       "            return random.dropout(inputs, self.rate, noise_shape=self.noise_shape, seed=self.seed_generator)\n",
+       "            return random.dropout(inputs, self.rate, noise_shape=None, seed=self.seed_generator)\n",
+       "Dropout draws an independent mask per element whatever noise_shape says"),
+    _t("batchnorm-call-epsilon-constant", "formula", "simdist/keras/layers/normalization.py",
+       "        outputs = batch_normalization(x=inputs, mean=mean, variance=variance, axis=self.axis, offset=beta,\n"
+       "                                      scale=gamma, epsilon=self.epsilon)\n",
+       "        outputs = batch_normalization(x=inputs, mean=mean, variance=variance, axis=self.axis, offset=beta,\n"
+       "                                      scale=gamma)\n",
+       "subtle: BatchNormalization normalizes with the function's default epsilon 1e-3 whatever its own epsilon"),
+    _t("metric-dtype-from-variable-dtype", "dtype", "simdist/keras/metrics/metric.py",
+       "        self._dtype = self._dtype_policy.compute_dtype\n        self._metrics: list[Metric] = []\n",
+       "        self._dtype = self._dtype_policy.variable_dtype\n        self._metrics: list[Metric] = []\n",
+       "a metric's dtype is its policy's variable dtype (float32 for mixed_float16) instead of the compute dtype"),
+    _t("optimizer-cast-python-float-exact", "dtype", "simdist/keras/optimizers/_ops.py",
+       "    if _is_py(x):\n        return tf.cast(x, dtype)\n    x = tf.convert_to_tensor(x)\n"
+       "    return x if x.dtype == dtype else tf.cast(x, dtype)\n",
+       "    if _is_py(x):\n        return tf.constant(x, dtype=dtype)\n    x = tf.convert_to_tensor(x)\n"
+       "    return x if x.dtype == dtype else tf.cast(x, dtype)\n",
+       "subtle: the optimizers' cast of a Python float to float64 is exact, not through float32 as Keras's tf.cast "
+       "(beta_1 = 0.9 exactly for float64 variables)"),
+    _t("loss-element-count-batch-only", "denominator", "simdist/keras/losses/_ops.py",
+       "    return tf.cast(tf.reduce_prod(tf.constant(dims, dtype=tf.int32)), dtype)\n",
+       "    return tf.cast(tf.constant(dims[0] if dims else 1, dtype=tf.int32), dtype)\n",
+       "sum_over_batch_size divides by the batch size only, not by every element (per-sample losses of rank 2 "
+       "and more: sequences)"),
+    _t("weights-load-skips-dict-containers", "state", "simdist/keras/models/saving.py",
+       "        if _is_saveable(child):\n            _load(child, h5, _join(path, attr), visited, ctx)\n"
+       "        elif isinstance(child, (list, tuple, dict)):\n",
+       "        if _is_saveable(child):\n            _load(child, h5, _join(path, attr), visited, ctx)\n"
+       "        elif isinstance(child, (list, tuple)):\n",
+       "loading weights skips layers kept in a dict attribute (their saved values are not restored)"),
+    _t("conv-strides-dilation-swapped", "order", "simdist/keras/layers/convolutional.py",
+       "    return op_nn.conv(tf.convert_to_tensor(inputs), kernel, strides, padding, data_format, dilation_rate)\n",
+       "    return op_nn.conv(tf.convert_to_tensor(inputs), kernel, dilation_rate, padding, data_format, strides)\n",
+       "the convolution layers pass strides and dilation_rate to ops.conv in each other's place"),
+    # -- the rest: functions no earlier mutant touched
+    _t("rnn-cell-bias-takes-kernel-regularizer", "formula", "simdist/keras/layers/rnn_cells.py",
+       "        self.bias = self.add_weight(shape=shape, name=\"bias\", initializer=initializer,\n"
+       "                                    regularizer=self.bias_regularizer,\n",
+       "        self.bias = self.add_weight(shape=shape, name=\"bias\", initializer=initializer,\n"
+       "                                    regularizer=self.kernel_regularizer,\n",
+       "a recurrent cell's bias gets the kernel's regularizer (copy-paste), not bias_regularizer"),
+    _t("callbacklist-test-batch-end-one-based", "boundary", "simdist/keras/callbacks/callback_list.py",
+       "        self._each(\"on_test_batch_end\", batch, logs=logs)\n",
+       "        self._each(\"on_test_batch_end\", batch + 1, logs=logs)\n",
+       "the callbacks' on_test_batch_end sees the batch index counted from 1"),
+    _t("concatenate-merge-ignores-axis", "axis", "simdist/keras/layers/merging.py",
+       "        return tf.concat(_same_dtype(inputs), axis=self.axis)\n",
+       "        return tf.concat(_same_dtype(inputs), axis=-1)\n",
+       "Concatenate joins on the last axis whatever its axis"),
+    _t("schedule-floor-rounds", "boundary", "simdist/keras/optimizers/_ops.py",
+       "def floor(x: Any) -> Any:\n    return tf.floor(tf.convert_to_tensor(x))\n",
+       "def floor(x: Any) -> Any:\n    return tf.round(tf.convert_to_tensor(x))\n",
+       "subtle: the schedules' staircase floor rounds to nearest (ExponentialDecay/InverseTimeDecay staircase and "
+       "CosineDecayRestarts step half a period early)"),
+    _t("squared-hinge-loss-name", "formula", "simdist/keras/losses/hinge_losses.py",
+       "    def __init__(self, reduction: Any = \"sum_over_batch_size\", name: str = \"squared_hinge\",\n",
+       "    def __init__(self, reduction: Any = \"sum_over_batch_size\", name: str = \"squared_hinge_loss\",\n",
+       "SquaredHinge's default name is 'squared_hinge_loss' (as Huber's 'huber_loss') instead of 'squared_hinge'"),
+    _t("false-positives-counts-false-negatives", "formula", "simdist/keras/metrics/precision_recall.py",
+       "        super().__init__(CM.FALSE_POSITIVES, thresholds=thresholds, name=name, dtype=dtype)\n",
+       "        super().__init__(CM.FALSE_NEGATIVES, thresholds=thresholds, name=name, dtype=dtype)\n",
+       "FalsePositives counts false negatives (copy-paste from the class below)"),
+    _t("add-weight-default-initializer-zeros", "formula", "simdist/keras/layers/layer.py",
+       "            initializer = \"glorot_uniform\" if \"float\" in dtype else \"zeros\"\n",
+       "            initializer = \"zeros\"\n",
+       "Layer.add_weight without an initializer makes zeros for float weights, not glorot_uniform"),
+    _t("swap-ema-swap-finalizes", "state", "simdist/keras/callbacks/swap_ema_weights.py",
+       "        self._apply_to_ema_optimizers(_swap)\n",
+       "        self._apply_to_ema_optimizers(_finalize)\n",
+       "SwapEMAWeights' swap for evaluation overwrites the weights with their averages (no swap back)"),
+    _t("sum-metric-result-float32", "dtype", "simdist/keras/metrics/reduction_metrics.py",
+       "    def result(self) -> Any:\n        return ops.cast(self.total, self.dtype)\n",
+       "    def result(self) -> Any:\n        return ops.cast(self.total, \"float32\")\n",
+       "subtle: Sum's result is rounded to float32 whatever the metric's dtype (a float64 Sum loses its last digits); "
+       "replaces embedding-output-keeps-variable-dtype (equivalent on every probe: the output is the compute dtype "
+       "without the cast), chosen after the first contact had started"),
+    _t("mae-loss-default-name-mae", "formula", "simdist/keras/losses/losses.py",
+       "    def __init__(self, reduction: Any = \"sum_over_batch_size\", name: str = \"mean_absolute_error\",\n",
+       "    def __init__(self, reduction: Any = \"sum_over_batch_size\", name: str = \"mae\",\n",
+       "MeanAbsoluteError's default name is 'mae' instead of 'mean_absolute_error'"),
+    _t("false-negatives-counts-true-negatives", "formula", "simdist/keras/metrics/precision_recall.py",
+       "        super().__init__(CM.FALSE_NEGATIVES, thresholds=thresholds, name=name, dtype=dtype)\n",
+       "        super().__init__(CM.TRUE_NEGATIVES, thresholds=thresholds, name=name, dtype=dtype)\n",
+       "FalseNegatives counts true negatives (copy-paste); replaces true-positives-thresholds-default-half (equivalent: "
+       "one threshold gives a scalar result either way), chosen after the first contact had started"),
+]
+TRAINING += TRAINING_BATCH62
+CATALOGUE += TRAINING_BATCH62
