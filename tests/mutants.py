@@ -10232,7 +10232,8 @@ CATALOGUE += TRAINING_BATCH60
 # Fifty-second session, helper blind52b: the sixty-third blind batch (the trainer, op gradients and kernels, the
 # tape, tf.data, checkpoints, distribution, random ops), written from simdist's source before reading the suite.
 # The mainstream ones (lines an ordinary compile/fit or custom training loop runs: /work/wt/blind52b_logs/
-# mainstream_prog.py under coverage) are marked "mainstream", the numerically subtle ones "subtle", in their why.
+# mainstream_prog.py and mainstream_prog2.py under coverage: mainstream_check.py) are marked "mainstream", the
+# numerically subtle ones "subtle", in their why.
 TRAINING_BATCH63: list[Mutant] = [
     # -- op gradients and kernels
     _t("log-grad-exact-division", "gradient", "simdist/runtime/ops/unary.py",
@@ -10247,7 +10248,7 @@ TRAINING_BATCH63: list[Mutant] = [
     _t("l2-loss-pairwise-sum", "order", "simdist/runtime/ops/losses.py",
        "        s = eigen_order_sum(h, None, False) if h.size else None\n",
        "        s = None\n",
-       "subtle: L2Loss sums its half squares in NumPy's pairwise order, not Eigen's SumReducer order: the last bit "
+       "mainstream, subtle: L2Loss sums its half squares in NumPy's pairwise order, not Eigen's SumReducer order: the last bit "
        "of a float32 loss over many elements"),
     _t("sum-bfloat16-accumulated-in-bfloat16", "dtype", "simdist/runtime/ops/math.py",
        "        return _sum(v.astype(np.float32), axis, keepdims, stacked).astype(v.dtype)\n",
@@ -10283,14 +10284,14 @@ TRAINING_BATCH63: list[Mutant] = [
     _t("addn-groups-no-nine-chain", "order", "simdist/runtime/ops/sum_chain.py",
        "    r = 8 if r == 0 else 9 if r == 1 else r\n",
        "    r = 8 if r == 0 else r\n",
-       "subtle: AddN of 8k+1 inputs adds the first alone and then chains of 8, not TF's first chain of 9: "
+       "mainstream, subtle: AddN of 8k+1 inputs adds the first alone and then chains of 8, not TF's first chain of 9: "
        "another summation order, an ulp off"),
     _t("conv-input-grad-strides-dilations-swapped", "gradient", "simdist/runtime/ops/conv.py",
        "    dwin = dcols.reshape(n, oh, ow, kh, kw, input_sizes[3])\n"
        "    return scatter_windows(dwin, input_sizes, pads, strides[1:3], dilations[1:3])\n",
        "    dwin = dcols.reshape(n, oh, ow, kh, kw, input_sizes[3])\n"
        "    return scatter_windows(dwin, input_sizes, pads, dilations[1:3], strides[1:3])\n",
-       "Conv2DBackpropInput scatters the windows with the dilations as strides and the strides as dilations "
+       "mainstream: Conv2DBackpropInput scatters the windows with the dilations as strides and the strides as dilations "
        "(a strided Conv2D's input gradient is wrong)"),
     # -- the tape
     _t("unconnected-zeros-float32", "dtype", "simdist/runtime/autodiff/backprop.py",
@@ -10340,7 +10341,7 @@ TRAINING_BATCH63: list[Mutant] = [
        "    _ensure_xent_args(\"sparse_softmax_cross_entropy_with_logits\", labels, logits)\n"
        "    labels_t = convert_to_tensor(labels)\n    logits_t = convert_to_tensor(logits)\n"
        "    precise = logits_t\n",
-       "subtle: sparse_softmax_cross_entropy_with_logits of float16 logits computes in float16 where TF upcasts "
+       "mainstream, subtle: sparse_softmax_cross_entropy_with_logits of float16 logits computes in float16 where TF upcasts "
        "to float32 and rounds the loss once"),
     _t("init-only-status-nontrivial-match-passes", "missing-error", "simdist/strategies/checkpoint.py",
        "    def assert_nontrivial_match(self) -> None:\n        raise AssertionError(self._MESSAGE)\n",
