@@ -10381,3 +10381,166 @@ TRAINING_BATCH62: list[Mutant] = [
 ]
 TRAINING += TRAINING_BATCH62
 CATALOGUE += TRAINING_BATCH62
+
+# Fifty-second session, helper blind52b: the sixty-third blind batch (the trainer, op gradients and kernels, the
+# tape, tf.data, checkpoints, distribution, random ops), written from simdist's source before reading the suite.
+# The mainstream ones (lines an ordinary compile/fit or custom training loop runs: /work/wt/blind52b_logs/
+# mainstream_prog.py and mainstream_prog2.py under coverage: mainstream_check.py) are marked "mainstream", the
+# numerically subtle ones "subtle", in their why.
+TRAINING_BATCH63: list[Mutant] = [
+    # -- op gradients and kernels
+    _t("log-grad-exact-division", "gradient", "simdist/runtime/ops/unary.py",
+       "    return [grad * reciprocal(_conj(op.inputs[0]))]   # TF: grad * reciprocal(conj(x)) (Reciprocal's kernel:\n",
+       "    return [grad / _conj(op.inputs[0])]   # TF: grad * reciprocal(conj(x)) (Reciprocal's kernel:\n",
+       "mainstream, subtle: Log's gradient divides by x exactly where TF multiplies by Reciprocal's kernel (float32 "
+       "packets of 8 are an rcp estimate and a Newton step): crossentropy's gradient off by an ulp"),
+    _t("tan-grad-reciprocal-of-square", "gradient", "simdist/runtime/ops/special.py",
+       "    return [square(reciprocal(cos(_conj(op.inputs[0])))) * grad]   # sec^2(x) * grad\n",
+       "    return [reciprocal(square(cos(_conj(op.inputs[0])))) * grad]   # sec^2(x) * grad\n",
+       "subtle: Tan's gradient as 1/cos^2 instead of TF's (1/cos)^2: another rounding, an ulp off"),
+    _t("l2-loss-pairwise-sum", "order", "simdist/runtime/ops/losses.py",
+       "        s = eigen_order_sum(h, None, False) if h.size else None\n",
+       "        s = None\n",
+       "mainstream, subtle: L2Loss sums its half squares in NumPy's pairwise order, not Eigen's SumReducer order: the last bit "
+       "of a float32 loss over many elements"),
+    _t("sum-bfloat16-accumulated-in-bfloat16", "dtype", "simdist/runtime/ops/math.py",
+       "        return _sum(v.astype(np.float32), axis, keepdims, stacked).astype(v.dtype)\n",
+       "        return np.add.reduce(v, axis=axis, keepdims=keepdims)\n",
+       "subtle: a bfloat16 Sum accumulates in bfloat16 where TF's kernel sums in float32 and rounds once"),
+    _t("xent-grad-broadcast-row-vector", "axis", "simdist/runtime/ops/losses.py",
+       "    return array.reshape(vec, vec.shape.as_list() + [1]) * mat\n",
+       "    return array.reshape(vec, [1] + vec.shape.as_list()) * mat\n",
+       "mainstream: the softmax cross-entropy gradient scales the backprop by the incoming gradient as a row, not a "
+       "column (a shape error, or silently wrong when the batch equals the number of classes)"),
+    _t("elu-grad-from-inputs", "gradient", "simdist/runtime/ops/activations.py",
+       "    return [dispatch.execute(ELU_GRAD, (grad, op.outputs[0]))]\n",
+       "    return [dispatch.execute(ELU_GRAD, (grad, op.inputs[0]))]\n",
+       "Elu's gradient kernel fed the features instead of the activations (wrong for negative inputs)"),
+    _t("leaky-relu-grad-default-alpha", "gradient", "simdist/runtime/ops/activations.py",
+       "    return [dispatch.execute(LEAKY_RELU_GRAD, (grad, op.inputs[0]), {\"alpha\": op.get_attr(\"alpha\")})]\n",
+       "    return [dispatch.execute(LEAKY_RELU_GRAD, (grad, op.inputs[0]), {\"alpha\": 0.2})]\n",
+       "LeakyRelu's gradient uses the op's default alpha 0.2 whatever the forward's alpha"),
+    _t("reciprocal-packet-width-four", "boundary", "simdist/runtime/ops/rcp.py",
+       "    flat = np.ascontiguousarray(a, _F).ravel()\n    k = (flat.size // 8) * 8\n    out = np.empty(flat.size, _F)\n"
+       "    with np.errstate(divide=\"ignore\", invalid=\"ignore\", over=\"ignore\"):\n        out[:k] = reciprocal_packet",
+       "    flat = np.ascontiguousarray(a, _F).ravel()\n    k = (flat.size // 4) * 4\n    out = np.empty(flat.size, _F)\n"
+       "    with np.errstate(divide=\"ignore\", invalid=\"ignore\", over=\"ignore\"):\n        out[:k] = reciprocal_packet",
+       "mainstream, subtle: float32 Reciprocal's packet part in packets of 4 where TF's kernel uses 8: up to 4 tail "
+       "elements get the rcp estimate instead of 1/x (Log's gradient, an ulp)"),
+    _t("packets-no-scalar-tail", "boundary", "simdist/runtime/ops/packet_math.py",
+       "    rest, as an Eigen elementwise kernel of TF's splits them.\"\"\"\n    flat = np.ascontiguousarray(a).ravel()\n"
+       "    p = LANES[a.dtype.name]\n    k = (flat.size // p) * p\n",
+       "    rest, as an Eigen elementwise kernel of TF's splits them.\"\"\"\n    flat = np.ascontiguousarray(a).ravel()\n"
+       "    p = LANES[a.dtype.name]\n    k = flat.size\n",
+       "mainstream, subtle: exp/log (and the other packet kernels) evaluate the tail elements with the packet "
+       "polynomial instead of the C library's function: an ulp off on up to P-1 elements"),
+    _t("addn-groups-no-nine-chain", "order", "simdist/runtime/ops/sum_chain.py",
+       "    r = 8 if r == 0 else 9 if r == 1 else r\n",
+       "    r = 8 if r == 0 else r\n",
+       "mainstream, subtle: AddN of 8k+1 inputs adds the first alone and then chains of 8, not TF's first chain of 9: "
+       "another summation order, an ulp off"),
+    _t("conv-input-grad-strides-dilations-swapped", "gradient", "simdist/runtime/ops/conv.py",
+       "    dwin = dcols.reshape(n, oh, ow, kh, kw, input_sizes[3])\n"
+       "    return scatter_windows(dwin, input_sizes, pads, strides[1:3], dilations[1:3])\n",
+       "    dwin = dcols.reshape(n, oh, ow, kh, kw, input_sizes[3])\n"
+       "    return scatter_windows(dwin, input_sizes, pads, dilations[1:3], strides[1:3])\n",
+       "mainstream: Conv2DBackpropInput scatters the windows with the dilations as strides and the strides as dilations "
+       "(a strided Conv2D's input gradient is wrong)"),
+    # -- the tape
+    _t("unconnected-zeros-float32", "dtype", "simdist/runtime/autodiff/backprop.py",
+       "    return array.zeros(x.shape.as_list(), x.dtype)\n",
+       "    return array.zeros(x.shape.as_list())\n",
+       "unconnected_gradients=ZERO gives float32 zeros for a float64 source"),
+    _t("watched-variables-read-order", "order", "simdist/runtime/autodiff/tape.py",
+       "        return in_creation_order(self._seen)\n",
+       "        return list(self._seen)\n",
+       "VariableWatcher.watched_variables lists the variables in the order they were read, not made"),
+    # -- the trainer
+    _t("compile-loss-call-drops-sample-weight", "formula", "simdist/keras/trainers/compile_utils.py",
+       "    def __call__(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> Any:\n"
+       "        return self.call(y_true, y_pred, sample_weight)\n",
+       "    def __call__(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> Any:\n"
+       "        return self.call(y_true, y_pred)\n",
+       "mainstream: the compiled loss ignores fit's/evaluate's sample_weight (and class_weight)"),
+    # -- tf.data
+    # -- checkpoints
+    _t("checkpoint-manager-checkpoints-sorted", "order", "simdist/strategies/checkpoint.py",
+       "    def checkpoints(self) -> list[str]:\n        return list(self._checkpoints)\n",
+       "    def checkpoints(self) -> list[str]:\n        return sorted(self._checkpoints)\n",
+       "CheckpointManager.checkpoints sorted as strings: ckpt-10 before ckpt-9"),
+    # -- distribution
+    # -- random ops
+    _t("stateless-truncated-normal-moments-swapped", "formula", "simdist/runtime/ops/random.py",
+       "    return _scaled(philox_dists.truncated_normal(_stateless_gen(seed), shape, dtype._np), stddev, mean, dtype)\n",
+       "    return _scaled(philox_dists.truncated_normal(_stateless_gen(seed), shape, dtype._np), mean, stddev, dtype)\n",
+       "stateless_truncated_normal scales by the mean and shifts by the stddev"),
+    # -- more kernels and gradients
+    _t("adagrad-v2-epsilon-inside-sqrt", "formula", "simdist/runtime/ops/training_kernels.py",
+       "    return {\"accum\": accum, \"var\": v[\"var\"] - g * s[\"lr\"] / (np.sqrt(accum) + s[\"epsilon\"])}\n",
+       "    return {\"accum\": accum, \"var\": v[\"var\"] - g * s[\"lr\"] / np.sqrt(accum + s[\"epsilon\"])}\n",
+       "subtle: ApplyAdagradV2's kernel adds epsilon under the square root instead of after it"),
+    _t("amsgrad-vhat-from-old-v", "state", "simdist/runtime/ops/training_kernels.py",
+       "    vhat = np.maximum(v[\"vhat\"], vv)\n",
+       "    vhat = np.maximum(v[\"vhat\"], v[\"v\"])\n",
+       "subtle: ApplyAdamWithAmsgrad's vhat takes the previous step's v (the maximum one step late)"),
+    _t("sinh-grad-sinh", "gradient", "simdist/runtime/ops/special.py",
+       "def _sinh_grad(op: Any, grad: Any) -> list:\n    return [grad * cosh(_conj(op.inputs[0]))]\n",
+       "def _sinh_grad(op: Any, grad: Any) -> list:\n    return [grad * sinh(_conj(op.inputs[0]))]\n",
+       "Sinh's gradient is grad * sinh(x) (Cosh's rule copied)"),
+    _t("sparse-xent-half-in-half", "dtype", "simdist/runtime/ops/losses.py",
+       "    _ensure_xent_args(\"sparse_softmax_cross_entropy_with_logits\", labels, logits)\n"
+       "    labels_t = convert_to_tensor(labels)\n    logits_t = convert_to_tensor(logits)\n"
+       "    precise = math.cast(logits_t, dtypes.float32) if logits_t.dtype == dtypes.float16 else logits_t\n",
+       "    _ensure_xent_args(\"sparse_softmax_cross_entropy_with_logits\", labels, logits)\n"
+       "    labels_t = convert_to_tensor(labels)\n    logits_t = convert_to_tensor(logits)\n"
+       "    precise = logits_t\n",
+       "mainstream, subtle: sparse_softmax_cross_entropy_with_logits of float16 logits computes in float16 where TF upcasts "
+       "to float32 and rounds the loss once"),
+    _t("init-only-status-nontrivial-match-passes", "missing-error", "simdist/strategies/checkpoint.py",
+       "    def assert_nontrivial_match(self) -> None:\n        raise AssertionError(self._MESSAGE)\n",
+       "    def assert_nontrivial_match(self) -> None:\n        return None\n",
+       "restore(None).assert_nontrivial_match() passes instead of AssertionError"),
+    _t("init-only-status-consumed-passes", "missing-error", "simdist/strategies/checkpoint.py",
+       "    def assert_consumed(self) -> None:\n        raise AssertionError(self._MESSAGE)\n",
+       "    def assert_consumed(self) -> None:\n        return None\n",
+       "restore(None).assert_consumed() passes instead of AssertionError"),
+    _t("status-missing-unused-swapped", "state", "simdist/strategies/checkpoint.py",
+       "        self._missing, self._unused = missing, unused\n",
+       "        self._unused, self._missing = missing, unused\n",
+       "mainstream: a restore's status swaps its missing and unused lists (assert_existing_objects_matched fails "
+       "on a checkpoint's extra values, passes on objects it lacks)"),
+    _t("weighted-loss-weight-dropped", "formula", "simdist/keras/trainers/compile_utils.py",
+       "        self.loss = loss\n        self.weight = weight\n",
+       "        self.loss = loss\n        self.weight = None\n",
+       "mainstream: compile's loss_weights lost on the CompileLoss leaves (each output's loss weighted 1)"),
+    _t("reduce-structure-leaf-as-whole", "placement", "simdist/strategies/mirrored.py",
+       "        return nest.map_structure(lambda v: self._reduce_no_axis(op, v, ring, leaf=True), value)\n",
+       "        return nest.map_structure(lambda v: self._reduce_no_axis(op, v, ring), value)\n",
+       "MirroredStrategy.reduce of a nested structure treats a Mirrored leaf as a whole value"),
+    _t("digamma-grad-order-zero", "gradient", "simdist/runtime/ops/special.py",
+       "    return [grad * polygamma(constant(1, dtype=x.dtype), x)]\n",
+       "    return [grad * polygamma(constant(0, dtype=x.dtype), x)]\n",
+       "Digamma's gradient takes polygamma of order 0 (digamma itself) instead of 1 (trigamma)"),
+    _t("sparse-xent-label-upper-bound-inclusive", "boundary", "simdist/runtime/ops/losses.py",
+       "        if lo < 0 or hi >= classes:\n",
+       "        if lo < 0 or hi > classes:\n",
+       "mainstream: SparseSoftmaxCrossEntropyWithLogits accepts a label equal to the number of classes (TF: "
+       "InvalidArgumentError 'Received a label value of N which is outside the valid range')"),
+    _t("max-pool-grad-scatter-by-window", "gradient", "simdist/runtime/ops/pooling.py",
+       "    return scatter_windows(dwin.reshape(n, oh, ow, ksize[1], ksize[2], c), x.shape, pads, strides[1:3], (1, 1))\n",
+       "    return scatter_windows(dwin.reshape(n, oh, ow, ksize[1], ksize[2], c), x.shape, pads, ksize[1:3], (1, 1))\n",
+       "mainstream: MaxPoolGrad places the windows' gradients at steps of the pool size, not the strides "
+       "(overlapping pools: MaxPooling2D(3, strides=2))"),
+    _t("call-model-training-dropped", "state", "simdist/keras/trainers/trainer.py",
+       "        if self._trainer_call_has_training_arg():\n            return self(x, training=training)\n",
+       "        if self._trainer_call_has_training_arg():\n            return self(x)\n",
+       "mainstream: fit's and evaluate's forward pass is called without `training` (BatchNormalization and Dropout "
+       "run in inference mode while training)"),
+    _t("trainer-losses-own-only", "state", "simdist/keras/trainers/trainer.py",
+       "        return list(getattr(self, \"losses\", None) or [])\n",
+       "        return list(getattr(self, \"_losses\", None) or [])\n",
+       "mainstream: the trainer adds only the model's own add_loss losses, not its layers' (kernel regularizers "
+       "left out of fit's loss)"),
+]
+TRAINING += TRAINING_BATCH63
+CATALOGUE += TRAINING_BATCH63

@@ -284,8 +284,9 @@ class CheckpointLoadStatus:
     """What `restore` returns (TF 2.21's class name, checkpoint.py CheckpointLoadStatus; fz52d): checks on what
     was matched."""
 
-    def __init__(self, missing: list[str], unused: list[str]) -> None:
+    def __init__(self, missing: list[str], unused: list[str], matched: bool = True) -> None:
         self._missing, self._unused = missing, unused
+        self._matched = matched
 
     def assert_consumed(self) -> "_Status":
         if self._missing or self._unused:
@@ -295,6 +296,15 @@ class CheckpointLoadStatus:
     def assert_existing_objects_matched(self) -> "_Status":
         if self._missing:
             raise AssertionError(f"Objects not found in the checkpoint: {self._missing}")
+        return self
+
+    def assert_nontrivial_match(self) -> "_Status":
+        """TF's CheckpointLoadStatus.assert_nontrivial_match: something besides the root matched a checkpointed
+        value (values extra in the file or objects missing from it do not matter here)."""
+        if not self._matched:
+            raise AssertionError("Nothing except the root object matched a checkpointed value. Typically this means "
+                                 "that the checkpoint does not match the Python program. The following objects have "
+                                 f"no matching checkpointed value: {self._missing}")
         return self
 
     def expect_partial(self) -> "_Status":
@@ -529,7 +539,7 @@ class Checkpoint:
             used.add(_COUNTER)
         _defer(self, {k: saved[k] for k in saved if k not in used})
         _charge([(k, v) for k, v in pairs if k not in missing and not _is_iterator(v)], to_chief=False)
-        return CheckpointLoadStatus(missing, sorted(k for k in saved if k not in used))
+        return CheckpointLoadStatus(missing, sorted(k for k in saved if k not in used), matched=bool(used))
 
 
 class CheckpointManager:
