@@ -10,44 +10,25 @@ the IEEE value): a tolerance would hide exactly what these tests are for."""
 
 from __future__ import annotations
 
-import gzip
-import json
 import os
 import tempfile
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 import pytest
 
-from simdist.conformance.suite.host_model import backend_cpu
+from simdist.conformance.suite.recorded_programs import RecordedPrograms, bits as _bits, error as _error, rng as _rng
 
 PATH = os.path.join(os.path.dirname(__file__), "blind61_reference.json.gz")
 
 
-def _bits(t: Any) -> list[Any]:
-    """A tensor's (or array's) values: floats as the hex of their exact value, others as Python numbers."""
-    a = np.asarray(t.numpy() if hasattr(t, "numpy") else t)
-    if a.dtype.kind == "f" or a.dtype.name == "bfloat16":
-        return [float(v).hex() for v in a.astype(np.float64).ravel()]
-    return a.ravel().tolist()
+#: programs whose TF 2.21 bits depend on the CPU's kernels (clause ops.host-cpu): the float32 reciprocal's packet
+#: width, softmax, small matmuls and the fits over them differ between AVX2 (oneDNN off) and AVX-512 (oneDNN on)
+HOST_DEPENDENT = ("unary-reciprocal-", "softmax-", "matmul-", "fit-")
 
-
-def _rng(name: str) -> np.random.RandomState:
-    return np.random.RandomState(sum(ord(c) * (i + 1) for i, c in enumerate(name)) % (2**31))
-
-
-def _error(fn: Callable[[], Any]) -> Any:
-    try:
-        return fn()
-    except Exception as e:  # noqa: BLE001 - the class is the observation
-        return f"raised {type(e).__name__}"
-
-
-PROGRAMS: dict[str, Callable[..., Any]] = {}
-
-
-def _program(name: str, fn: Callable[..., Any]) -> None:
-    PROGRAMS[name] = fn
+REF = RecordedPrograms(PATH, HOST_DEPENDENT)
+PROGRAMS = REF.programs
+_program, _ids, _check = REF.add, REF.ids, REF.check
 
 
 # -- 1. float32/float64 elementwise kernels: every size around the packet width (8 floats, 4 doubles) -------------
@@ -367,41 +348,6 @@ for _model in ("tanh-softmax", "relu-mse-sgd"):
 
 
 # -- the tests -------------------------------------------------------------------------------------------------------
-def _reference() -> dict[str, Any]:
-    with gzip.open(PATH, "rt") as f:
-        return json.load(f)
-
-
-_REF: dict[str, Any] = {}
-
-
-#: programs whose TF 2.21 bits depend on the CPU's kernels (clause ops.host-cpu): the float32 reciprocal's packet
-#: width, softmax, small matmuls and the fits over them differ between AVX2 (oneDNN off) and AVX-512 (oneDNN on)
-HOST_DEPENDENT = ("unary-reciprocal-", "softmax-", "matmul-", "fit-")
-
-
-def _recording_host(cpu: Any) -> bool:
-    """Whether ``cpu`` runs these kernels as the recording host did (blind61_reference.json.gz: TF 2.21 on an AMD EPYC,
-    Zen 3, AVX2 without AVX-512, oneDNN off, 2026-12-06)."""
-    return not cpu.has("avx512f") and not cpu.onednn_enabled
-
-
-def _check(backend: Any, name: str) -> None:
-    if not _REF:
-        _REF.update(_reference())
-    tf = backend.tf
-    if name.startswith(HOST_DEPENDENT) and not _recording_host(backend_cpu(tf)):
-        pytest.skip(f"{name}: TF 2.21's bits depend on the CPU (ops.host-cpu); recorded on AVX2 without AVX-512, "
-                    f"oneDNN off, and the backend's CPU is not such a CPU")
-    got = json.loads(json.dumps(PROGRAMS[name](tf, lambda: backend.make_strategy("mirrored", replicas=2))))
-    want = _REF[name]
-    assert got == want, f"{name}: TF 2.21 gives {str(want)[:900]}\n got {str(got)[:900]}"
-
-
-def _ids(prefix: str) -> list[str]:
-    return [n for n in PROGRAMS if n.startswith(prefix)]
-
-
 @pytest.mark.clause("ops.packet-paths")
 @pytest.mark.parametrize("name", _ids("unary-"))
 def test_blind61_elementwise_kernels_bit_for_bit_at_every_size(backend: Any, name: str) -> None:
@@ -541,24 +487,7 @@ def test_blind61_fit_weights_bit_for_bit(backend: Any, name: str) -> None:
     _check(backend, name)
 
 
-def _record() -> None:
-    """Run every program on TF 2.21 (two logical CPUs) and write blind61_reference.json.gz."""
-    import tensorflow as tf
-    cpus = tf.config.list_physical_devices("CPU")
-    tf.config.set_logical_device_configuration(cpus[0], [tf.config.LogicalDeviceConfiguration()] * 2)
-    made: list[Any] = []
-
-    def mk() -> Any:
-        if not made:
-            made.append(tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"]))
-        return made[0]
-    out = {name: json.loads(json.dumps(fn(tf, mk))) for name, fn in PROGRAMS.items()}
-    with gzip.open(PATH, "wt") as f:
-        json.dump(out, f, sort_keys=True)
-    print(f"wrote {PATH}: {len(out)} programs")
-
-
 if __name__ == "__main__":
     import sys
     if "--record" in sys.argv:
-        _record()
+        REF.record()

@@ -22,6 +22,8 @@ from typing import Any, Callable
 import numpy as np
 import pytest
 
+from simdist.conformance.suite.recorded_programs import error as _error
+
 PATH = os.path.join(os.path.dirname(__file__), "blind62_reference.json.gz")
 
 
@@ -46,13 +48,6 @@ def _plain(v: Any) -> Any:
     if isinstance(v, dict):
         return {str(k): _plain(x) for k, x in sorted(v.items())}
     return type(v).__name__
-
-
-def _error(fn: Callable[[], Any]) -> Any:
-    try:
-        return fn()
-    except Exception as e:  # noqa: BLE001 - the class is the observation
-        return f"raised {type(e).__name__}"
 
 
 PROGRAMS: dict[str, Callable[[Any], Any]] = {}

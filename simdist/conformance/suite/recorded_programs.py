@@ -1,0 +1,97 @@
+"""Programs whose expected results are TF 2.21's own, recorded: the harness the bit-exact gaps modules share
+(test_blind61_gaps.py, test_blind63_gaps.py).
+
+A module registers named programs `fn(tf, make_strategy)`; each returns plain JSON-able values (floats as the hex of
+their exact value, `bits`). `python -m simdist.conformance.suite.<module> --record` runs every program on real TF
+2.21 with two logical CPUs and writes the module's `<name>_reference.json.gz`; the tests run the same program on
+the backend under test and compare with the recording exactly. Programs whose TF bits follow the CPU's kernels
+(clause ops.host-cpu) are named by prefix and run only on a CPU that runs them as the recording host did."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from typing import Any, Callable
+
+import numpy as np
+import pytest
+
+from simdist.conformance.suite.host_model import backend_cpu
+
+Program = Callable[[Any, Callable[[], Any]], Any]
+
+
+def bits(t: Any) -> list[Any]:
+    """A tensor's (or array's) values: floats as the hex of their exact value, others as Python numbers."""
+    a = np.asarray(t.numpy() if hasattr(t, "numpy") else t)
+    if a.dtype.kind == "f" or a.dtype.name == "bfloat16":
+        return [float(v).hex() for v in a.astype(np.float64).ravel()]
+    return a.ravel().tolist()
+
+
+def rng(name: str) -> np.random.RandomState:
+    """A NumPy generator seeded from a program's name (the same inputs on every backend and run)."""
+    return np.random.RandomState(sum(ord(c) * (i + 1) for i, c in enumerate(name)) % (2**31))
+
+
+def error(fn: Callable[[], Any]) -> Any:
+    """fn's result, or "raised <class>" (the class is the observation)."""
+    try:
+        return fn()
+    except Exception as e:  # noqa: BLE001 - the class is the observation
+        return f"raised {type(e).__name__}"
+
+
+def avx2_without_onednn(cpu: Any) -> bool:
+    """The recording host of blind61/63's references: TF 2.21 on an AMD EPYC (Zen 3), AVX2 without AVX-512, oneDNN
+    off (2026-12-06)."""
+    return not cpu.has("avx512f") and not cpu.onednn_enabled
+
+
+class RecordedPrograms:
+    """A module's named programs and TF 2.21's recorded answers to them (`path`, a gzip'd JSON object)."""
+
+    def __init__(self, path: str, host_dependent: tuple[str, ...] = (),
+                 recording_host: Callable[[Any], bool] = avx2_without_onednn) -> None:
+        self.path = path
+        self.host_dependent = host_dependent
+        self.recording_host = recording_host
+        self.programs: dict[str, Program] = {}
+        self._ref: dict[str, Any] = {}
+
+    def add(self, name: str, fn: Program) -> None:
+        assert name not in self.programs, f"program {name!r} registered twice"
+        self.programs[name] = fn
+
+    def ids(self, prefix: str) -> list[str]:
+        """The programs whose names start with `prefix`, in registration order (a test's parameters)."""
+        return [n for n in self.programs if n.startswith(prefix)]
+
+    def check(self, backend: Any, name: str) -> None:
+        """Run program `name` on the backend and compare with TF 2.21's recorded result exactly."""
+        if not self._ref:
+            with gzip.open(self.path, "rt") as f:
+                self._ref.update(json.load(f))
+        tf = backend.tf
+        if name.startswith(self.host_dependent) and not self.recording_host(backend_cpu(tf)):
+            pytest.skip(f"{name}: TF 2.21's bits depend on the CPU (ops.host-cpu); recorded on AVX2 without AVX-512, "
+                        f"oneDNN off, and the backend's CPU is not such a CPU")
+        got = json.loads(json.dumps(self.programs[name](tf, lambda: backend.make_strategy("mirrored", replicas=2))))
+        want = self._ref[name]
+        assert got == want, f"{name}: TF 2.21 gives {str(want)[:900]}\n got {str(got)[:900]}"
+
+    def record(self) -> None:
+        """Run every program on TF 2.21 (two logical CPUs) and write the reference file."""
+        import tensorflow as tf
+        cpus = tf.config.list_physical_devices("CPU")
+        tf.config.set_logical_device_configuration(cpus[0], [tf.config.LogicalDeviceConfiguration()] * 2)
+        made: list[Any] = []
+
+        def mk() -> Any:
+            if not made:
+                made.append(tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"]))
+            return made[0]
+        out = {name: json.loads(json.dumps(fn(tf, mk))) for name, fn in self.programs.items()}
+        with gzip.open(self.path, "wt") as f:
+            json.dump(out, f, sort_keys=True)
+        print(f"wrote {self.path}: {len(out)} programs")
