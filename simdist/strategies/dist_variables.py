@@ -133,6 +133,9 @@ class _AggregatedUpdates:
             return inner._lazy_read() if inner is not None else self
         if rid is not None:
             return comps[rid]._lazy_read()
+        upd = update_replica_id()
+        if upd is not None:   # (in extended.update's context of copy `upd`, TF updates that copy alone and returns its
+            return comps[upd]._lazy_read()   # UnreadVariable: values.py MirroredVariable._update's update-replica path)
         if len(comps) == 1:
             return comps[0]._lazy_read()
         return Mirrored(tuple(c._as_tensor() for c in comps))   # (regroup's wrap_class path: tf.identity of each)

@@ -213,9 +213,16 @@ def _as_per_replica(var: Any) -> PerReplica:
 
 
 def _mirror_leaves(value: Any) -> Any:
-    """PerReplica leaves of a regrouped update result made Mirrored (structures kept)."""
+    """PerReplica leaves of a regrouped update result made Mirrored (structures kept). With several copies TF's
+    update_regroup makes each value a tf.identity grouped after every update, so the copies' UnreadVariables become
+    tensors; one copy's stays as it is (`_make_grouped_mirrored`)."""
     if isinstance(value, DistributedValues):
-        return Mirrored(value.values) if type(value).__name__ == "PerReplica" else value
+        if type(value).__name__ != "PerReplica":
+            return value
+        vals = value.values
+        if len(vals) > 1:
+            vals = tuple(v.read_value() if isinstance(v, variables._UnreadVariable) else v for v in vals)
+        return Mirrored(vals)
     if isinstance(value, dict):
         return type(value)((k, _mirror_leaves(v)) for k, v in value.items())
     if isinstance(value, tuple) and hasattr(value, "_fields"):

@@ -118,6 +118,18 @@ def _unread(tf: Any, out: list, workdir: str) -> None:
     t("mirrored2 cross assign", lambda: (_kind(m.assign(4.0)), [_kind(x) for x in s.experimental_local_results(
         m.assign(5.0))]))
     t("mirrored2 cross assign chain", lambda: m.assign(4.0).assign_add(1.0))
+
+    def updated(r: Any, grouped: bool) -> Any:
+        loc = s.experimental_local_results(r) if grouped else r
+        return _kind(r), [_kind(x) for x in loc], [x.numpy() for x in loc]
+    # (extended.update/update_non_slot run fn in the update context of each copy: TF returns that copy's
+    # UnreadVariable; group=True makes each a tf.identity, so a Mirrored of tensors)
+    devs = s.extended.non_slot_devices([m])
+    t("mirrored2 update_non_slot grouped", lambda: updated(s.extended.update_non_slot(
+        devs, lambda: m.assign_add(1.0)), True))
+    t("mirrored2 update_non_slot ungrouped", lambda: updated(s.extended.update_non_slot(
+        devs, lambda: m.assign_add(1.0), group=False), False))
+    t("mirrored2 extended.update grouped", lambda: updated(s.extended.update(m, lambda c: c.assign_add(1.0)), True))
     s1 = tf.distribute.MirroredStrategy(["/cpu:0"])
     with s1.scope():
         m1 = tf.Variable(3.0)
