@@ -154,17 +154,21 @@ def _child() -> None:
                                         "hash_seed": os.environ.get("PYTHONHASHSEED")}) + "\n")
 
 
+_NOT_GIVEN: Any = object()
+
+
 def check_determinism(fn: Callable[..., Any] | str, *args: Any, fresh_process: bool = False,
-                      runs: int = 2, **kwargs: Any) -> str:
+                      runs: int = 2, first: Any = _NOT_GIVEN, **kwargs: Any) -> str:
     """Run ``fn(*args, **kwargs)`` ``runs`` times (>= 2) in this process and, if ``fresh_process``,
     once more in a new interpreter with a different PYTHONHASHSEED (``fn`` must then be importable
     as "module:function"; args are pickled). Raise `DeterminismError` naming what differed; return
-    the sha256 hex digest of the result."""
+    the sha256 hex digest of the result. ``first``: the result of a run the caller already made with
+    the same arguments (it counts as run 1, so a caller that inspects one result pays no extra run)."""
     if isinstance(runs, bool) or not isinstance(runs, int) or runs < 2:
         raise ValueError(f"check_determinism.runs: expected an int >= 2, got {runs!r}")
     ref = _reference(fn) if fresh_process else None
     call = _load(fn) if isinstance(fn, str) else fn
-    first_parts, first_metrics = fingerprint(call(*args, **kwargs))
+    first_parts, first_metrics = fingerprint(call(*args, **kwargs) if first is _NOT_GIVEN else first)
     for r in range(2, runs + 1):
         parts, metrics = fingerprint(call(*args, **kwargs))
         if parts != first_parts:

@@ -74,6 +74,24 @@ def test_check_determinism_catches_hash_order_in_a_fresh_process():
     assert "fresh process (PYTHONHASHSEED=" in str(e.value) and "trace" in str(e.value), str(e.value)
 
 
+def test_check_determinism_takes_the_callers_first_run():
+    """`first=` is the result of a run the caller made: it counts as run 1 (one call fewer), and a first run that
+    differs from the later ones is caught like any other."""
+    calls = [0]
+
+    def fn(steps):
+        calls[0] += 1
+        return w.training_steps(steps)
+
+    mine = w.training_steps(3)
+    h = check_determinism(fn, 3, first=mine)
+    assert calls[0] == 1, f"fn ran {calls[0]} times, but should run once beside the caller's first run"
+    assert h == check_determinism(w.training_steps, 3), "the digest with first= should equal a plain check's"
+    with pytest.raises(DeterminismError) as e:
+        check_determinism(fn, 3, first=w.training_steps(4))
+    assert "run 2 differs from run 1" in str(e.value), str(e.value)
+
+
 def test_check_determinism_names_trace_difference():
     calls = [0]
 
