@@ -14,6 +14,9 @@ at its root and checked here against TF 2.21:
   the merge's `extended.update` gives: CentralStorage's AggregatingVariable one UnreadVariable for every replica, so
   strategy.run returns it unwrapped (a tensor in a tf.function), not a PerReplica (seed 52203 #0); a MirroredVariable
   on several devices each replica's copy's value (update_regroup's tf.identity: a later write does not show).
+- mirrored_argument (clause run.per-replica): a `Mirrored` value (extended.update's group=True result, a
+  MirroredVariable's cross-replica assign result) passed to a tf.function is a tensor there (the Mirrored conversion:
+  the primary's value); simdist passed the Mirrored object, so `x + 1.0` was TypeError (dist52's open item, probed).
 
 Each case is a list of [label, outcome]; an outcome is a value's [class, dtype, shape, values] or [error class].
 """
@@ -150,8 +153,24 @@ def _aggregated_update(tf: Any, out: list, workdir: str) -> None:
                  lambda: (lambda r: (_kind(r), s.experimental_local_results(r)))(tf.function(lambda: s.run(upd))()))
 
 
+def _mirrored_argument(tf: Any, out: list, workdir: str) -> None:
+    t = lambda label, fn: _try(out, label, fn)   # noqa: E731
+    s = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
+    with s.scope():
+        m = tf.Variable(3.0)
+    f = tf.function(lambda x: (x + 1.0, tf.identity(x)))
+    grouped = s.extended.update(m, lambda var, x: var.assign_add(x), args=(1.0,), group=True)
+    t("grouped update result", lambda: (type(grouped).__name__, f(grouped)))
+    t("again", lambda: f(grouped))
+    assigned = m.assign(10.0)
+    t("cross-replica assign result", lambda: (type(assigned).__name__, f(assigned)))
+    t("the variable", lambda: f(m))
+    t("in a nest", lambda: tf.function(lambda d: d["a"] * 2.0)({"a": s.extended.update(
+        m, lambda var, x: var.assign(x), args=(5.0,), group=True)}))
+
+
 PROGRAMS = {"next_in_function": _next_in_function, "slices_mean_int": _slices_mean_int,
-            "aggregated_update": _aggregated_update}
+            "aggregated_update": _aggregated_update, "mirrored_argument": _mirrored_argument}
 
 
 def program(tf: Any, case: dict, workdir: str) -> Any:
@@ -164,6 +183,7 @@ CASES: dict[str, dict] = {
     "next_in_function": {"strategy": "mirrored2", "name": "next_in_function"},
     "slices_mean_int": {"strategy": "mirrored2", "name": "slices_mean_int"},
     "aggregated_update": {"strategy": "mirrored2", "name": "aggregated_update"},
+    "mirrored_argument": {"strategy": "mirrored2", "name": "mirrored_argument"},
 }
 NAMES = list(CASES)
 
@@ -196,6 +216,12 @@ def test_mean_of_integer_slices_is_truediv(index: int, tf_results: dict[int, Any
 @pytest.mark.parametrize("index", [NAMES.index("aggregated_update")])
 def test_aggregated_update_results(index: int, tf_results: dict[int, Any], tmp_path: Any) -> None:
     _check("aggregated_update", tf_results, tmp_path)
+
+
+@pytest.mark.clause("run.per-replica")
+@pytest.mark.parametrize("index", [NAMES.index("mirrored_argument")])
+def test_mirrored_value_is_a_tensor_argument(index: int, tf_results: dict[int, Any], tmp_path: Any) -> None:
+    _check("mirrored_argument", tf_results, tmp_path)
 
 
 if __name__ == "__main__":  # TF worker
