@@ -18,6 +18,12 @@ at its root and checked here against TF 2.21:
   MirroredVariable's cross-replica assign result) passed to a tf.function is a tensor there (the Mirrored conversion:
   the primary's value); simdist passed the Mirrored object, so `x + 1.0` was TypeError (dist52's open item, probed).
 
+- deferred_restore (clause pch.deferred-restore): a trackable attached to a Checkpoint after `restore`
+  (`ckpt.v = variable`, made under any strategy or none) takes the checkpoint's value at once and counts as consumed
+  by the status; simdist restored only what was attached at `restore` (seed 53208 #8).
+- sharded_listing (clause pss.checkpoint-partitions): a ShardedVariable is one checkpoint key of its full shape
+  (`list_variables`, `load_variable`); simdist's reader left it out (seed 53208 #2).
+
 Each case is a list of [label, outcome]; an outcome is a value's [class, dtype, shape, values] or [error class].
 """
 
@@ -169,7 +175,58 @@ def _mirrored_argument(tf: Any, out: list, workdir: str) -> None:
         m, lambda var, x: var.assign(x), args=(5.0,), group=True)}))
 
 
-PROGRAMS = {"next_in_function": _next_in_function, "slices_mean_int": _slices_mean_int,
+def _deferred_restore(tf: Any, out: list, workdir: str) -> None:
+    import os
+    t = lambda label, fn: _try(out, label, fn)   # noqa: E731
+    path = tf.train.Checkpoint(v1=tf.Variable([9.0, -3.0]), v2=tf.Variable(5)).save(os.path.join(workdir, "c"))
+    for name, make in [("none", lambda: None), ("one device", lambda: tf.distribute.OneDeviceStrategy("/cpu:0")),
+                       ("mirrored", lambda: tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])),
+                       ("central", lambda: tf.distribute.experimental.CentralStorageStrategy(["/cpu:0", "/cpu:1"]))]:
+        s = make()
+        ck = tf.train.Checkpoint()
+        st = ck.restore(path)
+        with (s.scope() if s is not None else tf.name_scope("x")):
+            r = tf.Variable([0.0, 0.0], aggregation=tf.VariableAggregation.SUM)
+        t(f"{name}: before attaching", lambda: r.numpy())
+        ck.v1 = r
+        t(f"{name}: attached", lambda: [type(r).__name__, r.numpy()])
+        t(f"{name}: existing matched", lambda: type(st.assert_existing_objects_matched()).__name__)
+        t(f"{name}: consumed (v2 left)", lambda: type(st.assert_consumed()).__name__)
+        ck.v2 = tf.Variable(0)
+        t(f"{name}: consumed", lambda: [type(st.assert_consumed()).__name__, ck.v2.numpy()])
+
+
+_TF_CLUSTER: list = []
+
+
+def _pss(tf: Any, partitioner: Any) -> Any:
+    """A ParameterServerStrategy on 1 worker and 2 ps: TF's in-process servers, or a simulated cluster."""
+    if not tf.__name__.startswith("tensorflow"):
+        import ps_helpers
+        return ps_helpers.pss(workers=1, ps=2, partitioner=partitioner)
+    if not _TF_CLUSTER:
+        from simdist.conformance.backends.tf_backend import start_in_process_servers
+        spec, servers = start_in_process_servers(tf, 1, 2)
+        _TF_CLUSTER.extend([tf.distribute.cluster_resolver.SimpleClusterResolver(
+            tf.train.ClusterSpec(spec), rpc_layer="grpc"), servers])
+    return tf.distribute.experimental.ParameterServerStrategy(_TF_CLUSTER[0], variable_partitioner=partitioner)
+
+
+def _sharded_listing(tf: Any, out: list, workdir: str) -> None:
+    import os
+    s = _pss(tf, tf.distribute.experimental.partitioners.FixedShardsPartitioner(2))
+    with s.scope():
+        v = tf.Variable(tf.reshape(tf.range(10.0), [5, 2]), name="w")
+        u = tf.Variable([1, 2, 3])
+    path = tf.train.Checkpoint(v=v, u=u).save(os.path.join(workdir, "s"))
+    _try(out, "shards", lambda: [type(v).__name__, [x.shape.as_list() for x in v.variables]])
+    _try(out, "list_variables", lambda: sorted((k, list(sh)) for k, sh in tf.train.list_variables(path)))
+    _try(out, "load_variable", lambda: tf.train.load_variable(path, "v/.ATTRIBUTES/VARIABLE_VALUE"))
+    _try(out, "load_variable u", lambda: tf.train.load_variable(path, "u/.ATTRIBUTES/VARIABLE_VALUE"))
+
+
+PROGRAMS = {"deferred_restore": _deferred_restore, "sharded_listing": _sharded_listing,
+            "next_in_function": _next_in_function, "slices_mean_int": _slices_mean_int,
             "aggregated_update": _aggregated_update, "mirrored_argument": _mirrored_argument}
 
 
@@ -184,6 +241,8 @@ CASES: dict[str, dict] = {
     "slices_mean_int": {"strategy": "mirrored2", "name": "slices_mean_int"},
     "aggregated_update": {"strategy": "mirrored2", "name": "aggregated_update"},
     "mirrored_argument": {"strategy": "mirrored2", "name": "mirrored_argument"},
+    "deferred_restore": {"strategy": "mirrored2", "name": "deferred_restore"},
+    "sharded_listing": {"strategy": "pss", "name": "sharded_listing"},
 }
 NAMES = list(CASES)
 
@@ -222,6 +281,18 @@ def test_aggregated_update_results(index: int, tf_results: dict[int, Any], tmp_p
 @pytest.mark.parametrize("index", [NAMES.index("mirrored_argument")])
 def test_mirrored_value_is_a_tensor_argument(index: int, tf_results: dict[int, Any], tmp_path: Any) -> None:
     _check("mirrored_argument", tf_results, tmp_path)
+
+
+@pytest.mark.clause("pch.deferred-restore")
+@pytest.mark.parametrize("index", [NAMES.index("deferred_restore")])
+def test_attaching_after_restore_restores(index: int, tf_results: dict[int, Any], tmp_path: Any) -> None:
+    _check("deferred_restore", tf_results, tmp_path)
+
+
+@pytest.mark.clause("pss.checkpoint-partitions")
+@pytest.mark.parametrize("index", [NAMES.index("sharded_listing")])
+def test_sharded_variable_is_one_checkpoint_key(index: int, tf_results: dict[int, Any], tmp_path: Any) -> None:
+    _check("sharded_listing", tf_results, tmp_path)
 
 
 if __name__ == "__main__":  # TF worker
