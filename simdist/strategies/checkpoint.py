@@ -562,6 +562,11 @@ class Checkpoint:
         if self._counter_made and _COUNTER in saved:   # (read of a checkpoint whose counter is not made: unused)
             self._counter = int(saved[_COUNTER])
             used.add(_COUNTER)
+        elif self._counter_made:
+            # (TF's restore made the save_counter variable; a checkpoint that `write` wrote has none, so the counter
+            # is an existing object bound to no value: assert_existing_objects_matched and assert_consumed fail;
+            # fz53d seed 53210 #10)
+            missing.append(_COUNTER)
         _defer(self, {k: saved[k] for k in saved if k not in used})
         _charge([(k, v) for k, v in pairs if k not in missing and not _is_iterator(v)], to_chief=False)
         status = CheckpointLoadStatus(missing, sorted(k for k in saved if k not in used), matched=bool(used))

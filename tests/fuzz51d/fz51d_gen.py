@@ -845,7 +845,9 @@ def _ck_model(p: CK, who: str, scope: str) -> str:
     return (f"with {scope}.scope():\n"
             f"    {who}m = tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.Dense(2, "
             f"kernel_initializer=tf.keras.initializers.Constant(0.5), bias_initializer='zeros')])\n"
-            f"    {who}o = {opt}\n")
+            f"    {who}o = {opt}\n"
+            f"    {who}o.build({who}m.trainable_variables)\n")   # (slots made in a step under Mirrored(2): Keras 3's known
+    # TF failure, "Incompatible shapes: [0] vs. [3,2]": the suite's known deviation test_slots_built_inside_tf_function)
 
 
 def _ck_step(who: str, scope: str, x: str) -> str:
