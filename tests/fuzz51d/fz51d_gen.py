@@ -31,6 +31,16 @@ strategy), then a sequence of API calls:
   `strategy.run` + reduce inside a scheduled function, the chief's reads after join, error paths (scheduling a
   plain function, a variable made outside the scope). Values do not depend on which worker ran a closure.
 
+- from seed 53208 on, b_ckpt: about half the programs are the restart-from-checkpoint story across strategies:
+  variables of every synchronization/aggregation (and a small Keras model whose optimizer has taken a step: slot
+  variables) made under one strategy (default, OneDevice, Mirrored 1/2, CentralStorage, single-worker MWMS; a quarter
+  of them ParameterServerStrategy with or without a partitioner), saved with Checkpoint.save / write / a
+  CheckpointManager (max_to_keep, checkpoint_interval, step_counter, checkpoint_number), restored under another
+  strategy or none, after the variables exist or before (deferred restoration by attribute), the status's
+  assert_consumed / assert_existing_objects_matched / expect_partial, list_variables / load_variable keys and shapes,
+  latest_checkpoint, reads per replica, one more training step, a restore into a variable of another shape (or
+  another partitioning).
+
 The TF worker runs each program in a fresh eager context (TF's collective instance keys restart with each strategy
 and collide across programs in one process: InternalError "Collective instance ... expected type").
 
@@ -44,6 +54,17 @@ PerReplica along axis 1, /work/wt/dist52_logs/repro_tf_crash_52201_12.py); b_ps 
 of them PS): 52208 4 of 12 and 52209 2 of 12 disagreeing before their fixes (CachingVariable, RemoteValueImpl,
 PerWorkerDatasetFromDatasetFunction / PerWorkerDistributedIterator, CheckpointLoadStatus; ShardedVariable's
 attributes and scatter_*), 0 after; 52210, 52211 0 (tests/strategies/test_fz52d_dist_tf.py).
+
+Campaign of the fifty-third session (fz53d): old draws 52202-52207 and 53201 (84 programs): 52203 2 of 12 disagreeing
+(integer IndexedSlices MEAN, CentralStorage's aggregated update result), 0 after the fixes; 52205 #8 a TF crash
+(SIGSEGV in MirroredStrategy(2).gather of an empty [0, 3] PerReplica, /work/wt/dist53_logs/repro_tf_crash_52205_8.py);
+the others 0. b_ckpt seeds 53208-53210 (36 programs, 19 checkpoint ones): 53208 3 of 10 before the fixes (a
+ShardedVariable missing from list_variables, deferred restoration by attribute), 2 of 12 after: both a
+ShardedVariable restored into another layout (other shards, or a plain variable), which TF 2.21 re-shards and
+simdist refuses by the project's documented rule (clause pss.checkpoint-partitions); 53210 2 of its checkpoint
+programs before (save_counter unmatched after restoring a written checkpoint; Keras 3's slots made in a Mirrored(2)
+step, the suite's known deviation: the programs now build the optimizer first), 0 of 12 after; 53209 0 of 12.
+See tests/strategies/test_fz53d_dist_tf.py.
 
 Every statement's outcome (values, shapes, dtypes, the DistributedValues class and its components, or the error
 class) is recorded on TF 2.21 and on simdist in two subprocesses (fz45_gen's run_backend) and compared.
