@@ -905,10 +905,10 @@ def _reduce_slices(op: ReduceOp, comps: list[Any]) -> IndexedSlices:
     """The all-reduce of replicas' IndexedSlices (a dense component is made slices of all its rows)."""
     parts = [c if isinstance(c, IndexedSlices) else _as_slices(convert_to_tensor(c)) for c in comps]
     vals = [convert_to_tensor(p.values) for p in parts]
-    values, indices = reduce_rules.reduce_indexed_slices(
+    values, indices, dt = reduce_rules.reduce_indexed_slices(
         op, [(v._v, convert_to_tensor(p.indices)._v) for v, p in zip(vals, parts)], vals[0].dtype)
     first = parts[0]
-    return IndexedSlices(Tensor(values, vals[0].dtype), Tensor(indices, dtypes.as_dtype(indices.dtype)),
+    return IndexedSlices(Tensor(values, dt), Tensor(indices, dtypes.as_dtype(indices.dtype)),
                          first.dense_shape)
 
 

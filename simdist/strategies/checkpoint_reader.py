@@ -55,8 +55,16 @@ class CheckpointReader:
         pairs = saved.pop(_ckpt.TF_KEYS, np.zeros((0, 2), dtype=str))
         self._tensors: dict[str, np.ndarray] = {}
         for key, tf_key in pairs.tolist():
-            if tf_key not in self._tensors and key in saved:   # (a variable reached twice is saved once)
+            if tf_key in self._tensors:   # (a variable reached twice is saved once)
+                continue
+            if key in saved:
                 self._tensors[tf_key] = saved[key]
+            elif key + _ckpt._PARTS in saved:
+                # (a ShardedVariable: TF 2.21 saves it as one tensor of its full shape under its key, the shards as
+                # slices of it; simdist's file keeps the shards: joined along the first axis; fz53d seed 53208 #2)
+                parts = [saved.get(f"{key}/part_{i}") for i in range(int(saved[key + _ckpt._PARTS][0]))]
+                if parts and all(part is not None for part in parts):
+                    self._tensors[tf_key] = np.concatenate(parts, axis=0)
         self._tensors[_GRAPH] = np.asarray("\n".join(sorted(self._tensors)).encode(), dtype=object)
 
     @staticmethod

@@ -85,9 +85,24 @@ def _aggregated_update(var: Any, method: str, value: Any, apply: Any) -> Any:
         else:
             v = strategy.reduce(ReduceOp.from_variable_aggregation(agg), merged, axis=None)
         apply(method, v)
-        return var
+        return _merged_result(var)
 
     return rc.merge_call(merge_fn, args=(value,))
+
+
+def _merged_result(var: Any) -> Any:
+    """What the merge of an aggregated replica-context update hands every replica (TF 2.21: merge_fn returns
+    `strategy.extended.update(var, ...)`, regrouped): a variable without copies (CentralStorage's
+    AggregatingVariable) its variable's one UnreadVariable, the same object for every replica (so strategy.run's
+    regroup returns it unwrapped, not a PerReplica: fz53d seed 52203 #0); one copy its UnreadVariable; several
+    copies a Mirrored of each copy's value (update_regroup's tf.identity: a later write does not show)."""
+    comps = getattr(var, "_values", None)
+    if comps is None:
+        inner = getattr(var, "_v", None)
+        return inner._lazy_read() if inner is not None else var
+    if len(comps) == 1:
+        return comps[0]._lazy_read()
+    return Mirrored(tuple(c._as_tensor() for c in comps))
 
 
 class _AggregatedUpdates:
@@ -115,7 +130,10 @@ class _AggregatedUpdates:
             # With an aggregation even one replica merges (on_write_update_replica): reduce_to of
             # a mirrored value with SUM is TF's AssertionError there too.
             if not (self.aggregation == VariableAggregation.NONE and self._apply_local(rid, method, value)):
-                _aggregated_update(self, method, value, self._apply)
+                merged = _aggregated_update(self, method, value, self._apply)
+                if not read_value:
+                    return None
+                return merged.values[rid] if type(merged) is Mirrored else merged
         else:
             self._apply(method, value)
         return self._update_result(rid) if read_value else None

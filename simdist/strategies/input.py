@@ -422,9 +422,13 @@ class DistributedIterator(input_types.DistributedIterator):
         return self
 
     def __next__(self) -> Any:
+        """The next step; at the end StopIteration, inside a tf.function OutOfRangeError (TF's graph-mode
+        `next` is get_next: errors.end_of_sequence, still ending a `for` loop over the iterator there)."""
         try:
             return self.get_next()
         except errors.OutOfRangeError:
+            if context.in_function():
+                raise errors.end_of_sequence() from None
             raise StopIteration from None
 
     def next(self) -> Any:

@@ -732,7 +732,7 @@ def _nest_leaves(v: Any) -> list:
 def _numpy_as_tensors(args: tuple, kwargs: dict) -> tuple[tuple, dict]:
     """The call's NumPy arrays and scalars (also inside lists, tuples and dicts) as tensors of
     their dtype: TF's tf.function passes them to the Python function as tensors (a float64
-    array stays float64; function.symbolic-tensors)."""
+    array stays float64; function.symbolic-tensors); a Mirrored value as its tensor (`_is_mirrored_value`)."""
     if not any(_has_numpy(a) for a in args) and not any(_has_numpy(v) for v in kwargs.values()):
         return args, kwargs
     return tuple(_as_tensor(a) for a in args), {k: _as_tensor(v) for k, v in kwargs.items()}
@@ -740,7 +740,7 @@ def _numpy_as_tensors(args: tuple, kwargs: dict) -> tuple[tuple, dict]:
 
 def _has_numpy(x: Any) -> bool:
     import numpy as np
-    if isinstance(x, (np.ndarray, np.generic)):
+    if isinstance(x, (np.ndarray, np.generic)) or _is_mirrored_value(x):
         return True
     if type(x) in (list, tuple):
         return any(_has_numpy(v) for v in x)
@@ -749,11 +749,26 @@ def _has_numpy(x: Any) -> bool:
     return False
 
 
+def _is_mirrored_value(x: Any) -> bool:
+    """A `Mirrored` of values (not a variable): TF's tf.function takes it as a tensor, its value on the current
+    device or the primary's (the Mirrored conversion function; not a composite: fz53d, observed on TF 2.21 for a
+    group=True extended.update result and a MirroredVariable's cross-replica assign result)."""
+    return type(x).__name__ == "Mirrored" and type(x) is _passthrough_mirrored()
+
+
+def _passthrough_mirrored() -> type:
+    from simdist.runtime.values import Mirrored
+    return Mirrored
+
+
 def _as_tensor(x: Any) -> Any:
     import numpy as np
     if isinstance(x, (np.ndarray, np.generic)):
         from simdist.runtime.tensor import convert_to_tensor
         return convert_to_tensor(x)
+    if _is_mirrored_value(x):   # (the primary's value: the cross-replica context's current device is not a copy's)
+        from simdist.runtime.tensor import convert_to_tensor
+        return convert_to_tensor(x.values[0])
     if type(x) in (list, tuple):
         return type(x)(_as_tensor(v) for v in x)
     if type(x) is dict:

@@ -31,6 +31,16 @@ strategy), then a sequence of API calls:
   `strategy.run` + reduce inside a scheduled function, the chief's reads after join, error paths (scheduling a
   plain function, a variable made outside the scope). Values do not depend on which worker ran a closure.
 
+- from seed 53208 on, b_ckpt: about half the programs are the restart-from-checkpoint story across strategies:
+  variables of every synchronization/aggregation (and a small Keras model whose optimizer has taken a step: slot
+  variables) made under one strategy (default, OneDevice, Mirrored 1/2, CentralStorage, single-worker MWMS; a quarter
+  of them ParameterServerStrategy with or without a partitioner), saved with Checkpoint.save / write / a
+  CheckpointManager (max_to_keep, checkpoint_interval, step_counter, checkpoint_number), restored under another
+  strategy or none, after the variables exist or before (deferred restoration by attribute), the status's
+  assert_consumed / assert_existing_objects_matched / expect_partial, list_variables / load_variable keys and shapes,
+  latest_checkpoint, reads per replica, one more training step, a restore into a variable of another shape (or
+  another partitioning).
+
 The TF worker runs each program in a fresh eager context (TF's collective instance keys restart with each strategy
 and collide across programs in one process: InternalError "Collective instance ... expected type").
 
@@ -44,6 +54,20 @@ PerReplica along axis 1, /work/wt/dist52_logs/repro_tf_crash_52201_12.py); b_ps 
 of them PS): 52208 4 of 12 and 52209 2 of 12 disagreeing before their fixes (CachingVariable, RemoteValueImpl,
 PerWorkerDatasetFromDatasetFunction / PerWorkerDistributedIterator, CheckpointLoadStatus; ShardedVariable's
 attributes and scatter_*), 0 after; 52210, 52211 0 (tests/strategies/test_fz52d_dist_tf.py).
+
+Campaign of the fifty-third session (fz53d): old draws 52202-52207 and 53201 (84 programs): 52203 2 of 12 disagreeing
+(integer IndexedSlices MEAN, CentralStorage's aggregated update result), 0 after the fixes; 52205 #8 a TF crash
+(SIGSEGV in MirroredStrategy(2).gather of an empty [0, 3] PerReplica, /work/wt/dist53_logs/repro_tf_crash_52205_8.py);
+the others 0. b_ckpt seeds 53208-53210 (36 programs, 19 checkpoint ones): 53208 3 of 10 before the fixes (a
+ShardedVariable missing from list_variables, deferred restoration by attribute), 2 of 12 after: both a
+ShardedVariable restored into another layout (other shards, or a plain variable), which TF 2.21 re-shards and
+simdist refuses by the project's documented rule (clause pss.checkpoint-partitions); 53210 2 of its checkpoint
+programs before (save_counter unmatched after restoring a written checkpoint; Keras 3's slots made in a Mirrored(2)
+step, the suite's known deviation: the programs now build the optimizer first), 0 of 12 after; 53209 0 of 12;
+53211 (after the fixes) 1 of 12: TF's collective executor, once a gather in a tf.function failed on ragged shapes,
+fails the next eager gather of the group too ("The error could be from a previous operation. Restart your program to
+reset."), which simdist does not model (/work/wt/dist53_logs/p_gather_53211.py); 53212 0 of 12.
+See tests/strategies/test_fz53d_dist_tf.py.
 
 Every statement's outcome (values, shapes, dtypes, the DistributedValues class and its components, or the error
 class) is recorded on TF 2.21 and on simdist in two subprocesses (fz45_gen's run_backend) and compared.
@@ -755,6 +779,11 @@ BUILDERS = [(b_run, 8), (b_run_shapes, 3), (b_reduce, 8), (b_reduce_nest, 2), (b
 def program(seed: int, k: int, steps: int = 10) -> dict:
     """Program k of seed: its strategy expression and statements."""
     rng = random.Random(seed * 100003 + k)
+    if seed >= 53208 and rng.random() < 0.5:   # (b_ckpt: a draw only from 53208 on, so older seeds keep theirs)
+        if rng.random() < 0.25:
+            workers, nps = rng.choice([(1, 1), (1, 2), (2, 1)])
+            return _ck_program(rng, (workers, nps, rng.choice(PARTS)))
+        return _ck_program(rng, None)
     if seed >= 52208 and rng.random() < 0.35:
         return _ps_program(rng, steps)
     st = rng.choices(STRATEGIES, [w for _, _, w in STRATEGIES])[0]
@@ -778,6 +807,218 @@ def _ps_program(rng: random.Random, steps: int) -> dict:
         rng.choices(fns, w)[0](p)
     return {"strategy": (f"tf.distribute.experimental.ParameterServerStrategy(resolver, variable_partitioner={part})"),
             "ps": (workers, nps), "lines": p.lines}
+
+
+# --- b_ckpt (from seed 53208 on): the restart-from-checkpoint story across strategies
+CK_STRATEGIES = [
+    ("tf.distribute.get_strategy()", 2),
+    ('tf.distribute.OneDeviceStrategy("/cpu:0")', 2),
+    ('tf.distribute.MirroredStrategy(["/cpu:0"])', 1),
+    ('tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])', 3),
+    ('tf.distribute.experimental.CentralStorageStrategy(["/cpu:0", "/cpu:1"])', 2),
+    ("tf.distribute.MultiWorkerMirroredStrategy()", 1),
+]
+
+
+class CK(P):
+    """A checkpoint program being drawn: its variables (name, init text, shape, dtype, sync, agg), whether it has a
+    Keras model, the strategies it saves and restores under."""
+
+    def __init__(self, rng: random.Random) -> None:
+        super().__init__(rng, 1)
+        self.cvars: list[tuple[str, str, tuple, str, str, str]] = []
+
+
+def _ck_vars(p: CK, ps: bool) -> str:
+    """Variable creations under `s1`'s scope (text), recorded in p.cvars."""
+    r = p.rng
+    body = []
+    for _ in range(r.randint(1, 3)):
+        v = p.name("v")
+        sh = r.choice([(), (2,), (3,), (2, 2), (4, 2), (5,)] if not ps else [(4,), (6, 2), (5, 3), (3,), ()])
+        dt = r.choice(["float32", "float32", "float64", "int32", "int64"])
+        sync, agg = ("AUTO", "NONE") if ps or r.random() < 0.5 else (
+            r.choice(["AUTO", "ON_WRITE", "ON_READ"]), r.choice(["NONE", "SUM", "MEAN", "ONLY_FIRST_REPLICA"]))
+        if dt.startswith("int") and agg == "MEAN":
+            agg = "SUM"
+        init = p.lit(dt, sh)
+        body.append(f"    {v} = tf.Variable({init}, name='{v}', synchronization=tf.VariableSynchronization.{sync}, "
+                    f"aggregation=tf.VariableAggregation.{agg})")
+        p.cvars.append((v, init, sh, dt, sync, agg))
+    return "\n".join(body)
+
+
+CK_PRELUDE = r"""
+def kreads(strategy, v):
+    return [tf.convert_to_tensor(x) for x in strategy.experimental_local_results(v)]
+
+def listing(path):
+    return sorted((k, tuple(sh)) for k, sh in tf.train.list_variables(path))
+
+def base(path):
+    return None if path is None else os.path.basename(path)
+"""
+
+
+def _ck_model(p: CK, who: str, scope: str) -> str:
+    """A small Keras model and optimizer made under `scope`, deterministic (constant initializers)."""
+    r = p.rng
+    opt = r.choice(["tf.keras.optimizers.SGD(0.1, momentum=0.5)", "tf.keras.optimizers.Adam(0.1)",
+                    "tf.keras.optimizers.SGD(0.25)", "tf.keras.optimizers.RMSprop(0.05)"])
+    p.opt = opt
+    return (f"with {scope}.scope():\n"
+            f"    {who}m = tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.Dense(2, "
+            f"kernel_initializer=tf.keras.initializers.Constant(0.5), bias_initializer='zeros')])\n"
+            f"    {who}o = {opt}\n"
+            f"    {who}o.build({who}m.trainable_variables)\n")   # (slots made in a step under Mirrored(2): Keras 3's known
+    # TF failure, "Incompatible shapes: [0] vs. [3,2]": the suite's known deviation test_slots_built_inside_tf_function)
+
+
+def _ck_step(who: str, scope: str, x: str) -> str:
+    return (f"@tf.function\ndef {who}step(x):\n"
+            f"    def one(x):\n"
+            f"        with tf.GradientTape() as t:\n"
+            f"            loss = tf.reduce_sum({who}m(x) ** 2) / 4.0\n"
+            f"        g = t.gradient(loss, {who}m.trainable_variables)\n"
+            f"        {who}o.apply_gradients(zip(g, {who}m.trainable_variables))\n"
+            f"        return loss\n"
+            f"    return {scope}.reduce('SUM', {scope}.run(one, args=(x,)), axis=None)\n"
+            f"{who}loss = {who}step({x})")
+
+
+def _ck_program(rng: random.Random, ps: tuple | None) -> dict:
+    """A save / restore story: variables (and a Keras model with an optimizer that has taken a step) under s1, saved
+    with Checkpoint.save / write / a CheckpointManager, restored under s2 (another strategy or none), before or after
+    the variables exist, the status's assertions, the checkpoint's keys and values, reads per replica, one more
+    step."""
+    p = CK(rng)
+    r = rng
+    if ps:
+        s1 = "strategy"
+        s2 = r.choice(["None", "strategy2"])
+        part2 = r.choice(PARTS)
+    else:
+        names, w = zip(*CK_STRATEGIES)
+        s1n = r.choices(names, w)[0]
+        s2n = r.choice(["None"] + [n for n in names if not ("MultiWorker" in n and "MultiWorker" in s1n)])
+        p.emit(f"s1 = {s1n}\ns2 = {s2n}\nck_n = (s1.num_replicas_in_sync, "
+               f"None if s2 is None else s2.num_replicas_in_sync)", ["ck_n"])
+        s1, s2 = "s1", ("None" if s2n == "None" else "s2")
+    if ps and s2 == "strategy2":
+        p.emit(f"strategy2 = tf.distribute.experimental.ParameterServerStrategy(resolver, variable_partitioner={part2})",
+               [])
+    model = not ps and r.random() < 0.5
+    p.emit(f"with {s1}.scope():\n{_ck_vars(p, ps)}\n"
+           f"ck_a = [(type(x).__name__, kreads({s1}, x)) for x in [{', '.join(v[0] for v in p.cvars)}]]", ["ck_a"])
+    objs = ", ".join(f"{v[0]}={v[0]}" for v in p.cvars)
+    if model:
+        p.emit(_ck_model(p, "a", s1) + _ck_step("a", s1, "tf.constant([[1.0, 2.0, -1.0], [0.5, 0.0, 1.0]])"),
+               ["aloss"])
+        p.emit("ck_w = [tf.convert_to_tensor(x) for x in am.weights]\n"
+               "ck_ov = sorted((x.path, tuple(x.shape)) for x in ao.variables)", ["ck_w", "ck_ov"])
+        objs += ", model=am, opt=ao"
+    # a step counter and an update before saving
+    if r.random() < 0.5:
+        v = r.choice(p.cvars)[0]
+        p.emit(f"ck_u = {s1}.run(lambda: {v}.assign_add(tf.ones_like({v}.read_value())))\n"
+               f"ck_ua = kreads({s1}, {v})", ["ck_ua"])
+    how = r.choice(["save", "save", "write", "manager", "manager"])
+    p.emit(f"ck = tf.train.Checkpoint({objs})", [])
+    if how == "save":
+        k = r.randint(1, 3)
+        p.emit(f"ck_paths = [ck.save(os.path.join(workdir, 'ckpt')) for _ in range({k})]\n"
+               f"ck_path = ck_paths[-1]\nck_b = ([base(x) for x in ck_paths], base(tf.train.latest_checkpoint(workdir)), "
+               f"ck.save_counter.numpy())", ["ck_b"])
+    elif how == "write":
+        p.emit("ck_path = ck.write(os.path.join(workdir, 'wr'))\n"
+               "ck_b = (base(ck_path), base(tf.train.latest_checkpoint(workdir)))", ["ck_b"])
+    else:
+        mx = r.choice(["None", "1", "2", "3"])
+        interval = r.choice(["None", "None", "2"])
+        counter = interval != "None" or r.random() < 0.3
+        k = r.randint(1, 4)
+        p.emit(("ck_step = tf.Variable(0, dtype=tf.int64)\n" if counter else "") +
+               f"mgr = tf.train.CheckpointManager(ck, os.path.join(workdir, 'mgr'), max_to_keep={mx}"
+               + (f", step_counter=ck_step, checkpoint_interval={interval}" if counter else "") + ")\n"
+               f"ck_saved = []\nfor i in range({k}):\n"
+               + ("    ck_step.assign_add(1)\n" if counter else "") +
+               f"    ck_saved.append(base(mgr.save(" + ("" if counter or r.random() < 0.5 else "checkpoint_number=10 + i")
+               + ")))\n"
+               "ck_path = mgr.latest_checkpoint\n"
+               "ck_b = (ck_saved, [base(x) for x in mgr.checkpoints], base(ck_path), "
+               "base(tf.train.latest_checkpoint(os.path.join(workdir, 'mgr'))))", ["ck_b"])
+    p.emit("ck_l = None if ck_path is None else listing(ck_path)", ["ck_l"])
+    keys = [f"'{v[0]}/.ATTRIBUTES/VARIABLE_VALUE'" for v in p.cvars]
+    p.emit(f"ck_lv = None if ck_path is None else [tf.train.load_variable(ck_path, k) for k in [{', '.join(keys)}]]",
+           ["ck_lv"])
+    # change the values, then restore
+    scope2 = "contextlib.nullcontext()" if s2 == "None" else f"{s2}.scope()"
+    fresh = []
+    for v, init, sh, dt, sync, agg in p.cvars:
+        z = f"tf.zeros({list(sh)}, tf.{dt})"
+        fresh.append(f"    {v}r = tf.Variable({z}, synchronization=tf.VariableSynchronization.{sync}, "
+                     f"aggregation=tf.VariableAggregation.{agg})")
+    when = r.choice(["after", "after", "before"])
+    robjs = ", ".join(f"{v[0]}={v[0]}r" for v in p.cvars)
+    assertion = r.choice(["assert_consumed", "assert_existing_objects_matched", "expect_partial", "none",
+                          "partial_consumed"])
+    if when == "after":
+        st = f"with {scope2}:\n" + "\n".join(fresh) + "\n"
+        if model:
+            st += _ck_model(p, "b", "s2" if s2 != "None" else "tf.distribute.get_strategy()")[len("with X.scope():\n"):] \
+                if False else ""
+        sub = robjs
+        if assertion == "partial_consumed" and len(p.cvars) > 1:
+            sub = f"{p.cvars[0][0]}={p.cvars[0][0]}r"
+        st += f"ck2 = tf.train.Checkpoint({sub})\nst = ck2.restore(ck_path)\n"
+        p.emit(st + "ck_st = type(st).__name__", ["ck_st"])
+    else:
+        st = f"ck2 = tf.train.Checkpoint()\nst = ck2.restore(ck_path)\nwith {scope2}:\n" + "\n".join(fresh) + "\n"
+        st += "\n".join(f"ck2.{v[0]} = {v[0]}r" for v in p.cvars)
+        p.emit(st + "\nck_st = type(st).__name__", ["ck_st"])
+    if assertion in ("assert_consumed", "partial_consumed"):
+        p.emit("ck_as = type(st.assert_consumed()).__name__", ["ck_as"])
+    elif assertion == "assert_existing_objects_matched":
+        p.emit("ck_as = type(st.assert_existing_objects_matched()).__name__", ["ck_as"])
+    elif assertion == "expect_partial":
+        p.emit("ck_as = type(st.expect_partial()).__name__", ["ck_as"])
+    s2x = "tf.distribute.get_strategy()" if s2 == "None" else s2
+    p.emit("ck_r = [(type(x).__name__, kreads(" + s2x + ", x)) for x in [" +
+           ", ".join(f"{v[0]}r" for v in p.cvars) + "]]", ["ck_r"])
+    if model:
+        sc = s2 if s2 != "None" else "tf.distribute.get_strategy()"
+        p.emit(f"with {sc}.scope():\n"
+               f"    bm = tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.Dense(2, "
+               f"kernel_initializer='zeros', bias_initializer='ones')])\n"
+               f"    bo = {p.opt}\n"
+               f"    bo.build(bm.trainable_variables)\n"
+               f"ck3 = tf.train.Checkpoint(model=bm, opt=bo)\nst3 = ck3.restore(ck_path)\n"
+               f"ck_m = ([tf.convert_to_tensor(x) for x in bm.weights], "
+               f"sorted((x.path, tuple(x.shape)) for x in bo.variables), int(bo.iterations.numpy()))", ["ck_m"])
+        p.emit(f"ck_ma = type(st3.assert_existing_objects_matched()).__name__", ["ck_ma"])
+        p.emit(_ck_step("b", sc, "tf.constant([[1.0, 0.0, 2.0], [-1.0, 1.0, 0.5]])")
+               + "\nck_m2 = [tf.convert_to_tensor(x) for x in bm.weights] + [tf.convert_to_tensor(x) for x in bo.variables]",
+               ["bloss", "ck_m2"])
+    # one more update of a restored variable, then its reads per replica
+    fl = [v for v in p.cvars if v[3].startswith("float")]
+    if fl:
+        v = r.choice(fl)[0]
+        if s2 == "None" or r.random() < 0.5:
+            p.emit(f"{v}r.assign_add(tf.ones_like({v}r.read_value()) * 0.5)\nck_after = kreads({s2x}, {v}r)",
+                   ["ck_after"])
+        else:
+            p.emit(f"ck_run = {s2}.run(lambda: {v}r.assign_sub(tf.ones_like({v}r.read_value())))\n"
+                   f"ck_after = kreads({s2x}, {v}r)", ["ck_after"])
+    if r.random() < 0.3:   # restore with a different partitioning (ps) / into a variable of another shape
+        v, init, sh, dt, sync, agg = r.choice(p.cvars)
+        p.emit(f"ck_bad = tf.Variable(tf.zeros({list(sh) + [2]}, tf.{dt}))\n"
+               f"ck_e = tf.train.Checkpoint({v}=ck_bad).restore(ck_path)\nck_bv = ck_bad.numpy()", ["ck_bv"])
+    out = {"strategy": "tf.distribute.get_strategy()" if not ps else
+           "tf.distribute.experimental.ParameterServerStrategy(resolver, variable_partitioner=" + ps[2] + ")",
+           "lines": p.lines, "ckpt": True}
+    if ps:
+        out["ps"] = ps[:2]
+    return out
 
 
 def text_of(prog: dict) -> str:
@@ -838,6 +1079,10 @@ def run_program(tf, np, prog: dict, extra: dict | None = None) -> dict:  # noqa:
     import collections
     env: dict = {"tf": tf, "np": np, "collections": collections, "os": os, **(extra or {})}
     exec(PRELUDE, env)  # noqa: S102 - our own text
+    if prog.get("ckpt"):
+        import contextlib
+        env["contextlib"] = contextlib
+        exec(CK_PRELUDE, env)  # noqa: S102 - our own text
     rec: list = []
     try:
         env["strategy"] = eval(prog["strategy"], env)  # noqa: S307
@@ -885,10 +1130,12 @@ def worker(backend: str, seed: int, n: int, steps: int, start: int, path: str) -
                 from tensorflow.python.eager import context   # each strategy and collide across programs)
                 context._reset_context()
                 setup()
-            try:
-                r = run_program(tf, np, program(seed, k, steps))
-            except Exception as e:  # noqa: BLE001
-                r = {"rec": [("all", _err(e))]}
+            import tempfile
+            with tempfile.TemporaryDirectory() as workdir:
+                try:
+                    r = run_program(tf, np, prog, {"workdir": workdir})
+                except Exception as e:  # noqa: BLE001
+                    r = {"rec": [("all", _err(e))]}
             pickle.dump(r, fh)
             fh.flush()
 

@@ -153,6 +153,8 @@ class OwnedIterator:
     def __next__(self) -> Any:
         flat = self._next_flat()
         if flat is None:
+            if context.in_function():   # (a graph's IteratorGetNext: errors.end_of_sequence)
+                raise errors.end_of_sequence()
             raise StopIteration
         return self._element(flat)
 
