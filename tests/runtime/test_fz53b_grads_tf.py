@@ -5,9 +5,11 @@ gradient through a variable argument: NotImplementedError; clause autodiff.custo
 two identical ops are one node before Grappler's SimplifyAggregation, so a complex gradient summed from the two
 `grad * conj(x)` terms of `z * z` is `2 * term` (its signed zeros as TF's; clause function.grappler-rewrites); a
 first call that creates a variable on every run raises TF's singleton ValueError before its graph's run-time
-errors (clause function.trace-once). Each case: a list of [label, value]; a value is a tensor's
-[dtype, shape, values as text (repr keeps -0.0)] or an error's [class, first line (an op's run-time error: its
-class only)].
+errors (clause function.trace-once); a ForwardAccumulator's JVP of an op sums every trainable input's term, one
+without a tangent with zeros (clause autodiff.jacobian); tf.stack([]) is float32 [0], so a global norm of no tensors
+is 0.0 (clause ops.clip-global-norm). Each case: a list of [label, value]; a value is a tensor's
+[dtype, shape, values as text (repr keeps -0.0)] or an error's [class, first line (of ValueError and
+NotImplementedError; of another its class only)].
 """
 
 from __future__ import annotations
@@ -36,8 +38,9 @@ def _try(out: list, label: str, fn: Callable[[], Any]) -> None:
     try:
         out.append([label, _val(fn())])
     except BaseException as e:  # noqa: BLE001 - the class and text are what is compared
-        # (an op's run-time error: its class; TF's graph-execution text is not modelled)
-        text = "" if type(e).__name__.endswith("ArgumentError") else str(e).split("\n")[0][:120]
+        # (the text of the rules' own errors; of another (an op's run-time error, Python's IndexError) its class:
+        # TF's graph-execution text and Python's wording are not modelled)
+        text = str(e).split("\n")[0][:120] if type(e).__name__ in ("ValueError", "NotImplementedError") else ""
         out.append([label, [type(e).__name__, text]])
 
 
@@ -122,10 +125,28 @@ def program(tf: Any, case: dict, workdir: str) -> Any:
                 holder.append(tf.Variable(2.0))
             return tf.math.segment_prod(x, [0, 1]) * tf.ones([3]) * holder[0]
         _try(out, "singleton pattern keeps the run error", lambda: h(x))
+    elif name == "jvp_zero_tangents":
+        v1 = tf.constant(np.array([-0.875, 1.0], np.float64))
+        v5 = tf.constant(np.array([0.0, -1.375, -0.5, -0.75], np.float64).reshape([2, 2]))
+        c = tf.constant([-0.0, 2.0], tf.float64)
+        w = tf.constant([1.0, float("inf")], tf.float64)
+        t = tf.constant([-1.0, 0.0], tf.float64)
+        with tf.autodiff.ForwardAccumulator(primals=v1, tangents=t) as acc:
+            ys = [tf.einsum("a,az->z", v1, v5), tf.linalg.matvec(v5, v1, transpose_a=True), c - v1, v1 * w,
+                  tf.linalg.matmul(tf.reshape(v1, [1, 2]), tf.reshape(w, [2, 1]))]
+        for k, y in enumerate(ys):
+            _try(out, f"jvp {k}", lambda y=y: acc.jvp(y))
+    elif name == "empty_stack_and_norm":
+        _try(out, "stack of no values", lambda: tf.stack([]))
+        _try(out, "stack of no values axis 1", lambda: tf.stack([], axis=1))
+        _try(out, "global norm of Nones", lambda: tf.linalg.global_norm([None, None]))
+        _try(out, "clip of Nones", lambda: tf.clip_by_global_norm([None, None], 0.5))
+        _try(out, "clip of nothing", lambda: tf.clip_by_global_norm([], 0.5))
     return out
 
 
-NAMES = ["recompute_grad", "complex_aggregation", "singleton_before_run_error"]
+NAMES = ["recompute_grad", "complex_aggregation", "singleton_before_run_error", "jvp_zero_tangents",
+         "empty_stack_and_norm"]
 CASES: dict[str, dict] = {n: {"strategy": "default", "name": n} for n in NAMES}
 
 
@@ -157,6 +178,18 @@ def test_duplicate_nodes_aggregate_as_tf(index: int, tf_results: dict[int, Any],
 @pytest.mark.clause("function.trace-once")
 @pytest.mark.parametrize("index", [2], ids=NAMES[2:3])
 def test_singleton_error_before_run_error_as_tf(index: int, tf_results: dict[int, Any], tmp_path: Any) -> None:
+    _check(index, tf_results, tmp_path)
+
+
+@pytest.mark.clause("autodiff.jacobian")
+@pytest.mark.parametrize("index", [3], ids=NAMES[3:4])
+def test_jvp_zero_tangents_as_tf(index: int, tf_results: dict[int, Any], tmp_path: Any) -> None:
+    _check(index, tf_results, tmp_path)
+
+
+@pytest.mark.clause("ops.clip-global-norm")
+@pytest.mark.parametrize("index", [4], ids=NAMES[4:5])
+def test_empty_stack_and_global_norm_as_tf(index: int, tf_results: dict[int, Any], tmp_path: Any) -> None:
     _check(index, tf_results, tmp_path)
 
 
