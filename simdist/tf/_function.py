@@ -164,6 +164,13 @@ class Function:
                     if built is not None:
                         _variables.undo_trace_writes(traced)
                         raise built from None
+                    if creating is None and _creation.created() > made and self._recreates(args, kwargs):
+                        # (a first call that created variables: TF's second trace, creation refused, comes
+                        # before the graph runs, so its singleton error before the run's op error)
+                        _variables.undo_trace_writes(traced)
+                        self._count_trace(args, kwargs, kind)
+                        self._recreating = True
+                        raise ValueError(_creation.SINGLETON_ERROR) from None
                 if journal is not None and not pruned:
                     # (a stateless op TF prunes as unused: its kernel never runs; runtime/ops/pruning.py)
                     retried = self._pruned_retry(e, args, kwargs, journal, creating, made, kind)

@@ -123,7 +123,13 @@ class _Accumulator(execution.Interpreter):
                 grads = fn(call, *ups)
                 grads = list(grads) if isinstance(grads, (list, tuple)) else [grads]
                 grads = [array.convert_to_tensor(g) if isinstance(g, IndexedSlices) else g for g in grads]
-            used = [(g, tans[i]) for i, g in enumerate(grads) if g is not None and tans[i] is not None]
+            # (every trainable input takes part, one without a tangent with zeros: TF's accumulator gives
+            # _jvp_helper zeros for it, so `c - x` of a constant c has the JVP 0 + -t, +0.0 where t is 0,
+            # and a zero tangent times an inf primal is NaN; fz53b seed 53105 #3)
+            used = [(g, tans[i] if tans[i] is not None else array.zeros_like(tensors[i]))
+                    for i, g in enumerate(grads) if g is not None and trainable(tensors[i].dtype)]
+            if all(tans[i] is None for i, g in enumerate(grads) if g is not None and trainable(tensors[i].dtype)):
+                used = []
             if not used:
                 return [None] * len(outs)
             got = transpose.gradient([g for g, _ in used], [aids[i] for i in live],

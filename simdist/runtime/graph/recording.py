@@ -157,6 +157,35 @@ class Recorder(execution.Interpreter):
                                                                    n.key == n0.key and n.ins == n0.ins)}
         return sum(1 for n in self.nodes if any(j in same for j in n.ins))
 
+    def same_node(self, a: Tensor, b: Tensor) -> bool:
+        """Whether a and b are one node of the graph Grappler optimizes: the same tensor, or outputs of
+        identical stateless ops (one CSE key) on inputs that are themselves one node, constants of equal
+        bits included (ArithmeticOptimizer's DedupComputations merges them before its other stages, so
+        `ones * c + ones * c` is an aggregation of one input, as `c + c` is)."""
+        if a is b:
+            return True
+        ia, ib = self.slot_of.get(id(a)), self.slot_of.get(id(b))
+        return ia is not None and ib is not None and self._same_slot(ia, ib, 8)
+
+    def _same_slot(self, i: int, j: int, depth: int) -> bool:
+        if i == j:
+            return True
+        n, m = self.nodes[i], self.nodes[j]
+        if depth == 0 or n.kind != m.kind:
+            return False
+        if n.kind == CONST:
+            if n.key == "capture" or m.key == "capture" or n.dtype != m.dtype:
+                return False
+            try:
+                va, vb = np.asarray(n.value), np.asarray(m.value)
+            except Exception:  # noqa: BLE001 - a value numpy cannot hold is no duplicate
+                return False
+            return va.shape == vb.shape and va.dtype == vb.dtype and va.tobytes() == vb.tobytes()
+        if n.kind != PURE or n.stateful or m.stateful or n.key != m.key or n.key[0] == "unique" or \
+                len(n.ins) != len(m.ins):
+            return False
+        return all(self._same_slot(x, y, depth - 1) for x, y in zip(n.ins, m.ins))
+
     def made_here(self, t: Tensor) -> bool:
         """Whether t is a tensor of this call's graph (an argument, a constant or an op's output made
         while it records), not one made outside and captured."""

@@ -1354,7 +1354,9 @@ def stack(values: Sequence[Any], axis: int = 0, name: str = "stack") -> Tensor:
     # TypeError before Pack converts the values; fz34b, fourth generator seed 3402 #72)
     # (`axis == 0` with TF's operators: a bool tensor axis is its TypeError "Cannot convert 0 to
     # EagerTensor of dtype bool"; fz35b)
-    if (isinstance(values, (list, tuple)) and values or isinstance(values, (str, bytes))) and \
+    # (an empty list too: convert_to_tensor([]) is float32 [0], so tf.stack([]) and a global norm of no
+    # tensors are defined; with another axis TF reads values[0]: IndexError; fz53b seed 53105 #8)
+    if (isinstance(values, (list, tuple)) or isinstance(values, (str, bytes))) and \
             (bool(axis == 0) if tensor_axis else axis == 0):
         # (a str or bytes converts as a whole too: `tf.stack(b'ab')` is the string scalar; fz43's own generator)
         # array_ops.stack converts the list as a whole first (its dtype is the list's: [np.int64(0)]

@@ -107,10 +107,45 @@ def grad_pass_through(f: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def recompute_grad(f: Callable[..., Any]) -> Callable[..., Any]:
-    """`tf.recompute_grad(f)`: f, whose backward pass TF recomputes from the inputs instead of
-    keeping f's intermediate tensors (a memory trade); the values and gradients are f's, which is
-    what simdist computes (its tapes keep the intermediates)."""
-    @functools.wraps(f)
+    """`tf.recompute_grad(f)`, built as TF 2.21's (custom_gradient.py): a custom gradient whose backward
+    function recomputes f on identities of the inputs under a tape and differentiates it with
+    `unconnected_gradients=ZERO` (an input f does not use gets zeros, not None). That backward function is
+    itself a custom gradient whose own gradient raises NotImplementedError ("recompute_grad tried to
+    transpose grad of f"): a tape recording the first gradient cannot take a second one. In a
+    tf.function the recomputation's inputs carry a data dependency on the upstream gradient (`x + 0.`,
+    so a -0.0 input is recomputed as +0.0), as TF's XLA guard."""
+    from simdist.runtime import context, nest
+    from simdist.runtime.autodiff.custom_gradient import custom_gradient
+    from simdist.runtime.autodiff.tape import GradientTape, UnconnectedGradients
+    from simdist.runtime import ops as O
+    name = getattr(f, "__name__", "f")
+
+    @custom_gradient
     def inner(*args: Any, **kwargs: Any) -> Any:
-        return f(*args, **kwargs)
-    return inner
+        result = f(*args, **kwargs)
+
+        def grad_wrapper(*wrapper_args: Any, variables: Any = None) -> Any:
+            @custom_gradient
+            def inner_recompute_grad(*dresult: Any) -> Any:
+                with GradientTape() as t:
+                    id_args = nest.map_structure(O.identity, args)
+                    if context.in_function():
+                        elem = O.reduce_max(O.reshape(dresult[0], [-1])[:1])
+                        elem_bool = O.cast(elem, dtypes.bool_)
+                        dep = O.where(O.equal(elem_bool, elem_bool), 0., float("nan"))
+                        id_args = nest.map_structure(lambda x: O.add(x, O.cast(dep, x.dtype)), id_args)
+                    t.watch(id_args)
+                    if variables is not None:
+                        t.watch(variables)
+                    recomputed = f(*id_args, **kwargs)
+                kw_vars = list(variables) if variables is not None else []
+                grads = t.gradient(recomputed, list(id_args) + kw_vars, output_gradients=dresult,
+                                   unconnected_gradients=UnconnectedGradients.ZERO)
+
+                def transpose(*t_args: Any, **t_kwargs: Any) -> Any:
+                    raise NotImplementedError(f"recompute_grad tried to transpose grad of {name}. Consider not "
+                                              "using recompute_grad in forward modeautodiff")
+                return (grads[:len(id_args)], grads[len(id_args):]), transpose
+            return inner_recompute_grad(*wrapper_args)
+        return result, grad_wrapper
+    return functools.wraps(f)(inner)

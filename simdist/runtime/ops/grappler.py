@@ -639,8 +639,8 @@ def _add_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     ZerosLike (whose shape TF knows) -> x itself (`_simplified`: broadcast only when the zeros have
     the output's shape): so -0.0 + 0.0 is -0.0 inside tf.function, +0.0 eagerly."""
     a, b = tensors
-    if a is b:
-        return _aggregation(tensors) if _on("arithmetic_optimization") else None
+    if a is b or (a.dtype.is_complex and rec.same_node(a, b)):   # (DedupComputations first: one node)
+        return _aggregation((a, a)) if _on("arithmetic_optimization") else None
     return _simplified(rec, "AddV2", a, b)
 
 
@@ -928,7 +928,7 @@ def _add_n_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     takes the first constant's place among the remaining inputs (their order kept), so
     add_n([x, 65504, -65504]) in float16 is x inside tf.function and 0 eagerly for x = -1."""
     from simdist.runtime.ops import dispatch, math
-    if all(t is tensors[0] for t in tensors):
+    if all(t is tensors[0] or (t.dtype.is_complex and rec.same_node(t, tensors[0])) for t in tensors):
         return _aggregation(tensors)
     if len(tensors) <= 2 or not (_is_float(tensors[0]) or tensors[0].dtype.is_complex):
         return None
