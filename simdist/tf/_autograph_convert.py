@@ -1,0 +1,574 @@
+"""AutoGraph's source conversion of a function tf.function traces (TF 2.21's autograph/converters:
+control_flow.py, return_statements.py, break_statements.py, continue_statements.py, logical_expressions.py,
+conditional_expressions.py, directives.py; clause function.autograph).
+
+TF rewrites the Python source of the user's function before it traces it: an `if`, `while` or `for`
+becomes a call of an operator (`ag__.if_stmt`, `while_stmt`, `for_stmt`) given the statement's blocks as
+nested functions that write the variables they modify through `nonlocal`, with `get_state` and `set_state`
+functions over those variables; `and`, `or`, `not` and `x if c else y` become `ag__.and_`, `or_`, `not_`,
+`if_exp` of lambdas; `return` inside a conditional becomes `do_return`/`retval_` assignments, the rest of
+the function moved into the other branch or guarded by `if not do_return`; `break` and `continue` become
+flags that guard the rest of the loop body and end the loop; `tf.autograph.experimental.set_loop_options`
+in a loop body becomes the loop's options. The operators (simdist/tf/_autograph_ops.py) run a statement
+as plain Python when its condition is not a tensor, so a program without a tensor condition runs as it
+is written, and as tf.cond / tf.while_loop otherwise.
+
+simdist converts the same way, with Python's `ast`, once per code object (a cache). A function it cannot
+convert (no readable source, a lambda, a generator, `global`/`nonlocal` declarations, private names a
+class would mangle) runs unconverted, as before; a statement it does not convert (a loop with an `else`
+or a `return` inside it, `yield`, a `try` around a `return`) stays Python. Calls of other user functions
+are not converted (TF's converted_call converts them recursively).
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import textwrap
+import types
+import weakref
+from typing import Any, Callable
+
+__all__ = ["converted"]
+
+_CACHE: dict[Any, Any] = {}          # code object -> converted code object, or None (not converted)
+_FUNCS: "weakref.WeakKeyDictionary[Any, Any]" = weakref.WeakKeyDictionary()   # function -> converted function
+_AG = "ag__"
+
+
+def converted(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """fn as AutoGraph converts it (fn itself where it does not: see the module's docstring)."""
+    if isinstance(fn, types.MethodType):
+        inner = converted(fn.__func__)
+        return fn if inner is fn.__func__ else types.MethodType(inner, fn.__self__)
+    if not isinstance(fn, types.FunctionType):
+        return fn
+    try:
+        got = _FUNCS.get(fn)
+    except TypeError:
+        got = None
+    if got is not None:
+        return got
+    code = fn.__code__
+    new_code = _CACHE.get(code, False)
+    if new_code is False:
+        try:
+            new_code = _convert_code(fn)
+        except Exception:   # (what the converter does not handle runs unconverted, as TF's fallback)
+            new_code = None
+        _CACHE[code] = new_code
+    if new_code is None:
+        out = fn
+    else:
+        from simdist.tf import _autograph_ops
+        cells = dict(zip(code.co_freevars, fn.__closure__ or ()))
+        closure = tuple(cells[n] if n in cells else types.CellType(_autograph_ops) for n in new_code.co_freevars)
+        out = types.FunctionType(new_code, fn.__globals__, fn.__name__, fn.__defaults__, closure)
+        out.__kwdefaults__ = fn.__kwdefaults__
+        out.__qualname__ = fn.__qualname__
+        out.__module__ = fn.__module__
+        out.__doc__ = fn.__doc__
+        out.__dict__.update(fn.__dict__)
+        out.__wrapped__ = fn
+    try:
+        _FUNCS[fn] = out
+    except TypeError:
+        pass
+    return out
+
+
+# --- the conversion ---------------------------------------------------------------------------------------
+
+
+def _convert_code(fn: types.FunctionType) -> Any:
+    code = fn.__code__
+    if code.co_name == "<lambda>" or code.co_flags & (inspect.CO_GENERATOR | inspect.CO_COROUTINE
+                                                      | inspect.CO_ASYNC_GENERATOR):
+        return None
+    src = textwrap.dedent(inspect.getsource(fn))
+    tree = ast.parse(src)
+    if not tree.body or not isinstance(tree.body[0], ast.FunctionDef) or tree.body[0].name != code.co_name:
+        return None
+    fdef = tree.body[0]
+    for node in ast.walk(fdef):
+        if isinstance(node, (ast.Global, ast.Nonlocal, ast.Yield, ast.YieldFrom, ast.Await)):
+            return None
+        name = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None
+        if name and name.startswith("__") and not name.endswith("__"):
+            return None   # (a private name the class body would mangle)
+        if isinstance(node, ast.Name) and node.id in (_AG, "super"):
+            return None   # (super() reads the class cell its own compilation makes)
+    fdef.decorator_list = []
+    conv = _Converter()
+    body = conv.function_body(fdef)
+    if not conv.changed:
+        return None
+    fdef.body = body
+    free = list(code.co_freevars)
+    factory = ast.FunctionDef(
+        name="__ag_factory", args=ast.arguments(posonlyargs=[], args=[ast.arg(arg=n) for n in free + [_AG]],
+                                                kwonlyargs=[], kw_defaults=[], defaults=[]),
+        body=[fdef, ast.Return(value=ast.Name(id=fdef.name, ctx=ast.Load()))], decorator_list=[], returns=None,
+        type_comment=None)
+    mod = ast.Module(body=[factory], type_ignores=[])
+    ast.fix_missing_locations(mod)
+    ast.increment_lineno(mod, code.co_firstlineno - 1)
+    compiled = compile(mod, code.co_filename, "exec", dont_inherit=True)
+    fcode = next(c for c in compiled.co_consts if isinstance(c, types.CodeType))
+    inner = next(c for c in fcode.co_consts if isinstance(c, types.CodeType) and c.co_name == code.co_name)
+    if any(n not in code.co_freevars and n != _AG for n in inner.co_freevars):
+        return None
+    return inner
+
+
+def _ag(attr: str) -> ast.expr:
+    return ast.Attribute(value=ast.Name(id=_AG, ctx=ast.Load()), attr=attr, ctx=ast.Load())
+
+
+def _call(attr: str, *args: ast.expr, keywords: list | None = None) -> ast.Call:
+    return ast.Call(func=_ag(attr), args=list(args), keywords=keywords or [])
+
+
+def _name(n: str, store: bool = False) -> ast.Name:
+    return ast.Name(id=n, ctx=ast.Store() if store else ast.Load())
+
+
+def _assign(n: str, value: ast.expr) -> ast.Assign:
+    return ast.Assign(targets=[_name(n, True)], value=value, lineno=0)
+
+
+def _lambda(body: ast.expr) -> ast.Lambda:
+    return ast.Lambda(args=ast.arguments(posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[], defaults=[]),
+                      body=body)
+
+
+def _def(name: str, params: list[str], body: list[ast.stmt], nonlocals: list[str]) -> ast.FunctionDef:
+    stmts: list[ast.stmt] = [ast.Nonlocal(names=list(nonlocals))] if nonlocals else []
+    stmts += body or [ast.Pass()]
+    return ast.FunctionDef(name=name, args=ast.arguments(posonlyargs=[], args=[ast.arg(arg=p) for p in params],
+                                                         kwonlyargs=[], kw_defaults=[], defaults=[]),
+                           body=stmts, decorator_list=[], returns=None, type_comment=None)
+
+
+def _scoped_walk(node: ast.AST):
+    """The nodes of node, not descending into nested functions, lambdas, classes or comprehensions (their
+    own scopes), whose headers (default values, decorators) are still walked."""
+    todo = [node]
+    while todo:
+        n = todo.pop()
+        yield n
+        for c in ast.iter_child_nodes(n):
+            if isinstance(c, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                yield c
+                todo.extend(c.decorator_list + c.args.defaults + [d for d in c.args.kw_defaults if d is not None])
+            elif isinstance(c, (ast.Lambda, ast.ClassDef, ast.ListComp, ast.SetComp, ast.DictComp,
+                                ast.GeneratorExp)):
+                yield c
+            else:
+                todo.append(c)
+
+
+def _modified(stmts: list[ast.stmt]) -> list[str]:
+    """The names a block binds in its own scope, in order of appearance."""
+    out: list[str] = []
+    for s in stmts:
+        for n in _scoped_walk(s):
+            names: list[str] = []
+            if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del)):
+                names = [n.id]
+            elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                names = [n.name]
+            elif isinstance(n, ast.alias):
+                names = [(n.asname or n.name).split(".")[0]]
+            elif isinstance(n, ast.ExceptHandler) and n.name:
+                names = [n.name]
+            elif isinstance(n, ast.NamedExpr):
+                names = [n.target.id]
+            for x in names:
+                if x not in out:
+                    out.append(x)
+    return out
+
+
+def _loads(node: Any) -> set[str]:
+    """Every name node reads, nested scopes included (a free variable of a nested function is read)."""
+    nodes = node if isinstance(node, list) else [node]
+    out: set[str] = set()
+    for top in nodes:
+        for n in ast.walk(top):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load):
+                out.add(n.id)
+            elif isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name):
+                out.add(n.target.id)
+    return out
+
+
+def _kills(s: ast.stmt) -> set[str]:
+    """The names a statement surely binds (a plain assignment)."""
+    if isinstance(s, ast.Assign):
+        return {n.id for t in s.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+    if isinstance(s, ast.AnnAssign) and s.value is not None and isinstance(s.target, ast.Name):
+        return {s.target.id}
+    return set()
+
+
+def _live_before(stmts: list[ast.stmt], live_after: set[str]) -> set[str]:
+    live = set(live_after)
+    for s in reversed(stmts):
+        live = (live - _kills(s)) | _loads(s)
+    return live
+
+
+def _contains(stmts: list[ast.stmt], kinds: tuple, loops: bool = True) -> bool:
+    """Whether the block holds a statement of kinds (not in nested scopes; not in nested loops unless loops)."""
+    todo: list[ast.AST] = list(stmts)
+    while todo:
+        n = todo.pop()
+        if isinstance(n, kinds):
+            return True
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        if not loops and isinstance(n, (ast.For, ast.While, ast.AsyncFor)):
+            todo.extend(n.orelse)
+            continue
+        todo.extend(ast.iter_child_nodes(n))
+    return False
+
+
+def _is_directive(s: ast.stmt) -> bool:
+    return isinstance(s, ast.Expr) and isinstance(s.value, ast.Call) and (
+        (isinstance(s.value.func, ast.Attribute) and s.value.func.attr == "set_loop_options")
+        or (isinstance(s.value.func, ast.Name) and s.value.func.id == "set_loop_options"))
+
+
+class _Converter:
+    def __init__(self) -> None:
+        self.n = 0
+        self.changed = False
+
+    def fresh(self, base: str) -> str:
+        self.n += 1
+        return f"{base}_{self.n}"
+
+    # --- the function --------------------------------------------------------------------------------------
+    def function_body(self, fdef: ast.FunctionDef) -> list[ast.stmt]:
+        body = fdef.body
+        if _needs_return_lowering(body):
+            lowered = _lower_returns(body)
+            if lowered is not None:
+                self.changed = True
+                body = [_assign("do_return", ast.Constant(False)),
+                        _assign("retval_", _call("UndefinedReturnValue"))] + lowered[0] + \
+                       [ast.Return(value=_call("retval", _name("retval_")))]
+        return self.block(body, set())
+
+    # --- blocks and statements -----------------------------------------------------------------------------
+    def block(self, stmts: list[ast.stmt], live_after: set[str]) -> list[ast.stmt]:
+        out: list[ast.stmt] = []
+        for i, s in enumerate(stmts):
+            after = _live_before(stmts[i + 1:], live_after)
+            out.extend(self.stmt(s, after))
+        return out
+
+    def stmt(self, s: ast.stmt, live_after: set[str]) -> list[ast.stmt]:
+        if isinstance(s, ast.If):
+            return self.if_(s, live_after)
+        if isinstance(s, ast.While):
+            return self.while_(s, live_after)
+        if isinstance(s, ast.For):
+            return self.for_(s, live_after)
+        if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            return [s]   # (nested scopes: converted when called, by TF; simdist leaves them)
+        if isinstance(s, (ast.With, ast.AsyncWith)):
+            s.items = [ast.withitem(context_expr=self.expr(i.context_expr), optional_vars=i.optional_vars)
+                       for i in s.items]
+            s.body = self.block(s.body, live_after)
+            return [s]
+        if isinstance(s, ast.Try):
+            s.body = self.block(s.body, live_after | _loads(s.handlers + s.finalbody + s.orelse))
+            for h in s.handlers:
+                h.body = self.block(h.body, live_after | _loads(s.finalbody))
+            s.orelse = self.block(s.orelse, live_after | _loads(s.finalbody))
+            s.finalbody = self.block(s.finalbody, live_after)
+            return [s]
+        return [self.exprs_in(s)]
+
+    def exprs_in(self, s: ast.stmt) -> ast.stmt:
+        return _Exprs(self).visit(s)
+
+    def expr(self, e: ast.expr) -> ast.expr:
+        return _Exprs(self).visit(e)
+
+    def _state_fns(self, names: list[str], k: str) -> tuple[list[ast.stmt], str, str]:
+        get, set_ = f"get_state_{k}", f"set_state_{k}"
+        tup = ast.Tuple(elts=[_name(n) for n in names], ctx=ast.Load())
+        get_fn = _def(get, [], [ast.Return(value=tup)], [])
+        if names:
+            set_fn = _def(set_, ["vars_"], [ast.Assign(targets=[ast.Tuple(elts=[_name(n, True) for n in names],
+                                                                          ctx=ast.Store())],
+                                                       value=_name("vars_"), lineno=0)], names)
+        else:
+            set_fn = _def(set_, ["vars_"], [ast.Pass()], [])
+        return [get_fn, set_fn], get, set_
+
+    @staticmethod
+    def _undefined(names: list[str]) -> list[ast.stmt]:
+        """`try: n` / `except NameError: n = ag__.Undefined('n')` for each name: a name not bound yet
+        is AutoGraph's Undefined (the nested functions' `nonlocal` needs it bound here)."""
+        out: list[ast.stmt] = []
+        for n in names:
+            out.append(ast.Try(body=[ast.Expr(value=_name(n))],
+                               handlers=[ast.ExceptHandler(type=_name("NameError"), name=None,
+                                                           body=[_assign(n, _call("Undefined", ast.Constant(n)))])],
+                               orelse=[], finalbody=[]))
+        return out
+
+    def if_(self, s: ast.If, live_after: set[str]) -> list[ast.stmt]:
+        if _contains(s.body + s.orelse, (ast.Return, ast.Break, ast.Continue), loops=False) or \
+                _contains(s.body + s.orelse, (ast.Return,)):
+            s.test = self.expr(s.test)
+            s.body = self.block(s.body, live_after)
+            s.orelse = self.block(s.orelse, live_after)
+            return [s]
+        self.changed = True
+        k = str(self.fresh("if"))[3:]
+        mods = _modified(s.body + s.orelse)
+        outs = [n for n in mods if n in live_after]
+        reads = _loads(s.body + s.orelse)
+        state = outs + [n for n in mods if n not in outs and n in reads]
+        body = self.block(s.body, live_after)
+        orelse = self.block(s.orelse, live_after)
+        fns, get, set_ = self._state_fns(state, k)
+        b, e = f"if_body_{k}", f"else_body_{k}"
+        call = _call("if_stmt", self.expr(s.test), _name(b), _name(e), _name(get), _name(set_),
+                     ast.Tuple(elts=[ast.Constant(n) for n in state], ctx=ast.Load()), ast.Constant(len(outs)))
+        return fns + [_def(b, [], body, state), _def(e, [], orelse, state)] + self._undefined(state) + \
+            [ast.Expr(value=call)]
+
+    def _loop_parts(self, s: ast.stmt) -> tuple[list[ast.stmt], list[ast.keyword], bool]:
+        """The loop body without its set_loop_options directives, their keywords, and whether break/continue
+        were lowered (the body then sets `break_`)."""
+        body = [x for x in s.body if not _is_directive(x)]
+        kws = [kw for x in s.body if _is_directive(x) for kw in x.value.keywords]
+        has_break = _contains(body, (ast.Break,), loops=False)
+        if _contains(body, (ast.Break, ast.Continue), loops=False):
+            body = _lower_jumps(body, has_break, _contains(body, (ast.Continue,), loops=False))
+        return body, kws, has_break
+
+    def _opts(self, kws: list[ast.keyword], extra: dict[str, ast.expr]) -> ast.Dict:
+        keys = [ast.Constant(kw.arg) for kw in kws if kw.arg] + [ast.Constant(k) for k in extra]
+        vals = [self.expr(kw.value) for kw in kws if kw.arg] + list(extra.values())
+        return ast.Dict(keys=keys, values=vals)
+
+    def while_(self, s: ast.While, live_after: set[str]) -> list[ast.stmt]:
+        if s.orelse or _contains(s.body, (ast.Return,)):
+            s.test = self.expr(s.test)
+            s.body = self.block(s.body, live_after | _loads(s))
+            return [s]
+        self.changed = True
+        k = str(self.fresh("w"))[2:]
+        body, kws, has_break = self._loop_parts(s)
+        test = s.test
+        if has_break:
+            test = ast.BoolOp(op=ast.And(), values=[ast.UnaryOp(op=ast.Not(), operand=_name("break_")), test])
+        end = live_after | _loads(test)
+        live_in = _live_before(body, end)
+        live_in = _live_before(body, end | live_in)
+        mods = _modified(body)
+        state = [n for n in mods if n in live_after or n in live_in or n in _loads(test)]
+        conv_body = self.block(body, end | live_in)
+        fns, get, set_ = self._state_fns(state, k)
+        b, t = f"loop_body_{k}", f"loop_test_{k}"
+        pre = [_assign("break_", ast.Constant(False))] if has_break else []
+        call = _call("while_stmt", _name(t), _name(b), _name(get), _name(set_),
+                     ast.Tuple(elts=[ast.Constant(n) for n in state], ctx=ast.Load()), self._opts(kws, {}))
+        return pre + fns + [_def(b, [], conv_body, state), _def(t, [], [ast.Return(value=self.expr(test))], [])] + \
+            self._undefined(state) + [ast.Expr(value=call)]
+
+    def for_(self, s: ast.For, live_after: set[str]) -> list[ast.stmt]:
+        if s.orelse or _contains(s.body, (ast.Return,)) or getattr(s, "type_comment", None):
+            s.iter = self.expr(s.iter)
+            s.body = self.block(s.body, live_after | _loads(s))
+            return [s]
+        self.changed = True
+        k = str(self.fresh("f"))[2:]
+        body, kws, has_break = self._loop_parts(s)
+        body = [ast.Assign(targets=[s.target], value=_name("itr"), lineno=0)] + body
+        end = set(live_after) | ({"break_"} if has_break else set())
+        live_in = _live_before(body, end)
+        live_in = _live_before(body, end | live_in)
+        mods = _modified(body)
+        state = [n for n in mods if n in live_after or n in live_in]
+        conv_body = self.block(body, end | live_in)
+        fns, get, set_ = self._state_fns(state, k)
+        b = f"loop_body_{k}"
+        pre = [_assign("break_", ast.Constant(False))] if has_break else []
+        extra: list[ast.stmt] = []
+        test: ast.expr = ast.Constant(None)
+        if has_break:
+            x = f"extra_test_{k}"
+            extra = [_def(x, [], [ast.Return(value=_call("not_", _name("break_")))], [])]
+            test = _name(x)
+        it = s.iter
+        if isinstance(it, ast.Call) and ((isinstance(it.func, ast.Name) and it.func.id == "range") or
+                                         (isinstance(it.func, ast.Attribute) and it.func.attr == "range")):
+            it = _call("range_call", self.expr(it.func), *[self.expr(a) for a in it.args],
+                       keywords=[ast.keyword(arg=kw.arg, value=self.expr(kw.value)) for kw in it.keywords])
+        else:
+            it = self.expr(it)
+        targets = [n.id for n in ast.walk(s.target) if isinstance(n, ast.Name)]
+        opts = self._opts(kws, {"iterate_names": ast.Constant(", ".join(targets))})
+        call = _call("for_stmt", it, test, _name(b), _name(get), _name(set_),
+                     ast.Tuple(elts=[ast.Constant(n) for n in state], ctx=ast.Load()), opts)
+        return pre + fns + [_def(b, ["itr"], conv_body, state)] + extra + self._undefined(state) + \
+            [ast.Expr(value=call)]
+
+
+class _Exprs(ast.NodeTransformer):
+    """`and`/`or`/`not` and conditional expressions as AutoGraph's operators (not in nested scopes)."""
+
+    def __init__(self, conv: _Converter) -> None:
+        self.conv = conv
+
+    def visit_Lambda(self, node: ast.Lambda) -> ast.AST:
+        return node
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
+        return node
+
+    def visit_ClassDef(self, node: ast.ClassDef) -> ast.AST:
+        return node
+
+    def _comp(self, node: ast.AST) -> ast.AST:
+        return node
+    visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = _comp
+
+    def visit_BoolOp(self, node: ast.BoolOp) -> ast.AST:
+        self.generic_visit(node)
+        if any(isinstance(n, ast.NamedExpr) for n in ast.walk(node)):
+            return node
+        self.conv.changed = True
+        op = "and_" if isinstance(node.op, ast.And) else "or_"
+        out = node.values[-1]
+        for v in reversed(node.values[:-1]):
+            out = _call(op, _lambda(v), _lambda(out))
+        return ast.copy_location(out, node)
+
+    def visit_UnaryOp(self, node: ast.UnaryOp) -> ast.AST:
+        self.generic_visit(node)
+        if not isinstance(node.op, ast.Not):
+            return node
+        self.conv.changed = True
+        return ast.copy_location(_call("not_", node.operand), node)
+
+    def visit_IfExp(self, node: ast.IfExp) -> ast.AST:
+        self.generic_visit(node)
+        if any(isinstance(n, ast.NamedExpr) for n in ast.walk(node)):
+            return node
+        self.conv.changed = True
+        return ast.copy_location(_call("if_exp", node.test, _lambda(node.body), _lambda(node.orelse),
+                                       ast.Constant(ast.unparse(node.test))), node)
+
+
+# --- return, break and continue -------------------------------------------------------------------------------
+
+
+def _needs_return_lowering(body: list[ast.stmt]) -> bool:
+    """A return inside an `if` (return_statements.py lowers every function; a function whose returns are all
+    at its top level is the same lowered or not, so it is left alone)."""
+    return any(isinstance(s, ast.If) and _contains(s.body + s.orelse, (ast.Return,)) or
+               isinstance(s, (ast.With, ast.Try)) and _contains([s], (ast.Return,)) and
+               any(isinstance(x, ast.If) and _contains([x], (ast.Return,)) for x in ast.walk(s))
+               for s in body)
+
+
+class _NoLowering(Exception):
+    pass
+
+
+def _ret(s: ast.Return) -> list[ast.stmt]:
+    return [_assign("do_return", ast.Constant(True)),
+            _assign("retval_", s.value if s.value is not None else ast.Constant(None))]
+
+
+def _lower_returns(body: list[ast.stmt]) -> tuple[list[ast.stmt], bool] | None:
+    """The block with its returns as `do_return = True; retval_ = value` and the statements after a
+    conditional return moved into the branch without one (or guarded by `if not do_return`); whether the
+    block always returns. None where a return is inside a loop, a `with` or a `try` (left as Python)."""
+    try:
+        return _lower(body)
+    except _NoLowering:
+        return None
+
+
+def _lower(stmts: list[ast.stmt]) -> tuple[list[ast.stmt], bool]:
+    out: list[ast.stmt] = []
+    for i, s in enumerate(stmts):
+        rest = stmts[i + 1:]
+        if isinstance(s, ast.Return):
+            return out + _ret(s), True
+        if not _contains([s], (ast.Return,)):
+            out.append(s)
+            continue
+        if not isinstance(s, ast.If):
+            raise _NoLowering()
+        body, b_ret = _lower(s.body)
+        orelse, o_ret = _lower(s.orelse)
+        if b_ret and o_ret:
+            return out + [ast.If(test=s.test, body=body, orelse=orelse)], True
+        if b_ret:
+            orelse, r = _lower(s.orelse + rest)
+            return out + [ast.If(test=s.test, body=body, orelse=orelse)], r
+        if o_ret:
+            body, r = _lower(s.body + rest)
+            return out + [ast.If(test=s.test, body=body or [ast.Pass()], orelse=orelse)], r
+        out.append(ast.If(test=s.test, body=body or [ast.Pass()], orelse=orelse))
+        if rest:
+            tail, _ = _lower(rest)
+            out.append(ast.If(test=ast.UnaryOp(op=ast.Not(), operand=_name("do_return")), body=tail, orelse=[]))
+        return out, False
+    return out, False
+
+
+def _lower_jumps(stmts: list[ast.stmt], brk: bool, cont: bool) -> list[ast.stmt]:
+    """A loop body with `break` as `break_ = True` and `continue` as `continue_ = True`, the statements after
+    one guarded by `if not (break_ or continue_)` (break_statements.py, continue_statements.py)."""
+    pre = [_assign("continue_", ast.Constant(False))] if cont else []
+    return pre + _jumps(stmts, brk, cont)
+
+
+def _guard(brk: bool, cont: bool) -> ast.expr:
+    flags = ([_name("break_")] if brk else []) + ([_name("continue_")] if cont else [])
+    inner = flags[0] if len(flags) == 1 else ast.BoolOp(op=ast.Or(), values=flags)
+    return ast.UnaryOp(op=ast.Not(), operand=inner)
+
+
+def _jumps(stmts: list[ast.stmt], brk: bool, cont: bool) -> list[ast.stmt]:
+    out: list[ast.stmt] = []
+    for i, s in enumerate(stmts):
+        if isinstance(s, ast.Break):
+            return out + [_assign("break_", ast.Constant(True))]
+        if isinstance(s, ast.Continue):
+            return out + [_assign("continue_", ast.Constant(True))]
+        if not _contains([s], (ast.Break, ast.Continue), loops=False):
+            out.append(s)
+            continue
+        if isinstance(s, ast.If):
+            out.append(ast.If(test=s.test, body=_jumps(s.body, brk, cont) or [ast.Pass()],
+                              orelse=_jumps(s.orelse, brk, cont)))
+        elif isinstance(s, (ast.With, ast.AsyncWith)):
+            s.body = _jumps(s.body, brk, cont)
+            out.append(s)
+        elif isinstance(s, ast.Try):
+            s.body = _jumps(s.body, brk, cont)
+            for h in s.handlers:
+                h.body = _jumps(h.body, brk, cont) or [ast.Pass()]
+            s.orelse = _jumps(s.orelse, brk, cont)
+            out.append(s)
+        else:
+            out.append(s)
+        tail = _jumps(stmts[i + 1:], brk, cont)
+        if tail:
+            out.append(ast.If(test=_guard(brk, cont), body=tail, orelse=[]))
+        return out
+    return out
