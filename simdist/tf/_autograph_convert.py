@@ -17,7 +17,8 @@ simdist converts the same way, with Python's `ast`, once per code object (a cach
 convert (no readable source, a lambda, a generator, `global`/`nonlocal` declarations, private names a
 class would mangle) runs unconverted, as before; a statement it does not convert (a loop with an `else`
 or a `return` inside it, `yield`, a `try` around a `return`) stays Python. Calls of other user functions
-are not converted (TF's converted_call converts them recursively).
+are converted when called from converted code, as TF's converted_call converts them (`ag__.converted_call(f)`
+gives f converted when it is a user function AutoGraph converts, f itself otherwise).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ __all__ = ["converted"]
 _CACHE: dict[Any, Any] = {}          # code object -> converted code object, or None (not converted)
 _FUNCS: "weakref.WeakKeyDictionary[Any, Any]" = weakref.WeakKeyDictionary()   # function -> converted function
 _AG = "ag__"
+_BUILTIN_NAMES = frozenset(dir(__import__("builtins")))   # (called as they are: a builtin is never converted)
 
 
 def converted(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -442,6 +444,15 @@ class _Exprs(ast.NodeTransformer):
     def _comp(self, node: ast.AST) -> ast.AST:
         return node
     visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = _comp
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        self.generic_visit(node)
+        f = node.func
+        if isinstance(f, ast.Name) and f.id in _BUILTIN_NAMES:
+            return node
+        node.func = ast.copy_location(_call("converted_call", f), f)   # (converted_call: a user function converted)
+        self.conv.changed = True
+        return node
 
     def visit_BoolOp(self, node: ast.BoolOp) -> ast.AST:
         self.generic_visit(node)

@@ -18,7 +18,7 @@ import numpy as np
 
 from simdist.runtime import context, nest
 
-__all__ = ["Undefined", "UndefinedReturnValue", "if_stmt", "while_stmt", "for_stmt", "and_", "or_", "not_",
+__all__ = ["Undefined", "UndefinedReturnValue", "converted_call", "if_stmt", "while_stmt", "for_stmt", "and_", "or_", "not_",
            "if_exp", "range_call", "retval"]
 
 LEGAL_LOOP_TYPES = "Tensor, int, float, bool or a list, tuple or dict thereof"
@@ -49,6 +49,18 @@ class Undefined:
 
 class UndefinedReturnValue:
     """The return value of a converted function before a return statement ran."""
+
+
+def converted_call(f: Any) -> Any:
+    """f as a call inside converted code makes it (api.py converted_call): a user function or method AutoGraph
+    converts (tf/_autograph_errors.py `_converted`) converted, any other callable as it is."""
+    import types
+    if type(f) is not types.FunctionType and type(f) is not types.MethodType:
+        return f
+    from simdist.tf import _autograph_convert, _autograph_errors
+    if not _autograph_errors._converted(f, True):
+        return f
+    return _autograph_convert.converted(f)
 
 
 def retval(value: Any) -> Any:

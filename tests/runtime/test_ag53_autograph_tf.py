@@ -289,6 +289,28 @@ def program(tf: Any, case: dict, workdir: str) -> Any:
                 g = tf.constant(2)
             return c, d, e, f, g
         _try(out, "logic", lambda: logic(pos))
+
+        def helper(x: Any) -> Any:   # (a user function called from a converted one: converted too)
+            if tf.reduce_sum(x) > 0:
+                seen.append("helper main")
+                y = x[:1]
+            else:
+                seen.append("helper else")
+                y = x
+            return y
+
+        class Box:
+            def scale(self, x: Any) -> Any:
+                if tf.reduce_max(x) > 10.0:
+                    return x * 0.0
+                return x * 2.0
+
+        @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+        def calls(x: Any) -> Any:
+            y = helper(x)
+            seen.append(str(y.shape))
+            return Box().scale(y)
+        _try(out, "calls", lambda: calls(pos))
         out.append(["seen", list(seen)])
     return out
 
