@@ -257,11 +257,10 @@ class _Converter:
         body = fdef.body
         if _needs_return_lowering(body):
             lowered = _lower_returns(body)
-            if lowered is not None:
-                self.changed = True
-                body = [_assign("do_return", ast.Constant(False)),
-                        _assign("retval_", _call("UndefinedReturnValue"))] + lowered[0] + \
-                       [ast.Return(value=_call("retval", _name("retval_")))]
+            self.changed = True
+            body = [_assign("do_return", ast.Constant(False)),
+                    _assign("retval_", _call("UndefinedReturnValue"))] + lowered[0] + \
+                [ast.Return(value=_call("retval", _name("retval_")))]
         return self.block(body, set())
 
     # --- blocks and statements -----------------------------------------------------------------------------
@@ -396,7 +395,9 @@ class _Converter:
         k = str(self.fresh("f"))[2:]
         body, kws, has_break = self._loop_parts(s)
         body = [ast.Assign(targets=[s.target], value=_name("itr"), lineno=0)] + body
-        end = set(live_after) | ({"break_"} if has_break else set())
+        tests = ([getattr(s, "_ag_extra")] if hasattr(s, "_ag_extra") else []) + \
+            ([ast.UnaryOp(op=ast.Not(), operand=_name("break_"))] if has_break else [])
+        end = set(live_after) | _loads(tests)
         live_in = _live_before(body, end)
         live_in = _live_before(body, end | live_in)
         mods = _modified(body)
@@ -407,9 +408,10 @@ class _Converter:
         pre = [_assign("break_", ast.Constant(False))] if has_break else []
         extra: list[ast.stmt] = []
         test: ast.expr = ast.Constant(None)
-        if has_break:
+        if tests:
             x = f"extra_test_{k}"
-            extra = [_def(x, [], [ast.Return(value=_call("not_", _name("break_")))], [])]
+            cond = tests[0] if len(tests) == 1 else ast.BoolOp(op=ast.And(), values=tests)
+            extra = [_def(x, [], [ast.Return(value=self.expr(cond))], [])]
             test = _name(x)
         it = s.iter
         if isinstance(it, ast.Call) and ((isinstance(it.func, ast.Name) and it.func.id == "range") or
@@ -485,60 +487,122 @@ class _Exprs(ast.NodeTransformer):
 
 
 def _needs_return_lowering(body: list[ast.stmt]) -> bool:
-    """A return inside an `if` (return_statements.py lowers every function; a function whose returns are all
-    at its top level is the same lowered or not, so it is left alone)."""
-    return any(isinstance(s, ast.If) and _contains(s.body + s.orelse, (ast.Return,)) or
-               isinstance(s, (ast.With, ast.Try)) and _contains([s], (ast.Return,)) and
-               any(isinstance(x, ast.If) and _contains([x], (ast.Return,)) for x in ast.walk(s))
-               for s in body)
+    """A return inside a compound statement (return_statements.py lowers every function; one whose returns are
+    all at its top level is the same lowered or not, so it is left alone)."""
+    return any(not isinstance(s, (ast.Return, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and
+               _contains([s], (ast.Return,)) for s in body)
 
 
-class _NoLowering(Exception):
-    pass
+def _lower_returns(body: list[ast.stmt]) -> tuple[list[ast.stmt], bool]:
+    """The function body with its returns lowered as TF 2.21 lowers them, in its two passes:
+    ConditionalReturnRewriter (the statements after an `if` whose body surely returns move into its `else`,
+    and the other way round; moved after the `if`'s own blocks were rewritten) then ReturnStatementsTransformer
+    (`return v` as `do_return = True; retval_ = v`, the statements after one that returns somewhere guarded by
+    `if not do_return`, a loop that returns ended by `not do_return`)."""
+    body, _ = _cr_block(body)
+    return _rs_block(body, []), False
+
+
+def _cr_block(stmts: list[ast.stmt]) -> tuple[list[ast.stmt], bool]:
+    state = {"returns": False}
+    results: list[ast.stmt] = []
+    dest = results
+    for node in stmts:
+        flags = _cr_stmt(node, state)
+        dest.append(node)
+        if isinstance(node, ast.If) and flags[0]:
+            dest = node.orelse
+        elif isinstance(node, ast.If) and flags[1]:
+            dest = node.body
+    return results, state["returns"]
+
+
+def _cr_stmt(node: ast.stmt, state: dict) -> tuple[bool, bool]:
+    if isinstance(node, ast.Return):
+        state["returns"] = True
+    elif isinstance(node, ast.If):
+        node.body, b = _cr_block(node.body)
+        node.orelse, o = _cr_block(node.orelse)
+        if b and o:
+            state["returns"] = True
+        return b, o
+    elif isinstance(node, (ast.While, ast.For)):
+        node.body, _ = _cr_block(node.body)
+        node.orelse, _ = _cr_block(node.orelse)
+    elif isinstance(node, ast.With):
+        node.body, d = _cr_block(node.body)
+        if d:
+            state["returns"] = True
+    elif isinstance(node, ast.Try):
+        node.body, _ = _cr_block(node.body)
+        node.orelse, _ = _cr_block(node.orelse)
+        node.finalbody, _ = _cr_block(node.finalbody)
+        for h in node.handlers:
+            h.body, _ = _cr_block(h.body)
+    return False, False
+
+
+class _RBlock:
+    __slots__ = ("used", "guard_next", "guard_now")
+
+    def __init__(self) -> None:
+        self.used = self.guard_next = self.guard_now = False
+
+
+def _rs_block(stmts: list[ast.stmt], stack: list[_RBlock]) -> list[ast.stmt]:
+    blk = _RBlock()
+    stack.append(blk)
+    results: list[ast.stmt] = []
+    dest = results
+    for node in stmts:
+        new = _rs_stmt(node, stack)
+        if not blk.used:
+            dest.extend(new)
+            continue
+        if blk.guard_now:
+            guard = ast.If(test=ast.UnaryOp(op=ast.Not(), operand=_name("do_return")), body=new, orelse=[])
+            dest.append(guard)
+            dest = guard.body
+        else:
+            dest.extend(new)
+        blk.guard_now, blk.guard_next = blk.guard_next, False
+    stack.pop()
+    return results
+
+
+def _rs_stmt(node: ast.stmt, stack: list[_RBlock]) -> list[ast.stmt]:
+    if isinstance(node, ast.Return):
+        for blk in stack:
+            blk.used = blk.guard_next = True
+        return _ret(node)
+    if isinstance(node, ast.If):
+        node.body = _rs_block(node.body, stack) or [ast.Pass()]
+        node.orelse = _rs_block(node.orelse, stack)
+    elif isinstance(node, ast.While):
+        node.body = _rs_block(node.body, stack) or [ast.Pass()]
+        if stack[-1].used:
+            node.test = ast.BoolOp(op=ast.And(), values=[ast.UnaryOp(op=ast.Not(), operand=_name("do_return")),
+                                                         node.test])
+        node.orelse = _rs_block(node.orelse, stack)
+    elif isinstance(node, ast.For):
+        node.body = _rs_block(node.body, stack) or [ast.Pass()]
+        if stack[-1].used:
+            node._ag_extra = ast.UnaryOp(op=ast.Not(), operand=_name("do_return"))   # (for_'s extra test)
+        node.orelse = _rs_block(node.orelse, stack)
+    elif isinstance(node, (ast.With, ast.AsyncWith)):
+        node.body = _rs_block(node.body, stack) or [ast.Pass()]
+    elif isinstance(node, ast.Try):
+        node.body = _rs_block(node.body, stack) or [ast.Pass()]
+        node.orelse = _rs_block(node.orelse, stack)
+        node.finalbody = _rs_block(node.finalbody, stack)
+        for h in node.handlers:
+            h.body = _rs_block(h.body, stack) or [ast.Pass()]
+    return [node]
 
 
 def _ret(s: ast.Return) -> list[ast.stmt]:
     return [_assign("do_return", ast.Constant(True)),
             _assign("retval_", s.value if s.value is not None else ast.Constant(None))]
-
-
-def _lower_returns(body: list[ast.stmt]) -> tuple[list[ast.stmt], bool] | None:
-    """The block with its returns as `do_return = True; retval_ = value` and the statements after a
-    conditional return moved into the branch without one (or guarded by `if not do_return`); whether the
-    block always returns. None where a return is inside a loop, a `with` or a `try` (left as Python)."""
-    try:
-        return _lower(body)
-    except _NoLowering:
-        return None
-
-
-def _lower(stmts: list[ast.stmt]) -> tuple[list[ast.stmt], bool]:
-    out: list[ast.stmt] = []
-    for i, s in enumerate(stmts):
-        rest = stmts[i + 1:]
-        if isinstance(s, ast.Return):
-            return out + _ret(s), True
-        if not _contains([s], (ast.Return,)):
-            out.append(s)
-            continue
-        if not isinstance(s, ast.If):
-            raise _NoLowering()
-        body, b_ret = _lower(s.body)
-        orelse, o_ret = _lower(s.orelse)
-        if b_ret and o_ret:
-            return out + [ast.If(test=s.test, body=body, orelse=orelse)], True
-        if b_ret:
-            orelse, r = _lower(s.orelse + rest)
-            return out + [ast.If(test=s.test, body=body, orelse=orelse)], r
-        if o_ret:
-            body, r = _lower(s.body + rest)
-            return out + [ast.If(test=s.test, body=body or [ast.Pass()], orelse=orelse)], r
-        out.append(ast.If(test=s.test, body=body or [ast.Pass()], orelse=orelse))
-        if rest:
-            tail, _ = _lower(rest)
-            out.append(ast.If(test=ast.UnaryOp(op=ast.Not(), operand=_name("do_return")), body=tail, orelse=[]))
-        return out, False
-    return out, False
 
 
 def _lower_jumps(stmts: list[ast.stmt], brk: bool, cont: bool) -> list[ast.stmt]:

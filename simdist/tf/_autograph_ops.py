@@ -18,8 +18,8 @@ import numpy as np
 
 from simdist.runtime import context, nest
 
-__all__ = ["Undefined", "UndefinedReturnValue", "converted_call", "if_stmt", "while_stmt", "for_stmt", "and_", "or_", "not_",
-           "if_exp", "range_call", "retval"]
+__all__ = ["Undefined", "UndefinedReturnValue", "converted_call", "if_stmt", "while_stmt", "for_stmt", "and_", "or_",
+           "not_", "if_exp", "range_call", "retval"]
 
 LEGAL_LOOP_TYPES = "Tensor, int, float, bool or a list, tuple or dict thereof"
 
@@ -97,6 +97,12 @@ def _read(v: Any) -> Any:
 # --- conditions --------------------------------------------------------------------------------------------
 
 
+def _shape(t: Any) -> Any:
+    """t's static shape, as the graph knows it (a tensor's `.shape` read inside simdist is its value's)."""
+    from simdist.runtime.ops import static_shapes
+    return static_shapes.static_shape(_read(t))
+
+
 def _verify_condition(cond: Any, tag: str) -> Any:
     """control_flow._verify_tf_condition: a bool scalar (a shape of one element reshaped to ())."""
     from simdist.runtime import dtypes
@@ -106,7 +112,7 @@ def _verify_condition(cond: Any, tag: str) -> Any:
     if cond.dtype != dtypes.bool_:
         raise _fail(ValueError, f"condition of {tag} expected to be `tf.bool` scalar, got {cond}; to use as boolean "
                          f"Tensor, use `tf.cast`; {hint}")
-    shape = cond.shape
+    shape = _shape(cond)
     if shape.rank is None:
         return array.reshape(cond, ())
     if shape.rank > 0:
@@ -354,7 +360,7 @@ def _known_len_for_stmt(iter_: Any, extra_test: Callable[[], Any] | None, body: 
                         get_state: Callable[[], tuple], set_state: Callable[[tuple], None], symbol_names: tuple,
                         opts: dict) -> None:
     from simdist.runtime.ops import array, math
-    if iter_.shape.rank == 0:
+    if _shape(iter_).rank == 0:
         raise _fail(ValueError, "len requires a non-scalar tensor, got one of shape []")
     n = array.shape(iter_)[0]
     box = [_to_tensor(0)]
@@ -430,18 +436,18 @@ def _verify_single_loop_var(name: str, check_shape: bool, init: Any, entry: Any,
     if not check_shape:
         return
     if invariant is None:
-        if not _is_subshape(exit_.shape, entry.shape):
+        if not _is_subshape(_shape(exit_), _shape(entry)):
             raise _fail(
-                ValueError, f"'{name}' has shape {entry.shape} before the loop, but shape {exit_.shape} after one "
+                ValueError, f"'{name}' has shape {_shape(entry)} before the loop, but shape {_shape(exit_)} after one "
                              "iteration. Use tf.autograph.experimental.set_loop_options to set shape invariants.")
     else:
         invariant = _tensor_shape(invariant)
-        if _is_tensor(init) and not _is_subshape(init.shape, invariant):
-            raise _fail(ValueError, f"'{name}' has shape {init.shape} before the loop, which does not conform with the "
-                             f"shape invariant {invariant}.")
-        if not _is_subshape(exit_.shape, invariant):
+        if _is_tensor(init) and not _is_subshape(_shape(init), invariant):
+            raise _fail(ValueError, f"'{name}' has shape {_shape(init)} before the loop, which does not conform "
+                                    f"with the shape invariant {invariant}.")
+        if not _is_subshape(_shape(exit_), invariant):
             raise _fail(
-                ValueError, f"'{name}' has shape {exit_.shape} after one iteration, which does not conform with "
+                ValueError, f"'{name}' has shape {_shape(exit_)} after one iteration, which does not conform with "
                              f"the shape invariant {invariant}.")
 
 
@@ -509,11 +515,11 @@ def _placeholder(like: Any, invariant: Any, original: Any) -> tuple[Any, Any]:
         return type(like)(0), None
     if _is_tensor(like):
         like = _read(like)
-        shape = _tensor_shape(invariant) if invariant is not None else like.shape
+        shape = _tensor_shape(invariant) if invariant is not None else _shape(like)
         if shape.rank is None:
             return array.zeros((), like.dtype), shape
         dims, dynamic = [], False
-        for s, i in zip(like.shape.as_list(), shape.as_list()):
+        for s, i in zip(_shape(like).as_list(), shape.as_list()):
             if s is None:
                 dims.append(0 if i is None else i)
                 dynamic = True
@@ -610,12 +616,12 @@ def _tf_while_stmt(test: Callable[[], Any], body: Callable[[], None], get_state:
                             for n, v, u in zip(symbol_names, orig_init, nulls) if u)
         control_flow.Assert(final[0], [f"loop must iterate at least once to initialize {missing}"])
         final = tuple(nest.map_structure(lambda v: array.identity(v) if _is_tensor(v) else v, final[1:]))
-    set_state(_relaxed(final, shapes[1:] if require_one else shapes))
+    set_state(final)   # (with the invariants' static shapes: runtime/ops/loops.py `_as_invariants`)
 
 
 def _leaf_shape(x: Any) -> Any:
     if _is_tensor(x):
-        return _read(x).shape
+        return _shape(x)
     if isinstance(x, (bool, int, float, np.ndarray, np.generic)):
         return _to_tensor(x).shape
     return None
@@ -633,38 +639,4 @@ def _as_shapes(loop_vars: tuple, shapes: tuple) -> tuple:
             given = [None] * len(leaves)
         fixed = [_tensor_shape(g) if g is not None else TensorShape(None) for g in given]
         out.append(fixed[0] if not nest.is_nested(v) else nest.pack_sequence_as(v, fixed))
-    return tuple(out)
-
-
-def _relaxed(final: tuple, shapes: tuple) -> tuple:
-    """The loop's outputs with the static shapes of their invariants (a dimension the invariant leaves open is
-    unknown to the graph)."""
-    from simdist.runtime.ops import array, static_shapes
-
-    def one(v: Any, s: Any) -> Any:
-        if not _is_tensor(v) or s is None:
-            return v
-        s = _tensor_shape(s)
-        if s.rank is None:
-            if static_shapes.rank_unknown(v):
-                return v
-            u = array.identity(v)
-            static_shapes.mark_rank_unknown(u)
-            return u
-        flags = tuple(d is None for d in s.as_list())
-        if not any(flags) or len(flags) != v.ndim or (static_shapes.unknown(v) is not None and
-                                                      tuple(static_shapes.unknown(v)) == flags):
-            return v
-        u = array.identity(v)
-        static_shapes.mark(u, np.asarray(flags, bool))
-        return u
-    out = []
-    for v, s in zip(final, shapes):
-        if not nest.is_nested(v):
-            out.append(one(v, s))
-            continue
-        leaves = nest.flatten(v)
-        given = nest.flatten(s) if s is not None else [None] * len(leaves)
-        out.append(nest.pack_sequence_as(v, [one(x, g) for x, g in zip(leaves, given)])
-                   if len(given) == len(leaves) else v)
     return tuple(out)

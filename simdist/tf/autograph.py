@@ -22,7 +22,13 @@ def _do_not_convert(func: "_Callable[..., _Any] | None" = None) -> _Any:
 
     @_functools.wraps(func)
     def wrapper(*args: _Any, **kwargs: _Any) -> _Any:
-        return func(*args, **kwargs)
+        from simdist.runtime import symbolic
+        if not symbolic.DEPTH[0]:
+            return func(*args, **kwargs)
+        # (inside a tf.function its code, and what it calls, is not converted: a graph tensor's bool(),
+        # iteration, len() ... refuse there as with autograph=False; runtime/symbolic.py)
+        with symbolic.strictness(True):
+            return func(*args, **kwargs)
     setattr(wrapper, _MARK, True)
     return wrapper
 

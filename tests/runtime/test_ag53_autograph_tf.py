@@ -190,6 +190,30 @@ def program(tf: Any, case: dict, workdir: str) -> Any:
                 i += 1
             return i
         _try(out, "capped", lambda: capped(pos))
+
+        @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+        def unknown_rows(x: Any) -> Any:
+            a = x   # (its static shape (None, 2) is kept by the body: no invariant needed)
+            i = tf.constant(0)
+            while i < 2:
+                a = tf.concat([a[1:], a[:1]], 0) * 2.0
+                i += 1
+            seen.append(str(a.shape))
+            return a
+        _try(out, "unknown_rows", lambda: unknown_rows(pos))
+        out.append(["seen", list(seen)])
+    elif name == "while_loop_invariants":
+        @tf.function(reduce_retracing=True)
+        def f(x: Any) -> Any:
+            _, a = tf.while_loop(lambda i, a: i < 1, lambda i, a: (i + 1, tf.concat([a, a[:1]], 0)),
+                                 (tf.constant(0), x), shape_invariants=(tf.TensorShape([]), tf.TensorShape([None, 2])))
+            _, b = tf.while_loop(lambda i, b: i < 2, lambda i, b: (i + 1, b * 2.0), (tf.constant(0), x))
+            _, c = tf.while_loop(lambda i, c: i < 2, lambda i, c: (i + 1, c * 2.0), (tf.constant(0), x),
+                                 shape_invariants=(tf.TensorShape([]), tf.TensorShape(None)))
+            seen.append([str(a.shape), str(b.shape), str(c.shape)])
+            return a, b, c
+        _try(out, "first", lambda: f(pos))
+        _try(out, "relaxed", lambda: f(tf.ones([3, 2])))   # (the second shape: a trace of x (None, 2))
         out.append(["seen", list(seen)])
     elif name == "for_loops":
         @tf.function
@@ -315,7 +339,7 @@ def program(tf: Any, case: dict, workdir: str) -> Any:
     return out
 
 
-NAMES = ["if_state", "if_errors", "while_loops", "for_loops", "returns_logic"]
+NAMES = ["if_state", "if_errors", "while_loops", "for_loops", "returns_logic", "while_loop_invariants"]
 CASES: dict[str, dict] = {n: {"strategy": "default", "name": n} for n in NAMES}
 
 
@@ -324,14 +348,24 @@ def tf_results(request: Any) -> dict[int, Any]:
     return tf_programs.spawn(__file__, CASES, tf_programs.selected(request, __file__))
 
 
-@pytest.mark.clause("function.autograph")
-@pytest.mark.parametrize("index", range(len(NAMES)), ids=NAMES)
-def test_autograph_control_flow_as_tf(index: int, tf_results: dict[int, Any], tmp_path: Any) -> None:
+def _check(index: int, tf_results: dict[int, Any], tmp_path: Any) -> None:
     name = NAMES[index]
     got, want = tf_programs.on_simdist(program, CASES[name], str(tmp_path)), tf_results[index]
     assert [g[0] for g in got] == [w[0] for w in want], f"{name}: labels differ: simdist {got}, TF {want}"
     for g, w in zip(got, want):
         assert g == w, f"{name}: {w[0]}: simdist gives {g[1]}, TF 2.21 gives {w[1]}"
+
+
+@pytest.mark.clause("function.autograph")
+@pytest.mark.parametrize("index", range(5), ids=NAMES[:5])
+def test_autograph_control_flow_as_tf(index: int, tf_results: dict[int, Any], tmp_path: Any) -> None:
+    _check(index, tf_results, tmp_path)
+
+
+@pytest.mark.clause("function.traced-while-loop")
+@pytest.mark.parametrize("index", [5], ids=NAMES[5:])
+def test_while_loop_results_have_their_invariants_shapes(index: int, tf_results: dict[int, Any], tmp_path: Any) -> None:
+    _check(index, tf_results, tmp_path)
 
 
 if __name__ == "__main__":  # TF worker
