@@ -450,6 +450,9 @@ class _Exprs(ast.NodeTransformer):
     def visit_Call(self, node: ast.Call) -> ast.AST:
         self.generic_visit(node)
         f = node.func
+        if isinstance(f, ast.Name) and f.id == "len" and len(node.args) == 1 and not node.keywords:
+            self.conv.changed = True   # (py_builtins.len_: a tensor's first dimension, a tensor where unknown)
+            return ast.copy_location(_call("len_", node.args[0]), node)
         if isinstance(f, ast.Name) and f.id in _BUILTIN_NAMES:
             return node
         node.func = ast.copy_location(_call("converted_call", f), f)   # (converted_call: a user function converted)

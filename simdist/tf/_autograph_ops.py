@@ -19,7 +19,7 @@ import numpy as np
 from simdist.runtime import context, nest
 
 __all__ = ["Undefined", "UndefinedReturnValue", "converted_call", "if_stmt", "while_stmt", "for_stmt", "and_", "or_",
-           "not_", "if_exp", "range_call", "retval"]
+           "not_", "if_exp", "len_", "range_call", "retval"]
 
 LEGAL_LOOP_TYPES = "Tensor, int, float, bool or a list, tuple or dict thereof"
 
@@ -61,6 +61,20 @@ def converted_call(f: Any) -> Any:
     if not _autograph_errors._converted(f, True):
         return f
     return _autograph_convert.converted(f)
+
+
+def len_(s: Any) -> Any:
+    """`len(s)` in converted code (py_builtins.len_): a graph tensor's first dimension, as an int where the graph
+    knows it and as `tf.shape(s)[0]` where it does not; anything else Python's len."""
+    if _is_tensor(s):
+        shape = _shape(s)
+        if shape.rank:
+            d = shape.as_list()[0]
+            if d is not None:
+                return d
+            from simdist.runtime.ops import array
+            return array.shape(_read(s))[0]
+    return len(s)
 
 
 def retval(value: Any) -> Any:
@@ -256,6 +270,9 @@ class _Range:
         self.tensor, self.start, self.limit, self.delta = tensor, start, limit, delta
 
     def __iter__(self) -> Any:
+        if self.tensor is None:
+            from simdist.runtime.ops import array
+            self.tensor = array.range_(self.start, self.limit, self.delta)
         return iter(self.tensor)
 
 
@@ -264,6 +281,7 @@ def range_call(fn: Any, *args: Any, **kwargs: Any) -> Any:
     (py_builtins.range_); a tf.range inside a tf.function loops as a tf.while_loop over its bounds."""
     import builtins
     from simdist.runtime.ops import array
+    from simdist.runtime.tensor import Tensor
     if fn is builtins.range:
         if not any(_is_tensor(a) for a in args):
             return range(*args, **kwargs)
@@ -271,22 +289,39 @@ def range_call(fn: Any, *args: Any, **kwargs: Any) -> Any:
     if getattr(fn, "__wrapped__", fn) is not getattr(array.range_, "__wrapped__", array.range_) and \
             fn is not array.range_ and getattr(fn, "__name__", "") not in ("range", "range_"):
         return fn(*args, **kwargs)
-    out = fn(*args, **kwargs)
-    if not context.in_function() or not _is_tensor(out):
-        return out
+    if not context.in_function():
+        return fn(*args, **kwargs)
     try:
         import inspect
         bound = inspect.signature(array.range_).bind(*args, **kwargs).arguments
     except TypeError:
-        return out
+        return fn(*args, **kwargs)
     start, limit, delta = bound.get("start"), bound.get("limit"), bound.get("delta", 1)
     if limit is None:
         start, limit = 0, start
-    dt = out.dtype
+    vals = (start, limit, delta)
+    if not any(_is_tensor(v) for v in vals):
+        out = fn(*args, **kwargs)   # (constant bounds: the Range op as it is, its checks at trace time)
+        return _Range(out, *(_to_tensor(v) if not isinstance(v, Tensor) else v for v in
+                             (_cast_all(vals, out.dtype))))
+    # (bounds of the graph: TF's loop reads them off the Range op and elides it, so it never runs; simdist does
+    # not make it either, whose size would read the bounds' values and keep the call from being recorded)
+    from simdist.runtime import dtypes
+    if bound.get("dtype") is not None:
+        dt = dtypes.as_dtype(bound["dtype"])
+    else:
+        order = [dtypes.int32, dtypes.int64, dtypes.float16, dtypes.bfloat16, dtypes.float32, dtypes.float64]
+        kinds = [_read(v).dtype if _is_tensor(v) else dtypes.infer_dtype(v) for v in vals]
+        if not all(k in order for k in kinds):
+            return fn(*args, **kwargs)
+        dt = max(kinds, key=order.index)
+    return _Range(None, *_cast_all(vals, dt))
+
+
+def _cast_all(vals: tuple, dt: Any) -> list:
     from simdist.runtime.ops import math
-    conv = [math.cast(_to_tensor(_read(v)), dt) if not _is_tensor(v) or _read(v).dtype != dt else _read(v)
-            for v in (start, limit, delta)]
-    return _Range(out, *conv)
+    return [math.cast(_to_tensor(_read(v)), dt) if not _is_tensor(v) or _read(v).dtype != dt else _read(v)
+            for v in vals]
 
 
 def for_stmt(iter_: Any, extra_test: Callable[[], Any] | None, body: Callable[[Any], None],

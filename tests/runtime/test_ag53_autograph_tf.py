@@ -265,6 +265,18 @@ def program(tf: Any, case: dict, workdir: str) -> Any:
             return i
         _try(out, "iterate_after", lambda: iterate_after(pos))
 
+        @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+        def lens(x: Any) -> Any:
+            n = len(x)   # (a tensor where the graph does not know the dimension)
+            seen.append(["len", hasattr(n, "dtype"), len(x[0])])
+            s = tf.constant(0.0)
+            for j in range(len(x)):   # (so range(len(x)) is a tf.range loop)
+                seen.append("range body")
+                s += tf.cast(j, tf.float32)
+            return n, s
+        _try(out, "lens", lambda: lens(tf.ones([3, 2])))
+        _try(out, "lens2", lambda: lens(tf.ones([3, 2]) * 2.0))
+
         @tf.function
         def grows(x: Any) -> Any:
             a = x
