@@ -399,7 +399,7 @@ def trace(function: Any, args: tuple, kwargs: dict, variables: dict | None = Non
     params, bound, kwonly = specs_of(function, args, kwargs)
 
     def run_python(*flat: Any) -> Any:   # (the keyword-only parameters passed by keyword)
-        return function.python_function(*[v for p, v in zip(params, flat) if p not in kwonly],
+        return function._traced_python()(*[v for p, v in zip(params, flat) if p not in kwonly],
                                         **{p: v for p, v in zip(params, flat) if p in kwonly})
     if variables:
         bound = {**bound, **{p: v for p, v in variables.items() if p in bound}}

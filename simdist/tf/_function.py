@@ -225,7 +225,7 @@ class Function:
         from simdist.tf import _concrete
         try:
             with _creation.refused():
-                _concrete.dry_run(lambda: self.python_function(*args, **kwargs), [])
+                _concrete.dry_run(lambda: self._traced_python()(*args, **kwargs), [])
         except ValueError as e:
             return str(e) == _creation.SINGLETON_ERROR
         except Exception:  # noqa: BLE001 - only the singleton rule is asked here
@@ -287,6 +287,17 @@ class Function:
             cache[key] = (len(seen), out)
         return out
 
+    def _traced_python(self) -> Callable[..., Any]:
+        """The Python a trace runs: python_function as AutoGraph converts it (autograph on; TF's converted
+        function, tf/_autograph_convert.py, cached), or as it is."""
+        fn = self.__dict__.get("_ag_fn")
+        if fn is None or fn[0] is not self.python_function:
+            from simdist.tf import _autograph_convert
+            conv = self.python_function if self._strict() or not _autograph_errors._converted(
+                self.python_function, True) else _autograph_convert.converted(self.python_function)
+            fn = self._ag_fn = (self.python_function, conv)
+        return fn[1]
+
     def _strict(self) -> bool:
         """Whether AutoGraph is off for this function (runtime/symbolic.py: graph tensors then
         refuse bool(), iteration, len() ... in any code, not only in code without a source)."""
@@ -321,10 +332,10 @@ class Function:
             with context.in_function_call(), self._random_trace(key):
                 c = execution.current()
                 if not c.tapes:
-                    return _outputs_to_tensors(self.python_function(*args, **kwargs))
+                    return _outputs_to_tensors(self._traced_python()(*args, **kwargs))
                 # (as a traced call: the tapes see into the replicas of a strategy.run it runs)
                 with function_tapes.seeing(c, c.tapes) as th:
-                    out = self.python_function(*args, **kwargs)
+                    out = self._traced_python()(*args, **kwargs)
                 function_tapes.check(th, th.tapes)
                 return _outputs_to_tensors(out)
         finally:
@@ -426,9 +437,9 @@ class Function:
             try:
                 with context.in_function_call(), self._random_trace(key):
                     if mode is _UNDER_TAPE:
-                        entry, result = _record_under_tapes(g, self.python_function, args, kwargs, found[1])
+                        entry, result = _record_under_tapes(g, self._traced_python(), args, kwargs, found[1])
                     else:
-                        entry, result = g.record_call(self.python_function, args, kwargs, found[1], _outputs_to_tensors)
+                        entry, result = g.record_call(self._traced_python(), args, kwargs, found[1], _outputs_to_tensors)
             finally:
                 own = timing.run_flops_accum[0]
                 timing.run_flops_accum[0] = run0 + own
@@ -517,9 +528,9 @@ class Function:
         from simdist.runtime import context
         with context.in_function_call(), self._random_trace(key):
             if mode is _UNDER_TAPE:
-                _, result = _record_under_tapes(g, self.python_function, args, kwargs, found[1])
+                _, result = _record_under_tapes(g, self._traced_python(), args, kwargs, found[1])
             else:
-                _, result = g.record_call(self.python_function, args, kwargs, found[1], _outputs_to_tensors)
+                _, result = g.record_call(self._traced_python(), args, kwargs, found[1], _outputs_to_tensors)
         return _outputs_to_tensors(result)
 
     def _scheduled(self, args: tuple, kwargs: dict) -> Any:
@@ -532,7 +543,7 @@ class Function:
         if self._graph is None and not args and not kwargs and _graph_mod().enabled:
             from simdist.runtime import context
             with context.in_function_call(), self._random_trace("scheduled"):
-                graph, result = _graph_mod().record(self.python_function, _outputs_to_tensors)
+                graph, result = _graph_mod().record(self._traced_python(), _outputs_to_tensors)
             self._graph = graph
             if type(graph) is _graph_mod().Graph:
                 self._replay = graph.run

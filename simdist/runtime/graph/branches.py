@@ -182,6 +182,12 @@ def record_branches(rec: Recorder, pred: Tensor, fns: Sequence[Callable[[], Any]
             rec.invalidate(sub.reason)
             return outs, None
     from simdist.runtime import nest
+    shapes = {tuple(tuple(t.shape) for t in nest.flatten(o) if isinstance(t, Tensor)) for o in outs}
+    if len(shapes) > 1:
+        # (the result's shape depends on the predicate's value, not on the inputs' shapes: the ops after it
+        # were recorded for the taken branch's shapes, a broadcast to them, and would not replay the other's)
+        rec.invalidate("the branches of a tf.cond return tensors of different shapes")
+        return outs, None
     graphs, flat_outs = [], []
     for sub, out in zip(subs, outs):
         flat = [t for t in nest.flatten(out) if t is not None]

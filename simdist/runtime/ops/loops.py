@@ -51,7 +51,8 @@ def _fail(cls: type, text: str) -> BaseException:
 
 def _invariants(loop_vars: Any, flat: list[Tensor], shape_invariants: Any) -> list[TensorShape]:
     if shape_invariants is None:
-        return [TensorShape(None) if _is_ta(t) else TensorShape(list(t.shape)) for t in flat]
+        from simdist.runtime.ops import static_shapes   # (the graph's shape, not the value's)
+        return [TensorShape(None) if _is_ta(t) else static_shapes.static_shape(t) for t in flat]
     shapes = nest.flatten(nest.map_structure(lambda _v, s: s, loop_vars, shape_invariants, check_types=False)
                           if not isinstance(shape_invariants, TensorShape) else [shape_invariants])
     return [s if isinstance(s, TensorShape) else TensorShape(s) for s in shapes]
@@ -66,7 +67,9 @@ def traced_while(cond: Callable[..., Any], body: Callable[..., Any], loop_vars: 
     # and runs the loop's Python, the function's recording given up: fz51b, keras.ops.scan in a tf.function)
     carries_ta = any(_is_ta(t) for t in flat0)
     structure = nest.pack_sequence_as(loop_vars, flat0)
-    invariants = _invariants(loop_vars, flat0, shape_invariants)
+    # (the static shapes of the loop variables as given: a recording's twin of a graph tensor does not carry them)
+    invariants = _invariants(loop_vars, [o if isinstance(o, Tensor) else t for o, t in
+                                         zip(nest.flatten(loop_vars), flat0)], shape_invariants)
 
     def run_cond(flat: list) -> Tensor:
         pred = cond(*nest.pack_sequence_as(structure, flat))
@@ -92,7 +95,7 @@ def traced_while(cond: Callable[..., Any], body: Callable[..., Any], loop_vars: 
         # `x * 2`. The loop variables stand for the results, of their dtypes and shapes)
         run_cond(flat0)
         run_body(flat0)
-        return structure
+        return _as_invariants(structure, invariants)
     from simdist.runtime.graph import branches as recorded
     from simdist.runtime.ops import branches
     from simdist.runtime.ops.branches import _FAILED, untaken
@@ -102,7 +105,7 @@ def traced_while(cond: Callable[..., Any], body: Callable[..., Any], loop_vars: 
     if rec is not None and recorded.recordable(rec) and not carries_ta:
         result = recorded.record_loop(rec, run_cond, run_body, flat0, limit, untaken, _FAILED)
         if result is not None:
-            return nest.pack_sequence_as(structure, result)
+            return _as_invariants(nest.pack_sequence_as(structure, result), invariants)
         flat, count = rec.loop_state
     else:
         flat, count = flat0, 0
@@ -126,7 +129,40 @@ def traced_while(cond: Callable[..., Any], body: Callable[..., Any], loop_vars: 
             if not _is_ta(t) and all(t is not o for o in sources):
                 sources.append(t)
         result = branches.zeros_for(result, sources)
-    return result
+    return _as_invariants(result, invariants)
+
+
+def _as_invariants(result: Any, invariants: list[TensorShape]) -> Any:
+    """The loop's results as the While op's outputs: each with its shape invariant as its static shape (a
+    dimension the invariant leaves open, or its rank, unknown to the graph: `tf.TensorShape([None, 2])` gives
+    `(None, 2)` whatever the iterations made; fz52b)."""
+    from simdist.runtime.ops import static_shapes
+    from simdist.runtime.ops.array import identity
+    flat = nest.flatten(result)
+    if len(flat) != len(invariants):
+        return result
+    out, changed = [], False
+    for t, inv in zip(flat, invariants):
+        if not isinstance(t, Tensor) or _is_ta(t):
+            out.append(t)
+            continue
+        if inv.rank is None:
+            if static_shapes.rank_unknown(t):
+                out.append(t)
+                continue
+            u = identity(t)
+            static_shapes.mark_rank_unknown(u)
+        else:
+            flags = tuple(d is None for d in inv.as_list())
+            have = static_shapes.unknown(t)
+            if len(flags) != t.ndim or not any(flags) or (have is not None and tuple(have) == flags):
+                out.append(t)
+                continue
+            u = identity(t)
+            static_shapes.mark(u, np.asarray(flags, bool))
+        out.append(u)
+        changed = True
+    return nest.pack_sequence_as(result, out) if changed else result
 
 
 def _read(t: Tensor) -> np.ndarray:
