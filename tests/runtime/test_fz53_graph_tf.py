@@ -105,10 +105,31 @@ def program(tf: Any, case: dict, workdir: str) -> Any:
             _try(out, f"{meth}: d [r, q] / d x0", lambda: [t.gradient([r, q], x0)])
             _try(out, f"{meth}: d r / d r", lambda: [t.gradient(r, r)])
             _try(out, f"{meth}: d r / d [x0, x1]", lambda: [g for g in t.gradient(r, [x0, x1]) if g is not None])
+    elif name == "read_value names":
+        w, wi = tf.Variable(2.0), tf.Variable(3)
+        names: list = []
+
+        def f() -> Any:
+            r, r2, ri, v = w.read_value(), w.read_value(), wi.read_value(), w.value()
+            names.extend([r.name, r2.name, ri.name, v.name, tf.identity(w).name, (r * 2.0).name])
+            return r
+        _try(out, "value", lambda: fn(f)())
+        out.append(["names", names])
+        with tf.GradientTape() as t:
+            y = fn(lambda: w.read_value() * 3.0)()
+        _try(out, "gradient", lambda: [t.gradient(y, w)])
+    elif name == "lu_matrix_inverse of an unknown rank":
+        for val in (0.001, [[2.0, 1.0], [0.5, 3.0]]):
+            x = tf.constant(val, tf.float64)
+            g = fn(lambda a: tf.linalg.lu_matrix_inverse(lower_upper=a, perm=tf.constant([1, 0])),
+                   input_signature=[tf.TensorSpec(None, tf.float64)])
+            _try(out, f"{val} through a signature of unknown rank", lambda: g(x))
+            _try(out, f"{val} eagerly", lambda: tf.linalg.lu_matrix_inverse(lower_upper=x, perm=tf.constant([1, 0])))
     return out
 
 
-NAMES = ["addn forwarding", "g51b 53001 #50", "unread variable as target"]
+NAMES = ["addn forwarding", "g51b 53001 #50", "unread variable as target", "read_value names",
+         "lu_matrix_inverse of an unknown rank"]
 CASES: dict[str, dict] = {n: {"strategy": "default", "name": n} for n in NAMES}
 
 
@@ -119,6 +140,7 @@ def tf_results(request: Any) -> dict[int, Any]:
 
 @pytest.mark.clause("function.grappler-rewrites")
 @pytest.mark.clause("autodiff.targets")
+@pytest.mark.clause("function.symbolic-tensors")
 @pytest.mark.parametrize("index", range(len(NAMES)), ids=NAMES)
 def test_fz53_graph_as_tf(index: int, tf_results: dict[int, Any], tmp_path: Any) -> None:
     name = NAMES[index]
