@@ -61,8 +61,18 @@ def _fft_cases() -> list[tuple[str, str, object]]:
     return _both(calls, "ops.signal-fft")
 
 
+# --- UnsortedSegmentJoin allocates its output before it reads the segment ids: num_segments 2**31 - 1 of a [4, 3]
+# input is ResourceExhaustedError at once (fz20 seed 5120261205 #18: simdist built the strings for minutes).
+def _join_cases() -> list[tuple[str, str, object]]:
+    call = ("tf.raw_ops.UnsortedSegmentJoin(separator='a', inputs=tf.reshape(tf.constant([b'a'] * 12), [4, 3]), "
+            "num_segments={n}, segment_ids=tf.constant({ids}, tf.int32))")
+    return _both(tuple(call.format(n=n, ids=ids) for n, ids in ((2147483647, [0, 2, 2, 2]), (2147483647, [0, 2, 2, -1]),
+                                                                   (3, [0, 2, 2, 2]))), "ops.argument-errors")
+
+
 CASES: list[tuple] = [
     *_fft_cases(),
+    *_join_cases(),
 ]
 
 
@@ -77,6 +87,12 @@ def tf_results() -> dict[int, object]:
 @clause("ops.signal-fft")
 @EDGES.parametrize("ops.signal-fft")
 def test_fft_subnormals(k: int, tf_results: dict[int, object]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.argument-errors")
+@EDGES.parametrize("ops.argument-errors")
+def test_segment_join_allocates_first(k: int, tf_results: dict[int, object]) -> None:
     EDGES.check(k, tf_results)
 
 
