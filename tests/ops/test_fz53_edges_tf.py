@@ -70,9 +70,19 @@ def _join_cases() -> list[tuple[str, str, object]]:
                                                                    (3, [0, 2, 2, 2]))), "ops.argument-errors")
 
 
+# --- An int attr given a tensor: op_def_library's _MakeInt refuses it in a graph (TypeError "Expected int for argument
+# 'rounds' not <tf.Tensor ...>"), after the inputs and before the shape function; eagerly it is read as its value
+# (fz14 seed 1420503010 #112: tf.random_index_shuffle(..., rounds=tf.constant(2)) in a tf.function).
+def _attr_cases() -> list[tuple[str, str, object]]:
+    return _both(("tf.random_index_shuffle(-1, seed=(3, 4), max_index=0, rounds=tf.constant(2))",
+                  "tf.random_index_shuffle(1, seed=(3, 4, 5), max_index=5, rounds=tf.constant(4))",
+                  "tf.random_index_shuffle(1, seed=(3, 4), max_index=5, rounds=4)"), "ops.argument-errors")
+
+
 CASES: list[tuple] = [
     *_fft_cases(),
     *_join_cases(),
+    *_attr_cases(),
 ]
 
 
