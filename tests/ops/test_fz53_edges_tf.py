@@ -79,10 +79,20 @@ def _attr_cases() -> list[tuple[str, str, object]]:
                   "tf.random_index_shuffle(1, seed=(3, 4), max_index=5, rounds=4)"), "ops.argument-errors")
 
 
+# --- float32 MatMul x [m, k] @ y [k, 1] on a host where oneDNN does not run float32: Eigen's matrix-vector kernel adds
+# the rounded products in order for k <= 14 with m * k <= 64 too (g50b seed 53002 #59: [3, 4] @ [4, 1] one ulp off).
+def _gemv_cases() -> list[tuple[str, str, object]]:
+    mk = "tf.constant(np.sin(np.arange({n}) * 1.37 + {s}).astype(np.float32).reshape({shape}))"
+    calls = tuple(f"tf.matmul({mk.format(n=m * k, s=0.25, shape=[m, k])}, {mk.format(n=k, s=1.5, shape=[k, 1])})"
+                  for m, k in ((3, 4), (8, 8), (5, 12), (4, 14), (2, 9), (16, 4), (6, 10), (2, 14)))
+    return _both(calls, "ops.host-cpu")
+
+
 CASES: list[tuple] = [
     *_fft_cases(),
     *_join_cases(),
     *_attr_cases(),
+    *_gemv_cases(),
 ]
 
 
@@ -103,6 +113,12 @@ def test_fft_subnormals(k: int, tf_results: dict[int, object]) -> None:
 @clause("ops.argument-errors")
 @EDGES.parametrize("ops.argument-errors")
 def test_segment_join_allocates_first(k: int, tf_results: dict[int, object]) -> None:
+    EDGES.check(k, tf_results)
+
+
+@clause("ops.host-cpu")
+@EDGES.parametrize("ops.host-cpu")
+def test_small_matrix_vector_products(k: int, tf_results: dict[int, object]) -> None:
     EDGES.check(k, tf_results)
 
 
