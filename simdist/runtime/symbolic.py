@@ -120,7 +120,20 @@ def optimized_name(t: Any) -> str | None:
     mark = _MARKS.get(id(t)) if _MARKS else None
     if mark is None or mark() is not t:
         return None
-    return mark.forward or mark.name
+    if mark.forward:
+        return mark.forward   # type: ignore[no-any-return]
+    return _arg_node_name(mark.name) if mark.arg and mark.name else mark.name
+
+
+def _arg_node_name(name: str) -> str:
+    """The node an argument placeholder is in the function graph Grappler optimizes: graph_to_functiondef.cc's
+    NodeNameMapping::Normalize of its name (letters lowercased, other characters but digits '_', from the first
+    letter on; "unknown" without one), so `add_n([A, B, z * 2.0])` of arguments A, B sorts as [Sum..., a, b] after
+    an op named `Read/ReadVariableOp` or `Sum` (observed on TF 2.21; fz53). Two arguments that normalize alike are
+    made unique by TF with a suffix, which is not modelled."""
+    out = "".join(c.lower() if c.isascii() and c.isalnum() else "_" for c in name)
+    k = next((i for i, c in enumerate(out) if c.isalpha()), None)
+    return "unknown" if k is None else out[k:]
 
 
 def inherit_name(src: Any, dst: Any) -> None:

@@ -377,6 +377,14 @@ class Variable(metaclass=_VariableMeta):
         variable of any dtype but not an Identity of integers, so the gradient of an integer
         variable's read_value() is zeros where its convert_to_tensor's is ones (fuzz2 seed 41 #145).
         Only non-trainable dtypes take the Identity (for floats it passes the gradient through)."""
+        from simdist.runtime import graph_names
+        if graph_names.current() is not None:   # (inside a tf.function: TF's nodes `Read/ReadVariableOp` and
+            # `Identity`, whose names order an AddN's inputs and show as `.name`; fz53)
+            from simdist.runtime import name_scopes
+            from simdist.runtime.ops import array
+            with name_scopes.name_scope("Read"):
+                t = self._as_tensor()
+            return array.identity(t)
         t = self._as_tensor()
         if t.dtype.is_floating or t.dtype.is_complex:
             return t

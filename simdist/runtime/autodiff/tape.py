@@ -25,7 +25,7 @@ import numpy as np
 
 from simdist.runtime import context, cost, dtypes, execution, gc_phase, name_scopes
 from simdist.runtime import nest
-from simdist.runtime.variables import in_creation_order
+from simdist.runtime.variables import _UnreadVariable, in_creation_order
 from simdist.runtime.autodiff import backprop
 from simdist.runtime.ops.registry import OpCall, OpDef
 from simdist.runtime.tensor import Tensor
@@ -59,6 +59,10 @@ def variable_key(v: Any) -> Any:
     resolve = getattr(v, "_simdist_variable", None)
     if resolve is not None:
         v = resolve()
+    if type(v) is _UnreadVariable:
+        # (assign*'s result shares its variable's handle, which TF's tape keys a variable by: `tape.gradient(
+        # v.assign_sub(3.0), v)` is 1, the target being v's handle; fz53, fourth generator seed 5301 #11)
+        v = v._parent
     local = getattr(v, "_local", None)
     if local is not None:
         return local()

@@ -40,7 +40,7 @@ import numpy as np
 
 from simdist.runtime import execution
 from simdist.runtime.cost import tally
-from simdist.runtime.graph.ir import PURE, WRITE, Node, remap, slots
+from simdist.runtime.graph.ir import CONST, PURE, WRITE, Node, remap, slots
 
 __all__ = ["View", "finished", "allowed"]
 
@@ -71,7 +71,11 @@ class View:
         alias = list(range(len(nodes)))
         seen: dict[Any, int] = {}
         for i, n in enumerate(nodes):
-            if n.kind == PURE and not n.stateful and type(n.key) is tuple and n.key[0] != "unique":
+            if n.kind == CONST and n.key is None:   # (equal literals: one Const node after TF's CSE, so `z * 2.0`
+                v = getattr(rec.tensor_at.get(i), "_v", None)   # written twice is one Mul; fz53)
+                if isinstance(v, np.ndarray) and v.dtype.kind in "biufc" and v.size <= 64:
+                    alias[i] = seen.setdefault(("const", v.dtype.str, v.shape, v.tobytes()), i)
+            elif n.kind == PURE and not n.stateful and type(n.key) is tuple and n.key[0] != "unique":
                 k = (n.key, tuple(alias[j] for j in n.ins), n.lane)   # (replicas' ops: other devices, not merged)
                 alias[i] = seen.setdefault(k, i)
         count = [0] * len(nodes)

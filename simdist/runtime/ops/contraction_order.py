@@ -277,8 +277,20 @@ def gemv_in_order(x: np.ndarray, y: np.ndarray) -> bool:
     k; BatchMatMulV2, transpose_a and transpose_b take other kernels). `rgb_to_grayscale` of a batch
     is such a product, a tensordot [n, 3]·[3, 1] (fz27b's third generator seed 2702 #228, fz28b).
     NumPy's BLAS rounds k = 3 otherwise from m = 3 on. One vector per k, so it costs little."""
-    return x.dtype.name == "float32" and x.ndim == 2 and y.ndim == 2 and y.shape[1] == 1 and x.shape[0] >= 2 \
-        and 1 <= x.shape[1] <= 3
+    if not (x.dtype.name == "float32" and x.ndim == 2 and y.ndim == 2 and y.shape[1] == 1 and x.shape[0] >= 2):
+        return False
+    m, k = x.shape
+    if 1 <= k <= 3:
+        return True
+    # (on a host where oneDNN does not run float32, TF's own Eigen kernel: the small products beyond, k <= 14 with
+    # m * k <= 64, add in order too, measured bit-exact on the AMD EPYC host on 12 seeded cases of each k = 4..14
+    # and m in 2, 3, 4, 5, 8, 9, 16 within that bound, and 618 of 618 more; k = 15 from m = 4 and k = 16 from m = 3
+    # are not (fz53, g50b seed 53002 #59: [3, 4] @ [4, 1], one ulp from NumPy's BLAS). fz28b measured k = 4 and 5
+    # as pairs of packets elsewhere: not this host's kernel)
+    if not (k <= 14 and m * k <= 64):
+        return False
+    from simdist.runtime import host_cpu
+    return not host_cpu.current().onednn_supports("float32")
 
 
 def ordered_matmul(x: np.ndarray, y: np.ndarray, fused: bool = True) -> np.ndarray:

@@ -83,6 +83,22 @@ def _c2c(x: np.ndarray, axes: tuple[int, ...], forward: bool) -> np.ndarray:
 
 
 def _forward(x: np.ndarray, **attrs: Any) -> np.ndarray:
+    """The transform as TF 2.21's kernel gives it, subnormals included: every transformed axis of
+    length 1 makes DUCC's plan a copy (no pass, no scale), which keeps a subnormal input's bits
+    (rfft([-1e-45], fft_length=[1]) is -1e-45+0j); any longer axis runs arithmetic under the CPU
+    kernels' DAZ/FTZ, part by part: subnormal parts read as zeros, subnormal results written as zeros
+    of their sign (fft([1e-40+1e-40j, 1]) is [1, -1]; rfft([2e-38, 1.5e-38]) is [3.5e-38, 0]).
+    Observed on TF 2.21 (fz53: g47b #26). Clause ops.signal-fft; the op's subnormal rule is KEEP."""
+    from simdist.runtime import subnormals
+    name = attrs["op"]
+    rank, forward, real = _kind_of(name)
+    lengths = tuple(attrs["fft_length"]) if real else tuple(x.shape[x.ndim - rank:])
+    if all(n == 1 for n in lengths):
+        return _transform(x, **attrs)
+    return subnormals.flush_parts(_transform(subnormals.flush_parts(x), **attrs))
+
+
+def _transform(x: np.ndarray, **attrs: Any) -> np.ndarray:
     """The transform as TF's DUCC kernel computes it: pocketfft's passes in the input's precision
     (SciPy's scipy.fft is the same pocketfft, float32 native), axes in DUCC's order and its scale
     where DUCC applies it."""
@@ -153,9 +169,11 @@ def _real_rule(name: str) -> Any:
 
 _OPS: dict[str, Any] = {}
 for _name in ("FFT", "IFFT", "FFT2D", "IFFT2D", "FFT3D", "IFFT3D"):
-    _OPS[_name] = register(_name, _forward, _complex_rule(_name), _flops, kind="contraction", fusion=LAST_AXIS)
+    _OPS[_name] = register(_name, _forward, _complex_rule(_name), _flops, kind="contraction", fusion=LAST_AXIS,
+                           subnormals="keep")   # (DAZ/FTZ by parts in _forward)
 for _name in ("RFFT", "IRFFT", "RFFT2D", "IRFFT2D", "RFFT3D", "IRFFT3D"):
-    _OPS[_name] = register(_name, _forward, _real_rule(_name), _flops, kind="contraction", fusion=LAST_AXIS)
+    _OPS[_name] = register(_name, _forward, _real_rule(_name), _flops, kind="contraction", fusion=LAST_AXIS,
+                           subnormals="keep")
 
 
 def _rank_error(name: str, x: Tensor, rank: int, lengths: tuple[int, ...] | None) -> errors.InvalidArgumentError:

@@ -178,8 +178,12 @@ def index_shuffle(index: Any, seed: Any, max_index: Any) -> Tensor:
 def random_index_shuffle(index: Any, seed: Any, max_index: Any, rounds: int = 4, name: str | None = None) -> Tensor:
     """`tf.random_index_shuffle`: the raw op (seed of shape [3] or [n, 3]; rounds even, at least 4)."""
     from simdist.runtime.ops import convert_to_tensor
-    r = int(rounds)   # (its minimum is the kernel's check after the inputs': `_forward`)
+    from simdist.runtime.ops.attr_rules import make_int
     i = _t(index)
     s = seed if isinstance(seed, Tensor) else convert_to_tensor(seed)
     mx = max_index if isinstance(max_index, Tensor) else convert_to_tensor(max_index, dtype=i.dtype)
+    # (the attr after the inputs, before the shape function, as op_def_library converts them: a tensor `rounds` is
+    # TypeError "Expected int for argument 'rounds'" in a tf.function, read as its value eagerly; fz53, fz14 seed
+    # 1420503010 #112. Its minimum is the kernel's check after the inputs': `_forward`)
+    r = make_int(rounds, "rounds")
     return _execute(i, s, mx, r)

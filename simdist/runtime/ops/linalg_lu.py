@@ -158,6 +158,10 @@ def lu_matrix_inverse(lower_upper: Any, perm: Any, validate_args: bool = False, 
     lu_t, p = _factors(lower_upper, perm)
     _static_checks(lu_t, p)
     shp = lu_t.shape.as_list()
+    if not shp:   # (a scalar where the graph does not know the rank: linalg_impl's `shape(lower_upper)[-1]` is
+        # StridedSlice's run-time error; fz53, fourteenth generator seed 1420503012 #23)
+        from simdist.runtime import errors
+        raise errors.InvalidArgumentError(None, None, "slice index -1 of dimension 0 out of bounds.")
     return lu_solve(lu_t, p, eye(shp[-1], batch_shape=shp[:-2], dtype=lu_t.dtype))
 
 

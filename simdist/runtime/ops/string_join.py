@@ -111,6 +111,10 @@ def _segment_join(x: np.ndarray, ids: np.ndarray, num: np.ndarray, separator: by
         if ids.shape[r] != x.shape[r]:
             raise errors.InvalidArgumentError(None, None, f"Segment dimension is {ids.shape[r]} while input dimension "
                                               f"is {x.ndim} in rank {r} [Op:UnsortedSegmentJoin]")  # (the rank: TF's text)
+    # (the kernel allocates its output before it reads the ids: num_segments 2**31 - 1 of a [4, 3] input is
+    # ResourceExhaustedError at once on TF 2.21, where simdist built 6e9 strings; fz53, fz20 seed 5120261205 #18)
+    from simdist.runtime.ops import alloc
+    alloc.check_output("UnsortedSegmentJoin", (n,) + tuple(x.shape[ids.ndim:]), dtypes.string)
     flat_ids = ids.reshape(-1).tolist()
     if any(not 0 <= i < n for i in flat_ids):
         raise errors.InvalidArgumentError(None, None, "segment_ids are not allowed to exceed num_segments or to have "
