@@ -1002,7 +1002,10 @@ CTL_MIXED_OPT = ("    if not isinstance(opt, tf.keras.optimizers.LossScaleOptimi
 #: called with training=False (the fine-tuning idiom), image augmentation layers with seeds (RandomFlip +
 #: RandomContrast, RandomRotation + RandomZoom + RandomTranslation), EinsumDense, Dot/Subtract merges into a Softmax
 #: layer, Reshape + UpSampling1D + Cropping1D, Conv3D + MaxPooling3D, GaussianDropout + AlphaDropout,
-#: ActivityRegularization.
+#: ActivityRegularization. (The Dense before the BatchNormalization has no bias, as in the other BN tables: Keras 3.15's
+#: fit calls a functional model's layers with its own training=True, so the BatchNormalization normalizes by the
+#: batch's moments on TF 2.21 and simdist alike and cancels a bias, whose gradient is then float32 round-off that an
+#: adaptive optimizer turns into a step: seed 5120261401 #19, Lamb, the grid's NOISE_PARAMS class.)
 ARCHS13: dict[str, tuple[str, tuple[int, ...], tuple[str, ...]]] = {
     "mha_causal": ("float", (3, 4), (f"h = {_L}MultiHeadAttention(num_heads=2, key_dim=2, use_bias=False)(h, h, "
                                      "use_causal_mask=True)",
@@ -1018,7 +1021,7 @@ ARCHS13: dict[str, tuple[str, tuple[int, ...], tuple[str, ...]]] = {
     "bidirectional_ave": ("float", (3, 2), (f"h = {_L}Bidirectional({_L}GRU(2), merge_mode='ave')(h)",)),
     "bidirectional_none": ("float", (3, 2), (f"f, b = {_L}Bidirectional({_L}GRU(2), merge_mode=None)(h)",
                                              f"h = {_L}Subtract()([f, b])")),
-    "bn_inference": ("float", (4,), (f"h = {_L}Dense(4)(h)",
+    "bn_inference": ("float", (4,), (f"h = {_L}Dense(4, use_bias=False)(h)",
                                      f"h = {_L}BatchNormalization()(h, training=False)",
                                      f"h = {_L}Activation('relu')(h)")),
     "augment_flip_contrast": ("float", (5, 5, 1), (f"h = {_L}RandomFlip('horizontal', seed=1)(h)",
