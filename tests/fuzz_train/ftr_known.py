@@ -86,16 +86,6 @@ KNOWN_OPEN: dict[str, tuple[dict[str, str], str, str]] = {
         "(keras/optimizers/_ops.py `divide`, Keras's search for the divisor's zero or NaN rows), read in Python; with "
         "TF ops the recording stops at the tf.cond in a strategy's update and at the data-dependent shape of tf.where's "
         "rows (reproducers /work/wt/kfuzz53_logs/probe_flip_mirrored.py, probe34.py; kfuzz52, open)."),
-    "reshuffle-iterations-per-epoch": (
-        {"pipeline": "shuffle_reshuffle"}, "elements off",
-        "a reshuffling `shuffle(n, seed=7)` fed to fit (slice seed 40202612040 #7): TF 2.21's fit takes two iterations "
-        "of the dataset per epoch, its order after the first epoch the dataset's third (Keras 3.15's EpochIterator "
-        "makes a fresh iterator at each epoch's end, dropped at the next epoch's start, and TF's ShuffleDatasetOp takes "
-        "the iteration's seeds as the iterator is made); simdist's fit takes one (its iterators take their seeds at the "
-        "first element, and the dropped one is never read), so the second epoch's batches differ. Reproducer "
-        "/work/wt/kfuzz52_logs/probe_reshuffle3.py (fit of 1 and 3 epochs, evaluate and predict each take 2 "
-        "iterations per epoch on TF, 1 on simdist). The root is simdist's tf.data iterators opening their inputs "
-        "lazily (runtime/data/resumable.py `lazy`), not at MakeIterator (kfuzz52, open)."),
 }
 
 
