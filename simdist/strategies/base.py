@@ -902,19 +902,32 @@ def _local_results(value: Any) -> Any:
 
 
 def _reduce_slices(op: ReduceOp, comps: list[Any]) -> IndexedSlices:
-    """The all-reduce of replicas' IndexedSlices (a dense component is made slices of all its rows)."""
+    """The all-reduce of replicas' IndexedSlices (a dense component is made slices of all its rows). Its values
+    and indices are read as a recorded reduction's (dispatch.raw, dispatch.reduced), so a tf.function call whose
+    replicas' sparse gradients (an Embedding's) are all-reduced stays recorded and replays the concatenation of
+    the replay's slices (kfuzz53: a train function traced before a layer was frozen keeps training it on TF 2.21,
+    as it does with dense gradients; before, the reduction's Python read the values, the step's recording
+    failed and each call ran its Python anew, reading the trainable variables again, keras.fit.step-replay)."""
     parts = [c if isinstance(c, IndexedSlices) else _as_slices(convert_to_tensor(c)) for c in comps]
     vals = [convert_to_tensor(p.values) for p in parts]
-    values, indices, dt = reduce_rules.reduce_indexed_slices(
-        op, [(v._v, convert_to_tensor(p.indices)._v) for v, p in zip(vals, parts)], vals[0].dtype)
-    first = parts[0]
-    return IndexedSlices(Tensor(values, dt), Tensor(indices, dtypes.as_dtype(indices.dtype)),
-                         first.dense_shape)
+    idxs = [convert_to_tensor(p.indices) for p in parts]
+    n = len(parts)
+
+    def both(*arrays: np.ndarray) -> tuple[np.ndarray, np.ndarray, Any]:
+        return reduce_rules.reduce_indexed_slices(op, list(zip(arrays[:n], arrays[n:])), vals[0].dtype)
+
+    values, indices, dt = both(*[dispatch.raw(t) for t in vals + idxs])
+    vt, it = Tensor(values, dt), Tensor(indices, dtypes.as_dtype(indices.dtype))
+    if dispatch.recording():   # (a tf.function call being recorded: its replays gather the same way)
+        vt = dispatch.reduced(lambda *arrays: both(*arrays)[0], vals + idxs, vt)
+        it = dispatch.reduced(lambda *arrays: both(*arrays)[1], vals + idxs, it)
+    return IndexedSlices(vt, it, parts[0].dense_shape)
 
 
 def _as_slices(t: Tensor) -> IndexedSlices:
-    rows = np.arange(t._v.shape[0], dtype=np.int32)
-    return IndexedSlices(t, Tensor(rows, dtypes.int32), Tensor(np.asarray(t._v.shape, dtype=np.int32), dtypes.int32))
+    shape = dispatch.raw(t).shape   # (static in a recorded call: the rows of the replica's dense component)
+    rows = np.arange(shape[0], dtype=np.int32)
+    return IndexedSlices(t, Tensor(rows, dtypes.int32), Tensor(np.asarray(shape, dtype=np.int32), dtypes.int32))
 
 
 def _place(t: Any, device: str | None) -> Any:

@@ -411,7 +411,7 @@ class DistributedIterator(input_types.DistributedIterator):
         # MultiDeviceIterator), so a pipeline is read that many steps ahead of the consumer.
         ahead = max(0, int(owner._per_replica_buffer_size or 0))
         self._iterators: list[Iterator[list[np.ndarray]] | None] = [
-            _data._read_ahead(_resources.owned(p.dataset._iter_flat()), ahead * len(p.devices))
+            _data._read_ahead(_resources.owned(p.dataset._iter_flat(), dataset=p.dataset), ahead * len(p.devices))
             for p in owner._pipes]
 
     @property

@@ -77,23 +77,15 @@ KNOWN_OPEN: dict[str, tuple[dict[str, str], str, str]] = {
     "flip-sparse-allreduce-eager": (
         {"transfer": "flip", "strategy": "mirrored2"}, "transfer/",
         "a layer frozen without compiling again (seed 5120261301 #34: a subclassed Embedding + GlobalAveragePooling1D "
-        "model under MirroredStrategy(2), the Embedding frozen after fit and train_on_batch, fit again): TF 2.21's cached "
-        "train function, traced before the freeze, keeps training the Embedding (18 of 18 values changed by the fit); "
-        "simdist's does not. Root: the replicas' IndexedSlices gradients of the Embedding are all-reduced by "
-        "strategies/base.py `_reduce_slices`, which reads the slices' values in Python, so the step's recording fails "
-        "(\"it reads a tensor's value in <listcomp> (strategies/base.py)\") and the step runs its Python every call, "
-        "reading the trainable variables anew (keras.fit.step-replay kfuzz52; reproducer "
-        "/work/wt/kfuzz52_logs/probe34.py, kfuzz52, open)."),
-    "reshuffle-iterations-per-epoch": (
-        {"pipeline": "shuffle_reshuffle"}, "elements off",
-        "a reshuffling `shuffle(n, seed=7)` fed to fit (slice seed 40202612040 #7): TF 2.21's fit takes two iterations "
-        "of the dataset per epoch, its order after the first epoch the dataset's third (Keras 3.15's EpochIterator "
-        "makes a fresh iterator at each epoch's end, dropped at the next epoch's start, and TF's ShuffleDatasetOp takes "
-        "the iteration's seeds as the iterator is made); simdist's fit takes one (its iterators take their seeds at the "
-        "first element, and the dropped one is never read), so the second epoch's batches differ. Reproducer "
-        "/work/wt/kfuzz52_logs/probe_reshuffle3.py (fit of 1 and 3 epochs, evaluate and predict each take 2 "
-        "iterations per epoch on TF, 1 on simdist). The root is simdist's tf.data iterators opening their inputs "
-        "lazily (runtime/data/resumable.py `lazy`), not at MakeIterator (kfuzz52, open)."),
+        "model under MirroredStrategy(2), Adadelta, the Embedding frozen after fit and train_on_batch, fit again): TF "
+        "2.21's cached train function, traced before the freeze, keeps training the Embedding (18 of 18 values changed "
+        "by the fit); simdist's does not: its step's recording fails and the step runs its Python every call, reading "
+        "the trainable variables anew (keras.fit.step-replay kfuzz52). kfuzz53 made the replicas' IndexedSlices "
+        "all-reduce recordable (strategies/base.py `_reduce_slices`: SGD and Adam now agree, tests/keras/"
+        "test_kfuzz53_tf.py); left: Adagrad, Adadelta and RMSprop divide the slices by a dense accumulator "
+        "(keras/optimizers/_ops.py `divide`, Keras's search for the divisor's zero or NaN rows), read in Python; with "
+        "TF ops the recording stops at the tf.cond in a strategy's update and at the data-dependent shape of tf.where's "
+        "rows (reproducers /work/wt/kfuzz53_logs/probe_flip_mirrored.py, probe34.py; kfuzz52, open)."),
 }
 
 

@@ -36,18 +36,20 @@ from ftr_vocab import (ARCHS10, BN_ARCHS10, CKPT_MANAGER_POST, CKPT_MANAGER_PRE,
 from ftr_vocab import (ARCHS11, BACKUP_BATCHES_SRC, CALLBACKS11, CSV_APPEND_POST, CSV_APPEND_PRE, METRICS11,
                        OPT_OPTIONS11, VAL_BATCH_KW)
 from ftr_vocab import (CLONE_SRC, CTL_MIXED_OPT, OPTS12, PIPELINES12, TRANSFER_RECOMPILE, TRANSFER_SRC)
+from ftr_vocab import (ARCHS13, CUSTOM_LOSS13, CUSTOM_METRIC13, RANDOM_ARCHS13, STATEFUL_LAYER13,
+                       STATEFUL_LAYER13_LINE)
 from simdist.conformance.grid import programs as grid
 from simdist.conformance.grid import reference
 
 ARCHS = {**grid.ARCHS, **V_ARCHS, **TEXT_ARCHS, **TEXT2_ARCHS, **ARCHS5, **ARCHS6, **ARCHS7, **ARCHS8, **ARCHS9, **ARCHS10,
-         **ARCHS11}
+         **ARCHS11, **ARCHS13}
 LOSSES = {**grid.LOSSES, **V_LOSSES}
 OPTIMIZERS = {**grid.OPTIMIZERS, **V_OPTIMIZERS}
 COMMON = {**grid.COMMON, **{k: {"schedule": v} for k, v in SCHEDULES.items()}}
 CALLBACKS = {**grid.CALLBACK_SRC, **V_CALLBACKS}
 ONE_INPUT = tuple(k for k, v in ARCHS.items() if v[0] != "float2" and k not in TEXT_ARCHS and k not in TEXT2_ARCHS
                   and k not in ARCHS5 and k not in ARCHS6 and k not in ARCHS7 and k not in ARCHS8
-                  and k not in ARCHS9 and k not in ARCHS10 and k not in ARCHS11)
+                  and k not in ARCHS9 and k not in ARCHS10 and k not in ARCHS11 and k not in ARCHS13)
 TWO_INPUTS = tuple(k for k, v in ARCHS.items() if v[0] == "float2" and k not in ARCHS5 and k not in ARCHS6
                    and k not in ARCHS7)
 SCHEDULED = tuple(k for k, v in COMMON.items() if "schedule" in v)
@@ -648,11 +650,58 @@ def _widen12(cfg: dict[str, str], side: np.random.Generator) -> dict[str, str]:
     return cfg
 
 
-def _loss_source(name: str, reduction: str | None, force: bool = False, string: bool = False) -> str:
+def _valid13(cfg: dict[str, str]) -> bool:
+    """_valid11() plus kfuzz53's: ARCHS13's random layers under the rules of RANDOM_ARCHS (a seed generator's
+    replica-context update CentralStorage refuses; no training-mode call after fit)."""
+    if not _valid11(cfg):
+        return False
+    return not (cfg["arch"] in RANDOM_ARCHS13 and (cfg["strategy"] == "central2" or cfg.get("training_call") == "yes"))
+
+
+#: configuration keys of programs that load_model or from_config must rebuild (a user class is not registered)
+_REBUILT = (("save", "keras_file"), ("checkpoint_cb", "keras"), ("config_roundtrip", "yes"))
+
+
+def _widen13(cfg: dict[str, str], side: np.random.Generator) -> dict[str, str]:
+    """kfuzz53's vocabulary, drawn from a generator of its own (``[seed, index, 15]``), so the programs it leaves
+    alone keep their configuration, source and hash: the layers and blocks no earlier table held (ARCHS13: causal and
+    masked self-attention, an LSTM's states into a second LSTM, StackedRNNCells, Bidirectional merge modes 'mul',
+    'ave' and None, BatchNormalization called with training=False, seeded image augmentation layers, EinsumDense,
+    Dot/Subtract + Softmax, UpSampling1D + Cropping1D, Conv3D + MaxPooling3D, GaussianDropout + AlphaDropout,
+    ActivityRegularization; one one-input program in six without a model_form); a user Loss subclass for regression
+    targets (``loss_form=subclass``, one such fit program in three without a loss by string); a user Metric subclass
+    with add_variable, update_state with sample weights, result and reset_state beside the metrics
+    (``custom_metric=yes``, one fit program of one output in five without metrics by their string names); a user
+    layer with a regularized, constrained weight, a non-trainable weight assigned in call in training and a
+    ``training`` branch (``stateful_layer=yes``, one program of one output in six, not under CentralStorage or
+    ParameterServerStrategy). The user classes are not drawn where load_model or from_config must rebuild them."""
+    a, b, c, d = side.random(4)
+    arch13 = _pick(side, ARCHS13)
+    fit = cfg["mode"] == "fit"
+    rebuilt = any(cfg.get(k) == v for k, v in _REBUILT)
+    if a < 1 / 6 and ARCHS[cfg["arch"]][0] != "float2" and cfg.get("model_form") is None \
+            and _valid13({**cfg, "arch": arch13}):
+        cfg = {**cfg, "arch": arch13}
+    if b < 1 / 3 and fit and not rebuilt and cfg.get("loss_form") is None and LOSSES[cfg["loss"]][0] == "reg" \
+            and LOSSES[cfg.get("loss2", cfg["loss"])][0] == "reg":
+        cfg = {**cfg, "loss_form": "subclass"}
+    if c < 0.2 and fit and not rebuilt and cfg["outputs"] == "1" and cfg.get("metrics_form") is None:
+        cfg = {**cfg, "custom_metric": "yes"}
+    if d < 1 / 6 and not rebuilt and cfg["outputs"] == "1" and cfg["strategy"] != "central2" \
+            and cfg.get("strategy_form") != "pss" and cfg.get("save") != "keras_file":
+        cfg = {**cfg, "stateful_layer": "yes"}
+    return cfg
+
+
+def _loss_source(name: str, reduction: str | None, force: bool = False, string: bool = False,
+                 subclass: bool = False) -> str:
     """The loss's source; ``reduction`` replaces the loss's own one when ``force`` (a custom loop's "none"),
-    else applies to losses without one; ``string``: the loss's string name (LOSS_STRINGS)."""
+    else applies to losses without one; ``string``: the loss's string name (LOSS_STRINGS); ``subclass``: the user
+    Loss subclass of ftr_vocab.CUSTOM_LOSS13 in its place (kfuzz53), with the reduction."""
     if string:
         return repr(LOSS_STRINGS[name])
+    if subclass:
+        return "PseudoHuber(delta=0.5" + (f", reduction={reduction!r})" if reduction is not None else ")")
     _, _, _, cls, opts = LOSSES[name]
     opts = dict(opts)
     if reduction is not None and (force or "reduction" not in opts):
@@ -702,6 +751,7 @@ def _build_source(cfg: dict[str, str]) -> str:
     reg += HEAD_EXTRAS.get(cfg.get("head_extra", ""), "")   # (kfuzz46)
     lam = [LAMBDA_LINE] if cfg.get("lambda_layer") == "yes" else []
     lam += [CUSTOM_LAYER_LINE] if cfg.get("custom_layer") == "yes" else []   # (kfuzz46)
+    lam += [STATEFUL_LAYER13_LINE] if cfg.get("stateful_layer") == "yes" else []   # (kfuzz53)
     body += lam
     heads_src = []
     for i, loss in enumerate(heads):
@@ -768,10 +818,10 @@ if "validation_data" in fit_kwargs:
 _FIT_CALL = "hist = model.fit(x, y, batch_size=batch_size, epochs=epochs, shuffle=False,"
 
 
-#: The session of the newest widening (kfuzz52's `_widen12`); `make_program(..., upto=45)` draws a program as the
+#: The session of the newest widening (kfuzz53's `_widen13`); `make_program(..., upto=45)` draws a program as the
 #: generator of the forty-fifth session did, `upto=43` as the forty-third's (to re-run an earlier session's seeds and
 #: open classes; the sessions before the forty-first are not told apart).
-LATEST = 52
+LATEST = 53
 
 
 def make_program(seed: int, index: int, cfg: dict[str, str] | None = None, upto: int = LATEST) -> grid.Case:
@@ -788,7 +838,7 @@ def make_program(seed: int, index: int, cfg: dict[str, str] | None = None, upto:
             cfg = two if valid(two) else cfg
         for session, widen in ((41, _widen), (42, _widen2), (43, _widen3), (44, _widen4), (45, _widen5), (46, _widen6),
                                 (47, _widen7), (48, _widen8), (49, _widen9), (50, _widen10), (51, _widen11),
-                                (52, _widen12)):
+                                (52, _widen12), (53, _widen13)):
             if upto >= session:   # (each widening's generator of its own: [seed, index, session - 38])
                 cfg = widen(cfg, np.random.default_rng([seed, index, session - 38]))
     kind, replicas = grid.STRATEGIES[cfg["strategy"]]
@@ -803,7 +853,10 @@ def make_program(seed: int, index: int, cfg: dict[str, str] | None = None, upto:
     lines = [f"{pss}strategy = {make}", grid.PRELUDE,
              custom if cfg.get("model") == "custom_train_step" else "",
              COMPUTE_LOSS_MODEL if cfg.get("model") == "compute_loss" else "",
-             CUSTOM_LAYER if cfg.get("custom_layer") == "yes" else "", _build_source(cfg)]
+             CUSTOM_LAYER if cfg.get("custom_layer") == "yes" else "",
+             STATEFUL_LAYER13 if cfg.get("stateful_layer") == "yes" else "",
+             CUSTOM_LOSS13 if cfg.get("loss_form") == "subclass" else "",
+             CUSTOM_METRIC13 if cfg.get("custom_metric") == "yes" else "", _build_source(cfg)]
     params: dict[str, Any] = {"seed": int(rng.integers(1, 2 ** 31))}
     opts = [o for o in cfg.get("fitopts", "").split(",") if o]
     if cfg["mode"] == "fit":
@@ -834,10 +887,12 @@ def make_program(seed: int, index: int, cfg: dict[str, str] | None = None, upto:
         if cfg.get("metrics11") is not None:   # (kfuzz51)
             metrics = METRICS11[target][int(cfg["metrics11"])]
         string = cfg.get("loss_form") == "string"
-        loss = _loss_source(cfg["loss"], reduction, string=string)
+        loss = _loss_source(cfg["loss"], reduction, string=string, subclass=cfg.get("loss_form") == "subclass")
+        if cfg.get("custom_metric") == "yes":   # (kfuzz53: one output's metric list, the user metric last)
+            metrics = metrics[:-1] + (", " if metrics.strip("[] ") else "") + "PredAbsMean()]"
         if cfg["outputs"] == "2":
             w = np.round(rng.uniform(0.2, 1.5, 2), 2)
-            loss2 = _loss_source(cfg['loss2'], reduction, string=string)
+            loss2 = _loss_source(cfg['loss2'], reduction, string=string, subclass=cfg.get("loss_form") == "subclass")
             if cfg.get("outputs_form") == "dict":   # (kfuzz43: keyed by the output layers' names)
                 loss = f"{{'out0': {loss}, 'out1': {loss2}}}, loss_weights={{'out0': {w[0]!r}, 'out1': {w[1]!r}}}"
                 metrics = f"{{'out0': {metrics}, 'out1': {metrics}}}"

@@ -993,3 +993,117 @@ PIPELINES12: dict[str, str] = {
 #: the loss scaled by scale_loss in the tape (Keras 3's custom-loop idiom; apply unscales the gradients).
 CTL_MIXED_OPT = ("    if not isinstance(opt, tf.keras.optimizers.LossScaleOptimizer):\n"
                  "        opt = tf.keras.optimizers.LossScaleOptimizer(opt, initial_scale=256.0, dynamic_growth_steps=2)\n")
+
+#: kfuzz53's vocabulary, drawn by ftr_progs._widen13's generator of its own.
+#: Layers and blocks no earlier table held (``arch`` from ARCHS13, one one-input program in six without a model_form):
+#: a causal self-attention (MultiHeadAttention with use_causal_mask), a masked Embedding into a self-attention (the
+#: mask propagated to the attention and the pooling), an LSTM's sequences and states into a second LSTM's
+#: initial_state, an RNN of StackedRNNCells, Bidirectional with merge_mode 'mul', 'ave' and None, a BatchNormalization
+#: called with training=False (the fine-tuning idiom), image augmentation layers with seeds (RandomFlip +
+#: RandomContrast, RandomRotation + RandomZoom + RandomTranslation), EinsumDense, Dot/Subtract merges into a Softmax
+#: layer, Reshape + UpSampling1D + Cropping1D, Conv3D + MaxPooling3D, GaussianDropout + AlphaDropout,
+#: ActivityRegularization. (The Dense before the BatchNormalization has no bias, as in the other BN tables: Keras 3.15's
+#: fit calls a functional model's layers with its own training=True, so the BatchNormalization normalizes by the
+#: batch's moments on TF 2.21 and simdist alike and cancels a bias, whose gradient is then float32 round-off that an
+#: adaptive optimizer turns into a step: seed 5120261401 #19, Lamb, the grid's NOISE_PARAMS class.)
+ARCHS13: dict[str, tuple[str, tuple[int, ...], tuple[str, ...]]] = {
+    "mha_causal": ("float", (3, 4), (f"h = {_L}MultiHeadAttention(num_heads=2, key_dim=2, use_bias=False)(h, h, "
+                                     "use_causal_mask=True)",
+                                     f"h = {_L}GlobalAveragePooling1D()(h)")),
+    "embed_masked_mha": ("int", (5,), (f"h = {_L}Embedding(6, 4, mask_zero=True)(h)",
+                                       f"h = {_L}MultiHeadAttention(num_heads=2, key_dim=2, use_bias=False)(h, h)",
+                                       f"h = {_L}GlobalAveragePooling1D()(h)")),
+    "lstm_state_chain": ("float", (4, 2), (f"s, sh, sc = {_L}LSTM(3, return_sequences=True, return_state=True)(h)",
+                                           f"h = {_L}LSTM(3)(s, initial_state=[sh, sc])")),
+    "stacked_cells_rnn": ("float", (4, 2), (f"h = {_L}RNN({_L}StackedRNNCells([{_L}SimpleRNNCell(3), {_L}GRUCell(2)]))(h)",)),
+    "bidirectional_mul": ("float", (3, 2), (f"h = {_L}Bidirectional({_L}LSTM(2, return_sequences=True), merge_mode='mul')(h)",
+                                            f"h = {_L}Flatten()(h)")),
+    "bidirectional_ave": ("float", (3, 2), (f"h = {_L}Bidirectional({_L}GRU(2), merge_mode='ave')(h)",)),
+    "bidirectional_none": ("float", (3, 2), (f"f, b = {_L}Bidirectional({_L}GRU(2), merge_mode=None)(h)",
+                                             f"h = {_L}Subtract()([f, b])")),
+    "bn_inference": ("float", (4,), (f"h = {_L}Dense(4, use_bias=False)(h)",
+                                     f"h = {_L}BatchNormalization()(h, training=False)",
+                                     f"h = {_L}Activation('relu')(h)")),
+    "augment_flip_contrast": ("float", (5, 5, 1), (f"h = {_L}RandomFlip('horizontal', seed=1)(h)",
+                                                   f"h = {_L}RandomContrast(0.3, seed=2)(h)",
+                                                   f"h = {_L}Conv2D(2, 2)(h)",
+                                                   f"h = {_L}GlobalAveragePooling2D()(h)")),
+    "augment_geometric": ("float", (5, 5, 1), (f"h = {_L}RandomRotation(0.1, seed=3)(h)",
+                                               f"h = {_L}RandomZoom(0.2, seed=4)(h)",
+                                               f"h = {_L}RandomTranslation(0.1, 0.1, seed=5)(h)",
+                                               f"h = {_L}Flatten()(h)")),
+    "einsum_dense": ("float", (4,), (f"h = {_L}EinsumDense('ab,bc->ac', output_shape=4, bias_axes='c', activation='relu')(h)",)),
+    "dot_subtract_softmax": ("float", (4,), (f"a = {_L}Dense(3)(h)",
+                                             f"b = {_L}Dense(3, activation='tanh')(h)",
+                                             f"h = {_L}Concatenate()([{_L}Dot(axes=1, normalize=True)([a, b]), {_L}Subtract()([a, b])])",
+                                             f"h = {_L}Softmax()(h)")),
+    "upsample1d_crop": ("float", (4,), (f"h = {_L}Reshape((4, 1))(h)",
+                                        f"h = {_L}UpSampling1D(2)(h)",
+                                        f"h = {_L}Conv1D(2, 3)(h)",
+                                        f"h = {_L}Cropping1D((1, 1))(h)",
+                                        f"h = {_L}Flatten()(h)")),
+    "conv3d_pool": ("float", (2, 4, 4, 1), (f"h = {_L}Conv3D(2, 2, padding='same')(h)",
+                                            f"h = {_L}MaxPooling3D((1, 2, 2))(h)",
+                                            f"h = {_L}Flatten()(h)")),
+    "gaussian_alpha_dropout": ("float", (4,), (f"h = {_L}Dense(4, activation='selu')(h)",
+                                               f"h = {_L}GaussianDropout(0.3, seed=2)(h)",
+                                               f"h = {_L}AlphaDropout(0.1, seed=4)(h)")),
+    "activity_regularization": ("float", (4,), (f"h = {_L}Dense(4, activation='relu')(h)",
+                                                f"h = {_L}ActivityRegularization(l1=0.01, l2=0.02)(h)")),
+}
+#: ARCHS13's models with random layers in training (the rules of RANDOM_ARCHS).
+RANDOM_ARCHS13 = ("augment_flip_contrast", "augment_geometric", "gaussian_alpha_dropout")
+#: A user Loss subclass (``loss_form=subclass``: a pseudo-Huber loss with an option of its own and get_config, for
+#: regression targets), as the Keras guide writes custom losses; the drawn reduction is passed to the base class.
+CUSTOM_LOSS13 = '''\
+class PseudoHuber(tf.keras.losses.Loss):
+    def __init__(self, delta=0.5, name="pseudo_huber", **kwargs):
+        super().__init__(name=name, **kwargs)
+        self.delta = delta
+    def call(self, y_true, y_pred):
+        d = y_pred - y_true
+        return tf.reduce_mean(self.delta ** 2 * (tf.sqrt(1.0 + tf.square(d / self.delta)) - 1.0), axis=-1)
+    def get_config(self):
+        return {**super().get_config(), "delta": self.delta}
+'''
+#: A user Metric subclass (``custom_metric=yes``): state by add_variable, update_state with sample weights, result,
+#: reset_state; the mean absolute prediction per row, weighted (any target kind: it reads y_pred only).
+CUSTOM_METRIC13 = '''\
+class PredAbsMean(tf.keras.metrics.Metric):
+    def __init__(self, name="pred_abs_mean", **kwargs):
+        super().__init__(name=name, **kwargs)
+        self.total = self.add_variable(shape=(), initializer="zeros", name="total")
+        self.count = self.add_variable(shape=(), initializer="zeros", name="count")
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        v = tf.reduce_mean(tf.abs(tf.cast(y_pred, "float32")), axis=-1)
+        w = tf.ones_like(v) if sample_weight is None else tf.reshape(tf.cast(sample_weight, "float32"), tf.shape(v))
+        self.total.assign_add(tf.reduce_sum(v * w))
+        self.count.assign_add(tf.reduce_sum(w))
+    def result(self):
+        return tf.math.divide_no_nan(self.total, self.count)
+    def reset_state(self):
+        self.total.assign(0.0)
+        self.count.assign(0.0)
+'''
+#: A user layer with a trainable weight (a Constant initializer, an L1 regularizer, a NonNeg constraint), a
+#: non-trainable weight updated in call in training (a running center), and a ``training`` branch
+#: (``stateful_layer=yes``, before the heads).
+STATEFUL_LAYER13 = '''\
+class RunningCenter(tf.keras.layers.Layer):
+    def __init__(self, momentum=0.9, **kwargs):
+        super().__init__(**kwargs)
+        self.momentum = momentum
+    def build(self, input_shape):
+        self.gain = self.add_weight(shape=(input_shape[-1],), initializer=tf.keras.initializers.Constant(1.5),
+                                    regularizer=tf.keras.regularizers.L1(0.01),
+                                    constraint=tf.keras.constraints.NonNeg(), name="gain")
+        self.center = self.add_weight(shape=(input_shape[-1],), initializer="zeros", trainable=False, name="center")
+    def call(self, t, training=None):
+        if training:
+            self.center.assign(self.momentum * self.center + (1.0 - self.momentum) * tf.reduce_mean(t, axis=0))
+            t = t + 0.05 * tf.sign(t)
+        return (t - self.center) * self.gain
+    def get_config(self):
+        return {**super().get_config(), "momentum": self.momentum}
+'''
+STATEFUL_LAYER13_LINE = "h = RunningCenter()(h)"

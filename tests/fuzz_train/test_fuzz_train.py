@@ -17,7 +17,8 @@ import pytest
 
 from ftr_known import KNOWN_OPEN
 from ftr_progs import ARCHS, LOSSES, OPTIMIZERS, make_program
-from ftr_vocab import ARCHS7, ARCHS10, ARCHS11, CALLBACKS11, METRICS11, OPT_OPTIONS11, PIPELINES12, VAL_BATCH_KW
+from ftr_vocab import (ARCHS7, ARCHS10, ARCHS11, ARCHS13, CALLBACKS11, METRICS11, OPT_OPTIONS11, PIPELINES12,
+                       VAL_BATCH_KW)
 from fz_train_campaign import ANSWERS_DIR, campaign, load_answer
 
 needs_tf = pytest.mark.skipif(importlib.util.find_spec("tensorflow") is None,
@@ -81,10 +82,13 @@ def test_programs_reach_the_vocabulary() -> None:
     every output and a ModelCheckpoint of the whole model to a .keras file (kfuzz47); kfuzz50's and kfuzz51's draws (the
     decoders, padding, ConvLSTM, residual and merge models, metric sets, optimizer options, callbacks, batch-level
     BackupAndRestore, validation batches); kfuzz52's (transfer learning by freezing and compiling again or not,
-    clone_model + set_weights, tf.data pipelines, a mixed_float16 custom loop with a LossScaleOptimizer)."""
+    clone_model + set_weights, tf.data pipelines, a mixed_float16 custom loop with a LossScaleOptimizer); kfuzz53's
+    (ARCHS13's layers over SEED's 600 + 300 of SEED + 1, user Loss and Metric subclasses, a user layer with a
+    non-trainable weight assigned in training)."""
     cs = [make_program(SEED, i) for i in range(600)]
-    for factor, levels in (("arch", set(ARCHS) - set(ARCHS11)), ("loss", LOSSES), ("optimizer", OPTIMIZERS)):
-        drawn = {c.config[factor] for c in cs} - set(ARCHS11)
+    for factor, levels in (("arch", set(ARCHS) - set(ARCHS11) - set(ARCHS13)), ("loss", LOSSES),
+                           ("optimizer", OPTIMIZERS)):
+        drawn = {c.config[factor] for c in cs} - set(ARCHS11) - set(ARCHS13)
         assert drawn == set(levels), f"600 programs never draw {factor} {sorted(set(levels) - drawn)}"
     for factor, want in (("mode", {"fit", "ctl_eager", "ctl_function"}),
                          ("strategy", {"default", "one_device", "mirrored2", "mirrored3", "central2"}),
@@ -98,7 +102,9 @@ def test_programs_reach_the_vocabulary() -> None:
     assert opts == want, f"600 programs use fit options {sorted(opts)}, but should use {sorted(want)}"
     assert any(c.params.get("x") is not None and len(c.params["x"]) % c.params.get("batch_size", 1) for c in cs), \
         "no partial last batch in 600 programs"
-    for factor, want in (("model", {"custom_train_step", "compute_loss"}), ("loss_form", {"string"}),   # (kfuzz41's, 50's)
+    for factor, want in (("model", {"custom_train_step", "compute_loss"}),   # (kfuzz41's, 50's)
+                         ("loss_form", {"string", "subclass"}),   # (kfuzz41's, 53's)
+                         ("custom_metric", {"yes"}), ("stateful_layer", {"yes"}),   # (kfuzz53's)
                          ("model_form", {"sequential", "subclassed", "sequential_add"}),   # (kfuzz42's, 46's)
                          ("feed", {"dataset", "generator", "pydataset"}),
                          ("regularizer", {"l1", "l2"}), ("weighted_metrics", {"yes"}),
@@ -135,12 +141,15 @@ def test_programs_reach_the_vocabulary() -> None:
     assert arch7 == set(ARCHS7), f"600 programs draw only {sorted(arch7)} of kfuzz47's models"
     arch10 = {c.config["arch"] for c in cs} & set(ARCHS10)
     assert arch10 == set(ARCHS10), f"600 programs draw only {sorted(arch10)} of kfuzz50's models"
-    arch11 = {c.config["arch"] for c in cs + [make_program(SEED + 1, i) for i in range(300)]} & set(ARCHS11)
+    more = [make_program(SEED + 1, i) for i in range(300)]
+    arch11 = {c.config["arch"] for c in cs + more} & set(ARCHS11)
     assert arch11 == set(ARCHS11), f"900 programs draw only {sorted(arch11)} of kfuzz51's models"   # (SEED's 600 draw
     #   9 of the 10: 1 of its ~100 widened programs drew zeropad_conv_crop, a Sequential one that keeps its model)
+    arch13 = {c.config["arch"] for c in cs + more} & set(ARCHS13)
+    assert arch13 == set(ARCHS13), f"900 programs draw only {sorted(arch13)} of kfuzz53's models"
     for c in cs:   # (kfuzz51's draws reach the source)
         target = LOSSES[c.config["loss"]][0]
-        assert "metrics11" not in c.config or METRICS11[target][int(c.config["metrics11"])] in c.source, \
+        assert "metrics11" not in c.config or METRICS11[target][int(c.config["metrics11"])][:-1] in c.source, \
             f"program {c.index} (metrics11={c.config.get('metrics11')}) does not compile its metric set"
         assert "callbacks11" not in c.config or CALLBACKS11[c.config["callbacks11"]] in c.source, \
             f"program {c.index} (callbacks11={c.config.get('callbacks11')}) does not pass its callback"
@@ -177,7 +186,14 @@ def test_programs_reach_the_vocabulary() -> None:
               "val_sw": 'fit_kwargs["validation_data"] = (_vx, _vy, np.round(',
               "ckpt_manager": "tf.train.Checkpoint(model=model_r, optimizer=opt_r).restore(ckm.checkpoints[0])",
               "transfer": "    _l12.trainable = False", "clone": "tf.keras.models.clone_model(model)",   # (kfuzz52's)
-              "ctl_mixed": "grads = tape.gradient(scaled, model.trainable_variables)"}
+              "ctl_mixed": "grads = tape.gradient(scaled, model.trainable_variables)",
+              "custom_metric": "PredAbsMean()]", "stateful_layer": "RunningCenter()"}   # (kfuzz53's)
+    for c in cs:   # (kfuzz53's user loss: every output's loss the subclass)
+        heads = 2 if c.config["outputs"] == "2" else 1
+        assert c.config.get("loss_form") != "subclass" or (
+            "class PseudoHuber(tf.keras.losses.Loss)" in c.source
+            and c.source.split("model.compile(", 1)[1].split("metrics=", 1)[0].count("PseudoHuber(delta=0.5") == heads), \
+            f"program {c.index} (loss_form=subclass) does not compile the user loss on every output"
     for c in cs:   # (kfuzz52's pipelines: under a global seed)
         assert "pipeline" not in c.config or ("tf.keras.utils.set_random_seed(seed)" in c.source
                                               and PIPELINES12[c.config["pipeline"]] in c.source), \

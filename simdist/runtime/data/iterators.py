@@ -91,9 +91,10 @@ class OwnedIterator:
     def __init__(self, dataset: DatasetV2) -> None:
         dataset._check_iterable()
         self._dataset = dataset
-        self._it = resources.owned(dataset._iter_flat(), dataset.options())
         self._produced = 0                       # elements returned (the position a checkpoint saves)
-        self._epochs: list[int] | None = None    # the shuffle epochs its iteration started from
+        # the shuffle epochs its iteration started from (its making takes them: shuffle.made_at_make)
+        self._epochs: list[int] | None = checkpoint_state.epochs(dataset)
+        self._it = resources.owned(dataset._iter_flat(), dataset.options(), dataset)
 
     # --- checkpoints (clause dataset.iterator-checkpoint) ------------------------------------------------
     def _checkpoint_state(self) -> dict[str, np.ndarray]:

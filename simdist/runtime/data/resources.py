@@ -20,13 +20,19 @@ __all__ = ["owned", "instance", "options"]
 # generators of a pipeline run inside their top-level iterator's next()).
 _ACTIVE: list[dict[Any, Any]] = []
 _OPTIONS = object()   # (the key of a resource's pipeline options)
+MADE = object()       # (the key of the shuffle epochs the iterator took as it was made: shuffle.py)
 
 
-def owned(gen: Iterator[Any], options: Any = None) -> Iterator[Any]:
+def owned(gen: Iterator[Any], options: Any = None, dataset: Any = None) -> Iterator[Any]:
     """`gen` (a dataset's `_iter_flat()`) as the iteration of one iterator resource. An element's
     error leaves it usable when `gen` is (resumable.Steps): the next call reads the next element.
-    `options`: the iterated pipeline's tf.data.Options (what its nodes read with `options()`)."""
+    `options`: the iterated pipeline's tf.data.Options (what its nodes read with `options()`).
+    `dataset`: the iterated pipeline, whose shuffles TF's MakeIterator initializes take their
+    iteration's seeds now, as the iterator is made (shuffle.py `made_at_make`)."""
     res: dict[Any, Any] = {_OPTIONS: options}
+    if dataset is not None:
+        from simdist.runtime.data.shuffle import made_at_make
+        res[MADE] = made_at_make(dataset)
 
     def step() -> Any:
         _ACTIVE.append(res)
@@ -47,6 +53,11 @@ def instance(key: Any, make: Callable[[], Any]) -> Any:
     if got is None:
         got = res[key] = make()
     return got
+
+
+def running(key: Any) -> Any:
+    """The running resource's entry `key`, or None (outside any resource, or none kept)."""
+    return _ACTIVE[-1].get(key) if _ACTIVE else None
 
 
 def options() -> Any:

@@ -15,13 +15,14 @@ Without any seed TF's seeds are nondeterministic; simdist's come from its root s
 
 from __future__ import annotations
 
-from typing import Callable, Iterator
+from typing import Any, Callable, Iterator
 
 import numpy as np
 
 from simdist.runtime import errors
 from simdist.runtime.data.dataset import _UnaryDataset
 from simdist.runtime.data.elements import UNKNOWN_CARDINALITY
+from simdist.runtime.data import resources
 from simdist.runtime.data.resumable import lazy
 from simdist.runtime.ops import philox
 
@@ -75,8 +76,12 @@ class _ShuffleDataset(_UnaryDataset):
 
     def _steps(self) -> Callable[[], list[np.ndarray]]:
         p = self._params
-        s, s2 = iteration_seeds(*self._seeds, p["reshuffle_each_iteration"], self._epoch)
-        self._epoch += 1
+        made = resources.running(resources.MADE)
+        epoch = made.pop(id(self), None) if made else None
+        if epoch is None:   # (an iteration its iterator's making did not open: a repeat's next pass, ...)
+            epoch = self._epoch
+            self._epoch += 1
+        s, s2 = iteration_seeds(*self._seeds, p["reshuffle_each_iteration"], epoch)
         rand = _Words(philox.seeded(s, s2))
         size = p["buffer_size"] if p["buffer_size"] > 0 else None
         buf: list[list[np.ndarray]] = []   # oldest first (the slice [start, end) of TF's ring buffer)
@@ -102,3 +107,32 @@ class _ShuffleDataset(_UnaryDataset):
     def _card(self) -> int:
         return self._input._card()
 
+
+
+def _opened_at_make(dataset: Any) -> Iterator[Any]:
+    """The nodes whose TF iterators MakeIterator initializes: the pipeline from its top, each node's
+    inputs' iterators made in its Initialize, but a shuffle's (made at its first GetNext), a
+    concatenation's second (made when the first ends) and an infinite repeat's (not followed)."""
+    yield dataset
+    kind = dataset._KIND
+    if kind == "ShuffleDatasetV3" or kind == "RepeatDataset" and dataset._params.get("count", -1) < 0:
+        return
+    inputs = dataset.inputs[:1] if kind == "ConcatenateDataset" else dataset.inputs
+    for node in inputs:
+        yield from _opened_at_make(node)
+
+
+def made_at_make(dataset: Any) -> dict[int, int]:
+    """The epochs the shuffles of `dataset`'s pipeline take as an iterator of it is made, by node (clause
+    dataset.shuffle): TF's shuffle iterator draws its iteration's seeds from the seed generator in
+    Initialize, at MakeIterator, read or not. Keras 3.15's EpochIterator makes a fresh iterator at
+    each epoch's end and drops it at the next epoch's start, so fit, evaluate and predict take two of
+    a reshuffling shuffle's iterations per epoch on TF 2.21 (kfuzz52's open class
+    reshuffle-iterations-per-epoch, fixed kfuzz53); simdist opens a pipeline lazily, so each shuffle
+    the making initializes takes its epoch here and the iteration reads it when it opens."""
+    made: dict[int, int] = {}
+    for node in _opened_at_make(dataset):
+        if isinstance(node, _ShuffleDataset) and id(node) not in made:
+            made[id(node)] = node._epoch
+            node._epoch += 1
+    return made
