@@ -438,12 +438,19 @@ def test_blind65_raw_kernels_with_rsqrt_three_steps(backend: Any, name: str) -> 
 
 
 @pytest.mark.clause("autodiff.op-gradients")
-@pytest.mark.parametrize("name", _ids("grad-") + _ids("sqrt-half-") + _ids("tape-"))
+@pytest.mark.parametrize("name", _ids("grad-") + _ids("tape-"))
 def test_blind65_gradients_bit_for_bit(backend: Any, name: str) -> None:
     """Activation gradients (SeluGrad from the outputs, SoftsignGrad from the features), SplitV's gradient along
     each axis, Add/Sub/Mul gradients of five broadcast shape pairs, complex gradients (conjugates) and a watched
-    complex constant, float16/bfloat16 SqrtGrad on packets and tails, gradients through later outputs of split,
-    unstack, top_k and moments."""
+    complex constant, gradients through later outputs of split, unstack, top_k and moments."""
+    _check(backend, name)
+
+
+@pytest.mark.clause("ops.packet-paths")
+@pytest.mark.parametrize("name", _ids("sqrt-half-"))
+def test_blind65_half_sqrt_gradient_in_packets_and_tail(backend: Any, name: str) -> None:
+    """float16/bfloat16 SqrtGrad (raw and Sqrt's gradient) of 7, 8, 19 and 37 elements: mul_no_nan(0.5 / y, dy) on
+    the packets of 8, (0.5 * dy) / y on the tail, each operation rounded to the type."""
     _check(backend, name)
 
 
