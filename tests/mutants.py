@@ -10544,3 +10544,170 @@ TRAINING_BATCH63: list[Mutant] = [
 ]
 TRAINING += TRAINING_BATCH63
 CATALOGUE += TRAINING_BATCH63
+
+# Fifty-third session, helper blind53b: the sixty-fifth blind batch (op gradients and kernels, the tape, the trainer,
+# tf.function, tf.data, checkpoints, distribution, random ops), written from simdist's source before reading the suite.
+# The mainstream ones (lines an ordinary compile/fit or custom training loop runs: /work/wt/blind53b_logs/
+# mainstream_prog.py, mainstream_prog2.py and mainstream_prog3.py under coverage: mainstream_check.py) are marked
+# "mainstream", the numerically subtle ones "subtle", in their why.
+TRAINING_BATCH65: list[Mutant] = [
+    # -- op kernels and gradients
+    _t("xent-backprop-row-exps", "formula", "simdist/runtime/ops/softmax_eigen.py",
+       "        backprop = whole / s[:, None] - labels\n",
+       "        backprop = in_rows / s[:, None] - labels\n",
+       "mainstream, subtle: SoftmaxCrossEntropyWithLogits' backprop takes the exps Eigen computes inside the row "
+       "reduction (C library exp on each row's tail) instead of the whole-tensor exps (packets over the flat "
+       "array): a categorical cross-entropy's gradient an ulp off where a row is not packet-aligned"),
+    _t("softmax-shift-global-max", "formula", "simdist/runtime/ops/softmax_eigen.py",
+       "        return a - np.max(a, axis=1, keepdims=True)\n",
+       "        return a - np.max(a)\n",
+       "mainstream, subtle: the Eigen softmax/log-softmax/cross-entropy kernels shift every row by the whole "
+       "tensor's maximum instead of the row's (equal in exact arithmetic, other roundings; a row far below "
+       "the maximum underflows)"),
+    _t("flat-tail-boundary-exclusive", "boundary", "simdist/runtime/ops/softmax_eigen.py",
+       "    return np.arange(size) % block >= (block // p) * p\n",
+       "    return np.arange(size) % block > (block // p) * p\n",
+       "mainstream, subtle: the first element of a flat tensor's scalar tail is taken as a packet element (exp "
+       "by Eigen's packet where TF calls the C library): a softmax / cross-entropy value an ulp off"),
+    _t("lane-tree-8-natural-order", "order", "simdist/runtime/ops/sum_order.py",
+       "            return _reduce(np.take(acc, _TREE8, axis=1), axis=1)\n",
+       "            return _reduce(acc, axis=1)\n",
+       "mainstream, subtle: the 8 float32 lanes of a packet sum are added in lane order instead of Eigen's "
+       "halving tree (predux): reduce_sum / reduce_mean of 8 or more float32 elements an ulp off"),
+    _t("log1p-packet-reassociated", "order", "simdist/runtime/ops/packet_math.py",
+       "    large = x * (log1 / (xp1 - one))\n",
+       "    large = (x * log1) / (xp1 - one)\n",
+       "mainstream, subtle: Eigen's generic_log1p x * (log(u) / (u - 1)) computed as (x * log(u)) / (u - 1): "
+       "log1p (sigmoid cross-entropy of logits, softplus) an ulp off"),
+    _t("avg-pool-grad-loop-divides", "formula", "simdist/runtime/ops/pooling.py",
+       "            add = (g[:, r, c, :].astype(wide) * wide(coeff)).astype(g.dtype)\n",
+       "            add = (g[:, r, c, :].astype(wide) / wide(rs * cs)).astype(g.dtype)\n",
+       "mainstream, subtle: AvgPoolGrad's loop divides each gradient by the window's size where TF's kernel multiplies by "
+       "the rounded reciprocal T(1.0 / (rows * cols)): an ulp off for windows of 3, 6, 9 elements"),
+    _t("raw-adagrad-lr-rsqrt-grouped", "order", "simdist/runtime/ops/training_kernels.py",
+       "    return {\"accum\": accum, \"var\": v[\"var\"] - g * s[\"lr\"] * _rsqrt(accum)}\n",
+       "    return {\"accum\": accum, \"var\": v[\"var\"] - g * (s[\"lr\"] * _rsqrt(accum))}\n",
+       "subtle: ApplyAdagrad's update grad * (lr * rsqrt(accum)) instead of TF's (grad * lr) * rsqrt(accum): "
+       "the variable an ulp off after a step"),
+    _t("selu-grad-from-inputs", "gradient", "simdist/runtime/ops/activations.py",
+       "    return [dispatch.execute(SELU_GRAD, (grad, op.outputs[0]))]\n",
+       "    return [dispatch.execute(SELU_GRAD, (grad, op.inputs[0]))]\n",
+       "Selu's gradient passes the features to SeluGrad, which takes the outputs: negative inputs' gradient "
+       "g * (x + scale * alpha) instead of g * (y + scale * alpha)"),
+    _t("softsign-grad-from-outputs", "gradient", "simdist/runtime/ops/activations.py",
+       "    return [dispatch.execute(SOFTSIGN_GRAD, (grad, op.inputs[0]))]\n",
+       "    return [dispatch.execute(SOFTSIGN_GRAD, (grad, op.outputs[0]))]\n",
+       "Softsign's gradient passes the outputs to SoftsignGrad, which takes the features: g / (1 + |y|)^2"),
+    _t("split-grad-concat-last-axis", "axis", "simdist/runtime/ops/array.py",
+       "    return [concat(gs, op.get_attr(\"axis\"))]\n",
+       "    return [concat(gs, -1)]\n",
+       "mainstream: SplitV's gradient concatenates the pieces' gradients along the last axis instead of the split axis "
+       "(tf.split along axis 0 of a matrix: a wrong-shaped gradient)"),
+    _t("flat-log-numpy-log", "formula", "simdist/runtime/ops/softmax_eigen.py",
+       "    if lanes == 1:\n        return packet_math.log(s)\n",
+       "    if lanes == 1:\n        return np.log(s)\n",
+       "mainstream, subtle: LogSoftmax's and the cross-entropy kernels' log of the row sums by NumPy's log instead "
+       "of TF's Log kernel (Eigen's plog in packets, the C library on the tail): the loss an ulp off"),
+    _t("sin-grad-complex-no-conj", "gradient", "simdist/runtime/ops/special.py",
+       "    return [grad * cos(_conj(op.inputs[0]))]\n",
+       "    return [grad * cos(op.inputs[0])]\n",
+       "Sin's gradient of a complex input forgets the conjugate (TF: grad * cos(conj(x))): the imaginary part's "
+       "sign flipped"),
+    _t("realdiv-by-reciprocal", "formula", "simdist/runtime/ops/math.py",
+       "    with np.errstate(divide=\"ignore\", invalid=\"ignore\"):\n        return np.true_divide(a, b)\n",
+       "    with np.errstate(divide=\"ignore\", invalid=\"ignore\"):\n        return np.multiply(a, np.reciprocal(b))\n",
+       "mainstream, subtle: RealDiv as a times the reciprocal of b instead of a division (x / 3 an ulp off)"),
+    _t("same-shapes-rank-only", "formula", "simdist/runtime/ops/math.py",
+       "    return sx == sy and isinstance(grad, Tensor) and grad.shape.as_list() == sx\n",
+       "    return len(sx) == len(sy) and isinstance(grad, Tensor) and grad.shape.as_list() == sx\n",
+       "mainstream: the Add/Sub/Mul gradients' 'no broadcast to undo' shortcut compares ranks only: [2, 3] + "
+       "[1, 3] gives the second input the whole [2, 3] gradient, not summed over the broadcast rows"),
+    # -- the tape
+    _t("tape-record-first-output-only", "gradient", "simdist/runtime/autodiff/tape.py",
+       "        for k in out_ids:\n            self.tensor_tape[k] = op_id\n",
+       "        for k in out_ids[:1]:\n            self.tensor_tape[k] = op_id\n",
+       "mainstream: the tape maps only an op's first output to the op, so gradients through the other outputs "
+       "(tf.split's later pieces, unstack, top_k's indices' companion) are unconnected"),
+    _t("trainable-complex-dropped", "dtype", "simdist/runtime/autodiff/tape.py",
+       "    return dt.kind in TRAINABLE_KINDS\n",
+       "    return dt.kind == \"f\"\n",
+       "mainstream: the tape takes only real floating dtypes as trainable (TF's IsTrainable has complex64/complex128 too): "
+       "the gradient of a complex computation is None"),
+    # -- the trainer
+    _t("array-adapter-drops-partial-batch", "boundary", "simdist/keras/trainers/data_adapter.py",
+       "            dataset = tf.data.Dataset.from_tensor_slices(inputs).batch(bs)\n",
+       "            dataset = tf.data.Dataset.from_tensor_slices(inputs).batch(bs, drop_remainder=True)\n",
+       "mainstream: arrays batched without shuffling (evaluate, predict, fit(shuffle=False)) lose the partial last "
+       "batch: the mean over fewer samples, predict's rows missing"),
+    _t("array-adapter-num-batches-floor", "boundary", "simdist/keras/trainers/data_adapter.py",
+       "    def num_batches(self) -> int:\n        return self._size\n",
+       "    def num_batches(self) -> int:\n        return self._num_samples // self._batch_size\n",
+       "mainstream: arrays' batches per epoch counted without the partial last batch (fit's steps, its progress "
+       "and the last batch of each epoch)"),
+    _t("predict-vector-outputs-stacked", "boundary", "simdist/keras/trainers/predict_concat.py",
+       "    return isinstance(x, (tf.Tensor, tf.Variable)) and x.shape.rank == 0\n",
+       "    return isinstance(x, (tf.Tensor, tf.Variable)) and x.shape.rank <= 1\n",
+       "mainstream: predict's batches of rank-1 outputs are taken as scalars and stacked instead of concatenated"),
+    _t("fit-trains-all-weights", "state", "simdist/keras/trainers/trainer.py",
+       "        for name in (\"trainable_weights\", \"trainable_variables\"):\n",
+       "        for name in (\"weights\", \"trainable_variables\"):\n",
+       "mainstream: the train step differentiates and the optimizer builds for every weight, the non-trainable ones "
+       "too (BatchNormalization's moving statistics get optimizer slots and None gradients)"),
+    # -- tf.function
+    _t("relaxed-arguments-defaults-unbound", "boundary", "simdist/tf/_tracing_count.py",
+       "        binding.apply_defaults()   # (as call_key binds)\n",
+       "",
+       "mainstream: a call that leaves a defaulted parameter out is bound without the defaults, so it runs a "
+       "relaxed trace (reduce_retracing) with its tensors' own static shapes"),
+    _t("relaxed-known-shape-kept", "boundary", "simdist/tf/_tracing_count.py",
+       "        if shape is not None and None not in shape:\n",
+       "        if shape is not None:\n",
+       "mainstream: a call running a relaxed trace (reduce_retracing) sees its tensor's own static shape instead of the "
+       "trace's unknown dimensions"),
+    # -- tf.data
+    _t("range-dataset-stop-inclusive", "boundary", "simdist/runtime/data/sources.py",
+       "        for v in range(p[\"start\"], p[\"stop\"], p[\"step\"]):\n",
+       "        for v in range(p[\"start\"], p[\"stop\"] + (1 if p[\"step\"] > 0 else -1), p[\"step\"]):\n",
+       "mainstream: Dataset.range includes its stop (fit's shuffled batch-index pipeline, Dataset.range(1), "
+       "draws two permutations per epoch)"),
+    _t("range-card-start-stop-swapped", "order", "simdist/runtime/data/sources.py",
+       "        return range_cardinality(p[\"start\"], p[\"stop\"], p[\"step\"])\n",
+       "        return range_cardinality(p[\"stop\"], p[\"start\"], p[\"step\"])\n",
+       "Dataset.range's cardinality takes start and stop swapped (range(10).cardinality() is 0)"),
+    # -- checkpoints
+    _t("save-leaf-float32", "dtype", "simdist/strategies/checkpoint.py",
+       "        arrays[key] = np.asarray(v.numpy())\n",
+       "        arrays[key] = np.asarray(v.numpy(), dtype=np.float32)\n",
+       "mainstream, subtle: a checkpoint stores every variable as float32 (a float64 variable restores rounded, "
+       "an int64 step counter beyond 2**24 rounded)"),
+    _t("checkpoint-saves-seed-generator", "state", "simdist/strategies/checkpoint.py",
+       "    return [v for v in obj.variables if not getattr(v, \"_simdist_not_checkpointed\", False)]\n",
+       "    return list(obj.variables)\n",
+       "mainstream: a checkpoint saves and restores a Keras SeedGenerator's state (TF 2.21's Checkpoint does not "
+       "track it): dropout masks after a restore repeat earlier ones"),
+    # -- distribution
+    _t("run-kwargs-replica-zero", "placement", "simdist/strategies/base.py",
+       "                return fn(*select_replica(i, tuple(args), keep_variables=True),\n"
+       "                          **select_replica(i, kwargs, keep_variables=True))\n",
+       "                return fn(*select_replica(i, tuple(args), keep_variables=True),\n"
+       "                          **select_replica(0, kwargs, keep_variables=True))\n",
+       "mainstream: strategy.run gives every replica replica 0's part of a distributed keyword argument"),
+    _t("update-one-variable-kwargs-whole", "placement", "simdist/strategies/base.py",
+       "    result, flops = run_update(var.device, fn, var, *select_replica(0, args), **select_replica(0, kwargs))\n",
+       "    result, flops = run_update(var.device, fn, var, *select_replica(0, args), **kwargs)\n",
+       "CentralStorage's / ParameterServer's extended.update passes a distributed keyword argument whole instead "
+       "of one replica's component"),
+    _t("mirrored-primary-last-copy", "placement", "simdist/strategies/dist_variables.py",
+       "    @property\n    def _primary(self) -> ResourceVariable:\n        return self._values[0]\n",
+       "    @property\n    def _primary(self) -> ResourceVariable:\n        return self._values[-1]\n",
+       "mainstream: a mirrored variable's primary copy is the last device's (its device, name and checkpointed "
+       "copy the last replica's)"),
+    # -- random ops
+    _t("stateless-seed-pair-swapped", "order", "simdist/runtime/ops/random.py",
+       "    return philox.stateless(int(s[0]), int(s[1]))\n",
+       "    return philox.stateless(int(s[1]), int(s[0]))\n",
+       "mainstream: the stateless random ops take the seed pair in reverse order (Keras's seeded initializers "
+       "and dropout draw other numbers)"),
+]
+TRAINING += TRAINING_BATCH65
+CATALOGUE += TRAINING_BATCH65

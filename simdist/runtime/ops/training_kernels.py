@@ -49,7 +49,13 @@ def _pow(x: np.ndarray, p: Any) -> np.ndarray:
 
 
 def _rsqrt(x: np.ndarray) -> np.ndarray:
-    return (np.ones((), x.dtype) / np.sqrt(x)).astype(x.dtype)
+    """Eigen's `.rsqrt()` inside a functor's fused expression: per element exactly the Rsqrt op's kernel (float32:
+    prsqrt, vrsqrtps and a Newton step, on the flat array's packets of 8, 1/sqrt on the tail; unary._rsqrt), not
+    a correctly rounded 1/sqrt (ApplyAdagrad's var an ulp or four off TF 2.21 on 4 of 40 float32 elements;
+    clause ops.training-kernels)."""
+    from simdist.runtime.ops.unary import _rsqrt as rsqrt_kernel
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return rsqrt_kernel(np.asarray(x)).astype(x.dtype, copy=False)
 
 
 # --- the CPU functors (training_ops.cc), on arrays and scalars of T -------------------------------------------------
