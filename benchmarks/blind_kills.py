@@ -4,7 +4,7 @@ committed package (suite_kills.py's plant-and-run):
 
     python benchmarks/blind_kills.py BATCH ["-k EXPRESSION"]
 
-BATCH is 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63 or 65. Prints the baseline (the unmutated copy must pass) and one line per mutant: killed
+BATCH is 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64 or 65. Prints the baseline (the unmutated copy must pass) and one line per mutant: killed
 (with the failing test) or survived. docs/conformance.md has the figures: batch 19, 1 of 14 with its
 default slice ("Twenty-first session ... a nineteenth blind batch"); batch 20 in "Twenty-second session
 ... a twentieth blind batch"; batch 21 in "Twenty-third session: ... against the twenty-first blind
@@ -37,7 +37,8 @@ batch 60 in "Fifty-first session, 2026-12-06: a sixtieth blind batch" (the 3 mut
 batch 61 in "Fifty-first session, 2026-12-06: a sixty-first blind batch" (the mutants not confirmed killed on first
 contact); batch 62 in "Fifty-second session, 2026-12-06: a sixty-second blind batch" (the mutants not confirmed killed
 on first contact); batch 63 in "Fifty-second session, 2026-12-06: a sixty-third blind batch" (the mutants not
-confirmed killed on first contact).
+confirmed killed on first contact); batch 64 in "Fifty-third session, 2026-12-06: a sixty-fourth blind batch" (the
+mutants not confirmed killed on first contact).
 """
 
 from __future__ import annotations
@@ -297,6 +298,11 @@ BATCHES: dict[str, tuple[list[str], str]] = {
             "categorical-accuracy-direction-down", "metric-dtype-from-variable-dtype",
             "weights-load-skips-dict-containers", "add-weight-default-initializer-zeros", "sum-metric-result-float32"],
            "blind62"),
+    "64": (["cce-clip-upper-bound-dropped", "lstm-bias-before-recurrent-term",
+            "global-avg-pool-float16-reduced-in-float16", "load-weights-extra-variables-accepted",
+            "auc-recall-with-epsilon", "binary-accuracy-float16-compares-in-float16",
+            "auc-bucket-floor-not-ceil-minus-one"],
+           "blind64"),
     "63": (["log-grad-exact-division", "tan-grad-reciprocal-of-square", "l2-loss-pairwise-sum",
             "sum-bfloat16-accumulated-in-bfloat16", "xent-grad-broadcast-row-vector", "leaky-relu-grad-default-alpha",
             "reciprocal-packet-width-four", "packets-no-scalar-tail", "addn-groups-no-nine-chain",

@@ -10711,3 +10711,164 @@ TRAINING_BATCH65: list[Mutant] = [
 ]
 TRAINING += TRAINING_BATCH65
 CATALOGUE += TRAINING_BATCH65
+
+# Batch 64 (fifty-third session, helper blind53a): written blind from simdist's source (Keras layers, losses and
+# metrics, optimizers and schedules, callbacks, saving). The first 20 sit on lines an ordinary compile/fit/evaluate/
+# save/load program or custom loop runs (/work/wt/blind53a_logs/mainstream.py under coverage); "subtle" marks the
+# numerically subtle ones.
+TRAINING_BATCH64: list[Mutant] = [
+    _t("rmsprop-velocity-update-reassociated", "formula", "simdist/keras/optimizers/rmsprop.py",
+       "        self.assign(velocity, ops.add(ops.multiply(rho, velocity), ops.multiply(1 - rho, ops.square(gradient))))\n",
+       "        self.assign_add(velocity, ops.multiply(ops.subtract(ops.square(gradient), velocity), 1 - rho))\n",
+       "mainstream, subtle: RMSprop's velocity as v + (1 - rho) * (g^2 - v) (Adam's form) instead of Keras's "
+       "rho * v + (1 - rho) * g^2 (equal in exact arithmetic; the last bits of every update)"),
+    _t("nadam-beta-2-power-next-step", "boundary", "simdist/keras/optimizers/nadam.py",
+       "        beta_2_power = ops.power(beta_2, local_step)\n",
+       "        beta_2_power = ops.power(beta_2, next_step)\n",
+       "mainstream, subtle: Nadam's second-moment bias correction uses beta_2 ** (t + 1) (one step ahead)"),
+    _t("optimizer-ops-python-float-through-float32", "dtype", "simdist/keras/optimizers/_ops.py",
+       "        return t1, tf.constant(x2, dtype=t1.dtype)\n",
+       "        return t1, tf.cast(tf.constant(x2), t1.dtype)\n",
+       "mainstream, subtle: the optimizers' binary ops convert a Python float right operand (1 - beta_1, rho ...) "
+       "to float32 before the variable's dtype, so float64 variables see 0.1 as 0.10000000149"),
+    _t("cosine-decay-fraction-by-reciprocal", "formula", "simdist/keras/optimizers/schedules.py",
+       "        completed_fraction = ops.divide(step, decay_steps)\n",
+       "        completed_fraction = ops.multiply(step, ops.divide(1.0, decay_steps))\n",
+       "mainstream, subtle: CosineDecay's completed fraction as step * (1 / decay_steps) instead of step / "
+       "decay_steps (a last bit at some steps)"),
+    _t("cce-clip-upper-bound-dropped", "boundary", "simdist/keras/ops/tf_nn.py",
+       "    output = output / tf.reduce_sum(output, axis, keepdims=True)\n\n"
+       "    # Compute cross entropy from probabilities.\n    output = tf.clip_by_value(\n"
+       "        output, backend.epsilon(), 1.0 - backend.epsilon()\n    )\n",
+       "    output = output / tf.reduce_sum(output, axis, keepdims=True)\n\n"
+       "    # Compute cross entropy from probabilities.\n    output = tf.clip_by_value(\n"
+       "        output, backend.epsilon(), 1.0\n    )\n",
+       "mainstream, subtle: categorical crossentropy of probabilities clips at [eps, 1] instead of [eps, 1 - eps] "
+       "(a probability of exactly 1 gives 0, not -log(1 - 1e-7))"),
+    _t("layernorm-float16-not-upcast", "dtype", "simdist/keras/layers/normalization.py",
+       "    x = _to(x, _compute_dtype(original))\n",
+       "    x = _to(x, original)\n",
+       "mainstream, subtle: layer_normalization of float16 inputs (mixed precision) normalizes in float16 (Keras: "
+       "in float32, the result cast back)"),
+    _t("conv-output-shape-spatial-dims-channels-last", "axis", "simdist/keras/layers/argument_validation.py",
+       "    dims = list(input_shape[1:-1] if data_format == \"channels_last\" else input_shape[2:])\n",
+       "    dims = list(input_shape[1:-1])\n",
+       "mainstream: the convolutions' output shape reads the spatial dimensions as channels_last whatever the "
+       "data_format (channels_first shapes wrong)"),
+    _t("lstm-bias-before-recurrent-term", "order", "simdist/keras/layers/rnn_cells.py",
+       "            rec_term = _matmul(h_tm1, self.recurrent_kernel)\n"
+       "            z = tf.add(z, rec_term) if traced.batch_dim_unknown() else keras_add(z, rec_term)\n"
+       "            if self.use_bias:\n                z = keras_add(z, self.bias)\n",
+       "            if self.use_bias:\n                z = keras_add(z, self.bias)\n"
+       "            rec_term = _matmul(h_tm1, self.recurrent_kernel)\n"
+       "            z = tf.add(z, rec_term) if traced.batch_dim_unknown() else keras_add(z, rec_term)\n",
+       "mainstream, subtle: LSTMCell adds the bias before the recurrent term ((xW + b) + hU, Keras: (xW + hU) + b)"),
+    _t("dense-bias-takes-kernel-constraint", "state", "simdist/keras/layers/core.py",
+       "                                        regularizer=self.bias_regularizer, constraint=self.bias_constraint)\n"
+       "        else:\n            self.bias = None\n",
+       "                                        regularizer=self.bias_regularizer, constraint=self.kernel_constraint)\n"
+       "        else:\n            self.bias = None\n",
+       "mainstream: Dense's bias gets the kernel's constraint (copy-paste)"),
+    _t("global-avg-pool-float16-reduced-in-float16", "dtype", "simdist/keras/layers/pooling.py",
+       "        compute = ori if ori in (tf.float32, tf.float64) else tf.float32\n",
+       "        compute = ori if ori.is_floating else tf.float32\n",
+       "mainstream, subtle: GlobalAveragePooling2D averages float16 inputs in float16 (Keras's ops.mean: in float32, "
+       "then cast back)"),
+    _t("monitor-val-prefix-lstrip", "formula", "simdist/keras/callbacks/monitor_callback.py",
+       "            metric_name = self.monitor.removeprefix(\"val_\")\n",
+       "            metric_name = self.monitor.lstrip(\"val_\")\n",
+       "mainstream: EarlyStopping/ModelCheckpoint/ReduceLROnPlateau's auto mode strips the characters v, a, l, _ "
+       "('val_loss' -> 'oss'), not the prefix"),
+    _t("model-checkpoint-save-weights-only-inverted", "state", "simdist/keras/callbacks/model_checkpoint.py",
+       "                elif self.save_weights_only:\n                    self.model.save_weights(filepath, overwrite=True)\n"
+       "                else:\n                    self.model.save(filepath, overwrite=True)\n",
+       "                elif not self.save_weights_only:\n                    self.model.save_weights(filepath, overwrite=True)\n"
+       "                else:\n                    self.model.save(filepath, overwrite=True)\n",
+       "mainstream: ModelCheckpoint saves weights when asked for the whole model and the model when asked for weights"),
+    _t("early-stopping-stopped-epoch-one-based", "boundary", "simdist/keras/callbacks/early_stopping.py",
+       "            self.stopped_epoch = epoch\n",
+       "            self.stopped_epoch = epoch + 1\n",
+       "mainstream: EarlyStopping.stopped_epoch is 1-based (Keras: the 0-based epoch it stopped at)"),
+    _t("callbacklist-epoch-end-one-based", "boundary", "simdist/keras/callbacks/callback_list.py",
+       "        self._each(\"on_epoch_end\", epoch, logs=logs)\n",
+       "        self._each(\"on_epoch_end\", epoch + 1, logs=logs)\n",
+       "mainstream: CallbackList.on_epoch_end passes the epoch 1-based (History.epoch, ModelCheckpoint's {epoch}, "
+       "EarlyStopping's epoch > 0 rule)"),
+    _t("load-weights-extra-variables-accepted", "missing-error", "simdist/keras/models/saving.py",
+       "    elif len(store.keys()) != len(own):\n",
+       "    elif len(store.keys()) < len(own):\n",
+       "mainstream: load_weights accepts a layer entry with more variables than the layer has (Keras: ValueError "
+       "'expected N variables, but received M')"),
+    _t("deserialize-model-compiles-when-compile-false", "state", "simdist/keras/models/keras_file.py",
+       "    if compile and compile_config:\n",
+       "    if compile_config:\n",
+       "mainstream: load_model(compile=False) still compiles the model from its compile_config"),
+    _t("auc-recall-with-epsilon", "formula", "simdist/keras/metrics/confusion_metrics.py",
+       "        recall = ops.divide_no_nan(tps, tps + fns)\n",
+       "        recall = ops.divide_no_nan(tps, tps + fns + config.epsilon())\n",
+       "mainstream, subtle: AUC's recall (ROC's y, PR's x) divides by tp + fn + 1e-7"),
+    _t("binary-accuracy-float16-compares-in-float16", "dtype", "simdist/keras/metrics/accuracy_metrics.py",
+       "    dt = y_pred.dtype if y_pred.dtype.is_floating and y_pred.dtype.size >= threshold.dtype.size else threshold.dtype\n",
+       "    dt = y_pred.dtype if y_pred.dtype.is_floating else threshold.dtype\n",
+       "mainstream, subtle: binary_accuracy compares float16 predictions with the threshold rounded to float16 "
+       "(Keras: both in float32)"),
+    _t("auc-bucket-floor-not-ceil-minus-one", "boundary", "simdist/keras/metrics/metrics_utils.py",
+       "    bucket_indices = tf.math.ceil(y_pred * (ops.cast(num_thresholds, y_pred.dtype) - 1)) - 1\n",
+       "    bucket_indices = tf.math.floor(y_pred * (ops.cast(num_thresholds, y_pred.dtype) - 1))\n",
+       "mainstream, subtle: the evenly-spaced-thresholds confusion update puts a prediction equal to a threshold "
+       "above it (counted positive at that threshold; Keras: pred > threshold)"),
+    _t("input-batch-size-dropped", "state", "simdist/keras/layers/core.py",
+       "    layer = InputLayer(shape=shape, batch_size=batch_size, dtype=dtype, sparse=sparse, ragged=ragged,\n",
+       "    layer = InputLayer(shape=shape, batch_size=None, dtype=dtype, sparse=sparse, ragged=ragged,\n",
+       "mainstream: keras.Input(shape, batch_size=n) drops the batch size (the input's batch dimension None)"),
+    _t("einsum-dense-activation-before-bias", "order", "simdist/keras/layers/einsum_dense.py",
+       "        x = einsum(self.equation, inputs, self.kernel)\n        if self.bias is not None:\n"
+       "            x = tf.add(x, tf.convert_to_tensor(self.bias))\n        if self.activation is not None:\n"
+       "            x = self.activation(x)\n",
+       "        x = einsum(self.equation, inputs, self.kernel)\n        if self.activation is not None:\n"
+       "            x = self.activation(x)\n        if self.bias is not None:\n"
+       "            x = tf.add(x, tf.convert_to_tensor(self.bias))\n",
+       "EinsumDense applies its activation before adding the bias"),
+    _t("conv-lstm-recurrent-conv-dilated", "formula", "simdist/keras/layers/conv_lstm.py",
+       "        return _ops().conv(x, w, strides=strides, padding=\"same\", data_format=self.data_format)\n",
+       "        return _ops().conv(x, w, strides=strides, padding=\"same\", data_format=self.data_format,\n"
+       "                           dilation_rate=self.dilation_rate)\n",
+       "ConvLSTM's recurrent convolution takes the layer's dilation_rate (Keras: only the input convolution)"),
+    _t("mha-default-key-is-query", "formula", "simdist/keras/layers/attention.py",
+       "        if key is None:\n            key = value\n",
+       "        if key is None:\n            key = query\n",
+       "MultiHeadAttention without a key uses the query as key (Keras: the value)"),
+    _t("depthwise-conv-dilation-dropped", "formula", "simdist/keras/layers/depthwise_separable.py",
+       "    return _finish(tf.nn.depthwise_conv2d(x, k, st, padding.upper(), data_format=\"NHWC\", dilations=dl), one_d, tr)\n",
+       "    return _finish(tf.nn.depthwise_conv2d(x, k, st, padding.upper(), data_format=\"NHWC\"), one_d, tr)\n",
+       "DepthwiseConv1D/2D ignore dilation_rate in the convolution"),
+    _t("metric-stateless-update-returns-old-values", "state", "simdist/keras/metrics/metric.py",
+       "            out.append(v if new is None else new)\n",
+       "            out.append(v)\n",
+       "Metric.stateless_update_state returns the variables' old values, not the updated ones"),
+    _t("tversky-config-alpha-beta-swapped", "order", "simdist/keras/losses/overlap_losses.py",
+       "        config_.update({\"alpha\": self.alpha, \"beta\": self.beta, \"axis\": self.axis})\n",
+       "        config_.update({\"alpha\": self.beta, \"beta\": self.alpha, \"axis\": self.axis})\n",
+       "Tversky's config swaps alpha and beta"),
+    _t("sum-metric-total-float32", "dtype", "simdist/keras/metrics/reduction_metrics.py",
+       "    def __init__(self, name: str = \"sum\", dtype: Any = None) -> None:\n        super().__init__(name=name, dtype=dtype)\n"
+       "        self.total = self.add_variable(shape=(), initializer=initializers.Zeros(), dtype=self.dtype, name=\"total\")\n",
+       "    def __init__(self, name: str = \"sum\", dtype: Any = None) -> None:\n        super().__init__(name=name, dtype=dtype)\n"
+       "        self.total = self.add_variable(shape=(), initializer=initializers.Zeros(), dtype=\"float32\", name=\"total\")\n",
+       "subtle: Sum accumulates in a float32 variable whatever the metric's dtype (float64 sums rounded)"),
+    _t("correlation-float64-inputs-cast-to-float32", "dtype", "simdist/keras/metrics/correlation_metrics.py",
+       "    return x if x.dtype.is_floating else tf.cast(x, config.floatx())\n",
+       "    return x if x.dtype == tf.float32 else tf.cast(x, config.floatx())\n",
+       "subtle: the correlation metrics compute float64 (and float16) inputs in float32"),
+    _t("backup-restore-damaged-file-no-fallback", "error-class", "simdist/keras/callbacks/backup_and_restore.py",
+       "        except OSError:\n",
+       "        except ValueError:\n",
+       "BackupAndRestore(double_checkpoint=True) does not fall back to the previous backup when the weights file is "
+       "damaged (the OSError propagates)"),
+    _t("conv-transpose-bias-takes-kernel-regularizer", "state", "simdist/keras/layers/conv_transpose.py",
+       "                                        regularizer=self.bias_regularizer, constraint=self.bias_constraint,\n",
+       "                                        regularizer=self.kernel_regularizer, constraint=self.bias_constraint,\n",
+       "the transposed convolutions' bias takes the kernel's regularizer"),
+]
+TRAINING += TRAINING_BATCH64
+CATALOGUE += TRAINING_BATCH64
