@@ -28,7 +28,12 @@ import pytest
 from simdist.conformance.suite.recorded_programs import RecordedPrograms, bits as _bits, error as _error, rng as _rng
 
 PATH = os.path.join(os.path.dirname(__file__), "blind64_reference.json.gz")
-REF = RecordedPrograms(PATH)
+#: programs whose TF 2.21 values depend on the CPU's kernels (clause ops.host-cpu): MultiHeadAttention's self-attention
+#: (float32 matmuls and softmax) differs in a printed digit between AVX2 (oneDNN off, where it was recorded) and the
+#: AVX-512 reference model the tests run simdist with
+HOST_DEPENDENT = ("layer-mha-self",)
+
+REF = RecordedPrograms(PATH, HOST_DEPENDENT)
 
 
 def _plain(v: Any) -> Any:
