@@ -34,10 +34,13 @@ def matmul(x: Any, kernel: Any) -> Any:
 
 
 def bias_add(x: Any, bias: Any) -> Any:
-    """Keras's ops.add(x, bias) on TF: both promoted to their result type, then a rank-1 bias
-    matching the last axis is tf.nn.bias_add."""
+    """Keras's ops.add(x, bias) on TF (keras/src/backend/tensorflow/numpy.py `add`): both promoted to their
+    result type, then a rank-1 bias matching the last axis is tf.nn.bias_add when it has a dimension above 1
+    (Keras squeezes the bias's 1s away and takes BiasAdd for exactly one dimension left): a one-unit Dense's bias
+    of shape (1,) is tf.add, AddV2, whose gradient sums the batch as Sum does (blind53b: bias gradients of a
+    one-unit Dense a few ulp off TF 2.21 from 8 rows on, BiasAddGrad's order)."""
     (x, b), _ = dtype_promotion.promote(x, bias)
-    if len(x.shape) > 1 and len(b.shape) == 1 and b.shape[0] == x.shape[-1]:
+    if len(x.shape) > 1 and len(b.shape) == 1 and b.shape[0] == x.shape[-1] and b.shape[0] != 1:
         return tf.nn.bias_add(x, b)
     return tf.add(x, b)
 

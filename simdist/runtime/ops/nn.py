@@ -75,8 +75,16 @@ def _bias_add_grad(g: np.ndarray, data_format: str = "NHWC") -> np.ndarray:
                                                       "[Op:BiasAddGrad]")
     ax = _channel_axis(g.ndim, data_format)
     axes = tuple(i for i in range(g.ndim) if i != ax)
+    acc = g.astype(np.float32) if g.dtype == np.float16 else g
+    if ax == g.ndim - 1 and g.shape[-1] == 1 and acc.dtype.kind in "fc":
+        # One channel (a one-unit Dense's bias through tf.nn.bias_add): Eigen reduces the outer axis of the
+        # [rows, 1] matrix row by row from 0, one rounding a row; NumPy's reduce of the contiguous column is its
+        # pairwise sum, another order from 8 rows on (blind53b's bias_probe.py: 8 and 16 rows a few ulp off)
+        flat = acc.reshape(-1)
+        out = (np.add.accumulate(flat)[-1:] + acc.dtype.type(0)) if flat.size else np.zeros(1, acc.dtype)
+        return out.astype(g.dtype)
     if g.dtype == np.float16:
-        return np.add.reduce(g.astype(np.float32), axis=axes).astype(np.float16)
+        return np.add.reduce(acc, axis=axes).astype(np.float16)
     return np.add.reduce(g, axis=axes, dtype=g.dtype)
 
 
