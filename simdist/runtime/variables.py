@@ -798,8 +798,10 @@ class ResourceVariable(InPlaceRefusals, Variable):
             return self._value.nbytes   # (ndarray.nbytes is an int)
         return 16 * int(self._value.size)
 
-    def _as_tensor(self) -> Tensor:
-        t = Tensor(self._read_array(), self._dtype, self._device)
+    def _as_tensor(self, observed: bool = True) -> Tensor:
+        """The variable's value as a tensor (ReadVariableOp). `observed=False`: a read the simulator's variable
+        observers do not see (a copy read on its own device as part of an update, which moves no data)."""
+        t = Tensor(self._read_array(observed=observed), self._dtype, self._device)
         if self._sub:
             t._sub = True
         if _cur.ctx.observers or _dispatch._NUMERICS[0] is not None:
@@ -813,11 +815,12 @@ class ResourceVariable(InPlaceRefusals, Variable):
             context.note_stateful_op("ReadVariableOp")
         return t
 
-    def _read_array(self, nbytes: int | None = None) -> np.ndarray:
+    def _read_array(self, nbytes: int | None = None, observed: bool = True) -> np.ndarray:
         """What a read sees now: the open transaction's writes folded in, else the value (a
         recorded graph's replay reads this way, without making a tensor). `nbytes`: the bytes
-        the read moves when it is not the whole variable (a row lookup)."""
-        if observers:
+        the read moves when it is not the whole variable (a row lookup); `observed=False`: not told to
+        the observers (see _as_tensor)."""
+        if observers and observed:
             for o in observers:
                 if nbytes is None:
                     o.read(self)
