@@ -29,6 +29,21 @@ def bits(t: Any) -> list[Any]:
     return a.ravel().tolist()
 
 
+def plain(v: Any) -> Any:
+    """A config value as JSON (floats as hex, so a default's last digit shows)."""
+    if isinstance(v, bool) or v is None or isinstance(v, str):
+        return v
+    if isinstance(v, (int, np.integer)):
+        return int(v)
+    if isinstance(v, (float, np.floating)):
+        return float(v).hex()
+    if isinstance(v, (list, tuple)):
+        return [plain(x) for x in v]
+    if isinstance(v, dict):
+        return {str(k): plain(x) for k, x in sorted(v.items())}
+    return type(v).__name__
+
+
 def rng(name: str) -> np.random.RandomState:
     """A NumPy generator seeded from a program's name (the same inputs on every backend and run)."""
     return np.random.RandomState(sum(ord(c) * (i + 1) for i, c in enumerate(name)) % (2**31))

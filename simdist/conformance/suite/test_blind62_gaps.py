@@ -23,7 +23,7 @@ import numpy as np
 import pytest
 
 from simdist.conformance.suite.host_model import backend_cpu
-from simdist.conformance.suite.recorded_programs import avx2_without_onednn, error as _error
+from simdist.conformance.suite.recorded_programs import avx2_without_onednn, error as _error, plain as _plain
 
 PATH = os.path.join(os.path.dirname(__file__), "blind62_reference.json.gz")
 
@@ -34,21 +34,6 @@ def _bits(t: Any) -> list[Any]:
     if a.dtype.kind == "f":
         return [float(v).hex() for v in a.astype(np.float64).ravel()]
     return a.ravel().tolist()
-
-
-def _plain(v: Any) -> Any:
-    """A config value as JSON (floats as hex, so a default's last digit shows)."""
-    if isinstance(v, bool) or v is None or isinstance(v, str):
-        return v
-    if isinstance(v, (int, np.integer)):
-        return int(v)
-    if isinstance(v, (float, np.floating)):
-        return float(v).hex()
-    if isinstance(v, (list, tuple)):
-        return [_plain(x) for x in v]
-    if isinstance(v, dict):
-        return {str(k): _plain(x) for k, x in sorted(v.items())}
-    return type(v).__name__
 
 
 PROGRAMS: dict[str, Callable[[Any], Any]] = {}

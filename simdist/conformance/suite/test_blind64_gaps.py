@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from simdist.conformance.suite.recorded_programs import RecordedPrograms, bits as _bits, error as _error, rng as _rng
+from simdist.conformance.suite.recorded_programs import RecordedPrograms, bits as _bits, error as _error, plain as _plain, rng as _rng
 
 PATH = os.path.join(os.path.dirname(__file__), "blind64_reference.json.gz")
 #: programs whose TF 2.21 values depend on the CPU's kernels (clause ops.host-cpu): MultiHeadAttention's self-attention
@@ -34,21 +34,6 @@ PATH = os.path.join(os.path.dirname(__file__), "blind64_reference.json.gz")
 HOST_DEPENDENT = ("layer-mha-self",)
 
 REF = RecordedPrograms(PATH, HOST_DEPENDENT)
-
-
-def _plain(v: Any) -> Any:
-    """A config value as JSON (floats as hex, so a default's last digit shows)."""
-    if isinstance(v, bool) or v is None or isinstance(v, str):
-        return v
-    if isinstance(v, (int, np.integer)):
-        return int(v)
-    if isinstance(v, (float, np.floating)):
-        return float(v).hex()
-    if isinstance(v, (list, tuple)):
-        return [_plain(x) for x in v]
-    if isinstance(v, dict):
-        return {str(k): _plain(x) for k, x in sorted(v.items())}
-    return type(v).__name__
 
 
 # -- 1. optimizers: 64 random elements, four steps, float32 and float64 --------------------------------------------
