@@ -1032,6 +1032,10 @@ def _is_t(tf, v) -> bool:  # noqa: ANN001
     return hasattr(v, "dtype") and hasattr(v, "shape") and not isinstance(v, Err)
 
 
+class _Off(Exception):
+    """A mode left out (FZ54B_MODES=eager,tape: a quicker probe of those modes)."""
+
+
 def run_program(tf, np, prog: dict, strategy) -> dict:  # noqa: ANN001
     out: dict = {}
     base = {"tf": tf, "np": np, **helpers(tf)}
@@ -1054,8 +1058,11 @@ def run_program(tf, np, prog: dict, strategy) -> dict:  # noqa: ANN001
     # so a call's kernel error caught inside the body is simdist's at trace time and TF's at run time: fz54's
     # class), leaving a body TF and simdist both run whole
     skip = frozenset(i for i, (_, o) in enumerate(rec) if any(x and x[0] == "err" for x in o))
+    modes = os.environ.get("FZ54B_MODES", "eager,function,tape,dist").split(",")
     # function: traced once, called on both input sets
     try:
+        if "function" not in modes:
+            raise _Off()
         traces: list = []
 
         def f(d):  # noqa: ANN001, ANN202
@@ -1078,6 +1085,8 @@ def run_program(tf, np, prog: dict, strategy) -> dict:  # noqa: ANN001
         out["function"] = G._err(e)
     # tape: float inputs watched, gradient of the loss
     try:
+        if "tape" not in modes:
+            raise _Off()
         env = inputs()
         xs = [env[n] for n, dt, _ in prog["inputs"] if dt in FLT]
         with tf.GradientTape() as tape:
@@ -1090,6 +1099,8 @@ def run_program(tf, np, prog: dict, strategy) -> dict:  # noqa: ANN001
         out["tape"] = G._err(e)
     # dist: per-replica inputs, the body in strategy.run
     try:
+        if "dist" not in modes:
+            raise _Off()
         e0, e1 = inputs(0), inputs(1)
         per = strategy.experimental_distribute_values_from_function(
             lambda ctx: {n: (e0 if ctx.replica_id_in_sync_group == 0 else e1)[n] for n in names})
