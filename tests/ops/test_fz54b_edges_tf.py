@@ -5,6 +5,8 @@ each case observed on TF 2.21 (clause ops.subnormals).
   (ConstantPushDown: `0.5 * x * y` is x * (0.5 * y); tf.nn.gelu is 0.5 * x * (1 + erf(x / sqrt 2))): TF's
   rewritten Mul reads the subnormal x as zero (DAZ); simdist's evaluation of the rewritten nodes
   (graph/reevaluate.again) read it as it is and gave 0.5 * x, a subnormal (fz54b seed 54104 #0, `tf.nn.gelu`).
+- cross_bfloat16 (clause ops.linalg-more): bfloat16 `tf.linalg.cross` rounds each product to bfloat16, then the
+  difference (Eigen's bfloat16 operators); simdist rounded once from float32 (fz54b seeds 54105-54108).
 Each case: a list of [label, [dtype, shape, the result's bits]] or [label, [error class]].
 """
 
@@ -55,10 +57,26 @@ def program(tf: Any, case: dict, workdir: str) -> Any:
                 _try(out, f"{dt} {label}: eager", lambda fn=fn: fn(x, y))
             g = tf.function(lambda d: {"g": tf.nn.gelu(d["x"]), "x": d["x"] * 1.0})
             _try(out, f"{dt} gelu of a dict argument", lambda g=g: g({"x": x})["g"])
+    elif case["name"] == "cross_bfloat16":
+        rng = np.random.RandomState(54106)
+        a = (rng.randint(-40, 40, (64, 3)) / 8 + rng.randn(64, 3) * 3).astype(np.float32)
+        b = (rng.randint(-40, 40, (64, 3)) / 8 + rng.randn(64, 3) * 3).astype(np.float32)
+        edge = np.array([[np.inf, 1.0, -2.0], [np.nan, 0.0, -0.0], [3e38, -3e38, 2.0], [1e-39, 5.0, -0.5]], np.float32)
+        for dt in ("bfloat16", "float16"):
+            x, y = tf.cast(a, dt), tf.cast(b, dt)
+            _try(out, f"{dt} cross of 64 seeded rows", lambda x=x, y=y: tf.linalg.cross(x, y))
+            _try(out, f"{dt} cross of 64 seeded rows, batched", lambda x=x, y=y: tf.linalg.cross(
+                tf.reshape(x, [4, 16, 3]), tf.reshape(y, [4, 16, 3])))
+            _try(out, f"{dt} cross of edge rows", lambda dt=dt: tf.linalg.cross(tf.cast(edge, dt),
+                                                                                tf.cast(edge[::-1], dt)))
+            xv = tf.Variable(tf.cast(a[:8], dt))
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_sum(tf.linalg.cross(xv, tf.cast(b[:8], dt)) * tf.cast(b[8:16], dt))
+            _try(out, f"{dt} cross gradient", lambda tape=tape, loss=loss, xv=xv: tape.gradient(loss, xv))
     return out
 
 
-NAMES = ["grappler_daz"]
+NAMES = ["grappler_daz", "cross_bfloat16"]
 CASES: dict[str, dict] = {n: {"strategy": "default", "name": n} for n in NAMES}
 
 
@@ -67,14 +85,24 @@ def tf_results(request: Any) -> dict[int, Any]:
     return tf_programs.spawn(__file__, CASES, tf_programs.selected(request, __file__))
 
 
-@pytest.mark.clause("ops.subnormals")
-@pytest.mark.parametrize("index", range(len(NAMES)), ids=NAMES)
-def test_fz54b_edges_as_tf(index: int, tf_results: dict[int, Any], tmp_path: Any) -> None:
+def _check(index: int, tf_results: dict[int, Any], tmp_path: Any) -> None:
     name = NAMES[index]
     got, want = tf_programs.on_simdist(program, CASES[name], str(tmp_path)), tf_results[index]
     assert [g[0] for g in got] == [w[0] for w in want], f"{name}: labels differ"
     for g, w in zip(got, want):
         assert g == w, f"{name}: {w[0]}: simdist gives {g[1]}, TF 2.21 gives {w[1]}"
+
+
+@pytest.mark.clause("ops.subnormals")
+@pytest.mark.parametrize("index", [0], ids=NAMES[:1])
+def test_grappler_rewrites_read_subnormals_as_zeros(index: int, tf_results: dict[int, Any], tmp_path: Any) -> None:
+    _check(index, tf_results, tmp_path)
+
+
+@pytest.mark.clause("ops.linalg-more")
+@pytest.mark.parametrize("index", [1], ids=NAMES[1:])
+def test_bfloat16_cross_rounds_each_product(index: int, tf_results: dict[int, Any], tmp_path: Any) -> None:
+    _check(index, tf_results, tmp_path)
 
 
 if __name__ == "__main__":  # TF worker
