@@ -5,6 +5,8 @@ each case observed on TF 2.21 (clause ops.subnormals).
   (ConstantPushDown: `0.5 * x * y` is x * (0.5 * y); tf.nn.gelu is 0.5 * x * (1 + erf(x / sqrt 2))): TF's
   rewritten Mul reads the subnormal x as zero (DAZ); simdist's evaluation of the rewritten nodes
   (graph/reevaluate.again) read it as it is and gave 0.5 * x, a subnormal (fz54b seed 54104 #0, `tf.nn.gelu`).
+- gather_nd_policy (clause ops.gather-batch-dims): tf.gather_nd's bad_indices_policy argument (TF 2.21's signature; the
+  facade lacked it: fz54b's check of every table function's parameters against TF's).
 - cross_bfloat16 (clause ops.linalg-more): bfloat16 `tf.linalg.cross` rounds each product to bfloat16, then the
   difference (Eigen's bfloat16 operators); simdist rounded once from float32 (fz54b seeds 54105-54108).
 Each case: a list of [label, [dtype, shape, the result's bits]] or [label, [error class]].
@@ -73,10 +75,20 @@ def program(tf: Any, case: dict, workdir: str) -> Any:
             with tf.GradientTape() as tape:
                 loss = tf.reduce_sum(tf.linalg.cross(xv, tf.cast(b[:8], dt)) * tf.cast(b[8:16], dt))
             _try(out, f"{dt} cross gradient", lambda tape=tape, loss=loss, xv=xv: tape.gradient(loss, xv))
+    elif case["name"] == "gather_nd_policy":
+        p = tf.constant([[1.0, 2.0], [3.0, -0.0]])
+        for pol in ["", "DEFAULT", "ERROR", "IGNORE", "bogus"]:
+            for idx in ([[0, 1], [1, 1]], [[0, 5], [1, 0]], [[-1, 0]], [[2]], [[1]]):
+                _try(out, f"{pol!r} {idx}", lambda pol=pol, idx=idx: tf.gather_nd(p, idx, bad_indices_policy=pol))
+        q = tf.reshape(tf.range(12.0), [2, 3, 2])
+        _try(out, "IGNORE batch_dims 1", lambda: tf.gather_nd(q, [[[0], [3]], [[2], [-1]]], batch_dims=1,
+                                                                bad_indices_policy="IGNORE"))
+        f = tf.function(lambda i: tf.gather_nd(p, i, bad_indices_policy="IGNORE"))
+        _try(out, "IGNORE in a tf.function", lambda: f(tf.constant([[0, 5], [1, 1]])))
     return out
 
 
-NAMES = ["grappler_daz", "cross_bfloat16"]
+NAMES = ["grappler_daz", "cross_bfloat16", "gather_nd_policy"]
 CASES: dict[str, dict] = {n: {"strategy": "default", "name": n} for n in NAMES}
 
 
@@ -100,8 +112,14 @@ def test_grappler_rewrites_read_subnormals_as_zeros(index: int, tf_results: dict
 
 
 @pytest.mark.clause("ops.linalg-more")
-@pytest.mark.parametrize("index", [1], ids=NAMES[1:])
+@pytest.mark.parametrize("index", [1], ids=NAMES[1:2])
 def test_bfloat16_cross_rounds_each_product(index: int, tf_results: dict[int, Any], tmp_path: Any) -> None:
+    _check(index, tf_results, tmp_path)
+
+
+@pytest.mark.clause("ops.gather-batch-dims")
+@pytest.mark.parametrize("index", [2], ids=NAMES[2:])
+def test_gather_nd_bad_indices_policy(index: int, tf_results: dict[int, Any], tmp_path: Any) -> None:
     _check(index, tf_results, tmp_path)
 
 
