@@ -88,6 +88,39 @@ def evaluate(rec: Any, first: Any) -> Any:
     return _rebuild(first, rec.slot_of, new) if new else first
 
 
+def _daz_rule(n: Node, ins: list) -> Any:
+    """The subnormal rule of op node n when it reads subnormal inputs as zeros and one of `ins` (its input arrays)
+    holds one: TF's kernels run with DAZ (clause ops.subnormals), which dispatch models for marked inputs. The
+    first call of a tf.function whose values hold subnormals stays eager, but the nodes Grappler's rewrites made
+    are evaluated again here (`again`) on the recorded values: inside tf.function `0.5 * x * y` of x = 1e-39 is
+    x * (0.5 * y) (ConstantPushDown), whose product reads x as 0 on TF 2.21 (fz54b seed 54104 #0, `tf.nn.gelu`).
+    None for an op that keeps subnormals, or no such input."""
+    op = n.op
+    if op is None or not any(isinstance(a, np.ndarray) and subnormals.holds(a) for a in ins):
+        return None
+    rule = op.subnormals
+    if rule is subnormals.KEEP or rule is subnormals.MAKES:
+        return None
+    if type(rule) is not str and not isinstance(rule, subnormals.Fixed):
+        try:
+            rule = rule(ins, n.attrs)
+        except Exception:  # noqa: BLE001 - a rule that cannot read these arrays: the kind's default
+            rule = subnormals.FLUSH
+    return None if rule == subnormals.KEEP else rule
+
+
+def _daz_impl(n: Node, ins: list, rule: Any) -> Any:
+    """Node n's value on its inputs read flushed (DAZ), a Fixed rule's mend, the result flushed (FTZ): dispatch's
+    `_marked_forward` and `_flush_result` on arrays."""
+    flushed = [subnormals.flushed(a) if isinstance(a, np.ndarray) else a for a in ins]
+    out = n.impl(*flushed)
+    if isinstance(rule, subnormals.Fixed):
+        if not any(getattr(a, "dtype", None) is not None and a.dtype.kind == "c" for a in ins):
+            out = rule.fix(ins, flushed, out, n.attrs)
+        return out
+    return subnormals.flushed(np.asarray(out)) if not isinstance(out, (tuple, list)) else out
+
+
 def _rebuild(x: Any, slot_of: dict[int, int], new: dict[int, Any]) -> Any:
     """x with each tensor whose node has a new value made anew (same dtype and device)."""
     t = type(x)
@@ -147,9 +180,14 @@ def again(rec: Any, first: Any) -> Any:
                         continue    # (a draw keeps its value)
                     if not (i in seeds or any(j in new for j in n.ins) or (full and i in rec.branch_writes)):
                         continue
-                    new[i] = n.impl(*[new[j] if j in new else nodes[j].value for j in n.ins])
-                    if n.ftz is not None and (fired[0] or n.ftz == subnormals.ALWAYS):
-                        new[i] = subnormals.replay_flushed(new[i])   # (as the replay's code: codegen._flush)
+                    ins = [new[j] if j in new else nodes[j].value for j in n.ins]
+                    rule = _daz_rule(n, ins)
+                    if rule is not None:   # (subnormal inputs of an op that reads them as zeros: as dispatch does)
+                        new[i] = _daz_impl(n, ins, rule)
+                    else:
+                        new[i] = n.impl(*ins)
+                        if n.ftz is not None and (fired[0] or n.ftz == subnormals.ALWAYS):
+                            new[i] = subnormals.replay_flushed(new[i])   # (as the replay's code: codegen._flush)
                 elif kind == READ and full:   # (the variable as the writes made again so far left it)
                     v = n.var._read_array()
                     old = n.value

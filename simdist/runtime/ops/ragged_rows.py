@@ -262,9 +262,9 @@ def ragged_gather_nd(fn: Callable[..., Any]) -> Callable[..., Any]:
     """tf.gather_nd of ragged params and 2-D dense indices: each index row walks the ragged
     dimensions (a partial index gives a row)."""
     @functools.wraps(fn)
-    def wrapped(params: Any, indices: Any, batch_dims: int = 0, name: Any = None) -> Any:
+    def wrapped(params: Any, indices: Any, batch_dims: int = 0, name: Any = None, bad_indices_policy: str = "") -> Any:
         if not isinstance(params, RaggedTensor):
-            return fn(params, indices, batch_dims, name)
+            return fn(params, indices, batch_dims, name, bad_indices_policy)
         ind = np.asarray(indices._v if isinstance(indices, Tensor) else indices, np.int64)
         if ind.ndim != 2 or batch_dims:
             raise NotImplementedError("simdist's ragged gather_nd takes 2-D indices and batch_dims=0 only")

@@ -55,7 +55,7 @@ def _check_nd(idx: np.ndarray, shape: tuple[int, ...], what: str, opname: str) -
 
 
 # --- gather_nd ------------------------------------------------------------------------------------------------
-def _gather_nd(p: np.ndarray, idx: np.ndarray) -> np.ndarray:
+def _gather_nd(p: np.ndarray, idx: np.ndarray, bad_indices_policy: str = "") -> np.ndarray:
     """GatherNd's CPU kernel (gather_nd_op.cc DoGatherNd): an empty params with any slice
     requested is refused before the indices are checked (fuzz2 seed 4 #286); then, with any slice requested,
     its switch on the indices' depth has cases 0 to 7 only ("Only indices.shape[-1] values between 1 and 7 are
@@ -72,7 +72,29 @@ def _gather_nd(p: np.ndarray, idx: np.ndarray) -> np.ndarray:
                                           f"supported.  Requested rank: {idx.shape[-1]} [Op:GatherNd]")
     if idx.shape[-1] == 0:   # (each index of depth 0 gathers all of params: [2, 0] indices give [2] + params'
         return np.broadcast_to(p, idx.shape[:-1] + p.shape).copy()   # shape; fz31a, sig seed 3120261202 #174)
+    if bad_indices_policy == "IGNORE":   # (an index out of range gathers a slice of zeros)
+        lim = np.asarray(p.shape[:idx.shape[-1]], dtype=np.int64)
+        bad = np.any((idx < 0) | (idx >= lim), axis=-1)
+        out = p[tuple(np.moveaxis(np.where(bad[..., None], 0, idx), -1, 0))]
+        out[bad] = 0
+        return out
     return p[_check_nd(idx, p.shape, "param shape", "GatherNd")]
+
+
+_POLICIES = ("", "DEFAULT", "ERROR", "IGNORE")
+
+
+def _policy_attrs(policy: Any, p: Tensor, idx: Tensor) -> dict | None:
+    """GatherNd's bad_indices_policy attr (TF 2.21): "", "DEFAULT" and "ERROR" refuse an index out of range
+    (InvalidArgumentError), "IGNORE" gathers zeros for it; no CPU kernel is registered for another string
+    (NotFoundError, eagerly and when a graph runs). None for the default."""
+    if policy in ("", "DEFAULT", "ERROR"):
+        return None
+    if policy not in _POLICIES:
+        raise errors.NotFoundError(None, None, "Could not find device for node: {{node GatherNd}} = GatherNd["
+                                   f"Tindices=DT_{idx.dtype.name.upper()}, Tparams=DT_{p.dtype.name.upper()}, "
+                                   f'bad_indices_policy="{policy}"]')
+    return {"bad_indices_policy": policy}
 
 
 GATHER_ND = register("GatherNd", _gather_nd, args.first, lambda arrays, out, attrs: out.size, kind="gather/scatter",
@@ -82,11 +104,14 @@ GATHER_ND = register("GatherNd", _gather_nd, args.first, lambda arrays, out, att
 GATHER_ND.standin = lambda arrays, attrs: (tuple(arrays[1].shape[:-1]) + tuple(arrays[0].shape[arrays[1].shape[-1]:]),)
 
 
-def gather_nd(params: Any, indices: Any, batch_dims: int = 0, name: str | None = None) -> Tensor:
+def gather_nd(params: Any, indices: Any, batch_dims: int = 0, name: str | None = None,
+              bad_indices_policy: str = "") -> Tensor:
     """`tf.gather_nd`: out[i...] = params[indices[i...]] (the last axis of indices addresses the
-    leading dims of params); batch_dims leading dims are shared."""
+    leading dims of params); batch_dims leading dims are shared. bad_indices_policy "IGNORE" gathers zeros for
+    an index out of range (`_policy_attrs`; the argument TF 2.21 has, fz54b's signature check)."""
     p = _t(params)
     idx = _indices(indices, "GatherNd")
+    attrs = _policy_attrs(bad_indices_policy, p, idx)
     if isinstance(batch_dims, Tensor) and graph_constants.python_constant(batch_dims):
         batch_dims = int(batch_dims._v)   # (array_ops.gather_nd: tensor_util.constant_value, then int)
     elif isinstance(batch_dims, np.integer):
@@ -96,7 +121,7 @@ def gather_nd(params: Any, indices: Any, batch_dims: int = 0, name: str | None =
         symbolic.check_truth_taken(batch_dims)
     if isinstance(batch_dims, Tensor) or batch_dims:
         _batch_gather_nd_checks(p, idx, batch_dims)
-        return _batched_gather_nd(p, idx, int(batch_dims))
+        return _batched_gather_nd(p, idx, int(batch_dims), attrs)
     if idx.ndim == 0 or idx.shape[-1] > p.ndim:
         eager = ("params must be at least a vector [Op:GatherNd]" if p.ndim == 0 else
                  "index innermost dimension length must be <= params rank; saw: "
@@ -116,7 +141,7 @@ def gather_nd(params: Any, indices: Any, batch_dims: int = 0, name: str | None =
             eager, f"indices.shape[-1] must be <= params.rank, but saw indices shape: "
                    f"{trace_errors.shapes_text([idx.shape])} and params shape: {trace_errors.shapes_text([p.shape])}",
             "GatherNd", [p.shape, idx.shape])
-    return dispatch.execute(GATHER_ND, (p, idx))
+    return dispatch.execute(GATHER_ND, (p, idx), attrs)
 
 
 def _batch_gather_nd_checks(p: Tensor, idx: Tensor, batch_dims: Any) -> None:
@@ -133,7 +158,7 @@ def _batch_gather_nd_checks(p: Tensor, idx: Tensor, batch_dims: Any) -> None:
             raise ValueError(f"Argument `batch_dims` = {batch_dims} must be less than rank(`{arg}`) = {len(shape)}")
 
 
-def _batched_gather_nd(p: Tensor, idx: Tensor, b: int) -> Tensor:
+def _batched_gather_nd(p: Tensor, idx: Tensor, b: int, attrs: dict | None = None) -> Tensor:
     """batch_dims > 0: the batch coordinates prepended to each index, then one GatherNd (TF's
     batch_gather_nd does the same with a concat of a meshgrid)."""
     from simdist.runtime.ops import array
@@ -143,7 +168,7 @@ def _batched_gather_nd(p: Tensor, idx: Tensor, b: int) -> Tensor:
     coords = np.stack(grids, -1).reshape(bshape + [1] * len(inner) + [b])
     coords = np.broadcast_to(coords, bshape + inner + [b]).astype(idx.dtype._np)
     full = array.concat([array.constant(coords), idx], axis=-1)
-    return dispatch.execute(GATHER_ND, (p, full))
+    return dispatch.execute(GATHER_ND, (p, full), attrs)
 
 
 @RegisterGradient("GatherNd")
