@@ -48,6 +48,9 @@ LOSSES = {**grid.LOSSES, **V_LOSSES}
 OPTIMIZERS = {**grid.OPTIMIZERS, **V_OPTIMIZERS}
 COMMON = {**grid.COMMON, **{k: {"schedule": v} for k, v in SCHEDULES.items()}}
 CALLBACKS = {**grid.CALLBACK_SRC, **V_CALLBACKS}
+assert not set(ARCHS14) & (set(grid.ARCHS) | set(V_ARCHS) | set(TEXT_ARCHS) | set(TEXT2_ARCHS) | set(ARCHS5)
+                           | set(ARCHS6) | set(ARCHS7) | set(ARCHS8) | set(ARCHS9) | set(ARCHS10) | set(ARCHS11)
+                           | set(ARCHS13)), "an ARCHS14 name replaces an earlier model (and moves the old draws)"
 ONE_INPUT = tuple(k for k, v in ARCHS.items() if v[0] != "float2" and k not in TEXT_ARCHS and k not in TEXT2_ARCHS
                   and k not in ARCHS5 and k not in ARCHS6 and k not in ARCHS7 and k not in ARCHS8
                   and k not in ARCHS9 and k not in ARCHS10 and k not in ARCHS11 and k not in ARCHS13
@@ -709,7 +712,7 @@ _IGNORE_CLASS = ("scce_logits", "scce_softmax")
 def _widen14(cfg: dict[str, str], side: np.random.Generator) -> dict[str, str]:
     """kfuzz54's vocabulary, drawn from a generator of its own (``[seed, index, 16]``), so the programs it leaves
     alone keep their configuration, source and hash: the layers no earlier table held (ARCHS14: the dot-product
-    Attention layer scaled, by score_mode='concat' over a masked Embedding, with its scores returned and with a causal
+    Attention layer scaled over a query, value and key of their own, by score_mode='concat' over a masked Embedding, with its scores returned and with a causal
     mask; a MultiHeadAttention behind Masking over padded sequences; Resizing + CenterCrop; a seeded RandomCrop; an
     Identity residual; one one-input program in six without a model_form); a Sequential of layers without an Input,
     built by ``model.build`` (``model_form=sequential_build``, one fit program of one output of float inputs in six

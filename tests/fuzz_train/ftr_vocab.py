@@ -1110,13 +1110,15 @@ STATEFUL_LAYER13_LINE = "h = RunningCenter()(h)"
 
 #: kfuzz54's vocabulary, drawn by ftr_progs._widen14's generator of its own.
 #: Layers no earlier table held (``arch`` from ARCHS14, one one-input program in six without a model_form): the
-#: dot-product Attention layer (scaled; score_mode='concat' over a masked Embedding; a query against the sequence
-#: with its attention scores returned; a causal mask), a MultiHeadAttention over padded sequences behind a Masking
+#: dot-product Attention layer (scaled, over a query, value and key of their own; score_mode='concat' over a masked
+#: Embedding; a query against the sequence with its attention scores returned; a causal mask), a MultiHeadAttention over padded sequences behind a Masking
 #: layer (the padding mask propagated into the attention), Resizing + CenterCrop, a seeded RandomCrop, an Identity
 #: residual added to a Dense with LeakyReLU.
 ARCHS14: dict[str, tuple[str, tuple[int, ...], tuple[str, ...]]] = {
-    "attention_scaled": ("float", (4, 3), (f"h = {_L}Attention(use_scale=True)([h, h])",
-                                           f"h = {_L}GlobalAveragePooling1D()(h)")),
+    "attention_qvk_scaled": ("float", (4, 3), (f"q = {_L}Dense(3)(h)",
+                                               f"k = {_L}Dense(3)(h)",
+                                               f"h = {_L}Attention(use_scale=True)([q, h, k])",
+                                               f"h = {_L}GlobalAveragePooling1D()(h)")),
     "attention_concat_masked": ("int", (5,), (f"h = {_L}Embedding(6, 4, mask_zero=True)(h)",
                                               f"h = {_L}Attention(score_mode='concat')([h, h])",
                                               f"h = {_L}GlobalAveragePooling1D()(h)")),

@@ -1,7 +1,7 @@
 """The training fuzzer's kfuzz54 widening against TF 2.21 (tests/fuzz_train, `_widen14`; clause train.reference-grid):
 the patterns people's training programs take that the generator now draws, each checked value by value.
 
-Agreeing (a test that fails when one drifts): ARCHS14's layers (the dot-product Attention layer scaled, by
+Agreeing (a test that fails when one drifts): ARCHS14's layers (the dot-product Attention layer scaled over a query, value and key of their own, by
 score_mode='concat' over a masked Embedding, with its scores returned and with a causal mask; a MultiHeadAttention
 behind Masking over padded sequences; Resizing + CenterCrop; an Identity residual with LeakyReLU) fit one epoch;
 SparseCategoricalCrossentropy with ignore_class, a Sequential without an Input built by ``model.build``, and
@@ -33,8 +33,9 @@ def _flat(model: Any) -> list[float]:
 def _arch_outputs(tf: Any, name: str, inp: Any) -> Any:
     L = tf.keras.layers
     h = inp
-    if name == "attention_scaled":
-        return L.GlobalAveragePooling1D()(L.Attention(use_scale=True)([h, h]))
+    if name == "attention_qvk_scaled":
+        q, k = L.Dense(3)(h), L.Dense(3)(h)
+        return L.GlobalAveragePooling1D()(L.Attention(use_scale=True)([q, h, k]))
     if name == "attention_concat_masked":
         h = L.Embedding(6, 4, mask_zero=True)(h)
         return L.GlobalAveragePooling1D()(L.Attention(score_mode="concat")([h, h]))
@@ -56,7 +57,7 @@ def _arch_outputs(tf: Any, name: str, inp: Any) -> Any:
     return L.LeakyReLU(negative_slope=0.2)(L.Add()([a, L.Identity()(h)]))
 
 
-_SHAPES = {"attention_scaled": (4, 3), "attention_concat_masked": (5,), "attention_scores_query": (4, 3),
+_SHAPES = {"attention_qvk_scaled": (4, 3), "attention_concat_masked": (5,), "attention_scores_query": (4, 3),
            "attention_causal": (4, 3), "masking_mha": (5, 3), "resize_center_crop": (5, 5, 1),
            "identity_residual_leaky": (4,)}
 
