@@ -1,6 +1,15 @@
 """The training fuzzer's kfuzz54 widening against TF 2.21 (tests/fuzz_train, `_widen14`; clause train.reference-grid):
 the patterns people's training programs take that the generator now draws, each checked value by value.
 
+Fixed: an Embedding frozen after fit under MirroredStrategy(2) without compiling again stopped training in simdist under
+Adagrad, Adadelta and RMSprop, where TF 2.21's cached train function keeps updating it (kfuzz52's open class
+flip-sparse-allreduce-eager; kfuzz53 fixed SGD and Adam): their sparse divide read the divisor in Python, so the step
+was never recorded and ran its Python each call, reading the trainable variables anew. The divide is now TF ops
+(keras/optimizers/_ops.py, kfuzz53's cond-free attempt), and the recording keeps it: the replicas' all-reduced
+indices reached each replica through the recorder's alias of the reduced node, which carried no graph-constant mark,
+so shape inference took the varying indices for a constant and read their value (graph/recording.py `alias`,
+`computed`).
+
 Agreeing (a test that fails when one drifts): ARCHS14's layers (the dot-product Attention layer scaled over a query, value and key of their own, by
 score_mode='concat' over a masked Embedding, with its scores returned and with a causal mask; a MultiHeadAttention
 behind Masking over padded sequences; Resizing + CenterCrop; an Identity residual with LeakyReLU) fit one epoch;
@@ -28,6 +37,35 @@ def _init(model: Any, seed: int) -> None:
 
 def _flat(model: Any) -> list[float]:
     return np.concatenate([np.ravel(w) for w in model.get_weights()]).astype(np.float64).tolist()
+
+
+def _flip_embedding(tf: Any) -> list[Any]:
+    """An Embedding frozen after fit under MirroredStrategy(2), fit again without compiling: per optimizer whose
+    sparse update divides by a dense slot, the frozen table's changed values after the second fit (TF 2.21's
+    cached step keeps training it: 18 of 18), the losses and the whole model."""
+    strategy = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
+    out: list[Any] = []
+    for name, make in (("adagrad", lambda: tf.keras.optimizers.Adagrad(0.1)),
+                       ("adadelta", lambda: tf.keras.optimizers.Adadelta(1.0)),
+                       ("rmsprop", lambda: tf.keras.optimizers.RMSprop(0.01))):
+        r = np.random.default_rng(1)
+        x = r.integers(0, 6, (8, 5)).astype(np.int32)
+        y = r.uniform(-1, 1, (8, 2)).astype(np.float32)
+        with strategy.scope():
+            inp = tf.keras.Input((5,), dtype="int32")
+            h = tf.keras.layers.Embedding(6, 3)(inp)
+            h = tf.keras.layers.GlobalAveragePooling1D()(h)
+            model = tf.keras.Model(inp, tf.keras.layers.Dense(2)(h))
+            _init(model, 2)
+            model.compile(optimizer=make(), loss="mse")
+        model.fit(x, y, batch_size=4, epochs=1, shuffle=False, verbose=0)
+        before = np.asarray(model.layers[1].get_weights()[0]).copy()
+        model.layers[1].trainable = False
+        h = model.fit(x, y, batch_size=4, epochs=1, shuffle=False, verbose=0)
+        after = np.asarray(model.layers[1].get_weights()[0])
+        out += [[f"{name} changed", int(np.sum(before != after))],
+                [f"{name} loss", [float(v) for v in h.history["loss"]]], [f"{name} weights", _flat(model)]]
+    return out
 
 
 def _arch_outputs(tf: Any, name: str, inp: Any) -> Any:
@@ -126,11 +164,12 @@ def _options(tf: Any) -> dict[str, Any]:
 
 
 def program(tf: Any, case: dict, workdir: str) -> Any:
-    return {"layers": _layers, "options": _options}[case["name"]](tf)
+    return {"layers": _layers, "options": _options, "flip_embedding": _flip_embedding}[case["name"]](tf)
 
 
 CASES: dict[str, dict] = {"options": {"strategy": "default", "name": "options"},
-                          "layers": {"strategy": "default", "name": "layers"}}
+                          "layers": {"strategy": "default", "name": "layers"},
+                          "flip_embedding": {"strategy": "mirrored2", "name": "flip_embedding"}}
 NAMES = list(CASES)
 
 
@@ -167,6 +206,14 @@ def _check(index: int, tf_results: dict[int, Any], tmp_path: Any) -> None:
 @pytest.mark.parametrize("index", [0], ids=NAMES[:1])
 def test_the_widened_options_match_tf(index: int, tf_results: dict[int, Any], tmp_path: Any) -> None:
     """ignore_class by each reduction, a Sequential built by build(), SwapEMAWeights."""
+    _check(index, tf_results, tmp_path)
+
+
+@pytest.mark.clause("keras.fit.step-replay")
+@pytest.mark.parametrize("index", [2], ids=NAMES[2:])
+def test_a_frozen_embedding_follows_the_traced_step_of_a_sparse_divide(index: int, tf_results: dict[int, Any],
+                                                                       tmp_path: Any) -> None:
+    """Frozen under MirroredStrategy(2) without compiling again: Adagrad, Adadelta and RMSprop keep training it."""
     _check(index, tf_results, tmp_path)
 
 
