@@ -74,18 +74,22 @@ KNOWN_OPEN: dict[str, tuple[dict[str, str], str, str]] = {
         "(with or without FMA) gives TF's bits (tests/keras/test_kfuzz50_tf.py, strict xfail; Ftrl, clipvalue, the "
         "cross-entropy and Dense gradients are bit-exact). The root is the conv-zero-gradient-adaptive class's: TF's "
         "kernel order is not modelled (kfuzz50, open)."),
-    "flip-sparse-allreduce-eager": (
-        {"transfer": "flip", "strategy": "mirrored2"}, "transfer/",
-        "a layer frozen without compiling again (seed 5120261301 #34: a subclassed Embedding + GlobalAveragePooling1D "
-        "model under MirroredStrategy(2), Adadelta, the Embedding frozen after fit and train_on_batch, fit again): TF "
-        "2.21's cached train function, traced before the freeze, keeps training the Embedding (18 of 18 values changed "
-        "by the fit); simdist's does not: its step's recording fails and the step runs its Python every call, reading "
-        "the trainable variables anew (keras.fit.step-replay kfuzz52). kfuzz53 made the replicas' IndexedSlices "
-        "all-reduce recordable (strategies/base.py `_reduce_slices`: SGD and Adam now agree, tests/keras/"
-        "test_kfuzz53_tf.py); left: Adagrad, Adadelta and RMSprop divide the slices by a dense accumulator "
-        "(keras/optimizers/_ops.py `divide`, Keras's search for the divisor's zero or NaN rows), read in Python; with "
-        "TF ops the recording stops at the tf.cond in a strategy's update and at the data-dependent shape of tf.where's "
-        "rows (reproducers /work/wt/kfuzz53_logs/probe_flip_mirrored.py, probe34.py; kfuzz52, open)."),
+    "float16-conv-backprop-input-order": (
+        {"policy": "mixed_float16", "arch": "separable_conv1d"}, "step_grad/",
+        "a SeparableConv1D under mixed_float16 in a custom loop (seed 5120261501 #17: LossScaleOptimizer(Adam), "
+        "SparseCategoricalCrossentropy(ignore_class=0), reduction sum): one of 6 depthwise-kernel gradient elements 4% "
+        "off (TF -296, simdist -284; every other gradient agrees). The pointwise convolution's float16 "
+        "Conv2DBackpropInput feeds the depthwise filter's gradient: TF 2.21's own (Eigen) half kernel on this AMD host "
+        "accumulates in float16 in an order that depends on the shapes (a 1x1 filter of 3 output channels: each channel "
+        "in order as round(acc + x * w), bit for bit; of 16: two interleaved accumulators of rounded products, 88 of "
+        "2,688 elements still apart), where simdist's matmul rounds a float32 sum once (17 of 7,680 and 1,721 of 2,688 "
+        "elements apart; 2x2 and 3x3 filters 40-70% apart). Reproducers /work/wt/kfuzz54_logs/probe_cbi16.py, "
+        "probe_cbi_gen.py, hyp_gen.py (kfuzz54, open: the kernel's blocking order not found)."),
+    "float16-conv-backprop-input-order-2d": (
+        {"policy": "mixed_float16", "arch": "separable_conv2d"}, "step_grad/",
+        "float16-conv-backprop-input-order's SeparableConv2D form (the interim kfuzz54 generator's seed 5120261501 #17, "
+        "/work/wt/kfuzz54_logs/buggy_gen: 2 of 16 depthwise-kernel gradient elements up to 8 float16 ulps off, TF "
+        "-1100, simdist -1108): TF 2.21's Eigen float16 Conv2DBackpropInput order, not simdist's (kfuzz54, open)."),
 }
 
 

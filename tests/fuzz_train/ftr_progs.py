@@ -38,18 +38,23 @@ from ftr_vocab import (ARCHS11, BACKUP_BATCHES_SRC, CALLBACKS11, CSV_APPEND_POST
 from ftr_vocab import (CLONE_SRC, CTL_MIXED_OPT, OPTS12, PIPELINES12, TRANSFER_RECOMPILE, TRANSFER_SRC)
 from ftr_vocab import (ARCHS13, CUSTOM_LOSS13, CUSTOM_METRIC13, RANDOM_ARCHS13, STATEFUL_LAYER13,
                        STATEFUL_LAYER13_LINE)
+from ftr_vocab import ARCHS14, CALLBACKS14, RANDOM_ARCHS14
 from simdist.conformance.grid import programs as grid
 from simdist.conformance.grid import reference
 
 ARCHS = {**grid.ARCHS, **V_ARCHS, **TEXT_ARCHS, **TEXT2_ARCHS, **ARCHS5, **ARCHS6, **ARCHS7, **ARCHS8, **ARCHS9, **ARCHS10,
-         **ARCHS11, **ARCHS13}
+         **ARCHS11, **ARCHS13, **ARCHS14}
 LOSSES = {**grid.LOSSES, **V_LOSSES}
 OPTIMIZERS = {**grid.OPTIMIZERS, **V_OPTIMIZERS}
 COMMON = {**grid.COMMON, **{k: {"schedule": v} for k, v in SCHEDULES.items()}}
 CALLBACKS = {**grid.CALLBACK_SRC, **V_CALLBACKS}
+assert not set(ARCHS14) & (set(grid.ARCHS) | set(V_ARCHS) | set(TEXT_ARCHS) | set(TEXT2_ARCHS) | set(ARCHS5)
+                           | set(ARCHS6) | set(ARCHS7) | set(ARCHS8) | set(ARCHS9) | set(ARCHS10) | set(ARCHS11)
+                           | set(ARCHS13)), "an ARCHS14 name replaces an earlier model (and moves the old draws)"
 ONE_INPUT = tuple(k for k, v in ARCHS.items() if v[0] != "float2" and k not in TEXT_ARCHS and k not in TEXT2_ARCHS
                   and k not in ARCHS5 and k not in ARCHS6 and k not in ARCHS7 and k not in ARCHS8
-                  and k not in ARCHS9 and k not in ARCHS10 and k not in ARCHS11 and k not in ARCHS13)
+                  and k not in ARCHS9 and k not in ARCHS10 and k not in ARCHS11 and k not in ARCHS13
+                  and k not in ARCHS14)
 TWO_INPUTS = tuple(k for k, v in ARCHS.items() if v[0] == "float2" and k not in ARCHS5 and k not in ARCHS6
                    and k not in ARCHS7)
 SCHEDULED = tuple(k for k, v in COMMON.items() if "schedule" in v)
@@ -693,11 +698,55 @@ def _widen13(cfg: dict[str, str], side: np.random.Generator) -> dict[str, str]:
     return cfg
 
 
+def _valid14(cfg: dict[str, str]) -> bool:
+    """_valid13() plus kfuzz54's: ARCHS14's random layers under the rules of RANDOM_ARCHS."""
+    if not _valid13(cfg):
+        return False
+    return not (cfg["arch"] in RANDOM_ARCHS14 and (cfg["strategy"] == "central2" or cfg.get("training_call") == "yes"))
+
+
+#: the sparse losses that take ignore_class (kfuzz54)
+_IGNORE_CLASS = ("scce_logits", "scce_softmax")
+
+
+def _widen14(cfg: dict[str, str], side: np.random.Generator) -> dict[str, str]:
+    """kfuzz54's vocabulary, drawn from a generator of its own (``[seed, index, 16]``), so the programs it leaves
+    alone keep their configuration, source and hash: the layers no earlier table held (ARCHS14: the dot-product
+    Attention layer scaled over a query, value and key of their own, by score_mode='concat' over a masked Embedding, with its scores returned and with a causal
+    mask; a MultiHeadAttention behind Masking over padded sequences; Resizing + CenterCrop; a seeded RandomCrop; an
+    Identity residual; one one-input program in six without a model_form); a Sequential of layers without an Input,
+    built by ``model.build`` (``model_form=sequential_build``, one fit program of one output of float inputs in six
+    whose hidden lines are layers); ``compile(jit_compile=True)`` (``compile_kw=jit_compile``, one fit program in six
+    without another compile option: XLA on TF, which simdist need not model beyond the comparison's float slack);
+    SparseCategoricalCrossentropy with ``ignore_class=0`` (``ignore_class=yes``, one such program in three without a
+    loss by string); SwapEMAWeights beside an optimizer with use_ema (``callbacks14``, one such fit program in two)."""
+    a, b, c, d, e = side.random(5)
+    arch14 = _pick(side, ARCHS14)
+    cb14 = _pick(side, CALLBACKS14)
+    fit = cfg["mode"] == "fit"
+    if a < 1 / 6 and ARCHS[cfg["arch"]][0] != "float2" and cfg.get("model_form") is None \
+            and _valid14({**cfg, "arch": arch14}):
+        cfg = {**cfg, "arch": arch14}
+    if b < 1 / 6 and fit and cfg["outputs"] == "1" and cfg.get("model_form") is None and cfg.get("model") is None \
+            and ARCHS[cfg["arch"]][0] == "float" and _layer_exprs(cfg["arch"]) is not None \
+            and cfg.get("clone") is None and not any(cfg.get(k) == v for k, v in _REBUILT):
+        cfg = {**cfg, "model_form": "sequential_build"}
+    if c < 1 / 6 and fit and cfg.get("compile_kw") is None:
+        cfg = {**cfg, "compile_kw": "jit_compile"}
+    if d < 1 / 3 and cfg["loss"] in _IGNORE_CLASS and cfg.get("loss2", cfg["loss"]) in _IGNORE_CLASS \
+            and cfg.get("loss_form") is None:
+        cfg = {**cfg, "ignore_class": "yes"}
+    if e < 0.5 and fit and cfg["common"] in ("ema", "ema_overwrite"):
+        cfg = {**cfg, "callbacks14": cb14}
+    return cfg
+
+
 def _loss_source(name: str, reduction: str | None, force: bool = False, string: bool = False,
-                 subclass: bool = False) -> str:
+                 subclass: bool = False, ignore: bool = False) -> str:
     """The loss's source; ``reduction`` replaces the loss's own one when ``force`` (a custom loop's "none"),
     else applies to losses without one; ``string``: the loss's string name (LOSS_STRINGS); ``subclass``: the user
-    Loss subclass of ftr_vocab.CUSTOM_LOSS13 in its place (kfuzz53), with the reduction."""
+    Loss subclass of ftr_vocab.CUSTOM_LOSS13 in its place (kfuzz53), with the reduction; ``ignore``: class 0 ignored
+    (kfuzz54, a sparse loss's ignore_class)."""
     if string:
         return repr(LOSS_STRINGS[name])
     if subclass:
@@ -706,6 +755,8 @@ def _loss_source(name: str, reduction: str | None, force: bool = False, string: 
     opts = dict(opts)
     if reduction is not None and (force or "reduction" not in opts):
         opts["reduction"] = reduction
+    if ignore:   # (kfuzz54: the sparse losses' ignore_class)
+        opts["ignore_class"] = 0
     return f"tf.keras.losses.{cls}({', '.join(f'{k}={v!r}' for k, v in opts.items())})"
 
 
@@ -767,6 +818,8 @@ def _build_source(cfg: dict[str, str]) -> str:
         layers = [*_layer_exprs(cfg["arch"]), *(_SEQ_LINE.match(ln).group(1) for ln in lam), heads_src[0]]
         if form == "sequential":
             body = [f"model = tf.keras.Sequential([tf.keras.Input({shape!r}{dtype}), " + ", ".join(layers) + "])"]
+        elif form == "sequential_build":   # (kfuzz54: no Input, built by build's input shape)
+            body = ["model = tf.keras.Sequential([" + ", ".join(layers) + "])", f"model.build((None,) + {shape!r})"]
         elif form == "sequential_add":   # (kfuzz46: built layer by layer after an Input)
             body = ["model = tf.keras.Sequential()", f"model.add(tf.keras.Input({shape!r}{dtype}))"]
             body += [f"model.add({src})" for src in layers]
@@ -821,7 +874,7 @@ _FIT_CALL = "hist = model.fit(x, y, batch_size=batch_size, epochs=epochs, shuffl
 #: The session of the newest widening (kfuzz53's `_widen13`); `make_program(..., upto=45)` draws a program as the
 #: generator of the forty-fifth session did, `upto=43` as the forty-third's (to re-run an earlier session's seeds and
 #: open classes; the sessions before the forty-first are not told apart).
-LATEST = 53
+LATEST = 54
 
 
 def make_program(seed: int, index: int, cfg: dict[str, str] | None = None, upto: int = LATEST) -> grid.Case:
@@ -838,7 +891,7 @@ def make_program(seed: int, index: int, cfg: dict[str, str] | None = None, upto:
             cfg = two if valid(two) else cfg
         for session, widen in ((41, _widen), (42, _widen2), (43, _widen3), (44, _widen4), (45, _widen5), (46, _widen6),
                                 (47, _widen7), (48, _widen8), (49, _widen9), (50, _widen10), (51, _widen11),
-                                (52, _widen12), (53, _widen13)):
+                                (52, _widen12), (53, _widen13), (54, _widen14)):
             if upto >= session:   # (each widening's generator of its own: [seed, index, session - 38])
                 cfg = widen(cfg, np.random.default_rng([seed, index, session - 38]))
     kind, replicas = grid.STRATEGIES[cfg["strategy"]]
@@ -887,12 +940,15 @@ def make_program(seed: int, index: int, cfg: dict[str, str] | None = None, upto:
         if cfg.get("metrics11") is not None:   # (kfuzz51)
             metrics = METRICS11[target][int(cfg["metrics11"])]
         string = cfg.get("loss_form") == "string"
-        loss = _loss_source(cfg["loss"], reduction, string=string, subclass=cfg.get("loss_form") == "subclass")
+        ignore = cfg.get("ignore_class") == "yes"
+        loss = _loss_source(cfg["loss"], reduction, string=string, subclass=cfg.get("loss_form") == "subclass",
+                            ignore=ignore)
         if cfg.get("custom_metric") == "yes":   # (kfuzz53: one output's metric list, the user metric last)
             metrics = metrics[:-1] + (", " if metrics.strip("[] ") else "") + "PredAbsMean()]"
         if cfg["outputs"] == "2":
             w = np.round(rng.uniform(0.2, 1.5, 2), 2)
-            loss2 = _loss_source(cfg['loss2'], reduction, string=string, subclass=cfg.get("loss_form") == "subclass")
+            loss2 = _loss_source(cfg['loss2'], reduction, string=string, subclass=cfg.get("loss_form") == "subclass",
+                                 ignore=ignore)
             if cfg.get("outputs_form") == "dict":   # (kfuzz43: keyed by the output layers' names)
                 loss = f"{{'out0': {loss}, 'out1': {loss2}}}, loss_weights={{'out0': {w[0]!r}, 'out1': {w[1]!r}}}"
                 metrics = f"{{'out0': {metrics}, 'out1': {metrics}}}"
@@ -913,6 +969,8 @@ def make_program(seed: int, index: int, cfg: dict[str, str] | None = None, upto:
             monitor = "val_loss" if "validation_split" in opts or "validation_data" in opts else "loss"
             callbacks += f" + [{CHECKPOINT_KERAS_CB.replace('MONITOR', repr(monitor))}]"
             fit = CHECKPOINT_KERAS_PRE + fit
+        if cfg.get("callbacks14") is not None:   # (kfuzz54)
+            callbacks += f" + [{CALLBACKS14[cfg['callbacks14']]}]"
         if cfg.get("callbacks11") is not None:   # (kfuzz51)
             callbacks += f" + [{CALLBACKS11[cfg['callbacks11']]}]"
             if cfg["callbacks11"] == "csv_append":
@@ -942,7 +1000,8 @@ def make_program(seed: int, index: int, cfg: dict[str, str] | None = None, upto:
             fit = ({"generator": GENERATOR_SRC, "pydataset": PYDATASET_SRC}[cfg["feed"]]
                    + fit.replace(_FIT_CALL, f"hist = model.fit({feed}, epochs=epochs,"))
         if cfg.get("compile_kw") is not None:   # (kfuzz45)
-            kw = {"run_eagerly": "run_eagerly=True", "jit_compile_false": "jit_compile=False"}[cfg["compile_kw"]]
+            kw = {"run_eagerly": "run_eagerly=True", "jit_compile_false": "jit_compile=False",
+                  "jit_compile": "jit_compile=True"}[cfg["compile_kw"]]   # (kfuzz54: XLA on TF)
             fit = fit.replace("steps_per_execution=SPE)", f"steps_per_execution=SPE, {kw})")
         if cfg.get("csv_logger") == "yes":   # (kfuzz45)
             callbacks += " + [tf.keras.callbacks.CSVLogger(csv_file)]"
@@ -1005,7 +1064,8 @@ def make_program(seed: int, index: int, cfg: dict[str, str] | None = None, upto:
     else:
         x, y = _data(cfg, rng, int(_pick(rng, (8, 12))))
         ctl = CTL_PSS if cfg.get("strategy_form") == "pss" else grid.CTL
-        body = (ctl.replace("LOSS_NONE", _loss_source(cfg["loss"], "none", force=True))
+        body = (ctl.replace("LOSS_NONE", _loss_source(cfg["loss"], "none", force=True,
+                                                            ignore=cfg.get("ignore_class") == "yes"))
                 .replace("USE_FUNCTION", str(cfg["mode"] == "ctl_function")))
         if cfg.get("ctl_clip") is not None:   # (kfuzz49: the gradients clipped before they are applied)
             at = "    grads = tape.gradient(loss, model.trainable_variables)\n"

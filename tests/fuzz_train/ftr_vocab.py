@@ -1107,3 +1107,45 @@ class RunningCenter(tf.keras.layers.Layer):
         return {**super().get_config(), "momentum": self.momentum}
 '''
 STATEFUL_LAYER13_LINE = "h = RunningCenter()(h)"
+
+#: kfuzz54's vocabulary, drawn by ftr_progs._widen14's generator of its own.
+#: Layers no earlier table held (``arch`` from ARCHS14, one one-input program in six without a model_form): the
+#: dot-product Attention layer (scaled, over a query, value and key of their own; score_mode='concat' over a masked
+#: Embedding; a query against the sequence with its attention scores returned; a causal mask), a MultiHeadAttention over padded sequences behind a Masking
+#: layer (the padding mask propagated into the attention), Resizing + CenterCrop, a seeded RandomCrop, an Identity
+#: residual added to a Dense with LeakyReLU.
+ARCHS14: dict[str, tuple[str, tuple[int, ...], tuple[str, ...]]] = {
+    "attention_qvk_scaled": ("float", (4, 3), (f"q = {_L}Dense(3)(h)",
+                                               f"k = {_L}Dense(3)(h)",
+                                               f"h = {_L}Attention(use_scale=True)([q, h, k])",
+                                               f"h = {_L}GlobalAveragePooling1D()(h)")),
+    "attention_concat_masked": ("int", (5,), (f"h = {_L}Embedding(6, 4, mask_zero=True)(h)",
+                                              f"h = {_L}Attention(score_mode='concat')([h, h])",
+                                              f"h = {_L}GlobalAveragePooling1D()(h)")),
+    "attention_scores_query": ("float", (4, 3), (f"q = {_L}Dense(3)(h)",
+                                                 f"a, s = {_L}Attention()([q, h], return_attention_scores=True)",
+                                                 f"h = {_L}Concatenate()([{_L}Flatten()(a), {_L}Flatten()(s)])")),
+    "attention_causal": ("float", (4, 3), (f"h = {_L}Attention()([h, h], use_causal_mask=True)",
+                                           f"h = {_L}Flatten()(h)")),
+    "masking_mha": ("padseq", (5, 3), (f"h = {_L}Masking(0.0)(h)",
+                                       f"h = {_L}MultiHeadAttention(num_heads=2, key_dim=2, use_bias=False)(h, h)",
+                                       f"h = {_L}GlobalAveragePooling1D()(h)")),
+    "resize_center_crop": ("float", (5, 5, 1), (f"h = {_L}Resizing(8, 8)(h)",
+                                                f"h = {_L}Conv2D(2, 3)(h)",
+                                                f"h = {_L}CenterCrop(4, 4)(h)",
+                                                f"h = {_L}GlobalMaxPooling2D()(h)")),
+    "random_crop": ("float", (6, 6, 1), (f"h = {_L}RandomCrop(4, 4, seed=6)(h)",
+                                         f"h = {_L}Conv2D(2, 2)(h)",
+                                         f"h = {_L}Flatten()(h)")),
+    "identity_residual_leaky": ("float", (4,), (f"a = {_L}Dense(4)(h)",
+                                                f"h = {_L}Add()([a, {_L}Identity()(h)])",
+                                                f"h = {_L}LeakyReLU(negative_slope=0.2)(h)")),
+}
+#: ARCHS14's models with random layers in training (the rules of RANDOM_ARCHS).
+RANDOM_ARCHS14 = ("random_crop",)
+#: SwapEMAWeights beside an optimizer with use_ema (``callbacks14=swap_ema``): the EMA weights swapped in for
+#: validation and at each epoch's end (swap_on_epoch), as the Keras docs pair them.
+CALLBACKS14: dict[str, str] = {
+    "swap_ema": f"{_C}SwapEMAWeights(swap_on_epoch=True)",
+    "swap_ema_eval": f"{_C}SwapEMAWeights()",
+}

@@ -17,7 +17,7 @@ import pytest
 
 from ftr_known import KNOWN_OPEN
 from ftr_progs import ARCHS, LOSSES, OPTIMIZERS, make_program
-from ftr_vocab import (ARCHS7, ARCHS10, ARCHS11, ARCHS13, CALLBACKS11, METRICS11, OPT_OPTIONS11, PIPELINES12,
+from ftr_vocab import (ARCHS7, ARCHS10, ARCHS11, ARCHS13, ARCHS14, CALLBACKS14, CALLBACKS11, METRICS11, OPT_OPTIONS11, PIPELINES12,
                        VAL_BATCH_KW)
 from fz_train_campaign import ANSWERS_DIR, campaign, load_answer
 
@@ -84,11 +84,12 @@ def test_programs_reach_the_vocabulary() -> None:
     BackupAndRestore, validation batches); kfuzz52's (transfer learning by freezing and compiling again or not,
     clone_model + set_weights, tf.data pipelines, a mixed_float16 custom loop with a LossScaleOptimizer); kfuzz53's
     (ARCHS13's layers over SEED's 600 + 300 of SEED + 1, user Loss and Metric subclasses, a user layer with a
-    non-trainable weight assigned in training)."""
+    non-trainable weight assigned in training); kfuzz54's (ARCHS14's attention, masking, resizing and residual layers,
+    a Sequential built by build(), jit_compile=True, ignore_class, SwapEMAWeights)."""
     cs = [make_program(SEED, i) for i in range(600)]
-    for factor, levels in (("arch", set(ARCHS) - set(ARCHS11) - set(ARCHS13)), ("loss", LOSSES),
+    for factor, levels in (("arch", set(ARCHS) - set(ARCHS11) - set(ARCHS13) - set(ARCHS14)), ("loss", LOSSES),
                            ("optimizer", OPTIMIZERS)):
-        drawn = {c.config[factor] for c in cs} - set(ARCHS11) - set(ARCHS13)
+        drawn = {c.config[factor] for c in cs} - set(ARCHS11) - set(ARCHS13) - set(ARCHS14)
         assert drawn == set(levels), f"600 programs never draw {factor} {sorted(set(levels) - drawn)}"
     for factor, want in (("mode", {"fit", "ctl_eager", "ctl_function"}),
                          ("strategy", {"default", "one_device", "mirrored2", "mirrored3", "central2"}),
@@ -105,7 +106,7 @@ def test_programs_reach_the_vocabulary() -> None:
     for factor, want in (("model", {"custom_train_step", "compute_loss"}),   # (kfuzz41's, 50's)
                          ("loss_form", {"string", "subclass"}),   # (kfuzz41's, 53's)
                          ("custom_metric", {"yes"}), ("stateful_layer", {"yes"}),   # (kfuzz53's)
-                         ("model_form", {"sequential", "subclassed", "sequential_add"}),   # (kfuzz42's, 46's)
+                         ("model_form", {"sequential", "subclassed", "sequential_add", "sequential_build"}),   # (kfuzz42's, 46's, 54's)
                          ("feed", {"dataset", "generator", "pydataset"}),
                          ("regularizer", {"l1", "l2"}), ("weighted_metrics", {"yes"}),
                          ("outputs_form", {"dict"}), ("save", {"keras_file"}),   # (kfuzz43's)
@@ -114,7 +115,7 @@ def test_programs_reach_the_vocabulary() -> None:
                          ("strategy_form", {"mwms", "pss"}), ("lambda_layer", {"yes"}),   # (kfuzz44's, kfuzz45's pss)
                          ("activity_regularizer", {"l1", "l2"}), ("test_step", {"yes"}), ("logs_callback", {"yes"}),
                          ("predict_odd", {"yes"}), ("steps_per_epoch", {"repeat"}), ("ctl_form", {"apply"}),
-                         ("compile_kw", {"run_eagerly", "jit_compile_false"}), ("eval_steps", {"yes"}),   # (kfuzz45's)
+                         ("compile_kw", {"run_eagerly", "jit_compile_false", "jit_compile"}), ("eval_steps", {"yes"}),   # (kfuzz45's)
                          ("csv_logger", {"yes"}), ("weights_h5", {"continue"}),
                          ("opt_extra", {"clipnorm_ema", "wd_global_clipnorm", "clipvalue_wd"}),
                          ("head_extra", {"max_norm", "non_neg", "unit_norm_bias_l2", "min_max_bias_l1"}),   # (kfuzz46's)
@@ -127,7 +128,8 @@ def test_programs_reach_the_vocabulary() -> None:
                          ("callbacks11", set(CALLBACKS11)), ("val_batch", set(VAL_BATCH_KW)),
                          ("backup", {"interrupt", "interrupt_batches"}),
                          ("transfer", {"recompile", "flip"}), ("clone", {"yes"}),   # (kfuzz52's)
-                         ("pipeline", set(PIPELINES12)), ("ctl_mixed", {"yes"})):
+                         ("pipeline", set(PIPELINES12)), ("ctl_mixed", {"yes"}),
+                         ("ignore_class", {"yes"}), ("callbacks14", set(CALLBACKS14))):   # (kfuzz54's)
         drawn = {c.config[factor] for c in cs if factor in c.config}
         assert drawn == want, f"600 programs draw {factor} {sorted(drawn)}, but should draw {sorted(want)}"
     steps = {"compiled": "self.compiled_metrics.update_state(y, y_pred, sample_weight)",
@@ -147,6 +149,8 @@ def test_programs_reach_the_vocabulary() -> None:
     #   9 of the 10: 1 of its ~100 widened programs drew zeropad_conv_crop, a Sequential one that keeps its model)
     arch13 = {c.config["arch"] for c in cs + more} & set(ARCHS13)
     assert arch13 == set(ARCHS13), f"900 programs draw only {sorted(arch13)} of kfuzz53's models"
+    arch14 = {c.config["arch"] for c in cs + more} & set(ARCHS14)
+    assert arch14 == set(ARCHS14), f"900 programs draw only {sorted(arch14)} of kfuzz54's models"
     for c in cs:   # (kfuzz51's draws reach the source)
         target = LOSSES[c.config["loss"]][0]
         assert "metrics11" not in c.config or METRICS11[target][int(c.config["metrics11"])][:-1] in c.source, \
@@ -187,7 +191,8 @@ def test_programs_reach_the_vocabulary() -> None:
               "ckpt_manager": "tf.train.Checkpoint(model=model_r, optimizer=opt_r).restore(ckm.checkpoints[0])",
               "transfer": "    _l12.trainable = False", "clone": "tf.keras.models.clone_model(model)",   # (kfuzz52's)
               "ctl_mixed": "grads = tape.gradient(scaled, model.trainable_variables)",
-              "custom_metric": "PredAbsMean()]", "stateful_layer": "RunningCenter()"}   # (kfuzz53's)
+              "custom_metric": "PredAbsMean()]", "stateful_layer": "RunningCenter()",   # (kfuzz53's)
+              "ignore_class": "ignore_class=0", "callbacks14": "SwapEMAWeights("}   # (kfuzz54's)
     for c in cs:   # (kfuzz53's user loss: every output's loss the subclass)
         heads = 2 if c.config["outputs"] == "2" else 1
         assert c.config.get("loss_form") != "subclass" or (
@@ -206,7 +211,8 @@ def test_programs_reach_the_vocabulary() -> None:
                 text = "model([a[:4] for a in x], training=True)"   # (kfuzz45's two-input swap: each input's rows)
             assert factor not in c.config or text in c.source, f"program {c.index} ({factor}) has no {text!r}"
     forms = {"sequential": "model = tf.keras.Sequential([", "subclassed": "    def call(self, h):",
-             "sequential_add": "model = tf.keras.Sequential()\n    model.add(tf.keras.Input("}
+             "sequential_add": "model = tf.keras.Sequential()\n    model.add(tf.keras.Input(",
+             "sequential_build": "])\n    model.build((None,) + ("}
     for c in cs:
         form = c.config.get("model_form")
         assert form is None or forms[form] in c.source, f"program {c.index} ({form}) does not build its model so"

@@ -17,8 +17,6 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-import numpy as np
-
 from simdist import tf
 from simdist.keras import dtype_promotion
 
@@ -132,7 +130,11 @@ def multiply(x1: Any, x2: Any) -> Any:
 
 
 def divide(x1: Any, x2: Any) -> Any:
-    """sparse.elementwise_division: a dense divisor's zero or NaN rows join the slices' indices."""
+    """sparse.elementwise_division: a dense divisor's zero or NaN rows join the slices' indices (Keras 3.15's
+    tf.cond on any such row). Both of the cond's results are computed by TF ops and the taken one kept by a mask
+    (`_taken`), so a recorded train step replays them on the replay's values: a cond in a strategy's update is not
+    recorded, and reading the divisor in Python stopped the step's recording (kfuzz53's attempt, kfuzz54: with the
+    recorder's aliases carrying their source's graph-constant mark, keras.fit.step-replay)."""
     if isinstance(x2, IndexedSlices):
         x1 = convert_to_tensor(x1) if isinstance(x1, IndexedSlices) else x1
         return _div(x1, tf.convert_to_tensor(x2))
@@ -141,35 +143,55 @@ def divide(x1: Any, x2: Any) -> Any:
     if _is_scalar(x2):
         return IndexedSlices(_div(x1.values, x2), x1.indices, x1.dense_shape)
     d = tf.convert_to_tensor(x2)
-    arr = d.numpy()
-    bad = (arr == 0) | (np.isnan(arr) if arr.dtype.kind == "f" else False)
-    bad_rows = np.flatnonzero(np.any(bad, axis=tuple(range(1, arr.ndim)))) if arr.ndim > 1 else np.flatnonzero(bad)
-    if bad_rows.size == 0:
-        return IndexedSlices(_div(x1.values, tf.gather(d, x1.indices)), x1.indices, x1.dense_shape)
-    indices, values = _union_rows(x1, bad_rows)
+    bad = tf.equal(d, tf.zeros_like(d))
+    if d.dtype.is_floating:
+        bad = tf.math.logical_or(bad, tf.math.is_nan(d))
+    if d.shape.rank > 1:
+        bad = tf.reduce_any(bad, axis=tuple(range(1, d.shape.rank)))
+    any_bad = tf.reduce_any(bad)
+    union, union_values = _union_rows(x1, tf.squeeze(tf.where(bad), axis=-1), any_bad)
+    indices = _taken(any_bad, union, tf.cast(x1.indices, tf.int64))
+    values = _taken(any_bad, union_values, x1.values)
+    if x1.indices.dtype != tf.int64:
+        indices = tf.cast(indices, x1.indices.dtype)
     return IndexedSlices(_div(values, tf.gather(d, indices)), indices, x1.dense_shape)
 
 
-def _union_rows(x: Any, rows: np.ndarray) -> tuple[Any, Any]:
+def _taken(pred: Any, if_true: Any, if_false: Any) -> Any:
+    """tf.cond(pred, if_true, if_false) of two computed results whose first dimensions may differ: the rows of the
+    taken one, by a boolean mask over both (a recorded call replays it on the replay's predicate)."""
+    mask = tf.concat([tf.math.logical_and(_rows_true(if_true), pred),
+                      tf.math.logical_and(_rows_true(if_false), tf.math.logical_not(pred))], axis=0)
+    return tf.boolean_mask(tf.concat([if_true, tf.cast(if_false, if_true.dtype)], axis=0), mask)
+
+
+def _rows_true(t: Any) -> Any:
+    """A bool vector of True per row of t (by ones_like: no shape tensor read in Python)."""
+    ones = tf.ones_like(t, dtype=tf.bool)
+    return tf.reduce_all(ones, axis=list(range(1, t.shape.rank))) if t.shape.rank > 1 else ones
+
+
+def _union_rows(x: Any, rows: Any, taken: Any) -> tuple[Any, Any]:
     """sparse.indexed_slices_union_indices_and_values with no values for the second operand, as
     Keras 3.15's TF backend computes it (clause optim.sparse-updates): the union of x's indices and
     `rows` (ascending, from a one-hot OR); when it has as many entries as x has indices (repeated
     indices included) x's values are kept as they are; otherwise each union row takes x's value at
     position p - 1, p the scatter_nd *sum* of the 1-based positions of that row in x's indices (0:
     a zero row). A repeated index therefore sums its positions: the gather then reads another
-    row's value, or fails with InvalidArgumentError when the sum passes the number of values."""
-    idx = np.asarray(x.indices.numpy()).astype(np.int64)
-    dim0 = int(np.asarray(tf.convert_to_tensor(x.dense_shape).numpy())[0])
-    hot = np.zeros(dim0, bool)
-    hot[idx] = True
-    hot[rows.astype(np.int64)] = True
-    union = np.flatnonzero(hot).astype(np.int64)
-    if idx.size == union.size:
-        return tf.constant(union), x.values
-    positions = np.zeros(dim0, np.int32)
-    np.add.at(positions, idx, np.arange(1, idx.size + 1, dtype=np.int32))
+    row's value, or fails with InvalidArgumentError when the sum passes the number of values
+    (only where `taken`: the result of a branch TF does not run reads row 0)."""
+    dim0 = tf.reshape(tf.cast(tf.convert_to_tensor(x.dense_shape)[0], tf.int64), [1])
+    idx = tf.expand_dims(tf.cast(x.indices, tf.int64), axis=1)
+    rows = tf.expand_dims(tf.cast(rows, tf.int64), axis=1)
+    n_idx = tf.shape(idx)[0]
+    hot_x = tf.scatter_nd(idx, _rows_true(idx), dim0)
+    hot_r = tf.scatter_nd(rows, _rows_true(rows), dim0)
+    union = tf.squeeze(tf.where(tf.math.logical_or(hot_x, hot_r)), axis=-1)
+    positions = tf.gather(tf.scatter_nd(idx, tf.range(1, n_idx + 1), dim0), union)
+    keep = tf.equal(n_idx, tf.shape(union)[0])
+    positions = tf.where(tf.math.logical_and(taken, tf.math.logical_not(keep)), positions, tf.zeros_like(positions))
     padded = tf.concat([tf.zeros_like(x.values[0:1]), x.values], axis=0)
-    return tf.constant(union), tf.gather(padded, tf.constant(positions[union]))
+    return union, _taken(keep, x.values, tf.gather(padded, positions))
 
 
 def _unary(fn: Callable[[Any], Any]) -> Callable[[Any], Any]:

@@ -298,7 +298,8 @@ class Recorder(execution.Interpreter):
         ins = tuple(self.ref(t) for t in tensors)
         node = Node(PURE, fn, ins, out.dtype, key=("unique", len(self.nodes)))
         node.reduce = reduce
-        return self._traced(out, node)
+        from simdist.runtime.ops import graph_constants
+        return graph_constants.vary(self._traced(out, node))   # (a replica's value: not a constant of the graph)
 
     def alias(self, src: Tensor, device: str) -> _Traced:
         """src's value as a tensor on another device (a collective's result handed to each
@@ -308,7 +309,8 @@ class Recorder(execution.Interpreter):
         self.expected += 1
         self.slot_of[id(out)] = i
         self.keep.append(out)
-        return out
+        from simdist.runtime.ops import graph_constants
+        return graph_constants.carry(src, out)   # (kfuzz54: varying as src is; unmarked, it read as a constant)
 
     def charge(self, fn: Callable[[], Any], refusal: str | None = None) -> None:
         """A simulator charge the call made (a strategy.run's time): `fn()` makes it again at

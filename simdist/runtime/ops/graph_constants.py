@@ -69,6 +69,15 @@ def vary(t: Any) -> Any:
     return t
 
 
+def carry(src: Any, t: Any) -> Any:
+    """t, marked as src is (the same value under another name: a collective's result handed to a replica's
+    device, graph/recording.py `alias`), so shape inference knows t no better than src."""
+    lv = level(src)
+    if lv:
+        _mark(t, lv)
+    return t
+
+
 def argument(t: Any) -> Any:
     """t, a tf.function's placeholder made for a trace (a fresh tensor): marked VARYING."""
     _mark(t, VARYING)
