@@ -81,14 +81,19 @@ def _matmul_op(a: np.ndarray, b: np.ndarray, transpose_a: bool = False, transpos
                a_is_sparse: bool = False, b_is_sparse: bool = False) -> np.ndarray:
     """MatMul's forward: `_matmul`, and a small matrix-vector product in the order of TF's kernel
     (contraction_order.gemv_in_order); SparseMatMul's (a sparse flag) where that is not finite."""
-    from simdist.runtime.ops.contraction_order import gemv_in_order, lazy_transposed, lazy_transposed_matmul, ordered_matmul
+    from simdist.runtime.ops.contraction_order import eigen_gemv, eigen_gemv_transposed, gemv_in_order, lazy_transposed, lazy_transposed_matmul, \
+        ordered_matmul
     x = np.swapaxes(a, -1, -2) if transpose_a else a
     y = np.swapaxes(b, -1, -2) if transpose_b else b
     if not (a_is_sparse or b_is_sparse) and lazy_transposed(x, y, transpose_a, transpose_b):
         # (TF 2.21's MatMul is the batch kernel with one batch: a transposed product with m, k or n of 1 takes
         # Eigen's lazy product; 309 of 309 seeded products, fz46b: pinv of a column's -0.0, fz44_gen seed 44008)
         return lazy_transposed_matmul(x, y, transpose_a, transpose_b)
-    if not transpose_a and not transpose_b and gemv_in_order(a, b):
+    gemv = None if transpose_b or a_is_sparse or b_is_sparse else \
+        eigen_gemv_transposed(a, b) if transpose_a else eigen_gemv(a, b)
+    if gemv is not None:   # (TF's own kernel's matrix-vector order: contraction_order.eigen_gemv)
+        out = gemv
+    elif not transpose_a and not transpose_b and gemv_in_order(a, b):
         out = ordered_matmul(a, b, fused=False)
     else:
         out = _matmul(a, b, transpose_a, transpose_b)
