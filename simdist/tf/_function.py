@@ -198,6 +198,7 @@ class Function:
                         built = _concrete.build_error(self, args, kwargs)
                     if built is not None:
                         _variables.undo_trace_writes(traced)
+                        _autograph_errors.unframe(built, self.python_function, not self._strict())
                         raise built from None
                     if creating is None and _creation.created() > made and self._recreates(args, kwargs):
                         # (a first call that created variables: TF's second trace, creation refused, comes
@@ -217,6 +218,7 @@ class Function:
                             # (else the Python's own error past the pruned op, the trace's: TF counts no trace;
                             # segment_min's refused segment_ids, then eig's UnboundLocalError of int64; fz42, fz14
                             # seed 1420423003 #201)
+                            _autograph_errors.unframe(late, self.python_function, not self._strict())
                             raise late from None
                         out = retried[1]
                 if out is _UNSET:
