@@ -3,7 +3,8 @@ ops.host-cpu; fz53's OPEN item 4). On a host where oneDNN does not run float32 (
 [m, k] @ [k, 1] is SequentialMatMulKernel's Eigen product (matmul_op_impl.h LaunchBatchMatMul: the smallest
 dimension 1 and m·k <= 128·128): coefficient by coefficient in order for m + k + 1 < 20, else Eigen's row-major
 GEMV (contraction_order.eigen_gemv); with transpose_a, Eigen's column-major GEMV in blocks of 16 columns from
-k = 128 (eigen_gemv_transposed), the gradient of a one-unit Dense's kernel. Each case: a list of [label, the
+k = 128 (eigen_gemv_transposed), the gradient of a one-unit Dense's kernel; BatchMatMulV2 of one column takes the
+same per batch member, and transpose_b of a [1, k] row the row-major one (linalg.py `_eigen_matvec`). Each case: a list of [label, the
 result's bits]; `regression_head_fit` trains a Dense(1) head with Adam (batches of 64 rows of 20 features), whose
 kernel drifted from TF's in the last bits (lead53_logs/repro_linear_head_fit.py's class).
 """
@@ -43,6 +44,15 @@ def program(tf: Any, case: dict, workdir: str) -> Any:
             a = rng.standard_normal((k, m)).astype(np.float32)
             b = rng.standard_normal((k, 1)).astype(np.float32)
             out.append([f"[{k}, {m}]^T @ [{k}, 1]", _bits(tf.matmul(a, b, transpose_a=True).numpy())])
+    elif case["name"] == "batched_and_transpose_b":   # (SequentialMatMulKernel per batch member; y^T a column)
+        for m, k in SHAPES[::2]:
+            a = rng.standard_normal((3, m, k)).astype(np.float32)
+            b = rng.standard_normal((3, k, 1)).astype(np.float32)
+            out.append([f"[3, {m}, {k}] @ [3, {k}, 1]", _bits(tf.matmul(a, b).numpy())])
+            at = rng.standard_normal((3, k, m)).astype(np.float32)
+            out.append([f"[3, {k}, {m}]^T @ [3, {k}, 1]", _bits(tf.matmul(at, b, transpose_a=True).numpy())])
+            r = rng.standard_normal((1, k)).astype(np.float32)
+            out.append([f"[{m}, {k}] @ [1, {k}]^T", _bits(tf.matmul(a[0], r, transpose_b=True).numpy())])
     elif case["name"] == "regression_head_fit":
         tf.keras.utils.set_random_seed(3)
         x = rng.standard_normal((256, 20)).astype(np.float32)
@@ -56,7 +66,7 @@ def program(tf: Any, case: dict, workdir: str) -> Any:
     return out
 
 
-NAMES = ["gemv", "gemv_transpose_a", "regression_head_fit"]
+NAMES = ["gemv", "gemv_transpose_a", "batched_and_transpose_b", "regression_head_fit"]
 CASES: dict[str, dict] = {n: {"strategy": "default", "name": n} for n in NAMES}
 
 
