@@ -275,15 +275,16 @@ def check_function_backward(ops: CallOps, outputs: Any) -> None:
     StopGradient before it does not matter) is LookupError "No gradient defined for operation'<op>' ..." at the
     call, where eagerly the tape gives None (tf.unique; observed on TF 2.21). `ops` are the call's ops (`CallOps`);
     an op is between when an input is VARYING, and receives a gradient when one of its trainable outputs reaches
-    a trainable output of the call through ops with a gradient, along trainable tensors (clause
-    autodiff.op-gradients)."""
+    a trainable output of the call through ops with a gradient, along trainable tensors. Only ops marked with
+    counting.no_tf_gradient count (a simdist op without a gradient of its own is not known to be one of TF's)
+    (clause autodiff.op-gradients)."""
     from simdist.runtime.ops import registry
     from simdist.runtime.ops.registry import NO_GRADIENT, SYMBOLIC_GRADIENTS, gradient_function
     outs = {id(o) for o in nest.flatten(outputs) if isinstance(o, Tensor) and trainable(o.dtype)}
     if not outs:
         return
     for k, (op, _, made, fed) in enumerate(ops.ops):
-        if not fed or (op.grad is not None and not getattr(op.grad, "no_tf_gradient", False)):
+        if not fed or not getattr(op.grad, "no_tf_gradient", False):   # (only the ops TF is known to register none for)
             continue
         reached = {id(o) for o in made if isinstance(o, Tensor) and trainable(o.dtype)}
         for lop, ids, lmade, _ in ops.ops[k + 1:]:
