@@ -69,6 +69,41 @@ class Function:
             # the signature, converting arguments or counting a trace (polymorphic_function.py
             # `__call__`; clause function.run-eagerly)
             return self.python_function(*args, **kwargs)
+        if _execution.current().tapes and not _context._function_depth:
+            # (an eager call a tape records: TF builds the call's backward function first, whose op without a
+            # gradient is LookupError; runtime/autodiff/tape.py `check_function_backward`)
+            from simdist.runtime.autodiff import tape as _tape
+            c = _execution.current()
+            before, log = c.observers, _tape.CallOps((args, kwargs))
+            c.observers = list(before) + [log]
+            try:
+                out = self._call_once(args, kwargs)
+            finally:
+                c.observers = before
+            # (a later call replays the recording, whose ops the log does not see: the answer of the call that ran the
+            # Python is kept per call kind, as TF builds the backward function of the one concrete function again)
+            from simdist.tf import _tracing_count
+            try:
+                key: Any = _tracing_count.call_key(self.python_function, self.input_signature, args, kwargs)
+                hash(key)
+            except Exception:  # noqa: BLE001 - an unhashable kind is not remembered
+                key = None
+            known = self.__dict__.setdefault("_backward_errors", {})
+            if log.ops:
+                try:
+                    _tape.check_function_backward(log, out)
+                except LookupError as e:
+                    if key is not None:
+                        known[key] = str(e)
+                    raise
+                if key is not None:
+                    known.pop(key, None)
+            elif key is not None and key in known:
+                raise LookupError(known[key])
+            return out
+        return self._call_once(args, kwargs)
+
+    def _call_once(self, args: tuple, kwargs: dict) -> Any:
         if self._options.get("jit_compile"):   # (XLA's kernel rules, for the call and its ops' gradients)
             with _context.in_xla_call():
                 return self._invoke(args, kwargs)
@@ -163,6 +198,7 @@ class Function:
                         built = _concrete.build_error(self, args, kwargs)
                     if built is not None:
                         _variables.undo_trace_writes(traced)
+                        _autograph_errors.unframe(built, self.python_function, not self._strict())
                         raise built from None
                     if creating is None and _creation.created() > made and self._recreates(args, kwargs):
                         # (a first call that created variables: TF's second trace, creation refused, comes
@@ -182,6 +218,7 @@ class Function:
                             # (else the Python's own error past the pruned op, the trace's: TF counts no trace;
                             # segment_min's refused segment_ids, then eig's UnboundLocalError of int64; fz42, fz14
                             # seed 1420423003 #201)
+                            _autograph_errors.unframe(late, self.python_function, not self._strict())
                             raise late from None
                         out = retried[1]
                 if out is _UNSET:

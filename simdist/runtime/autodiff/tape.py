@@ -235,6 +235,69 @@ class _Tape(execution.Interpreter):
 _SLICES_THROUGH = frozenset({"Identity", "Cast", "Neg", "AddN", "AddV2", "Sub", "ConcatV2"})
 
 
+class CallOps(execution.Interpreter):
+    """The ops an eager tf.function call under a recording tape runs (`check_function_backward`): each op with its
+    inputs' ids, its outputs, and whether an input is one of the graph's inputs or computed from one (graph_constants'
+    VARYING: an argument, a variable read)."""
+
+    __slots__ = ("ops", "sources", "kept")
+
+    def __init__(self, args: Any = ()) -> None:
+        self.ops: list[tuple[Any, tuple, tuple, bool]] = []
+        self.kept: list[Any] = [t for t in nest.flatten(args) if isinstance(t, Tensor)]
+        self.sources: set[int] = {id(t) for t in self.kept}   # (the call's tensor arguments and variable reads)
+
+    def op(self, opdef: Any, tensors: Any, outs: tuple, attrs: dict | None) -> tuple:
+        from simdist.runtime.ops import graph_constants
+        fed = any(isinstance(t, Tensor) and (id(t) in self.sources or
+                                             graph_constants.level(t) == graph_constants.VARYING) for t in tensors)
+        if fed:   # (a replay's tensors carry no marks: what the inputs feed is fed too)
+            self.sources.update(id(o) for o in outs)
+            self.kept.extend(outs)
+        self.ops.append((opdef, tuple(id(t) for t in tensors), outs, fed))
+        return outs
+
+    def read(self, var: Any, t: Any) -> Any:
+        self.sources.add(id(t))
+        self.kept.append(t)
+        return t
+
+    def gathered(self, var: Any, indices: Any, t: Any) -> Any:
+        return self.read(var, t)
+
+
+def check_function_backward(ops: CallOps, outputs: Any) -> None:
+    """TF's backward function of a tf.function called under a recording tape (concrete_function.py
+    `_select_forward_and_backward_functions`: a first-order or higher-order tape's forward and backward pair is built
+    at the call, `_build_functions_for_outputs`), which runs gradients_util._GradientsHelper from the function's
+    trainable outputs to all its inputs (watched or not): an op between them whose trainable output receives a
+    gradient and that has no gradient registered at all (not `NotDifferentiable`, whose inputs get None; a
+    StopGradient before it does not matter) is LookupError "No gradient defined for operation'<op>' ..." at the
+    call, where eagerly the tape gives None (tf.unique; observed on TF 2.21). `ops` are the call's ops (`CallOps`);
+    an op is between when an input is VARYING, and receives a gradient when one of its trainable outputs reaches
+    a trainable output of the call through ops with a gradient, along trainable tensors. Only ops marked with
+    counting.no_tf_gradient count (a simdist op without a gradient of its own is not known to be one of TF's)
+    (clause autodiff.op-gradients)."""
+    from simdist.runtime.ops import registry
+    from simdist.runtime.ops.registry import NO_GRADIENT, SYMBOLIC_GRADIENTS, gradient_function
+    outs = {id(o) for o in nest.flatten(outputs) if isinstance(o, Tensor) and trainable(o.dtype)}
+    if not outs:
+        return
+    for k, (op, _, made, fed) in enumerate(ops.ops):
+        if not fed or not getattr(op.grad, "no_tf_gradient", False):   # (only the ops TF is known to register none for)
+            continue
+        reached = {id(o) for o in made if isinstance(o, Tensor) and trainable(o.dtype)}
+        for lop, ids, lmade, _ in ops.ops[k + 1:]:
+            if lop.grad is not NO_GRADIENT and any(i in reached for i in ids):
+                reached.update(id(o) for o in lmade if isinstance(o, Tensor) and trainable(o.dtype))
+        if not reached.isdisjoint(outs):
+            token = SYMBOLIC_GRADIENTS.set(True)
+            try:
+                gradient_function(registry.OpDef(op.name, lambda: None, lambda d, a: None, kind="shape"))
+            finally:
+                SYMBOLIC_GRADIENTS.reset(token)
+
+
 def _densify_slices(grads: tuple) -> tuple:
     from simdist.runtime.indexed_slices import IndexedSlices
     from simdist.runtime.tensor import convert_to_tensor

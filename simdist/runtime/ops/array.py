@@ -1651,6 +1651,7 @@ def _gather_standin(arrays: Any, attrs: dict) -> tuple:
 
 
 GATHER.standin = _gather_standin
+GATHER.standin_static = True
 
 
 def _gather_static(a: dict) -> list[int | None] | None:

@@ -247,6 +247,7 @@ no_tf_gradient("UpperBound")
 # values' shape; fz36a, sig seed 3620261233 #153)
 LOWER_BOUND.shape_fn = UPPER_BOUND.shape_fn = \
     lambda shapes, attrs: any(s is not None and len(s) != 2 for s in shapes[:2])
+LOWER_BOUND.standin_static = UPPER_BOUND.standin_static = True
 LOWER_BOUND.standin = UPPER_BOUND.standin = lambda arrays, attrs: (np.shape(arrays[1]),)
 
 
@@ -339,6 +340,7 @@ no_tf_gradient("UnravelIndex")
 # (a dry run of a tf.function's Python goes on past the kernel's refusal of its values, a dim of zero or
 # an index out of bound, with [len(dims)] + indices' shape, the shape function's: `unravel_index([-1],
 # [2, 0])` then assert_less of an int8 y is the assert's TypeError at trace; fz31b, fz14 seed 1420313005 #73)
+UNRAVEL_INDEX.standin_static = True
 UNRAVEL_INDEX.standin = lambda arrays, attrs: ((arrays[1].size,) + tuple(arrays[0].shape),)
 
 
@@ -426,6 +428,7 @@ TENSOR_SCATTER_MIN = register("TensorScatterMin", _tensor_scatter_extreme(np.les
                               kind="gather/scatter", fusion=_SCATTER_LANES)
 from simdist.runtime.ops.scatter import tensor_scatter_standin  # noqa: E402 - beside its ops
 TENSOR_SCATTER_MAX.standin = TENSOR_SCATTER_MIN.standin = tensor_scatter_standin
+TENSOR_SCATTER_MAX.standin_static = TENSOR_SCATTER_MIN.standin_static = True
 TENSOR_SCATTER_MAX.dtype = kernel_first("TensorScatterMax", TENSOR_SCATTER_MAX.dtype)
 TENSOR_SCATTER_MIN.dtype = kernel_first("TensorScatterMin", TENSOR_SCATTER_MIN.dtype)
 

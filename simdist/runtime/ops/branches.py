@@ -30,7 +30,7 @@ import numpy as np
 
 from simdist.runtime import context, errors, execution, nest, variables
 from simdist.runtime.cost import tally
-from simdist.runtime.ops import dispatch, trace_errors
+from simdist.runtime.ops import dispatch, pruning, trace_errors
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
 __all__ = ["COND", "CASE", "run", "untaken"]
@@ -46,6 +46,8 @@ def run(kind: str, fns: Sequence[Callable[[], Any]], pred: Tensor, select: Calla
     outputs checked against each other and the taken one's returned with Python numbers as
     tensors. In a recorded call whose predicate changes between calls the branches are
     recorded as a node that selects one on every replay (graph/branches.py)."""
+    if context.in_function() and pruning.is_standin(pred):
+        return _standin_branches(kind, fns, pred)
     rec = execution.current().recorder
     if context.in_function() and rec is not None and not rec.is_constant(pred):
         from simdist.runtime.graph import branches as recorded
@@ -187,6 +189,38 @@ def _watched(result: Any, reads: list[Any]) -> Any:
     return nest.map_structure(lambda v: next(it) if isinstance(v, Tensor) else v, result)
 
 
+def _standin_branches(kind: str, fns: Sequence[Callable[[], Any]], pred: Tensor) -> Any:
+    """A tf.cond / switch_case inside a tf.function call's retry whose predicate is a stand-in (runtime/ops/
+    pruning.py: a failed kernel's output, whose value the graph would compute only when it runs): TF builds
+    every branch before anything runs, so each is traced as an untaken one (a trace-time error of any is the
+    call's), their outputs checked against each other, and the result is stand-ins raising the predicate's
+    error when read (shaped where every branch gives one static shape). A branch that writes a variable makes
+    the If stateful, which TF runs: the predicate's error then."""
+    err = pruning.error_of(pred)
+    outs = []
+    for fn in fns:
+        writes: list[int] = []
+        outs.append(untaken(fn, writes=writes))
+        if writes and writes[0]:
+            raise err
+    if outs[0] is _FAILED:
+        raise err
+    result = _checked(kind, outs, 0)
+    dev = context.current_device()
+
+    def stand(i: int, t: Any) -> Any:
+        if not isinstance(t, Tensor):
+            return t
+        arr = pruning.standin_array(t)
+        shaped = all(isinstance(o, Tensor) and tuple(pruning.standin_array(o).shape) == tuple(arr.shape) and
+                     (not pruning.is_standin(o) or pruning.is_shaped(o)) for o in flat_of[i])
+        return pruning.poison(Tensor(np.zeros_like(arr), t.dtype, dev), err, shaped)
+    flat = nest.flatten(result)
+    flats = [nest.flatten(o) if o is not _FAILED else None for o in outs]
+    flat_of = [[f[i] for f in flats if f is not None and len(f) == len(flat)] for i in range(len(flat))]
+    return nest.pack_sequence_as(result, [stand(i, t) for i, t in enumerate(flat)])
+
+
 def _checked(kind: str, outs: list[Any], taken: int) -> Any:
     if any(o is _FAILED for o in outs):
         return outs[taken]
@@ -206,7 +240,7 @@ def _drop(items: list[Any], item: Any) -> None:
 
 
 def untaken(fn: Callable[[], Any], keep_recorder: bool = False, reads: list[Any] | None = None,
-            observer: Any = None) -> Any:
+            observer: Any = None, writes: list[int] | None = None) -> Any:
     """fn() run as TF traces a branch it does not take (see the module's docstring): its outputs
     as tensors, or _FAILED when an op of it raised an error that TF only raises when a graph
     runs. With keep_recorder the recording (a branch's: graph/branches.py) still sees its ops;
@@ -242,6 +276,8 @@ def untaken(fn: Callable[[], Any], keep_recorder: bool = False, reads: list[Any]
                 raise
             return _FAILED
     finally:
+        if writes is not None:   # (how many variable writes the branch made, all undone)
+            writes.append(len(txn.ops))
         if keep_recorder and rec is not None:
             rec.spent = tally.flops - flops
             if dropped:

@@ -25,7 +25,7 @@ import numpy as np
 
 from simdist.runtime import dtypes
 
-__all__ = ["dot", "eigen_batched_in_order", "lazy_transposed", "lazy_transposed_matmul", "redux_sum", "rowmajor_gemv", "eigen_in_order", "eigen_pairs", "gemv_in_order", "in_order", "matmul", "needs_order", "ordered_matmul",
+__all__ = ["dot", "eigen_batched_in_order", "eigen_gemv", "eigen_gemv_transposed", "lazy_transposed", "lazy_transposed_matmul", "redux_sum", "rowmajor_gemv", "eigen_in_order", "eigen_pairs", "gemv_in_order", "in_order", "matmul", "needs_order", "ordered_matmul",
            "paired_matmul", "row_in_order"]
 
 
@@ -291,6 +291,58 @@ def gemv_in_order(x: np.ndarray, y: np.ndarray) -> bool:
         return False
     from simdist.runtime import host_cpu
     return not host_cpu.current().onednn_supports("float32")
+
+
+def eigen_gemv(x: np.ndarray, y: np.ndarray) -> np.ndarray | None:
+    """MatMul's x [m, k] @ y [k, 1] (float32, m >= 2, neither transposed, one product) as TF 2.21's own kernel
+    computes it on a host where oneDNN does not run float32, else None. LaunchBatchMatMul<CPUDevice> (TF's
+    matmul_op_impl.h) takes, for a product whose smallest dimension is 1 and m·k <= 128·128,
+    SequentialMatMulKernel: `z.noalias() = x * y` of row-major Eigen::Matrix maps. Eigen (GeneralMatrixMatrix.h
+    generic_product_impl<GemmProduct>::evalTo) evaluates a product with rhs.rows() + dst.rows() + dst.cols() <
+    EIGEN_GEMM_TO_COEFFBASED_THRESHOLD (20) coefficient by coefficient, which adds the rounded products in order
+    (k + m + 1 < 20); else, one destination column, general_matrix_vector_product<RowMajor> (`rowmajor_gemv`).
+    Measured on the AMD EPYC host (oneDNN off): 918 seeded products of m in 2..256, k in 1..300, 915 bit for bit
+    (fz54_logs/gemv_meas.py; 113 with the order before). Not modelled: m·k > 128·128, where
+    SingleBatchParallelMatMulKernel splits the rows into blocks of multiples of 64 by the pool's thread count and a
+    block of one row is a dot product (Redux): 3 of those 918 (m = 65, k >= 255) differ."""
+    if not (x.dtype.name == "float32" and x.ndim == 2 and y.ndim == 2 and y.shape[1] == 1 and x.shape[0] >= 2
+            and x.shape[1] >= 1 and y.dtype.name == "float32"):
+        return None
+    from simdist.runtime import host_cpu
+    if host_cpu.current().onednn_supports("float32"):
+        return None
+    m, k = x.shape
+    if k + m + 1 < 20:
+        return ordered_matmul(x, y, fused=False)
+    return rowmajor_gemv(x, y[:, 0])[:, None]
+
+
+def eigen_gemv_transposed(a: np.ndarray, y: np.ndarray) -> np.ndarray | None:
+    """MatMul's a [k, m] given with transpose_a, times y [k, 1] (float32, m >= 2, one product) as TF 2.21's own kernel
+    computes it on a host where oneDNN does not run float32, else None: SequentialMatMulKernel's
+    `z = x.transpose() * y` is Eigen's general_matrix_vector_product<ColMajor> (GeneralMatrixVector.h) on the
+    transposed row-major matrix (a column-major m x k, leading dimension m): for each block of columns (all k when
+    k < 128, else 16, or 4 where m·4 >= 32000 bytes) every output adds the block's rounded products in order from
+    zero (no FMA in the wheel's Eigen code), and the block's sum is added to the result. The gradient of a one-unit
+    Dense's kernel, x^T·dy, is such a product. Measured on the AMD EPYC host (oneDNN off): 504 of 504 seeded products
+    of m in 2..200, k in 1..300 bit for bit (fz54_logs/gemvt_meas.py; 92 with NumPy's BLAS before). The products
+    with m + k + 1 < 20 keep `lazy_transposed` (Eigen's coefficient-based product: its -0.0 sums)."""
+    if not (a.dtype.name == "float32" and y.dtype.name == "float32" and a.ndim == 2 and y.ndim == 2
+            and y.shape[1] == 1 and a.shape[1] >= 2 and a.shape[0] >= 1):
+        return None
+    from simdist.runtime import host_cpu
+    if host_cpu.current().onednn_supports("float32"):
+        return None
+    k, m = a.shape
+    block = k if k < 128 else (16 if m * 4 < 32000 else 4)
+    res = np.zeros(m, np.float32)
+    with np.errstate(over="ignore", invalid="ignore"):
+        for j0 in range(0, k, block):
+            c = np.zeros(m, np.float32)
+            for j in range(j0, min(k, j0 + block)):
+                c = c + a[j] * y[j, 0]
+            res = res + c
+    return res[:, None]
 
 
 def ordered_matmul(x: np.ndarray, y: np.ndarray, fused: bool = True) -> np.ndarray:

@@ -40,6 +40,7 @@ def no_tf_gradient(op_type: str) -> None:
         from simdist.runtime.ops import registry
         registry.gradient_function(registry.OpDef(op_type, lambda: None, lambda d, a: None, kind="shape"))
         return []
+    grad.no_tf_gradient = True   # type: ignore[attr-defined]  # (autodiff/tape.py check_function_backward)
     RegisterGradient(op_type)(grad)
 
 

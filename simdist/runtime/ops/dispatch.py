@@ -134,14 +134,36 @@ def past_standin(op: OpDef, tensors: Sequence[Tensor], attrs: dict | None = None
 
 
 def _through_standin(op: OpDef, tensors: Sequence[Tensor], attrs: dict | None, err: BaseException) -> Any:
-    """A stateless op of a tf.function call's retry (runtime/ops/pruning.py) reading a stand-in: no kernel runs;
-    stand-ins of its outputs (its stand-in rule's shapes), raising `err` when read, as TF prunes the op with the
-    failed one when nothing uses them. `err` itself when no output count or dtype can be had."""
+    """A stateless op of a tf.function call's retry (runtime/ops/pruning.py) reading a stand-in. TF builds the
+    whole graph before any kernel runs, so the op's trace-time checks come first: its dtype rule's error, and,
+    when every stand-in it reads has the graph's static shape (pruning `shaped`), its shape function's. Then
+    a shape query (Shape, Size, Rank) of a fully known static shape is its value (TF's graph holds it as a
+    constant: array_ops.shape_internal's `optimize`, so the failed op feeds nothing); any other op runs on the
+    stand-ins' zeros for its outputs' shapes (a trace-time error its kernel marks is the call's), shaped when
+    the inputs are and a second run on other values gives the same shapes. Its outputs are stand-ins raising
+    `err` when read, as TF prunes the op with the failed one when nothing uses them, else raises `err`. A
+    kernel's run-time refusal of the zeros leaves the stand-in rule's shapes, unshaped: `err` itself when no
+    output count can be had."""
+    from simdist.runtime.ops import trace_errors
+    shaped = all(_pruning.is_shaped(t) for t in tensors if _pruning.is_standin(t)) and _fully_known(tensors)
     try:
         dt = op.dtype(tuple(t.dtype for t in tensors), attrs)
-    except Exception:  # noqa: BLE001 - no dtype to stand in with: the stand-in's error stands
+    except Exception as e:  # noqa: BLE001 - the node's dtype check is at trace; else no dtype to stand in with
+        if not isinstance(e, errors.OpError) or trace_errors.builds(e):
+            if shaped:
+                graph_shape_first(op, tensors, attrs, e)
+            raise
         raise err from None
-    out = _pruning.standin(op, [_pruning.standin_array(t) for t in tensors], dt, attrs)
+    arrays = [_pruning.standin_array(t) for t in tensors]
+    if shaped and context._function_depth:
+        if op.trace_shape is not None:   # (TF's shape function, at trace)
+            _trace_shape(op, tensors, attrs)
+        if op.kind == "shape-query" and op.num_outputs == 1:
+            return _standin_run(op, tensors, arrays, dt, attrs, None)
+        ran = _standin_run(op, tensors, arrays, dt, attrs, err)
+        if ran is not None:
+            return ran
+    out = _pruning.standin(op, arrays, dt, attrs)
     if out is None:
         raise err
     dev = context.current_device()
@@ -149,6 +171,53 @@ def _through_standin(op: OpDef, tensors: Sequence[Tensor], attrs: dict | None, e
         return _pruning.poison(Tensor(np.asarray(out), dt, dev), err)
     dts = dt if type(dt) is tuple else (dt,) * len(out)
     return _pruning.poison(tuple(Tensor(np.asarray(o), d, dev) for o, d in zip(out, dts)), err)
+
+
+def _fully_known(tensors: Sequence[Any]) -> bool:
+    """Whether the graph being traced knows every dimension of `tensors` (no static_shapes mark): a stand-in's
+    zeros made from them have its static shape."""
+    if not _shapes.UNKNOWN:
+        return True
+    return not any(_shapes.rank_unknown(t) or any(_shapes.unknown(t) or ()) for t in tensors)
+
+
+def _standin_run(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], dt: Any, attrs: dict | None,
+                 err: BaseException | None) -> Any:
+    """`_through_standin`'s run of the op's forward on shaped stand-ins' zeros, outside any recording (its outputs
+    are no values of the graph): its outputs poisoned with `err` (shaped when a run on other values of the
+    stand-ins, ones, gives the same shapes: no value-dependent dimension), or plain tensors when `err` is None;
+    None when its kernel refuses the zeros at run time. A trace-time error the kernel marks propagates."""
+    from simdist.runtime.ops import trace_errors
+
+    def forward(xs: Sequence[np.ndarray]) -> tuple:
+        got = op.forward(*xs, **attrs) if attrs else op.forward(*xs)
+        return tuple(got) if op.num_outputs != 1 else (got,)
+    try:
+        with np.errstate(all="ignore"):
+            outs = forward(arrays)
+    except Exception as e:  # noqa: BLE001 - a trace-time error is the call's; a kernel's refusal of the zeros is not
+        if isinstance(e, ValueError) and op.kind == "elementwise" and len(tensors) == 2 and "broadcast" in str(e):
+            from simdist.runtime.ops import math as _math   # (operands that do not broadcast: the binary wrapper's rule)
+            e = _math.kernel_value_error(op, tensors[0], tensors[1], e)
+        if trace_errors.builds(e):
+            raise e from None
+        return None
+    dts = dt if type(dt) is tuple else (dt,) * len(outs)
+    dev = context.current_device()
+    made = tuple(Tensor(np.asarray(o) if d is dtypes.string else np.asarray(o).astype(d._np, copy=False), d, dev)
+                 for o, d in zip(outs, dts))
+    result = made[0] if op.num_outputs == 1 else made
+    if err is None:
+        return result
+    same = op.kind == "elementwise"
+    if not same:
+        try:
+            with np.errstate(all="ignore"):
+                others = forward([np.ones_like(a) if _pruning.is_standin(t) else a for t, a in zip(tensors, arrays)])
+            same = len(outs) == len(others) and all(np.shape(o) == np.shape(x) for o, x in zip(outs, others))
+        except Exception:  # noqa: BLE001 - no second run: the shapes are not known to be static
+            same = False
+    return _pruning.poison(result, err, same)
 
 
 # Stateful ops tf.data lets an iterator's checkpoint hold (TF's WHITELIST_STATEFUL_OP_FOR_DATASET_FUNCTIONS,
@@ -231,7 +300,7 @@ def run(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], dt: 
             _STOOD[0] = True   # (its outputs' values are unknown to the graph: marked below)
     if op.num_outputs != 1:
         ts = _run_multi(op, tensors, arrays, out, dt, attrs, rule, marked, pruned is None)
-        return ts if pruned is None else _pruning.poison(ts, pruned)
+        return ts if pruned is None else _pruning.poison(ts, pruned, _pruning.standin_shaped(op) and _fully_known(tensors))
     if type(out) is not np.ndarray:
         out = np.asarray(out)   # a NumPy scalar from a 0-d op
     npd = dt._np
@@ -273,7 +342,7 @@ def run(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], dt: 
     if _shapes.UNKNOWN:    # a traced graph's unknown dimensions, carried through elementwise ops
         t = _shapes.propagate(op, tensors, t, attrs)
     if pruned is not None:
-        _pruning.poison(t, pruned)
+        _pruning.poison(t, pruned, _pruning.standin_shaped(op) and _fully_known(tensors))
     return t
 
 

@@ -81,14 +81,18 @@ def _matmul_op(a: np.ndarray, b: np.ndarray, transpose_a: bool = False, transpos
                a_is_sparse: bool = False, b_is_sparse: bool = False) -> np.ndarray:
     """MatMul's forward: `_matmul`, and a small matrix-vector product in the order of TF's kernel
     (contraction_order.gemv_in_order); SparseMatMul's (a sparse flag) where that is not finite."""
-    from simdist.runtime.ops.contraction_order import gemv_in_order, lazy_transposed, lazy_transposed_matmul, ordered_matmul
+    from simdist.runtime.ops.contraction_order import gemv_in_order, lazy_transposed, lazy_transposed_matmul, \
+        ordered_matmul
     x = np.swapaxes(a, -1, -2) if transpose_a else a
     y = np.swapaxes(b, -1, -2) if transpose_b else b
     if not (a_is_sparse or b_is_sparse) and lazy_transposed(x, y, transpose_a, transpose_b):
         # (TF 2.21's MatMul is the batch kernel with one batch: a transposed product with m, k or n of 1 takes
         # Eigen's lazy product; 309 of 309 seeded products, fz46b: pinv of a column's -0.0, fz44_gen seed 44008)
         return lazy_transposed_matmul(x, y, transpose_a, transpose_b)
-    if not transpose_a and not transpose_b and gemv_in_order(a, b):
+    gemv = None if a_is_sparse or b_is_sparse else _eigen_matvec(a, b, transpose_a, transpose_b)
+    if gemv is not None:   # (TF's own kernel's matrix-vector order: contraction_order.eigen_gemv)
+        out = gemv
+    elif not transpose_a and not transpose_b and gemv_in_order(a, b):
         out = ordered_matmul(a, b, fused=False)
     else:
         out = _matmul(a, b, transpose_a, transpose_b)
@@ -191,6 +195,38 @@ MATMUL = register("MatMul", _complex_daz(_matmul_op), _matmul_rule("MatMul", ("i
 # host's paired order, so a fit's traced step and an eager loop differed in the last bit on an AVX2-only host)
 
 
+def _eigen_matvec(a: np.ndarray, b: np.ndarray, transpose_a: bool, transpose_b: bool) -> np.ndarray | None:
+    """A float32 product with one column (y [..., k, 1], y given as [..., 1, k] with transpose_b) as TF 2.21's own
+    kernel computes each matrix where oneDNN does not run float32, else None: SequentialMatMulKernel's Eigen
+    product for each batch member (batch_matmul: the smallest dimension 1 takes it whatever the batch), the
+    row-major GEMV (`contraction_order.eigen_gemv`; y^T of a row is a contiguous column) or, with transpose_a, the
+    column-major one (`eigen_gemv_transposed`). Measured on the AMD EPYC host: 48 of 48 seeded batches of three of
+    each (m in 2..100, k in 3..256), and 44 of 48 with transpose_b (the 4 others are the coefficient-based region
+    `lazy_transposed` keeps). Not with both transposed (not measured)."""
+    from simdist.runtime.ops.contraction_order import eigen_gemv, eigen_gemv_transposed
+    if transpose_a and transpose_b:
+        return None
+    if a.dtype.name != "float32" or b.dtype.name != "float32" or a.ndim < 2 or b.ndim < 2:
+        return None
+    if (b.shape[-2] if transpose_b else b.shape[-1]) != 1:
+        return None
+    batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    aa = np.broadcast_to(a, batch + a.shape[-2:])
+    bb = np.broadcast_to(b, batch + b.shape[-2:])
+    outs = []
+    for idx in np.ndindex(*batch):
+        xa, yb = aa[idx], bb[idx]
+        y = np.ascontiguousarray(yb.T) if transpose_b else yb
+        got = eigen_gemv_transposed(xa, y) if transpose_a else eigen_gemv(np.ascontiguousarray(xa), y)
+        if got is None:
+            return None
+        outs.append(got)
+    if not outs:
+        return None
+    m = outs[0].shape[0]
+    return np.stack(outs).reshape(batch + (m, 1))
+
+
 def _batch_matmul(a: np.ndarray, b: np.ndarray, transpose_a: bool = False, transpose_b: bool = False) -> np.ndarray:
     """BatchMatMulV2's forward: `_matmul`, except Eigen's coefficient-based product of the kernel's outer-parallel
     path with an operand transposed (contraction_order.lazy_transposed: the sum from the first product)."""
@@ -199,6 +235,9 @@ def _batch_matmul(a: np.ndarray, b: np.ndarray, transpose_a: bool = False, trans
     y = np.swapaxes(b, -1, -2) if transpose_b else b
     if lazy_transposed(x, y, transpose_a, transpose_b):
         return lazy_transposed_matmul(x, y, transpose_a, transpose_b)
+    gemv = _eigen_matvec(a, b, transpose_a, transpose_b)   # (one column: TF's own kernel's GEMV orders)
+    if gemv is not None:
+        return gemv
     return _matmul(a, b, transpose_a, transpose_b)
 
 

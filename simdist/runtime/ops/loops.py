@@ -97,8 +97,22 @@ def traced_while(cond: Callable[..., Any], body: Callable[..., Any], loop_vars: 
         run_body(flat0)
         return _as_invariants(structure, invariants)
     from simdist.runtime.graph import branches as recorded
-    from simdist.runtime.ops import branches
+    from simdist.runtime.ops import branches, pruning
     from simdist.runtime.ops.branches import _FAILED, untaken
+    stood = next((t for t in flat0 if pruning.is_standin(t)), None)
+    if stood is not None:
+        # (a loop variable a failed kernel stands in for, in a tf.function call's retry, runtime/ops/pruning.py:
+        # TF traces cond and body once, with their checks, and the loop runs only with the graph; its results
+        # are stand-ins raising that error when read, the loop variables' static shapes theirs)
+        err = pruning.error_of(stood)
+        writes: list[int] = []
+        if untaken(lambda: (run_cond(flat0), run_body(flat0)), writes=writes) is _FAILED or writes[0] or \
+                any(not isinstance(t, Tensor) or _is_ta(t) for t in flat0):
+            raise err
+        dev = context.current_device()
+        out = [pruning.poison(Tensor(np.zeros_like(pruning.standin_array(t)), t.dtype, dev), err,
+                              not pruning.is_standin(t) or pruning.is_shaped(t)) for t in flat0]
+        return _as_invariants(nest.pack_sequence_as(structure, out), invariants)
     rec = execution.current().recorder
     if carries_ta and rec is not None:
         rec.invalidate("its tf.while_loop carries a TensorArray")

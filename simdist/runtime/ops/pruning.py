@@ -26,6 +26,7 @@ from typing import Any, Iterator, Sequence
 import numpy as np
 
 from simdist.runtime import context, dtypes
+from simdist.runtime import tensor as _tensor
 from simdist.runtime.tensor import Tensor, _Traced
 
 # the (op name, message) keys of the kernel errors the running retry defers, else None
@@ -34,14 +35,38 @@ _ACTIVE: list[Any] = [None]
 _LAST: list[Any] = [None]
 # id(stand-in) -> the error its reads raise
 _ERRORS: dict[int, BaseException] = {}
+# id(stand-in) -> True when its zeros have the static shape TF's graph gives the op's output (`shaped`)
+_SHAPED: dict[int, bool] = {}
 
 
 def _error_of(t: Tensor) -> BaseException:
     return _ERRORS[id(t)]
 
 
+def _static_array(t: Tensor) -> np.ndarray:
+    """A shaped stand-in's zeros (their shape is the graph's), else its error raised."""
+    if not _SHAPED.get(id(t)):
+        raise _error_of(t)
+    return standin_array(t)
+
+
+def _text(t: Tensor, as_repr: bool) -> str:
+    """A stand-in's text as TF's graph tensor prints (no value: the failed op's output is one of the graph's),
+    its shape the static one when known."""
+    from simdist.runtime import symbolic
+    text = symbolic.graph_text(t, as_repr)
+    if text is not None:
+        return text
+    shape = _tensor.TensorShape._of_array(standin_array(t).shape) if _SHAPED.get(id(t)) else _tensor.TensorShape(None)
+    name = getattr(t, "_graph_name", None) or "standin"
+    if as_repr:
+        return f"<tf.Tensor '{name}:0' shape={shape} dtype={t.dtype.name}>"
+    return f'Tensor("{name}:0", shape={shape}, dtype={t.dtype.name})'
+
+
 class _PrunedTensor(Tensor):
-    """A stand-in of a failed op's output: every read of its value or shape raises its error."""
+    """A stand-in of a failed op's output: every read of its value raises its error; its shape is
+    the graph's static shape when that is known (`shaped`), else a read of it raises too."""
 
     __slots__ = ()
 
@@ -51,7 +76,20 @@ class _PrunedTensor(Tensor):
 
     @property   # type: ignore[override]
     def shape(self) -> Any:
-        raise _error_of(self)
+        a = _static_array(self)
+        if _tensor._SYM_DEPTH[0] and _tensor.STATIC_UNKNOWN and id(self) in _tensor.STATIC_UNKNOWN:
+            return _tensor._graph_shape(self, a.shape)   # (frame 2: the reader, Tensor.shape's rule)
+        return _tensor.TensorShape._of_array(a.shape)
+
+    @property   # type: ignore[override]
+    def ndim(self) -> int:
+        return standin_array(self).ndim   # (the stand-in rule's rank, as a recorded tensor's `_a` gives it)
+
+    def __repr__(self) -> str:
+        return _text(self, True)
+
+    def __str__(self) -> str:
+        return _text(self, False)
 
 
 class _PrunedTraced(_Traced):
@@ -65,7 +103,20 @@ class _PrunedTraced(_Traced):
 
     @property   # type: ignore[override]
     def shape(self) -> Any:
-        raise _error_of(self)
+        a = _static_array(self)
+        if _tensor._SYM_DEPTH[0] and _tensor.STATIC_UNKNOWN and id(self) in _tensor.STATIC_UNKNOWN:
+            return _tensor._graph_shape(self, a.shape)
+        return _tensor.TensorShape._of_array(a.shape)
+
+    @property   # type: ignore[override]
+    def ndim(self) -> int:
+        return standin_array(self).ndim   # (the stand-in rule's rank, as a recorded tensor's `_a` gives it)
+
+    def __repr__(self) -> str:
+        return _text(self, True)
+
+    def __str__(self) -> str:
+        return _text(self, False)
 
 
 _CLASSES = {Tensor: _PrunedTensor, _Traced: _PrunedTraced}
@@ -161,15 +212,36 @@ def standin_array(t: Any) -> Any:
     return t._a if type(t) is _Traced else t._v
 
 
-def poison(result: Any, err: BaseException) -> Any:
-    """The op's output tensor(s) made stand-ins raising `err` on every read."""
+def poison(result: Any, err: BaseException, shaped: bool = False) -> Any:
+    """The op's output tensor(s) made stand-ins raising `err` on every read of a value; `shaped`:
+    their arrays have the static shapes TF's graph gives them, which `.shape` answers."""
     for t in (result if type(result) is tuple else (result,)):
         cls = _CLASSES.get(type(t))
         if cls is not None:
             t.__class__ = cls
             _ERRORS[id(t)] = err
             weakref.finalize(t, _ERRORS.pop, id(t), None)
+            if shaped:
+                _SHAPED[id(t)] = True
+                weakref.finalize(t, _SHAPED.pop, id(t), None)
     return result
+
+
+def error_of(t: Any) -> BaseException:
+    """The error a stand-in's reads raise."""
+    return _error_of(t)
+
+
+def is_shaped(t: Any) -> bool:
+    """Whether `t`, a stand-in, has the graph's static shape (`poison`'s `shaped`)."""
+    return bool(_SHAPED.get(id(t)))
+
+
+def standin_shaped(op: Any) -> bool:
+    """Whether `standin`'s zeros for a failed kernel of `op` have TF's static shape: an elementwise op's
+    (its operands' broadcast) or an op whose stand-in rule is its shape function on shapes alone
+    (`OpDef.standin_static`)."""
+    return (op.kind == "elementwise" and op.num_outputs == 1) or bool(getattr(op, "standin_static", False))
 
 
 def check(out: Any) -> None:

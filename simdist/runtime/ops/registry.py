@@ -159,7 +159,8 @@ class OpDef:
 
     __slots__ = ("name", "forward", "dtype", "flops", "grad", "num_outputs", "stateful", "none_grad_ok", "kind",
                  "fusion", "sums", "exact", "bare", "bytes", "bound", "tape_replay", "subnormals", "graph_rule",
-                 "shape_fn", "trace_shape", "lane_forward", "raw_args", "standin")
+                 "shape_fn", "trace_shape", "lane_forward", "raw_args", "standin",
+                 "standin_static")
 
     def __init__(self, name: str, forward: Callable[..., Any], dtype: Callable[..., Any],
                  flops: Callable[..., float] | None = None, num_outputs: int = 1, stateful: bool = False,
@@ -223,6 +224,10 @@ class OpDef:
         # it (dispatch `_past_kernel_error`; an elementwise op needs none: its operands' broadcast).
         # None: the dry run stops at the kernel's error.
         self.standin: Callable[[Any, dict], tuple] | None = None
+        # standin_static: whether `standin` is the shape function on the inputs' shapes alone (and its
+        # zeros so the graph's static shape, which a tf.function call's retry past the kernel's error
+        # lets `.shape` read: runtime/ops/pruning.py), not a guess of a value-dependent dimension
+        self.standin_static: bool = False
 
     def cost(self, arrays: Any, out: Any, attrs: dict | None) -> tuple[float, int, int]:
         """(FLOPs, bytes read, bytes written) of one run on `arrays` giving `out` (an array, or a

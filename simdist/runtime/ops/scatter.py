@@ -101,6 +101,7 @@ GATHER_ND = register("GatherNd", _gather_nd, args.first, lambda arrays, out, att
                      fusion=_LANE_ROWS, bytes=selected_bytes)
 # (a dry run's stand-in past a kernel refusal, a scalar params among them: GatherNdShape's output, the indices' outer
 # dimensions then params' dimensions past the indices' depth; fz45b, fz44_gen seed 44009)
+GATHER_ND.standin_static = True
 GATHER_ND.standin = lambda arrays, attrs: (tuple(arrays[1].shape[:-1]) + tuple(arrays[0].shape[arrays[1].shape[-1]:]),)
 
 
@@ -414,6 +415,7 @@ def tensor_scatter_standin(arrays: Any, attrs: dict) -> tuple:
 
 
 TENSOR_SCATTER_UPDATE.standin = TENSOR_SCATTER_ADD.standin = TENSOR_SCATTER_SUB.standin = tensor_scatter_standin
+TENSOR_SCATTER_UPDATE.standin_static = TENSOR_SCATTER_ADD.standin_static = TENSOR_SCATTER_SUB.standin_static = True
 TENSOR_SCATTER_ADD.dtype = kernel_first("TensorScatterAdd", TENSOR_SCATTER_ADD.dtype)
 TENSOR_SCATTER_SUB.dtype = kernel_first("TensorScatterSub", TENSOR_SCATTER_SUB.dtype)
 

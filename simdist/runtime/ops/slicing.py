@@ -412,6 +412,7 @@ def _tile(a: np.ndarray, multiples: Any) -> np.ndarray:
 TILE = register("Tile", _tile, args.first, _ZERO, kind="shape", fusion=_LANE_AXES)
 # (TileShapeFn: each dimension times its multiple; a dry run goes on with it past the uint16 refusal,
 # as TF's trace does: sobel_edges' later MirrorPad shape error; fz27b, fz14 seed 1420272702 #206)
+TILE.standin_static = True
 TILE.standin = lambda arrays, attrs: (tuple(d * k for d, k in zip(arrays[0].shape, attrs["multiples"])),)
 
 
@@ -539,6 +540,7 @@ MIRROR_PAD = register("MirrorPad", _mirror_pad, args.first, _ZERO, kind="shape",
 # (MirrorPad's shape function: each dimension plus its paddings; a dry run goes on with it past the
 # kernel's "paddings must be less than the dimension size": sobel_edges' later TypeError for a complex
 # image in a tf.function; fz27b, fz3 seed 2702 #145)
+MIRROR_PAD.standin_static = True
 MIRROR_PAD.standin = lambda arrays, attrs: (tuple(d + lo + hi for d, (lo, hi) in zip(arrays[0].shape,
                                                                                      attrs["paddings"])),)
 MIRROR_PAD_GRAD = register("MirrorPadGrad", _mirror_pad_grad, args.first, kind="shape",
