@@ -10054,7 +10054,7 @@ TRAINING_BATCH61: list[Mutant] = [
        "    rc._shared_index[name] = k + 1\n    return made[0]\n",
        "a replica of strategy.run that creates several variables of one name gets replica 0's first for each"),
     _t("reciprocal-newton-step-factored", "formula", "simdist/runtime/ops/rcp.py",
-       "        return np.where(t == t, x * t + x, x)\n",
+       "        return np.where(t == t, _ftz(x * t) + x, x)\n",
        "        return np.where(t == t, x * (_F(1) + t), x)\n",
        "subtle: float32 Reciprocal's Newton step as x * (1 + t) instead of Eigen's x * t + x: another rounding, "
        "an ulp off for some inputs"),

@@ -53,13 +53,21 @@ def test_kpaths54_softmax_family(backend: Any, name: str) -> None:
 
 
 @pytest.mark.clause("autodiff.op-gradients")
-@pytest.mark.parametrize("name", _ids("k-matmul-") + _ids("k-biasadd-") + _ids("k-conv2d-") + _ids("k-pool-")
-                         + _ids("k-batchnorm-") + _ids("k-cast-") + _ids("k-array-"))
+@pytest.mark.parametrize("name", _ids("k-matmul-") + _ids("k-biasadd-") + _ids("k-conv2d-") + _ids("k-batchnorm-")
+                         + _ids("k-cast-") + _ids("k-array-"))
 def test_kpaths54_layer_ops_and_gradients(backend: Any, name: str) -> None:
-    """MatMul/BatchMatMul (transposes, batch broadcast), BiasAdd, Conv2D (strides, padding, dilation), AvgPool and
-    MaxPool (ties in windows), FusedBatchNormV3 (training and inference), Cast between the float types and to
+    """MatMul/BatchMatMul (transposes, batch broadcast), BiasAdd, Conv2D (strides, padding, dilation), FusedBatchNormV3 (training and inference), Cast between the float types and to
     integers, and the gradients of concat, split, split_v, gather (repeated indices), stack, unstack and tile:
     TF 2.21's bits."""
+    _check(backend, name)
+
+
+@pytest.mark.clause("nn.max-pool-nan")
+@pytest.mark.parametrize("name", _ids("k-pool-"))
+def test_kpaths54_pooling(backend: Any, name: str) -> None:
+    """AvgPool and MaxPool over five window/stride/padding shapes (SAME borders, overlapping windows) with ties in
+    the windows, forward and gradient: the first of tied maxima, the routed gradients summed in output order, the
+    window sums in the type: TF 2.21's bits."""
     _check(backend, name)
 
 
