@@ -95,6 +95,10 @@ REF = RecordedPrograms(PATH, host_dependent=("k-",))
 #: "Fifty-fourth session"): program -> the case keys ("case" or "case/field") left out of the comparison until
 #: the op's rule is fixed; each is an open finding with its reproducer, not an expectation
 OPEN: dict[str, tuple[str, ...]] = {
+    'k-grad2-float16': ('reciprocal7/g2', 'reciprocal9/g2', 'reciprocal17/g2'),
+    'k-grad2-bfloat16': ('reciprocal7/g2', 'reciprocal9/g2', 'reciprocal17/g2'),
+    'k-grad2-float32': ('reciprocal7/g2', 'reciprocal9/g2', 'reciprocal17/g2'),
+    'k-grad2-float64': ('reciprocal7/g2', 'reciprocal9/g2', 'reciprocal17/g2'),
     'k-unary-tanh-float16': ('2051/y',),
     'k-reduce-sum-float16': ('2051/y', '8193/y'),
     'k-reduce-mean-float16': ('2051/y', '8193/y'),
@@ -167,6 +171,33 @@ for _op in UNARY:
             return {str(n): fwd_grad(tf, fn, [const(tf, values(op, n, dt, kind), dt)], name=f"{op}{n}")
                     for n in UNARY_SIZES}
         program(f"k-unary-{_op}-{_dt}", _unary)
+
+
+# -- 1b. second order: the gradient of each activation's gradient op, in its features and its upstream gradient ---
+GRAD2 = ("square", "sqrt", "rsqrt", "exp", "log", "tanh", "sigmoid", "softplus", "softsign", "relu", "relu6", "elu",
+         "selu", "leaky_relu", "reciprocal")
+
+for _dt in DTYPES:
+    def _grad2(tf: Any, mk: Any, dt: str = _dt) -> Any:
+        out = {}
+        for op in GRAD2:
+            fn, kind = _unary_ops(tf)[op]
+            for n in (7, 9, 17):
+                def run(op: str = op, n: int = n, fn: Any = fn, kind: str = kind) -> Any:
+                    x = const(tf, values(f"g2{op}", n, dt, kind), dt)
+                    u = upstream(tf, f"g2u{op}", (n,), dt)
+                    w = upstream(tf, f"g2w{op}", (n,), dt)
+                    with tf.GradientTape() as outer:
+                        outer.watch([x, u])
+                        with tf.GradientTape() as inner:
+                            inner.watch(x)
+                            y = fn(x)
+                        g = inner.gradient(y, x, output_gradients=u)
+                    g2 = outer.gradient(g, [x, u], output_gradients=w)
+                    return {"g": bits(g), "g2": [None if d is None else bits(d) for d in g2]}
+                out[f"{op}{n}"] = error(run)
+        return out
+    program(f"k-grad2-{_dt}", _grad2)
 
 
 # -- 2. binary ops: same shape, scalar, row and column broadcasts; gradients reduce the broadcast axes ------------
@@ -391,6 +422,9 @@ for _dt in ("float16", "float32", "float64"):
             def ga(a: Any, ax: int = axis, i: Any = idx) -> Any:
                 return tf.gather(a, tf.constant(i), axis=ax)
             out[f"gather{axis}{idx}"] = fwd_grad(tf, ga, [cx], name="ga")
+            # the gather's gradient (IndexedSlices) handed to the gradients of the ops before it
+            out[f"gather-after-ops{axis}{idx}"] = fwd_grad(tf, lambda a, ax=axis, i=idx: tf.gather(
+                tf.math.tanh(a) * 2.0 + a, tf.constant(i), axis=ax), [cx], name="gao")
         for mult in ([1, 1, 1], [2, 1, 3], [1, 4, 1], [3, 2, 2]):
             out[f"tile{mult}"] = fwd_grad(tf, lambda a, m=mult: tf.tile(a, m), [cx], name="ti")
         out["reshape-transpose"] = fwd_grad(tf, lambda a: tf.transpose(tf.reshape(a, [12, 9]), [1, 0]), [cx], name="rt")

@@ -28,6 +28,15 @@ def test_kpaths54_unary_values_and_gradients(backend: Any, name: str) -> None:
     _check(backend, name)
 
 
+@pytest.mark.clause("autodiff.op-gradients")
+@pytest.mark.parametrize("name", _ids("k-grad2-"))
+def test_kpaths54_second_order_gradients(backend: Any, name: str) -> None:
+    """The gradient of each activation's gradient op (SquareGrad's Mul, SqrtGrad, RsqrtGrad, TanhGrad, SigmoidGrad,
+    SoftplusGrad, SoftsignGrad, ReluGrad, Relu6Grad, EluGrad, SeluGrad, LeakyReluGrad, ReciprocalGrad...) in its
+    features and in its upstream gradient, at 7, 9 and 17 elements: TF 2.21's bits."""
+    _check(backend, name)
+
+
 @pytest.mark.clause("ops.eigen-kernels")
 @pytest.mark.parametrize("name", _ids("k-binary-"))
 def test_kpaths54_binary_values_and_gradients(backend: Any, name: str) -> None:
