@@ -66,11 +66,19 @@ def const(tf: Any, a: np.ndarray, dt: str) -> Any:
 
 
 def upstream(tf: Any, name: str, shape: tuple[int, ...], dt: str) -> Any:
-    """A non-uniform upstream gradient (normals, a few exact zeros)."""
+    """A non-uniform upstream gradient (normals, a few exact zeros; complex for a complex result)."""
     r = rng(f"up/{name}/{shape}/{dt}")
     g = r.standard_normal(shape) * r.choice([0.5, 1.0, 3.0], shape)
+    if dt.startswith("complex"):
+        g = g + 1j * r.standard_normal(shape)
     g.ravel()[5::11] = 0.0
     return const(tf, g, dt)
+
+
+def cbits(t: Any) -> Any:
+    """bits, a complex tensor's as [real parts, imaginary parts]."""
+    a = np.asarray(t.numpy() if hasattr(t, "numpy") else t)
+    return [bits(a.real), bits(a.imag)] if a.dtype.kind == "c" else bits(a)
 
 
 def fwd_grad(tf: Any, fn: Callable[..., Any], xs: list[Any], g: Any | None = None, name: str = "") -> Any:
@@ -84,8 +92,8 @@ def fwd_grad(tf: Any, fn: Callable[..., Any], xs: list[Any], g: Any | None = Non
             y = fn(*vs)
         up = g if g is not None else upstream(tf, name, tuple(y.shape), y.dtype.name)
         grads = t.gradient(y, vs, output_gradients=up)
-        return {"y": bits(y), "dtype": y.dtype.name, "shape": list(y.shape),
-                "grads": [None if d is None else bits(tf.convert_to_tensor(d)) for d in grads]}
+        return {"y": cbits(y), "dtype": y.dtype.name, "shape": list(y.shape),
+                "grads": [None if d is None else cbits(tf.convert_to_tensor(d)) for d in grads]}
     return error(run)
 
 
@@ -171,6 +179,21 @@ for _op in UNARY:
             return {str(n): fwd_grad(tf, fn, [const(tf, values(op, n, dt, kind), dt)], name=f"{op}{n}")
                     for n in UNARY_SIZES}
         program(f"k-unary-{_op}-{_dt}", _unary)
+
+
+#: the complex dtypes' paths (complex64 packets of 4, complex128 of 2; conjugates in every gradient)
+COMPLEX = ("complex64", "complex128")
+COMPLEX_UNARY = ("square", "sqrt", "rsqrt", "exp", "log", "log1p", "expm1", "tanh", "sigmoid", "sin", "cos",
+                 "reciprocal", "abs", "neg")
+
+for _op in COMPLEX_UNARY:
+    for _dt in COMPLEX:
+        def _cunary(tf: Any, mk: Any, op: str = _op, dt: str = _dt) -> Any:
+            fn, kind = _unary_ops(tf)[op]
+            part = "float32" if dt == "complex64" else "float64"
+            return {str(n): fwd_grad(tf, fn, [const(tf, values(op, n, part, "mild") + 1j * values(
+                op + "i", n, part, "mild"), dt)], name=f"{op}{n}") for n in UNARY_SIZES[:10]}
+        program(f"k-cunary-{_op}-{_dt}", _cunary)
 
 
 # -- 1b. second order: the gradient of each activation's gradient op, in its features and its upstream gradient ---

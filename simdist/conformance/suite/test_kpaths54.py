@@ -21,10 +21,11 @@ _check, _ids = REF.check, REF.ids
 
 
 @pytest.mark.clause("ops.packet-paths")
-@pytest.mark.parametrize("name", _ids("k-unary-"))
+@pytest.mark.parametrize("name", _ids("k-unary-") + _ids("k-cunary-"))
 def test_kpaths54_unary_values_and_gradients(backend: Any, name: str) -> None:
-    """An elementwise op (of UNARY) and its gradient over 22 sizes from 1 to 2,051 (packets and the scalar tail),
-    with 0, -0, subnormal, huge and negative values: TF 2.21's bits."""
+    """An elementwise op (of UNARY) and its gradient over 16 sizes from 1 to 2,051 (packets and the scalar tail),
+    with 0, -0, subnormal, huge and negative values; the complex ones (COMPLEX_UNARY) in complex64 and complex128
+    over 10 sizes from 1 to 16: TF 2.21's bits."""
     _check(backend, name)
 
 
