@@ -233,7 +233,8 @@ def _unary_ops(tf: Any) -> dict[str, tuple[Callable[[Any], Any], str]]:
             "exp": (m.exp, "real"), "log": (m.log, "pos"), "log1p": (m.log1p, "unit"), "expm1": (m.expm1, "real"),
             "tanh": (m.tanh, "real"), "sigmoid": (m.sigmoid, "real"), "softplus": (m.softplus, "real"),
             "softsign": (n.softsign, "real"), "relu": (n.relu, "real"), "relu6": (n.relu6, "real"),
-            "elu": (n.elu, "real"), "selu": (n.selu, "real"), "leaky_relu": (n.leaky_relu, "real"),
+            "elu": (n.elu, "real"), "selu": (n.selu, "real"),
+            "leaky_relu": (lambda x: n.leaky_relu(x, alpha=0.3), "real"),   # (an attribute off its default)
             "sin": (m.sin, "mild"), "cos": (m.cos, "mild"), "reciprocal": (m.reciprocal, "real"),
             "abs": (m.abs, "real"), "neg": (m.negative, "real"), "erf": (m.erf, "real"),
             "gelu": (lambda x: n.gelu(x, approximate=False), "real"),
