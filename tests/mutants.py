@@ -9998,8 +9998,8 @@ TRAINING_BATCH61: list[Mutant] = [
        "    badmask = (idx < 0) | (idx > n)\n    if badmask.any():\n        pos = np.unravel_index",
        "GatherV2's bounds check lets index == size through (NumPy's IndexError, not TF's InvalidArgumentError)"),
     _t("max-pool-floor-dropped", "boundary", "simdist/runtime/ops/pooling.py",
-       "    return np.fmax(np.fmax.reduce(flat, axis=3), flat.dtype.type(lowest))\n",
-       "    return np.fmax.reduce(flat, axis=3)\n",
+       "    return np.fmax(np.take_along_axis(flat, first, axis=3)[:, :, :, 0, :], flat.dtype.type(lowest))\n",
+       "    return np.take_along_axis(flat, first, axis=3)[:, :, :, 0, :]\n",
        "MaxPool without its lowest-finite floor: a window of -inf (or NaN and -inf) gives -inf where TF gives -FLT_MAX"),
     _t("box-muller-angle-in-float32", "dtype", "simdist/runtime/ops/philox_dists.py",
        "    v1 = (_TWO_PI * uint32_to_float(x1).astype(np.float64)).astype(np.float32)\n",
@@ -10054,7 +10054,7 @@ TRAINING_BATCH61: list[Mutant] = [
        "    rc._shared_index[name] = k + 1\n    return made[0]\n",
        "a replica of strategy.run that creates several variables of one name gets replica 0's first for each"),
     _t("reciprocal-newton-step-factored", "formula", "simdist/runtime/ops/rcp.py",
-       "        return np.where(t == t, x * t + x, x)\n",
+       "        return np.where(t == t, _ftz(x * t) + x, x)\n",
        "        return np.where(t == t, x * (_F(1) + t), x)\n",
        "subtle: float32 Reciprocal's Newton step as x * (1 + t) instead of Eigen's x * t + x: another rounding, "
        "an ulp off for some inputs"),
@@ -10527,8 +10527,8 @@ TRAINING_BATCH63: list[Mutant] = [
        "mainstream: SparseSoftmaxCrossEntropyWithLogits accepts a label equal to the number of classes (TF: "
        "InvalidArgumentError 'Received a label value of N which is outside the valid range')"),
     _t("max-pool-grad-scatter-by-window", "gradient", "simdist/runtime/ops/pooling.py",
-       "    return scatter_windows(dwin.reshape(n, oh, ow, ksize[1], ksize[2], c), x.shape, pads, strides[1:3], (1, 1))\n",
-       "    return scatter_windows(dwin.reshape(n, oh, ow, ksize[1], ksize[2], c), x.shape, pads, ksize[1:3], (1, 1))\n",
+       "    step = strides[1:3]\n",
+       "    step = ksize[1:3]\n",
        "mainstream: MaxPoolGrad places the windows' gradients at steps of the pool size, not the strides "
        "(overlapping pools: MaxPooling2D(3, strides=2))"),
     _t("call-model-training-dropped", "state", "simdist/keras/trainers/trainer.py",

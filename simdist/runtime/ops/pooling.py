@@ -131,7 +131,9 @@ def _max_pool(x: np.ndarray, ksize: tuple, strides: tuple, padding: str, explici
     if flat.dtype.kind != "f" and flat.dtype.name != "bfloat16":
         return np.max(flat, axis=3)
     lowest = dtypes.finfo(flat.dtype).min
-    return np.fmax(np.fmax.reduce(flat, axis=3), flat.dtype.type(lowest))
+    # the first of equal maxima (Eigen's cwiseMax keeps its accumulator on a tie): +0 before -0 stays +0
+    first = np.argmax(np.where(np.isnan(flat), -np.inf, flat), axis=3)[:, :, :, None, :]
+    return np.fmax(np.take_along_axis(flat, first, axis=3)[:, :, :, 0, :], flat.dtype.type(lowest))
 
 
 def _grad_checks(x: np.ndarray, y: np.ndarray, g: np.ndarray, ksize: tuple, strides: tuple, padding: str,
@@ -173,10 +175,19 @@ def _max_pool_grad(x: np.ndarray, y: np.ndarray, g: np.ndarray, ksize: tuple, st
                    explicit_paddings: tuple = ()) -> np.ndarray:
     _grad_checks(x, y, g, ksize, strides, padding, explicit_paddings, False)
     flat, idx, _, pads = _argmax(x, ksize, strides, padding, explicit_paddings, "MaxPoolGrad")
-    dwin = np.zeros(flat.shape, dtype=g.dtype)
-    np.put_along_axis(dwin, idx, g[:, :, :, None, :], axis=3)
-    n, oh, ow, _, c = dwin.shape
-    return scatter_windows(dwin.reshape(n, oh, ow, ksize[1], ksize[2], c), x.shape, pads, strides[1:3], (1, 1))
+    n, oh, ow, _, c = flat.shape
+    h, w = x.shape[1:3]
+    step = strides[1:3]
+    k = idx[:, :, :, 0, :]
+    rows = np.arange(oh)[None, :, None, None] * step[0] + k // ksize[2] - pads[0]
+    cols = np.arange(ow)[None, None, :, None] * step[1] + k % ksize[2] - pads[2]
+    inside = (rows >= 0) & (rows < h) & (cols >= 0) & (cols < w)   # (padding wins only in a window of -inf)
+    target = ((np.arange(n)[:, None, None, None] * h + rows) * w + cols) * c + np.arange(c)
+    # SpatialMaxPoolWithArgMaxHelper: input_backprop(argmax) += out_backprop(i) for the output elements i of an
+    # image in flat order, from +0: a position several windows route to sums their gradients in that order
+    out = np.zeros(x.size, dtype=g.dtype)
+    np.add.at(out, target[inside], g[inside])
+    return out.reshape(x.shape)
 
 
 def _max_pool_grad_grad(x: np.ndarray, y: np.ndarray, g: np.ndarray, ksize: tuple, strides: tuple, padding: str,
@@ -217,7 +228,12 @@ def _avg_pool(x: np.ndarray, ksize: tuple, strides: tuple, padding: str) -> np.n
         # bfloat16: observed on TF 2.21, 27 of 96 elements of a 2x2 pool of normal values differ by an ulp)
         return _avg_pool(x.astype(np.float32), ksize, strides, padding).astype(x.dtype)
     out_hw, pads = _geometry(x.shape, ksize, strides, padding, (), "AvgPool", x.dtype)
-    s = np.sum(_flat_windows(x, ksize, strides, out_hw, pads, 0), axis=3)
+    # SpatialAvgPool adds each window's inputs one after another in row-major order, rounding each sum to the type
+    # (NumPy's reduce would sum a window pairwise, in float32 for half, where the channels are one)
+    win = _flat_windows(x, ksize, strides, out_hw, pads, 0)
+    s = np.zeros(win.shape[:3] + win.shape[4:], dtype=x.dtype)
+    for k in range(win.shape[3]):
+        s = s + win[:, :, :, k, :]
     return s / _valid_counts(x.shape, ksize, strides, out_hw, pads).astype(x.dtype)
 
 
