@@ -659,6 +659,10 @@ class Strategy:
                 # TF 2.21 eagerly caches its per-axis tf.function in a dict keyed by `axis`: a list,
                 # array or tensor axis is Python's TypeError there ("unhashable type: 'list'")
                 hash(axis)
+            if self._replica_threads:
+                # (TF's per-axis tf.function runs through the mirrored strategies' lifted run: a PerReplica's
+                # UnreadVariable components reach it as tensors, `unread_components_read`)
+                value = unread_components_read(value)
             comps = self._components_for_axis_reduce(value)
             _refuse_sparse(comps, "reduce")
             # (TF reduces each replica's value in a tf.function: graph conversion, trace-time errors)
