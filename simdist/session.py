@@ -116,6 +116,7 @@ def configure(cpus: int = 1, gpus: int = 0, gpu: str = "A100", cluster: Any = No
     _refresh_default_device()
     # a new machine is a new TF process: its runtime not yet initialised, its settings TF's defaults
     execution.current().client.config = runtime_config.RuntimeConfig()
+    execution.current().client.collective_abort = None   # (its eager collective executor not aborted)
     runtime_config.reset()
 
 

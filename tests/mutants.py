@@ -152,9 +152,9 @@ CATALOGUE: list[Mutant] = [
            "every replica's all-reduce result lives on replica 0's device"),
     Mutant("run-args-type-error-class", "error-class", B,
            "        if not isinstance(args, (list, tuple)):\n            raise ValueError(f\"positional args must be "
-           "a list or tuple, got {type(args)}\")\n        kwargs = kwargs or {}\n        with self.scope():",
+           "a list or tuple, got {type(args)}\")\n        kwargs = kwargs or {}\n        if self._replica_threads",
            "        if not isinstance(args, (list, tuple)):\n            raise TypeError(f\"positional args must be "
-           "a list or tuple, got {type(args)}\")\n        kwargs = kwargs or {}\n        with self.scope():",
+           "a list or tuple, got {type(args)}\")\n        kwargs = kwargs or {}\n        if self._replica_threads",
            "run(fn, args=x) with a non-sequence raises TypeError instead of TF's ValueError"),
     Mutant("reduce-single-replica-recomputes", "dtype", B,
            "            if n == 1:   # (the cross-device ops' one-value shortcut: an identity on the component's device)\n"

@@ -47,7 +47,7 @@ class Client:
     """What one TF client program shares across its threads and replicas."""
 
     __slots__ = ("transactions", "charges", "rng", "timeline", "functions_eagerly", "soft_placement", "config",
-                 "collections")
+                 "collections", "collective_abort")
 
     def __init__(self) -> None:
         # open variable transactions, innermost last (runtime/variables.py)
@@ -70,6 +70,10 @@ class Client:
         # what TF keeps on the eager context's default graph for a client: its collections (the
         # moving-average variables, tf.train.ExponentialMovingAverage) and variable-scope name counts
         self.collections: dict[str, Any] = {}
+        # the message of the collective that aborted TF's eager collective executor (a collective op that
+        # failed when it ran), else None: every later collective of the client fails with it (strategies/base.py
+        # `collective_launch`)
+        self.collective_abort: Any = None
 
 
 class Interpreter:

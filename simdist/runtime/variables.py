@@ -1116,9 +1116,15 @@ class ResourceVariable(InPlaceRefusals, Variable):
         return (_rebuild_resource_variable, (self._value, self._dtype.name, self._name, self._device, self.trainable))
 
 
-def _forward(name: str) -> Any:
-    def method(self: Any, *args: Any, **kwargs: Any) -> Any:
-        return getattr(self._parent, name)(*args, **kwargs)
+def _forward(name: str, checked: bool = False) -> Any:
+    if checked:
+        def method(self: Any, *args: Any, **kwargs: Any) -> Any:
+            if self._eager and context._function_depth:
+                self._in_graph()
+            return getattr(self._parent, name)(*args, **kwargs)
+    else:
+        def method(self: Any, *args: Any, **kwargs: Any) -> Any:
+            return getattr(self._parent, name)(*args, **kwargs)
     method.__name__ = name
     return method
 
@@ -1137,10 +1143,13 @@ class _UnreadVariable(ResourceVariable):
     PerReplica. Every read and write goes to the variable it came from (`_parent`), so tapes,
     transactions and recorded graphs see that variable. Clause run.per-replica (fz52d)."""
 
-    __slots__ = ("_parent",)
+    __slots__ = ("_parent", "_eager")
 
     def __init__(self, parent: ResourceVariable) -> None:   # (not a new variable: no buffer, no creation)
         self._parent = parent
+        # (made by an eager update: TF's parent_op is None, so a read or write of it inside a tf.function's
+        # graph, `control_dependencies([None])`, is TypeError; `_in_graph`)
+        self._eager = not context._function_depth
 
     # (a constructor call through _VariableMeta is only for tf.Variable itself: this one is direct)
     name = property(lambda self: "UnreadVariable")
@@ -1149,13 +1158,24 @@ class _UnreadVariable(ResourceVariable):
     def _lazy_read(self) -> "_UnreadVariable":
         return _UnreadVariable(self._parent)
 
+    def _in_graph(self) -> None:
+        """TF 2.21: an eager update's UnreadVariable read or written while a tf.function traces (a captured one,
+        or an argument of a new trace, whose placeholder is the object itself) runs its op under
+        `control_dependencies([parent_op])` with parent_op None: TypeError. Its shape, dtype and name answer.
+        Clause run.per-replica (dist54; /work/wt/dist54_logs/p_unread3.py, p_unread_cap.py)."""
+        if self._eager and context._function_depth:
+            raise TypeError("Can not convert a NoneType into a Tensor or Operation.")
+
     def assign(self, value: Any, use_locking: Any = None, name: Any = None, read_value: bool = True) -> Any:
+        self._in_graph()
         return self._parent.assign(value, use_locking, name, read_value)
 
     def assign_add(self, delta: Any, use_locking: Any = None, name: Any = None, read_value: bool = True) -> Any:
+        self._in_graph()
         return self._parent.assign_add(delta, use_locking, name, read_value)
 
     def assign_sub(self, delta: Any, use_locking: Any = None, name: Any = None, read_value: bool = True) -> Any:
+        self._in_graph()
         return self._parent.assign_sub(delta, use_locking, name, read_value)
 
     def __getattr__(self, name: str) -> Any:
@@ -1167,11 +1187,38 @@ class _UnreadVariable(ResourceVariable):
 for _n in ("_value", "_version", "_sub", "_fault", "_device", "_shape", "_dtype", "_mirrors", "_name", "_serial",
            "_constraint", "_name_str", "trainable", "synchronization", "aggregation"):
     setattr(_UnreadVariable, _n, _forward_attr(_n))
-for _n in ("_as_tensor", "_read_array", "_current", "_write", "_apply_op", "_assign_np", "_share", "_scatter",
-           "_write_scatter", "sparse_read", "read_value", "value", "numpy", "count_up_to", "_numpy_text",
-           "read_value_no_copy"):
+for _n in ("_read_array", "_current", "_write", "_apply_op", "_assign_np", "_share", "_write_scatter", "_numpy_text"):
     setattr(_UnreadVariable, _n, _forward(_n))
+for _n in ("_as_tensor", "_scatter", "sparse_read", "read_value", "value", "numpy", "count_up_to",
+           "read_value_no_copy"):   # (reads and writes: refused for an eager one inside a trace, `_in_graph`)
+    setattr(_UnreadVariable, _n, _forward(_n, checked=True))
 del _n
+
+
+def unread_as_variables(args: tuple, kwargs: dict) -> tuple[tuple, dict]:
+    """The call's `_UnreadVariable`s (also inside lists, tuples and dicts) as the variables they read: what a
+    tf.function's existing trace receives for them (their handle); the call itself when it has none."""
+    def has(x: Any) -> bool:
+        if type(x) is _UnreadVariable:
+            return True
+        if type(x) in (list, tuple):
+            return any(has(v) for v in x)
+        if type(x) is dict:
+            return any(has(v) for v in x.values())
+        return False
+
+    def conv(x: Any) -> Any:
+        if type(x) is _UnreadVariable:
+            return x._parent
+        if type(x) in (list, tuple):
+            return type(x)(conv(v) for v in x)
+        if type(x) is dict:
+            return {k: conv(v) for k, v in x.items()}
+        return x
+
+    if not any(has(a) for a in args) and not any(has(v) for v in kwargs.values()):
+        return args, kwargs
+    return tuple(conv(a) for a in args), {k: conv(v) for k, v in kwargs.items()}
 
 
 def _check_scatter(kind: str, idx: np.ndarray, upd: np.ndarray, shape: tuple, op: str) -> None:

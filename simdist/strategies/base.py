@@ -28,6 +28,7 @@ from simdist.semantics import reduce as reduce_rules
 from simdist.semantics.reduce import ReduceOp
 from simdist.strategies import shared_variables, timing
 from simdist.strategies.replica_run import ReplicaRunner, SyncPoint, current_runner, function_run
+from simdist.runtime.function_type import function_type
 
 CROSS_REPLICA_REQUIRED = "Method requires being in cross-replica context, use get_replica_context().merge_call()"
 
@@ -110,17 +111,27 @@ class ReplicaContext:
                 # one replica: its own values (no new tensors; a Python number as TF's identity makes it)
                 return [rebuild([convert_to_tensor(v) if number(v) else v for v in payloads[0]])]
             same = replica_batch.same_object_leaves(payloads, ext._same_leaf_reduce, not context.in_function())
+            if not any(same) and hasattr(ext, "check_packed"):   # (an all-reduce CrossDeviceOps' pack)
+                ext.check_packed([v for v in payloads[0] if not isinstance(v, IndexedSlices)])
             if traced_packs and not all(same):
                 replica_batch.check_traced_packs(payloads[0], int(getattr(options, "bytes_per_pack", 0) or 0))
             per_leaf = []
+            packed = _ring_packs(op, [_replica_components([p[k] for p in payloads]) for k in range(len(leaves))],
+                                 int(getattr(options, "bytes_per_pack", 0) or 0)) \
+                if traced_packs and not any(same) and strategy.extended._ring_reduce() else {}
             for k in range(len(leaves)):
                 comps = _replica_components([p[k] for p in payloads])
-                if same[k]:
+                if k in packed:
+                    per_leaf.append(packed[k])
+                elif same[k]:
                     per_leaf.append(None)
                 elif any(isinstance(c, IndexedSlices) for c in comps):
                     per_leaf.append(_reduce_slices(op, comps))
                 else:
-                    per_leaf.append(_reduce_axis_none(op, comps, ring=strategy.extended._ring_reduce()))
+                    on = strategy._gather_is_collective() and not any(
+                        getattr(c, "dtype", None) is dtypes.int32 for c in comps)
+                    with collective_launch(on):
+                        per_leaf.append(_reduce_axis_none(op, comps, ring=strategy.extended._ring_reduce()))
             devs = strategy.extended.worker_devices
             # (TF's custom gradient wraps every output in an identity on the replica's device)
             return [rebuild([_place(_as_value(payloads[i][k]) if same[k] else t, devs[i] if devs else None)
@@ -162,9 +173,9 @@ class ReplicaContext:
                 gather_rules.check_components([c._v for c in comps], comps[0].dtype.name,
                                               strategy._gather_is_collective(), context.in_function(), axis)
                 strategy.extended._check_collective_dtypes("all_gather", comps)
-                arr = gather_rules.gather_components(
-                    [c._v for c in comps], axis, gather_rules.collective_path(strategy._gather_is_collective(),
-                                                                              comps[0].dtype.name))
+                on = gather_rules.collective_path(strategy._gather_is_collective(), comps[0].dtype.name)
+                with collective_launch(on):
+                    arr = gather_rules.gather_components([c._v for c in comps], axis, on)
                 per_leaf.append(Tensor(arr, comps[0].dtype))
             devs = strategy.extended.worker_devices
             # (TF's custom gradient wraps every output in an identity on the replica's device)
@@ -448,6 +459,53 @@ class StrategyExtended:
         return _non_slot_run(None, fn, args, kwargs, group)
 
 
+_ABORT_TAIL = " The error could be from a previous operation. Restart your program to reset."
+
+
+@contextlib.contextmanager
+def collective_launch(on: bool) -> Iterator[None]:
+    """A collective op TF 2.21 launches on its eager collective executor (`on`: MirroredStrategy's
+    CollectiveAllReduce path): when one fails as it runs (the members' shapes disagree: an
+    InvalidArgumentError), the executor aborts (StartAbort) and every later collective of the process,
+    any strategy's, fails with that error's class and "Collective ops is aborted by: ..." (observed on
+    TF 2.21: gather, all_gather and all_reduce after a failed gather / all_gather / all_reduce, eager or in a
+    tf.function; reduce, non-collective, still works). Trace-time errors (ValueError) launch nothing.
+    Clause gather.shape-rule (dist54; /work/wt/dist54_logs/p_abort.py)."""
+    if not on:
+        yield
+        return
+    client = execution.current().client
+    aborted = client.collective_abort
+    if aborted is not None:
+        raise aborted[0](None, None, aborted[1])
+    try:
+        yield
+    except errors.InvalidArgumentError as e:
+        if client.collective_abort is None:
+            msg = str(getattr(e, "message", e))
+            if not msg.startswith("Collective ops is aborted by: "):
+                msg = "Collective ops is aborted by: " + msg + _ABORT_TAIL
+            client.collective_abort = (type(e), msg)
+        raise
+
+
+def unread_components_read(x: Any) -> Any:
+    """`x` (a call's arguments: lists, tuples, dicts) with each PerReplica's `_UnreadVariable` components read
+    (a tensor on the component's device): TF 2.21 traces a PerReplica as a PerReplicaSpec of TensorSpecs, so a
+    tf.function (and strategy.run's lifted one) sees the values, not the variables. Clause run.per-replica."""
+    from simdist.runtime.values import PerReplica
+    if type(x) is PerReplica:
+        if not any(type(c) is variables._UnreadVariable for c in x.values):
+            return x
+        return PerReplica(tuple(_place(c.read_value(), getattr(c, "device", None))
+                                if type(c) is variables._UnreadVariable else c for c in x.values))
+    if type(x) in (list, tuple):
+        return type(x)(unread_components_read(v) for v in x)
+    if type(x) is dict:
+        return {k: unread_components_read(v) for k, v in x.items()}
+    return x
+
+
 def _non_slot_run(device: str | None, fn: Callable[..., Any], args: tuple, kwargs: dict, group: bool) -> Any:
     """fn once on `device` (None: where the caller is) as a variable update: its result, or with group=False
     each leaf as a 1-tuple (TF's `nest.map_structure(self._local_results, result)`)."""
@@ -555,6 +613,10 @@ class Strategy:
         if not isinstance(args, (list, tuple)):
             raise ValueError(f"positional args must be a list or tuple, got {type(args)}")
         kwargs = kwargs or {}
+        if self._replica_threads and isinstance(fn, function_type()):
+            # (TF's mirrored_run lifts a tf.function around the replicas: its PerReplica arguments are
+            # traced as PerReplicaSpecs, their UnreadVariable components as tensors)
+            args, kwargs = unread_components_read(tuple(args)), unread_components_read(kwargs)
         with self.scope():
             devices = self._replica_devices()
             n = self.num_replicas_in_sync
@@ -597,6 +659,10 @@ class Strategy:
                 # TF 2.21 eagerly caches its per-axis tf.function in a dict keyed by `axis`: a list,
                 # array or tensor axis is Python's TypeError there ("unhashable type: 'list'")
                 hash(axis)
+            if self._replica_threads:
+                # (TF's per-axis tf.function runs through the mirrored strategies' lifted run: a PerReplica's
+                # UnreadVariable components reach it as tensors, `unread_components_read`)
+                value = unread_components_read(value)
             comps = self._components_for_axis_reduce(value)
             _refuse_sparse(comps, "reduce")
             # (TF reduces each replica's value in a tf.function: graph conversion, trace-time errors)
@@ -696,7 +762,8 @@ class Strategy:
                                       context.in_function(), axis)
         self._extended._check_collective_dtypes("gather", comps)
         collective = gather_rules.collective_path(self._gather_is_collective(), comps[0].dtype.name)
-        arr = gather_rules.gather_components([c._v for c in comps], axis, collective)
+        with collective_launch(collective):
+            arr = gather_rules.gather_components([c._v for c in comps], axis, collective)
         out = Tensor(arr, comps[0].dtype, self._reduce_destination())
         timing.charge_reduce(self, comps, out, "gather")
         return out
@@ -806,13 +873,83 @@ def _reduce_axis_none(op: ReduceOp, comps: list[Any], device: str | None = None,
     ts = [convert_to_tensor(c) for c in comps]
     in_dt = ts[0].dtype
     daz = any(t._sub for t in ts)   # (a component marked as holding subnormals: reduce.subnormals)
+    if op is ReduceOp.MEAN and len(ts) > 1 and in_dt in (dtypes.float32, dtypes.float64) and dispatch.recording():
+        # (MEAN in a tf.function: the sum (AddN, or the ring collective), then Python's `value / n`
+        # (cross_device_utils.divide_by_n_tensors_or_indexed_slices, CollectiveAllReduce's `v / group_size`), a
+        # RealDiv by a constant that Grappler's ReduceDivToReciprocalMul makes a product by 1/n unless the sum
+        # folds to a constant too: the division runs as its op, which asks runtime/ops/grappler.py; fz54d seed
+        # 54208 #2)
+        total = _reduce_axis_none(ReduceOp.SUM, comps, device, None, ring)
+        out = _mean_of_sum(total, len(ts))
+        if strategy is not None:
+            timing.charge_reduce(strategy, ts, out, "reduce")
+        return out
     arr, dt = reduce_rules.reduce_components(op, [dispatch.raw(t) for t in ts], in_dt, ring, daz)
     out = Tensor(arr, dt, device or context.current_device())
     if dispatch.recording():   # (a tf.function call being recorded: its replays reduce the same way)
         out = dispatch.reduced(lambda *arrays: reduce_rules.reduce_components(op, arrays, in_dt, ring)[0], ts, out,
-                               reduce=op.name if op in (ReduceOp.SUM, ReduceOp.MEAN) else None)
+                               reduce=op.name if op in (ReduceOp.SUM, ReduceOp.MEAN) else None, folds=not ring)
     if strategy is not None:
         timing.charge_reduce(strategy, ts, out, "reduce")
+    return out
+
+
+def _mean_of_sum(total: Tensor, n: int) -> Tensor:
+    """A MEAN's `sum / n` as TF's RealDiv op (in a recorded tf.function, Grappler's rules see it)."""
+    from simdist.runtime.ops import math as math_ops
+    return math_ops.truediv(total, convert_to_tensor(np.asarray(n, total.dtype.as_numpy_dtype)))
+
+
+def _ring_packs(op: ReduceOp, comps_by_leaf: list[list[Any]], bytes_per_pack: int) -> dict[int, Tensor]:
+    """Clause reduce.ring-order, a nest's all-reduce in a tf.function on the ring collective (CollectiveAllReduce
+    `_all_reduce`, cross_device_utils CollectiveReplicaLauncher.batch_all_reduce): the dense leaves, reversed, are
+    grouped by `bytes_per_pack` (0: one pack) and each pack's leaves are flattened and concatenated into one tensor
+    that one ring all-reduce sums (its chunks cut across the leaves), then split back; MEAN divides each result by
+    the group size afterwards. The reduced leaf of every pack of two or more floating leaves, by leaf index (the
+    others reduce alone). Observed on TF 2.21 (fz54d seed 54208 #2: Keras's gradient all-reduce of a Dense model on
+    three CPUs); eagerly each leaf is all-reduced alone."""
+    dense = [k for k, comps in enumerate(comps_by_leaf)
+             if not any(isinstance(c, IndexedSlices) for c in comps) and all(hasattr(c, "dtype") for c in comps)]
+    dense.reverse()
+    packs: list[list[int]] = []
+    last = 0
+    for k in dense:   # (cross_device_utils.group_by_size: a new pack once the last one exceeds bytes_per_pack)
+        if not packs or (bytes_per_pack and last > bytes_per_pack):
+            packs.append([])
+            last = 0
+        packs[-1].append(k)
+        c = comps_by_leaf[k][0]
+        last += int(np.prod(c.shape.as_list() if hasattr(c.shape, "as_list") else c.shape)) * c.dtype.size
+    out: dict[int, Tensor] = {}
+    for pack in packs:
+        if len(pack) < 2:
+            continue
+        ts = [[convert_to_tensor(c) for c in comps_by_leaf[k]] for k in pack]
+        dt = ts[0][0].dtype
+        if not dt.is_floating or any(t.dtype != dt for row in ts for t in row):
+            continue
+        r = len(ts[0])
+        shapes = [tuple(row[0].shape.as_list()) for row in ts]
+        if any(tuple(t.shape.as_list()) != sh for row, sh in zip(ts, shapes) for t in row):
+            continue   # (a member's shape differs: the leaf-by-leaf path raises the collective's error)
+        daz = any(t._sub for row in ts for t in row)
+        sizes = [int(np.prod(sh)) for sh in shapes]
+
+        def packed_sum(*arrays: np.ndarray, r: int = r, sizes: list = sizes, shapes: list = shapes,
+                       daz: bool = daz) -> list[np.ndarray]:
+            per_replica = [np.concatenate([np.asarray(arrays[j * r + i]).reshape(-1) for j in range(len(sizes))])
+                           for i in range(r)]
+            total = reduce_rules.ring_sum(per_replica, daz)
+            bounds = np.cumsum([0] + sizes)
+            return [total[bounds[j]:bounds[j + 1]].reshape(shapes[j]) for j in range(len(sizes))]
+
+        flat = [t for row in ts for t in row]
+        sums = packed_sum(*[dispatch.raw(t) for t in flat])
+        for j, k in enumerate(pack):
+            t = Tensor(sums[j], dt, context.current_device())
+            if dispatch.recording():
+                t = dispatch.reduced(lambda *arrays, j=j, f=packed_sum: f(*arrays)[j], flat, t, folds=False)
+            out[k] = _mean_of_sum(t, r) if op is ReduceOp.MEAN else t
     return out
 
 

@@ -149,3 +149,12 @@ class CentralStorageStrategy(Strategy):
 
     def _make_extended(self) -> CentralStorageExtended:
         return CentralStorageExtended(self, self._compute, self._param, self._given)
+
+    def experimental_distribute_dataset(self, dataset: Any, options: Any = None) -> Any:
+        """TF 2.21's CentralStorageStrategy checks `options.experimental_replication_moden` (sic,
+        central_storage_strategy.py) before distributing: any `options` given (an InputOptions, whatever its
+        fields) is that AttributeError; without options the dataset distributes as on the other strategies.
+        The docs' InputOptions do not say so: clause input.interface-types (fz54d seed 54208 #5)."""
+        if options:
+            raise AttributeError(f"'{type(options).__name__}' object has no attribute 'experimental_replication_moden'")
+        return super().experimental_distribute_dataset(dataset, options)

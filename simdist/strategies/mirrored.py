@@ -13,6 +13,8 @@ from simdist.semantics import replica_batch
 from simdist.strategies.base import Strategy, StrategyExtended, _local_results, _strip, run_update
 from simdist.strategies import shared_variables, timing
 from simdist.strategies.cross_device_ops import HierarchicalCopyAllReduce, NcclAllReduce, ReductionToOneDevice  # noqa: F401
+from simdist.strategies.cross_device_ops import _AllReduceCrossDeviceOps, _all_devices_match
+from simdist.runtime.indexed_slices import IndexedSlices
 from simdist.strategies.dist_variables import MirroredVariable, update_context
 from simdist.strategies.sync_on_read import SyncOnReadVariable
 
@@ -42,6 +44,30 @@ class MirroredExtended(StrategyExtended):
     def worker_devices(self) -> tuple[str, ...]:
         return self._devices
 
+    def check_packed(self, dense: Sequence[Any]) -> None:
+        """NcclAllReduce's all-reduce on CPUs is an InvalidArgumentError (no kernel). TF 2.21's AllReduceCrossDeviceOps (HierarchicalCopyAllReduce, NcclAllReduce) with num_packs > 0: a
+        batch all-reduce on several replicas (a nest's `all_reduce`, `batch_reduce_to` onto the values' own
+        devices) flattens each device's dense values and concatenates them (`_ConcatAndSplitPacker.pack`), so
+        values of two dtypes are ConcatV2's error: InvalidArgumentError eagerly, the graph's TypeError in a
+        tf.function (observed; fz54d seed 54208 #3). `dense`: one replica's dense values, in batch order."""
+        strategy = self._container_strategy
+        if len(self._devices) < 2 or not dense:
+            return
+        if getattr(strategy, "_packs", 0) and len({getattr(v, "dtype", None) for v in dense}) > 1:
+            from simdist.runtime.ops import array
+            array.concat([array.reshape(convert_to_tensor(v), [-1]) for v in dense], 0)
+        if getattr(strategy, "_nccl", False) and any("CPU" in d.upper() for d in self._devices) and \
+                not any(getattr(v, "dtype", None) is dtypes.int32 for v in dense):
+            # (NcclAllReduce's op has no CPU kernel: its all-reduce on CPUs fails, eagerly and in a tf.function,
+            # observed on TF 2.21; int32 goes to ReductionToOneDevice, `reduce` onto a CPU too)
+            from simdist.runtime import errors
+            dt = getattr(dense[0], "dtype", dtypes.float32)
+            raise errors.InvalidArgumentError(
+                None, None, "No OpKernel was registered to support Op 'NcclAllReduce' used by {{node NcclAllReduce}} "
+                f"with these attrs: [reduction=\"sum\", num_devices={len(self._devices)}, shared_name=\"c0\", "
+                f"T=DT_{dt.name.upper()}]\nRegistered devices: [CPU]\nRegistered kernels:\n  <no registered kernels>\n\n"
+                "\t [[NcclAllReduce]] [Op:__inference__all_reduce]")
+
     def batch_reduce_to(self, reduce_op: Any, value_destination_pairs: Sequence[Any], options: Any = None) -> list:
         """TF 2.21's MirroredExtended._batch_reduce_to (clause reduce.same-object-leaves): each value's
         `_get_cross_device_ops(value)` reads its dtype (a structure or a Python number is
@@ -66,6 +92,8 @@ class MirroredExtended(StrategyExtended):
             if any(plain):   # (its per-device inputs are built before any collective op)
                 raise IndexError("tuple index out of range")
             self._check_collective_dtypes("all_reduce", [v.values[0] for v in values])
+        if not any(plain) and _all_devices_match(pairs):   # (the all-reduce path: its pack)
+            self.check_packed([v.values[0] for v in values if not isinstance(v.values[0], IndexedSlices)])
         op = reduce_rules.parse_reduce_op(reduce_op)
         ring = self._ring_reduce()
         out = []
@@ -259,6 +287,11 @@ class MirroredStrategy(Strategy):
         self._algorithm = algorithm
         # TF 2.21: without cross_device_ops, MirroredStrategy uses CollectiveAllReduce (gather too)
         self._collective = cross_device_ops is None
+        # (HierarchicalCopyAllReduce / NcclAllReduce with num_packs > 0 pack a batch's dense values into one
+        # concatenation: MirroredExtended.check_packed)
+        self._packs = int(cross_device_ops.num_packs or 0) \
+            if isinstance(cross_device_ops, _AllReduceCrossDeviceOps) else 0
+        self._nccl = isinstance(cross_device_ops, NcclAllReduce)
         Strategy.__init__(self)
         # (TF builds its CollectiveAllReduce whatever cross_device_ops is: each device's ordering token)
         scalar_cache.collective_tokens(self._devs)

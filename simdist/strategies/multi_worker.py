@@ -17,6 +17,7 @@ from typing import Any, Callable, Sequence
 
 from simdist import session
 from simdist.runtime import context, nest, scalar_cache, variables
+from simdist.runtime.function_type import function_type
 from simdist.runtime.indexed_slices import IndexedSlices
 from simdist.runtime.ops import collective, dispatch
 from simdist.runtime.tensor import Tensor, convert_to_tensor
@@ -423,6 +424,9 @@ class MultiWorkerMirroredStrategy(MirroredStrategy):
         from simdist.runtime.values import select_replica
         from simdist.strategies.replica_run import ReplicaRunner, function_run
         kwargs = kwargs or {}
+        if isinstance(fn, function_type()):   # (TF's mirrored_run lifts the tf.function: base.Strategy.run)
+            from simdist.strategies.base import unread_components_read
+            args, kwargs = unread_components_read(tuple(args)), unread_components_read(kwargs)
         with self.scope():
             devices = self._replica_devices()
             n = len(devices)

@@ -141,6 +141,10 @@ class Function:
         # (a function whose first call failed TF's singleton rule has no graph: each call traces again, and
         # its failed trace's writes never run)
         first = kind not in self.__dict__.get("_trace_keys", ()) or self.__dict__.get("_recreating", False)
+        if not first and self.input_signature is None:
+            # (an UnreadVariable argument of a call a trace serves: TF passes its variable's handle; a new trace's
+            # Python sees the object itself, unreadable there when an eager update made it: _UnreadVariable._in_graph)
+            args, kwargs = _variables.unread_as_variables(args, kwargs)
         # (placeholder names only for a trace: the Python of a later call of its kind does not run
         # in TF, and binding the signature on every call would cost the replay path)
         _mark_arguments(args, kwargs, symbolic.note, self.python_function if first else None)
@@ -795,7 +799,7 @@ def _numpy_as_tensors(args: tuple, kwargs: dict) -> tuple[tuple, dict]:
 
 def _has_numpy(x: Any) -> bool:
     import numpy as np
-    if isinstance(x, (np.ndarray, np.generic)) or _is_mirrored_value(x):
+    if isinstance(x, (np.ndarray, np.generic)) or _is_mirrored_value(x) or _has_unread_components(x):
         return True
     if type(x) in (list, tuple):
         return any(_has_numpy(v) for v in x)
@@ -811,6 +815,19 @@ def _is_mirrored_value(x: Any) -> bool:
     return type(x).__name__ == "Mirrored" and type(x) is _passthrough_mirrored()
 
 
+def _has_unread_components(x: Any) -> bool:
+    """A PerReplica holding `_UnreadVariable`s (a run's update results): TF's trace type of a PerReplica is a
+    PerReplicaSpec of its components' TensorSpecs, so tf.function passes the variables' values (read at the
+    call), not the variables (dist54, observed on TF 2.21: `x.assign_add` inside is an AttributeError)."""
+    return type(x).__name__ == "PerReplica" and type(x) is _passthrough_per_replica() and \
+        any(type(c) is _variables._UnreadVariable for c in x.values)
+
+
+def _passthrough_per_replica() -> type:
+    from simdist.runtime.values import PerReplica
+    return PerReplica
+
+
 def _passthrough_mirrored() -> type:
     from simdist.runtime.values import Mirrored
     return Mirrored
@@ -824,6 +841,9 @@ def _as_tensor(x: Any) -> Any:
     if _is_mirrored_value(x):   # (the primary's value: the cross-replica context's current device is not a copy's)
         from simdist.runtime.tensor import convert_to_tensor
         return convert_to_tensor(x.values[0])
+    if _has_unread_components(x):
+        from simdist.strategies.base import unread_components_read
+        return unread_components_read(x)
     if type(x) in (list, tuple):
         return type(x)(_as_tensor(v) for v in x)
     if type(x) is dict:

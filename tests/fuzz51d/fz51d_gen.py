@@ -41,6 +41,26 @@ strategy), then a sequence of API calls:
   latest_checkpoint, reads per replica, one more training step, a restore into a variable of another shape (or
   another partitioning).
 
+- from seed 54208 on, b_ctl: about 60% of the programs are the custom training loop of the tf.distribute guides under
+  default, OneDevice, Mirrored (1, 2, 3 CPUs), CentralStorage or single-worker MWMS: a small Keras model (Dense or
+  Conv2D, relu/softmax/logits, an L2 kernel regularizer) and optimizer (SGD, momentum, Adam, RMSprop; built before
+  the step) made in strategy.scope(), weights set deterministically; experimental_distribute_dataset of a global
+  batch that may leave a partial final batch (drop_remainder, auto-shard policies, InputOptions: fetch_to_device,
+  replication mode, per-replica buffer size) or distribute_datasets_from_function with InputContext sharding and
+  get_per_replica_batch_size; experimental_distribute_values_from_function (a per-replica loss scale); a train step
+  under tf.function with strategy.run, tf.nn.compute_average_loss (global_batch_size, sample_weight) and
+  tf.nn.scale_regularization_loss, apply_gradients in the replica context, Keras metrics updated per replica;
+  strategy.reduce SUM/MEAN of the losses; `for`, iter/next, get_next_as_optional or a tf.range loop inside one
+  tf.function; the variables' per-replica copies, the optimizer's iterations and the metrics after. The worker
+  uses four logical CPUs from this seed on and resets simdist per program (TF resets its context).
+
+Campaign of the fifty-fourth session (fz54d): b_ctl seed 54208 (12 programs, 7 CTL) 3 disagreeing before the fixes
+(a MEAN's last bit, HierarchicalCopy's packed dtypes, CentralStorage's InputOptions), then 1 (the ring order of the
+traced gradient all-reduce), 0 after; 54209 (after those) 3 and 54210 4 (one-ulp classes: Conv2D's forward, a
+reduce's AddN that Grappler's AddOpsRewrite regroups with the replicas' `loss + reg` adds, both open); old draws
+54201 2 of 12, both the documented ShardedVariable re-partitioning deviation (pss.checkpoint-partitions). See
+tests/strategies/test_fz54d_dist_tf.py.
+
 The TF worker runs each program in a fresh eager context (TF's collective instance keys restart with each strategy
 and collide across programs in one process: InternalError "Collective instance ... expected type").
 
@@ -779,6 +799,8 @@ BUILDERS = [(b_run, 8), (b_run_shapes, 3), (b_reduce, 8), (b_reduce_nest, 2), (b
 def program(seed: int, k: int, steps: int = 10) -> dict:
     """Program k of seed: its strategy expression and statements."""
     rng = random.Random(seed * 100003 + k)
+    if seed >= 54208 and rng.random() < 0.6:   # (b_ctl: a draw only from 54208 on)
+        return _ctl_program(rng)
     if seed >= 53208 and rng.random() < 0.5:   # (b_ckpt: a draw only from 53208 on, so older seeds keep theirs)
         if rng.random() < 0.25:
             workers, nps = rng.choice([(1, 1), (1, 2), (2, 1)])
@@ -1021,6 +1043,189 @@ def _ck_program(rng: random.Random, ps: tuple | None) -> dict:
     return out
 
 
+# --- b_ctl (from seed 54208 on): the custom training loop under a strategy, as the tf.distribute guides write it
+CTL_STRATEGIES = [
+    ("tf.distribute.get_strategy()", 1),
+    ('tf.distribute.OneDeviceStrategy("/cpu:0")', 1),
+    ('tf.distribute.MirroredStrategy(["/cpu:0"])', 1),
+    ('tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])', 3),
+    ('tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1", "/cpu:2"])', 2),
+    ('tf.distribute.experimental.CentralStorageStrategy(["/cpu:0", "/cpu:1"])', 1),
+    ("tf.distribute.MultiWorkerMirroredStrategy()", 1),
+]
+
+CTL_PRELUDE = r"""
+def locals_of(v):
+    return [tf.convert_to_tensor(x) for x in strategy.experimental_local_results(v)]
+
+def fill_weights(m):
+    for i, w in enumerate(m.weights):
+        n = int(np.prod(w.shape))
+        w.assign(tf.reshape((tf.cast((tf.range(n) * 7 + i * 3) % 11, tf.float32) - 5.0) * 0.08, w.shape))
+"""
+
+
+def _ctl_program(rng: random.Random) -> dict:
+    """A custom training loop: a small Keras model and optimizer made in strategy.scope(), a distributed dataset
+    (experimental_distribute_dataset with InputOptions, or distribute_datasets_from_function with InputContext
+    sharding), a train step under tf.function with strategy.run, the loss by tf.nn.compute_average_loss (global
+    batch size, sample weights) and tf.nn.scale_regularization_loss, apply_gradients in the replica context, Keras
+    metrics updated per replica, strategy.reduce of the losses, iteration by `for`, iter/next,
+    get_next_as_optional or a loop inside one tf.function; the variables' per-replica copies after the steps."""
+    r = rng
+    p = P(r, 1)
+    names, w = zip(*CTL_STRATEGIES)
+    st = r.choices(names, w)[0]
+    conv = r.random() < 0.25
+    k = r.choice([2, 3])
+    d = r.choice([3, 4])
+    head = r.choice(["softmax", "logits", "mse"])
+    if conv:
+        layers = (f"tf.keras.Input((4, 4, 1)), tf.keras.layers.Conv2D(2, 2, activation='relu'), "
+                  f"tf.keras.layers.Flatten()")
+        xshape = "[n, 4, 4, 1]"
+        feat = 16
+    else:
+        layers = f"tf.keras.Input(({d},)), tf.keras.layers.Dense({r.choice([3, 4])}, activation='relu')"
+        xshape = f"[n, {d}]"
+        feat = d
+    reg = r.random() < 0.3
+    out_act = ", activation='softmax'" if head == "softmax" else ""
+    kreg = ", kernel_regularizer=tf.keras.regularizers.L2(0.01)" if reg else ""
+    opt = r.choice(["tf.keras.optimizers.SGD(0.1)", "tf.keras.optimizers.SGD(0.05, momentum=0.9)",
+                    "tf.keras.optimizers.Adam(0.01)", "tf.keras.optimizers.RMSprop(0.01)"])
+    metric = r.choice(["acc", "mean", "both", "none"]) if head != "mse" else r.choice(["mean", "none"])
+    mlines = ""
+    if metric in ("acc", "both"):
+        mlines += "    acc = tf.keras.metrics.SparseCategoricalAccuracy()\n"
+    if metric in ("mean", "both"):
+        mlines += "    mloss = tf.keras.metrics.Mean()\n"
+    p.emit(f"with strategy.scope():\n"
+           f"    m = tf.keras.Sequential([{layers}, tf.keras.layers.Dense({k}{out_act}{kreg})])\n"
+           f"    opt = {opt}\n"
+           f"    opt.build(m.trainable_variables)\n{mlines}"
+           f"fill_weights(m)\n"
+           f"c_w0 = [locals_of(x) for x in m.trainable_variables[:2]]", ["c_w0"])
+    # the data: n examples, a global batch size that may leave a partial final batch
+    n = r.randint(3, 12)
+    gbs = r.choice([2, 3, 4, 5, 6])
+    nrep = max(1, st.count("/cpu:"))
+    drop = r.random() < 0.3
+    p.emit(f"n = {n}\nGBS = {gbs}\n"
+           f"xs = tf.reshape((tf.cast(tf.range(n * {feat}) * 5 % 13, tf.float32) - 6.0) / 4.0, {xshape})\n"
+           f"ys = tf.range(n) % {k}\n"
+           f"ws = 0.5 + tf.cast(tf.range(n) % 3, tf.float32) * 0.25\n"
+           f"ds = tf.data.Dataset.from_tensor_slices((xs, ys, ws))", [])
+    how_ds = r.choice(["dist", "dist", "dist_opts", "fn", "fn"])
+    if how_ds == "dist" or how_ds == "dist_opts":
+        line = f"ds_b = ds.batch(GBS, drop_remainder={drop})"
+        if r.random() < 0.3:
+            pol = r.choice(["OFF", "DATA", "AUTO"])
+            line += (f"\n_o = tf.data.Options()\n_o.experimental_distribute.auto_shard_policy = "
+                     f"tf.data.experimental.AutoShardPolicy.{pol}\nds_b = ds_b.with_options(_o)")
+        if how_ds == "dist_opts":
+            fetch = r.choice(["True", "False"])
+            mode = r.choice(["PER_WORKER", "PER_WORKER", "PER_REPLICA"])
+            buf = r.choice(["None", "1", "2"])
+            opts = (f"tf.distribute.InputOptions(experimental_fetch_to_device={fetch}, "
+                    f"experimental_replication_mode=tf.distribute.InputReplicationMode.{mode}"
+                    + (f", experimental_per_replica_buffer_size={buf}" if buf != "None" else "") + ")")
+            line += f"\ndd = strategy.experimental_distribute_dataset(ds_b, options={opts})"
+        else:
+            line += "\ndd = strategy.experimental_distribute_dataset(ds_b)"
+        p.emit(line + "\nc_spec = dd.element_spec", ["c_spec"])
+    else:
+        if r.random() < 0.85:   # (get_per_replica_batch_size refuses a global batch the replicas do not divide)
+            gbs = nrep * r.choice([1, 2])
+            p.lines[-1] = (p.lines[-1][0].replace("GBS = ", "GBS = %d  # " % gbs, 1), p.lines[-1][1])
+        shard = r.random() < 0.6
+        opts = ""
+        if r.random() < 0.3:
+            mode = r.choice(["PER_WORKER", "PER_REPLICA"])
+            opts = (f", options=tf.distribute.InputOptions(experimental_replication_mode="
+                    f"tf.distribute.InputReplicationMode.{mode}, experimental_fetch_to_device={r.choice(['True', 'False'])})")
+        p.emit(f"c_ctx = []\ndef dataset_fn(ctx):\n"
+               f"    c_ctx.append((ctx.num_input_pipelines, ctx.input_pipeline_id, ctx.num_replicas_in_sync, "
+               f"ctx.get_per_replica_batch_size(GBS)))\n"
+               f"    b = ctx.get_per_replica_batch_size(GBS)\n"
+               f"    d = ds.shard(ctx.num_input_pipelines, ctx.input_pipeline_id)\n" if shard else
+               f"c_ctx = []\ndef dataset_fn(ctx):\n"
+               f"    c_ctx.append((ctx.num_input_pipelines, ctx.input_pipeline_id, ctx.num_replicas_in_sync, "
+               f"ctx.get_per_replica_batch_size(GBS)))\n"
+               f"    b = ctx.get_per_replica_batch_size(GBS)\n"
+               f"    d = ds\n", [])
+        p.lines[-1] = (p.lines[-1][0] + f"    return d.batch(b, drop_remainder={drop})\n"
+                       f"dd = strategy.distribute_datasets_from_function(dataset_fn{opts})\n"
+                       f"c_spec = (dd.element_spec, c_ctx)", ["c_spec"])
+    # the step
+    gb = r.choice(["GBS", "GBS", "None"])
+    sw = r.random() < 0.4
+    if head == "mse":
+        per_ex = "tf.reduce_mean(tf.square(pred - tf.one_hot(y, %d)), axis=-1)" % k
+    elif head == "softmax":
+        per_ex = "tf.keras.losses.sparse_categorical_crossentropy(y, pred)"
+    else:
+        per_ex = "tf.keras.losses.sparse_categorical_crossentropy(y, pred, from_logits=True)"
+    avg = f"tf.nn.compute_average_loss(per_ex" + (", sample_weight=w" if sw else "") + \
+        (f", global_batch_size={gb}" if gb != "None" else "") + ")"
+    regl = ""
+    if reg:
+        regl = "        loss = loss + tf.nn.scale_regularization_loss(tf.add_n(m.losses))\n"
+    elif r.random() < 0.3:
+        regl = ("        loss = loss + tf.nn.scale_regularization_loss("
+                "1e-3 * tf.add_n([tf.nn.l2_loss(v) for v in m.trainable_variables]))\n")
+    mupd = ""
+    if metric in ("acc", "both"):
+        mupd += "    acc.update_state(y, pred)\n"
+    if metric in ("mean", "both"):
+        mupd += "    mloss.update_state(per_ex)\n"
+    scale = r.random() < 0.2
+    p.emit(("c_scale = strategy.experimental_distribute_values_from_function(lambda ctx: "
+            "tf.constant(1.0 + 0.5 * ctx.replica_id_in_sync_group))\n" if scale else "") +
+           f"def step_fn(inputs{', sc' if scale else ''}):\n"
+           f"    x, y, w = inputs\n"
+           f"    with tf.GradientTape() as tape:\n"
+           f"        pred = m(x, training=True)\n"
+           f"        per_ex = {per_ex}" + (" * sc" if scale else "") + "\n"
+           f"        loss = {avg}\n{regl}"
+           f"    grads = tape.gradient(loss, m.trainable_variables)\n"
+           f"    opt.apply_gradients(zip(grads, m.trainable_variables))\n{mupd}"
+           f"    return loss, per_ex\n"
+           f"red_op = tf.distribute.ReduceOp.{r.choice(['SUM', 'SUM', 'MEAN'])}\n"
+           f"@tf.function\ndef train_step(inputs):\n"
+           f"    l, pe = strategy.run(step_fn, args=(inputs{', c_scale' if scale else ''},))\n"
+           f"    return strategy.reduce(red_op, l, axis=None), pe", [])
+    it_how = r.choice(["for", "for", "next", "opt", "loop"])
+    if it_how == "for":
+        p.emit("c_losses = []\nfor batch in dd:\n    lo, pe = train_step(batch)\n    c_losses.append(lo)\n"
+               "c_pe = strategy.experimental_local_results(pe)", ["c_losses", "c_pe"])
+    elif it_how == "next":
+        steps = r.randint(1, 3)
+        p.emit(f"it = iter(dd)\nc_losses = []\nfor _ in range({steps}):\n    lo, pe = train_step(next(it))\n"
+               "    c_losses.append(lo)\nc_pe = strategy.experimental_local_results(pe)", ["c_losses", "c_pe"])
+    elif it_how == "opt":
+        p.emit("it = iter(dd)\nc_losses = []\nfor _ in range(5):\n    o = it.get_next_as_optional()\n"
+               "    if not o.has_value():\n        break\n    c_losses.append(train_step(o.get_value())[0])\n"
+               "c_n = len(c_losses)", ["c_losses", "c_n"])
+    else:
+        steps = r.randint(1, 3)
+        p.emit(f"@tf.function\ndef train_loop(it):\n    total = tf.constant(0.0)\n"
+               f"    for _ in tf.range({steps}):\n        total += train_step(next(it))[0]\n    return total\n"
+               f"it = iter(dd)\nc_losses = [train_loop(it)]", ["c_losses"])
+    p.emit("c_w = [locals_of(x) for x in m.trainable_variables]\n"
+           "c_it = int(opt.iterations.numpy())", ["c_w", "c_it"])
+    if metric != "none":
+        p.emit("c_m = [" + ", ".join(x for x, on in (("acc.result()", metric in ("acc", "both")),
+                                                     ("mloss.result()", metric in ("mean", "both"))) if on) + "]",
+               ["c_m"])
+    if r.random() < 0.5:
+        ax = r.choice(["None", "0"])
+        p.emit(f"c_pr = strategy.run(lambda: tf.cast(tf.distribute.get_replica_context().replica_id_in_sync_group, "
+               f"tf.float32) + tf.ones([2]))\nc_red = (strategy.reduce('SUM', c_pr, axis={ax}), "
+               f"strategy.reduce('MEAN', c_pr, axis={ax}))", ["c_red"])
+    return {"strategy": st, "lines": p.lines, "ctl": True}
+
+
 def text_of(prog: dict) -> str:
     head = [f"strategy = {prog['strategy']}"]
     if "ps" in prog:
@@ -1083,6 +1288,8 @@ def run_program(tf, np, prog: dict, extra: dict | None = None) -> dict:  # noqa:
         import contextlib
         env["contextlib"] = contextlib
         exec(CK_PRELUDE, env)  # noqa: S102 - our own text
+    if prog.get("ctl"):
+        exec(CTL_PRELUDE, env)  # noqa: S102 - our own text
     rec: list = []
     try:
         env["strategy"] = eval(prog["strategy"], env)  # noqa: S307
@@ -1112,9 +1319,10 @@ def worker(backend: str, seed: int, n: int, steps: int, start: int, path: str) -
         import tensorflow as tf
     else:
         from simdist import tf
-    def setup() -> None:
+    def setup() -> None:   # (from seed 54208 on, four logical CPUs: b_ctl's MirroredStrategy on three)
         cpu = tf.config.list_physical_devices("CPU")[0]
-        tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 2)
+        tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] *
+                                                   (4 if seed >= 54208 else 2))
     setup()
     tf.constant(1.0) + 1.0
     with open(path, "ab") as fh:
@@ -1129,6 +1337,10 @@ def worker(backend: str, seed: int, n: int, steps: int, start: int, path: str) -
             if backend == "tf":   # (a fresh eager context per program: TF's collective instance keys restart with
                 from tensorflow.python.eager import context   # each strategy and collide across programs)
                 context._reset_context()
+                setup()
+            elif seed >= 54208:   # (simdist's fresh process likewise: its collective executor not aborted, dist54)
+                import simdist
+                simdist.reset()
                 setup()
             import tempfile
             with tempfile.TemporaryDirectory() as workdir:

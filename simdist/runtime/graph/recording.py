@@ -291,15 +291,21 @@ class Recorder(execution.Interpreter):
         graph_constants.vary(twin)   # (a placeholder: its value is unknown while the graph is built)
         return twin
 
-    def computed(self, fn: Callable[..., np.ndarray], tensors: Any, out: Tensor, reduce: str | None = None) -> _Traced:
+    def computed(self, fn: Callable[..., np.ndarray], tensors: Any, out: Tensor, reduce: str | None = None,
+                 folds: bool = True) -> _Traced:
         """out = fn(*arrays of tensors), computed outside the op registry (a collective's
         reduction): a node replaying fn, never merged with another. `reduce` ("SUM" or "MEAN"):
-        fn is that cross-replica reduction of one tensor per replica, in replica order."""
+        fn is that cross-replica reduction of one tensor per replica, in replica order. `folds`
+        False: a collective op's result, which Grappler's constant folding never folds (whatever
+        its inputs), so the rules that look for a Const node do not see one."""
         ins = tuple(self.ref(t) for t in tensors)
         node = Node(PURE, fn, ins, out.dtype, key=("unique", len(self.nodes)))
         node.reduce = reduce
+        traced = self._traced(out, node)
+        if not folds:
+            self.folds[-1] = False
         from simdist.runtime.ops import graph_constants
-        return graph_constants.vary(self._traced(out, node))   # (a replica's value: not a constant of the graph)
+        return graph_constants.vary(traced)   # (a replica's value: not a constant of the graph)
 
     def alias(self, src: Tensor, device: str) -> _Traced:
         """src's value as a tensor on another device (a collective's result handed to each

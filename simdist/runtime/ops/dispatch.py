@@ -735,13 +735,14 @@ def unrecordable(reason: str) -> None:
         rec.invalidate(reason)
 
 
-def reduced(fn: Any, tensors: Sequence[Tensor], out: Tensor, reduce: str | None = None) -> Tensor:
+def reduced(fn: Any, tensors: Sequence[Tensor], out: Tensor, reduce: str | None = None, folds: bool = True) -> Tensor:
     """`out` = fn(*arrays of tensors), computed outside the registry (a cross-replica reduction
     in a merge): the recorder of the call being recorded notes it as one node (`reduce`: "SUM"
-    or "MEAN", a reduction replica fusion can fuse), so its replays compute it the same way."""
+    or "MEAN", a reduction replica fusion can fuse), so its replays compute it the same way.
+    `folds` False: a collective op's result, never a constant to Grappler."""
     rec = _current.ctx.recorder
     if rec is not None:
-        return rec.computed(fn, tensors, out, reduce=reduce)
+        return rec.computed(fn, tensors, out, reduce=reduce, folds=folds)
     return out
 
 
