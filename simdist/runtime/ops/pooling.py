@@ -176,7 +176,28 @@ def _max_pool_grad(x: np.ndarray, y: np.ndarray, g: np.ndarray, ksize: tuple, st
     dwin = np.zeros(flat.shape, dtype=g.dtype)
     np.put_along_axis(dwin, idx, g[:, :, :, None, :], axis=3)
     n, oh, ow, _, c = dwin.shape
-    return scatter_windows(dwin.reshape(n, oh, ow, ksize[1], ksize[2], c), x.shape, pads, strides[1:3], (1, 1))
+    dwin = dwin.reshape(n, oh, ow, ksize[1], ksize[2], c)
+    if host_cpu.current().onednn(x.dtype.name, _NCHW_GRAD_DTYPES):
+        return scatter_windows(dwin, x.shape, pads, strides[1:3], (1, 1))
+    return _scatter_in_output_order(dwin, x.shape, pads, strides[1:3])
+
+
+def _scatter_in_output_order(dwin: np.ndarray, in_shape: Sequence[int], pads: Sequence[int],
+                             strides: Sequence[int]) -> np.ndarray:
+    """TF's own MaxPoolingGradOp (SpatialMaxPoolWithArgMaxHelper): `input_backprop[argmax[i]] += out_backprop[i]`
+    for the outputs i in index order, so an input that is the maximum of several overlapping windows sums their
+    gradients from the first output (row-major) to the last. The window offsets run backwards here: offset
+    (kh - 1, kw - 1) reaches an input from the earliest output. (`scatter_windows` ran the offsets forwards, the
+    outputs backwards: float32/float64 sums an ulp off TF 2.21 where windows overlap; blind54b class probe.)"""
+    n, h, w, c = in_shape
+    pt, pb, pl, pr = pads
+    _, oh, ow, kh, kw, _ = dwin.shape
+    out = np.zeros((n, h + pt + pb, w + pl + pr, c), dtype=dwin.dtype)
+    sh, sw = strides
+    for i in reversed(range(kh)):
+        for j in reversed(range(kw)):
+            out[:, i:i + (oh - 1) * sh + 1:sh, j:j + (ow - 1) * sw + 1:sw, :] += dwin[:, :, :, i, j, :]
+    return out[:, pt:pt + h, pl:pl + w, :]
 
 
 def _max_pool_grad_grad(x: np.ndarray, y: np.ndarray, g: np.ndarray, ksize: tuple, strides: tuple, padding: str,
