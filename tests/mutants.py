@@ -10527,10 +10527,11 @@ TRAINING_BATCH63: list[Mutant] = [
        "mainstream: SparseSoftmaxCrossEntropyWithLogits accepts a label equal to the number of classes (TF: "
        "InvalidArgumentError 'Received a label value of N which is outside the valid range')"),
     _t("max-pool-grad-scatter-by-window", "gradient", "simdist/runtime/ops/pooling.py",
-       "    return scatter_windows(dwin.reshape(n, oh, ow, ksize[1], ksize[2], c), x.shape, pads, strides[1:3], (1, 1))\n",
-       "    return scatter_windows(dwin.reshape(n, oh, ow, ksize[1], ksize[2], c), x.shape, pads, ksize[1:3], (1, 1))\n",
+       "(dwin, x.shape, pads, strides[1:3]",
+       "(dwin, x.shape, pads, ksize[1:3]",
        "mainstream: MaxPoolGrad places the windows' gradients at steps of the pool size, not the strides "
-       "(overlapping pools: MaxPooling2D(3, strides=2))"),
+       "(overlapping pools: MaxPooling2D(3, strides=2)); both scatters (TF's own kernel's output order and "
+       "oneDNN's)", count=2),
     _t("call-model-training-dropped", "state", "simdist/keras/trainers/trainer.py",
        "        if self._trainer_call_has_training_arg():\n            return self(x, training=training)\n",
        "        if self._trainer_call_has_training_arg():\n            return self(x)\n",
