@@ -10530,7 +10530,8 @@ TRAINING_BATCH63: list[Mutant] = [
        "    step = strides[1:3]\n",
        "    step = ksize[1:3]\n",
        "mainstream: MaxPoolGrad places the windows' gradients at steps of the pool size, not the strides "
-       "(overlapping pools: MaxPooling2D(3, strides=2))"),
+       "(overlapping pools: MaxPooling2D(3, strides=2)); both scatters (TF's own kernel's output order and "
+       "oneDNN's)", count=2),
     _t("call-model-training-dropped", "state", "simdist/keras/trainers/trainer.py",
        "        if self._trainer_call_has_training_arg():\n            return self(x, training=training)\n",
        "        if self._trainer_call_has_training_arg():\n            return self(x)\n",
@@ -10872,3 +10873,164 @@ TRAINING_BATCH64: list[Mutant] = [
 ]
 TRAINING += TRAINING_BATCH64
 CATALOGUE += TRAINING_BATCH64
+
+# Fifty-fourth session, helper blind54b: the sixty-seventh blind batch (op kernels and gradients, the tape, the trainer,
+# tf.function, tf.data, checkpoints, distribution, random ops), written from simdist's source before reading the suite.
+# The mainstream ones (lines an ordinary compile/fit or custom training loop runs: /work/wt/blind54b_logs/
+# mainstream_prog.py, mainstream_prog2.py and mainstream_prog3.py under coverage: mainstream_check.py) are marked
+# "mainstream", the numerically subtle ones "subtle", in their why.
+TRAINING_BATCH67: list[Mutant] = [
+    # -- op kernels and gradients
+    _t("softplus-tail-log-of-one-plus", "formula", "simdist/runtime/ops/packet_math.py",
+       "            lp = libm.scalar_map(\"log1pf\" if single else \"log1p\", e)\n",
+       "            lp = libm.scalar_map(\"logf\" if single else \"log\", e + dt(1))\n",
+       "mainstream, subtle: Softplus's scalar tail (the elements past the last packet of 8) computes log(1 + e) "
+       "instead of log1p(e): relative error up to ~1e-3 where exp(x) is small (x around -10)"),
+    _t("sum-leaf-extra-packets-first", "order", "simdist/runtime/ops/sum_order.py",
+       "                parts = np.concatenate((parts, x[:, b4:end].reshape(rows, extra, lanes)), axis=1)\n",
+       "                parts = np.concatenate((x[:, b4:end].reshape(rows, extra, lanes), parts), axis=1)\n",
+       "subtle: the inner-most reduction adds the packets left over after the blocks of four before "
+       "the four accumulators instead of after: reduce_sum of a row of 40..63 float32 elements an ulp off"),
+    _t("paired-matmul-tail-one-row-only", "boundary", "simdist/runtime/ops/contraction_order.py",
+       "    tail = m % 6 if m % 6 in (1, 2) else 0\n",
+       "    tail = m % 6 if m % 6 == 1 else 0\n",
+       "mainstream, subtle: the small float32 matmul's last block of two rows (m = 2, 8, 14, ...) takes fused "
+       "multiply-adds instead of rounded products: a Dense output an ulp off"),
+    _t("ordered-matmul-wide-accumulator", "dtype", "simdist/runtime/ops/contraction_order.py",
+       "        acc = np.zeros(out_shape, dt)\n        for j in range(x.shape[-1]):\n"
+       "            acc = acc + x[..., :, j, None] * y[..., None, j, :]\n        return acc\n",
+       "        acc = np.zeros(out_shape, np.promote_types(dt, np.float64))\n        for j in range(x.shape[-1]):\n"
+       "            acc = acc + x[..., :, j, None] * y[..., None, j, :]\n        return acc.astype(dt)\n",
+       "mainstream, subtle: the in-order matmul without fused multiply-adds (one row, or the smallest products, "
+       "on a host where oneDNN does not run float32) accumulates the rounded products in float64 and rounds once "
+       "instead of rounding each sum to float32"),
+    _t("rsqrt-newton-reassociated", "order", "simdist/runtime/ops/rcp.py",
+       "        h = (a * r) * r + _F(-1)\n",
+       "        h = a * (r * r) + _F(-1)\n",
+       "mainstream, subtle: the packet rsqrt's Newton step computes a * (r * r) instead of Eigen's (a * r) * r: "
+       "rsqrt (BatchNormalization, tf.math.rsqrt) an ulp off"),
+    _t("rsqrt-tail-sqrt-of-reciprocal", "formula", "simdist/runtime/ops/rcp.py",
+       "        out[k:] = _F(1) / np.sqrt(flat[k:])\n",
+       "        out[k:] = np.sqrt(_F(1) / flat[k:])\n",
+       "mainstream, subtle: float32 Rsqrt's scalar tail computes sqrt(1 / x) instead of 1 / sqrt(x): an ulp off"),
+    _t("kept-inner-packet-boundary-inclusive", "boundary", "simdist/runtime/ops/sum_order.py",
+       "    if c < lanes:\n        return _seq\n",
+       "    if c <= lanes:\n        return _seq\n",
+       "mainstream, subtle: a sum over the rows of [A, C] with exactly one packet of columns (C = 8 float32) adds "
+       "the rows in sequence instead of Eigen's unrolled InnerMostDimPreserver (a bias gradient of 8 units an "
+       "ulp off)"),
+    _t("sqrt-grad-half-no-packets", "formula", "simdist/runtime/ops/sqrt_grads.py",
+       "            mask = packet_mask(y.shape, y.dtype, HALF_LANES)\n",
+       "            mask = None\n",
+       "subtle: float16/bfloat16 SqrtGrad takes the tail's formula (0.5 * dy) / y on every element instead of "
+       "the packets' (0.5 / y) * dy"),
+    _t("rsqrt-grad-arguments-swapped", "order", "simdist/runtime/ops/sqrt_grads.py",
+       "    return dispatch.execute(RSQRT_GRAD, (y, dy))\n",
+       "    return dispatch.execute(RSQRT_GRAD, (dy, y))\n",
+       "mainstream: Rsqrt's gradient passes (dy, y) to RsqrtGrad, which takes (y, dy)"),
+    _t("add-n-grad-last-input-none", "gradient", "simdist/runtime/ops/math.py",
+       "    return [grad] * len(op.inputs)\n",
+       "    return [grad] * (len(op.inputs) - 1) + [None]\n",
+       "mainstream: AddN's gradient gives its last input None (an off-by-one): add_n of regularisation terms "
+       "leaves the last weight without its gradient"),
+    _t("exp-grad-no-conj", "gradient", "simdist/runtime/ops/unary.py",
+       "    return [grad * _conj(op.outputs[0])]\n",
+       "    return [grad * op.outputs[0]]\n",
+       "mainstream: Exp's gradient does not conjugate the output: a complex exp's gradient wrong"),
+    _t("cos-grad-sign", "gradient", "simdist/runtime/ops/special.py",
+       "    return [-grad * sin(_conj(op.inputs[0]))]\n",
+       "    return [grad * sin(_conj(op.inputs[0]))]\n",
+       "Cos's gradient drops the minus sign"),
+    _t("lgamma-grad-of-output", "gradient", "simdist/runtime/ops/special.py",
+       "    return [grad * digamma(op.inputs[0])]\n",
+       "    return [grad * digamma(op.outputs[0])]\n",
+       "Lgamma's gradient evaluates digamma at the output instead of the input"),
+    _t("avg-pool-grad-output-shape", "gradient", "simdist/runtime/ops/pooling.py",
+       "    attrs = dict(op.attrs, orig_input_shape=tuple(op.inputs[0].shape.as_list()))\n",
+       "    attrs = dict(op.attrs, orig_input_shape=tuple(op.outputs[0].shape.as_list()))\n",
+       "mainstream: AvgPool's gradient passes the output's shape as orig_input_shape"),
+    _t("max-pool-grad-input-output-swapped", "order", "simdist/runtime/ops/pooling.py",
+       "    return [dispatch.execute(MAX_POOL_GRAD, (op.inputs[0], op.outputs[0], grad), _pool_attrs(op))]\n",
+       "    return [dispatch.execute(MAX_POOL_GRAD, (op.outputs[0], op.inputs[0], grad), _pool_attrs(op))]\n",
+       "mainstream: MaxPool's gradient passes (output, input) to MaxPoolGrad, which takes (input, output)"),
+    _t("preserver-unroll-boundary-inclusive", "boundary", "simdist/runtime/ops/sum_order.py",
+       "    if a < 16:\n        return _seq(x3)\n",
+       "    if a <= 16:\n        return _seq(x3)\n",
+       "mainstream, subtle: a sum over the outer axis of [A, C] (a bias gradient over the batch) adds 16 rows in "
+       "sequence instead of Eigen's four unrolled accumulators (InnerMostDimPreserver's boundary made "
+       "inclusive): a batch of 16 rows' bias gradient an ulp off"),
+    _t("pow-float64-packet-width-8", "boundary", "simdist/runtime/ops/packet_pow.py",
+       "    p = PACKET if single else PACKET_D\n",
+       "    p = PACKET\n",
+       "mainstream, subtle: float64 Pow takes packets of 8 (float32's) instead of 4: elements 4..7 of a short float64 "
+       "tensor by the C library's pow instead of Eigen's generic_pow, an ulp off"),
+    # -- the trainer
+    _t("train-step-forward-outside-tape", "gradient", "simdist/keras/trainers/trainer.py",
+       "        with tf.GradientTape() as tape:\n            y_pred = self._call_model(x, training=True)\n",
+       "        y_pred = self._call_model(x, training=True)\n        with tf.GradientTape() as tape:\n",
+       "mainstream: train_step runs the model's forward pass before opening the tape (shares Trainer.train_step "
+       "with loss-tracker-unweighted-batches and fit-loss-not-scaled-by-loss-scale-factor, which change the loss "
+       "tracker's weight and the loss scaling: this one loses the gradients through the model)"),
+    _t("shuffle-epoch-counter-early", "boundary", "simdist/runtime/data/shuffle.py",
+       "            epoch = self._epoch\n            self._epoch += 1\n",
+       "            self._epoch += 1\n            epoch = self._epoch\n",
+       "a shuffle's iteration counter is incremented before it seeds the pass: every epoch's order "
+       "is the next epoch's"),
+    _t("map-spec-first-probe-shape", "formula", "simdist/runtime/data/map_filter.py",
+       "    shape = most_specific_compatible_shape(a.shape, b.shape)\n",
+       "    shape = a.shape\n",
+       "mainstream: a map function's output spec takes the first probe's shape instead of the two probes' common "
+       "one (a dimension that depends on the element stays static)"),
+    _t("options-type-error-class", "error-class", "simdist/runtime/data/options.py",
+       "            raise TypeError(f'Property \"{name}\" must be of type {shown}, got: {value!r} (type: {type(value)})')\n",
+       "            raise ValueError(f'Property \"{name}\" must be of type {shown}, got: {value!r} (type: {type(value)})')\n",
+       "tf.data.Options refuses a value of the wrong type with ValueError instead of TF's TypeError"),
+    _t("trace-supertype-no-shape-relaxation", "formula", "simdist/tf/_tracing_count.py",
+       "            return a[:i] + (_relax_shape(a[i], b[i]),) + a[i + 1:]\n",
+       "            return a if a[i] == b[i] else None\n",
+       "mainstream: two traces' tensor keys of other shapes have no common supertype (reduce_retracing never "
+       "relaxes a shape: a trace per shape)"),
+    _t("restore-float64-through-float32", "dtype", "simdist/strategies/checkpoint.py",
+       "    todo.append((v, arr))\n",
+       "    todo.append((v, arr.astype(np.float32) if arr.dtype == np.float64 else arr))\n",
+       "mainstream, subtle: Checkpoint's restore passes a float64 variable's saved value through float32 (rounded "
+       "to 24 bits)"),
+    _t("dist-iterator-traced-end-stop-iteration", "error-class", "simdist/strategies/input.py",
+       "        except errors.OutOfRangeError:\n            if context.in_function():\n"
+       "                raise errors.end_of_sequence() from None\n            raise StopIteration from None\n",
+       "        except errors.OutOfRangeError:\n            raise StopIteration from None\n",
+       "mainstream: next() of an exhausted distributed iterator inside a tf.function raises StopIteration instead of TF's "
+       "OutOfRangeError"),
+    _t("update-group-ignored", "state", "simdist/strategies/base.py",
+       "                return self._update(var, fn, tuple(args), kwargs, group)\n",
+       "                return self._update(var, fn, tuple(args), kwargs, True)\n",
+       "mainstream: extended.update in cross-replica context ignores group=False (a Mirrored instead of the "
+       "per-copy results)"),
+    _t("update-result-first-copy", "state", "simdist/strategies/dist_variables.py",
+       "        return Mirrored(tuple(c._as_tensor() for c in comps))   # (regroup's wrap_class path: tf.identity of each)\n",
+       "        return comps[0]._lazy_read()\n",
+       "mainstream: a MirroredVariable's assign in cross-replica context returns the first copy's value, not a "
+       "Mirrored of every copy's"),
+    _t("dist-iterator-pull-stops-pipeline", "shard-size", "simdist/strategies/input.py",
+       "                    self._iterators[w] = None\n",
+       "                    self._iterators[w] = None\n                    break\n",
+       "mainstream: a distributed iterator whose pipeline ends while dealing to its devices stops dealing (the "
+       "later devices get no entry instead of an empty one)"),
+    # -- random ops
+    _t("philox-float32-high-bits", "formula", "simdist/runtime/ops/philox.py",
+       "        bits = (np.uint32(127) << np.uint32(23)) | (w & np.uint32(0x7FFFFF))\n",
+       "        bits = (np.uint32(127) << np.uint32(23)) | (w >> np.uint32(9))\n",
+       "mainstream: float32 uniform draws take a word's high 23 bits as the mantissa instead of its low 23"),
+    _t("philox-skip-low-carry-dropped", "boundary", "simdist/runtime/ops/philox.py",
+       "    if w0 > _M:\n        hi = (hi + 1) & _M\n",
+       "",
+       "mainstream: Philox's Skip drops the carry out of the counter's low word: a skip across a 2**32 boundary (a "
+       "negative skip) leaves the counter's second word wrong"),
+    _t("default-seed-pair-swapped", "order", "simdist/runtime/ops/random.py",
+       "        s1, s2 = tf_seeds(op_seed)\n",
+       "        s2, s1 = tf_seeds(op_seed)\n",
+       "mainstream: under a global seed, the default seed of an unseeded Keras initializer / layer is drawn with "
+       "(seed, seed2) swapped"),
+]
+TRAINING += TRAINING_BATCH67
+CATALOGUE += TRAINING_BATCH67

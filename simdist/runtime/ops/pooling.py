@@ -175,6 +175,13 @@ def _max_pool_grad(x: np.ndarray, y: np.ndarray, g: np.ndarray, ksize: tuple, st
                    explicit_paddings: tuple = ()) -> np.ndarray:
     _grad_checks(x, y, g, ksize, strides, padding, explicit_paddings, False)
     flat, idx, _, pads = _argmax(x, ksize, strides, padding, explicit_paddings, "MaxPoolGrad")
+    if host_cpu.current().onednn(x.dtype.name, _NCHW_GRAD_DTYPES):
+        # (oneDNN's pooling backward on a host where it runs float32/bfloat16: its order not measured, the windows'
+        # scatter kept; blind54b)
+        dwin = np.zeros(flat.shape, dtype=g.dtype)
+        np.put_along_axis(dwin, idx, g[:, :, :, None, :], axis=3)
+        n, oh, ow, _, c = dwin.shape
+        return scatter_windows(dwin.reshape(n, oh, ow, ksize[1], ksize[2], c), x.shape, pads, strides[1:3], (1, 1))
     n, oh, ow, _, c = flat.shape
     h, w = x.shape[1:3]
     step = strides[1:3]
