@@ -10530,8 +10530,7 @@ TRAINING_BATCH63: list[Mutant] = [
        "    step = strides[1:3]\n",
        "    step = ksize[1:3]\n",
        "mainstream: MaxPoolGrad places the windows' gradients at steps of the pool size, not the strides "
-       "(overlapping pools: MaxPooling2D(3, strides=2)); both scatters (TF's own kernel's output order and "
-       "oneDNN's)", count=2),
+       "(overlapping pools: MaxPooling2D(3, strides=2))"),
     _t("call-model-training-dropped", "state", "simdist/keras/trainers/trainer.py",
        "        if self._trainer_call_has_training_arg():\n            return self(x, training=training)\n",
        "        if self._trainer_call_has_training_arg():\n            return self(x)\n",
