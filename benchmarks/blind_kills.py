@@ -4,7 +4,7 @@ committed package (suite_kills.py's plant-and-run):
 
     python benchmarks/blind_kills.py BATCH ["-k EXPRESSION"]
 
-BATCH is 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64 or 65. Prints the baseline (the unmutated copy must pass) and one line per mutant: killed
+BATCH is 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65 or 66. Prints the baseline (the unmutated copy must pass) and one line per mutant: killed
 (with the failing test) or survived. docs/conformance.md has the figures: batch 19, 1 of 14 with its
 default slice ("Twenty-first session ... a nineteenth blind batch"); batch 20 in "Twenty-second session
 ... a twentieth blind batch"; batch 21 in "Twenty-third session: ... against the twenty-first blind
@@ -38,7 +38,8 @@ batch 61 in "Fifty-first session, 2026-12-06: a sixty-first blind batch" (the mu
 contact); batch 62 in "Fifty-second session, 2026-12-06: a sixty-second blind batch" (the mutants not confirmed killed
 on first contact); batch 63 in "Fifty-second session, 2026-12-06: a sixty-third blind batch" (the mutants not
 confirmed killed on first contact); batch 64 in "Fifty-third session, 2026-12-06: a sixty-fourth blind batch" (the
-mutants not confirmed killed on first contact).
+mutants not confirmed killed on first contact); batch 66 in "Fifty-fourth session, 2026-12-06: a sixty-sixth blind
+batch" (the survivors and the mutants not attributed).
 """
 
 from __future__ import annotations
@@ -323,6 +324,14 @@ BATCHES: dict[str, tuple[list[str], str]] = {
             "checkpoint-saves-seed-generator", "run-kwargs-replica-zero", "update-one-variable-kwargs-whole",
             "mirrored-primary-last-copy", "stateless-seed-pair-swapped"],
            "blind65"),
+    # (batch 66: the survivors and the mutants not attributed when the session ended; the gaps slice "blind66"
+    # is empty until suite/test_blind66_gaps.py exists: docs/conformance.md, "a sixty-sixth blind batch")
+    "66": (["auc-riemann-sum-reversed", "auc-thresholds-by-reciprocal", "dense-one-unit-bias-takes-bias-add",
+            "global-clipnorm-scale-as-quotient", "loss-replica-scale-divides",
+            "normalization-adapt-mean-in-float32", "mha-projections-drop-dtype-policy",
+            "losses-ops-sum-float16-through-float32", "f1-score-config-keeps-beta",
+            "schedule-free-adamw-momentum-not-copied"],
+           "blind66"),
 }
 
 
