@@ -9628,7 +9628,7 @@ CATALOGUE += TRAINING_BATCH57
 
 # Batch 58 (fiftieth session, helper blind50a): written blind, from simdist's source alone, in the Keras layers,
 # losses and metrics, optimizers and schedules, callbacks and Keras saving; each in a function no earlier mutant
-# touched (/work/wt/blind50a_logs/check_anchors.py: 0 problems). The first 16 are on the mainstream path (the line runs
+# touched (/work/wt/blind50a_logs/check_anchors.py: 0 problems). The first 21 are on the mainstream path (the line runs
 # in a plain compile/fit/evaluate/save/load program or a custom training loop: /work/wt/blind50a_logs/mainstream.py
 # under coverage, covuntouched.txt); the other 14 in the areas' rarer corners.
 TRAINING_BATCH58: list[Mutant] = [
@@ -11033,3 +11033,152 @@ TRAINING_BATCH67: list[Mutant] = [
 ]
 TRAINING += TRAINING_BATCH67
 CATALOGUE += TRAINING_BATCH67
+#: Blind batch 66 (fifty-fourth session, helper blind54a): Keras layers, losses and metrics, optimizers and schedules,
+#: callbacks and saving; written from simdist's source before reading the suite. The first 21 are on the mainstream
+#: path (a line an ordinary compile/fit or custom loop runs: /work/wt/blind54a_logs/mainstream_check.py); "subtle"
+#: marks the numerically subtle ones.
+TRAINING_BATCH66: list[Mutant] = [
+    _t("sgd-momentum-python-float-not-cast", "dtype", "simdist/keras/optimizers/sgd.py",
+       "            momentum = ops.cast(self.momentum, variable.dtype)\n",
+       "            momentum = self.momentum\n",
+       "mainstream, subtle: SGD's momentum enters the update as the Python float (exact in a float64 variable's "
+       "dtype) instead of Keras's ops.cast of it (a Python float goes through float32 first)"),
+    _t("adagrad-update-lr-times-quotient", "order", "simdist/keras/optimizers/adagrad.py",
+       "        self.assign_sub(variable, ops.divide(ops.multiply(lr, gradient),\n",
+       "        self.assign_sub(variable, lr * ops.divide(gradient,\n",
+       "mainstream, subtle: Adagrad's step as lr * (g / sqrt(acc + eps)) instead of Keras's (lr * g) / sqrt(acc + eps)"),
+    _t("exp-decay-power-via-exp-log", "formula", "simdist/keras/optimizers/schedules.py",
+       "        return ops.multiply(initial_learning_rate, ops.power(decay_rate, p))\n",
+       "        return ops.multiply(initial_learning_rate, tf.exp(p * tf.math.log(decay_rate)))\n",
+       "mainstream, subtle: ExponentialDecay's decay_rate ** p computed as exp(p * log(decay_rate)) (last bits)"),
+    _t("loss-mean-times-reciprocal-count", "denominator", "simdist/keras/losses/loss.py",
+       "        loss = ops.divide_no_nan(loss, divisor)\n",
+       "        loss = loss * ops.divide_no_nan(tf.ones_like(divisor), divisor)\n",
+       "mainstream, subtle: the sum_over_batch_size reduction multiplies the sum by 1/count instead of dividing "
+       "(a batch of 3, 5, 6... rows gives another last bit)"),
+    _t("mse-integer-targets-not-cast", "dtype", "simdist/keras/losses/losses.py",
+       "    y_true = ops.convert_to_tensor(y_true, dtype=y_pred.dtype)\n    y_true, y_pred = squeeze_or_expand_to_same_rank(y_true, y_pred)\n"
+       "    return ops.mean(tf.square(y_true - y_pred), axis=-1)\n",
+       "    y_true = ops.convert_to_tensor(y_true)\n    y_true, y_pred = squeeze_or_expand_to_same_rank(y_true, y_pred)\n"
+       "    return ops.mean(tf.square(y_true - y_pred), axis=-1)\n",
+       "mainstream: keras.losses.mean_squared_error keeps integer targets integer (Keras: converted to y_pred's "
+       "dtype), so integer labels against float predictions raise"),
+    _t("mape-scale-inside-mean", "order", "simdist/keras/losses/regression_losses.py",
+       "    return 100.0 * ops.mean(diff, axis=-1)\n",
+       "    return ops.mean(100.0 * diff, axis=-1)\n",
+       "mainstream, subtle: MAPE scales each term by 100 before the mean (Keras: 100 * mean; last bits)"),
+    _t("auc-riemann-sum-reversed", "order", "simdist/keras/metrics/confusion_metrics.py",
+       "        return ops.sum(riemann_terms)\n",
+       "        return ops.sum(tf.reverse(riemann_terms, [0]))\n",
+       "mainstream, subtle: AUC sums its Riemann terms from the highest threshold down (float32 summation order)"),
+    _t("auc-thresholds-by-reciprocal", "formula", "simdist/keras/metrics/confusion_metrics.py",
+       "            thresholds = [(i + 1) * 1.0 / (num_thresholds - 1) for i in range(num_thresholds - 2)]\n",
+       "            thresholds = [(i + 1) * (1.0 / (num_thresholds - 1)) for i in range(num_thresholds - 2)]\n",
+       "mainstream, subtle: AUC's evenly spaced thresholds as (i + 1) * (1 / (n - 1)) (Keras: (i + 1) * 1.0 / (n - 1)); "
+       "some thresholds one ulp off"),
+    _t("precision-recall-result-plain-divide", "denominator", "simdist/keras/metrics/precision_recall.py",
+       "        value = ops.divide_no_nan(tp, tf.add(tp, ops.convert_to_tensor(self._other_variable)))\n",
+       "        value = tf.divide(tp, tf.add(tp, ops.convert_to_tensor(self._other_variable)))\n",
+       "mainstream: Precision/Recall's result divides plainly (NaN without predicted positives / positives; "
+       "Keras: divide_no_nan, 0)"),
+    _t("dense-one-unit-bias-takes-bias-add", "gradient", "simdist/keras/layers/core.py",
+       "    if len(x.shape) > 1 and len(b.shape) == 1 and b.shape[0] == x.shape[-1] and b.shape[0] != 1:\n",
+       "    if len(x.shape) > 1 and len(b.shape) == 1 and b.shape[0] == x.shape[-1]:\n",
+       "mainstream, subtle: a one-unit Dense adds its bias with BiasAdd (Keras's ops.add: AddV2 for a bias of one "
+       "element), so its bias gradient is BiasAddGrad's sum (another order over 8 or more rows)"),
+    _t("lstm-input-forget-gates-swapped", "order", "simdist/keras/layers/rnn_cells.py",
+       "            i = rec(z0)\n            f = rec(z1)\n",
+       "            i = rec(z1)\n            f = rec(z0)\n",
+       "mainstream: LSTMCell (implementation 2) reads the input gate from the forget gate's slice and vice versa"),
+    _t("gru-update-reset-slices-swapped", "order", "simdist/keras/layers/rnn_cells.py",
+       "            recurrent_z, recurrent_r = matrix_inner[:, :u], matrix_inner[:, u:u * 2]\n",
+       "            recurrent_r, recurrent_z = matrix_inner[:, :u], matrix_inner[:, u:u * 2]\n",
+       "mainstream: GRUCell (implementation 2) swaps the update and reset gates' recurrent terms"),
+    _t("weights-file-container-path-by-layer-name", "state", "simdist/keras/models/saving.py",
+       "            yield from walk_saveables(item, _join(path, _unique(to_snake_case(type(item).__name__), used)), visited)\n",
+       "            yield from walk_saveables(item, _join(path, _unique(to_snake_case(item.name), used)), visited)\n",
+       "mainstream: the weights file names a list's layers by their names (Keras: by their class, snake_case, "
+       "numbered), so a model with named layers writes other paths and loads another model's file by name"),
+    _t("monitor-loss-improvement-inclusive", "boundary", "simdist/keras/callbacks/monitor_callback.py",
+       "            if metric_name == \"loss\":\n                self.monitor_op = ops.less\n",
+       "            if metric_name == \"loss\":\n                self.monitor_op = ops.less_equal\n",
+       "mainstream: the monitors' auto mode counts an equal loss as an improvement (Keras: strictly less), so "
+       "EarlyStopping never stops on a flat loss and ModelCheckpoint(save_best_only) saves on ties"),
+    _t("early-stopping-best-weights-refreshed-every-epoch", "state", "simdist/keras/callbacks/early_stopping.py",
+       "        if self.restore_best_weights and self.best_weights is None:\n",
+       "        if self.restore_best_weights:\n",
+       "mainstream: EarlyStopping(restore_best_weights=True) takes the current weights as the best at every epoch "
+       "(Keras: only at the first), so it restores the last epoch's weights after no improvement"),
+    _t("csv-logger-epoch-one-based", "boundary", "simdist/keras/callbacks/csv_logger.py",
+       "        row: dict[str, Any] = collections.OrderedDict({\"epoch\": epoch})\n",
+       "        row: dict[str, Any] = collections.OrderedDict({\"epoch\": epoch + 1})\n",
+       "mainstream: CSVLogger writes the epoch column 1-based (Keras: the 0-based epoch index)"),
+    _t("sparse-categorical-accuracy-matches-keep-label-axis", "axis", "simdist/keras/metrics/accuracy_metrics.py",
+       "    if len(matches.shape) > 1 and matches.shape[-1] == 1:\n        matches = ops.squeeze(matches, -1)\n    return matches\n",
+       "    return matches\n",
+       "mainstream: sparse_categorical_accuracy of labels shaped (batch, 1) returns matches shaped (batch, 1) "
+       "(Keras squeezes the trailing 1: shape (batch,))"),
+    _t("dense-bias-takes-kernel-initializer", "state", "simdist/keras/layers/core.py",
+       "            self.bias = self.add_weight(name=\"bias\", shape=(self.units,), initializer=self.bias_initializer,\n",
+       "            self.bias = self.add_weight(name=\"bias\", shape=(self.units,), initializer=self.kernel_initializer,\n",
+       "mainstream: Dense's bias is initialized by the kernel's initializer (copy-paste)"),
+    _t("callbacklist-train-batch-begin-one-based", "boundary", "simdist/keras/callbacks/callback_list.py",
+       "        self._each(\"on_train_batch_begin\", batch, logs=logs)\n",
+       "        self._each(\"on_train_batch_begin\", batch + 1, logs=logs)\n",
+       "mainstream: CallbackList.on_train_batch_begin passes the batch index 1-based (Keras: 0-based)"),
+    _t("global-clipnorm-scale-as-quotient", "formula", "simdist/keras/optimizers/base_optimizer.py",
+       "    scale_for_finite = clip_norm * ops.minimum(1.0 / use_norm, 1.0 / clip_norm)\n",
+       "    scale_for_finite = ops.minimum(clip_norm / use_norm, 1.0)\n",
+       "mainstream, subtle: global_clipnorm's scale as min(c / norm, 1) (Keras: c * min(1 / norm, 1 / c); last bits "
+       "when clipping)"),
+    _t("loss-replica-scale-divides", "denominator", "simdist/keras/losses/loss.py",
+       "        value = value * ops.cast(1.0 / n, value.dtype)\n",
+       "        value = value / ops.cast(n, value.dtype)\n",
+       "mainstream, subtle: a loss under a strategy of n replicas divides by n (Keras's TF backend: times 1/n; "
+       "n = 3 differs in the last bit)"),
+    # -- the rest: each in a function no earlier mutant touched
+    _t("normalization-adapt-mean-in-float32", "dtype", "simdist/keras/layers/normalization_adapt.py",
+       "    compute = x.dtype if x.dtype in (tf.float32, tf.float64) else tf.float32\n"
+       "    return tf.reduce_mean(tf.cast(x, compute) if x.dtype != compute else x, axis=axis)\n",
+       "    compute = tf.float32\n"
+       "    return tf.reduce_mean(tf.cast(x, compute) if x.dtype != compute else x, axis=axis)\n",
+       "subtle: Normalization.adapt averages float64 data in float32"),
+    _t("mha-projections-drop-dtype-policy", "dtype", "simdist/keras/layers/attention.py",
+       "                \"dtype\": self.dtype_policy,\n",
+       "",
+       "MultiHeadAttention's projections do not take its dtype policy (a mixed_float16 MHA projects in float32)"),
+    _t("discretization-summary-percents-from-zero", "boundary", "simdist/keras/layers/discretization.py",
+       "    percents = epsilon + np.arange(0.0, 1.0, epsilon)\n",
+       "    percents = np.arange(0.0, 1.0, epsilon)\n",
+       "Discretization's compressed summary samples the quantiles 0, eps, ... (Keras: eps, 2 eps, ..., 1), so "
+       "adapt's bin boundaries over many values shift"),
+    _t("attention-scale-initialized-zeros", "state", "simdist/keras/layers/dot_attention.py",
+       "            self.scale = self.add_weight(name=\"scale\", shape=(), initializer=\"ones\", dtype=self.dtype, trainable=True)\n",
+       "            self.scale = self.add_weight(name=\"scale\", shape=(), initializer=\"zeros\", dtype=self.dtype, trainable=True)\n",
+       "Attention(use_scale=True) starts its scale at 0 (Keras: 1), so the first scores are uniform"),
+    _t("mha-output-dense-built-with-key-dim", "state", "simdist/keras/layers/attention.py",
+       "        dense_in[-1] = self._value_dim\n",
+       "        dense_in[-1] = self._key_dim\n",
+       "MultiHeadAttention builds its output projection for key_dim inputs (Keras: value_dim)"),
+    _t("weights-file-shared-layer-walked-twice", "state", "simdist/keras/models/saving.py",
+       "    visited = set() if visited is None else visited\n    if id(obj) in visited:\n        return\n",
+       "    visited = set() if visited is None else visited\n",
+       "the weights-file walk visits a layer reachable twice (two attributes) twice (Keras: once, at its first path)"),
+    _t("losses-ops-sum-float16-through-float32", "dtype", "simdist/keras/losses/_ops.py",
+       "        x = tf.cast(x, tf.uint32)\n    return tf.reduce_sum(x, axis=axis, keepdims=keepdims)\n",
+       "        x = tf.cast(x, tf.uint32)\n    if x.dtype == tf.float16:\n"
+       "        return tf.cast(tf.reduce_sum(tf.cast(x, tf.float32), axis=axis, keepdims=keepdims), tf.float16)\n"
+       "    return tf.reduce_sum(x, axis=axis, keepdims=keepdims)\n",
+       "subtle: the losses' ops.sum adds float16 values in float32 (Keras: tf.reduce_sum in float16), so a float16 "
+       "loss's reduction differs"),
+    _t("f1-score-config-keeps-beta", "state", "simdist/keras/metrics/f_score_metrics.py",
+       "        del cfg[\"beta\"]\n",
+       "        cfg.pop(\"beta_squared\", None)\n",
+       "F1Score's config keeps FBetaScore's beta (Keras drops it: F1Score.from_config of its config works)"),
+    _t("schedule-free-adamw-momentum-not-copied", "state", "simdist/keras/optimizers/schedule_free_adamw.py",
+       "            if momentum is not None:\n                self.assign(momentum, tf.identity(ops.convert_to_tensor(var)))\n",
+       "            if momentum is None:\n                self.assign(momentum, tf.identity(ops.convert_to_tensor(var)))\n",
+       "ScheduleFreeAdamW built eagerly leaves its momenta (z) at 0 (Keras: a copy of each variable)"),
+]
+TRAINING += TRAINING_BATCH66
+CATALOGUE += TRAINING_BATCH66

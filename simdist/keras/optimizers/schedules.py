@@ -20,6 +20,18 @@ def _check_steps(arg: str, value: Any) -> None:
         raise ValueError(f"Argument `{arg}` must be > 0. Received: {arg}={value}")
 
 
+def _named(call: Any) -> Any:
+    """Keras's built-in schedules compute their value inside `ops.name_scope(self.name)`: a name that is not a
+    string or contains '/' raises ValueError when the schedule is called (observed on TF 2.21 for every built-in
+    schedule; clause optim.schedules)."""
+    def wrapped(self: Any, step: Any) -> Any:
+        from simdist.keras.naming import name_scope  # noqa: PLC0415 - naming imports the facade
+        name_scope(self.name)   # validates the name as Keras's name_scope does
+        return call(self, step)
+    wrapped.__name__, wrapped.__doc__, wrapped.__qualname__ = call.__name__, call.__doc__, call.__qualname__
+    return wrapped
+
+
 class LearningRateSchedule:
     """Base class: subclasses implement `__call__(step)` (and `get_config` to be serialized)."""
 
@@ -49,6 +61,7 @@ class ExponentialDecay(LearningRateSchedule):
         self.name = name
         _check_steps("decay_steps", decay_steps)
 
+    @_named
     def __call__(self, step: Any) -> Any:
         initial_learning_rate = ops.convert_to_tensor(self.initial_learning_rate)
         dtype = initial_learning_rate.dtype
@@ -78,6 +91,7 @@ class PiecewiseConstantDecay(LearningRateSchedule):
         self.values = values
         self.name = name
 
+    @_named
     def __call__(self, step: Any) -> Any:
         boundaries = [ops.convert_to_tensor(x) for x in self.boundaries]
         values = [ops.convert_to_tensor(x) for x in self.values]
@@ -111,6 +125,7 @@ class PolynomialDecay(LearningRateSchedule):
         self.name = name
         _check_steps("decay_steps", decay_steps)
 
+    @_named
     def __call__(self, step: Any) -> Any:
         initial_learning_rate = ops.convert_to_tensor(self.initial_learning_rate)
         dtype = initial_learning_rate.dtype
@@ -147,6 +162,7 @@ class InverseTimeDecay(LearningRateSchedule):
         self.name = name
         _check_steps("decay_steps", decay_steps)
 
+    @_named
     def __call__(self, step: Any) -> Any:
         initial_learning_rate = ops.convert_to_tensor(self.initial_learning_rate)
         dtype = initial_learning_rate.dtype
@@ -192,6 +208,7 @@ class CosineDecay(LearningRateSchedule):
         total_step_delta = warmup_target - initial_learning_rate
         return total_step_delta * completed_fraction + initial_learning_rate
 
+    @_named
     def __call__(self, step: Any) -> Any:
         initial_learning_rate = ops.convert_to_tensor(self.initial_learning_rate)
         dtype = initial_learning_rate.dtype
@@ -231,6 +248,7 @@ class CosineDecayRestarts(LearningRateSchedule):
         self.name = name
         _check_steps("first_decay_steps", first_decay_steps)
 
+    @_named
     def __call__(self, step: Any) -> Any:
         initial_learning_rate = ops.convert_to_tensor(self.initial_learning_rate)
         dtype = initial_learning_rate.dtype
