@@ -64,7 +64,7 @@ def _text(t: Tensor, as_repr: bool) -> str:
     return f'Tensor("{name}:0", shape={shape}, dtype={t.dtype.name})'
 
 
-class _PrunedTensor(Tensor):
+class _Pruned:
     """A stand-in of a failed op's output: every read of its value raises its error; its shape is
     the graph's static shape when that is known (`shaped`), else a read of it raises too."""
 
@@ -92,31 +92,16 @@ class _PrunedTensor(Tensor):
         return _text(self, False)
 
 
-class _PrunedTraced(_Traced):
-    """`_PrunedTensor` of a call being recorded."""
+class _PrunedTensor(_Pruned, Tensor):
+    """`_Pruned` of an eager call."""
 
     __slots__ = ()
 
-    @property   # type: ignore[override]
-    def _v(self) -> np.ndarray:
-        raise _error_of(self)
 
-    @property   # type: ignore[override]
-    def shape(self) -> Any:
-        a = _static_array(self)
-        if _tensor._SYM_DEPTH[0] and _tensor.STATIC_UNKNOWN and id(self) in _tensor.STATIC_UNKNOWN:
-            return _tensor._graph_shape(self, a.shape)
-        return _tensor.TensorShape._of_array(a.shape)
+class _PrunedTraced(_Pruned, _Traced):
+    """`_Pruned` of a call being recorded."""
 
-    @property   # type: ignore[override]
-    def ndim(self) -> int:
-        return standin_array(self).ndim   # (the stand-in rule's rank, as a recorded tensor's `_a` gives it)
-
-    def __repr__(self) -> str:
-        return _text(self, True)
-
-    def __str__(self) -> str:
-        return _text(self, False)
+    __slots__ = ()
 
 
 _CLASSES = {Tensor: _PrunedTensor, _Traced: _PrunedTraced}
