@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from simdist.conformance.suite.recorded_programs import RecordedPrograms, bits as _bits, plain as _plain
+from simdist.conformance.suite.recorded_programs import RecordedPrograms, bits as _bits, error as _error, plain as _plain
 
 PATH = os.path.join(os.path.dirname(__file__), "blind66_reference.json.gz")
 
@@ -220,6 +220,13 @@ def _adapt(tf: Any, mk: Any) -> Any:
             n.adapt((rng.randn(100, 2) + 1.0 / 3).astype(data_dt))
             out[f"norm-{dt}-{data_dt}"] = {"mean": _bits(np.asarray(n.mean)), "variance": _bits(np.asarray(n.variance)),
                                            "out": _bits(n(np.array([[0.1, 0.7]], data_dt)))}
+            data = (rng.randn(100, 2) * 3 + 1.0 / 3).astype(data_dt)   # a tensor, a Dataset, a list of batches
+            for form, make in (("tensor", lambda: tf.constant(data)),
+                               ("dataset", lambda: tf.data.Dataset.from_tensor_slices(data).batch(32)),
+                               ("batches", lambda: [data[:40], data[40:]])):
+                n = tf.keras.layers.Normalization(axis=-1, dtype=dt)
+                out[f"norm-{dt}-{data_dt}-{form}"] = _error(lambda: (n.adapt(make()), {
+                    "mean": _bits(np.asarray(n.mean)), "variance": _bits(np.asarray(n.variance))})[1])
     for nb, eps in ((5, 0.01), (4, 0.1), (7, 0.003)):
         d = tf.keras.layers.Discretization(num_bins=nb, epsilon=eps)
         d.adapt(rng.rand(2000).astype("float32") ** 2)
