@@ -330,8 +330,8 @@ BATCHES: dict[str, tuple[list[str], str]] = {
     "67": (["preserver-unroll-boundary-inclusive", "dist-iterator-traced-end-stop-iteration", "update-result-first-copy",
             "philox-skip-low-carry-dropped", "default-seed-pair-swapped"],
            "blind67"),
-    # (batch 66: the survivors and the mutants not attributed when the session ended; the gaps slice "blind66"
-    # is empty until suite/test_blind66_gaps.py exists: docs/conformance.md, "a sixty-sixth blind batch")
+    # (batch 66: the survivors and the mutants not attributed when the session ended; the gaps slice "blind66",
+    # suite/test_blind66_gaps.py, kills all ten: docs/conformance.md, "a sixty-sixth blind batch")
     "66": (["auc-riemann-sum-reversed", "auc-thresholds-by-reciprocal", "dense-one-unit-bias-takes-bias-add",
             "global-clipnorm-scale-as-quotient", "loss-replica-scale-divides",
             "normalization-adapt-mean-in-float32", "mha-projections-drop-dtype-policy",

@@ -3,7 +3,7 @@
 
 A module registers named programs `fn(tf, make_strategy)`; each returns plain JSON-able values (floats as the hex of
 their exact value, `bits`). `python -m simdist.conformance.suite.<module> --record` runs every program on real TF
-2.21 with two logical CPUs and writes the module's `<name>_reference.json.gz`; the tests run the same program on
+2.21 with two logical CPUs (or the module's `replicas`) and writes the module's `<name>_reference.json.gz`; the tests run the same program on
 the backend under test and compare with the recording exactly. Programs whose TF bits follow the CPU's kernels
 (clause ops.host-cpu) are named by prefix and run only on a CPU that runs them as the recording host did."""
 
@@ -67,8 +67,9 @@ class RecordedPrograms:
     """A module's named programs and TF 2.21's recorded answers to them (`path`, a gzip'd JSON object)."""
 
     def __init__(self, path: str, host_dependent: tuple[str, ...] = (),
-                 recording_host: Callable[[Any], bool] = avx2_without_onednn) -> None:
+                 recording_host: Callable[[Any], bool] = avx2_without_onednn, replicas: int = 2) -> None:
         self.path = path
+        self.replicas = replicas   # the mirrored strategy's replicas (and the recording's logical CPUs, at least 2)
         self.host_dependent = host_dependent
         self.recording_host = recording_host
         self.programs: dict[str, Program] = {}
@@ -91,20 +92,20 @@ class RecordedPrograms:
         if name.startswith(self.host_dependent) and not self.recording_host(backend_cpu(tf)):
             pytest.skip(f"{name}: TF 2.21's bits depend on the CPU (ops.host-cpu); recorded on AVX2 without AVX-512, "
                         f"oneDNN off, and the backend's CPU is not such a CPU")
-        got = json.loads(json.dumps(self.programs[name](tf, lambda: backend.make_strategy("mirrored", replicas=2))))
+        got = json.loads(json.dumps(self.programs[name](tf, lambda: backend.make_strategy("mirrored", replicas=self.replicas))))
         want = self._ref[name]
         assert got == want, f"{name}: TF 2.21 gives {str(want)[:900]}\n got {str(got)[:900]}"
 
     def record(self) -> None:
-        """Run every program on TF 2.21 (two logical CPUs) and write the reference file."""
+        """Run every program on TF 2.21 (`replicas` logical CPUs, at least two) and write the reference file."""
         import tensorflow as tf
         cpus = tf.config.list_physical_devices("CPU")
-        tf.config.set_logical_device_configuration(cpus[0], [tf.config.LogicalDeviceConfiguration()] * 2)
+        tf.config.set_logical_device_configuration(cpus[0], [tf.config.LogicalDeviceConfiguration()] * max(2, self.replicas))
         made: list[Any] = []
 
         def mk() -> Any:
             if not made:
-                made.append(tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"]))
+                made.append(tf.distribute.MirroredStrategy([f"/cpu:{i}" for i in range(self.replicas)]))
             return made[0]
         out = {name: json.loads(json.dumps(fn(tf, mk))) for name, fn in self.programs.items()}
         with gzip.open(self.path, "wt") as f:

@@ -163,7 +163,10 @@ class Normalization(Layer):
         total_var: Any = tf.zeros(self._mean_and_var_shape)
         total_count = 0
         for batch in batches:
-            batch = tf.convert_to_tensor(_first(batch), dtype=self.compute_dtype)
+            batch = _first(batch)
+            # Keras's convert_to_tensor casts a tensor of another dtype (a float64 Dataset into a float32 layer)
+            batch = (tf.cast(batch, self.compute_dtype) if isinstance(batch, tf.Tensor)
+                     else tf.convert_to_tensor(batch, dtype=self.compute_dtype))
             for d in self._keep_axis:
                 if batch.shape[d] is not None and batch.shape[d] != self._build_input_shape[d]:
                     raise ValueError(f"adapt() yielded a batch with incompatible shape. Expected "
