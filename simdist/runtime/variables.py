@@ -1198,27 +1198,31 @@ del _n
 def unread_as_variables(args: tuple, kwargs: dict) -> tuple[tuple, dict]:
     """The call's `_UnreadVariable`s (also inside lists, tuples and dicts) as the variables they read: what a
     tf.function's existing trace receives for them (their handle); the call itself when it has none."""
-    def has(x: Any) -> bool:
-        if type(x) is _UnreadVariable:
-            return True
-        if type(x) in (list, tuple):
-            return any(has(v) for v in x)
-        if type(x) is dict:
-            return any(has(v) for v in x.values())
-        return False
-
-    def conv(x: Any) -> Any:
-        if type(x) is _UnreadVariable:
-            return x._parent
-        if type(x) in (list, tuple):
-            return type(x)(conv(v) for v in x)
-        if type(x) is dict:
-            return {k: conv(v) for k, v in x.items()}
-        return x
-
-    if not any(has(a) for a in args) and not any(has(v) for v in kwargs.values()):
+    if not any(_has_unread(a) for a in args) and not any(_has_unread(v) for v in kwargs.values()):
         return args, kwargs
-    return tuple(conv(a) for a in args), {k: conv(v) for k, v in kwargs.items()}
+    return tuple(_unread_read(a) for a in args), {k: _unread_read(v) for k, v in kwargs.items()}
+
+
+# (module functions, not closures: a recursive closure holds itself through its cell, a reference cycle per call that
+# only the cyclic collector frees: tests/runtime/test_reference_cycles.py)
+def _has_unread(x: Any) -> bool:
+    if type(x) is _UnreadVariable:
+        return True
+    if type(x) in (list, tuple):
+        return any(_has_unread(v) for v in x)
+    if type(x) is dict:
+        return any(_has_unread(v) for v in x.values())
+    return False
+
+
+def _unread_read(x: Any) -> Any:
+    if type(x) is _UnreadVariable:
+        return x._parent
+    if type(x) in (list, tuple):
+        return type(x)(_unread_read(v) for v in x)
+    if type(x) is dict:
+        return {k: _unread_read(v) for k, v in x.items()}
+    return x
 
 
 def _check_scatter(kind: str, idx: np.ndarray, upd: np.ndarray, shape: tuple, op: str) -> None:
