@@ -28,7 +28,7 @@ PATH = os.path.join(os.path.dirname(__file__), "blind66_reference.json.gz")
 
 #: programs whose TF 2.21 bits follow the CPU's kernels (clause ops.host-cpu): sums over rows (the losses' means,
 #: the one-unit Dense bias gradient, AUC's Riemann sum, adapt's means), the optimizers' packets
-HOST_DEPENDENT = ("opt-", "loss-", "replica-", "auc-", "dense-", "adapt-")
+HOST_DEPENDENT = ("opt-", "loss-", "replica-", "auc-", "dense-", "adapt-", "attention-")
 
 #: three replicas: a loss's 1/2 scale is exact, 1/3 shows a quotient taken for a product by the reciprocal
 REF = RecordedPrograms(PATH, HOST_DEPENDENT, replicas=3)
