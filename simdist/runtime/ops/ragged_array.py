@@ -184,6 +184,14 @@ def ragged_reduce(fn: Callable[..., Any], kind: str, dense_fns: dict | None = No
             out = mean
         else:
             out = _reduce(x, axis, kind, fns.get(kind, fn))
+        if keepdims and axis is None:
+            # (ragged_reduce_aggregate reduces the flat values with keepdims, then expands the result once for each
+            # of the input's dimensions past the first: rank flat_values.rank + rank - 1; fz55b)
+            # (logsumexp: math_ops' composition subtracts the kept max, of that rank R1, from the input, whose
+            # broadcast has rank R1 and the flat values' rank F, so its kept sum has rank F + R1 - 1)
+            f_rank, rank = x.flat_values.shape.rank, x.shape.rank
+            kept = f_rank + rank - 1
+            out = array.reshape(out, [1] * (f_rank + kept - 1 if kind == "logsumexp" else kept))
         if keepdims and axis is not None and not isinstance(out, RaggedTensor):
             for a in sorted([axis] if isinstance(axis, int) else list(axis)):
                 out = array.expand_dims(out, a if a >= 0 else a + x.shape.rank)
@@ -229,6 +237,11 @@ def ragged_gather(fn: Callable[..., Any]) -> Callable[..., Any]:
             raise NotImplementedError("simdist gathers the rows (axis 0) of a RaggedTensor only, and with "
                                       "batch_dims=1 a ragged_rank-1 RaggedTensor's values at 2-D indices")
         idx = indices if isinstance(indices, Tensor) else convert_to_tensor(indices)
+        if idx.dtype not in (dtypes.int32, dtypes.int64):
+            # (ragged_gather_ops converts the indices without a dtype, so `[]` is float32, and RaggedGather's attr
+            # Tindices refuses it: InvalidArgumentError eagerly, op_def_library's TypeError traced; fz55b)
+            from simdist.runtime.ops import trace_errors
+            raise trace_errors.attr_not_allowed("RaggedGather", "Tindices", idx.dtype, "int32, int64")
         n = params.nrows_int()
         bad = [int(i) for i in idx._v.reshape(-1) if not 0 <= int(i) < n]
         if bad:
@@ -236,9 +249,15 @@ def ragged_gather(fn: Callable[..., Any]) -> Callable[..., Any]:
             k = int(np.nonzero(~((idx._v.reshape(-1) >= 0) & (idx._v.reshape(-1) < n)))[0][0])
             raise errors.InvalidArgumentError(None, None, f"indices[{k}] = {bad[0]} is not in [0, {n}) "
                                               "[Op:RaggedGather]")
-        if idx.shape.rank != 1:
-            raise NotImplementedError("simdist gathers a RaggedTensor's rows with 1-D indices only")
-        return _gather_rows(params, math.cast(idx, dtypes.int64) if idx.dtype != dtypes.int64 else idx)
+        if idx.shape.rank == 0:
+            raise NotImplementedError("simdist gathers a RaggedTensor's rows with 1-D or higher indices only")
+        flat = array.reshape(idx, [-1]) if idx.shape.rank > 1 else idx
+        out = _gather_rows(params, math.cast(flat, dtypes.int64) if flat.dtype != dtypes.int64 else flat)
+        # (indices of rank k > 1: RaggedGather's OUTPUT_RAGGED_RANK is k + ragged_rank - 1, the rows grouped by the
+        # indices' dimensions, uniform partitions; ragged_gather_ops._gather; fz55b)
+        for d in reversed(idx.shape.as_list()[1:]):
+            out = RaggedTensor.from_uniform_row_length(out, int(d))
+        return out
     return wrapped
 
 

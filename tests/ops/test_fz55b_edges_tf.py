@@ -1,0 +1,119 @@
+"""Classes the fz55b generator (tests/fuzz55b, an independent differential generator of tf.signal / tf.image /
+tf.strings / tf.sparse / tf.ragged / tf.bitwise / segment / tf.sets programs, issue 29) found, each case observed on
+TF 2.21.
+
+- ragged_gather (clause ops.ragged): tf.gather of a RaggedTensor converts its indices without a dtype
+  (`[]` is float32) and RaggedGather's attr Tindices takes int32 and int64 only: InvalidArgumentError eagerly,
+  op_def_library's TypeError traced; simdist gathered the rows of any indices (fz55b seed 55203 #3). Indices of rank
+  k > 1 group the rows into k - 1 uniform partitions (simdist: NotImplementedError).
+- ragged_reduce_keepdims (clause ops.ragged): a reduction of a RaggedTensor over every axis
+  (axis=None) with keepdims=True reduces the flat values with keepdims, then expands once per dimension past the
+  first: rank flat_values.rank + rank - 1 (simdist returned a scalar; fz55b seed 55203 #24).
+Each case: a list of [label, outcome]; an outcome is [dtype, shape, the result's bits] of a tensor, ["ragged",
+values, nested row splits] of a RaggedTensor, or [error class].
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+import pytest
+
+import tf_programs
+import tf_workers
+
+pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
+
+
+def _bits(x: Any) -> list:
+    if type(x).__name__ == "RaggedTensor":
+        return ["ragged", _bits(x.flat_values), [_bits(s) for s in x.nested_row_splits]]
+    if type(x).__name__ == "SparseTensor":
+        return ["sparse", _bits(x.indices), _bits(x.values), _bits(x.dense_shape)]
+    if type(x).__name__ == "IndexedSlices":
+        return ["slices", _bits(x.indices), _bits(x.values), _bits(x.dense_shape)]
+    if x is None:
+        return ["None"]
+    a = np.asarray(x.numpy())
+    if a.dtype == object:
+        return [x.dtype.name, list(a.shape), [bytes(b) for b in a.ravel()]]
+    if a.dtype == bool:
+        return [x.dtype.name, list(a.shape), a.ravel().tolist()]
+    u = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64, 16: np.uint64}[a.dtype.itemsize]
+    return [x.dtype.name, list(a.shape), [int(b) for b in a.view(u).ravel()]]
+
+
+def _try(out: list, label: str, fn: Callable[[], Any]) -> None:
+    try:
+        out.append([label, _bits(fn())])
+    except Exception as e:  # noqa: BLE001 - the class is what is compared
+        out.append([label, [type(e).__name__]])
+
+
+def _ragged(tf: Any) -> dict:
+    return {"r2": tf.ragged.constant([[1.0, -2.5], [], [3.0]]),
+            "empty": tf.ragged.constant([], dtype=tf.int32, ragged_rank=1),
+            "inner": tf.ragged.constant([[[1, 2], [3, 4]], [[5, 6]]], ragged_rank=1),
+            "r3": tf.ragged.constant([[[1.0], [2.0, 3.0]], [[4.0]]])}
+
+
+def program(tf: Any, case: dict, workdir: str) -> Any:
+    out: list[Any] = []
+    if case["name"] == "ragged_gather":
+        for n, rt in _ragged(tf).items():
+            for label, idx in [("[]", []), ("[0]", [0]), ("[1.0]", [1.0]), ("int16", np.array([0], np.int16)),
+                               ("int64 []", tf.constant([], tf.int64)), ("[[0], [1]]", [[0], [1]]),
+                               ("[[1, 0, 1]]", [[1, 0, 1]]), ("[[[0]], [[1]]]", [[[0]], [[1]]]),
+                               ("[[0, 5]]", [[0, 5]])]:
+                _try(out, f"{n} gather {label}", lambda rt=rt, idx=idx: tf.gather(rt, idx))
+        rt = _ragged(tf)["r2"]
+        _try(out, "traced gather []", lambda: tf.function(lambda r: tf.gather(r, []))(rt))
+        _try(out, "traced gather 2-D", lambda: tf.function(lambda r: tf.gather(r, [[2, 0], [1, 1]]))(rt))
+    elif case["name"] == "ragged_reduce_keepdims":
+        for n, rt in _ragged(tf).items():
+            for red in ["reduce_sum", "reduce_max", "reduce_min", "reduce_mean", "reduce_prod", "reduce_std",
+                        "reduce_variance", "reduce_logsumexp"]:
+                x = tf.cast(rt, tf.float32) if rt.dtype == tf.int32 and red in (
+                    "reduce_std", "reduce_variance", "reduce_logsumexp") else rt
+                _try(out, f"{n} {red} keepdims", lambda x=x, red=red: getattr(tf.math, red)(x, axis=None, keepdims=True))
+                _try(out, f"{n} {red}", lambda x=x, red=red: getattr(tf.math, red)(x, axis=None))
+            _try(out, f"{n} reduce_any keepdims", lambda rt=rt: tf.math.reduce_any(rt > 1, axis=None, keepdims=True))
+            _try(out, f"{n} reduce_all keepdims", lambda rt=rt: tf.math.reduce_all(rt > 1, axis=None, keepdims=True))
+        rt = _ragged(tf)["r3"]
+        _try(out, "traced reduce_sum keepdims", lambda: tf.function(
+            lambda r: tf.reduce_sum(r, keepdims=True))(rt))
+    return out
+
+
+NAMES = ["ragged_gather", "ragged_reduce_keepdims"]
+CASES: dict[str, dict] = {n: {"strategy": "default", "name": n} for n in NAMES}
+
+
+@pytest.fixture(scope="module")
+def tf_results(request: Any) -> dict[int, Any]:
+    return tf_programs.spawn(__file__, CASES, tf_programs.selected(request, __file__))
+
+
+def _check(index: int, tf_results: dict[int, Any], tmp_path: Any) -> None:
+    name = NAMES[index]
+    got, want = tf_programs.on_simdist(program, CASES[name], str(tmp_path)), tf_results[index]
+    assert [g[0] for g in got] == [w[0] for w in want], f"{name}: labels differ"
+    for g, w in zip(got, want):
+        assert g == w, f"{name}: {w[0]}: simdist gives {g[1]}, TF 2.21 gives {w[1]}"
+
+
+@pytest.mark.clause("ops.ragged")
+@pytest.mark.parametrize("index", [0], ids=NAMES[:1])
+def test_ragged_gather_indices(index: int, tf_results: dict[int, Any], tmp_path: Any) -> None:
+    _check(index, tf_results, tmp_path)
+
+
+@pytest.mark.clause("ops.ragged")
+@pytest.mark.parametrize("index", [1], ids=NAMES[1:2])
+def test_ragged_reduce_all_axes_keepdims(index: int, tf_results: dict[int, Any], tmp_path: Any) -> None:
+    _check(index, tf_results, tmp_path)
+
+
+if __name__ == "__main__":  # TF worker
+    tf_workers.serve(tf_programs.worker(CASES, program))
