@@ -9,6 +9,9 @@ TF 2.21.
 - ragged_reduce_keepdims (clause ops.ragged): a reduction of a RaggedTensor over every axis
   (axis=None) with keepdims=True reduces the flat values with keepdims, then expands once per dimension past the
   first: rank flat_values.rank + rank - 1 (simdist returned a scalar; fz55b seed 55203 #24).
+- sparse_bincount_wrap (clause ops.sparse): tf.sparse.bincount's length `max + 1` is computed in int64, so a value
+  of int64's maximum wraps it to int64's minimum and the length is minlength's, -1 without one (simdist:
+  OverflowError; fz55b seed 55202 #40).
 Each case: a list of [label, outcome]; an outcome is [dtype, shape, the result's bits] of a tensor, ["ragged",
 values, nested row splits] of a RaggedTensor, or [error class].
 """
@@ -83,10 +86,21 @@ def program(tf: Any, case: dict, workdir: str) -> Any:
         rt = _ragged(tf)["r3"]
         _try(out, "traced reduce_sum keepdims", lambda: tf.function(
             lambda r: tf.reduce_sum(r, keepdims=True))(rt))
+    elif case["name"] == "sparse_bincount_wrap":
+        top = 2 ** 63 - 1
+        for vals, dt in [([7, 5, top], "int64"), ([top], "int64"), ([top - 1, 0], "int64"), ([2 ** 31 - 1], "int32"),
+                         ([2 ** 31 - 1], "int64")]:
+            sp = tf.sparse.from_dense(tf.constant(vals, dt))
+            for label, kw in [("", {}), ("minlength 3", {"minlength": 3}), ("binary", {"binary_output": True}),
+                              ("maxlength 4", {"maxlength": 4}), ("axis -1", {"axis": -1})]:
+                _try(out, f"{vals} {dt} {label}", lambda sp=sp, kw=kw: tf.sparse.bincount(sp, **kw))
+        sp2 = tf.sparse.from_dense(tf.constant([[top, 1], [0, 2]], tf.int64))
+        _try(out, "2-D axis -1", lambda: tf.sparse.bincount(sp2, axis=-1))
+        _try(out, "2-D axis 0", lambda: tf.sparse.bincount(sp2, axis=0))
     return out
 
 
-NAMES = ["ragged_gather", "ragged_reduce_keepdims"]
+NAMES = ["ragged_gather", "ragged_reduce_keepdims", "sparse_bincount_wrap"]
 CASES: dict[str, dict] = {n: {"strategy": "default", "name": n} for n in NAMES}
 
 
@@ -112,6 +126,12 @@ def test_ragged_gather_indices(index: int, tf_results: dict[int, Any], tmp_path:
 @pytest.mark.clause("ops.ragged")
 @pytest.mark.parametrize("index", [1], ids=NAMES[1:2])
 def test_ragged_reduce_all_axes_keepdims(index: int, tf_results: dict[int, Any], tmp_path: Any) -> None:
+    _check(index, tf_results, tmp_path)
+
+
+@pytest.mark.clause("ops.sparse")
+@pytest.mark.parametrize("index", [2], ids=NAMES[2:3])
+def test_sparse_bincount_length_wraps(index: int, tf_results: dict[int, Any], tmp_path: Any) -> None:
     _check(index, tf_results, tmp_path)
 
 

@@ -36,7 +36,12 @@ _VALUE_DEPENDENT = lanes("its output's length depends on the values")
 def _size(max_seen: int, maxlength: int, minlength: int) -> int:
     """count_ops.cc's GetOutputSize as TF 2.21 runs it: a maxlength of 0 is a length of 0 too (every value
     dropped; observed: fuzz20 seed 2420261202 #155), a negative one none."""
-    return maxlength if maxlength >= 0 else max(max_seen + 1, minlength)
+    if maxlength >= 0:
+        return maxlength
+    # (`max_seen + 1` in int64: the largest int64 value wraps to its smallest, so the length is then minlength's,
+    # -1 when none is given; observed on TF 2.21, fz55b seed 55202 #40)
+    size = max_seen + 1
+    return max(size - (1 << 64) if size >= 1 << 63 else size, minlength)
 
 
 def _counted(rows: np.ndarray, vals: np.ndarray, weights: np.ndarray, batches: int | None, minlength: int,
