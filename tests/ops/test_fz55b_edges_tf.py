@@ -9,6 +9,9 @@ TF 2.21.
 - ragged_reduce_keepdims (clause ops.ragged): a reduction of a RaggedTensor over every axis
   (axis=None) with keepdims=True reduces the flat values with keepdims, then expands once per dimension past the
   first: rank flat_values.rank + rank - 1 (simdist returned a scalar; fz55b seed 55203 #24).
+- ragged_cumsum_outer (clause ops.ragged): tf.math.cumsum of a ragged_rank-1 RaggedTensor along axis 0 pads it to a
+  dense tensor, sums there and cuts the rows back to their lengths (simdist: NotImplementedError; fz55b seed
+  55207 #52).
 - sparse_bincount_wrap (clause ops.sparse): tf.sparse.bincount's length `max + 1` is computed in int64, so a value
   of int64's maximum wraps it to int64's minimum and the length is minlength's, -1 without one (simdist:
   OverflowError; fz55b seed 55202 #40).
@@ -86,6 +89,25 @@ def program(tf: Any, case: dict, workdir: str) -> Any:
         rt = _ragged(tf)["r3"]
         _try(out, "traced reduce_sum keepdims", lambda: tf.function(
             lambda r: tf.reduce_sum(r, keepdims=True))(rt))
+    elif case["name"] == "ragged_cumsum_outer":
+        rts = [tf.RaggedTensor.from_row_lengths(tf.constant([-7, -8], tf.int32), [0, 1, 1]),
+               tf.ragged.constant([[1.0, 2.0, 3.0], [], [4.0, 5.0]]),
+               tf.ragged.constant([[[1.0, 2.0]], [[3.0, 4.0], [5.0, 6.0]]], ragged_rank=1),
+               tf.ragged.constant([[0.5, 1e-40], [3.4e38, 3.4e38, 1.0]], dtype=tf.float32),
+               tf.ragged.constant([[1, 2], [3]], dtype=tf.int64)]
+        for i, rt in enumerate(rts):
+            for ax in (0, -rt.shape.rank):
+                for ex in (False, True):
+                    for rev in (False, True):
+                        _try(out, f"{i} axis {ax} exclusive {ex} reverse {rev}",
+                             lambda rt=rt, ax=ax, ex=ex, rev=rev: tf.math.cumsum(rt, axis=ax, exclusive=ex, reverse=rev))
+        x = rts[1]
+        with tf.GradientTape() as tape:
+            tape.watch(x.flat_values)
+            y = tf.math.cumsum(x, axis=0)
+            loss = tf.reduce_sum(y.flat_values * tf.constant([1.0, 2.0, 3.0, 4.0, 5.0]))
+        _try(out, "gradient", lambda: tf.convert_to_tensor(tape.gradient(loss, x.flat_values)))
+        _try(out, "traced", lambda: tf.function(lambda r: tf.math.cumsum(r, axis=0, reverse=True))(x))
     elif case["name"] == "sparse_bincount_wrap":
         top = 2 ** 63 - 1
         for vals, dt in [([7, 5, top], "int64"), ([top], "int64"), ([top - 1, 0], "int64"), ([2 ** 31 - 1], "int32"),
@@ -100,7 +122,7 @@ def program(tf: Any, case: dict, workdir: str) -> Any:
     return out
 
 
-NAMES = ["ragged_gather", "ragged_reduce_keepdims", "sparse_bincount_wrap"]
+NAMES = ["ragged_gather", "ragged_reduce_keepdims", "sparse_bincount_wrap", "ragged_cumsum_outer"]
 CASES: dict[str, dict] = {n: {"strategy": "default", "name": n} for n in NAMES}
 
 
@@ -132,6 +154,12 @@ def test_ragged_reduce_all_axes_keepdims(index: int, tf_results: dict[int, Any],
 @pytest.mark.clause("ops.sparse")
 @pytest.mark.parametrize("index", [2], ids=NAMES[2:3])
 def test_sparse_bincount_length_wraps(index: int, tf_results: dict[int, Any], tmp_path: Any) -> None:
+    _check(index, tf_results, tmp_path)
+
+
+@pytest.mark.clause("ops.ragged")
+@pytest.mark.parametrize("index", [3], ids=NAMES[3:4])
+def test_ragged_cumsum_along_axis_0(index: int, tf_results: dict[int, Any], tmp_path: Any) -> None:
     _check(index, tf_results, tmp_path)
 
 
