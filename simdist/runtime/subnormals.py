@@ -161,6 +161,34 @@ def flushed(a: np.ndarray) -> np.ndarray:
     return out
 
 
+def flushed_parts(a: np.ndarray) -> np.ndarray:
+    """A complex64/complex128 array with each subnormal real or imaginary part replaced by a zero of its sign (as
+    TF's kernel threads read and write them under DAZ/FTZ); any other array as it is."""
+    if a.dtype.kind != "c" or a.size == 0:
+        return a
+    re, im = np.ascontiguousarray(a.real), np.ascontiguousarray(a.imag)
+    fr, fi = flushed(re), flushed(im)
+    if fr is re and fi is im:
+        return a
+    out = np.empty_like(a)
+    out.real, out.imag = fr, fi
+    return out
+
+
+def complex_daz(fn: Any) -> Any:
+    """A kernel `fn(*arrays, **attrs)` that adds complex numbers as TF's Eigen kernels do under the thread's DAZ/FTZ:
+    on complex inputs it reads and writes each part as a float addition does, a subnormal part a zero of its sign
+    (dispatch's flush covers float dtypes only; the complex elementwise kernels flush their parts themselves).
+    Clause ops.subnormals; fz55b seed 55206 #106 (tf.signal.overlap_and_add's Sum)."""
+    def forward(*arrays: Any, **attrs: Any) -> Any:
+        if not any(type(a) is np.ndarray and a.dtype.kind == "c" for a in arrays):
+            return fn(*arrays, **attrs)
+        return flushed_parts(fn(*[flushed_parts(a) if type(a) is np.ndarray else a for a in arrays], **attrs))
+    forward.__name__ = getattr(fn, "__name__", "forward")
+    forward.__doc__ = fn.__doc__
+    return forward
+
+
 def mark_made(t: Any) -> Any:
     """Tensor `t`, made from a value outside an op (a constant, a NumPy array, a variable's value),
     marked when it holds subnormals, so that FLUSH ops read them as zeros. Returns t."""

@@ -12,6 +12,10 @@ TF 2.21.
 - ragged_cumsum_outer (clause ops.ragged): tf.math.cumsum of a ragged_rank-1 RaggedTensor along axis 0 pads it to a
   dense tensor, sums there and cuts the rows back to their lengths (simdist: NotImplementedError; fz55b seed
   55207 #52).
+- complex_sums_daz (clause ops.subnormals): TF's complex additions (Sum, Mean, Cumsum, AddN, SegmentSum,
+  UnsortedSegmentSum) run under the thread's DAZ/FTZ, each part read and written as a float's, so a subnormal part
+  is a zero, unless the kernel copies (a reduction over one element, a one-row segment, AddN of one); simdist
+  kept them (fz55b seed 55206 #106: tf.signal.overlap_and_add's Sum).
 - sparse_bincount_wrap (clause ops.sparse): tf.sparse.bincount's length `max + 1` is computed in int64, so a value
   of int64's maximum wraps it to int64's minimum and the length is minlength's, -1 without one (simdist:
   OverflowError; fz55b seed 55202 #40).
@@ -108,6 +112,31 @@ def program(tf: Any, case: dict, workdir: str) -> Any:
             loss = tf.reduce_sum(y.flat_values * tf.constant([1.0, 2.0, 3.0, 4.0, 5.0]))
         _try(out, "gradient", lambda: tf.convert_to_tensor(tape.gradient(loss, x.flat_values)))
         _try(out, "traced", lambda: tf.function(lambda r: tf.math.cumsum(r, axis=0, reverse=True))(x))
+    elif case["name"] == "complex_sums_daz":
+        for dt in ("complex64", "complex128"):
+            tiny = 1e-40 if dt == "complex64" else 1e-310
+            big = 1.5e-38 if dt == "complex64" else 3e-308
+            x = tf.constant(np.array([complex(tiny, -tiny), complex(big, 1.0), complex(-big * 0.99, -1.0),
+                                      complex(0.0, tiny), complex(-tiny, 2.5), complex(1.25, tiny)], dt))
+            m = tf.reshape(x, [3, 2])
+            y = tf.constant(np.array([[complex(tiny, 1.51)], [complex(0.0, 0.0)]], dt))
+            for label, fn in [
+                    ("sum", lambda: tf.reduce_sum(x)), ("sum axis 0", lambda: tf.reduce_sum(m, 0)),
+                    ("sum axis 1", lambda: tf.reduce_sum(m, 1)), ("sum of a size-1 axis", lambda: tf.reduce_sum(y, 1)),
+                    ("sum keepdims", lambda: tf.reduce_sum(y, 0, keepdims=True)), ("mean", lambda: tf.reduce_mean(m, 0)),
+                    ("cumsum", lambda: tf.cumsum(x)), ("cumsum exclusive reverse", lambda: tf.cumsum(x, exclusive=True,
+                                                                                                 reverse=True)),
+                    ("cumsum axis 1", lambda: tf.cumsum(m, axis=1)), ("add_n", lambda: tf.add_n([y, y, y])),
+                    ("add_n of one", lambda: tf.add_n([y])), ("x + x", lambda: x + x),
+                    ("segment_sum", lambda: tf.math.segment_sum(x, [0, 0, 1, 1, 2, 3])),
+                    ("unsorted_segment_sum", lambda: tf.math.unsorted_segment_sum(x, [0, 0, 1, 1, 2, 3], 4)),
+                    ("overlap_and_add", lambda: tf.signal.overlap_and_add(tf.reshape(x, [3, 2]), 1)),
+                    ("traced sum", lambda: tf.function(lambda a: tf.reduce_sum(a, 0))(m)),
+                    ("traced cumsum", lambda: tf.function(lambda a: tf.cumsum(a, 1))(m))]:
+                _try(out, f"{dt} {label}", fn)
+            f = tf.function(lambda a: tf.reduce_sum(a, 0) + tf.cumsum(a, 0)[-1])
+            _try(out, f"{dt} traced, first call", lambda f=f, m=m: f(m))
+            _try(out, f"{dt} traced, second call", lambda f=f, m=m: f(m))
     elif case["name"] == "sparse_bincount_wrap":
         top = 2 ** 63 - 1
         for vals, dt in [([7, 5, top], "int64"), ([top], "int64"), ([top - 1, 0], "int64"), ([2 ** 31 - 1], "int32"),
@@ -122,7 +151,7 @@ def program(tf: Any, case: dict, workdir: str) -> Any:
     return out
 
 
-NAMES = ["ragged_gather", "ragged_reduce_keepdims", "sparse_bincount_wrap", "ragged_cumsum_outer"]
+NAMES = ["ragged_gather", "ragged_reduce_keepdims", "sparse_bincount_wrap", "ragged_cumsum_outer", "complex_sums_daz"]
 CASES: dict[str, dict] = {n: {"strategy": "default", "name": n} for n in NAMES}
 
 
@@ -160,6 +189,12 @@ def test_sparse_bincount_length_wraps(index: int, tf_results: dict[int, Any], tm
 @pytest.mark.clause("ops.ragged")
 @pytest.mark.parametrize("index", [3], ids=NAMES[3:4])
 def test_ragged_cumsum_along_axis_0(index: int, tf_results: dict[int, Any], tmp_path: Any) -> None:
+    _check(index, tf_results, tmp_path)
+
+
+@pytest.mark.clause("ops.subnormals")
+@pytest.mark.parametrize("index", [4], ids=NAMES[4:5])
+def test_complex_sums_flush_subnormal_parts(index: int, tf_results: dict[int, Any], tmp_path: Any) -> None:
     _check(index, tf_results, tmp_path)
 
 

@@ -10,6 +10,7 @@ import numpy as np
 from simdist.runtime import conversion_registry as _conversion_registry
 from simdist.runtime import context, convert, dtypes, errors, graph_names
 from simdist.runtime import symbolic as _symbolic
+from simdist.runtime.subnormals import complex_daz as _sn_complex_daz
 from simdist.runtime.indexed_slices import IndexedSlices
 from simdist.runtime.ops import alloc, args, dispatch
 from simdist.runtime.ops import graph_constants, partial_values, static_shapes, trace_errors
@@ -2135,7 +2136,7 @@ def _scatter_rows(values: np.ndarray, indices: np.ndarray, shape: tuple[int, ...
     return out
 
 
-SCATTER_ROWS = register("UnsortedSegmentSum", _scatter_rows, args.first,
+SCATTER_ROWS = register("UnsortedSegmentSum", _sn_complex_daz(_scatter_rows), args.first,
                         lambda arrays, out, attrs: arrays[0].size, kind="gather/scatter",
                         fusion=_LANE_ROWS)
 

@@ -815,6 +815,12 @@ def _sum(v: np.ndarray, axis: Any, keepdims: bool, stacked: bool = False) -> np.
         return one
     if v.dtype == _BF16:
         return _sum(v.astype(np.float32), axis, keepdims, stacked).astype(v.dtype)
+    if v.dtype.kind == "c":   # (complex additions under DAZ/FTZ: subnormals.complex_daz; a copy above keeps them)
+        return subnormals.complex_daz(_sum_ordered)(v, axis, keepdims, stacked)
+    return _sum_ordered(v, axis, keepdims, stacked)
+
+
+def _sum_ordered(v: np.ndarray, axis: Any, keepdims: bool, stacked: bool) -> np.ndarray:
     ordered = eigen_order_sum(v, axis, keepdims, stacked=stacked)
     if ordered is not None:
         return ordered
@@ -957,7 +963,10 @@ def reduce_min(input_tensor: Any, axis: Any = None, keepdims: bool = False, name
 
 
 def _add_n(*arrays: np.ndarray) -> np.ndarray:
-    return arrays[0].copy() if len(arrays) == 1 else sum_chain(arrays)
+    return arrays[0].copy() if len(arrays) == 1 else _add_n_chain(*arrays)
+
+
+_add_n_chain = subnormals.complex_daz(lambda *arrays: sum_chain(arrays))
 
 
 ADD_N = register("AddN", _add_n, args.allowed("AddN", "fiuc", NUMERIC[1] + ", variant"),

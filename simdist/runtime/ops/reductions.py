@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from simdist.runtime import context, dtypes, errors
+from simdist.runtime import context, dtypes, errors, subnormals
 from simdist.runtime.ops import args, attr_rules, dispatch, partial_values, static_shapes, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.math import NUMERIC
@@ -289,14 +289,14 @@ def _scan(ufunc: Any, identity: int) -> Any:
             shifted[1:] = out[:-1]
             out = np.moveaxis(shifted, 0, axis)
         out = np.flip(out, axis) if reverse else out
-        if identity == 0 and (x.dtype.kind == "f" or x.dtype == _BF16):
+        if identity == 0 and (x.dtype.kind in "fc" or x.dtype == _BF16):
             # Eigen's scan starts its sum at +0.0: cumsum([-0.0, -0.0]) is [0.0, 0.0] (ops.subnormals)
             out = out + np.zeros((), out.dtype)
         return out
     return forward
 
 
-CUMSUM = register("Cumsum", _scan(np.add, 0), args.allowed("Cumsum", *NUMERIC), args.input_size_flops, kind="scan",
+CUMSUM = register("Cumsum", subnormals.complex_daz(_scan(np.add, 0)), args.allowed("Cumsum", *NUMERIC), args.input_size_flops, kind="scan",
                   fusion=lanes("its axis operand indexes one lane's axes: no stacked form written"))
 CUMPROD = register("Cumprod", _scan(np.multiply, 1), args.allowed("Cumprod", *NUMERIC), args.input_size_flops,
                    kind="scan", fusion=lanes("its axis operand indexes one lane's axes: no stacked form written"))

@@ -594,8 +594,9 @@ def one_row_subnormals(arrays: Any, attrs: Any) -> Any:
 def _segment_sum(data: np.ndarray, ids: np.ndarray) -> np.ndarray:
     n = sorted_segments(data, ids, "SegmentSum")
     out = np.zeros((n,) + data.shape[1:], dtype=data.dtype)
-    np.add.at(out, ids, data)
-    return copy_one_row_segments(out, ids, data)
+    # (complex additions under DAZ/FTZ, subnormal parts zeros, where a one-row segment is a copy; fz55b)
+    np.add.at(out, ids, _subnormals.flushed_parts(data))
+    return copy_one_row_segments(_subnormals.flushed_parts(out), ids, data)
 
 
 _SEGMENT_RULE = args.allowed("SegmentSum", *NUMERIC)
