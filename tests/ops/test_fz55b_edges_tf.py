@@ -16,6 +16,9 @@ TF 2.21.
   UnsortedSegmentSum) run under the thread's DAZ/FTZ, each part read and written as a float's, so a subnormal part
   is a zero, unless the kernel copies (a reduction over one element, a one-row segment, AddN of one); simdist
   kept them (fz55b seed 55206 #106: tf.signal.overlap_and_add's Sum).
+- sparse_add_kernel_first (clause ops.sparse): SparseAdd looks up a_values' kernel before it checks b_values'
+  dtype, so a float16/bfloat16/uint8/uint16 SparseTensor added to one of another dtype is NotFoundError (simdist:
+  the dtype mismatch's InvalidArgumentError; fz55b seed 55209 #15).
 - sparse_bincount_wrap (clause ops.sparse): tf.sparse.bincount's length `max + 1` is computed in int64, so a value
   of int64's maximum wraps it to int64's minimum and the length is minlength's, -1 without one (simdist:
   OverflowError; fz55b seed 55202 #40).
@@ -137,6 +140,15 @@ def program(tf: Any, case: dict, workdir: str) -> Any:
             f = tf.function(lambda a: tf.reduce_sum(a, 0) + tf.cumsum(a, 0)[-1])
             _try(out, f"{dt} traced, first call", lambda f=f, m=m: f(m))
             _try(out, f"{dt} traced, second call", lambda f=f, m=m: f(m))
+    elif case["name"] == "sparse_add_kernel_first":
+        def sp(dt: str) -> Any:
+            vals = ("a", "b") if dt == "string" else (True, False) if dt == "bool" else (1, 0)
+            return tf.SparseTensor([[0, 0], [1, 1]], tf.constant(vals, dt), [3, 2])
+        for a in ["float16", "bfloat16", "float32", "int32", "int8", "uint8", "complex64", "int64", "uint16", "bool"]:
+            for b in ["float16", "int32", "float32", "uint8", a]:
+                _try(out, f"add {a} + {b}", lambda a=a, b=b: tf.sparse.add(sp(a), sp(b)))
+                _try(out, f"add {a} + dense {b}", lambda a=a, b=b: tf.sparse.add(sp(a), tf.zeros([3, 2], b)))
+                _try(out, f"maximum {a}, {b}", lambda a=a, b=b: tf.sparse.maximum(sp(a), sp(b)))
     elif case["name"] == "sparse_bincount_wrap":
         top = 2 ** 63 - 1
         for vals, dt in [([7, 5, top], "int64"), ([top], "int64"), ([top - 1, 0], "int64"), ([2 ** 31 - 1], "int32"),
@@ -151,7 +163,8 @@ def program(tf: Any, case: dict, workdir: str) -> Any:
     return out
 
 
-NAMES = ["ragged_gather", "ragged_reduce_keepdims", "sparse_bincount_wrap", "ragged_cumsum_outer", "complex_sums_daz"]
+NAMES = ["ragged_gather", "ragged_reduce_keepdims", "sparse_bincount_wrap", "ragged_cumsum_outer", "complex_sums_daz",
+         "sparse_add_kernel_first"]
 CASES: dict[str, dict] = {n: {"strategy": "default", "name": n} for n in NAMES}
 
 
@@ -195,6 +208,12 @@ def test_ragged_cumsum_along_axis_0(index: int, tf_results: dict[int, Any], tmp_
 @pytest.mark.clause("ops.subnormals")
 @pytest.mark.parametrize("index", [4], ids=NAMES[4:5])
 def test_complex_sums_flush_subnormal_parts(index: int, tf_results: dict[int, Any], tmp_path: Any) -> None:
+    _check(index, tf_results, tmp_path)
+
+
+@pytest.mark.clause("ops.sparse")
+@pytest.mark.parametrize("index", [5], ids=NAMES[5:6])
+def test_sparse_add_looks_up_its_kernel_first(index: int, tf_results: dict[int, Any], tmp_path: Any) -> None:
     _check(index, tf_results, tmp_path)
 
 
