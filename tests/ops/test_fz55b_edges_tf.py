@@ -19,6 +19,9 @@ TF 2.21.
 - sparse_add_kernel_first (clause ops.sparse): SparseAdd looks up a_values' kernel before it checks b_values'
   dtype, so a float16/bfloat16/uint8/uint16 SparseTensor added to one of another dtype is NotFoundError (simdist:
   the dtype mismatch's InvalidArgumentError; fz55b seed 55209 #15).
+- pow_one_identity (clause function.grappler-rewrites): in a tf.function Grappler's ConvertPowStage makes Pow(x, 1)
+  Identity(x) where x's shape is the output's, so `x ** 1` and tf.image.adjust_gamma(x, 1) keep a subnormal that
+  Pow's kernel flushes eagerly (simdist ran the kernel; fz55b seed 55209 #75).
 - sparse_bincount_wrap (clause ops.sparse): tf.sparse.bincount's length `max + 1` is computed in int64, so a value
   of int64's maximum wraps it to int64's minimum and the length is minlength's, -1 without one (simdist:
   OverflowError; fz55b seed 55202 #40).
@@ -149,6 +152,22 @@ def program(tf: Any, case: dict, workdir: str) -> Any:
                 _try(out, f"add {a} + {b}", lambda a=a, b=b: tf.sparse.add(sp(a), sp(b)))
                 _try(out, f"add {a} + dense {b}", lambda a=a, b=b: tf.sparse.add(sp(a), tf.zeros([3, 2], b)))
                 _try(out, f"maximum {a}, {b}", lambda a=a, b=b: tf.sparse.maximum(sp(a), sp(b)))
+    elif case["name"] == "pow_one_identity":
+        for dt, tiny in [("float32", 1e-40), ("float64", 1e-310), ("bfloat16", 1e-39), ("float16", 6e-8)]:
+            x = tf.cast(tf.constant([tiny, -tiny, 1.5, 0.0], tf.float64 if dt == "float64" else tf.float32), dt)
+            for label, fn in [("x ** 1", lambda x: x ** 1), ("x ** 1.0", lambda x: x ** 1.0),
+                              ("pow(x, ones [4])", lambda x: tf.pow(x, tf.ones([4], x.dtype))),
+                              ("pow(x, ones [2, 4])", lambda x: tf.pow(x, tf.ones([2, 4], x.dtype))),
+                              ("pow(x, ones [1])", lambda x: tf.pow(x, tf.ones([1], x.dtype))),
+                              ("adjust_gamma(x, 1)", lambda x: tf.image.adjust_gamma(x, 1)),
+                              ("adjust_gamma(x, 1, 0.5)", lambda x: tf.image.adjust_gamma(x, 1, 0.5)),
+                              ("x ** 2", lambda x: x ** 2)]:
+                _try(out, f"{dt} {label} eager", lambda fn=fn, x=x: fn(x))
+                _try(out, f"{dt} {label} traced", lambda fn=fn, x=x: tf.function(fn)(x))
+        xi = tf.constant([3, -2, 0])
+        _try(out, "int32 x ** 1 traced", lambda: tf.function(lambda a: a ** 1)(xi))
+        _try(out, "[None] spec x ** 1.0", lambda: tf.function(lambda a: a ** 1.0, input_signature=[
+            tf.TensorSpec([None], tf.float32)])(tf.constant([1e-40, 2.0])))
     elif case["name"] == "sparse_bincount_wrap":
         top = 2 ** 63 - 1
         for vals, dt in [([7, 5, top], "int64"), ([top], "int64"), ([top - 1, 0], "int64"), ([2 ** 31 - 1], "int32"),
@@ -164,7 +183,7 @@ def program(tf: Any, case: dict, workdir: str) -> Any:
 
 
 NAMES = ["ragged_gather", "ragged_reduce_keepdims", "sparse_bincount_wrap", "ragged_cumsum_outer", "complex_sums_daz",
-         "sparse_add_kernel_first"]
+         "sparse_add_kernel_first", "pow_one_identity"]
 CASES: dict[str, dict] = {n: {"strategy": "default", "name": n} for n in NAMES}
 
 
@@ -214,6 +233,12 @@ def test_complex_sums_flush_subnormal_parts(index: int, tf_results: dict[int, An
 @pytest.mark.clause("ops.sparse")
 @pytest.mark.parametrize("index", [5], ids=NAMES[5:6])
 def test_sparse_add_looks_up_its_kernel_first(index: int, tf_results: dict[int, Any], tmp_path: Any) -> None:
+    _check(index, tf_results, tmp_path)
+
+
+@pytest.mark.clause("function.grappler-rewrites")
+@pytest.mark.parametrize("index", [6], ids=NAMES[6:7])
+def test_traced_pow_of_one_is_identity(index: int, tf_results: dict[int, Any], tmp_path: Any) -> None:
     _check(index, tf_results, tmp_path)
 
 

@@ -186,8 +186,9 @@ def _daz(r: Tensor) -> Tensor:
 # --- arithmetic_optimizer.cc ConvertPowStage
 def _pow_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     """Pow(x, c) with every element of the constant c equal: 2 -> Square(x); 3 -> Mul(x,
-    Square(x)) (on CPU); 0.5 -> Sqrt(x); -0.5 -> Rsqrt(x); -1 -> Reciprocal(x). (1 and 0 become
-    Identity and ones where the shapes allow: the same values, not modelled.) The rewritten ops
+    Square(x)) (on CPU); 0.5 -> Sqrt(x); -0.5 -> Rsqrt(x); -1 -> Reciprocal(x); 1 -> Identity(x) where
+    the shapes allow (`_identity_shaped`). (0 becomes ones where the shapes allow: the same values, not
+    modelled.) The rewritten ops
     take x alone, so the result has x's shape even where c would broadcast it (TF 2.21 observed:
     `x ** np.full([2], 2.0)` of a scalar x is a scalar in a tf.function; fourth fuzzer seed 2401
     #130)."""
@@ -202,6 +203,11 @@ def _pow_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     c = _uniform(v)
     if c is None:
         return None
+    if c == 1.0 and _identity_shaped(x, y):
+        # (Identity(x): the input's bits, a subnormal kept where Pow's kernel flushes it; TF 2.21 observed:
+        # `x ** 1` and tf.image.adjust_gamma(x, 1) of 1e-40 are 1e-40 in a tf.function, 0 eagerly; fz55b seed 55209
+        # #75)
+        return x
     if c == 2.0:
         return dispatch.execute(unary.SQUARE, (x,))
     if c == 3.0:
@@ -217,6 +223,21 @@ def _pow_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
         return None
     op = {0.5: unary.SQRT, -0.5: unary.RSQRT, -1.0: unary.RECIPROCAL}.get(c)
     return None if op is None else dispatch.execute(op, (x,))
+
+
+def _identity_shaped(x: Tensor, y: Tensor) -> bool:
+    """ConvertPowStage's condition for Identity(x): x's shape is the output's (ShapesSymbolicallyEqual, an unknown
+    dimension of x the output's own), a known rank."""
+    from simdist.runtime.ops import static_shapes
+    known = static_shapes.known_shape(x)
+    if known is None:
+        return False
+    try:
+        out = list(np.broadcast_shapes(tuple(x.shape.as_list()), tuple(y.shape.as_list())))
+    except ValueError:
+        return False
+    ys = y.shape.as_list()
+    return (None not in known and list(known) == out) or (len(ys) <= len(known) and all(d == 1 for d in ys))
 
 
 def _complex_pow(rec: Any, x: Tensor, y: Tensor) -> Tensor | None:
