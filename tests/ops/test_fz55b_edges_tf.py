@@ -22,6 +22,8 @@ TF 2.21.
 - pow_one_identity (clause function.grappler-rewrites): in a tf.function Grappler's ConvertPowStage makes Pow(x, 1)
   Identity(x) where x's shape is the output's, so `x ** 1` and tf.image.adjust_gamma(x, 1) keep a subnormal that
   Pow's kernel flushes eagerly (simdist ran the kernel; fz55b seed 55209 #75).
+- ragged_dense_gradient (clause ops.ragged): a RaggedTensor with no flat values times a dense operand still gathers
+  the operand, so its gradient is zeros (TF's empty IndexedSlices), not None (fz55b seed 55201 #29).
 - sparse_bincount_wrap (clause ops.sparse): tf.sparse.bincount's length `max + 1` is computed in int64, so a value
   of int64's maximum wraps it to int64's minimum and the length is minlength's, -1 without one (simdist:
   OverflowError; fz55b seed 55202 #40).
@@ -168,6 +170,23 @@ def program(tf: Any, case: dict, workdir: str) -> Any:
         _try(out, "int32 x ** 1 traced", lambda: tf.function(lambda a: a ** 1)(xi))
         _try(out, "[None] spec x ** 1.0", lambda: tf.function(lambda a: a ** 1.0, input_signature=[
             tf.TensorSpec([None], tf.float32)])(tf.constant([1e-40, 2.0])))
+    elif case["name"] == "ragged_dense_gradient":
+        for i, (rt, d) in enumerate([
+                (tf.ragged.range(tf.constant([0.0, 3.0, 0.0]), -1.0), tf.constant([-0.93])),
+                (tf.ragged.constant([[1.0, 2.0], [3.0]]), tf.constant([-0.93])),
+                (tf.ragged.constant([[1.0, 2.0], [3.0]]), tf.constant([[2.0], [3.0]])),
+                (tf.ragged.constant([[], []], dtype=tf.float32), tf.constant([[2.0], [3.0]])),
+                (tf.ragged.constant([], dtype=tf.float32, ragged_rank=1), tf.constant([2.0])),
+                (tf.ragged.constant([[[1.0, 2.0]], []], ragged_rank=1), tf.constant([5.0, 6.0]))]):
+            with tf.GradientTape(persistent=True) as tape:
+                tape.watch(d)
+                tape.watch(rt.flat_values)
+                y = rt * d + d
+                loss = tf.reduce_sum(y.flat_values)
+            _try(out, f"{i} value", lambda y=y: y)
+            for label, src in [("dense", d), ("flat values", rt.flat_values)]:
+                _try(out, f"{i} gradient of the {label}", lambda tape=tape, loss=loss, src=src: (
+                    lambda g: None if g is None else tf.convert_to_tensor(g))(tape.gradient(loss, src)))
     elif case["name"] == "sparse_bincount_wrap":
         top = 2 ** 63 - 1
         for vals, dt in [([7, 5, top], "int64"), ([top], "int64"), ([top - 1, 0], "int64"), ([2 ** 31 - 1], "int32"),
@@ -183,7 +202,7 @@ def program(tf: Any, case: dict, workdir: str) -> Any:
 
 
 NAMES = ["ragged_gather", "ragged_reduce_keepdims", "sparse_bincount_wrap", "ragged_cumsum_outer", "complex_sums_daz",
-         "sparse_add_kernel_first", "pow_one_identity"]
+         "sparse_add_kernel_first", "pow_one_identity", "ragged_dense_gradient"]
 CASES: dict[str, dict] = {n: {"strategy": "default", "name": n} for n in NAMES}
 
 
@@ -239,6 +258,12 @@ def test_sparse_add_looks_up_its_kernel_first(index: int, tf_results: dict[int, 
 @pytest.mark.clause("function.grappler-rewrites")
 @pytest.mark.parametrize("index", [6], ids=NAMES[6:7])
 def test_traced_pow_of_one_is_identity(index: int, tf_results: dict[int, Any], tmp_path: Any) -> None:
+    _check(index, tf_results, tmp_path)
+
+
+@pytest.mark.clause("ops.ragged")
+@pytest.mark.parametrize("index", [7], ids=NAMES[7:8])
+def test_empty_ragged_times_dense_gradient(index: int, tf_results: dict[int, Any], tmp_path: Any) -> None:
     _check(index, tf_results, tmp_path)
 
 

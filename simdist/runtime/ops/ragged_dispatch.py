@@ -138,9 +138,9 @@ def broadcast_dense(rt: RaggedTensor, dense: Tensor) -> Tensor:
     idx = _ragged_indices(rt)
     idx = np.where(np.asarray(dims[:outer]) == 1, 0, idx)
     inner_dense = dims[outer:]
-    gathered = scatter.gather_nd(d, convert_to_tensor(idx.astype(np.int64), dtype=dtypes.int64)) if len(idx) else \
-        array.zeros([0] + inner_dense, dtype=d.dtype)
-    return gathered
+    # (no flat values: still a gather of the operand, so a tape connects it and its gradient is zeros, not None,
+    # as TF's broadcast gather gives an empty IndexedSlices; fz55b seed 55201 #29)
+    return scatter.gather_nd(d, convert_to_tensor(idx.astype(np.int64).reshape(len(idx), outer), dtype=dtypes.int64))
 
 
 def _match(x: RaggedTensor, y: Any) -> tuple[Any, Any]:
