@@ -24,6 +24,9 @@ TF 2.21.
   Pow's kernel flushes eagerly (simdist ran the kernel; fz55b seed 55209 #75).
 - ragged_dense_gradient (clause ops.ragged): a RaggedTensor with no flat values times a dense operand still gathers
   the operand, so its gradient is zeros (TF's empty IndexedSlices), not None (fz55b seed 55201 #29).
+- real_fft_outer_zero (clause ops.signal-fft): a real FFT whose fft_length holds a zero among its outer entries (and, for
+  an inverse one, maybe the innermost too) gives the empty result of the output's shape on TF 2.21; simdist raised
+  the InvalidArgumentError it keeps for the lengths that abort TF's process (fz55b seed 55211 #109).
 - sparse_bincount_wrap (clause ops.sparse): tf.sparse.bincount's length `max + 1` is computed in int64, so a value
   of int64's maximum wraps it to int64's minimum and the length is minlength's, -1 without one (simdist:
   OverflowError; fz55b seed 55202 #40).
@@ -187,6 +190,21 @@ def program(tf: Any, case: dict, workdir: str) -> Any:
             for label, src in [("dense", d), ("flat values", rt.flat_values)]:
                 _try(out, f"{i} gradient of the {label}", lambda tape=tape, loss=loss, src=src: (
                     lambda g: None if g is None else tf.convert_to_tensor(g))(tape.gradient(loss, src)))
+    elif case["name"] == "real_fft_outer_zero":
+        c = tf.constant((np.arange(10) + 1j).astype(np.complex64).reshape(5, 2))
+        r = tf.constant(np.arange(8, dtype=np.float32).reshape(4, 2))
+        c3 = tf.constant((np.arange(12) + 1j).astype(np.complex128).reshape(2, 3, 2))
+        r3 = tf.constant(np.arange(8, dtype=np.float64).reshape(2, 2, 2))
+        for label, fn in [("irfft2d [0, 3]", lambda: tf.signal.irfft2d(c, fft_length=[0, 3])),
+                          ("irfft2d [0, 0]", lambda: tf.signal.irfft2d(c, fft_length=[0, 0])),
+                          ("rfft2d [0, 4]", lambda: tf.signal.rfft2d(r, fft_length=[0, 4])),
+                          ("rfft2d [0, 1]", lambda: tf.signal.rfft2d(r, fft_length=[0, 1])),
+                          ("irfft3d [2, 0, 4]", lambda: tf.signal.irfft3d(c3, fft_length=[2, 0, 4])),
+                          ("irfft3d [0, 0, 0]", lambda: tf.signal.irfft3d(c3, fft_length=[0, 0, 0])),
+                          ("rfft3d [0, 2, 3]", lambda: tf.signal.rfft3d(r3, fft_length=[0, 2, 3])),
+                          ("rfft3d [2, 0, 2]", lambda: tf.signal.rfft3d(r3, fft_length=[2, 0, 2]))]:
+            _try(out, label, fn)
+            _try(out, f"{label} traced", lambda fn=fn: tf.function(fn)())
     elif case["name"] == "sparse_bincount_wrap":
         top = 2 ** 63 - 1
         for vals, dt in [([7, 5, top], "int64"), ([top], "int64"), ([top - 1, 0], "int64"), ([2 ** 31 - 1], "int32"),
@@ -202,7 +220,8 @@ def program(tf: Any, case: dict, workdir: str) -> Any:
 
 
 NAMES = ["ragged_gather", "ragged_reduce_keepdims", "sparse_bincount_wrap", "ragged_cumsum_outer", "complex_sums_daz",
-         "sparse_add_kernel_first", "pow_one_identity", "ragged_dense_gradient"]
+         "sparse_add_kernel_first", "pow_one_identity", "ragged_dense_gradient",
+         "real_fft_outer_zero"]
 CASES: dict[str, dict] = {n: {"strategy": "default", "name": n} for n in NAMES}
 
 
@@ -264,6 +283,12 @@ def test_traced_pow_of_one_is_identity(index: int, tf_results: dict[int, Any], t
 @pytest.mark.clause("ops.ragged")
 @pytest.mark.parametrize("index", [7], ids=NAMES[7:8])
 def test_empty_ragged_times_dense_gradient(index: int, tf_results: dict[int, Any], tmp_path: Any) -> None:
+    _check(index, tf_results, tmp_path)
+
+
+@pytest.mark.clause("ops.signal-fft")
+@pytest.mark.parametrize("index", [8], ids=NAMES[8:9])
+def test_real_fft_outer_zero_length_is_empty(index: int, tf_results: dict[int, Any], tmp_path: Any) -> None:
     _check(index, tf_results, tmp_path)
 
 

@@ -238,7 +238,11 @@ def _kernel_checks(name: str, x: Tensor, lengths: tuple[int, ...] | None, fft_le
         if shape[k] != 0 and shape[k] < need:
             raise errors.InvalidArgumentError(None, None, f"Input dimension {k} must have length of at least {need} "
                                               f"but got: {shape[k]} [Op:{name}]")
-    if x.shape.num_elements() and 0 in lengths:
+    if x.shape.num_elements() and lengths and lengths[-1] == 0 and (forward or 0 not in lengths[:-1]):
+        # (a zero innermost length: TF 2.21's DUCC kernel aborts the process ("DUCC FFT c2r failed"), except an
+        # inverse transform whose outer lengths hold a zero too; a zero among the outer lengths alone gives the
+        # empty result of the output's shape; observed on TF 2.21, fz55b seed 55211 #109: irfft2d of fft_length
+        # [0, 3] and [0, 0], rfft2d of [0, 4] are empty, rfft2d of [4, 0] and [0, 0], irfft2d of [3, 0] abort)
         raise errors.InvalidArgumentError(None, None, f"fft_length {list(lengths)} holds a zero for a non-empty input "
                                           f"(TF 2.21's DUCC kernel aborts the process here) [Op:{name}]")
 
