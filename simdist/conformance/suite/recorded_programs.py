@@ -72,6 +72,18 @@ def avx2_recording_cpu() -> Any:
     return host_cpu.CPUModel("amd-epyc-avx2", "AuthenticAMD", ("avx", "avx2", "f16c", "fma"))
 
 
+def avx512_with_onednn(cpu: Any) -> bool:
+    """A recording host of this kind: TF 2.21 on an Intel Xeon with AVX-512 and oneDNN on (the Xeon of 2026-12-06:
+    AVX512-FP16 and AMX too), the kind the tests' reference model is."""
+    return cpu.has("avx512f") and cpu.onednn_enabled and cpu.vendor == "GenuineIntel"
+
+
+def reference_cpu() -> Any:
+    """simdist's model of an AVX-512 oneDNN Xeon recording host: its reference model (simdist.runtime.host_cpu)."""
+    from simdist.runtime import host_cpu
+    return host_cpu.REFERENCE
+
+
 def emulating(tf: Any, recording_host: Callable[[Any], bool],
               model: Callable[[], Any] | None) -> contextlib.AbstractContextManager[Any] | None:
     """Where a host-dependent program runs: a backend whose CPU is the recording host's kind runs it as it is; simdist
@@ -118,8 +130,8 @@ class RecordedPrograms:
         if name.startswith(self.host_dependent):
             where = emulating(tf, self.recording_host, self.recording_cpu)
             if where is None:
-                pytest.skip(f"{name}: TF 2.21's bits depend on the CPU (ops.host-cpu); recorded on AVX2 without "
-                            f"AVX-512, oneDNN off, and the backend's CPU is not such a CPU")
+                pytest.skip(f"{name}: TF 2.21's bits depend on the CPU (ops.host-cpu), and the backend's CPU is not "
+                            f"of the recording host's kind ({self.recording_host.__name__})")
         with where:
             got = json.loads(json.dumps(self.programs[name](
                 tf, lambda: backend.make_strategy("mirrored", replicas=self.replicas))))
