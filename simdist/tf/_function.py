@@ -25,6 +25,7 @@ import contextlib
 import functools
 from typing import Any, Callable
 
+from simdist.runtime import facade_calls as _facade_calls
 from simdist.runtime import context as _context
 from simdist.runtime import execution as _execution
 from simdist.runtime import variable_creation as _creation
@@ -168,7 +169,8 @@ class Function:
             with symbolic.strictness(self._strict()), writes as journal, \
                     (_creation.refused() if creating else _creation.watching([])) as watched, \
                     (_pruning().deferring(pruned) if pruned else contextlib.nullcontext()):
-                out = _as_traced(self._call, args, kwargs)
+                with (contextlib.nullcontext() if first else _facade_calls.graph_built()):
+                    out = _as_traced(self._call, args, kwargs)
                 if pruned:
                     _pruning().check(out)
                 if creating is None:

@@ -7,6 +7,10 @@
 - traced_once_bincount (clause ops.counting): tf.math.bincount inside a tf.function on values that vary between calls
   runs its Python once; simdist read the values in Python to fix the output's size, so the call stayed eager (12 of
   24 programs at seeds 55101-55103 once the subnormal class was fixed).
+- build_errors_in_body (clause function.trace-time-errors): an op's graph-build error (op_def_library's TypeError, a
+  shape function's ValueError) caught by the tf.function's own try/except: TF raises it at the call while the Python
+  traces; simdist raised the eager InvalidArgumentError there, converting it only when it left the function (the
+  fz54b generator's seeds 55101 #5, 55106 #0, 55107 #7: `tf.math.maximum(4.0, x)` of a bfloat16 argument).
 Each case: a list of [label, value] (a tensor as [dtype, shape, its bits]; an error as [its class]).
 """
 
@@ -125,13 +129,56 @@ def _bincount(tf: Any, out: list) -> None:
     out.append(["int64 values: the Python runs", len(runs)])
 
 
+def _catching(tf: Any, fn: Callable[[Any], Any], seen: list) -> Callable[[Any], Any]:
+    def body(a):
+        try:
+            return fn(a)
+        except Exception as e:  # noqa: BLE001 - the class the Python sees is compared
+            seen.append(type(e).__name__)
+            return tf.constant(0.0)
+    return body
+
+
+def _build_errors(tf: Any, out: list) -> None:
+    x16 = tf.constant([1.5, -2.0, 3.0], tf.bfloat16)
+    x32 = tf.constant([1.5, -2.0, 3.0, 0.5, 4.0, -1.0])
+    x64 = tf.constant([1.0, 2.0, 3.0, 4.0, 5.0, 6.0], tf.float64)
+    i32 = tf.constant([1, 2, 3])
+    calls = [
+        ("maximum(4.0, bfloat16)", lambda a: tf.math.maximum(4.0, a["x16"])),
+        ("multiply(2.5, bfloat16)", lambda a: tf.math.multiply(2.5, a["x16"])),
+        ("add(bfloat16, 2.5)", lambda a: tf.math.add(a["x16"], 2.5)),
+        ("add(float32, float64)", lambda a: tf.math.add(a["x32"], a["x64"])),
+        ("subtract(int32, 1.5)", lambda a: tf.math.subtract(a["i32"], 1.5)),
+        ("matmul(float32, float64)", lambda a: tf.linalg.matmul(tf.reshape(a["x32"], [2, 3]),
+                                                                 tf.reshape(a["x64"], [3, 2]))),
+        ("reshape(6 elements, [4])", lambda a: tf.reshape(a["x32"], [4])),
+        ("concat of ranks 1 and 2", lambda a: tf.concat([a["x32"], tf.reshape(a["x32"], [2, 3])], 0)),
+        ("reduce_sum(axis=3)", lambda a: tf.math.reduce_sum(a["x32"], axis=3)),
+        ("relu(int32 then float64 sum)", lambda a: tf.nn.relu(a["i32"]) + a["x64"][:3]),
+        ("maximum(bfloat16, float32)", lambda a: tf.math.maximum(a["x16"], a["x32"][:3])),
+    ]
+    args = {"x16": x16, "x32": x32, "x64": x64, "i32": i32}
+    for autograph in (False, True):
+        for label, fn in calls:
+            seen: list = []
+            body = _catching(tf, fn, seen)
+            _try(out, f"{label}, autograph={autograph}", lambda body=body: tf.function(body, autograph=autograph)(args))
+            out.append([f"{label}, autograph={autograph}: the body caught", list(seen)])
+        for label, fn in calls[:4]:
+            _try(out, f"{label}, autograph={autograph}: uncaught", lambda fn=fn: tf.function(fn, autograph=autograph)(args))
+    for label, fn in calls[:4]:
+        _try(out, f"{label}: eager", lambda fn=fn: fn(args))
+
+
 def program(tf: Any, case: dict, workdir: str) -> Any:
     out: list[Any] = []
-    {"traced_once_subnormals": _subnormals, "traced_once_bincount": _bincount}[case["name"]](tf, out)
+    {"traced_once_subnormals": _subnormals, "traced_once_bincount": _bincount,
+     "build_errors_in_body": _build_errors}[case["name"]](tf, out)
     return out
 
 
-NAMES = ["traced_once_subnormals", "traced_once_bincount"]
+NAMES = ["traced_once_subnormals", "traced_once_bincount", "build_errors_in_body"]
 CASES: dict[str, dict] = {n: {"strategy": "default", "name": n} for n in NAMES}
 
 
@@ -158,6 +205,12 @@ def test_a_function_on_subnormal_values_runs_its_python_once(index: int, tf_resu
 @pytest.mark.clause("ops.counting")
 @pytest.mark.parametrize("index", [1], ids=NAMES[1:2])
 def test_a_traced_bincount_runs_its_python_once(index: int, tf_results: dict[int, Any], tmp_path: Any) -> None:
+    _check(index, tf_results, tmp_path)
+
+
+@pytest.mark.clause("function.trace-time-errors")
+@pytest.mark.parametrize("index", [2], ids=NAMES[2:3])
+def test_build_errors_raise_at_the_call_in_the_body(index: int, tf_results: dict[int, Any], tmp_path: Any) -> None:
     _check(index, tf_results, tmp_path)
 
 
