@@ -10,7 +10,6 @@ tf.data.experimental's deprecated forms)."""
 from __future__ import annotations
 
 import logging
-import sys
 
 __all__ = ["log_deprecated"]
 
@@ -25,7 +24,8 @@ def log_deprecated(name: str, module: str, instructions: str, stacklevel: int = 
     if key in _printed:
         return
     _printed.add(key)
-    caller = sys._getframe(1 + stacklevel)
+    from simdist.runtime import facade_calls
+    caller = facade_calls.frame(1 + stacklevel)
     logging.getLogger("tensorflow").warning(
         "From %s:%d: %s (from %s) is deprecated and will be removed in a future version.\nInstructions for "
         "updating:\n%s", caller.f_code.co_filename, caller.f_lineno, name, module, instructions)

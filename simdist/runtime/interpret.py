@@ -39,13 +39,15 @@ _RUNS = ("it runs strategy.run, whose replicas run in their own contexts (the Py
          "into its replicas: runtime/function_tapes.py), and whose time the run charges")
 
 
-def build(rec: Any, result: Any) -> tuple | str:
+def build(rec: Any, result: Any, taped: bool = True) -> tuple | str:
     """The program of a finished recording `rec` (a graph.Recorder) whose call returned
-    `result`, or why there is none (see the module)."""
+    `result`, or why there is none (see the module). `taped` False: a program for calls no tape
+    sees (a call whose values hold subnormals, Graph.plain), which a bound op's backward does not
+    concern."""
     from simdist.runtime.graph import ir as g
     if rec.lanes:
         return _RUNS
-    if rec.untaped is not None:
+    if taped and rec.untaped is not None:
         return rec.untaped
     if any(n.kind == g.CHARGE or (n.kind == g.PURE and n.op is None and n.key[0] != "item") for n in rec.nodes):
         return _RUNS
@@ -68,7 +70,7 @@ def build(rec: Any, result: Any) -> tuple | str:
             # on every replay, as the eager call makes one
             value = np.array(n.value, copy=True)
             value.flags.writeable = False
-            prog.append((_CONST, i, None, value, n.dtype, dev))
+            prog.append((_CONST, i, None, value, n.dtype, dev, bool(getattr(t, "_sub", False))))
         elif n.kind == g.PURE and n.op is not None:
             prog.append((_OP, i, n.op, n.attrs, n.ins, dev))
         elif n.kind == g.PURE and n.key is not None and n.key[0] == "item":
@@ -102,10 +104,18 @@ def run(program: tuple, tensors: Sequence[Tensor]) -> Any:
         elif kind == _ARG:
             env[i] = tensors[st[2]]
         elif kind == _CONST:
-            env[i] = st[2] if st[2] is not None else Tensor(st[3], st[4], st[5] or _device())
+            if st[2] is not None:
+                env[i] = st[2]
+            else:
+                env[i] = Tensor(st[3], st[4], st[5] or _device())
+                if st[6]:   # (it holds subnormals, which the ops it feeds read as zeros: ops.subnormals)
+                    env[i]._sub = True
         elif kind == _READ:
             var = st[2]
-            env[i] = dispatch.variable_read(var, Tensor(var._read_array(), var._dtype, var._device))
+            t = Tensor(var._read_array(), var._dtype, var._device)
+            if var._sub:   # (as the variable's read marks it: ops.subnormals)
+                t._sub = True
+            env[i] = dispatch.variable_read(var, t)
         elif kind == _WRITE:
             src = env[st[4]]
             st[2]._write(st[3], dispatch.raw(src) if isinstance(src, Tensor) else src)

@@ -15,7 +15,6 @@ value, Keras internals) read values as before.
 
 from __future__ import annotations
 
-import sys
 import weakref
 from typing import Any
 
@@ -224,7 +223,8 @@ def set_state(st: tuple) -> None:
 def _user(frames: int, what: str) -> bool:
     """Whether the code `frames` levels above the caller is the user's (not simdist's own) and
     TF refuses `what` there (always for numpy/array; else where AutoGraph does not convert)."""
-    f = sys._getframe(frames + 1)
+    from simdist.runtime import facade_calls
+    f = facade_calls.frame(frames + 1)
     name = f.f_globals.get("__name__", "")
     if name.startswith(_KERAS_BODIES):
         return True

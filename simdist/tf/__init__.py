@@ -288,3 +288,14 @@ _ragged_dispatch.install_operators({n: getattr(math, n) for n in (
     "add", "subtract", "multiply", "truediv", "floordiv", "floormod", "pow", "less", "less_equal", "greater",
     "greater_equal", "equal", "not_equal", "logical_and", "logical_or", "logical_xor", "logical_not", "negative",
     "abs")})
+
+# Graph-build errors raised at the op's call inside a tracing tf.function (tf/_build_errors.py, clause
+# function.trace-time-errors): the op functions of the facade's namespaces, one wrapper per function
+from simdist.tf import _build_errors  # noqa: E402
+import sys as _sys  # noqa: E402
+for _name in sorted(n for n in _sys.modules if n == __name__ or (n.startswith(__name__ + ".") and
+                                                                  not n.rsplit(".", 1)[1].startswith("_"))):
+    _build_errors.wrap(vars(_sys.modules[_name]))
+del _name
+from simdist.runtime.tensor import Tensor as _Tensor  # noqa: E402
+_build_errors.wrap_operators(_Tensor)

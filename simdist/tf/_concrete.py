@@ -154,8 +154,10 @@ class ConcreteFunction:
         # (the graph is built: every error of a call is the graph's run-time error, none is re-raised
         # as a trace-time one; unknown dimensions as the specs have them)
         marked = _marked(call, [self._bound[p] for p in self._params])
-        return f._call(tuple(m for p, m in zip(self._params, marked) if p not in self._kwonly),
-                       {p: m for p, m in zip(self._params, marked) if p in self._kwonly})
+        from simdist.runtime import facade_calls
+        with facade_calls.graph_built():
+            return f._call(tuple(m for p, m in zip(self._params, marked) if p not in self._kwonly),
+                           {p: m for p, m in zip(self._params, marked) if p in self._kwonly})
 
     def _structured(self, args: tuple, kwargs: dict) -> dict[str, Any]:
         """function_type_utils.bind_function_inputs: every parameter bound as Python binds it (the

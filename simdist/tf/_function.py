@@ -25,6 +25,7 @@ import contextlib
 import functools
 from typing import Any, Callable
 
+from simdist.runtime import facade_calls as _facade_calls
 from simdist.runtime import context as _context
 from simdist.runtime import execution as _execution
 from simdist.runtime import variable_creation as _creation
@@ -168,7 +169,8 @@ class Function:
             with symbolic.strictness(self._strict()), writes as journal, \
                     (_creation.refused() if creating else _creation.watching([])) as watched, \
                     (_pruning().deferring(pruned) if pruned else contextlib.nullcontext()):
-                out = _as_traced(self._call, args, kwargs)
+                with (contextlib.nullcontext() if first else _facade_calls.graph_built()):
+                    out = _as_traced(self._call, args, kwargs)
                 if pruned:
                     _pruning().check(out)
                 if creating is None:
@@ -480,7 +482,8 @@ class Function:
                     if mode is _UNDER_TAPE:
                         entry, result = _record_under_tapes(g, self._traced_python(), args, kwargs, found[1])
                     else:
-                        entry, result = g.record_call(self._traced_python(), args, kwargs, found[1], _outputs_to_tensors)
+                        entry, result = g.record_call(self._traced_python(), args, kwargs, found[1], _outputs_to_tensors,
+                                                      keep_subnormal=True)
             finally:
                 own = timing.run_flops_accum[0]
                 timing.run_flops_accum[0] = run0 + own
@@ -503,12 +506,17 @@ class Function:
                 # TF runs the rewritten graph on every call; fz14 seed 1420262201 #214)
                 return self._rerecorded(g, mode, key, args, kwargs, found)
             return _Eager(key)
-        for t in found[1]:
-            if t._sub:   # subnormal arguments: TF's kernels flush them, a replay would not (ops.subnormals)
+        if entry.daz or any(t._sub for t in found[1]) or \
+                (_variables.subnormal_seen[0] and any(v._sub for v in entry.reads)):
+            # Subnormal values (its constants, the call's arguments, or a variable it reads that has held them since
+            # it was recorded): TF's kernels read them as zeros, a compiled replay would not (ops.subnormals). TF
+            # runs the graph it traced, its Python does not run again: the recording op by op through dispatch,
+            # which models the kernels' rule (runtime/interpret.py); without one, the Python runs again.
+            program = entry.program if mode is _UNDER_TAPE else entry.plain
+            if program is None:
                 return self._rerecorded(g, mode, key, args, kwargs, found)
-        if _variables.subnormal_seen[0] and any(v._sub for v in entry.reads):
-            # ... nor a variable it reads that has held subnormals since it was recorded
-            return self._rerecorded(g, mode, key, args, kwargs, found)
+            from simdist.runtime import interpret
+            return _outputs_to_tensors(interpret.run(program, found[1]))
         if mode is _UNDER_TAPE:
             # (op by op through dispatch, so that the tapes record each op: runtime/interpret.py)
             if entry.program is None:
@@ -915,7 +923,7 @@ def _record_under_tapes(g: Any, fn: Callable[..., Any], args: tuple, kwargs: dic
     try:
         # (the deferred tapes see into the replicas of a strategy.run the call runs)
         with function_tapes.seeing(c, [deferred]) as th:
-            out = g.record_call(fn, args, kwargs, leaves, _outputs_to_tensors, deferred.twins)
+            out = g.record_call(fn, args, kwargs, leaves, _outputs_to_tensors, deferred.twins, keep_subnormal=True)
     finally:
         c.tapes, c.observers, c.aside = tapes, observers, None
         for t in deferred.targets:      # (stopped inside the call and not restarted)

@@ -92,16 +92,32 @@ def test_replicas_flush_as_eager_code() -> None:
 
 
 @clause("ops.subnormals")
-def test_a_tf_function_holding_subnormals_stays_eager() -> None:
+def test_a_tf_function_holding_subnormals_runs_its_python_once() -> None:
+    # (TF traces once and runs its graph, whose kernels read the subnormal as zero; simdist kept such a call eager,
+    # running the Python at every call, until fz55: it now replays the recording op by op through dispatch)
+    runs = []
+
     @tf.function
     def f(x):
+        runs.append(1)
         return x * 3.0
 
     x = tf.constant([1e-39, 1.0])
     first, again = f(x).numpy().tolist(), f(x).numpy().tolist()
     assert first == again == [0.0, 3.0], f"f(x) = {first}, then {again}, but should be [0.0, 3.0] both times"
+    assert len(runs) == 1, f"the Python ran {len(runs)} times, but should run once (one trace)"
     from simdist.runtime.graph.replay import explain
-    assert "subnormal" in explain(f), f"explain: {explain(f)!r}, but should say the call stays eager for subnormals"
+    assert "replays" in explain(f), f"explain: {explain(f)!r}, but should say the call replays its recording"
+
+    @tf.function
+    def g(x):
+        runs.append(2)
+        return x * 1e-39 + 1e-39   # (constants holding subnormals: every call op by op)
+
+    outs = [g(tf.constant([1.0, 2e38])).numpy().tolist() for _ in range(2)]
+    assert outs == [[0.0, 0.0]] * 2 and runs.count(2) == 1, \
+        f"g = {outs}, the Python ran {runs.count(2)} times, but should be zeros (the constant read as zero: DAZ), once"
+    assert "subnormal" in explain(g), f"explain: {explain(g)!r}, but should say its constants hold subnormals"
 
 
 @clause("ops.subnormals")

@@ -88,10 +88,24 @@ class Recorder(execution.Interpreter):
         self.branch_writes: set[int] = set()
         self.branch_vars: dict[int, Any] = {}   # the variables those nodes' graphs write, by id
         self.again: list[Any] = []   # [the call's result as the optimized graph computes it], once evaluated
+        # Subnormal values (clause ops.subnormals): whether this recording is kept when the call's values hold them
+        # (a tf.function's call, record_call's keep_subnormal: its graph is then replayed op by op through dispatch,
+        # runtime/interpret.py, for a call whose values hold them, as TF runs the graph it traced once), and whether
+        # its own constants or captured tensors hold them (every replay then goes op by op: Graph.daz)
+        self.keeps_subnormal = False
+        self.subnormal_consts = False
 
     def invalidate(self, reason: str) -> None:
         if self.reason is None:
             self.reason = reason
+
+    def subnormal(self, const: bool) -> None:
+        """A value of the call holds subnormal floats (`const`: a constant of the graph, the same in every replay):
+        a kept recording notes it, another is abandoned (a compiled replay does not read them as zeros)."""
+        if self.keeps_subnormal and getattr(self, "parent", None) is None:
+            self.subnormal_consts = self.subnormal_consts or const
+        else:
+            self.invalidate(_SUBNORMAL)
 
     def other_thread(self) -> None:
         """Called where another thread may act during the recording (a tensor made, a variable
@@ -202,6 +216,8 @@ class Recorder(execution.Interpreter):
         if i is None:
             if self.inner and id(t) in self.inner:
                 self.invalidate("it uses a tensor made inside a tf.cond branch outside that branch")
+            if t._sub and self.keeps_subnormal:
+                self.subnormal(True)
             i = self._add(Node(CONST, value=t._a if type(t) is _Traced else t._v, dtype=t.dtype,
                                  key="capture"), t)
         return i
@@ -241,6 +257,8 @@ class Recorder(execution.Interpreter):
         node.attrs = attrs
         node.ftz = _subnormals.replay_mode(opdef, [t._a if type(t) is _Traced else t._v for t in tensors],
                                            [o._v.dtype for o in outs], attrs)
+        if opdef.subnormals is _subnormals.MAKES and any(o._sub for o in outs):
+            self.subnormal(True)   # (made from normal values: a compiled replay's consumers would not read them as zeros)
         if not multi:
             return (self._traced(outs[0], node),)
         node.value = tuple(o._v for o in outs)
@@ -250,7 +268,7 @@ class Recorder(execution.Interpreter):
 
     def constant(self, t: Tensor) -> Tensor:
         if t._sub:
-            self.invalidate(_SUBNORMAL)
+            self.subnormal(True)
         return self._traced(t, Node(CONST, dtype=t.dtype))
 
     def is_constant(self, t: Tensor) -> bool:
@@ -283,7 +301,7 @@ class Recorder(execution.Interpreter):
             static_shapes.carry(t, twin)
         if t._sub:
             twin._sub = True
-            self.invalidate(_SUBNORMAL)
+            self.subnormal(False)
         self.expected += 1
         i = self._add(Node(ARG, value=arr, dtype=t.dtype), twin)
         self.args.append(i)
@@ -350,9 +368,9 @@ class Recorder(execution.Interpreter):
                             "are recorded)")
             return t
         out = self._traced(t, Node(READ, dtype=t.dtype, var=var))
-        if t._sub:   # (its value holds subnormals: the call's ops flush them now, a replay would not)
+        if t._sub:   # (its value holds subnormals: the call's ops flush them now, a compiled replay would not)
             out._sub = True
-            self.invalidate(_SUBNORMAL)
+            self.subnormal(False)
         return out
 
     def write(self, var: Any, kind: str, value: Any, arr: np.ndarray) -> None:
@@ -438,6 +456,7 @@ class Recorder(execution.Interpreter):
             if lanes.enabled:
                 fusion = lanes.fuse(self.nodes, template, self.args, self.lanes)
         g = Graph(self.nodes, template, flops, outputs, self.args, **graph_kw)
+        g.daz = self.subnormal_consts
         if type(fusion) is str:
             g.unfused = fusion
         elif fusion is not None:
@@ -618,7 +637,7 @@ def _substitute(x: Any, twins: Iterator[Tensor]) -> Any:
 
 def record_call(fn: Callable[..., Any], args: tuple, kwargs: dict, leaves: list[Tensor],
                 outputs: Callable[[Any], Any], twins: list | None = None,
-                rewrites: bool = True) -> tuple["Graph | Untraceable", Any]:
+                rewrites: bool = True, keep_subnormal: bool = False) -> tuple["Graph | Untraceable", Any]:
     """Run `fn(*args, **kwargs)` eagerly while recording it, as TF traces a tf.function for an
     input signature: (its graph or why not, its raw result). The tensor arguments (`leaves`,
     from `signature`) become the graph's parameters, and the simulator charges the call makes
@@ -627,8 +646,11 @@ def record_call(fn: Callable[..., Any], args: tuple, kwargs: dict, leaves: list[
     FLOP tally (sections included), tape peak and simulated time. Must be called with no
     recording, no gradient tape and no open cost section (see tf.function). `twins`, if given,
     receives the traced twins the function saw of `leaves`, in order. `rewrites`: whether
-    Grappler's value-changing rewrites apply (False for a tf.data function)."""
+    Grappler's value-changing rewrites apply (False for a tf.data function). `keep_subnormal`: the graph is kept
+    when the call's values hold subnormal floats (Graph.daz; a tf.function's caller replays such calls op by op through
+    dispatch, Graph.program), else the call is Untraceable."""
     rec = Recorder()
+    rec.keeps_subnormal = keep_subnormal
     rec.charges_in_graph = True
     rec.rewrites = rewrites
     t0 = tally.snapshot()
@@ -662,13 +684,16 @@ def record_call(fn: Callable[..., Any], args: tuple, kwargs: dict, leaves: list[
                    held_rise=rise)
     if type(g) is Untraceable and rec.graph_gradients:
         g.gradients = True
-    if rec.again:   # (the first call's values: the optimized graph's, reevaluate.again)
-        result = rec.again[0]
-    if type(g) is Graph:
+    if type(g) is Graph:   # (built on the call's own result, whose tensors are the recording's nodes)
         from simdist.runtime import interpret
         program = interpret.build(rec, result)
         if type(program) is str:
             g.untaped = program
+            if program == rec.untaped:   # (a bound op's backward: no concern of a call no tape sees)
+                plain = interpret.build(rec, result, taped=False)
+                g.plain = None if type(plain) is str else plain
         else:
-            g.program = program
+            g.program = g.plain = program
+    if rec.again:   # (the first call's values: the optimized graph's, reevaluate.again)
+        result = rec.again[0]
     return g, result

@@ -20,7 +20,7 @@ class Graph:
 
     __slots__ = ("steps", "env0", "template", "flops", "folded", "run", "source", "outputs", "reads", "writes",
                  "write_bytes", "charges", "run_flops", "args", "sections", "held_rise", "fused",
-                 "unfused", "uniform", "program", "untaped", "early", "step_bytes", "write_vars", "rereads", "draws")
+                 "unfused", "uniform", "program", "untaped", "early", "step_bytes", "write_vars", "rereads", "draws", "daz", "plain")
 
     def __init__(self, nodes: list[Node], template: Any, flops: float, outputs: Callable[[Any], Any],
                  args: list[int] | None = None, sections: tuple[float, float] = (0.0, 0.0),
@@ -28,6 +28,9 @@ class Graph:
         self.flops = flops
         self.program: Any = None            # the call op by op, for replays under a tape (runtime/interpret.py)
         self.untaped = ""                   # ... or why there is none (its calls under a tape run the Python)
+        self.daz = False                    # its constants hold subnormals: every call replays `plain` (ops.subnormals)
+        self.plain: Any = None              # the call op by op for a call no tape sees (`program`, or one whose bound
+                                            # ops' backward a tape could not replay), run for subnormal values
         self.fused: Graph | None = None     # the same call with its replicas fused (use_fused)
         self.unfused = ""                   # why its replicas' lanes are not fused (runtime/lanes/)
         self.held_rise = held_rise         # how far above its start the call's tapes kept bytes (peak)
@@ -130,7 +133,9 @@ def explain(fn: Any) -> str:
 
 def _fused_note(g: "Graph") -> str:
     return _uniform_note(g) + _fused_note_only(g) + (
-        f" (under a gradient tape its calls run the Python again: {g.untaped})" if g.untaped else "")
+        f" (under a gradient tape its calls run the Python again: {g.untaped})" if g.untaped else "") + (
+        " (its constants hold subnormal floats: each call replays it op by op through dispatch, ops.subnormals)"
+        if g.daz else "")
 
 
 def _uniform_note(g: "Graph") -> str:

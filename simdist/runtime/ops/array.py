@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import sys
 from typing import Any, Sequence
 
 import numpy as np
 
 from simdist.runtime import conversion_registry as _conversion_registry
-from simdist.runtime import context, convert, dtypes, errors, graph_names
+from simdist.runtime import context, convert, dtypes, errors, facade_calls, graph_names
 from simdist.runtime import symbolic as _symbolic
 from simdist.runtime.subnormals import complex_daz as _sn_complex_daz
 from simdist.runtime.indexed_slices import IndexedSlices
@@ -46,7 +45,7 @@ def _made(arr: np.ndarray, dt: dtypes.DType, sub: bool = False) -> Tensor:
 def constant(value: Any, dtype: Any = None, shape: Sequence[int] | None = None, name: str | None = None) -> Tensor:
     """`tf.constant`: TF's dtype inference; `shape` broadcasts a scalar or reshapes a same-size value.
     Inside a tf.function the user's constant is one Const node, `Const` or `name` (runtime/graph_names.py)."""
-    caller = sys._getframe(1).f_globals.get("__name__", "")
+    caller = facade_calls.frame(1).f_globals.get("__name__", "")
     # (simdist's own modules call it as TF's internals would; the conformance suite's tests are a user's programs)
     user = not caller.startswith("simdist.") or caller.startswith("simdist.conformance.")
     if not user or not context._function_depth:

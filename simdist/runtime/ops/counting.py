@@ -147,7 +147,10 @@ def unique_with_counts(x: Any, out_idx: Any = dtypes.int32, name: str | None = N
 
 
 # --- bincount ----------------------------------------------------------------------------------------------
-def _dense_bincount(arr: np.ndarray, weights: np.ndarray, size: int, binary_output: bool) -> np.ndarray:
+def _dense_bincount(arr: np.ndarray, weights: np.ndarray, size: int, binary_output: bool,
+                    size_of: tuple | None = None) -> np.ndarray:
+    if size_of is not None:   # (a recorded call's size, computed from each call's values: `_size_of`)
+        size = _size_of(arr, *size_of)
     if arr.ndim > 2:
         raise trace_errors.shape_error(f"Shape must be at most rank 2 but is rank {arr.ndim} [Op:DenseBincount]",
                                        f"Shape must be at most rank 2 but is rank {arr.ndim}", "DenseBincount",
@@ -237,17 +240,53 @@ def bincount(arr: Any, weights: Any = None, minlength: Any = None, maxlength: An
     if not a.dtype.is_integer:
         a = math.cast(a, dtypes.int32)
     axis = check_axis(axis)
-    v = dispatch.static_value(a)
     npd = a.dtype._np
-    with np.errstate(over="ignore"):
-        # cast(size(arr) > 0) * (reduce_max(arr) + 1), in arr's dtype (uint64's 2**64 - 1 wraps to 0)
-        size_v = (v.max() + np.ones((), npd)).astype(npd) if v.size else np.zeros((), npd)
-        size_v = bounded_size(size_v, a.dtype, minlength, maxlength)
+    # (TF's size is a tensor of the graph, `reduce_max(arr) + 1` bounded: a recorded call whose values vary computes
+    # it in the kernel from each call's values, so the call is recorded and replayed, its Python run once, as TF
+    # traces once; fz55's class, the fz54b generator's seeds 55101-55103: 12 of 24 programs ran their Python twice)
+    varies = _varies(a)
+    size_of = None
+    if varies:
+        bounds = tuple(None if b is None else dispatch.static_value(convert_to_tensor(b, dtype=a.dtype))
+                       for b in (minlength, maxlength))
+        size_of = (npd.name, *(None if b is None else int(b) for b in bounds))
+        size_v = np.asarray(_size_of(dispatch.raw(a), *size_of))
+    else:
+        v = dispatch.static_value(a)
+        with np.errstate(over="ignore"):
+            # cast(size(arr) > 0) * (reduce_max(arr) + 1), in arr's dtype (uint64's 2**64 - 1 wraps to 0)
+            size_v = (v.max() + np.ones((), npd)).astype(npd) if v.size else np.zeros((), npd)
+            size_v = bounded_size(size_v, a.dtype, minlength, maxlength)
     if axis == 0:
         if w is not None:
             w = array.reshape(w, [-1])
         a = array.reshape(a, [-1])
-    return dense_bincount(a, w, int(size_v), dtype, binary_output, (minlength, maxlength))
+    return dense_bincount(a, w, int(size_v), dtype, binary_output, (minlength, maxlength), size_of)
+
+
+def _varies(t: Tensor) -> bool:
+    """Whether t's value may differ between replays of the call being recorded (a Python read of it would keep the
+    call eager: Recorder.is_constant)."""
+    from simdist.runtime import execution
+    rec = execution.current().recorder
+    return rec is not None and hasattr(rec, "is_constant") and not rec.is_constant(t)
+
+
+def _size_of(arr: np.ndarray, dtype_name: str, minlength: int | None, maxlength: int | None) -> int:
+    """bincount's size from arr's values: cast(size(arr) > 0) * (reduce_max(arr) + 1) in arr's dtype (wrapping),
+    then maximum(minlength, .), minimum(maxlength, .) (each bound in that dtype); a negative size is DenseBincount's
+    InvalidArgumentError."""
+    npd = np.dtype(dtype_name)
+    with np.errstate(over="ignore"):
+        size_v = (arr.max() + np.ones((), npd)).astype(npd) if arr.size else np.zeros((), npd)
+        if minlength is not None:
+            size_v = np.maximum(np.asarray(minlength).astype(npd), size_v)
+        if maxlength is not None:
+            size_v = np.minimum(np.asarray(maxlength).astype(npd), size_v)
+    size = int(size_v)
+    if size < 0:
+        raise errors.InvalidArgumentError(None, None, f"size ({size}) must be non-negative [Op:DenseBincount]")
+    return size
 
 
 def check_axis(axis: Any) -> int:
@@ -271,7 +310,7 @@ def bounded_size(size_v: np.ndarray, dtype: dtypes.DType, minlength: Any, maxlen
 
 
 def dense_bincount(a: Tensor, w: Tensor | None, size: int, dtype: Any, binary_output: Any,
-                   bounds: tuple = (None, None)) -> Tensor:
+                   bounds: tuple = (None, None), size_of: tuple | None = None) -> Tensor:
     """validate_dense_weights, then gen_math_ops.dense_bincount: DenseBincount of `a` into `size` bins (``bounds``,
     the minlength and maxlength a traced size was made of)."""
     from simdist.runtime.ops import array
@@ -297,7 +336,10 @@ def dense_bincount(a: Tensor, w: Tensor | None, size: int, dtype: Any, binary_ou
         raise errors.InvalidArgumentError(None, None, "`weights` must be the same shape as `arr` or a length-0 "
                                           "`Tensor`, in which case it acts as all weights equal to 1. Received "
                                           f"{dims} [Op:DenseBincount]")
-    return dispatch.execute(DENSE_BINCOUNT, (a, w), {"size": size, "binary_output": binary})
+    attrs: dict = {"size": size, "binary_output": binary}
+    if size_of is not None:   # (the size computed again from each replay's values: bincount)
+        attrs["size_of"] = size_of
+    return dispatch.execute(DENSE_BINCOUNT, (a, w), attrs)
 
 
 def _ragged_bincount(arr: Any, weights: Any, minlength: Any, maxlength: Any, dtype: Any, axis: Any,

@@ -636,11 +636,11 @@ def _marked_forward(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.nd
     """The forward of an op that reads subnormal inputs as zeros (DAZ): on the inputs flushed;
     a `subnormals.Fixed` rule then mends the result from the original inputs (an order computed
     on zeros, values selected from the originals). A recorded call stays eager (a replay does not
-    model it). Returns (result, the arrays the forward read)."""
+    model it: graph.Recorder.subnormal). Returns (result, the arrays the forward read)."""
     flushed = [_sn.flushed(a) if x._sub else a for x, a in zip(tensors, arrays)]
     rec = _current.ctx.recorder
     if rec is not None:
-        rec.invalidate(_SUBNORMAL)
+        rec.subnormal(False)
     out = op.forward(*flushed, **attrs) if attrs else op.forward(*flushed)
     if type(rule) is _sn.Fixed and not any(a.dtype.kind == "c" for a in arrays):
         out = rule.fix(arrays, flushed, out, attrs)   # (complex kernels flush their parts themselves)
@@ -649,13 +649,13 @@ def _marked_forward(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.nd
 
 def _flush_result(out: np.ndarray, rule: Any) -> np.ndarray:
     """out with its subnormals flushed to zeros of their sign (FTZ), unless a Fixed rule made it;
-    a recorded call whose result changed stays eager."""
+    a recorded call whose result changed stays eager, or replays op by op (graph.Recorder.subnormal)."""
     _fired[0] = False
     if type(rule) is _sn.Fixed or out.dtype not in _FLUSHED:
         return out
     was, out = out, _sn.flushed(out)
     if out is not was and _current.ctx.recorder is not None:
-        _current.ctx.recorder.invalidate(_SUBNORMAL)
+        _current.ctx.recorder.subnormal(False)
     return out
 
 

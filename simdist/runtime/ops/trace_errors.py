@@ -19,7 +19,7 @@ from typing import Any, Sequence
 from simdist.runtime import dtypes, errors
 
 __all__ = ["static", "attr_minimum", "shape_error", "mark_shape", "dtype_mismatch", "list_mismatch", "at_trace",
-           "shapes_text", "not_allowed", "attr_not_allowed", "fixed_type", "fixed_input", "fixed_operand", "bad_attr",
+           "shapes_text", "in_body", "not_allowed", "attr_not_allowed", "fixed_type", "fixed_input", "fixed_operand", "bad_attr",
            "string_attr", "check_string", "builds", "at_build", "unmark", "const_node_name", "list_minimum",
            "as_function"]
 
@@ -312,6 +312,25 @@ def at_trace(err: BaseException) -> BaseException | None:
     body = f"{cls.__name__}: {text}".replace("\n", "\n    ")
     out = cls(f"in user code:\n\n{where}    {body}\n")
     out._simdist_unframed = text   # (the message a function AutoGraph does not convert raises: tf/_function.py)
+    return out
+
+
+def in_body(err: BaseException) -> BaseException | None:
+    """The error TF's op call raises for `err` inside a tracing tf.function's Python (op_def_library's TypeError, a
+    shape function's ValueError: `cls(text)` of its mark, the mark kept for the function's boundary, `at_trace`), or
+    None when TF raises nothing while it builds (a kernel's error, raised when the graph runs)."""
+    mark = getattr(err, _ATTR, None)
+    if mark is False:
+        return None
+    if mark is None:
+        mark = _attr_list(err)
+        if mark is None:
+            return None
+    cls, text = mark
+    if isinstance(err, cls) and str(err) == text:
+        return None
+    out = cls(text)
+    setattr(out, _ATTR, mark)
     return out
 
 
