@@ -552,8 +552,9 @@ def _ragged_indices(rt: "RaggedTensor") -> np.ndarray:
     top = np.stack([rows, cols], axis=1).astype(np.int64) if len(rows) else np.zeros((0, 2), np.int64)
     if isinstance(rt._values, RaggedTensor):
         inner = _ragged_indices(rt._values)
-        s2 = rt._values._row_splits._v
-        owner = np.repeat(np.arange(len(s2) - 1), s2[1:] - s2[:-1])
+        # (each flat value's row of rt._values is its inner index's first entry, at any depth: a ragged_rank-3
+        # tensor's flat values are not the values' rows; fz55b)
+        owner = inner[:, 0]
         return np.concatenate([top[owner].reshape(-1, top.shape[1]), inner[:, 1:]], axis=1)
     return top
 

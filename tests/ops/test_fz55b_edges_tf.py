@@ -9,9 +9,9 @@ TF 2.21.
 - ragged_reduce_keepdims (clause ops.ragged): a reduction of a RaggedTensor over every axis
   (axis=None) with keepdims=True reduces the flat values with keepdims, then expands once per dimension past the
   first: rank flat_values.rank + rank - 1 (simdist returned a scalar; fz55b seed 55203 #24).
-- ragged_cumsum_outer (clause ops.ragged): tf.math.cumsum of a ragged_rank-1 RaggedTensor along axis 0 pads it to a
-  dense tensor, sums there and cuts the rows back to their lengths (simdist: NotImplementedError; fz55b seed
-  55207 #52).
+- ragged_cumsum_outer (clause ops.ragged): tf.math.cumsum of a RaggedTensor along an axis above its innermost
+  ragged one pads it to a dense tensor, sums there and cuts the rows back to their lengths, its splits' dtype kept
+  (simdist: NotImplementedError; fz55b seed 55207 #52).
 - complex_sums_daz (clause ops.subnormals): TF's complex additions (Sum, Mean, Cumsum, AddN, SegmentSum,
   UnsortedSegmentSum) run under the thread's DAZ/FTZ, each part read and written as a float's, so a subnormal part
   is a zero, unless the kernel copies (a reduction over one element, a one-row segment, AddN of one); simdist
@@ -109,9 +109,13 @@ def program(tf: Any, case: dict, workdir: str) -> Any:
                tf.ragged.constant([[1.0, 2.0, 3.0], [], [4.0, 5.0]]),
                tf.ragged.constant([[[1.0, 2.0]], [[3.0, 4.0], [5.0, 6.0]]], ragged_rank=1),
                tf.ragged.constant([[0.5, 1e-40], [3.4e38, 3.4e38, 1.0]], dtype=tf.float32),
-               tf.ragged.constant([[1, 2], [3]], dtype=tf.int64)]
+               tf.ragged.constant([[1, 2], [3]], dtype=tf.int64),
+               tf.ragged.constant([[[1.0], [2.0, 3.0]], [[4.0]], [], [[5.0, 6.0], [], [7.0]]]),
+               tf.ragged.constant([[[1, 2], [3]], [[4, 5, 6]]], row_splits_dtype=tf.int32),
+               tf.ragged.constant([[1.0, 2.0], [3.0]], row_splits_dtype=tf.int32),
+               tf.ragged.constant([[[[1.0]], [[2.0], [3.0, 4.0]]], [[[5.0]]]])]
         for i, rt in enumerate(rts):
-            for ax in (0, -rt.shape.rank):
+            for ax in sorted({0, -rt.shape.rank, *range(rt.ragged_rank)}):
                 for ex in (False, True):
                     for rev in (False, True):
                         _try(out, f"{i} axis {ax} exclusive {ex} reverse {rev}",

@@ -107,14 +107,15 @@ def ragged_cumsum(fn: Callable[..., Any]) -> Callable[..., Any]:
         ax = int(axis) + rank if int(axis) < 0 else int(axis)
         if ax >= x.ragged_rank + 1:
             return x.with_flat_values(fn(x.flat_values, ax - x.ragged_rank, exclusive, reverse))
-        if ax < x.ragged_rank and x.ragged_rank == 1:
-            # (an axis above the ragged one: ragged_cumsum pads to a dense tensor, sums it there and cuts the rows
-            # back to their lengths; fz55b seed 55207 #52)
+        if ax < x.ragged_rank:
+            # (an axis above the innermost ragged one: ragged_cumsum pads to a dense tensor, sums it there and cuts the
+            # rows back with from_tensor(lengths=nested_row_lengths()): the dense sums at each flat value's [row, col,
+            # ...] position, in x's partitions (and splits dtype); fz55b seed 55207 #52)
             dense = fn(x.to_tensor(), ax, exclusive, reverse)
-            return RaggedTensor.from_tensor(dense, lengths=x.row_lengths())
-        if ax != x.ragged_rank:
-            raise NotImplementedError("simdist's ragged cumsum runs along the innermost ragged axis, an inner "
-                                      "uniform one, or axis 0 of a ragged_rank-1 tensor only")
+            idx = _ragged_indices(x)
+            vals = scatter.gather_nd(dense, convert_to_tensor(idx.reshape(len(idx), x.ragged_rank + 1),
+                                                              dtype=dtypes.int64))
+            return x.with_flat_values(vals)
         inner = _innermost(x)
         flat = x.flat_values
         s = inner.row_splits._v.astype(np.int64)
