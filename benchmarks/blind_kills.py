@@ -4,7 +4,7 @@ committed package (suite_kills.py's plant-and-run):
 
     python benchmarks/blind_kills.py BATCH ["-k EXPRESSION"]
 
-BATCH is 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66 or 67. Prints the baseline (the unmutated copy must pass) and one line per mutant: killed
+BATCH is 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67 or 69. Prints the baseline (the unmutated copy must pass) and one line per mutant: killed
 (with the failing test) or survived. docs/conformance.md has the figures: batch 19, 1 of 14 with its
 default slice ("Twenty-first session ... a nineteenth blind batch"); batch 20 in "Twenty-second session
 ... a twentieth blind batch"; batch 21 in "Twenty-third session: ... against the twenty-first blind
@@ -40,7 +40,8 @@ on first contact); batch 63 in "Fifty-second session, 2026-12-06: a sixty-third 
 confirmed killed on first contact); batch 64 in "Fifty-third session, 2026-12-06: a sixty-fourth blind batch" (the
 mutants not confirmed killed on first contact); batch 67 in "Fifty-fourth session, 2026-12-06: a sixty-seventh blind
 batch" (the 5 mutants not killed on first contact over its areas' modules); batch 66 in "Fifty-fourth session, 2026-12-06: a sixty-sixth blind
-batch" (the survivors and the mutants not attributed).
+batch" (the survivors and the mutants not attributed); batch 69 in "Fifty-fifth session, 2026-12-06: a sixty-ninth
+blind batch" (the 10 mutants not killed on first contact over the 81 suite modules of its areas).
 """
 
 from __future__ import annotations
@@ -338,6 +339,14 @@ BATCHES: dict[str, tuple[list[str], str]] = {
             "losses-ops-sum-float16-through-float32", "f1-score-config-keeps-beta",
             "schedule-free-adamw-momentum-not-copied"],
            "blind66"),
+    # (batch 69: the survivors of first contact over the 81 suite modules of its areas: docs/conformance.md, "a
+    # sixty-ninth blind batch"; the gaps slice "blind69", suite/test_blind69_gaps.py, kills all ten)
+    "69": (["onednn-softmax-unrolled-sums-in-sequence", "onednn-softmax-lane-tree-reversed",
+            "onednn-softmax-divides-by-row-sum", "cast-float64-to-float32-no-flush", "add-n-shape-check-size-only",
+            "map-list-output-not-a-tuple", "strategy-reduce-ignores-device-scope",
+            "merged-update-every-replica-first-copy", "distributed-dataset-fetch-to-device-ignored",
+            "checkpoint-reader-graph-key-hidden"],
+           "blind69"),
 }
 
 

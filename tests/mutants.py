@@ -11182,3 +11182,166 @@ TRAINING_BATCH66: list[Mutant] = [
 ]
 TRAINING += TRAINING_BATCH66
 CATALOGUE += TRAINING_BATCH66
+#: Blind batch 69 (fifty-fifth session, helper blind55b): op kernels and gradients, the tape and custom gradients,
+#: tf.data, tf.function, checkpoints, distribution and random ops; written from simdist's source before reading the
+#: suite. "mainstream" marks a line an ordinary program runs (/work/wt/blind55b_logs/prog1-3.py under coverage.py:
+#: mainstream_check.py), "subtle" the numerically subtle ones.
+TRAINING_BATCH69: list[Mutant] = [
+    # -- op kernels and gradients
+    _t("cumsum-float32-wide-accumulator", "dtype", "simdist/runtime/ops/reductions.py",
+       "        out = ufunc.accumulate(v, axis=axis, dtype=x.dtype)\n",
+       "        out = ufunc.accumulate(v, axis=axis, dtype=np.float64 if x.dtype == np.float32 else x.dtype)"
+       ".astype(x.dtype)\n",
+       "mainstream, subtle: a float32 cumsum/cumprod accumulates its running sums in float64 and rounds each to "
+       "float32 once, instead of rounding every partial sum (Eigen's scan adds in float32): a long cumsum an ulp off"),
+    _t("cumsum-exclusive-reverse-swapped", "order", "simdist/runtime/ops/reductions.py",
+       "{\"axis\": ax % nd, \"exclusive\": bool(exclusive), \"reverse\": bool(reverse)}",
+       "{\"axis\": ax % nd, \"exclusive\": bool(reverse), \"reverse\": bool(exclusive)}",
+       "mainstream: cumsum/cumprod pass exclusive as the kernel's reverse attribute and reverse as exclusive"),
+    _t("onednn-softmax-unrolled-sums-in-sequence", "order", "simdist/runtime/ops/onednn_softmax.py",
+       "        total = (acc[0] + acc[1]) + (acc[2] + acc[3])\n",
+       "        total = ((acc[0] + acc[1]) + acc[2]) + acc[3]\n",
+       "subtle: oneDNN's softmax combines its four unrolled accumulators left to right instead of as two "
+       "pairs: a softmax over 64+ classes an ulp off"),
+    _t("onednn-softmax-lane-tree-reversed", "order", "simdist/runtime/ops/onednn_softmax.py",
+       "    steps = ([idx ^ 8, idx ^ 4] if width == 16 else [idx ^ 4]) + [idx ^ 2, idx ^ 1]\n",
+       "    steps = ([idx ^ 4, idx ^ 8] if width == 16 else [idx ^ 4]) + [idx ^ 2, idx ^ 1]\n",
+       "mainstream, subtle: oneDNN's horizontal sum of a 16-lane register folds the quarter lanes before the halves: "
+       "the softmax's row sum an ulp off on an AVX-512 host"),
+    _t("onednn-softmax-divides-by-row-sum", "formula", "simdist/runtime/ops/onednn_softmax.py",
+       "        inv = _ftz((_F32(1) / row_sums(e, width)).astype(_F32))\n    return _ftz((e * inv[:, None]).astype(_F32))\n",
+       "        inv = _ftz(row_sums(e, width).astype(_F32))\n    return _ftz((e / inv[:, None]).astype(_F32))\n",
+       "mainstream, subtle: oneDNN's softmax divides each exp by the row's sum instead of multiplying it by the sum's "
+       "rounded reciprocal: probabilities an ulp off"),
+    _t("eigen-softmax-row-sum-pairwise", "order", "simdist/runtime/ops/softmax_eigen.py",
+       "    return np.add.reduce(e, axis=1) if s is None else s\n",
+       "    return np.add.reduce(e, axis=1)\n",
+       "subtle: Eigen's softmax/log-softmax adds each row's exps in NumPy's pairwise order instead of Eigen's "
+       "SumReducer packets: a float64 softmax over 16+ classes an ulp off"),
+    _t("eigen-softmax-float64-libm-exp", "formula", "simdist/runtime/ops/softmax_eigen.py",
+       "        out[fin] = pexp_double(block[fin])\n",
+       "        pass\n",
+       "subtle: Eigen's float64 softmax takes the C library's exp in its packets instead of Eigen's pexp_double: "
+       "an ulp off here and there"),
+    _t("logistic-tail-textbook-formula", "formula", "simdist/runtime/ops/packet_math.py",
+       "    e = libm.scalar_map(\"expf\", np.minimum(x, _LOGISTIC_HI))\n    return e / (_F(1) + e)\n",
+       "    e = libm.scalar_map(\"expf\", -x)\n    return _F(1) / (_F(1) + e)\n",
+       "mainstream, subtle: float32 sigmoid's scalar tail (past the last packet of 8) as the textbook 1 / (1 + exp(-x)) "
+       "instead of Eigen's scalar_logistic_op e / (1 + e) with e = expf(min(x, 16.64)): an ulp off"),
+    _t("half-rsqrt-packets-of-16", "boundary", "simdist/runtime/ops/unary.py",
+       "        k = (flat.size // 8) * 8\n",
+       "        k = (flat.size // 16) * 16\n",
+       "subtle: float16/bfloat16 Rsqrt takes packets of 16 (an AVX-512 register) instead of TF's 8: elements 8..15 "
+       "of a short half tensor by the tail's sqrt-then-divide, an ulp off"),
+    _t("cast-float64-to-float32-no-flush", "dtype", "simdist/runtime/ops/math.py",
+       "        out = subnormals.flushed(out)\n",
+       "        pass\n",
+       "mainstream, subtle: a float64 -> float32 cast keeps a result below float32's normal range as a subnormal "
+       "(TF's CPU kernels convert under FTZ: a zero of its sign)"),
+    _t("relu-negative-zero-kept-in-packets", "boundary", "simdist/runtime/ops/activations.py",
+       "    keep = neg_zero if packet is None else neg_zero & ~packet\n",
+       "    keep = neg_zero\n",
+       "subtle: relu(-0.0) keeps -0.0 in Eigen's packets too (their max gives +0.0; only the scalar tail keeps the "
+       "sign)"),
+    _t("reduce-variance-mean-square-minus-square", "formula", "simdist/runtime/ops/reductions.py",
+       "    return math.reduce_mean(unary.square(diff), axis=axis, keepdims=keepdims)\n",
+       "    return math.subtract(math.reduce_mean(unary.square(x), axis=axis, keepdims=keepdims),\n"
+       "                         unary.square(math.reduce_mean(x, axis=axis, keepdims=keepdims)))\n",
+       "subtle: tf.math.reduce_variance (and reduce_std) as E[x^2] - E[x]^2 instead of TF's mean of squared "
+       "deviations: cancellation, values off by many ulps"),
+    _t("add-n-shape-check-size-only", "missing-error", "simdist/runtime/ops/math.py",
+       "    for i, x in enumerate(ts[1:], 1):\n        if x.shape != shp:\n",
+       "    for i, x in enumerate(ts[1:], 1):\n        if x.shape.num_elements() != shp.num_elements():\n",
+       "mainstream: tf.add_n compares its inputs' sizes instead of their shapes: [2, 3] and [3, 2] pass its check "
+       "(TF: InvalidArgumentError naming both shapes)"),
+    _t("tensor-scatter-add-duplicates-once", "formula", "simdist/runtime/ops/scatter.py",
+       "            np.add.at(out, pos, upd)\n",
+       "            out[pos] += upd\n",
+       "mainstream: tensor_scatter_nd_add adds through fancy-index assignment (`out[pos] += upd`): of repeated "
+       "indices only the last update counts instead of their sum"),
+    _t("pool-geometry-strides-from-ksize", "formula", "simdist/runtime/ops/pooling.py",
+       "    return window_geometry(shape[1:3], ksize[1:3], strides[1:3], (1, 1), padding, explicit, op)\n",
+       "    return window_geometry(shape[1:3], ksize[1:3], ksize[1:3], (1, 1), padding, explicit, op)\n",
+       "mainstream: a pooling op's output geometry takes the window size as its strides: a pool whose strides differ "
+       "from its window (3x3 windows, stride 2) has the wrong output size"),
+    _t("same-padding-extra-row-before", "boundary", "simdist/runtime/ops/conv.py",
+       "        before, after = needed // 2, needed - needed // 2\n",
+       "        before, after = needed - needed // 2, needed // 2\n",
+       "SAME padding puts the odd padding row/column before the input instead of after (TF pads the bottom/right "
+       "more): a strided SAME conv or pool windowed one row off"),
+    _t("reciprocal-grad-of-input", "gradient", "simdist/runtime/ops/unary.py",
+       "    return [reciprocal_grad(op.outputs[0], grad)]\n",
+       "    return [reciprocal_grad(op.inputs[0], grad)]\n",
+       "Reciprocal's gradient passes its input instead of its output y to ReciprocalGrad (-dy * y^2): -dy * x^2"),
+    # -- the tape and tf.function
+    _t("gradient-key-variable-not-the-replica-copy", "placement", "simdist/runtime/autodiff/backprop.py",
+       "    if _is_variable(x):\n        return id(variable_key(x))\n",
+       "    if _is_variable(x):\n        return id(x)\n",
+       "mainstream: tape.gradient keys a variable source by the variable object instead of the object its reads are "
+       "keyed by (a MirroredVariable's replica copy): inside strategy.run a mirrored variable's gradient is None"),
+    _t("function-under-tape-replays-plain", "placement", "simdist/tf/_function.py",
+       "    return _UNDER_TAPE if c.observers else _PLAIN\n",
+       "    return _PLAIN\n",
+       "mainstream: a tf.function called under a GradientTape records and replays as if no tape watched it: the "
+       "tape does not see its ops (gradients through it None)"),
+    _t("call-covers-any-parameter", "formula", "simdist/tf/_tracing_count.py",
+       "    return all(covers(x, y) for (_, x), (_, y) in zip(pa, pb))\n",
+       "    return any(covers(x, y) for (_, x), (_, y) in zip(pa, pb))\n",
+       "mainstream: a trace takes a call when any one of its parameters covers the call's (all: TF's "
+       "FunctionType.is_supertype_of): a call differing in its second argument's shape reuses the trace"),
+    # -- tf.data
+    _t("map-list-output-not-a-tuple", "formula", "simdist/runtime/data/elements.py",
+       "    if isinstance(out, list):\n        warnings.warn(\"The tf.data function returned a list; converting it "
+       "to a tuple, as TF does.\",\n                      stacklevel=3)\n        out = tuple(out)\n",
+       "",
+       "mainstream: a map function's list output is converted as one tensor (stacked) instead of TF's tuple of "
+       "components"),
+    _t("dataset-repeat-default-zero", "boundary", "simdist/runtime/data/dataset.py",
+       "        return _RepeatDataset(self, -1 if count is None else _int_arg(count))\n",
+       "        return _RepeatDataset(self, 0 if count is None else _int_arg(count))\n",
+       "mainstream: Dataset.repeat() with no count repeats 0 times (an empty dataset) instead of forever"),
+    _t("shard-first-round-count-from-zero", "boundary", "simdist/runtime/data/shard.py",
+       "                seen = pos + 1\n",
+       "                seen = pos\n",
+       "mainstream: a shard that must be non-empty counts the elements before its first one from 0 instead of 1 "
+       "(an off-by-one): it reads one element more of the first round and loses it"),
+    # -- distribution
+    _t("strategy-reduce-ignores-device-scope", "placement", "simdist/strategies/base.py",
+       "        return d if d is not None else self._extended._host_device\n",
+       "        return self._extended._host_device\n",
+       "mainstream: strategy.reduce places its result on the host device whatever the device scope it is called in"),
+    _t("merged-update-every-replica-first-copy", "state", "simdist/strategies/dist_variables.py",
+       "    if len(comps) == 1:\n        return comps[0]._lazy_read()\n",
+       "    if len(comps) >= 1:\n        return comps[0]._lazy_read()\n",
+       "mainstream: an aggregated replica-context assign of a MirroredVariable hands every replica the first copy's "
+       "value (TF: a Mirrored of each copy's)"),
+    _t("distributed-dataset-fetch-to-device-ignored", "placement", "simdist/strategies/input.py",
+       "            dest = devs if opts.experimental_fetch_to_device else (host,) * len(devs)\n",
+       "            dest = devs\n",
+       "mainstream: a distributed dataset ignores InputOptions(experimental_fetch_to_device=False): its elements "
+       "are placed on the replicas' devices instead of the host's"),
+    # -- random ops
+    _t("generator-key-words-swapped", "order", "simdist/runtime/ops/random_generator.py",
+       "    return (s[2] & 0xFFFFFFFF, s[2] >> 32), s[0] | (s[1] << 64)\n",
+       "    return (s[2] >> 32, s[2] & 0xFFFFFFFF), s[0] | (s[1] << 64)\n",
+       "mainstream: a tf.random.Generator's Philox key takes the state's key word high half first: every draw "
+       "differs from TF's"),
+    _t("philox-counter-carry-inclusive", "boundary", "simdist/runtime/ops/philox.py",
+       "    carry = (low < g).astype(object) if blocks else np.zeros(0, object)\n",
+       "    carry = (low <= g).astype(object) if blocks else np.zeros(0, object)\n",
+       "mainstream: Philox's block counters detect the carry into the high half with <=: from a counter whose low "
+       "word is 0 (a stateless op's) every block carries"),
+    _t("philox-words-floor-blocks", "boundary", "simdist/runtime/ops/philox_dists.py",
+       "        self.w = group_words(gen, -(-words // 4)).reshape(-1) if words > 0 else np.zeros(0, np.uint32)\n",
+       "        self.w = group_words(gen, words // 4).reshape(-1) if words > 0 else np.zeros(0, np.uint32)\n",
+       "mainstream: a sampler's Philox word stream draws words // 4 blocks instead of the ceiling: a draw whose word count is not "
+       "a multiple of 4 (random_shuffle of 6 elements, categorical) runs short"),
+    # -- checkpoints
+    _t("checkpoint-reader-graph-key-hidden", "formula", "simdist/strategies/checkpoint_reader.py",
+       "        return {k: list(v.shape) for k, v in self._tensors.items()}\n",
+       "        return {k: list(v.shape) for k, v in self._tensors.items() if k != _GRAPH}\n",
+       "a checkpoint reader's variable-to-shape map (tf.train.list_variables) leaves out "
+       "_CHECKPOINTABLE_OBJECT_GRAPH, which TF lists with shape []"),
+]
+TRAINING += TRAINING_BATCH69
+CATALOGUE += TRAINING_BATCH69

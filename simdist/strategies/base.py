@@ -645,6 +645,16 @@ class Strategy:
         """Reduce across replicas (and along `axis` within each replica when given)."""
         self._check_cross_replica_or_default()
         op = reduce_rules.parse_reduce_op(reduce_op)
+        # (TF's destination is device_util.current(), the caller's device scope; entering the strategy's scope
+        # below must not lose it: clause reduce.result-device)
+        callers = self.__dict__.setdefault("_caller_devices", [])
+        callers.append(context.current().device)
+        try:
+            return self._reduce_in_scope(op, value, axis)
+        finally:
+            callers.pop()
+
+    def _reduce_in_scope(self, op: Any, value: Any, axis: Any) -> Any:
         with self.scope():
             if axis is None:
                 if not isinstance(op, ReduceOp):
@@ -687,7 +697,8 @@ class Strategy:
         return [value] * self.num_replicas_in_sync
 
     def _reduce_destination(self) -> str:
-        d = context.current().device
+        callers = self.__dict__.get("_caller_devices")
+        d = callers[-1] if callers else context.current().device   # (reduce's caller's scope: reduce above)
         return d if d is not None else self._extended._host_device
 
     def _reduce_no_axis(self, op: ReduceOp, value: Any, ring: bool = False, leaf: bool = False) -> Any:
