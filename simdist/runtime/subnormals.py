@@ -520,6 +520,16 @@ def _atan_rule(arrays: Any, attrs: dict | None) -> Any:
     return KEEP if arrays[0].dtype in (np.float32, np.float64) else FLUSH
 
 
+def _max_pool_rule(arrays: Any, attrs: dict | None) -> Any:
+    # float32 MaxPool where oneDNN runs it (host_cpu): oneDNN's pooling kernel keeps a subnormal maximum
+    # (max_pool2d of [2**-130, -5.6, -0.59, -2**-130] is 2**-130, NHWC and NCHW); TF's own (Eigen) kernel, and
+    # oneDNN's bfloat16, flush it (observed on TF 2.21: an AVX-512 Xeon with AMX, an AVX2 EPYC; fifty-fifth session)
+    if arrays[0].dtype != np.float32:
+        return FLUSH
+    from simdist.runtime import host_cpu
+    return KEEP if host_cpu.current().onednn("float32", ("float32",)) else FLUSH
+
+
 def _atan2_rule(arrays: Any, attrs: dict | None) -> Any:
     # Atan2: float32/float64 as Atan (packet_atan2.py); bfloat16 too, whose kernel is glibc's atan2f on every
     # element's float32 value (its bit tests see a subnormal bfloat16, its arithmetic reads it as zero: fz49)
@@ -671,6 +681,7 @@ RULES: dict[str, Any] = {
     "Pow": _pow_rule,
     # Complex packs the two parts' bits (tf.complex(5e-324, 1e-310) keeps both; fz5 ext seed 61 #57, #173)
     "Complex": KEEP, "Real": KEEP, "Imag": KEEP, "Conj": KEEP,
+    "MaxPool": _max_pool_rule,
 }
 for _name in CHECKED:
     RULES.setdefault(_name, CHECK)

@@ -327,13 +327,43 @@ def _conv2d(x: np.ndarray, f: np.ndarray, strides: tuple, padding: str, explicit
     return _conv2d_values(x, f, strides, padding, explicit_paddings, dilations, groups, (cols, (oh, ow)))
 
 
+#: the largest product (output pixels x window size x output channels) computed in oneDNN's order: the order costs a
+#: Python step per window element, so larger convolutions keep NumPy's BLAS (off in the last bits; docs/spec.md)
+_ORDERED_BUDGET = 4_000_000
+
+
+def _onednn_in_order(cols: np.ndarray, cout: int) -> bool:
+    """Whether a float32 forward convolution of im2col rows `cols` [P, K] runs in oneDNN's order here."""
+    return (cols.dtype == np.float32 and cols.ndim == 2 and onednn_conv("float32")
+            and 0 < cols.shape[0] * cols.shape[1] * cout <= _ORDERED_BUDGET)
+
+
+def _onednn_filter_sums(cols: np.ndarray, dy2: np.ndarray, n: int) -> np.ndarray:
+    """oneDNN's float32 backward-weights convolution (clause ops.packet-paths, "oneDNN's float32 Conv2D"): two
+    threads take the images (balance211: the first ceil(n / 2)), each adds x·dy over its images' output pixels in
+    order with fused multiply-adds from +0, and the two sums are added. `cols` [n·P, K] im2col rows, `dy2` [n·P, O]."""
+    from simdist.runtime.ops.contraction_order import ordered_matmul
+    per = cols.shape[0] // max(n, 1)
+    split = (n + 1) // 2 * per
+    total = np.zeros((cols.shape[1], dy2.shape[1]), np.float32)
+    for lo, hi in ((0, split), (split, cols.shape[0])):
+        if hi > lo:
+            total = (total + ordered_matmul(np.ascontiguousarray(cols[lo:hi].T), dy2[lo:hi])).astype(np.float32)
+    return total
+
+
 def _conv2d_values(x: np.ndarray, f: np.ndarray, strides: tuple, padding: str, explicit_paddings: tuple,
                    dilations: tuple, groups: int, im2col: tuple | None = None) -> np.ndarray:
     """The NHWC convolution of checked operands (im2col, given or made, and a contraction per group)."""
     cols, (oh, ow) = im2col if im2col is not None else \
         _cols(x, f.shape, strides, padding, explicit_paddings, dilations, "Conv2D")[:2]
     kh, kw, fin, cout = f.shape
-    if groups == 1:
+    if groups == 1 and _onednn_in_order(cols, cout):
+        # (oneDNN's float32 forward convolution: each output over the window's rows, columns and input channels in
+        # that order, fused multiply-adds from +0; clause ops.packet-paths, "oneDNN's float32 Conv2D")
+        from simdist.runtime.ops.contraction_order import ordered_matmul
+        out = ordered_matmul(cols, f.reshape(kh * kw * fin, cout))
+    elif groups == 1:
         out = matmul(cols, f.reshape(kh * kw * fin, cout))
     else:
         out = matmul(_grouped(cols, kh * kw, groups), _filter_grouped(f, groups)).transpose(1, 0, 2)
@@ -445,6 +475,9 @@ def _conv2d_backprop_filter(x: np.ndarray, dy: np.ndarray, filter_sizes: tuple, 
             return np.zeros(tuple(filter_sizes), x.dtype)
         return _eigen_half_filter_sum(cols.reshape(x.shape[0], -1, kh * kw * fin), dy2.reshape(x.shape[0], -1, cout),
                                       per_image=False).reshape(filter_sizes)
+    if groups == 1 and fin <= 9 and _onednn_in_order(cols, cout):
+        # (observed for 1 to 9 input channels; 17, 32 and 64 take another order, not found: BLAS's kept)
+        return _onednn_filter_sums(cols, dy2, x.shape[0]).reshape(filter_sizes)
     if groups == 1:
         return matmul(cols.T, dy2).reshape(filter_sizes)
     dyg = dy2.reshape(-1, groups, cout // groups).transpose(1, 0, 2)

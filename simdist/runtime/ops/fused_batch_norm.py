@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors, host_cpu
-from simdist.runtime.ops import dispatch, rcp
+from simdist.runtime.ops import dispatch, onednn_batch_norm, rcp
 from simdist.runtime.ops.args import dims as _dims
 from simdist.runtime.ops.nn_rules import attr_error
 from simdist.runtime.ops.raw_compositions import _invalid   # (the raw forms' shared texts)
@@ -80,7 +80,8 @@ def _eigen_column_sums(m: np.ndarray) -> np.ndarray:
 # The dtypes TF 2.21's x86 build rewrites FusedBatchNorm* to oneDNN's kernels for, where the CPU takes them
 # (host_cpu). Their placeholder outputs differ from TF's own kernels': V3's reserve_space_3 is [0] (a
 # scalar in TF's), the Grads' reserve_space_4/5 scalars ([0] in TF's); observed on an AVX512-FP16 Xeon and
-# an AVX2 EPYC. Their values are oneDNN's, which differ in the last bits (not modelled: docs/spec.md).
+# an AVX2 EPYC. Their float32 NHWC values are oneDNN's (onednn_batch_norm.py); other layouts and the half types keep
+# TF's own kernels' model (oneDNN's differ there in the last bits: docs/spec.md).
 _ONEDNN_DTYPES = ("float32", "bfloat16", "float16")
 
 
@@ -119,8 +120,15 @@ def _forward(op: str, v3: bool) -> Any:
         xl = _channels_last(x, data_format)
         rows = np.ascontiguousarray(xl.reshape(-1, depth)).astype(_F)
         rest = rows.shape[0]
+        dnn = onednn_batch_norm.applies(x, data_format, _onednn(x))
         with np.errstate(all="ignore"):
-            if is_training:
+            if dnn:
+                x3, jit = rows.reshape(x.shape[0], -1, depth), onednn_batch_norm.jit(x.dtype.name, depth)
+                batch_mean, batch_var = onednn_batch_norm.statistics(x3, jit) if is_training else (None, None)
+                m_use, v_use = (batch_mean, batch_var) if is_training else (mean.astype(_F), variance.astype(_F))
+                y = onednn_batch_norm.normalize(x3, m_use, v_use, scale.astype(_F), offset.astype(_F), eps, jit)
+                y = y.reshape(rows.shape).astype(x.dtype)
+            elif is_training:
                 inv = _F(_F(1.0) / _F(rest))
                 batch_mean = _eigen_column_sums(rows) * inv
                 centered = rows - batch_mean
@@ -129,8 +137,9 @@ def _forward(op: str, v3: bool) -> Any:
             else:
                 m_use, v_use = mean.astype(_F), variance.astype(_F)
                 centered = rows - m_use
-            factor = rcp.rsqrt(v_use + eps) * scale.astype(_F)
-            y = (centered * factor + offset.astype(_F)).astype(x.dtype)
+            if not dnn:
+                factor = rcp.rsqrt(v_use + eps) * scale.astype(_F)
+                y = (centered * factor + offset.astype(_F)).astype(x.dtype)
             if is_training:
                 adjust = _F(_F(rest) / _F(rest - 1 if rest > 1 else 1))
                 if f == _F(1):
@@ -178,6 +187,12 @@ def _backward(op: str) -> Any:
         g = np.ascontiguousarray(_channels_last(y_backprop, data_format).reshape(-1, depth)).astype(_F)
         rest = rows.shape[0]
         mean, var, sc = reserve_space_1.astype(_F), reserve_space_2.astype(_F), scale.astype(_F)
+        if onednn_batch_norm.applies(x, data_format, _onednn(x)):
+            shape3 = (x.shape[0], -1, depth)
+            dx, scale_bp, offset_bp = onednn_batch_norm.backward(rows.reshape(shape3), g.reshape(shape3), mean, var,
+                                                                 sc, eps, bool(is_training),
+                                                                 onednn_batch_norm.jit(x.dtype.name, depth))
+            return (dx.reshape(x.shape).astype(x.dtype), scale_bp, offset_bp, *empty)
         with np.errstate(all="ignore"):
             coef0 = rcp.rsqrt(var + eps)
             centered = rows - mean

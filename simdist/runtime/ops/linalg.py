@@ -37,6 +37,11 @@ def _matmul(a: np.ndarray, b: np.ndarray, transpose_a: bool = False, transpose_b
         return ordered_matmul(x, y, fused=False)
     if eigen_pairs(x, y):   # (a host without oneDNN: Eigen's two accumulators of a small product)
         return paired_matmul(x, y)
+    from simdist.runtime.ops import onednn_matmul
+    if onednn_matmul.applies(x, y, transpose_a, transpose_b):   # (oneDNN's dot-product kernel of a few rows)
+        return onednn_matmul.matmul_transposed_b(x, y)
+    if onednn_matmul.in_order(x, y, transpose_a, transpose_b) and not needs_order(x, y):
+        return ordered_matmul(x, y)   # (oneDNN's plain product: over k in order, fused multiply-adds)
     if x.ndim >= 2 and y.ndim >= 2:
         if needs_order(x, y):   # infinities and overflows in TF's order (contraction_order.py)
             return ordered_matmul(x, y, fused=not (transpose_b and not transpose_a))

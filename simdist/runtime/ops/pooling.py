@@ -131,8 +131,14 @@ def _max_pool(x: np.ndarray, ksize: tuple, strides: tuple, padding: str, explici
     if flat.dtype.kind != "f" and flat.dtype.name != "bfloat16":
         return np.max(flat, axis=3)
     lowest = dtypes.finfo(flat.dtype).min
+    key = flat
+    if flat.dtype == np.float32 and host_cpu.current().onednn("float32", ("float32",)):
+        # oneDNN's float32 kernel compares under DAZ (a subnormal ties with a zero) and copies the first maximum's
+        # bits: a window [-2**-130, 0, ...] gives -2**-130, not flushed (subnormals.py's MaxPool rule); observed on
+        # TF 2.21 on an AVX-512 Xeon with AMX (fifty-fifth session, kpaths54's k-pool-float32)
+        key = np.where(np.abs(flat) < np.finfo(np.float32).tiny, np.float32(0), flat)
     # the first of equal maxima (Eigen's cwiseMax keeps its accumulator on a tie): +0 before -0 stays +0
-    first = np.argmax(np.where(np.isnan(flat), -np.inf, flat), axis=3)[:, :, :, None, :]
+    first = np.argmax(np.where(np.isnan(key), -np.inf, key), axis=3)[:, :, :, None, :]
     return np.fmax(np.take_along_axis(flat, first, axis=3)[:, :, :, 0, :], flat.dtype.type(lowest))
 
 
@@ -175,9 +181,11 @@ def _max_pool_grad(x: np.ndarray, y: np.ndarray, g: np.ndarray, ksize: tuple, st
                    explicit_paddings: tuple = ()) -> np.ndarray:
     _grad_checks(x, y, g, ksize, strides, padding, explicit_paddings, False)
     flat, idx, _, pads = _argmax(x, ksize, strides, padding, explicit_paddings, "MaxPoolGrad")
-    if host_cpu.current().onednn(x.dtype.name, _NCHW_GRAD_DTYPES):
-        # (oneDNN's pooling backward on a host where it runs float32/bfloat16: its order not measured, the windows'
-        # scatter kept; blind54b)
+    if x.dtype.name != "float32" and host_cpu.current().onednn(x.dtype.name, _NCHW_GRAD_DTYPES):
+        # (oneDNN's bfloat16 pooling backward: its order not measured, the windows' scatter kept; blind54b. Its
+        # float32 one adds the routed gradients in the outputs' flat order, as TF's own kernel below: observed on
+        # TF 2.21 on an AVX-512 Xeon with AMX, five window shapes bit for bit, where the windows' scatter was off
+        # in 1 to 19 elements; fifty-fifth session, clause nn.max-pool-nan)
         dwin = np.zeros(flat.shape, dtype=g.dtype)
         np.put_along_axis(dwin, idx, g[:, :, :, None, :], axis=3)
         n, oh, ow, _, c = dwin.shape
@@ -304,8 +312,30 @@ def _avg_pool_grad(g: np.ndarray, orig_input_shape: tuple, ksize: tuple, strides
             return _avg_pool_grad_loop(g, orig_input_shape, ksize, strides, pads)
     per = g / _valid_counts(orig_input_shape, ksize, strides, out_hw, pads).astype(g.dtype)
     n, oh, ow, c = per.shape
+    if onednn and g.dtype == np.float32 and g.ndim == 4:
+        return _onednn_avg_pool_grad(per, orig_input_shape, ksize, strides, pads)
     dwin = np.broadcast_to(per[:, :, :, None, None, :], (n, oh, ow, ksize[1], ksize[2], c))
     return scatter_windows(dwin, orig_input_shape, pads, strides[1:3], (1, 1))
+
+
+def _onednn_avg_pool_grad(per: np.ndarray, in_shape: Sequence[int], ksize: Sequence[int], strides: Sequence[int],
+                          pads: Sequence[int]) -> np.ndarray:
+    """oneDNN's float32 AvgPoolGrad (clause nn.max-pool-nan, "oneDNN's AvgPoolGrad"): each output's gradient
+    divided by its window's count of valid elements (`per`), added into the input in the order of oneDNN's loops:
+    output rows in order, and for each the window's rows, then its columns, then the output columns (so an input
+    element takes the rows above before its own, and within a row the output columns right to left). Observed on
+    TF 2.21 on an AVX-512 Xeon with AMX: five window/stride/padding shapes, every element bit for bit."""
+    n, h, w, c = (int(d) for d in in_shape)
+    pt, pb, pl, pr = pads
+    _, oh, ow, _ = per.shape
+    sh, sw = strides[1], strides[2]
+    out = np.zeros((n, h + pt + pb, w + pl + pr, c), np.float32)
+    for i in range(oh):
+        for a in range(ksize[1]):
+            row = out[:, i * sh + a]
+            for b in range(ksize[2]):
+                row[:, b:b + (ow - 1) * sw + 1:sw, :] += per[:, i]
+    return out[:, pt:pt + h, pl:pl + w, :]
 
 
 def _window_flops(arrays: Any, out: Any, attrs: Any) -> float:
