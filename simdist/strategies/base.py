@@ -900,12 +900,11 @@ def _mean_of_sum(total: Tensor, n: int) -> Tensor:
     return math_ops.truediv(total, convert_to_tensor(np.asarray(n, total.dtype.as_numpy_dtype)))
 
 
-#: Whether a traced nest all-reduce rings over its packs (`_ring_packs`). Off since the fifty-fourth session's merge:
-#: with it, issue 13's acceptance run (tests/keras/test_mlp_training_tf.py: a 784-256-10 MLP, SGD, MirroredStrategy on
-#: 4 CPUs, 200 traced steps) ends off TF 2.21's weights (worst relative difference 47 on a near-zero weight, against
-#: rtol 1e-4 without it), while fz54d's 3-CPU Dense programs agree only with it: the rule is not yet right for that
-#: case (one pack of 814 KB over 4 replicas). Open; docs/spec.md reduce.ring-order.
-RING_PACKS = False
+#: Whether a traced nest all-reduce rings over its packs (`_ring_packs`). Off at the fifty-fourth session's merge, on
+#: again since the fifty-fifth: TF 2.21 sums issue 13's MLP gradients (784x256, 256, 256x10, 10 floats, 4 CPUs) as
+#: one pack, bit for bit as this rule; that run's parting from TF's weights was a ReLU knife edge of the float32
+#: products (docs/spec.md reduce.ring-order).
+RING_PACKS = True
 
 
 def _ring_packs(op: ReduceOp, comps_by_leaf: list[list[Any]], bytes_per_pack: int) -> dict[int, Tensor]:
