@@ -12,6 +12,10 @@ TF 2.21 (values.py's registered conversion functions):
   the current replica's component in a replica context, else the one on the current device, else the first; a
   dtype it does not have is the tensor conversion's ValueError. simdist refused it as a PerReplica.
 
+- variable_strategy (clause run.per-replica): a MirroredVariable, a SyncOnReadVariable and CentralStorageStrategy's
+  AggregatingVariable answer `distribute_strategy` with the strategy they were made under (a plain variable, and
+  OneDeviceStrategy's, are AttributeError); simdist's MirroredVariable and AggregatingVariable were AttributeError.
+
 Each case is a list of [label, outcome]; an outcome is a value's [class, dtype, shape, values] or [error class,
 message] (of AutoGraph's "in user code:" frame, the error's own line).
 """
@@ -112,7 +116,23 @@ def _mirrored(tf: Any, out: list, workdir: str) -> None:
     t("run: add in a function", lambda: local(tf.function(lambda: s.run(lambda: tf.add(2.0, mi)))()))
 
 
-PROGRAMS = {"per_replica": _per_replica, "mirrored": _mirrored}
+def _variable_strategy(tf: Any, out: list, workdir: str) -> None:
+    t = lambda label, fn: _try(out, label, fn)   # noqa: E731
+    t("a plain variable", lambda: tf.Variable(1.0).distribute_strategy)
+    for name, make in [("mirrored", lambda: tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])),
+                       ("one device", lambda: tf.distribute.OneDeviceStrategy("/cpu:0")),
+                       ("central storage", lambda: tf.distribute.experimental.CentralStorageStrategy(
+                           ["/cpu:0", "/cpu:1"]))]:
+        s = make()
+        with s.scope():
+            a = tf.Variable(1.0)
+            b = tf.Variable(1.0, synchronization=tf.VariableSynchronization.ON_READ,
+                            aggregation=tf.VariableAggregation.SUM)
+        for label, v in [(name, a), (name + ", on read", b)]:
+            t(label, lambda v=v, s=s: [type(v).__name__, v.distribute_strategy is s])
+
+
+PROGRAMS = {"per_replica": _per_replica, "mirrored": _mirrored, "variable_strategy": _variable_strategy}
 
 
 def program(tf: Any, case: dict, workdir: str) -> Any:
@@ -124,6 +144,7 @@ def program(tf: Any, case: dict, workdir: str) -> Any:
 CASES: dict[str, dict] = {
     "per_replica": {"strategy": "mirrored3", "name": "per_replica"},
     "mirrored": {"strategy": "mirrored3", "name": "mirrored"},
+    "variable_strategy": {"strategy": "mirrored2", "name": "variable_strategy"},
 }
 NAMES = list(CASES)
 
@@ -145,6 +166,12 @@ def _check(name: str, tf_results: dict[int, Any], tmp_path: Any) -> None:
 def test_a_per_replica_converts_only_in_a_replica_context(index: int, tf_results: dict[int, Any],
                                                           tmp_path: Any) -> None:
     _check("per_replica", tf_results, tmp_path)
+
+
+@pytest.mark.clause("run.per-replica")
+@pytest.mark.parametrize("index", [NAMES.index("variable_strategy")])
+def test_a_distributed_variable_names_its_strategy(index: int, tf_results: dict[int, Any], tmp_path: Any) -> None:
+    _check("variable_strategy", tf_results, tmp_path)
 
 
 @pytest.mark.clause("values.per-replica-conversion")
