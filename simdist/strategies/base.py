@@ -942,20 +942,25 @@ def _ring_packs(op: ReduceOp, comps_by_leaf: list[list[Any]], bytes_per_pack: in
         daz = any(t._sub for row in ts for t in row)
         sizes = [int(np.prod(sh)) for sh in shapes]
 
-        def packed_sum(*arrays: np.ndarray, r: int = r, sizes: list = sizes, shapes: list = shapes,
-                       daz: bool = daz) -> list[np.ndarray]:
-            per_replica = [np.concatenate([np.asarray(arrays[j * r + i]).reshape(-1) for j in range(len(sizes))])
+        def packed_total(*arrays: np.ndarray, r: int = r, n_leaves: int = len(sizes), daz: bool = daz) -> np.ndarray:
+            per_replica = [np.concatenate([np.asarray(arrays[j * r + i]).reshape(-1) for j in range(n_leaves)])
                            for i in range(r)]
-            total = reduce_rules.ring_sum(per_replica, daz)
-            bounds = np.cumsum([0] + sizes)
-            return [total[bounds[j]:bounds[j + 1]].reshape(shapes[j]) for j in range(len(sizes))]
+            return reduce_rules.ring_sum(per_replica, daz)
 
         flat = [t for row in ts for t in row]
-        sums = packed_sum(*[dispatch.raw(t) for t in flat])
+        total = Tensor(packed_total(*[dispatch.raw(t) for t in flat]), dt, context.current_device())
+        if dispatch.recording():   # (one node sums the pack; each leaf's node cuts its part: a replay sums once)
+            total = dispatch.reduced(packed_total, flat, total, folds=False)
+        bounds = np.cumsum([0] + sizes)
         for j, k in enumerate(pack):
-            t = Tensor(sums[j], dt, context.current_device())
+            lo, hi, shape = int(bounds[j]), int(bounds[j + 1]), shapes[j]
+
+            def part(arr: np.ndarray, lo: int = lo, hi: int = hi, shape: tuple = shape) -> np.ndarray:
+                return np.array(arr[lo:hi].reshape(shape))
+
+            t = Tensor(part(dispatch.raw(total)), dt, context.current_device())
             if dispatch.recording():
-                t = dispatch.reduced(lambda *arrays, j=j, f=packed_sum: f(*arrays)[j], flat, t, folds=False)
+                t = dispatch.reduced(part, [total], t, folds=False)
             out[k] = _mean_of_sum(t, r) if op is ReduceOp.MEAN else t
     return out
 
