@@ -41,6 +41,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            "TF 2.21: inside the default strategy's `scope()`, `get_replica_context()` returns the default replica context (the one outside any scope), not None; `in_cross_replica_context()` stays False."),
     Clause('run.per-replica', 'run_values', True, ('CSS24', 'CSS20', 'ODS', 'PSS'),
            '`run(fn, args, kwargs)` calls fn once per replica; DistributedValues args give each replica its own component; plain tensors/Python values are passed to every replica.'),
+    Clause('values.per-replica-conversion', 'run_values', False, (),
+           'TF 2.21: a PerReplica as an op input converts only without a dtype (a dtype or dtype_hint is AttributeError on its missing `.dtype`), to the current replica\'s component in a replica context, else ValueError; a Mirrored value converts its component for the current replica or device.'),
     Clause('run.merged-result', 'run_values', True, ('CSS24', 'CSS20', 'ODS', 'PSS'),
            "the result has fn's structure; each leaf is a PerReplica, a Mirrored, or a plain value when there is one replica."),
     Clause('run.one-device-example', 'run_values', True, ('ODS',),

@@ -635,6 +635,9 @@ def convert_to_tensor(value: Any, dtype: Any = None, dtype_hint: Any = None, nam
     tf_tensor = getattr(type(value), "__tf_tensor__", None)
     if tf_tensor is not None:   # (TF's protocol, before the registry: runtime/conversion_registry.py)
         return value.__tf_tensor__(dtype, name)
+    dist = getattr(type(value), "_distributed_to_tensor", None)
+    if dist is not None:   # (TF's registered functions of PerReplica and Mirrored: runtime/values.py)
+        return value._distributed_to_tensor(dtype, dtype_hint, name)
     if _conversion_registry.registered() and not isinstance(value, _conversion_registry._builtin()):
         # (tf.register_tensor_conversion_function's functions for the value's type: names44)
         converted = _conversion_registry.convert(value, dtype, name, dtype_hint)

@@ -35,16 +35,69 @@ class DistributedValues:
         return (type(self), (self._values,))
 
 
+def _replica_id_now() -> int | None:
+    """values_util.get_current_replica_id_as_int: the replica context's replica id (the default strategy's is 0),
+    None in cross-replica context."""
+    from simdist.runtime import context
+    rc = context.get_replica_context()
+    if rc is None:
+        return None
+    rid = getattr(rc, "_replica_id", 0)
+    return rid if isinstance(rid, int) else 0
+
+
+def _traced(cls: type, text: str) -> BaseException:
+    """cls(text), marked (in a tf.function) as raised while TF builds the graph: AutoGraph's "in user code:" frame."""
+    from simdist.runtime import context
+    err = cls(text)
+    if context.in_function():
+        from simdist.runtime.ops import trace_errors
+        trace_errors.static(err, cls, text)
+    return err
+
+
+_PER_REPLICA_OUTSIDE = ("It looks like you are using a PerReplica object while not inside a replica context, which is "
+                        "not supported. Try running your op or function inside a replica context by using "
+                        "`strategy.run`")
+
+
 class PerReplica(DistributedValues):
     """Different values on each replica (TF's `PerReplica`)."""
 
     __slots__ = ()
+
+    def _distributed_to_tensor(self, dtype: Any, dtype_hint: Any, name: Any) -> Any:
+        """TF 2.21's conversion function of a PerReplica (values.py `_per_replica_to_tensor`; clause
+        values.per-replica-conversion): a dtype asked (an op's later input, a dtype_hint: the registry tries the
+        hint as a dtype) reads the PerReplica's `.dtype`, which it has not (AttributeError); in cross-replica
+        context or without a strategy ValueError; in a replica context the component of the current replica."""
+        from simdist.runtime import context
+        if dtype is not None or dtype_hint is not None:
+            raise _traced(AttributeError, "'PerReplica' object has no attribute 'dtype'")
+        if context.in_cross_replica_context() or not context.has_strategy():
+            raise _traced(ValueError, _PER_REPLICA_OUTSIDE)
+        rid = _replica_id_now()
+        return self._values[0 if rid is None else rid]
 
 
 class Mirrored(DistributedValues):
     """Values known to be identical on every replica (TF's `Mirrored`)."""
 
     __slots__ = ()
+
+    def _distributed_to_tensor(self, dtype: Any, dtype_hint: Any, name: Any) -> Any:
+        """TF 2.21's conversion function of a Mirrored value (values.py `_tensor_conversion_mirrored_val`, clause
+        values.per-replica-conversion): its `_get()` converted: the current replica's component in a replica
+        context, else the one on the current device, else the first (`_get_on_device_or_primary`)."""
+        from simdist.runtime import context
+        from simdist.runtime.tensor import convert_to_tensor
+        rid = _replica_id_now()
+        if rid is not None:
+            comp = self._values[rid]
+        else:
+            here = context.current_device()
+            comp = next((v for v in self._values if getattr(v, "device", None) == here), self._values[0])
+        return convert_to_tensor(comp, dtype=dtype, dtype_hint=dtype_hint, name=name)
 
 
 def regroup(per_replica_outputs: Sequence[Any], always_wrap: bool = False) -> Any:

@@ -911,12 +911,11 @@ def _mean_of_sum(total: Tensor, n: int) -> Tensor:
     return math_ops.truediv(total, convert_to_tensor(np.asarray(n, total.dtype.as_numpy_dtype)))
 
 
-#: Whether a traced nest all-reduce rings over its packs (`_ring_packs`). Off since the fifty-fourth session's merge:
-#: with it, issue 13's acceptance run (tests/keras/test_mlp_training_tf.py: a 784-256-10 MLP, SGD, MirroredStrategy on
-#: 4 CPUs, 200 traced steps) ends off TF 2.21's weights (worst relative difference 47 on a near-zero weight, against
-#: rtol 1e-4 without it), while fz54d's 3-CPU Dense programs agree only with it: the rule is not yet right for that
-#: case (one pack of 814 KB over 4 replicas). Open; docs/spec.md reduce.ring-order.
-RING_PACKS = False
+#: Whether a traced nest all-reduce rings over its packs (`_ring_packs`). Off at the fifty-fourth session's merge, on
+#: again since the fifty-fifth: TF 2.21 sums issue 13's MLP gradients (784x256, 256, 256x10, 10 floats, 4 CPUs) as
+#: one pack, bit for bit as this rule; that run's parting from TF's weights was a ReLU knife edge of the float32
+#: products (docs/spec.md reduce.ring-order).
+RING_PACKS = True
 
 
 def _ring_packs(op: ReduceOp, comps_by_leaf: list[list[Any]], bytes_per_pack: int) -> dict[int, Tensor]:
@@ -954,20 +953,25 @@ def _ring_packs(op: ReduceOp, comps_by_leaf: list[list[Any]], bytes_per_pack: in
         daz = any(t._sub for row in ts for t in row)
         sizes = [int(np.prod(sh)) for sh in shapes]
 
-        def packed_sum(*arrays: np.ndarray, r: int = r, sizes: list = sizes, shapes: list = shapes,
-                       daz: bool = daz) -> list[np.ndarray]:
-            per_replica = [np.concatenate([np.asarray(arrays[j * r + i]).reshape(-1) for j in range(len(sizes))])
+        def packed_total(*arrays: np.ndarray, r: int = r, n_leaves: int = len(sizes), daz: bool = daz) -> np.ndarray:
+            per_replica = [np.concatenate([np.asarray(arrays[j * r + i]).reshape(-1) for j in range(n_leaves)])
                            for i in range(r)]
-            total = reduce_rules.ring_sum(per_replica, daz)
-            bounds = np.cumsum([0] + sizes)
-            return [total[bounds[j]:bounds[j + 1]].reshape(shapes[j]) for j in range(len(sizes))]
+            return reduce_rules.ring_sum(per_replica, daz)
 
         flat = [t for row in ts for t in row]
-        sums = packed_sum(*[dispatch.raw(t) for t in flat])
+        total = Tensor(packed_total(*[dispatch.raw(t) for t in flat]), dt, context.current_device())
+        if dispatch.recording():   # (one node sums the pack; each leaf's node cuts its part: a replay sums once)
+            total = dispatch.reduced(packed_total, flat, total, folds=False)
+        bounds = np.cumsum([0] + sizes)
         for j, k in enumerate(pack):
-            t = Tensor(sums[j], dt, context.current_device())
+            lo, hi, shape = int(bounds[j]), int(bounds[j + 1]), shapes[j]
+
+            def part(arr: np.ndarray, lo: int = lo, hi: int = hi, shape: tuple = shape) -> np.ndarray:
+                return np.array(arr[lo:hi].reshape(shape))
+
+            t = Tensor(part(dispatch.raw(total)), dt, context.current_device())
             if dispatch.recording():
-                t = dispatch.reduced(lambda *arrays, j=j, f=packed_sum: f(*arrays)[j], flat, t, folds=False)
+                t = dispatch.reduced(part, [total], t, folds=False)
             out[k] = _mean_of_sum(t, r) if op is ReduceOp.MEAN else t
     return out
 

@@ -150,6 +150,13 @@ class CentralStorageStrategy(Strategy):
     def _make_extended(self) -> CentralStorageExtended:
         return CentralStorageExtended(self, self._compute, self._param, self._given)
 
+    def _input_layout(self) -> Any:
+        """The base layout, PER_REPLICA read as PER_WORKER (TF 2.21's ParameterServerStrategyExtended input
+        workers do not look at the replication mode: `distribute_datasets_from_function` with it calls the
+        function once and splits its batches over the replicas; fz55d seed 55302 #28)."""
+        import dataclasses
+        return dataclasses.replace(super()._input_layout(), per_replica_mode=False)
+
     def experimental_distribute_dataset(self, dataset: Any, options: Any = None) -> Any:
         """TF 2.21's CentralStorageStrategy checks `options.experimental_replication_moden` (sic,
         central_storage_strategy.py) before distributing: any `options` given (an InputOptions, whatever its

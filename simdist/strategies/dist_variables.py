@@ -240,6 +240,11 @@ class MirroredVariable(NoNumberProtocol, _AggregatedUpdates, Mirrored, Variable)
         # (nor __bool__: any Python object is true, whatever the value; fz4 seed 22 #114)
         return True
 
+    @property
+    def distribute_strategy(self) -> Any:
+        """The strategy it was made under (TF 2.21's DistributedVariable property; observed, dist55)."""
+        return self._distribute_strategy
+
     def _check_scatter(self, method: str) -> None:
         """Clause mirrored.scatter: TF 2.21's MirroredVariable refuses scatter_update/min/max
         unless its aggregation is NONE or ONLY_FIRST_REPLICA (a SUM or MEAN of replacement values
@@ -347,6 +352,11 @@ class AggregatingVariable(_AggregatedUpdates, Variable):
     trainable = property(lambda self: self._v.trainable)
     nbytes = property(lambda self: self._v.nbytes)
     synchronization = property(lambda self: self._v.synchronization)
+
+    @property
+    def distribute_strategy(self) -> Any:
+        """The strategy it was made under (TF 2.21's AggregatingVariable property; observed, dist55)."""
+        return self._distribute_strategy
 
     def get(self) -> ResourceVariable:
         return self._v

@@ -127,6 +127,7 @@ class InputLayout:
     wrap_single: the strategy returns plain values with one replica (OneDevice). TF 2.21 yields
       plain values for every single-worker, single-replica strategy (Mirrored with one device
       included), so a single replica always gives plain values; the flag is kept for the strategies.
+    per_replica_mode: see the field.
     local_worker: the one input worker this client is (MultiWorkerMirroredStrategy: each worker's
       program builds and reads its own pipeline only, with its index), else None (all of them).
     sync_has: with local_worker, whether each of this worker's replicas has data this step ->
@@ -141,6 +142,10 @@ class InputLayout:
     wrap_single: bool = False
     local_worker: int | None = None
     sync_has: Callable[[list[bool]], list[bool]] | None = None
+    #: whether InputReplicationMode.PER_REPLICA gives each replica its own pipeline (MirroredStrategy's
+    #: `_input_workers_with_options`); CentralStorageStrategy's input workers ignore the mode: one pipeline per
+    #: worker, as PER_WORKER (observed on TF 2.21; clause input.interface-types)
+    per_replica_mode: bool = True
 
 
 @dataclass
@@ -310,7 +315,7 @@ class DistributedDatasetsFromFunction(_DistributedInputBase):
         num_replicas = w * r
         slots: list[tuple[str, tuple[str, ...]]] = []   # (host, devices) per input pipeline
         for i in _workers_of(layout, w):
-            if per_replica:
+            if per_replica and layout.per_replica_mode:
                 for d in layout.worker_devices[i]:
                     slots.append((d if opts.experimental_place_dataset_on_device else layout.host_devices[i], (d,)))
             else:

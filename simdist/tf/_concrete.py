@@ -70,19 +70,21 @@ class ConcreteFunction:
     """One trace of a tf.function: its signature, its outputs' structure, and a call."""
 
     def __init__(self, function: Any, params: list[str], bound: dict[str, Any], outputs: Any,
-                 kwonly: frozenset = frozenset()) -> None:
+                 kwonly: frozenset = frozenset(), shown: dict[str, Any] | None = None) -> None:
         self._function = function
         self._params = params            # the traced parameters, in order
         self._kwonly = kwonly            # those passed by keyword: a `**kwargs` entry (TF's KEYWORD_ONLY)
         self._bound = bound              # parameter -> TensorSpec (named after it) or a Python value
+        self._shown = shown or {}        # parameter -> the VariableSpec its signature shows (a variable argument)
         self.structured_outputs = outputs
         self.name = f"__inference_{getattr(function.python_function, '__name__', 'f')}"
 
     @property
     def structured_input_signature(self) -> tuple[tuple, dict]:
         """((each positional parameter's TensorSpec or Python value), {each keyword one's}), as TF gives it."""
-        return (tuple(self._bound[p] for p in self._params if p not in self._kwonly),
-                {p: self._bound[p] for p in self._params if p in self._kwonly})
+        shown = lambda p: self._shown.get(p, self._bound[p])   # noqa: E731
+        return (tuple(shown(p) for p in self._params if p not in self._kwonly),
+                {p: shown(p) for p in self._params if p in self._kwonly})
 
     def _flat_params(self) -> list[str]:
         """The parameters in the graph's input order: the positional ones, then the keyword-only ones sorted by
@@ -300,7 +302,45 @@ def _marked(values: tuple, specs: list[Any]) -> tuple:
                  for v, s in zip(values, specs))
 
 
-def specs_of(function: Any, args: tuple, kwargs: dict) -> tuple[list[str], dict[str, Any], frozenset]:
+class VariableSpec:
+    """What TF 2.21's structured_input_signature shows for a plain variable argument (resource_variable_ops
+    VariableSpec: shape, dtype, trainable and alias_id, the variable's index among the distinct variables of the
+    call in argument order, one variable passed twice sharing it; no name). Display only: simdist traces the
+    parameter as a tensor of the variable's shape and dtype (clause function.input-signature)."""
+
+    __slots__ = ("shape", "dtype", "trainable", "alias_id")
+
+    def __init__(self, shape: Any, dtype: Any, trainable: bool, alias_id: int) -> None:
+        self.shape, self.dtype, self.trainable, self.alias_id = shape, dtype, trainable, alias_id
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, VariableSpec) and (self.shape, self.dtype, self.trainable, self.alias_id) == (
+            other.shape, other.dtype, other.trainable, other.alias_id)
+
+    def __hash__(self) -> int:
+        return hash((tuple(self.shape.as_list()) if self.shape.rank is not None else None, self.dtype.name,
+                     self.trainable, self.alias_id))
+
+    def __repr__(self) -> str:
+        return (f"VariableSpec(shape={_shape_text(self.shape)}, dtype=tf.{self.dtype.name}, "
+                f"trainable={self.trainable}, alias_id={self.alias_id})")
+
+
+def variable_specs(params: list[str], values: dict[str, Any]) -> dict[str, VariableSpec]:
+    """The VariableSpec of each parameter bound to a plain (not distributed) variable, alias ids in order."""
+    from simdist.runtime.values import DistributedValues
+    from simdist.runtime.variables import Variable
+    aliases: dict[int, int] = {}
+    out = {}
+    for p in params:
+        v = values.get(p)
+        if isinstance(v, Variable) and not isinstance(v, DistributedValues):
+            alias = aliases.setdefault(id(v), len(aliases))   # (identity only: ids never order anything)
+            out[p] = VariableSpec(v.shape, v.dtype, bool(v.trainable), alias)
+    return out
+
+
+def specs_of(function: Any, args: tuple, kwargs: dict) -> tuple[list[str], dict[str, Any], frozenset, dict]:
     """The parameters and their specs for get_concrete_function(*args, **kwargs): the
     input_signature (arguments, if any, must bind to it), else each tensor's TensorSpec, each
     TensorSpec, each Python value as a literal; specs named after their parameters."""
@@ -338,7 +378,7 @@ def specs_of(function: Any, args: tuple, kwargs: dict) -> tuple[list[str], dict[
                 out[n] = c.value
                 if kind is inspect.Parameter.KEYWORD_ONLY:
                     kwonly.add(n)
-        return list(out), out, frozenset(kwonly)
+        return list(out), out, frozenset(kwonly), {}
     kwonly: set[str] = set()
     if sig is not None:
         try:
@@ -389,7 +429,7 @@ def specs_of(function: Any, args: tuple, kwargs: dict) -> tuple[list[str], dict[
             bound[n] = TensorSpec(v.shape, as_dtype(v.dtype), n)
         else:
             bound[n] = v
-    return names, bound, frozenset(kwonly)
+    return names, bound, frozenset(kwonly), variable_specs(names, values)
 
 
 def trace(function: Any, args: tuple, kwargs: dict, variables: dict | None = None) -> ConcreteFunction:
@@ -398,7 +438,7 @@ def trace(function: Any, args: tuple, kwargs: dict, variables: dict | None = Non
     (a call's own variables, `build_error`)."""
     from simdist.runtime import errors, symbolic
     from simdist.runtime.ops import dispatch, trace_errors
-    params, bound, kwonly = specs_of(function, args, kwargs)
+    params, bound, kwonly, shown = specs_of(function, args, kwargs)
 
     def run_python(*flat: Any) -> Any:   # (the keyword-only parameters passed by keyword)
         return function._traced_python()(*[v for p, v in zip(params, flat) if p not in kwonly],
@@ -468,7 +508,7 @@ def trace(function: Any, args: tuple, kwargs: dict, variables: dict | None = Non
         outputs, built = standin_outputs, True
     if not built and first is not None:   # (a shape function's error some run reached, none completing)
         raise first
-    return ConcreteFunction(function, params, bound, outputs, kwonly)
+    return ConcreteFunction(function, params, bound, outputs, kwonly, shown)
 
 
 def build_error(function: Any, args: tuple, kwargs: dict) -> BaseException | None:

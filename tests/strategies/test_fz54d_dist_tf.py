@@ -314,8 +314,6 @@ def test_reduce_mean_in_a_function_multiplies_by_the_reciprocal(index: int, tf_r
 
 
 @pytest.mark.clause("reduce.ring-order")
-@pytest.mark.xfail(strict=True, reason="open: strategies/base.py RING_PACKS is off (the pack rule breaks issue 13's "
-                   "4-replica MLP run, tests/keras/test_mlp_training_tf.py); docs/spec.md reduce.ring-order")
 @pytest.mark.parametrize("index", [NAMES.index("ring_packs")])
 def test_a_traced_nest_all_reduce_rings_over_its_packs(index: int, tf_results: dict[int, Any], tmp_path: Any) -> None:
     _check("ring_packs", tf_results, tmp_path)
