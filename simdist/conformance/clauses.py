@@ -974,6 +974,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'TF 2.21: tf.config.run_functions_eagerly(True) makes every tf.function call run its Python eagerly, read at each call: arguments as given, no signature binding, no trace counted, values readable; Keras steps then run eagerly; functions_run_eagerly() reads it back, the experimental_ names are deprecated aliases.'),
     Clause('function.executing-eagerly', 'training', False, (),
            'TF 2.21: tf.executing_eagerly() is False while a tf.function\'s or a tf.data function\'s Python is traced (also in strategy.run replicas inside a tf.function) and True at top level, in eager strategy.run replicas and under tf.init_scope.'),
+    Clause('function.xla-resource-device', 'training', False, (),
+           'TF 2.21: an XLA-compiled call (tf.function(jit_compile=True)) reading a variable placed on another device of the task raises InvalidArgumentError "Trying to access resource ... located in device ... from device ..." (a CentralStorage replica reading the parameter device, Keras\'s jit-compiled grouped convolution fit under CentralStorage).'),
     Clause('keras.backup-and-restore.resume', 'keras', True, ('API',),
            'TF 2.21 + Keras 3.15: BackupAndRestore writes latest.weights.h5 (model and optimizer) and training_metadata.json {epoch: epochs finished, batch} each epoch or every save_freq batches; the next fit loads them and starts at that epoch from its first batch (a mid-epoch backup replays the epoch with the mid-epoch weights); double_checkpoint falls back to the .bkp files; delete_checkpoint removes the directory at the end.'),
     Clause('pch.local-save-step', 'training', True, ('API',),

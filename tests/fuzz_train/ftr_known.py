@@ -90,6 +90,45 @@ KNOWN_OPEN: dict[str, tuple[dict[str, str], str, str]] = {
         "float16-conv-backprop-input-order's SeparableConv2D form (the interim kfuzz54 generator's seed 5120261501 #17, "
         "/work/wt/kfuzz54_logs/buggy_gen: 2 of 16 depthwise-kernel gradient elements up to 8 float16 ulps off, TF "
         "-1100, simdist -1108): TF 2.21's Eigen float16 Conv2DBackpropInput order, not simdist's (kfuzz54, open)."),
+    "onednn-float16-traced-step": (
+        {"policy": "mixed_float16", "mode": "ctl_function"}, "step_grad/",
+        "a mixed_float16 custom loop in a tf.function on this session's Intel host (AVX512-FP16, AMX), where TF 2.21 runs "
+        "float16 through oneDNN (seed 5120261610 #5 `--upto 54`: Dense(6, relu) + Dropout + Dense(2) with an L2 activity "
+        "regularizer, LossScaleOptimizer(SGD) by optimizer.apply, MirroredStrategy(2)): from the third step 4 of 24 "
+        "float16 kernel-gradient elements a few float16 ulps apart (TF -6.6796875, simdist -6.609375). With "
+        "TF_ENABLE_ONEDNN_OPTS=0 TF gives simdist's values bit for bit (/work/wt/kfuzz55_logs/p1610_5.py), and an eager "
+        "float16 tf.matmul of these shapes agrees with oneDNN on (mm16.py): the difference is a oneDNN kernel of the "
+        "traced step (a grappler fusion's float16 rounding, as the mixed-float16 classes above), which simdist's host "
+        "model does not give for float16 (runtime/ops/contraction_order.py models oneDNN's float32 orders). The AVX2 "
+        "hosts of earlier sessions ran these programs without oneDNN (kfuzz55, open, host-dependent)."),
+    "regularizer-tensor-from-scratch-graph": (
+        {"model_form": "subclassed"}, "is out of scope and cannot be used here",
+        "a regularizer made in a layer's build() inside a subclassed model (seed 5120261601 #12: kfuzz53's RunningCenter, "
+        "whose build makes L1(0.01), as a subclassed model's layer). The model's first call builds it: Keras 3.15's "
+        "default Layer.build runs the model's call by backend.compute_output_spec in a scratch FuncGraph, so the "
+        "sublayers' build() runs there, and L1.__init__'s convert_to_tensor(0.01) is a Const of that graph; fit's "
+        "traced step then reads the regularizer's factor and TF 2.21 raises TypeError \"<tf.Tensor "
+        "'running_center/Const:0' ...> is out of scope and cannot be used here\" (with or without kfuzz55's training "
+        "branch in the model's call: /work/wt/kfuzz55_logs/p12.py, p12b.py). simdist's compute_output_spec runs the call "
+        "eagerly on zeros (keras/keras_tensor.py) and has no graph scope for a tensor, so the factor is an eager tensor "
+        "and fit runs. Modelling it means marking the tensors a scratch probe creates and refusing them after it "
+        "(kfuzz55, open)."),
+    "distributed-read-ahead-reshuffle": (
+        {"pipeline": "shuffle_reshuffle", "steps_per_epoch": "repeat"}, "batch_",
+        "a reshuffling `shuffle(n, seed=7)` dataset repeated with steps_per_epoch, fit under a strategy (seed 5120261510 #3 "
+        "`--upto 53`: OneDeviceStrategy, the first batch's loss 15.614 on simdist, 15.699 on TF 2.21). Minimized "
+        "(kfuzz55, /work/wt/kfuzz55_logs/m3.py, m3run.sh: a model whose train_step returns its batch's row ids): Keras "
+        "3.15's fit under a strategy makes an iterator of the distributed dataset for its symbolic build, takes one "
+        "batch and drops it; TF's MultiDeviceIterator and tf.data's injected prefetch read ahead of the consumer on "
+        "background threads, and over a repeated dataset the read-ahead crosses into the next repetition, whose "
+        "shuffle iterator takes the next iteration's seeds. Fit's first batch then comes from shuffle iteration 2 on "
+        "TF (14 rows by 6s, OneDeviceStrategy and MirroredStrategy(2)), from iteration 1 on simdist (one step read ahead "
+        "per device, strategies/input.py DistributedIterator); without repeat, or without a strategy (no symbolic "
+        "build), both agree. The depth is thread timing: elements a py_function counter in map saw after one next() of "
+        "the distributed iterator and a sleep (/work/wt/kfuzz55_logs/m4.py) differ between runs and sleeps on TF "
+        "(OneDevice, batches of 1, repeated: 6, 3, 5; MirroredStrategy(3): 15, 18), so TF 2.21's orders are not a "
+        "function of the program. The generator of kfuzz55 no longer draws it (ftr_progs._widen15: the fixed shuffle "
+        "instead); kept for the older generations (kfuzz55, open: TF's nondeterminism)."),
 }
 
 
