@@ -898,6 +898,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'TF 2.21 + Keras 3.15: regularizers.get takes None, a class name or its snake case (l1, l2, l1l2, orthogonal_regularizer; not l1_l2), a config dict, a class or a callable; serialize gives {module, class_name, config, registered_name}; factors must be non-negative finite Python numbers (ValueError).'),
     Clause('keras.reg.layer-losses', 'keras', False, (),
            'TF 2.21 + Keras 3.15: layer.losses / model.losses are the add_loss losses of the last top-level call (activity penalties divided by the batch size), own then sub-layers\', then every trainable weight\'s penalty computed from its current value; a new top-level call replaces the call losses.'),
+    Clause('keras.reg.scratch-graph-constant', 'keras', False, (),
+           'TF 2.21 + Keras 3.15: an L1 or OrthogonalRegularizer made in a sublayer\'s build() while a subclassed model\'s first call builds it in Keras\'s scratch FuncGraph keeps a Const of that graph; every later use (model.losses, a tape, a tf.function, fit eager or traced) raises TypeError "... is out of scope and cannot be used here"; L2 trains.'),
     Clause('keras.constraints', 'keras', False, (),
            'TF 2.21 + Keras 3.15: keras.constraints MaxNorm (w * clip(norm, 0, max) / (eps + norm)), MinMaxNorm (rate * clip(norm, min, max) + (1 - rate) * norm over eps + norm), NonNeg (max(w, 0)), UnitNorm (w / (eps + norm)), norms along `axis` with eps 1e-7; get/serialize/deserialize and snake-case names; a layer\'s *_constraint goes through constraints.get onto its variable and the optimizer assigns variable.constraint(variable) after each update.'),
     Clause('keras.loss.reduction-legacy', 'keras', False, (),

@@ -101,18 +101,6 @@ KNOWN_OPEN: dict[str, tuple[dict[str, str], str, str]] = {
         "traced step (a grappler fusion's float16 rounding, as the mixed-float16 classes above), which simdist's host "
         "model does not give for float16 (runtime/ops/contraction_order.py models oneDNN's float32 orders). The AVX2 "
         "hosts of earlier sessions ran these programs without oneDNN (kfuzz55, open, host-dependent)."),
-    "regularizer-tensor-from-scratch-graph": (
-        {"model_form": "subclassed"}, "is out of scope and cannot be used here",
-        "a regularizer made in a layer's build() inside a subclassed model (seed 5120261601 #12: kfuzz53's RunningCenter, "
-        "whose build makes L1(0.01), as a subclassed model's layer). The model's first call builds it: Keras 3.15's "
-        "default Layer.build runs the model's call by backend.compute_output_spec in a scratch FuncGraph, so the "
-        "sublayers' build() runs there, and L1.__init__'s convert_to_tensor(0.01) is a Const of that graph; fit's "
-        "traced step then reads the regularizer's factor and TF 2.21 raises TypeError \"<tf.Tensor "
-        "'running_center/Const:0' ...> is out of scope and cannot be used here\" (with or without kfuzz55's training "
-        "branch in the model's call: /work/wt/kfuzz55_logs/p12.py, p12b.py). simdist's compute_output_spec runs the call "
-        "eagerly on zeros (keras/keras_tensor.py) and has no graph scope for a tensor, so the factor is an eager tensor "
-        "and fit runs. Modelling it means marking the tensors a scratch probe creates and refusing them after it "
-        "(kfuzz55, open)."),
     "distributed-read-ahead-reshuffle": (
         {"pipeline": "shuffle_reshuffle", "steps_per_epoch": "repeat"}, "batch_",
         "a reshuffling `shuffle(n, seed=7)` dataset repeated with steps_per_epoch, fit under a strategy (seed 5120261510 #3 "

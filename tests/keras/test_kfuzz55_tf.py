@@ -190,13 +190,74 @@ def _xla_resource(tf: Any) -> dict[str, Any]:
     return out
 
 
+def _scratch_regularizer(tf: Any) -> dict[str, Any]:
+    """A regularizer made in a sublayer's build() while a subclassed model's first call builds it (Keras runs the call
+    in a scratch FuncGraph), then used: the losses read eagerly, under a tape, in a tf.function, by an eager and a
+    traced fit; L1 and OrthogonalRegularizer keep a tensor (TF's TypeError), L2 a float (runs); a functional model's
+    layer builds outside the scratch graph (runs). Each outcome: the value or the error class and TF's first words."""
+    L = tf.keras.layers
+
+    def make(reg: Any) -> Any:
+        class RC(L.Layer):
+            def build(self, input_shape: Any) -> None:
+                self.gain = self.add_weight(shape=(input_shape[-1], input_shape[-1]), initializer="ones",
+                                            regularizer=reg(), name="gain")
+
+            def call(self, t: Any) -> Any:
+                return tf.matmul(t, self.gain)
+        return RC
+
+    def subclassed(reg: Any) -> Any:
+        rc = make(reg)
+
+        class Net(tf.keras.Model):
+            def __init__(self) -> None:
+                super().__init__()
+                self.a, self.b, self.c = L.Dense(3), rc(name="rc"), L.Dense(2)
+
+            def call(self, h: Any) -> Any:
+                return self.c(self.b(self.a(h)))
+        m = Net()
+        m(np.ones((4, 3), np.float32))
+        _init(m, 9)
+        return m
+    x = np.linspace(-1, 1, 12, dtype=np.float32).reshape(4, 3)
+    y = np.zeros((4, 2), np.float32)
+
+    def uses(m: Any, kind: str) -> Any:
+        if kind == "losses":
+            return tf.add_n(m.losses)
+        if kind == "tape":
+            with tf.GradientTape() as t:
+                loss = tf.add_n(m.losses) + tf.reduce_sum(m(x))
+            return t.gradient(loss, m.trainable_variables)[0]
+        if kind == "function":
+            return tf.function(lambda: tf.add_n(m.losses))()
+        m.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse", run_eagerly=kind == "eager_fit")
+        return m.fit(x, y, batch_size=2, epochs=1, shuffle=False, verbose=0).history["loss"]
+    regs = {"l1": lambda: tf.keras.regularizers.L1(0.01), "l2": lambda: tf.keras.regularizers.L2(0.01),
+            "orthogonal": lambda: tf.keras.regularizers.OrthogonalRegularizer(0.02)}
+    out: dict[str, Any] = {}
+    for name, reg in regs.items():
+        for kind in ("losses", "tape", "function", "eager_fit", "fit"):
+            got = _outcome(lambda: uses(subclassed(reg), kind))
+            out[f"{name} {kind}"] = [got[0], got[1].split(" is out of scope")[0]] if got[0] == "TypeError" else got
+    inp = tf.keras.Input((3,))
+    model = tf.keras.Model(inp, L.Dense(2)(make(regs["l1"])(name="rc_functional")(L.Dense(3)(inp))))
+    _init(model, 9)
+    out["l1 functional fit"] = _outcome(lambda: uses(model, "fit"))
+    return out
+
+
 def program(tf: Any, case: dict, workdir: str) -> Any:
-    return {"layers": _layers, "options": _options, "xla_resource": _xla_resource}[case["name"]](tf)
+    return {"layers": _layers, "options": _options, "xla_resource": _xla_resource,
+            "scratch_regularizer": _scratch_regularizer}[case["name"]](tf)
 
 
 CASES: dict[str, dict] = {"options": {"strategy": "default", "name": "options"},
                           "layers": {"strategy": "default", "name": "layers"},
-                          "xla_resource": {"strategy": "central", "name": "xla_resource"}}
+                          "xla_resource": {"strategy": "central", "name": "xla_resource"},
+                          "scratch_regularizer": {"strategy": "default", "name": "scratch_regularizer"}}
 NAMES = list(CASES)
 
 
@@ -237,10 +298,18 @@ def test_the_widened_options_match_tf(index: int, tf_results: dict[int, Any], tm
 
 
 @pytest.mark.clause("function.xla-resource-device")
-@pytest.mark.parametrize("index", [2], ids=NAMES[2:])
+@pytest.mark.parametrize("index", [2], ids=NAMES[2:3])
 def test_an_xla_call_reads_only_its_own_devices_variables(index: int, tf_results: dict[int, Any],
                                                           tmp_path: Any) -> None:
     """A jit-compiled call refuses a variable on another device (CentralStorage's grouped Conv1D fit among them)."""
+    _check(index, tf_results, tmp_path)
+
+
+@pytest.mark.clause("keras.reg.scratch-graph-constant")
+@pytest.mark.parametrize("index", [3], ids=NAMES[3:])
+def test_a_regularizer_made_in_the_scratch_graph_is_out_of_scope(index: int, tf_results: dict[int, Any],
+                                                                 tmp_path: Any) -> None:
+    """A subclassed model's sublayer makes L1/Orthogonal in build(): every later use is TF's TypeError."""
     _check(index, tf_results, tmp_path)
 
 
