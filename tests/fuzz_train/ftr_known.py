@@ -101,6 +101,28 @@ KNOWN_OPEN: dict[str, tuple[dict[str, str], str, str]] = {
         "traced step (a grappler fusion's float16 rounding, as the mixed-float16 classes above), which simdist's host "
         "model does not give for float16 (runtime/ops/contraction_order.py models oneDNN's float32 orders). The AVX2 "
         "hosts of earlier sessions ran these programs without oneDNN (kfuzz55, open, host-dependent)."),
+    "flip-loss-scale-eager": (
+        {"transfer": "flip", "policy": "mixed_float16"}, "transfer/",
+        "a layer frozen after fit without compiling again under mixed_float16 (seed 5120261603 #10: a shared Dense over two "
+        "inputs, RMSprop(centered, momentum) with clipnorm in Keras's LossScaleOptimizer, jit_compile=True). TF 2.21's "
+        "cached train function keeps training the frozen layer (keras.fit.step-replay, kfuzz52): all 15 of its weights "
+        "change in the second fit, under SGD too, with or without jit_compile (/work/wt/kfuzz55_logs/flip.py, "
+        "fliprun.sh); simdist's keep (0 of 15), and it agrees in float32. simdist's LossScaleOptimizer.apply reads the "
+        "finite-gradients verdict and the step counter in Python (keras/optimizers/loss_scale_optimizer.py "
+        "`bool(finite)`, `int(self.step_counter.numpy())`; Keras: ops.cond), so the step's recording is abandoned "
+        "(\"it reads a tensor's value in __bool__\", /work/wt/kfuzz55_logs/why.py) and each call runs its Python, reading "
+        "the trainable variables anew. A recorded form needs the conditional update of the inner optimizer's and the "
+        "scale's variables in the recording (kfuzz55, open)."),
+    "masked-mha-mape-ftrl-drift": (
+        {"arch": "embed_masked_mha", "loss": "mape", "optimizer": "ftrl_shrinkage"}, "_weights",
+        "a masked Embedding into a MultiHeadAttention under CentralStorageStrategy, MAPE (reduction sum) and "
+        "Ftrl(learning_rate_power=-0.3, l2 shrinkage) in the guide's custom train_step, steps_per_execution=2, "
+        "partial batches (seed 5120261604 #9): from the second batch 8 of 98 weights about 4e-5 relative apart (TF "
+        "-0.51977235, simdist -0.51975161), the evaluate loss 218312.36 on TF, 218309.45 on simdist. It stays with "
+        "TF_ENABLE_ONEDNN_OPTS=0 (TF answering without oneDNN and simdist under that host's model: "
+        "/work/wt/kfuzz55_logs/ans_off), so it is not this host's oneDNN; MAPE divides by targets near 0.05 and Ftrl's "
+        "powers grow a float32 rounding difference, as in the mixed-float16-mape-ftrl and "
+        "conv-filter-gradient-order-ftrl classes. Which op's rounding starts it was not found (kfuzz55, open)."),
     "distributed-read-ahead-reshuffle": (
         {"pipeline": "shuffle_reshuffle", "steps_per_epoch": "repeat"}, "batch_",
         "a reshuffling `shuffle(n, seed=7)` dataset repeated with steps_per_epoch, fit under a strategy (seed 5120261510 #3 "

@@ -147,7 +147,8 @@ def _xla_resource(tf: Any) -> dict[str, Any]:
     """An XLA-compiled call reading a variable on another device (clause function.xla-resource-device): in a
     CentralStorage replica (the variable on the parameter device), outside any strategy (captured or an argument, the
     call under the variable's device or another), and Keras's grouped Conv1D (jit-compiled by Keras's TF backend) fit
-    under CentralStorage."""
+    under CentralStorage, and a model compiled with jit_compile=True under CentralStorage (fit, evaluate and the batch
+    APIs run; predict's per-replica XLA step refuses the parameter device's variables)."""
     out: dict[str, Any] = {}
     strategy = tf.distribute.experimental.CentralStorageStrategy(["/cpu:0", "/cpu:1"])
     with strategy.scope():
@@ -187,6 +188,24 @@ def _xla_resource(tf: Any) -> dict[str, Any]:
             model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse")
         out[f"grouped conv fit {kind}"] = _outcome(
             lambda: model.fit(x, y, batch_size=4, epochs=1, shuffle=False, verbose=0).history["loss"])
+    xs = np.linspace(-1, 1, 32, dtype=np.float32).reshape(8, 4)
+    ys = np.linspace(0, 1, 16, dtype=np.float32).reshape(8, 2)
+
+    def jit_model() -> Any:   # (compile(jit_compile=True) under CentralStorage: predict's per-replica XLA step)
+        with strategy.scope():
+            inp = tf.keras.Input((4,))
+            m = tf.keras.Model(inp, tf.keras.layers.Dense(2)(inp))
+            _init(m, 10)
+            m.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse", jit_compile=True)
+        return m
+    for name, fn in (("fit", lambda m: m.fit(xs, ys, batch_size=4, epochs=1, verbose=0).history["loss"]),
+                     ("evaluate", lambda m: m.evaluate(xs, ys, batch_size=4, verbose=0)),
+                     ("predict", lambda m: m.predict(xs, batch_size=4, verbose=0)),
+                     ("train_on_batch", lambda m: m.train_on_batch(xs[:4], ys[:4])),
+                     ("test_on_batch", lambda m: m.test_on_batch(xs[:4], ys[:4])),
+                     ("predict_on_batch", lambda m: m.predict_on_batch(xs[:4]))):
+        got = _outcome(lambda: fn(jit_model()))   # (the outcome's class: the values of CentralStorage's fit are
+        out[f"jit_compile central {name}"] = got if got[0] != "ran" else ["ran"]   # not this test's subject)
     return out
 
 
