@@ -23,6 +23,7 @@ from typing import Any, Callable
 from simdist import tf
 from simdist.keras import dtype_policies as dtypes
 from simdist.keras.naming import auto_name
+from simdist.keras.scratch_graph import scratch_graph
 
 __all__ = ["KerasTensor", "KerasHistory", "Node", "any_symbolic_tensors", "is_keras_tensor", "compute_output_spec",
            "flatten", "map_structure", "pack_sequence_as"]
@@ -249,7 +250,7 @@ def run_on_probe(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     from simdist.keras.variables import StatelessScope
     a = map_structure(lambda x: _probe(x, _PROBE_SIZES[0]), args)
     k = map_structure(lambda x: _probe(x, _PROBE_SIZES[0]), kwargs)
-    with StatelessScope(), tf.summary.record_if(False):
+    with StatelessScope(), tf.summary.record_if(False), scratch_graph():
         return fn(*a, **k)
 
 
@@ -263,7 +264,7 @@ def compute_output_spec(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> An
         k = map_structure(lambda x: _probe(x, size), kwargs)
         # (Keras traces in a StatelessScope: no variable write, a SeedGenerator's included, persists; and in a
         # scratch graph that never runs, so a tf.summary in the call writes nothing: record_if(False) here)
-        with StatelessScope(), tf.summary.record_if(False):
+        with StatelessScope(), tf.summary.record_if(False), scratch_graph():
             runs.append(fn(*a, **k))
     first, second = runs
 

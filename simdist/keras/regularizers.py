@@ -18,6 +18,7 @@ from simdist.keras.serialization import deserialize_keras_object, deserialize_wi
 from simdist.keras.serialization import serialize_keras_object
 from simdist import tf
 from simdist.keras.naming import to_snake_case
+from simdist.keras import scratch_graph
 
 
 _EPSILON = 1e-7   # keras.config.epsilon()
@@ -82,8 +83,10 @@ class L1(Regularizer):
     def __init__(self, l1: Any = 0.01) -> None:
         l1 = 0.01 if l1 is None else l1
         self.l1 = tf.convert_to_tensor(validate_float_arg(l1, name="l1"))
+        self._graph = scratch_graph.mark()   # (a Const of Keras's scratch graph when made there)
 
     def __call__(self, x: Any) -> Any:
+        scratch_graph.check(getattr(self, "_graph", None))
         x = _tensor(x)
         return tf.cast(self.l1, _dtype(x)) * tf.reduce_sum(tf.abs(x))
 
@@ -120,12 +123,14 @@ class OrthogonalRegularizer(Regularizer):
     def __init__(self, factor: Any = 0.01, mode: str = "rows") -> None:
         validate_float_arg(factor, name="factor")
         self.factor = tf.convert_to_tensor(factor)
+        self._graph = scratch_graph.mark()   # (a Const of Keras's scratch graph when made there)
         if mode not in {"rows", "columns"}:
             raise ValueError('Invalid value for argument `mode`. Expected one of {"rows", "columns"}. '
                              f"Received: mode={mode}")
         self.mode = mode
 
     def __call__(self, inputs: Any) -> Any:
+        scratch_graph.check(getattr(self, "_graph", None))
         inputs = _tensor(inputs)
         if len(inputs.shape) != 2:
             raise ValueError(f"Inputs to OrthogonalRegularizer must have rank 2. Received: inputs.shape={inputs.shape}")

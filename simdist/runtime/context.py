@@ -173,14 +173,37 @@ def in_function() -> bool:
 _xla_depth = [0]
 
 
+# The device each running XLA-compiled call was entered on (innermost last): XLA compiles the call for that device.
+_xla_devices: list[str] = []
+
+
 class in_xla_call:
     """Context manager marking an XLA-compiled call (or the gradient of an op recorded in one)."""
 
     def __enter__(self) -> None:
         _xla_depth[0] += 1
+        _xla_devices.append(current_device())
 
     def __exit__(self, *exc: object) -> None:
         _xla_depth[0] -= 1
+        _xla_devices.pop()
+
+
+def check_xla_resource(name: str, device: str | None) -> None:
+    """A resource read inside an XLA-compiled call (clause function.xla-resource-device, kfuzz55): TF 2.21 compiles
+    the call for the device it runs on and refuses a variable placed on another device of the same task,
+    InvalidArgumentError "Trying to access resource <name>/<uid> located in device <variable's> from device <call's>"
+    (measured on two logical CPUs: a captured or argument variable, in or out of a CentralStorage replica; simdist's
+    message has no uid). Other tasks' variables (a parameter server's) are not measured and pass."""
+    if not _xla_devices or not device:
+        return
+    here = _xla_devices[-1]
+    if not here or here == device or here.rsplit("/device:", 1)[0] != device.rsplit("/device:", 1)[0]:
+        return
+    from simdist.runtime import errors
+    raise errors.InvalidArgumentError(
+        None, None, f"Trying to access resource {name} located in device {device} from device {here}\n"
+                    " Cf. https://www.tensorflow.org/xla/known_issues#tfvariable_on_a_different_device")
 
 
 def in_xla() -> bool:

@@ -801,6 +801,8 @@ class ResourceVariable(InPlaceRefusals, Variable):
     def _as_tensor(self, observed: bool = True) -> Tensor:
         """The variable's value as a tensor (ReadVariableOp). `observed=False`: a read the simulator's variable
         observers do not see (a copy read on its own device as part of an update, which moves no data)."""
+        if context._xla_depth[0] and observed:   # (an XLA call reads only its own device's resources)
+            context.check_xla_resource(self.name.split(":")[0], self._device)
         t = Tensor(self._read_array(observed=observed), self._dtype, self._device)
         if self._sub:
             t._sub = True

@@ -90,6 +90,66 @@ KNOWN_OPEN: dict[str, tuple[dict[str, str], str, str]] = {
         "float16-conv-backprop-input-order's SeparableConv2D form (the interim kfuzz54 generator's seed 5120261501 #17, "
         "/work/wt/kfuzz54_logs/buggy_gen: 2 of 16 depthwise-kernel gradient elements up to 8 float16 ulps off, TF "
         "-1100, simdist -1108): TF 2.21's Eigen float16 Conv2DBackpropInput order, not simdist's (kfuzz54, open)."),
+    "onednn-float16-traced-step": (
+        {"policy": "mixed_float16", "mode": "ctl_function"}, "step_grad/",
+        "a mixed_float16 custom loop in a tf.function on this session's Intel host (AVX512-FP16, AMX), where TF 2.21 runs "
+        "float16 through oneDNN (seed 5120261610 #5 `--upto 54`: Dense(6, relu) + Dropout + Dense(2) with an L2 activity "
+        "regularizer, LossScaleOptimizer(SGD) by optimizer.apply, MirroredStrategy(2)): from the third step 4 of 24 "
+        "float16 kernel-gradient elements a few float16 ulps apart (TF -6.6796875, simdist -6.609375). With "
+        "TF_ENABLE_ONEDNN_OPTS=0 TF gives simdist's values bit for bit (/work/wt/kfuzz55_logs/p1610_5.py), and an eager "
+        "float16 tf.matmul of these shapes agrees with oneDNN on (mm16.py): the difference is a oneDNN kernel of the "
+        "traced step (a grappler fusion's float16 rounding, as the mixed-float16 classes above), which simdist's host "
+        "model does not give for float16 (runtime/ops/contraction_order.py models oneDNN's float32 orders). The AVX2 "
+        "hosts of earlier sessions ran these programs without oneDNN (kfuzz55, open, host-dependent)."),
+    "flip-loss-scale-eager": (
+        {"transfer": "flip", "policy": "mixed_float16"}, "transfer/",
+        "a layer frozen after fit without compiling again under mixed_float16 (seed 5120261603 #10: a shared Dense over two "
+        "inputs, RMSprop(centered, momentum) with clipnorm in Keras's LossScaleOptimizer, jit_compile=True). TF 2.21's "
+        "cached train function keeps training the frozen layer (keras.fit.step-replay, kfuzz52): all 15 of its weights "
+        "change in the second fit, under SGD too, with or without jit_compile (/work/wt/kfuzz55_logs/flip.py, "
+        "fliprun.sh); simdist's keep (0 of 15), and it agrees in float32. simdist's LossScaleOptimizer.apply reads the "
+        "finite-gradients verdict and the step counter in Python (keras/optimizers/loss_scale_optimizer.py "
+        "`bool(finite)`, `int(self.step_counter.numpy())`; Keras: ops.cond), so the step's recording is abandoned "
+        "(\"it reads a tensor's value in __bool__\", /work/wt/kfuzz55_logs/why.py) and each call runs its Python, reading "
+        "the trainable variables anew. A recorded form needs the conditional update of the inner optimizer's and the "
+        "scale's variables in the recording (kfuzz55, open)."),
+    "masked-mha-mape-ftrl-drift": (
+        {"arch": "embed_masked_mha", "loss": "mape", "optimizer": "ftrl_shrinkage"}, "_weights",
+        "a masked Embedding into a MultiHeadAttention under CentralStorageStrategy, MAPE (reduction sum) and "
+        "Ftrl(learning_rate_power=-0.3, l2 shrinkage) in the guide's custom train_step, steps_per_execution=2, "
+        "partial batches (seed 5120261604 #9): from the second batch 8 of 98 weights about 4e-5 relative apart (TF "
+        "-0.51977235, simdist -0.51975161), the evaluate loss 218312.36 on TF, 218309.45 on simdist. It stays with "
+        "TF_ENABLE_ONEDNN_OPTS=0 (TF answering without oneDNN and simdist under that host's model: "
+        "/work/wt/kfuzz55_logs/ans_off), so it is not this host's oneDNN; MAPE divides by targets near 0.05 and Ftrl's "
+        "powers grow a float32 rounding difference, as in the mixed-float16-mape-ftrl and "
+        "conv-filter-gradient-order-ftrl classes. Which op's rounding starts it was not found (kfuzz55, open)."),
+    "flip-after-reduce-lr-mwms": (
+        {"transfer": "flip", "val_callbacks": "reduce_lr_val", "strategy_form": "mwms"}, "transfer/weights",
+        "a layer frozen without compiling again after a fit with ReduceLROnPlateau on the validation loss under the "
+        "one-worker MultiWorkerMirroredStrategy (seed 5120261605 #6: kfuzz55's dense_modern_activations model, two "
+        "outputs of focal and binary cross-entropy with label smoothing, reduction mean_with_sample_weight, "
+        "validation_split, shuffle, Adagrad(epsilon=0.01), a .keras file saved and loaded before): every observable "
+        "before the flip agrees, then the flip fit's weights differ in 19 of 71 elements by about 4e-4 relative (TF "
+        "-0.27568012, simdist -0.2758041), and the unfreezing fit's in 24. The same layers frozen after a plain fit "
+        "(Adagrad, float32, the default strategy) agree to 1.3e-7 (/work/wt/kfuzz55_logs/flip.py V=modern,adagrad), so "
+        "the flip rule holds there; what of this program's fit TF's cached step keeps differently was not found "
+        "(kfuzz55, found at the session's end, open)."),
+    "distributed-read-ahead-reshuffle": (
+        {"pipeline": "shuffle_reshuffle", "steps_per_epoch": "repeat"}, "batch_",
+        "a reshuffling `shuffle(n, seed=7)` dataset repeated with steps_per_epoch, fit under a strategy (seed 5120261510 #3 "
+        "`--upto 53`: OneDeviceStrategy, the first batch's loss 15.614 on simdist, 15.699 on TF 2.21). Minimized "
+        "(kfuzz55, /work/wt/kfuzz55_logs/m3.py, m3run.sh: a model whose train_step returns its batch's row ids): Keras "
+        "3.15's fit under a strategy makes an iterator of the distributed dataset for its symbolic build, takes one "
+        "batch and drops it; TF's MultiDeviceIterator and tf.data's injected prefetch read ahead of the consumer on "
+        "background threads, and over a repeated dataset the read-ahead crosses into the next repetition, whose "
+        "shuffle iterator takes the next iteration's seeds. Fit's first batch then comes from shuffle iteration 2 on "
+        "TF (14 rows by 6s, OneDeviceStrategy and MirroredStrategy(2)), from iteration 1 on simdist (one step read ahead "
+        "per device, strategies/input.py DistributedIterator); without repeat, or without a strategy (no symbolic "
+        "build), both agree. The depth is thread timing: elements a py_function counter in map saw after one next() of "
+        "the distributed iterator and a sleep (/work/wt/kfuzz55_logs/m4.py) differ between runs and sleeps on TF "
+        "(OneDevice, batches of 1, repeated: 6, 3, 5; MirroredStrategy(3): 15, 18), so TF 2.21's orders are not a "
+        "function of the program. The generator of kfuzz55 no longer draws it (ftr_progs._widen15: the fixed shuffle "
+        "instead); kept for the older generations (kfuzz55, open: TF's nondeterminism)."),
 }
 
 

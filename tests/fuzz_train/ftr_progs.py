@@ -39,11 +39,12 @@ from ftr_vocab import (CLONE_SRC, CTL_MIXED_OPT, OPTS12, PIPELINES12, TRANSFER_R
 from ftr_vocab import (ARCHS13, CUSTOM_LOSS13, CUSTOM_METRIC13, RANDOM_ARCHS13, STATEFUL_LAYER13,
                        STATEFUL_LAYER13_LINE)
 from ftr_vocab import ARCHS14, CALLBACKS14, RANDOM_ARCHS14
+from ftr_vocab import ARCHS15, LOSS_FN15, METRIC_FN15, OPT_STRINGS15, WARMUP15
 from simdist.conformance.grid import programs as grid
 from simdist.conformance.grid import reference
 
 ARCHS = {**grid.ARCHS, **V_ARCHS, **TEXT_ARCHS, **TEXT2_ARCHS, **ARCHS5, **ARCHS6, **ARCHS7, **ARCHS8, **ARCHS9, **ARCHS10,
-         **ARCHS11, **ARCHS13, **ARCHS14}
+         **ARCHS11, **ARCHS13, **ARCHS14, **ARCHS15}
 LOSSES = {**grid.LOSSES, **V_LOSSES}
 OPTIMIZERS = {**grid.OPTIMIZERS, **V_OPTIMIZERS}
 COMMON = {**grid.COMMON, **{k: {"schedule": v} for k, v in SCHEDULES.items()}}
@@ -51,10 +52,13 @@ CALLBACKS = {**grid.CALLBACK_SRC, **V_CALLBACKS}
 assert not set(ARCHS14) & (set(grid.ARCHS) | set(V_ARCHS) | set(TEXT_ARCHS) | set(TEXT2_ARCHS) | set(ARCHS5)
                            | set(ARCHS6) | set(ARCHS7) | set(ARCHS8) | set(ARCHS9) | set(ARCHS10) | set(ARCHS11)
                            | set(ARCHS13)), "an ARCHS14 name replaces an earlier model (and moves the old draws)"
+assert not set(ARCHS15) & (set(grid.ARCHS) | set(V_ARCHS) | set(TEXT_ARCHS) | set(TEXT2_ARCHS) | set(ARCHS5)
+                           | set(ARCHS6) | set(ARCHS7) | set(ARCHS8) | set(ARCHS9) | set(ARCHS10) | set(ARCHS11)
+                           | set(ARCHS13) | set(ARCHS14)), "an ARCHS15 name replaces an earlier model"
 ONE_INPUT = tuple(k for k, v in ARCHS.items() if v[0] != "float2" and k not in TEXT_ARCHS and k not in TEXT2_ARCHS
                   and k not in ARCHS5 and k not in ARCHS6 and k not in ARCHS7 and k not in ARCHS8
                   and k not in ARCHS9 and k not in ARCHS10 and k not in ARCHS11 and k not in ARCHS13
-                  and k not in ARCHS14)
+                  and k not in ARCHS14 and k not in ARCHS15)
 TWO_INPUTS = tuple(k for k, v in ARCHS.items() if v[0] == "float2" and k not in ARCHS5 and k not in ARCHS6
                    and k not in ARCHS7)
 SCHEDULED = tuple(k for k, v in COMMON.items() if "schedule" in v)
@@ -741,14 +745,63 @@ def _widen14(cfg: dict[str, str], side: np.random.Generator) -> dict[str, str]:
     return cfg
 
 
+#: the optimizer options a string name in compile would drop (kfuzz55's ``opt_form=string`` only without them)
+_OPT_OPTION_KEYS = ("schedule10", "opt_extra", "opt_clip", "opt11", "wd_exclude", "callbacks14")
+
+
+def _widen15(cfg: dict[str, str], side: np.random.Generator) -> dict[str, str]:
+    """kfuzz55's vocabulary, drawn from a generator of its own (``[seed, index, 17]``), so the programs it leaves
+    alone keep their configuration, source and hash: the layers and layer options no earlier table held (ARCHS15:
+    recurrent layers' less common options, a Bidirectional with a backward layer, grouped dilated and transposed 1-D
+    convolutions, DepthwiseConv1D, modern activations, a Minimum merge into a thresholded ReLU, CategoryEncoding
+    multi_hot; one one-input program in six without a model_form); a loss as a plain Python function
+    (``loss_form=function``, one fit program of regression targets in four without another loss form); a metric
+    function beside the metrics (``metric_fn=yes``, one one-output fit program in five); the optimizer by its string
+    name in compile (``opt_form=string``, one fit program in five whose optimizer has no option a name would drop); a
+    user callback warming the learning rate up batch by batch (``warmup=yes``, one fit program in six without a
+    schedule or another callback setting the rate); a subclassed model branching on ``training`` in call
+    (``subclass_training=yes``, one subclassed model in two). None where load_model or from_config must rebuild a
+    user function. A correction of the older draws for this generation: a reshuffling pipeline repeated with
+    steps_per_epoch under a strategy becomes the fixed shuffle (ftr_known ``distributed-read-ahead-reshuffle``: TF's
+    abandoned symbolic-build iterator reads ahead by a thread-timing-dependent depth)."""
+    a, b, c, d, e, f = side.random(6)
+    arch15 = _pick(side, ARCHS15)
+    fit = cfg["mode"] == "fit"
+    rebuilt = any(cfg.get(k) == v for k, v in _REBUILT)
+    if a < 1 / 6 and ARCHS[cfg["arch"]][0] != "float2" and cfg.get("model_form") is None \
+            and _valid14({**cfg, "arch": arch15}):
+        cfg = {**cfg, "arch": arch15}
+    if b < 0.25 and fit and not rebuilt and cfg.get("loss_form") is None and LOSSES[cfg["loss"]][0] == "reg" \
+            and LOSSES[cfg.get("loss2", cfg["loss"])][0] == "reg":
+        cfg = {**cfg, "loss_form": "function"}
+    if c < 0.2 and fit and not rebuilt and cfg["outputs"] == "1" and cfg.get("metrics_form") is None:
+        cfg = {**cfg, "metric_fn": "yes"}
+    cls, opts = OPTIMIZERS[cfg["optimizer"]]
+    if d < 0.2 and fit and cfg["common"] == "none" and "wrap" not in opts and cls in OPT_STRINGS15 \
+            and not any(cfg.get(k) is not None for k in _OPT_OPTION_KEYS):
+        cfg = {**cfg, "opt_form": "string"}
+    scheduled = cfg["common"] in SCHEDULED or cfg.get("schedule10") is not None
+    if e < 1 / 6 and fit and not scheduled and cfg["callbacks"] not in SETS_LR \
+            and cfg.get("val_callbacks") != "reduce_lr_val" and cfg.get("callbacks11") != "lr_scheduler_verbose":
+        cfg = {**cfg, "warmup": "yes"}
+    if f < 0.5 and cfg.get("model_form") == "subclassed":
+        cfg = {**cfg, "subclass_training": "yes"}
+    if cfg.get("pipeline") == "shuffle_reshuffle" and cfg.get("steps_per_epoch") == "repeat" \
+            and not (cfg["strategy"] == "default" and cfg.get("strategy_form") is None):
+        cfg = {**cfg, "pipeline": "shuffle_fixed_cache"}
+    return cfg
+
+
 def _loss_source(name: str, reduction: str | None, force: bool = False, string: bool = False,
-                 subclass: bool = False, ignore: bool = False) -> str:
+                 subclass: bool = False, ignore: bool = False, function: bool = False) -> str:
     """The loss's source; ``reduction`` replaces the loss's own one when ``force`` (a custom loop's "none"),
     else applies to losses without one; ``string``: the loss's string name (LOSS_STRINGS); ``subclass``: the user
     Loss subclass of ftr_vocab.CUSTOM_LOSS13 in its place (kfuzz53), with the reduction; ``ignore``: class 0 ignored
     (kfuzz54, a sparse loss's ignore_class)."""
     if string:
         return repr(LOSS_STRINGS[name])
+    if function:   # (kfuzz55: a plain Python function, compile's default reduction)
+        return "scaled_log_cosh"
     if subclass:
         return "PseudoHuber(delta=0.5" + (f", reduction={reduction!r})" if reduction is not None else ")")
     _, _, _, cls, opts = LOSSES[name]
@@ -826,7 +879,12 @@ def _build_source(cfg: dict[str, str]) -> str:
         else:
             body = [f"class Net({model_cls}):", "    def __init__(self):", "        super().__init__()"]
             body += [f"        self.l{i} = {src}" for i, src in enumerate(layers)]
-            body += ["    def call(self, h):"] + [f"        h = self.l{i}(h)" for i in range(len(layers))]
+            if cfg.get("subclass_training") == "yes":   # (kfuzz55: a branch on training after the first layer)
+                body += ["    def call(self, h, training=False):", "        h = self.l0(h)",
+                         "        if training:", "            h = 0.9 * h + 0.05"]
+                body += [f"        h = self.l{i}(h)" for i in range(1, len(layers))]
+            else:
+                body += ["    def call(self, h):"] + [f"        h = self.l{i}(h)" for i in range(len(layers))]
             body += ["        return h", "model = Net()",
                      f"model(np.zeros((1,) + {shape!r}, dtype={'np.int32' if kind == 'int' else 'np.float32'}))"]
     else:
@@ -836,7 +894,10 @@ def _build_source(cfg: dict[str, str]) -> str:
         body.append(ARCH_ADAPT[cfg["arch"]])
     if cfg["arch"] in ARCH_ADAPT8:   # (kfuzz48)
         body.append(ARCH_ADAPT8[cfg["arch"]])
-    body += [f"opt = {_opt_source(cfg)}"]
+    if cfg.get("opt_form") == "string":   # (kfuzz55: compile's string name, the class's defaults)
+        body += [f"opt = {OPT_STRINGS15[OPTIMIZERS[cfg['optimizer']][0]]!r}"]
+    else:
+        body += [f"opt = {_opt_source(cfg)}"]
     if cfg.get("wd_exclude") == "bias":   # (kfuzz50: before the optimizer is built)
         body.append(WD_EXCLUDE_LINE)
     body += ["return model, opt"]
@@ -871,10 +932,10 @@ if "validation_data" in fit_kwargs:
 _FIT_CALL = "hist = model.fit(x, y, batch_size=batch_size, epochs=epochs, shuffle=False,"
 
 
-#: The session of the newest widening (kfuzz53's `_widen13`); `make_program(..., upto=45)` draws a program as the
+#: The session of the newest widening (kfuzz55's `_widen15`); `make_program(..., upto=45)` draws a program as the
 #: generator of the forty-fifth session did, `upto=43` as the forty-third's (to re-run an earlier session's seeds and
 #: open classes; the sessions before the forty-first are not told apart).
-LATEST = 54
+LATEST = 55
 
 
 def make_program(seed: int, index: int, cfg: dict[str, str] | None = None, upto: int = LATEST) -> grid.Case:
@@ -891,7 +952,7 @@ def make_program(seed: int, index: int, cfg: dict[str, str] | None = None, upto:
             cfg = two if valid(two) else cfg
         for session, widen in ((41, _widen), (42, _widen2), (43, _widen3), (44, _widen4), (45, _widen5), (46, _widen6),
                                 (47, _widen7), (48, _widen8), (49, _widen9), (50, _widen10), (51, _widen11),
-                                (52, _widen12), (53, _widen13), (54, _widen14)):
+                                (52, _widen12), (53, _widen13), (54, _widen14), (55, _widen15)):
             if upto >= session:   # (each widening's generator of its own: [seed, index, session - 38])
                 cfg = widen(cfg, np.random.default_rng([seed, index, session - 38]))
     kind, replicas = grid.STRATEGIES[cfg["strategy"]]
@@ -909,7 +970,10 @@ def make_program(seed: int, index: int, cfg: dict[str, str] | None = None, upto:
              CUSTOM_LAYER if cfg.get("custom_layer") == "yes" else "",
              STATEFUL_LAYER13 if cfg.get("stateful_layer") == "yes" else "",
              CUSTOM_LOSS13 if cfg.get("loss_form") == "subclass" else "",
-             CUSTOM_METRIC13 if cfg.get("custom_metric") == "yes" else "", _build_source(cfg)]
+             CUSTOM_METRIC13 if cfg.get("custom_metric") == "yes" else "",
+             LOSS_FN15 if cfg.get("loss_form") == "function" else "",
+             METRIC_FN15 if cfg.get("metric_fn") == "yes" else "",
+             WARMUP15 if cfg.get("warmup") == "yes" else "", _build_source(cfg)]
     params: dict[str, Any] = {"seed": int(rng.integers(1, 2 ** 31))}
     opts = [o for o in cfg.get("fitopts", "").split(",") if o]
     if cfg["mode"] == "fit":
@@ -941,14 +1005,17 @@ def make_program(seed: int, index: int, cfg: dict[str, str] | None = None, upto:
             metrics = METRICS11[target][int(cfg["metrics11"])]
         string = cfg.get("loss_form") == "string"
         ignore = cfg.get("ignore_class") == "yes"
+        function = cfg.get("loss_form") == "function"
         loss = _loss_source(cfg["loss"], reduction, string=string, subclass=cfg.get("loss_form") == "subclass",
-                            ignore=ignore)
+                            ignore=ignore, function=function)
         if cfg.get("custom_metric") == "yes":   # (kfuzz53: one output's metric list, the user metric last)
             metrics = metrics[:-1] + (", " if metrics.strip("[] ") else "") + "PredAbsMean()]"
+        if cfg.get("metric_fn") == "yes":   # (kfuzz55: a metric function, last of one output's list)
+            metrics = metrics[:-1] + (", " if metrics.strip("[] ") else "") + "max_abs_pred]"
         if cfg["outputs"] == "2":
             w = np.round(rng.uniform(0.2, 1.5, 2), 2)
             loss2 = _loss_source(cfg['loss2'], reduction, string=string, subclass=cfg.get("loss_form") == "subclass",
-                                 ignore=ignore)
+                                 ignore=ignore, function=function)
             if cfg.get("outputs_form") == "dict":   # (kfuzz43: keyed by the output layers' names)
                 loss = f"{{'out0': {loss}, 'out1': {loss2}}}, loss_weights={{'out0': {w[0]!r}, 'out1': {w[1]!r}}}"
                 metrics = f"{{'out0': {metrics}, 'out1': {metrics}}}"
@@ -969,6 +1036,8 @@ def make_program(seed: int, index: int, cfg: dict[str, str] | None = None, upto:
             monitor = "val_loss" if "validation_split" in opts or "validation_data" in opts else "loss"
             callbacks += f" + [{CHECKPOINT_KERAS_CB.replace('MONITOR', repr(monitor))}]"
             fit = CHECKPOINT_KERAS_PRE + fit
+        if cfg.get("warmup") == "yes":   # (kfuzz55)
+            callbacks += " + [Warmup()]"
         if cfg.get("callbacks14") is not None:   # (kfuzz54)
             callbacks += f" + [{CALLBACKS14[cfg['callbacks14']]}]"
         if cfg.get("callbacks11") is not None:   # (kfuzz51)

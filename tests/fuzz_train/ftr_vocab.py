@@ -1149,3 +1149,74 @@ CALLBACKS14: dict[str, str] = {
     "swap_ema": f"{_C}SwapEMAWeights(swap_on_epoch=True)",
     "swap_ema_eval": f"{_C}SwapEMAWeights()",
 }
+
+#: kfuzz55's vocabulary, drawn by ftr_progs._widen15's generator of its own.
+#: Layers and layer options no earlier table held (``arch`` from ARCHS15, one one-input program in six without a
+#: model_form): recurrent layers' less common options (an LSTM with relu and hard_sigmoid and no unit forget bias, a
+#: backward GRU of softsign sequences, an unrolled relu SimpleRNN), a Bidirectional with a backward layer of its own, a
+#: grouped dilated Conv1D with "same" padding and a strided "same" MaxPooling1D, a Conv1DTranspose, a DepthwiseConv1D,
+#: Dense layers with gelu/silu/mish/softsign/hard_silu activations, a Minimum merge into a thresholded ReLU, a
+#: CategoryEncoding multi_hot input.
+ARCHS15: dict[str, tuple[str, tuple[int, ...], tuple[str, ...]]] = {
+    "lstm_options": ("float", (4, 2), (f"h = {_L}LSTM(3, activation='relu', recurrent_activation='hard_sigmoid', "
+                                       "unit_forget_bias=False)(h)",)),
+    "gru_backward_softsign_seq": ("float", (4, 2), (f"h = {_L}GRU(3, activation='softsign', return_sequences=True, "
+                                                    "go_backwards=True)(h)",
+                                                    f"h = {_L}GlobalMaxPooling1D()(h)")),
+    "simple_rnn_unrolled_relu": ("float", (3, 2), (f"h = {_L}SimpleRNN(3, activation='relu', unroll=True, "
+                                                   "return_sequences=True)(h)",
+                                                   f"h = {_L}Flatten()(h)")),
+    "bidirectional_backward_layer": ("float", (4, 2), (f"h = {_L}Bidirectional({_L}LSTM(2, return_sequences=True), "
+                                                       f"backward_layer={_L}GRU(2, return_sequences=True, "
+                                                       "go_backwards=True))(h)",
+                                                       f"h = {_L}GlobalAveragePooling1D()(h)")),
+    "conv1d_grouped_dilated": ("float", (8, 2), (f"h = {_L}Conv1D(4, 3, padding='same', dilation_rate=2, groups=2)(h)",
+                                                 f"h = {_L}MaxPooling1D(3, strides=2, padding='same')(h)",
+                                                 f"h = {_L}Flatten()(h)")),
+    "conv1d_transpose": ("float", (4, 2), (f"h = {_L}Conv1DTranspose(2, 3, strides=2, activation='relu')(h)",
+                                           f"h = {_L}Flatten()(h)")),
+    "depthwise_conv1d": ("float", (6, 2), (f"h = {_L}DepthwiseConv1D(3, depth_multiplier=2, padding='same')(h)",
+                                           f"h = {_L}GlobalAveragePooling1D()(h)")),
+    "dense_modern_activations": ("float", (4,), (f"h = {_L}Dense(4, activation='gelu')(h)",
+                                                 f"h = {_L}Dense(4, activation='silu')(h)",
+                                                 f"h = {_L}Activation('mish')(h)",
+                                                 f"h = {_L}Dense(3, activation='softsign')(h)",
+                                                 f"h = {_L}Activation('hard_silu')(h)")),
+    "minimum_relu_threshold": ("float", (4,), (f"a = {_L}Dense(3)(h)",
+                                               f"b = {_L}Dense(3, activation='tanh')(h)",
+                                               f"h = {_L}Minimum()([a, b])",
+                                               f"h = {_L}ReLU(max_value=0.8, threshold=0.1, negative_slope=0.1)(h)")),
+    "category_multi_hot": ("int", (5,), (f"h = {_L}CategoryEncoding(num_tokens=6, output_mode='multi_hot')(h)",
+                                         f"h = {_L}Dense(4, activation='relu')(h)")),
+}
+#: A loss as a plain Python function (``loss_form=function``, for regression targets), as people write custom losses
+#: without subclassing: Keras wraps it (LossFunctionWrapper) under the drawn reduction of compile's default.
+LOSS_FN15 = '''\
+def scaled_log_cosh(y_true, y_pred):
+    d = tf.cast(y_pred, "float32") - tf.cast(y_true, "float32")
+    return tf.reduce_mean(tf.math.log(tf.cosh(1.5 * d)), axis=-1)
+'''
+#: A metric as a plain Python function (``metric_fn=yes``), appended to one output's metric list.
+METRIC_FN15 = '''\
+def max_abs_pred(y_true, y_pred):
+    return tf.reduce_max(tf.abs(tf.cast(y_pred, "float32")), axis=-1)
+'''
+#: A user callback warming the learning rate up batch by batch (``warmup=yes``), as people write warmup without a
+#: schedule: the rate set at each batch's beginning by assigning the optimizer's learning_rate.
+WARMUP15 = '''\
+class Warmup(tf.keras.callbacks.Callback):
+    def __init__(self, steps=3):
+        super().__init__()
+        self.steps = steps
+        self.seen = 0
+        self.base = None
+    def on_train_begin(self, logs=None):
+        self.base = float(backend.to_numpy(self.model.optimizer.learning_rate))
+    def on_train_batch_begin(self, batch, logs=None):
+        self.seen += 1
+        self.model.optimizer.learning_rate = self.base * min(1.0, self.seen / self.steps)
+'''
+#: Optimizers by their string names in compile (``opt_form=string``: the class's defaults), by optimizer class.
+OPT_STRINGS15: dict[str, str] = {"SGD": "sgd", "Adam": "adam", "AdamW": "adamw", "Adagrad": "adagrad",
+                                 "RMSprop": "rmsprop", "Adadelta": "adadelta", "Adamax": "adamax", "Nadam": "nadam",
+                                 "Ftrl": "ftrl", "Lion": "lion", "Adafactor": "adafactor"}

@@ -17,7 +17,7 @@ import pytest
 
 from ftr_known import KNOWN_OPEN
 from ftr_progs import ARCHS, LOSSES, OPTIMIZERS, make_program
-from ftr_vocab import (ARCHS7, ARCHS10, ARCHS11, ARCHS13, ARCHS14, CALLBACKS14, CALLBACKS11, METRICS11, OPT_OPTIONS11, PIPELINES12,
+from ftr_vocab import (ARCHS7, ARCHS10, ARCHS11, ARCHS13, ARCHS14, ARCHS15, CALLBACKS14, CALLBACKS11, METRICS11, OPT_OPTIONS11, PIPELINES12,
                        VAL_BATCH_KW)
 from fz_train_campaign import ANSWERS_DIR, campaign, load_answer
 
@@ -85,7 +85,9 @@ def test_programs_reach_the_vocabulary() -> None:
     clone_model + set_weights, tf.data pipelines, a mixed_float16 custom loop with a LossScaleOptimizer); kfuzz53's
     (ARCHS13's layers over SEED's 600 + 300 of SEED + 1, user Loss and Metric subclasses, a user layer with a
     non-trainable weight assigned in training); kfuzz54's (ARCHS14's attention, masking, resizing and residual layers,
-    a Sequential built by build(), jit_compile=True, ignore_class, SwapEMAWeights)."""
+    a Sequential built by build(), jit_compile=True, ignore_class, SwapEMAWeights); kfuzz55's (ARCHS15's recurrent
+    options, backward layers, grouped and transposed 1-D convolutions, activations and merges, a loss and a metric as
+    functions, optimizers by string, a warmup callback, a subclassed model's training branch)."""
     cs = [make_program(SEED, i) for i in range(600)]
     for factor, levels in (("arch", set(ARCHS) - set(ARCHS11) - set(ARCHS13) - set(ARCHS14)), ("loss", LOSSES),
                            ("optimizer", OPTIMIZERS)):
@@ -104,7 +106,7 @@ def test_programs_reach_the_vocabulary() -> None:
     assert any(c.params.get("x") is not None and len(c.params["x"]) % c.params.get("batch_size", 1) for c in cs), \
         "no partial last batch in 600 programs"
     for factor, want in (("model", {"custom_train_step", "compute_loss"}),   # (kfuzz41's, 50's)
-                         ("loss_form", {"string", "subclass"}),   # (kfuzz41's, 53's)
+                         ("loss_form", {"string", "subclass", "function"}),   # (kfuzz41's, 53's, 55's)
                          ("custom_metric", {"yes"}), ("stateful_layer", {"yes"}),   # (kfuzz53's)
                          ("model_form", {"sequential", "subclassed", "sequential_add", "sequential_build"}),   # (kfuzz42's, 46's, 54's)
                          ("feed", {"dataset", "generator", "pydataset"}),
@@ -129,7 +131,9 @@ def test_programs_reach_the_vocabulary() -> None:
                          ("backup", {"interrupt", "interrupt_batches"}),
                          ("transfer", {"recompile", "flip"}), ("clone", {"yes"}),   # (kfuzz52's)
                          ("pipeline", set(PIPELINES12)), ("ctl_mixed", {"yes"}),
-                         ("ignore_class", {"yes"}), ("callbacks14", set(CALLBACKS14))):   # (kfuzz54's)
+                         ("ignore_class", {"yes"}), ("callbacks14", set(CALLBACKS14)),   # (kfuzz54's)
+                         ("metric_fn", {"yes"}), ("opt_form", {"string"}), ("warmup", {"yes"}),   # (kfuzz55's)
+                         ("subclass_training", {"yes"})):
         drawn = {c.config[factor] for c in cs if factor in c.config}
         assert drawn == want, f"600 programs draw {factor} {sorted(drawn)}, but should draw {sorted(want)}"
     steps = {"compiled": "self.compiled_metrics.update_state(y, y_pred, sample_weight)",
@@ -151,6 +155,8 @@ def test_programs_reach_the_vocabulary() -> None:
     assert arch13 == set(ARCHS13), f"900 programs draw only {sorted(arch13)} of kfuzz53's models"
     arch14 = {c.config["arch"] for c in cs + more} & set(ARCHS14)
     assert arch14 == set(ARCHS14), f"900 programs draw only {sorted(arch14)} of kfuzz54's models"
+    arch15 = {c.config["arch"] for c in cs} & set(ARCHS15)
+    assert arch15 == set(ARCHS15), f"600 programs draw only {sorted(arch15)} of kfuzz55's models"
     for c in cs:   # (kfuzz51's draws reach the source)
         target = LOSSES[c.config["loss"]][0]
         assert "metrics11" not in c.config or METRICS11[target][int(c.config["metrics11"])][:-1] in c.source, \
@@ -191,14 +197,26 @@ def test_programs_reach_the_vocabulary() -> None:
               "ckpt_manager": "tf.train.Checkpoint(model=model_r, optimizer=opt_r).restore(ckm.checkpoints[0])",
               "transfer": "    _l12.trainable = False", "clone": "tf.keras.models.clone_model(model)",   # (kfuzz52's)
               "ctl_mixed": "grads = tape.gradient(scaled, model.trainable_variables)",
-              "custom_metric": "PredAbsMean()]", "stateful_layer": "RunningCenter()",   # (kfuzz53's)
-              "ignore_class": "ignore_class=0", "callbacks14": "SwapEMAWeights("}   # (kfuzz54's)
+              "custom_metric": "PredAbsMean()", "stateful_layer": "RunningCenter()",   # (kfuzz53's)
+              "ignore_class": "ignore_class=0", "callbacks14": "SwapEMAWeights(",   # (kfuzz54's)
+              "metric_fn": "max_abs_pred]", "warmup": "+ [Warmup()]",   # (kfuzz55's)
+              "subclass_training": "if training:\n                h = 0.9 * h + 0.05"}
     for c in cs:   # (kfuzz53's user loss: every output's loss the subclass)
         heads = 2 if c.config["outputs"] == "2" else 1
         assert c.config.get("loss_form") != "subclass" or (
             "class PseudoHuber(tf.keras.losses.Loss)" in c.source
             and c.source.split("model.compile(", 1)[1].split("metrics=", 1)[0].count("PseudoHuber(delta=0.5") == heads), \
             f"program {c.index} (loss_form=subclass) does not compile the user loss on every output"
+    for c in cs:   # (kfuzz55's: the function loss on every output, the optimizer by its string name)
+        heads = 2 if c.config["outputs"] == "2" else 1
+        assert c.config.get("loss_form") != "function" or (
+            c.source.split("model.compile(", 1)[1].split("metrics=", 1)[0].count("scaled_log_cosh") == heads), \
+            f"program {c.index} (loss_form=function) does not compile the function on every output"
+        assert c.config.get("opt_form") != "string" or "    opt = '" in c.source, \
+            f"program {c.index} (opt_form=string) does not name its optimizer by a string"
+        assert not (c.config.get("pipeline") == "shuffle_reshuffle" and c.config.get("steps_per_epoch") == "repeat"
+                    and (c.config["strategy"] != "default" or "strategy_form" in c.config)), \
+            f"program {c.index} repeats a reshuffling pipeline under a strategy (distributed-read-ahead-reshuffle)"
     for c in cs:   # (kfuzz52's pipelines: under a global seed)
         assert "pipeline" not in c.config or ("tf.keras.utils.set_random_seed(seed)" in c.source
                                               and PIPELINES12[c.config["pipeline"]] in c.source), \
@@ -210,7 +228,7 @@ def test_programs_reach_the_vocabulary() -> None:
             if factor == "training_call" and c.config["arch"] == "shared_two_inputs":
                 text = "model([a[:4] for a in x], training=True)"   # (kfuzz45's two-input swap: each input's rows)
             assert factor not in c.config or text in c.source, f"program {c.index} ({factor}) has no {text!r}"
-    forms = {"sequential": "model = tf.keras.Sequential([", "subclassed": "    def call(self, h):",
+    forms = {"sequential": "model = tf.keras.Sequential([", "subclassed": "    def call(self, h",
              "sequential_add": "model = tf.keras.Sequential()\n    model.add(tf.keras.Input(",
              "sequential_build": "])\n    model.build((None,) + ("}
     for c in cs:

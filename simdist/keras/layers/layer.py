@@ -37,6 +37,7 @@ from simdist.keras.keras_tensor import (KerasTensor, Node, any_symbolic_tensors,
 from simdist.keras.layers.input_spec import InputSpec, assert_input_compatibility
 from simdist.keras.naming import auto_name, current_path, name_scope
 from simdist.keras.random import SeedGenerator
+from simdist.keras.scratch_graph import scratch_graph
 from simdist.keras.tensor_attributes import get_keras_mask, set_keras_mask
 from simdist.keras.tracking import TF_UNWRAPPED, Tracker, is_tracking_enabled, no_tracking, wrap_or_unwrap
 from simdist.keras.traceback_utils import call_with_argument_info
@@ -789,7 +790,7 @@ class Layer(KerasSaveable):
             # symbolic inputs, or the eager ones); if that fails on eager inputs the real call
             # builds them.
             try:
-                with StatelessScope():
+                with StatelessScope(), scratch_graph():   # (Keras: backend.compute_output_spec's scratch FuncGraph)
                     if call_spec.eager:
                         self.call(**call_spec.arguments_dict)
                     else:

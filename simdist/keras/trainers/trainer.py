@@ -424,10 +424,15 @@ class Trainer:
         # TF traces its first call with the batches' concrete shapes and relaxes the batch dimension
         # (reduce_retracing) only when it traces again: only then is it unknown (clause keras.fit.traced-shapes)
         traces = [0]
+        # (Keras: with jit_compile, each replica's predict_step is a tf.function(jit_compile=True) of its own, whose
+        # reads follow XLA's rules: under CentralStorageStrategy the second replica's call reads the parameter
+        # device's variables, TF's InvalidArgumentError, clause function.xla-resource-device, kfuzz55)
+        step = (tf.function(self.predict_step, reduce_retracing=True, jit_compile=True)
+                if not self.run_eagerly and self.jit_compile else self.predict_step)
 
         def one_step_on_data_distributed(data: Any, relaxed: bool) -> Any:
             with traced_step(self._step_traced() and relaxed):
-                outputs = self.distribute_strategy.run(self.predict_step, args=(data,))
+                outputs = self.distribute_strategy.run(step, args=(data,))
                 return reduce_per_replica(outputs, self.distribute_strategy, reduction="concat")
 
         # Keras's multi_step_on_data when steps_per_execution > 1, else one_step_on_data_distributed of the first
