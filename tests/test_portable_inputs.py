@@ -13,6 +13,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 import tf_workers
 
 HERE = Path(__file__).resolve().parent
@@ -22,7 +24,7 @@ DISPATCHED = frozenset({
     "exp", "log", "exp2", "log2", "log10", "expm1", "log1p", "cbrt", "power", "float_power", "sin", "cos", "tan",
     "arcsin", "arccos", "arctan", "arctan2", "sinh", "cosh", "tanh", "arcsinh", "arccosh", "arctanh",
     "logaddexp", "logaddexp2", "hypot"})
-RANDOM_NAMES = ("rng", "_rng", "RNG", "_RNG")
+RANDOM_NAMES = ("rng", "_rng", "RNG", "_RNG", "r")
 # modules whose dispatched calls compute expected values, never inputs: OpSpec references (and their
 # helpers), compared with simdist's output within rtol; their inputs come from op_specs.py's generators
 REFERENCES_ONLY = {
@@ -88,3 +90,33 @@ def test_the_check_sees_dispatched_inputs(tmp_path: Path) -> None:
     assert [h.split(": ", 1)[0].rsplit(":", 1)[1] for h in hits] == ["3", "4", "5"], (
         f"the check found {hits}, but should flag lines 3 (10 ** uniform), 4 (arange ** 1.5) and 5 (np.exp), "
         f"not 6 (an integer power) or 7 (a tensor's power)")
+
+
+SUITE = HERE.parent / "simdist" / "conformance" / "suite"
+# dispatched calls in recorded suite modules that are portable all the same, each with the evidence
+SUITE_PORTABLE = {
+    "test_blind62_gaps.py": "np.exp of float32 logits only: NumPy's AVX-512F and AVX2 builds of float32 exp agree on "
+                            "1,000,000 of 1,000,000 inputs in [-30, 30) (NPY_DISABLE_CPU_FEATURES=AVX512F..., "
+                            "2026-12-06, an AVX-512 Xeon), and the module's programs pass on both hosts"}
+
+
+def _recorded_suite_modules() -> list[Path]:
+    """The suite modules whose expected values are TF 2.21's recorded answers (a reference .json.gz they name)."""
+    return [p for p in sorted(SUITE.glob("*.py"))
+            if p.name != "portable.py" and ("_reference.json.gz" in (text := p.read_text()) or "RecordedPrograms" in text)]
+
+
+@pytest.mark.clause("ops.host-cpu")
+def test_recorded_suite_modules_use_portable_inputs() -> None:
+    """The suite's recordings (blind61-67's were made on an AVX2 host, this session's on an AVX-512 one) answer the
+    inputs their host computed: kpaths54's `10.0 ** r.uniform(...)` fed 55 float64 and complex128 programs other
+    inputs on an AVX-512 Xeon than on the AVX2 host that recorded them (2026-12-06)."""
+    modules = _recorded_suite_modules()
+    assert len(modules) >= 20, f"found {len(modules)} recorded suite modules, expected the ~30 with a reference file"
+    stale = sorted(set(SUITE_PORTABLE) - {p.name for p in modules})
+    assert not stale, f"SUITE_PORTABLE names {stale}, which are not recorded suite modules: remove them"
+    found = [hit for path in modules if path.name not in SUITE_PORTABLE for hit in dispatched_calls(path, SUITE)]
+    assert not found, (
+        f"{len(found)} input(s) of recorded suite modules come from NumPy functions whose last bits depend on the "
+        f"CPU (the recording then answers other inputs on another host); use "
+        f"simdist/conformance/suite/portable.py (exp, power, log_uniform) instead:\n" + "\n".join(found))

@@ -21,6 +21,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from simdist.conformance.suite import portable
 from simdist.conformance.suite.recorded_programs import RecordedPrograms, bits, error, rng
 
 PATH = os.path.join(os.path.dirname(__file__), "kpaths54_reference.json.gz")
@@ -51,7 +52,7 @@ def values(name: str, n: int, dt: str, kind: str = "real") -> np.ndarray:
         a = r.uniform(-0.9, 3.0, n)
         a[3::6] = ([0.0, -0.0, _SUB[dt], -_SUB[dt], 1e-3] * n)[:len(a[3::6])]
         return a
-    a = r.standard_normal(n) * 10.0 ** r.uniform(-3, 3, n)
+    a = r.standard_normal(n) * portable.log_uniform(r, -3, 3, n)
     specials = [0.0, -0.0, _SUB[dt], -_SUB[dt], 1.0, -1.0] if kind == "mild" else \
         [0.0, -0.0, _BIG[dt], -_BIG[dt], _SUB[dt], -_SUB[dt], 88.5, -104.0]
     a[3::6] = (specials * n)[:len(a[3::6])]

@@ -5,10 +5,12 @@ A module registers named programs `fn(tf, make_strategy)`; each returns plain JS
 their exact value, `bits`). `python -m simdist.conformance.suite.<module> --record` runs every program on real TF
 2.21 with two logical CPUs (or the module's `replicas`) and writes the module's `<name>_reference.json.gz`; the tests run the same program on
 the backend under test and compare with the recording exactly. Programs whose TF bits follow the CPU's kernels
-(clause ops.host-cpu) are named by prefix and run only on a CPU that runs them as the recording host did."""
+(clause ops.host-cpu) are named by prefix: a backend runs them on a CPU that runs them as the recording host did, and
+simdist on any CPU under its model of the recording host (`emulating`)."""
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import json
 from typing import Any, Callable
@@ -63,12 +65,47 @@ def avx2_without_onednn(cpu: Any) -> bool:
     return not cpu.has("avx512f") and not cpu.onednn_enabled
 
 
+def avx2_recording_cpu() -> Any:
+    """That recording host as simdist models it (simdist.runtime.host_cpu reads the vendor, for the vrcpps/vrsqrtps
+    tables, and the AVX-512/oneDNN flags; the other flags change no kernel simdist models)."""
+    from simdist.runtime import host_cpu
+    return host_cpu.CPUModel("amd-epyc-avx2", "AuthenticAMD", ("avx", "avx2", "f16c", "fma"))
+
+
+def avx512_with_onednn(cpu: Any) -> bool:
+    """A recording host of this kind: TF 2.21 on an Intel Xeon with AVX-512 and oneDNN on (the Xeon of 2026-12-06:
+    AVX512-FP16 and AMX too), the kind the tests' reference model is."""
+    return cpu.has("avx512f") and cpu.onednn_enabled and cpu.vendor == "GenuineIntel"
+
+
+def reference_cpu() -> Any:
+    """simdist's model of an AVX-512 oneDNN Xeon recording host: its reference model (simdist.runtime.host_cpu)."""
+    from simdist.runtime import host_cpu
+    return host_cpu.REFERENCE
+
+
+def emulating(tf: Any, recording_host: Callable[[Any], bool],
+              model: Callable[[], Any] | None) -> contextlib.AbstractContextManager[Any] | None:
+    """Where a host-dependent program runs: a backend whose CPU is the recording host's kind runs it as it is; simdist
+    on another CPU runs it under the recording host's model (`model`), since it claims TF's bits on every CPU it
+    models (ops.host-cpu), so a planted kernel bug shows on any machine; another backend on another CPU cannot say
+    (None: the caller skips)."""
+    if recording_host(backend_cpu(tf)):
+        return contextlib.nullcontext()
+    if tf.__name__.startswith("simdist") and model is not None:
+        from simdist.runtime import host_cpu
+        return host_cpu.using(model())
+    return None
+
+
 class RecordedPrograms:
     """A module's named programs and TF 2.21's recorded answers to them (`path`, a gzip'd JSON object)."""
 
     def __init__(self, path: str, host_dependent: tuple[str, ...] = (),
-                 recording_host: Callable[[Any], bool] = avx2_without_onednn, replicas: int = 2) -> None:
+                 recording_host: Callable[[Any], bool] = avx2_without_onednn, replicas: int = 2,
+                 recording_cpu: Callable[[], Any] | None = avx2_recording_cpu) -> None:
         self.path = path
+        self.recording_cpu = recording_cpu   # simdist's model of the recording host (None: skip elsewhere)
         self.replicas = replicas   # the mirrored strategy's replicas (and the recording's logical CPUs, at least 2)
         self.host_dependent = host_dependent
         self.recording_host = recording_host
@@ -89,10 +126,15 @@ class RecordedPrograms:
             with gzip.open(self.path, "rt") as f:
                 self._ref.update(json.load(f))
         tf = backend.tf
-        if name.startswith(self.host_dependent) and not self.recording_host(backend_cpu(tf)):
-            pytest.skip(f"{name}: TF 2.21's bits depend on the CPU (ops.host-cpu); recorded on AVX2 without AVX-512, "
-                        f"oneDNN off, and the backend's CPU is not such a CPU")
-        got = json.loads(json.dumps(self.programs[name](tf, lambda: backend.make_strategy("mirrored", replicas=self.replicas))))
+        where = contextlib.nullcontext()
+        if name.startswith(self.host_dependent):
+            where = emulating(tf, self.recording_host, self.recording_cpu)
+            if where is None:
+                pytest.skip(f"{name}: TF 2.21's bits depend on the CPU (ops.host-cpu), and the backend's CPU is not "
+                            f"of the recording host's kind ({self.recording_host.__name__})")
+        with where:
+            got = json.loads(json.dumps(self.programs[name](
+                tf, lambda: backend.make_strategy("mirrored", replicas=self.replicas))))
         want = self._ref[name]
         assert got == want, f"{name}: TF 2.21 gives {str(want)[:900]}\n got {str(got)[:900]}"
 
