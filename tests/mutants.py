@@ -3953,9 +3953,9 @@ TRAINING_BATCH21: list[Mutant] = [
        "            var.assign(grad)\n",
        "with gradient_accumulation_steps, each non-update step overwrites the accumulator with its own gradient"),
     _t("maxnorm-without-epsilon", "missing-error", "simdist/keras/constraints.py",
-       "        desired = tf.clip_by_value(norms, tf.cast(0, norms.dtype), tf.cast(self.max_value, norms.dtype))\n"
+       "        desired = tf.clip_by_value(norms, 0, self.max_value)\n"
        "        return _cast(w, norms.dtype) * (desired / (_EPSILON + norms))\n",
-       "        desired = tf.clip_by_value(norms, tf.cast(0, norms.dtype), tf.cast(self.max_value, norms.dtype))\n"
+       "        desired = tf.clip_by_value(norms, 0, self.max_value)\n"
        "        return _cast(w, norms.dtype) * (desired / norms)\n",
        "MaxNorm divides by the bare norm: a zero column becomes NaN (Keras adds epsilon to the norm)"),
     # -- learning-rate schedules and callbacks
