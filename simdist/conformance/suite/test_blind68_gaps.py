@@ -114,9 +114,12 @@ def _regularizers(tf: Any, mk: Any) -> Any:
                 got[f"l1-{f}"] = _error(lambda f=f: _bits(r.L1(f)(w)))
                 got[f"l2-{f}"] = _error(lambda f=f: _bits(r.L2(f)(w)))
                 got[f"l1l2-{f}"] = _error(lambda f=f: _bits(r.L1L2(l1=f, l2=f / 3)(w)))
-            if len(shape) == 2:
+            if len(shape) == 2:   # (rsqrt over 48 norms takes its packet path; fewer than a packet, 1 / sqrt)
                 for mode in ("rows", "columns"):
-                    got[f"orth-{mode}"] = _error(lambda mode=mode: _bits(r.OrthogonalRegularizer(0.37, mode=mode)(w)))
+                    for k in (1.3, 2.3, 3.7, 5.1):
+                        wk = tf.constant(_w(shape, k, dt))
+                        got[f"orth-{mode}-{k}"] = _error(
+                            lambda mode=mode, wk=wk: _bits(r.OrthogonalRegularizer(0.37, mode=mode)(wk)))
             out[key] = got
     return out
 
@@ -340,10 +343,18 @@ def _weights(tf: Any, mk: Any) -> Any:
     out["frozen-names"] = [v.path for v in m.weights]
     out["frozen-shapes"] = [list(w.shape) for w in m.get_weights()]
     out["frozen-layer-weights"] = [list(w.shape) for w in m.layers[0].get_weights()]
-    d = L.Dense(2); d.build((None, 3))
-    out["set-transposed"] = _error(lambda: d.set_weights([np.ones((2, 3), "float32"), np.zeros((2,), "float32")]))
-    out["set-too-few"] = _error(lambda: d.set_weights([np.ones((3, 2), "float32")]))
-    out["set-bias-shape"] = _error(lambda: d.set_weights([np.ones((3, 2), "float32"), np.zeros((1, 2), "float32")]))
+    d = L.Dense(2, name="d"); d.build((None, 3))
+
+    def refused(values: list) -> str:
+        try:
+            d.set_weights(values)
+            return "accepted " + str([_bits(v) for v in d.weights])
+        except Exception as e:  # noqa: BLE001 - the class and Keras's message are the observation
+            return f"raised {type(e).__name__}: {str(e)[:120]}"
+    out["set-transposed"] = refused([np.ones((2, 3), "float32"), np.zeros((2,), "float32")])
+    out["set-too-few"] = refused([np.ones((3, 2), "float32")])
+    out["set-bias-shape"] = refused([np.ones((3, 2), "float32"), np.zeros((1, 2), "float32")])
+    out["set-flat-kernel"] = refused([np.ones((6,), "float32"), np.zeros((2,), "float32")])
     d.set_weights([np.arange(6, dtype="float32").reshape(3, 2), np.float32([1, 2])])
     out["set-ok"] = [_bits(v) for v in d.weights]
     bn = L.BatchNormalization(); bn.build((None, 3))
