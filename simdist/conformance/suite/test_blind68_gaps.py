@@ -335,7 +335,9 @@ _program("compile-accuracy-by-label-shape", _compile_accuracy)
 def _weights(tf: Any, mk: Any) -> Any:
     L = tf.keras.layers
     tf.keras.utils.set_random_seed(68)
-    m = tf.keras.Sequential([tf.keras.Input((3,)), L.Dense(2), L.BatchNormalization(), L.Dense(1)])
+    # (named model and layers: auto names count the process's earlier layers)
+    m = tf.keras.Sequential([tf.keras.Input((3,)), L.Dense(2, name="d1"), L.BatchNormalization(name="bn"),
+                             L.Dense(1, name="d2")], name="m")
     out = {"names": [v.path for v in m.weights], "trainable": [v.path for v in m.trainable_weights],
            "shapes": [list(w.shape) for w in m.get_weights()],
            "layer": [[v.name for v in layer.weights] for layer in m.layers]}
@@ -357,7 +359,7 @@ def _weights(tf: Any, mk: Any) -> Any:
     out["set-flat-kernel"] = refused([np.ones((6,), "float32"), np.zeros((2,), "float32")])
     d.set_weights([np.arange(6, dtype="float32").reshape(3, 2), np.float32([1, 2])])
     out["set-ok"] = [_bits(v) for v in d.weights]
-    bn = L.BatchNormalization(); bn.build((None, 3))
+    bn = L.BatchNormalization(name="bn2"); bn.build((None, 3))
     out["bn-order"] = [v.name for v in bn.weights]
     out["bn-get"] = [list(w.shape) for w in bn.get_weights()]
     return out
