@@ -33,7 +33,7 @@ def _case(cls: str, mode: str, **kw: Any) -> Callable[[Any], Any]:
             m = tf.keras.Sequential([tf.keras.Input((5, 2)), layer])
             m.compile("sgd", "mse")
             m.fit(_X, np.ones((6, 1), np.float32), verbose=0, epochs=1, batch_size=6)
-            return "fit ran"   # (the loss is not compared: RNN dropout in fit is an open item)
+            return "fit ran"   # (the loss is not compared: TF's fit shuffles the rows unseeded, so dropout shows it)
         except Exception as e:  # noqa: BLE001 - the class is the observation
             return f"raised {type(e).__name__}"
     return case
