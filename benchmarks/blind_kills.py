@@ -4,7 +4,7 @@ committed package (suite_kills.py's plant-and-run):
 
     python benchmarks/blind_kills.py BATCH ["-k EXPRESSION"]
 
-BATCH is 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67 or 69. Prints the baseline (the unmutated copy must pass) and one line per mutant: killed
+BATCH is 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68 or 69. Prints the baseline (the unmutated copy must pass) and one line per mutant: killed
 (with the failing test) or survived. docs/conformance.md has the figures: batch 19, 1 of 14 with its
 default slice ("Twenty-first session ... a nineteenth blind batch"); batch 20 in "Twenty-second session
 ... a twentieth blind batch"; batch 21 in "Twenty-third session: ... against the twenty-first blind
@@ -40,8 +40,10 @@ on first contact); batch 63 in "Fifty-second session, 2026-12-06: a sixty-third 
 confirmed killed on first contact); batch 64 in "Fifty-third session, 2026-12-06: a sixty-fourth blind batch" (the
 mutants not confirmed killed on first contact); batch 67 in "Fifty-fourth session, 2026-12-06: a sixty-seventh blind
 batch" (the 5 mutants not killed on first contact over its areas' modules); batch 66 in "Fifty-fourth session, 2026-12-06: a sixty-sixth blind
-batch" (the survivors and the mutants not attributed); batch 69 in "Fifty-fifth session, 2026-12-06: a sixty-ninth
-blind batch" (the 10 mutants not killed on first contact over the 81 suite modules of its areas).
+batch" (the survivors and the mutants not attributed); batch 68 in "Fifty-fifth session, 2026-12-06: a sixty-eighth
+blind batch" (the 11 mutants not killed on first contact over the suite modules naming Keras); batch 69 in "Fifty-fifth
+session, 2026-12-06: a sixty-ninth blind batch" (the 10 mutants not killed on first contact over the 81 suite modules of
+its areas).
 """
 
 from __future__ import annotations
@@ -331,6 +333,13 @@ BATCHES: dict[str, tuple[list[str], str]] = {
     "67": (["preserver-unroll-boundary-inclusive", "dist-iterator-traced-end-stop-iteration", "update-result-first-copy",
             "philox-skip-low-carry-dropped", "default-seed-pair-swapped"],
            "blind67"),
+    # (batch 68: the survivors of first contact over the 221 suite modules naming Keras; the gaps slice "blind68",
+    # suite/test_blind68_gaps.py: docs/conformance.md, "a sixty-eighth blind batch")
+    "68": (["progbar-negative-value-scientific", "keras-archive-config-before-metadata", "l2-penalty-factor-inside-sum",
+            "progbar-step-digits-ceil-log10", "set-weights-shape-checked-by-size", "log-sigmoid-as-log-of-sigmoid",
+            "hard-silu-reassociated", "lora-scale-after-product", "unit-norm-by-reciprocal",
+            "orthogonal-regularizer-rsqrt-as-reciprocal-sqrt", "l1-penalty-factor-inside-sum"],
+           "blind68"),
     # (batch 66: the survivors and the mutants not attributed when the session ended; the gaps slice "blind66",
     # suite/test_blind66_gaps.py, kills all ten: docs/conformance.md, "a sixty-sixth blind batch")
     "66": (["auc-riemann-sum-reversed", "auc-thresholds-by-reciprocal", "dense-one-unit-bias-takes-bias-add",

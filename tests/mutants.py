@@ -3953,9 +3953,9 @@ TRAINING_BATCH21: list[Mutant] = [
        "            var.assign(grad)\n",
        "with gradient_accumulation_steps, each non-update step overwrites the accumulator with its own gradient"),
     _t("maxnorm-without-epsilon", "missing-error", "simdist/keras/constraints.py",
-       "        desired = tf.clip_by_value(norms, tf.cast(0, norms.dtype), tf.cast(self.max_value, norms.dtype))\n"
+       "        desired = tf.clip_by_value(norms, 0, self.max_value)\n"
        "        return _cast(w, norms.dtype) * (desired / (_EPSILON + norms))\n",
-       "        desired = tf.clip_by_value(norms, tf.cast(0, norms.dtype), tf.cast(self.max_value, norms.dtype))\n"
+       "        desired = tf.clip_by_value(norms, 0, self.max_value)\n"
        "        return _cast(w, norms.dtype) * (desired / norms)\n",
        "MaxNorm divides by the bare norm: a zero column becomes NaN (Keras adds epsilon to the norm)"),
     # -- learning-rate schedules and callbacks
@@ -11345,3 +11345,151 @@ TRAINING_BATCH69: list[Mutant] = [
 ]
 TRAINING += TRAINING_BATCH69
 CATALOGUE += TRAINING_BATCH69
+#: Blind batch 68 (fifty-fifth session, helper blind55a): Keras layers, activations, constraints and regularizers,
+#: initializers, optimizers, metrics, callbacks and the progress bar, the data adapter, compile, weights and saving;
+#: written from simdist's source before reading the suite. The first 20 are on the mainstream path (a line an
+#: ordinary compile/fit/evaluate/predict/save program or custom loop runs: /work/wt/blind55a_logs/mainstream.py
+#: under coverage, mainstream_check.py); "subtle" marks the numerically subtle ones.
+TRAINING_BATCH68: list[Mutant] = [
+    _t("orthogonal-sign-correction-dropped", "formula", "simdist/keras/initializers.py",
+       "        q = q * np.sign(np.diag(r))\n",
+       "",
+       "mainstream: the Orthogonal initializer (the recurrent kernels' default) keeps QR's Q without multiplying "
+       "its columns by the signs of R's diagonal"),
+    _t("progbar-negative-value-scientific", "boundary", "simdist/keras/utils/progbar.py",
+       "                    info += f\" {avg:.4f}\" if abs(avg) > 1e-3 else f\" {avg:.4e}\"\n",
+       "                    info += f\" {avg:.4f}\" if avg > 1e-3 else f\" {avg:.4e}\"\n",
+       "mainstream: the verbose=1 progress bar prints a negative value (a cosine-similarity loss) in "
+       "scientific notation, comparing the value and not its magnitude with 1e-3"),
+    _t("keras-archive-config-before-metadata", "order", "simdist/keras/models/keras_file.py",
+       "        for name, data in ((_METADATA, metadata.encode()), (_CONFIG, config.encode()),\n",
+       "        for name, data in ((_CONFIG, config.encode()), (_METADATA, metadata.encode()),\n",
+       "mainstream: model.save writes the .keras zip's config.json before metadata.json (Keras: metadata, "
+       "config, weights)"),
+    _t("sequential-functional-not-skipped", "state", "simdist/keras/models/saving.py",
+       "    extra = {\"Functional\": {\"operations\", \"_operations\"}, \"Sequential\": {\"_functional\"}}.get(obj_type, set())\n",
+       "    extra = {\"Functional\": {\"operations\", \"_operations\"}}.get(obj_type, set())\n",
+       "mainstream: the weights walk does not skip a Sequential's inner `_functional`, so its layers are also "
+       "walked (saved) under `_functional/...`"),
+    _t("layer-get-weights-trainable-only", "state", "simdist/keras/layers/layer.py",
+       "        return [v.numpy() for v in self.weights]\n",
+       "        return [v.numpy() for v in self.trainable_weights]\n",
+       "mainstream: get_weights returns only the trainable weights (BatchNormalization's moving statistics, "
+       "frozen layers' weights left out)"),
+    _t("frozen-layer-regularizer-still-penalized", "state", "simdist/keras/layers/layer.py",
+       "        return [v.regularizer(v) for v in self.trainable_weights if v.regularizer is not None]\n",
+       "        return [v.regularizer(v) for v in self.weights if v.regularizer is not None]\n",
+       "mainstream: a frozen layer's (trainable=False) weight regularizers still add their penalties to the losses"),
+    _t("glorot-fan-average-floored", "formula", "simdist/keras/initializers.py",
+       "            scale /= max(1.0, (fan_in + fan_out) / 2.0)\n",
+       "            scale /= max(1.0, (fan_in + fan_out) // 2)\n",
+       "mainstream: VarianceScaling's fan_avg (glorot_uniform, the default kernel initializer) halves fan_in + "
+       "fan_out by floor division (an odd sum loses its half: a wider limit)"),
+    _t("l2-penalty-factor-inside-sum", "formula", "simdist/keras/regularizers.py",
+       "        return tf.cast(self.l2, _dtype(x)) * tf.reduce_sum(tf.square(x))\n",
+       "        return tf.reduce_sum(tf.cast(self.l2, _dtype(x)) * tf.square(x))\n",
+       "mainstream, subtle: the L2 penalty as sum(l2 * w^2) instead of l2 * sum(w^2) (the last bits of the "
+       "regularization loss, so of the training loss and the gradients)"),
+    _t("regularizer-zero-factor-refused", "boundary", "simdist/keras/regularizers.py",
+       "    if not isinstance(value, (float, int)) or (math.isinf(value) or math.isnan(value)) or value < 0:\n",
+       "    if not isinstance(value, (float, int)) or (math.isinf(value) or math.isnan(value)) or value <= 0:\n",
+       "mainstream: a penalty factor of 0 (l2(0.0), L1L2's default l1=0) is refused as if negative"),
+    _t("weight-decay-cast-exact", "dtype", "simdist/keras/optimizers/base_optimizer.py",
+       "                    wd = tf.cast(self.weight_decay, variable.dtype)\n",
+       "                    wd = tf.constant(self.weight_decay, variable.dtype)\n",
+       "mainstream, subtle: the decoupled weight decay factor is made exactly in the variable's dtype instead of "
+       "Keras's cast of the Python float (through float32): float64 variables decay by 0.01, not 0.0099999998"),
+    _t("array-adapter-batches-floor-plus-one", "boundary", "simdist/keras/trainers/data_adapter.py",
+       "        self._size = int(math.ceil(num_samples / batch_size))\n",
+       "        self._size = num_samples // batch_size + 1\n",
+       "mainstream: the array adapter counts n // batch_size + 1 batches (one too many when the batch size divides "
+       "the sample count: the callbacks' params['steps'], the progress bar's target)"),
+    _t("lstm-split-candidate-output-swapped", "order", "simdist/keras/layers/rnn_cells.py",
+       "            z0, z1, z2, z3 = tf.split(z, 4, axis=1)\n",
+       "            z0, z1, z3, z2 = tf.split(z, 4, axis=1)\n",
+       "mainstream: the fused LSTM cell reads its gates in the order i, f, o, c instead of Keras's i, f, c, o "
+       "(the candidate and output gates' kernel slices swapped)"),
+    _t("auc-bucket-index-not-clamped", "boundary", "simdist/keras/metrics/metrics_utils.py",
+       "    if thresholds_with_epsilon:\n        bucket_indices = tf.nn.relu(bucket_indices)\n",
+       "",
+       "mainstream: AUC's evenly-spaced bucket index of a prediction of exactly 0 stays -1 (dropped by the segment "
+       "sum) instead of being clamped to bucket 0"),
+    _t("auc-end-thresholds-exact", "boundary", "simdist/keras/metrics/confusion_metrics.py",
+       "        self._thresholds = np.array([0.0 - eps] + list(thresholds) + [1.0 + eps])\n",
+       "        self._thresholds = np.array([0.0] + list(thresholds) + [1.0])\n",
+       "mainstream: AUC's end thresholds are exactly 0 and 1 (Keras: -epsilon and 1 + epsilon), so a prediction of "
+       "0 is not counted as positive at the first threshold"),
+    _t("progbar-step-digits-ceil-log10", "boundary", "simdist/keras/utils/progbar.py",
+       "                numdigits = int(math.log10(self.target)) + 1\n                bar = f\"%{numdigits}d/%d\" % (current, self.target)\n",
+       "                numdigits = math.ceil(math.log10(self.target))\n                bar = f\"%{numdigits}d/%d\" % (current, self.target)\n",
+       "mainstream: the verbose=1 progress bar pads the step count to ceil(log10(target)) digits (one short at 10, "
+       "100 ... steps, none for 1 step)"),
+    _t("progbar-epoch-line-zero-based", "boundary", "simdist/keras/callbacks/progbar_logger.py",
+       "            print_msg(f\"Epoch {epoch + 1}/{self.epochs}\")\n",
+       "            print_msg(f\"Epoch {epoch}/{self.epochs}\")\n",
+       "mainstream: fit's verbose epoch header counts epochs from 0 (Epoch 0/3)"),
+    _t("set-weights-shape-checked-by-size", "boundary", "simdist/keras/layers/layer.py",
+       "            if tuple(variable.shape.as_list()) != tuple(np.shape(value)):\n",
+       "            if int(np.prod(variable.shape.as_list())) != int(np.size(value)):\n",
+       "mainstream: set_weights compares only the element counts (a transposed kernel passes the check and fails "
+       "later, or is reshaped)"),
+    _t("accuracy-binary-from-labels-last-dim", "axis", "simdist/keras/trainers/compile_utils.py",
+       "    is_binary = y_p_last == 1\n",
+       "    is_binary = y_t_last == 1\n",
+       "mainstream: compile's 'accuracy' string is resolved as binary when the labels' last dimension is 1 (sparse "
+       "labels of shape (n, 1)) instead of the predictions'"),
+    _t("layer-weights-non-trainable-first", "order", "simdist/keras/layers/layer.py",
+       "        for v in self._trainable_variables + self._non_trainable_variables:\n",
+       "        for v in self._non_trainable_variables + self._trainable_variables:\n",
+       "mainstream: a layer's weights list its non-trainable variables first (BatchNormalization's moving "
+       "statistics before gamma and beta: get_weights/set_weights order, the weights file's indices)"),
+    _t("optimizer-ops-left-python-float-through-float32", "dtype", "simdist/keras/optimizers/_ops.py",
+       "        return tf.constant(x1, dtype=t2.dtype), t2\n",
+       "        return tf.cast(x1, t2.dtype), t2\n",
+       "mainstream, subtle: the optimizers' binary ops convert a Python float left operand (RMSprop's rho * v, "
+       "(1 - rho) * g^2) through float32 before the variable's dtype: float64 variables see 0.9 as 0.89999998"),
+    _t("recurrent-dropout-mask-takes-dropout-rate", "formula", "simdist/keras/layers/rnn_cells.py",
+       "                               self._create_dropout_mask(step_input, self.recurrent_dropout))\n",
+       "                               self._create_dropout_mask(step_input, self.dropout))\n",
+       "an RNN cell's recurrent dropout mask is drawn at the input dropout's rate (copy and paste)"),
+    _t("rnn-dropout-one-mask-for-all-gates", "state", "simdist/keras/layers/rnn_cells.py",
+       "        return [random.dropout(ones, rate=dropout_rate, seed=self.seed_generator) for _ in range(count)]\n",
+       "        return [random.dropout(ones, rate=dropout_rate, seed=self.seed_generator)] * count\n",
+       "the gate-split (implementation 1) LSTM/GRU draws one dropout mask and shares it among its gates "
+       "instead of one mask per gate"),
+    _t("add-layer-sums-from-the-last", "order", "simdist/keras/layers/merging.py",
+       "        out = inputs[0]\n        for x in inputs[1:]:\n            out = _ops_add(out, x)\n        return out\n",
+       "        out = inputs[-1]\n        for x in reversed(inputs[:-1]):\n            out = _ops_add(out, x)\n        return out\n",
+       "subtle: Add() sums three or more inputs from the last ((c + b) + a) instead of from the first"),
+    _t("log-sigmoid-as-log-of-sigmoid", "formula", "simdist/keras/activations.py",
+       "    return -tf.math.softplus(-x)\n",
+       "    return tf.math.log(tf.nn.sigmoid(x))\n",
+       "subtle: log_sigmoid as log(sigmoid(x)) instead of -softplus(-x) (-inf for very negative x, other bits)"),
+    _t("hard-silu-reassociated", "formula", "simdist/keras/activations.py",
+       "    return x * hard_sigmoid(x)\n",
+       "    return x * tf.nn.relu6(x + 3.0) / 6.0\n",
+       "subtle: hard_silu as (x * relu6(x + 3)) / 6 instead of x * (relu6(x + 3) / 6)"),
+    _t("glu-halves-swapped", "order", "simdist/keras/activations.py",
+       "    return x1 * tf.sigmoid(x2)\n",
+       "    return x2 * tf.sigmoid(x1)\n",
+       "glu gates the second half by the first's sigmoid instead of the first half by the second's"),
+    _t("lora-scale-after-product", "formula", "simdist/keras/layers/lora.py",
+       "    delta = (layer.lora_alpha / layer.lora_rank) * product\n",
+       "    delta = layer.lora_alpha * product / layer.lora_rank\n",
+       "subtle: LoRA's merged kernel scales A @ B as (alpha * AB) / rank instead of (alpha / rank) * AB"),
+    _t("unit-norm-by-reciprocal", "formula", "simdist/keras/constraints.py",
+       "        return _cast(w, norms.dtype) / (_EPSILON + norms)\n",
+       "        return _cast(w, norms.dtype) * (1.0 / (_EPSILON + norms))\n",
+       "subtle: UnitNorm multiplies by the reciprocal of (eps + norm) instead of dividing"),
+    _t("orthogonal-regularizer-rsqrt-as-reciprocal-sqrt", "formula", "simdist/keras/regularizers.py",
+       "    inv_norm = tf.math.rsqrt(tf.reduce_sum(tf.square(x), axis=axis, keepdims=True))\n",
+       "    inv_norm = 1.0 / tf.sqrt(tf.reduce_sum(tf.square(x), axis=axis, keepdims=True))\n",
+       "subtle: OrthogonalRegularizer's row normalization takes 1 / sqrt(sum x^2) instead of Keras's rsqrt (the last "
+       "bits of the normalized rows, so of the penalty)"),
+    _t("l1-penalty-factor-inside-sum", "formula", "simdist/keras/regularizers.py",
+       "        return tf.cast(self.l1, _dtype(x)) * tf.reduce_sum(tf.abs(x))\n",
+       "        return tf.reduce_sum(tf.cast(self.l1, _dtype(x)) * tf.abs(x))\n",
+       "subtle: the L1 penalty as sum(l1 * |w|) instead of l1 * sum(|w|)"),
+]
+TRAINING += TRAINING_BATCH68
+CATALOGUE += TRAINING_BATCH68

@@ -63,7 +63,9 @@ class MaxNorm(Constraint):
     def __call__(self, w: Any) -> Any:
         w = _tensor(w)
         norms = _norms(w, self.axis)
-        desired = tf.clip_by_value(norms, tf.cast(0, norms.dtype), tf.cast(self.max_value, norms.dtype))
+        # (Keras's ops.clip: tf.clip_by_value converts the Python bounds to the norms' dtype directly, so a float64
+        # weight is clipped at max_value exactly, not at its float32 rounding)
+        desired = tf.clip_by_value(norms, 0, self.max_value)
         return _cast(w, norms.dtype) * (desired / (_EPSILON + norms))
 
     def get_config(self) -> dict[str, Any]:
@@ -105,7 +107,7 @@ class MinMaxNorm(Constraint):
     def __call__(self, w: Any) -> Any:
         w = _tensor(w)
         norms = _norms(w, self.axis)
-        clipped = tf.clip_by_value(norms, tf.cast(self.min_value, norms.dtype), tf.cast(self.max_value, norms.dtype))
+        clipped = tf.clip_by_value(norms, self.min_value, self.max_value)   # (the bounds exact: MaxNorm's note)
         desired = self.rate * clipped + (1 - self.rate) * norms
         return _cast(w, norms.dtype) * (desired / (_EPSILON + norms))
 

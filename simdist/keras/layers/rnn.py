@@ -257,6 +257,20 @@ _CELL_ARGS = ("units", "activation", "use_bias", "kernel_initializer", "recurren
               "recurrent_constraint", "bias_constraint", "dropout", "recurrent_dropout")
 
 
+def _cudnn_attempt_dropout(layer: Any, sequences: Any, training: Any) -> None:
+    """Keras 3.15's LSTM/GRU.inner_loop before trying the backend's cuDNN kernel (use_cudnn "auto", no recurrent
+    dropout, training with dropout; use_cudnn=True too, before its ValueError): the cell's dropout mask of the first step, expanded on axis 1 and broadcast to the
+    sequences. The split-gate cells (implementation 1) keep one mask per gate, a list that stacks to rank 3, so the
+    broadcast to the rank-3 sequences fails as on TF 2.21 (InvalidArgumentError "Rank of input (4) must be no greater
+    than rank of output shape (3)"; traced: ValueError); a single mask broadcasts, unused, as in Keras (the mask is the
+    cell's, drawn once: the fallback loop reuses it). Clause keras.rnn.dropout; blind55a's gaps probe."""
+    if getattr(layer, "use_cudnn", None) not in ("auto", True) or layer.cell.recurrent_dropout or not (training and layer.cell.dropout):
+        return
+    mask = layer.cell.get_dropout_mask(sequences[:, 0, :])
+    if isinstance(mask, (list, tuple)):
+        tf.broadcast_to(tf.expand_dims(mask, axis=1), tf.shape(sequences))
+
+
 class _CellLayer(RNN):
     """A recurrent layer that owns its cell: the cell's arguments read through, and Keras's
     config (the cell's arguments inline, no "cell" entry)."""
@@ -272,6 +286,7 @@ class _CellLayer(RNN):
 
     def inner_loop(self, sequences: Any, initial_state: Any, mask: Any, training: Any = False) -> Any:
         # (LSTM and GRU: Keras's TF backend has their cuDNN kernels on GPUs only)
+        _cudnn_attempt_dropout(self, sequences, training)
         if getattr(self, "use_cudnn", "auto") is True:
             raise ValueError("use_cudnn=True was specified, but cuDNN is not supported for this layer configuration "
                              "with this backend. Pass use_cudnn='auto' to fallback to a non-cuDNN implementation.")
