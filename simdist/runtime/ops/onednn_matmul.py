@@ -31,14 +31,23 @@ def applies(x: np.ndarray, y: np.ndarray, transpose_a: bool, transpose_b: bool) 
             and host_cpu.current().onednn_supports("float32"))
 
 
+#: the largest plain product (m x k x n multiply-adds) computed in oneDNN's order: the order costs a NumPy pass over the
+#: [m, n] output per k (a [512, 256] x [256, 256] product took 0.3 s, BLAS 1 ms: every Dense layer of a scenario, which
+#: runs the reference model, paid it), so larger products keep NumPy's BLAS, off in the last bits (as conv.py's
+#: `_ORDERED_BUDGET` for Conv2D; docs/spec.md ops.packet-paths)
+ORDERED_BUDGET = 4_000_000
+
+
 def in_order(x: np.ndarray, y: np.ndarray, transpose_a: bool, transpose_b: bool) -> bool:
     """Whether x [m, k] @ y [k, n] (neither transposed) is oneDNN's product accumulated over k in order with fused
     multiply-adds (contraction_order.ordered_matmul): n >= 2 columns and k <= 384. Observed on the same Xeon: every
     element of 22 seeded products of m in 1..256, k in 3..384, n in 2..256 (NumPy's BLAS was off in 5 of them);
     from k = 385 oneDNN splits k (2x385x3: 4 of 6 elements off in order), and one column (n = 1) is its
-    matrix-vector kernel: neither modelled (NumPy's order kept)."""
+    matrix-vector kernel: neither modelled (NumPy's order kept). Nor is a product of more than ORDERED_BUDGET
+    multiply-adds computed so (its cost: NumPy's BLAS kept)."""
     return (not transpose_a and not transpose_b and x.dtype == np.float32 and x.ndim == 2 and y.ndim == 2
             and x.shape[0] >= 1 and 1 <= x.shape[1] <= 384 and y.shape[1] >= 2
+            and x.shape[0] * x.shape[1] * y.shape[1] <= ORDERED_BUDGET
             and host_cpu.current().onednn_supports("float32"))
 
 
