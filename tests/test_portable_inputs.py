@@ -119,4 +119,4 @@ def test_recorded_suite_modules_use_portable_inputs() -> None:
     assert not found, (
         f"{len(found)} input(s) of recorded suite modules come from NumPy functions whose last bits depend on the "
         f"CPU (the recording then answers other inputs on another host); use "
-        f"simdist/conformance/suite/portable.py (exp, power, log_uniform) instead:\n" + "\n".join(found))
+        f"simdist/conformance/suite/portable.py (exp, sin, power, log_uniform) instead:\n" + "\n".join(found))

@@ -17,13 +17,20 @@ import numpy as np
 
 from simdist.runtime.ops import libm
 
-__all__ = ["exp", "power", "log_uniform"]
+__all__ = ["exp", "sin", "power", "log_uniform"]
 
 
 def exp(x: Any) -> np.ndarray:
     """e**x for float64 x, the C library's exp, element by element."""
     a = np.asarray(x, np.float64)
     return libm.scalar_map("exp", np.ascontiguousarray(a).ravel()).reshape(a.shape)
+
+
+def sin(x: Any) -> np.ndarray:
+    """sin(x) for float64 x, the C library's sin, element by element (NumPy's float64 sin has AVX2 and AVX-512F
+    builds of its own)."""
+    a = np.asarray(x, np.float64)
+    return libm.scalar_map("sin", np.ascontiguousarray(a).ravel()).reshape(a.shape)
 
 
 def power(x: Any, y: Any) -> np.ndarray:

@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from simdist.conformance.suite import portable
 from simdist.conformance.suite.recorded_programs import (RecordedPrograms, avx512_with_onednn, bits as _bits,
                                                           error as _error, plain as _plain, reference_cpu)
 
@@ -80,7 +81,7 @@ _program("act-with-arguments", _activations_with_arguments)
 
 # -- 2. constraints and regularizers ------------------------------------------------------------------------------
 def _w(shape: tuple, k: float, dtype: str = "float32") -> np.ndarray:
-    return (np.sin(np.arange(int(np.prod(shape))) * k + 0.3) * 1.7).reshape(shape).astype(dtype)
+    return (portable.sin(np.arange(int(np.prod(shape))) * k + 0.3) * 1.7).reshape(shape).astype(dtype)
 
 
 def _constraints(tf: Any, mk: Any) -> Any:
