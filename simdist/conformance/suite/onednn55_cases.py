@@ -42,8 +42,8 @@ REF = RecordedPrograms(PATH, host_dependent=("o-",), recording_host=avx512_with_
 #: simdist's disagreements with TF 2.21 on the AVX-512 oneDNN Xeon (program -> "case" or "case/field" left out; g0, g1
 #: the gradients of the first and second input): the jit batch norm's gradients (C a multiple of 4: scale's, and the
 #: training input gradient that uses it), bfloat16 batch norm's scale gradient at 16 and 32 channels, oneDNN's
-#: Conv2DBackpropInput (g0) and the filter gradient of a 1x1 filter and of 16 input channels (g1), MatMul's
-#: unmodelled kernels (transpose_b with 1 or 16 rows, k = 385, one column): host55's open classes and their borders
+#: Conv2DBackpropInput (g0) and the filter gradient of 16 input channels (g1), MatMul's unmodelled kernels (one
+#: row with transpose_b, k = 385, one column): host55's open classes and their borders
 OPEN: dict[str, tuple[str, ...]] = {
     'o-batchnorm-bfloat16': (
         '(1, 2, 5, 16)False/g1', '(1, 2, 5, 16)True/g1', '(1, 2, 5, 32)False/g1', '(1, 2, 5, 32)True/g1',
@@ -67,7 +67,7 @@ OPEN: dict[str, tuple[str, ...]] = {
         '(2, 5, 5, 9)(3, 3, 9, 1)1SAME/g0', '(2, 5, 6, 3)(3, 3, 3, 4)2SAME/g0',
     ),
     'o-matmul-float32': (
-        '16x100x3NT/y', '16x17x1NT/y', '16x33x4NT/y', '1x100x3NT/y', '1x16x5NT/y', '1x7x2NT/y', '2x385x3NN/y',
+        '16x17x1NT/y', '17x17x1NT/y', '1x100x3NT/y', '1x16x5NT/y', '1x7x2NT/y', '2x385x3NN/y', '32x17x1NT/y',
         '3x17x1NN/y',
     ),
 }
@@ -178,8 +178,8 @@ program("o-xent-keras-float32", _keras_xent)
 
 
 # -- 2. MatMul: the transpose_b kernel's rows, the in-order product's k and n, their borders ------------------------
-_MM_TB = tuple((m, k, n) for m in (1, 2, 3, 8, 9, 15, 16) for k, n in ((1, 3), (7, 2), (16, 5), (17, 1), (33, 4),
-                                                                         (100, 3)))
+_MM_TB = tuple((m, k, n) for m in (1, 2, 3, 8, 9, 15, 16, 17, 32)
+               for k, n in ((1, 3), (7, 2), (16, 5), (17, 1), (33, 4), (100, 3)))
 _MM_PLAIN = ((1, 1, 2), (1, 3, 2), (4, 16, 5), (3, 17, 1), (17, 33, 2), (2, 384, 3), (2, 385, 3), (5, 100, 17),
              (15, 9, 16), (16, 9, 16), (33, 20, 7))
 _MM_TA = ((3, 9, 5, False), (4, 17, 2, True), (9, 16, 3, True))
