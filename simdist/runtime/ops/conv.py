@@ -23,7 +23,7 @@ from numpy.lib.stride_tricks import as_strided
 
 from simdist.runtime import context, errors, host_cpu
 from simdist.runtime import symbolic as _symbolic
-from simdist.runtime.ops import args, array, conv2d_eigen, dispatch, graph_inputs, trace_errors
+from simdist.runtime.ops import args, array, conv2d_eigen, dispatch, graph_inputs, onednn_1x1, trace_errors
 from simdist.runtime.ops import static_shapes as _static_shapes
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.nn_rules import CONV, FLOATS, typed
@@ -475,6 +475,9 @@ def _conv2d_backprop_filter(x: np.ndarray, dy: np.ndarray, filter_sizes: tuple, 
             return np.zeros(tuple(filter_sizes), x.dtype)
         return _eigen_half_filter_sum(cols.reshape(x.shape[0], -1, kh * kw * fin), dy2.reshape(x.shape[0], -1, cout),
                                       per_image=False).reshape(filter_sizes)
+    if groups == 1 and fin <= 9 and _onednn_in_order(cols, cout) and onednn_1x1.applies(
+            filter_sizes, strides, padding, explicit_paddings):
+        return onednn_1x1.filter_sums(cols, dy2, x.shape[0], x.shape[2]).reshape(filter_sizes)
     if groups == 1 and fin <= 9 and _onednn_in_order(cols, cout):
         # (observed for 1 to 9 input channels; 17, 32 and 64 take another order, not found: BLAS's kept)
         return _onednn_filter_sums(cols, dy2, x.shape[0]).reshape(filter_sizes)

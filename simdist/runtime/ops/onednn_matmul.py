@@ -43,9 +43,12 @@ def in_order(x: np.ndarray, y: np.ndarray, transpose_a: bool, transpose_b: bool)
     multiply-adds (contraction_order.ordered_matmul): n >= 2 columns and k <= 384. Observed on the same Xeon: every
     element of 22 seeded products of m in 1..256, k in 3..384, n in 2..256 (NumPy's BLAS was off in 5 of them);
     from k = 385 oneDNN splits k (2x385x3: 4 of 6 elements off in order), and one column (n = 1) is its
-    matrix-vector kernel: neither modelled (NumPy's order kept). Nor is a product of more than ORDERED_BUDGET
-    multiply-adds computed so (its cost: NumPy's BLAS kept)."""
-    return (not transpose_a and not transpose_b and x.dtype == np.float32 and x.ndim == 2 and y.ndim == 2
+    matrix-vector kernel: neither modelled (NumPy's order kept). With transpose_b, 16 rows and more take the same
+    order under the same bounds (fifty-fifth session, onednn55: every element of 11 seeded products of m 16..256,
+    k 1..384, n 2..200; k = 385 and more, and one column, are off in most elements, as without transpose_b). Nor is a
+    product of more than ORDERED_BUDGET multiply-adds computed so (its cost: NumPy's BLAS kept)."""
+    return (not transpose_a and (not transpose_b or x.shape[0] >= 16) and x.dtype == np.float32 and x.ndim == 2
+            and y.ndim == 2
             and x.shape[0] >= 1 and 1 <= x.shape[1] <= 384 and y.shape[1] >= 2
             and x.shape[0] * x.shape[1] * y.shape[1] <= ORDERED_BUDGET
             and host_cpu.current().onednn_supports("float32"))
