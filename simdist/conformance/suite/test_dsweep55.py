@@ -51,6 +51,10 @@ OPEN: tuple[tuple[str, str, str, str], ...] = (
     ("vars-mirrored-ON_READ-device", "ONLY_FIRST_REPLICA/cross assign", "device",
      "a SyncOnRead ONLY_FIRST_REPLICA variable's cross-replica assign result converted under tf.device('/cpu:1'): "
      "TF on CPU:1, simdist on CPU:0"),
+    ("vars-mirrored-ON_WRITE-*", "*/reduce_to MEAN", "all",
+     "extended.reduce_to(MEAN, v, destinations=v) of a MirroredVariable in the cross-replica context (eagerly): TF "
+     "2.21 a Mirrored of both copies' devices (CPU:0, CPU:1), simdist one tensor on CPU:0 (values equal); "
+     "batch_reduce_to of the same pair agrees"),
     ("input-*", "optional", "device",
      "get_next_as_optional().get_value() of a distributed iterator: TF gives every replica's component on the "
      "caller's device (CPU:0, or CPU:1 under tf.device('/cpu:1')), simdist on each replica's device"),
@@ -64,10 +68,19 @@ def _open(name: str, out: Any) -> Any:
     for pat, key, field, _why in OPEN:
         if not fnmatch.fnmatch(name, pat):
             continue
-        node = out
-        for part in [k for k in key.split("/") if k]:
-            node = node.get(part) if isinstance(node, dict) else None
-        _strip(node, field)
+        parts = [k for k in key.split("/") if k]
+        nodes = [out]
+        for part in parts[:-1]:   # ("*": every entry of the level)
+            nodes = [n[k] for n in nodes if isinstance(n, dict) for k in (sorted(n) if part == "*" else [part])
+                     if k in n]
+        for parent in nodes:
+            if not parts:
+                _strip(parent, field)
+            elif isinstance(parent, dict) and parts[-1] in parent:
+                if field == "all":
+                    parent[parts[-1]] = "left out (OPEN)"
+                else:
+                    _strip(parent[parts[-1]], field)
     return out
 
 
@@ -246,6 +259,14 @@ def _vars(kind: str, sync: str, ctx: str) -> Callable[[Any, Any], Any]:
                 o["cross read"] = _e(lambda: t(_call(tf, ctx, lambda: v.read_value())))
                 o["cross value"] = _e(lambda: t(_call(tf, ctx, lambda: tf.convert_to_tensor(v) * 1.0)))
                 o["cross identity"] = _e(lambda: t(tf.identity(v)))
+                # (the cross-replica methods that take a distributed value, given the variable)
+                o["read_var"] = _e(lambda: locals_(s, _call(tf, ctx, lambda: s.extended.read_var(v))))
+                for op in ("SUM", "MEAN"):
+                    o[f"reduce_to {op}"] = _e(lambda: locals_(s, _call(
+                        tf, ctx, lambda: s.extended.reduce_to(op, v, destinations=v))))
+                    o[f"batch_reduce_to {op}"] = _e(lambda: [locals_(s, r) for r in _call(
+                        tf, ctx, lambda: s.extended.batch_reduce_to(op, [(v, v), (v, "/cpu:0")]))])
+                    o[f"reduce {op}"] = _e(lambda: t(_call(tf, ctx, lambda: s.reduce(op, v, axis=None))))
             v.assign([10.0, 20.0]) if not isinstance(o.get("cross assign"), str) else None
             o["locals after write"] = _e(lambda: locals_(s, v))
             for k, r in res.items():   # the earlier results, read again after the later writes
