@@ -48,7 +48,7 @@ OPEN: tuple[tuple[str, str, str, str], ...] = (
      "OneDeviceStrategy.reduce(SUM, x, axis=0) under tf.device('/cpu:1'): TF on CPU:0 (StrategyBase.reduce's "
      "reduce_sum is a tf.function: the function-output rule above), simdist on CPU:1"),
     ("input-one-device", "reduce in loop", "device", "the same, over a distributed dataset's elements"),
-    ("vars-mirrored-ON_READ-device", "ONLY_FIRST_REPLICA/cross assign", "device",
+    ("vars-mirrored-ON_READ-device", "ONLY_FIRST_REPLICA/cross assign*", "device",
      "a SyncOnRead ONLY_FIRST_REPLICA variable's cross-replica assign result converted under tf.device('/cpu:1'): "
      "TF on CPU:1, simdist on CPU:0"),
     ("vars-mirrored-ON_WRITE-*", "*/reduce_to MEAN", "all",
@@ -76,11 +76,12 @@ def _open(name: str, out: Any) -> Any:
         for parent in nodes:
             if not parts:
                 _strip(parent, field)
-            elif isinstance(parent, dict) and parts[-1] in parent:
+                continue
+            for k in [k for k in (sorted(parent) if isinstance(parent, dict) else []) if fnmatch.fnmatch(k, parts[-1])]:
                 if field == "all":
-                    parent[parts[-1]] = "left out (OPEN)"
+                    parent[k] = "left out (OPEN)"
                 else:
-                    _strip(parent[parts[-1]], field)
+                    _strip(parent[k], field)
     return out
 
 
@@ -254,7 +255,10 @@ def _vars(kind: str, sync: str, ctx: str) -> Callable[[Any, Any], Any]:
                         o[f"{meth} {rv} after"] = _e(lambda: locals_(s, v))
                 res["read in replica"] = _e(lambda: _call(tf, ctx, lambda: s.run(lambda: v.read_value() + 0.0)))
                 res["identity in replica"] = _e(lambda: _call(tf, ctx, lambda: s.run(lambda: tf.identity(v))))
-                o["cross assign"] = _e(lambda: t(tf.convert_to_tensor(v.assign([4.0, 5.0]))))
+                o["cross assign list"] = _e(lambda: t(tf.convert_to_tensor(v.assign([3.0, 6.5]))))
+                o["cross assign numpy"] = _e(lambda: t(tf.convert_to_tensor(v.assign(np.array([3.5, 7.0], "float32")))))
+                o["after numpy"] = _e(lambda: locals_(s, v))
+                o["cross assign"] = _e(lambda: t(tf.convert_to_tensor(v.assign(tf.constant([4.0, 5.0])))))
                 o["cross assign_add False"] = _e(lambda: str(v.assign_add([0.5, 0.5], read_value=False) is None))
                 o["cross read"] = _e(lambda: t(_call(tf, ctx, lambda: v.read_value())))
                 o["cross value"] = _e(lambda: t(_call(tf, ctx, lambda: tf.convert_to_tensor(v) * 1.0)))
@@ -267,7 +271,7 @@ def _vars(kind: str, sync: str, ctx: str) -> Callable[[Any, Any], Any]:
                     o[f"batch_reduce_to {op}"] = _e(lambda: [locals_(s, r) for r in _call(
                         tf, ctx, lambda: s.extended.batch_reduce_to(op, [(v, v), (v, "/cpu:0")]))])
                     o[f"reduce {op}"] = _e(lambda: t(_call(tf, ctx, lambda: s.reduce(op, v, axis=None))))
-            v.assign([10.0, 20.0]) if not isinstance(o.get("cross assign"), str) else None
+            o["later write"] = _e(lambda: str(v.assign(tf.constant([10.0, 20.0])) is None))
             o["locals after write"] = _e(lambda: locals_(s, v))
             for k, r in res.items():   # the earlier results, read again after the later writes
                 o[f"{k} later"] = r if isinstance(r, str) else _e(
@@ -307,6 +311,11 @@ def _input(kind: str, ctx: str) -> Callable[[Any, Any], Any]:
                                 c.get_per_replica_batch_size(4)), opts))
                         out[f"{key} from function"] = d2 if isinstance(d2, str) else _e(lambda: _walk(tf, s, ctx, d2))
         with _where(tf, s, ctx):
+            # (options of another type than InputOptions)
+            out["options dict"] = _e(lambda: _walk(tf, s, ctx, s.experimental_distribute_dataset(
+                ds, {"experimental_fetch_to_device": False})))
+            out["options from function dict"] = _e(lambda: _walk(tf, s, ctx, s.distribute_datasets_from_function(
+                lambda c: ds, {"experimental_fetch_to_device": False})))
             d = s.experimental_distribute_dataset(ds)
             it = iter(d)
             out["get_next"] = _e(lambda: locals_(s, it.get_next()))
