@@ -210,6 +210,11 @@ def _props(kind: str) -> Callable[[Any, Any], Any]:
         out["read_var"] = _e(lambda: locals_(s, ex.read_var(v)))
         out["update"] = _e(lambda: locals_(s, ex.update(v, lambda a, b: a.assign_add(b), args=(tf.constant(0.5),))))
         out["v after update"] = _e(lambda: locals_(s, v))
+        pv = _e(lambda: s.experimental_distribute_values_from_function(
+            lambda c: tf.constant(0.25 * (c.replica_id_in_sync_group + 1))))
+        out["update per-replica args"] = _e(lambda: locals_(s, ex.update(
+            v, lambda a, b: a.assign_add(b), args=(pv,))))
+        out["v after per-replica update"] = _e(lambda: locals_(s, v))
         out["colocate_vars_with"] = _e(lambda: _colocated(tf, s, v))
         return out
     return prog
@@ -272,6 +277,15 @@ def _vars(kind: str, sync: str, ctx: str) -> Callable[[Any, Any], Any]:
                         tf, ctx, lambda: s.extended.batch_reduce_to(op, [(v, v), (v, "/cpu:0")]))])
                     o[f"reduce {op}"] = _e(lambda: t(_call(tf, ctx, lambda: s.reduce(op, v, axis=None))))
             o["later write"] = _e(lambda: str(v.assign(tf.constant([10.0, 20.0])) is None))
+            with s.scope():   # (a scalar one: Python numbers assigned in the cross-replica context)
+                w = _e(lambda: tf.Variable(2.0, name=f"dsweep_s_{agg}",
+                                           synchronization=getattr(tf.VariableSynchronization, sync),
+                                           aggregation=getattr(tf.VariableAggregation, agg)))
+            if not isinstance(w, str):
+                o["scalar assign 3.5"] = _e(lambda: t(tf.convert_to_tensor(w.assign(3.5))))
+                o["scalar locals"] = _e(lambda: locals_(s, w))
+                o["scalar assign_add 1.25"] = _e(lambda: t(tf.convert_to_tensor(w.assign_add(1.25))))
+                o["scalar read"] = _e(lambda: t(tf.convert_to_tensor(w)))
             o["locals after write"] = _e(lambda: locals_(s, v))
             for k, r in res.items():   # the earlier results, read again after the later writes
                 o[f"{k} later"] = r if isinstance(r, str) else _e(
