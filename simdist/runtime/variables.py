@@ -386,10 +386,10 @@ class Variable(metaclass=_VariableMeta):
                 t = self._as_tensor()
             return array.identity(t)
         t = self._as_tensor()
-        if t.dtype.is_floating or t.dtype.is_complex:
+        if (t.dtype.is_floating or t.dtype.is_complex) and not _scoped_elsewhere(t):
             return t
         from simdist.runtime.ops import array
-        return array.identity(t)
+        return array.identity(t)   # (TF's Identity runs under the caller's device scope: dsweep55)
 
     def numpy(self) -> Any:
         if _symbolic.DEPTH[0]:
@@ -707,6 +707,16 @@ def creation_key(v: Any) -> float:
 def in_creation_order(variables: Sequence[Any]) -> list[Any]:
     """`variables` sorted by creation_key (stable: those without one keep their order, last)."""
     return sorted(variables, key=creation_key)
+
+
+def _scoped_elsewhere(t: Any) -> bool:
+    """Whether an eager read_value's Identity moves the read: TF 2.21 runs it under the caller's device scope, so
+    under tf.device of another device than the variable's the result is on the scope's device (observed: a
+    OneDevice/CentralStorage variable's read_value() under tf.device("/cpu:1") is on CPU:1; clause
+    mirrored.aggregation, simdist/conformance/suite/test_dsweep55.py vars-*-device)."""
+    from simdist.runtime import context
+    d = context.scoped_device()
+    return d is not None and d != t.device   # (the scope's name is canonical: runtime/context.py device_scope)
 
 
 def _no_read(name: Any, op: str) -> Any:

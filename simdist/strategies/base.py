@@ -342,8 +342,9 @@ class StrategyExtended:
             return strategy.run(fn, args=args, kwargs=kwargs or {})
 
     def read_var(self, v: Any) -> Any:
-        """The variable's value in cross-replica context (an identity of it)."""
-        return broadcast.copy_to_device(v)
+        """The variable's value in cross-replica context (an identity of it, under the caller's device scope: TF's
+        `array_ops.identity(v)`; observed under tf.device("/cpu:1"), dsweep55)."""
+        return broadcast.copy_to_device(v, context.scoped_device())
 
     @property
     def should_checkpoint(self) -> bool:

@@ -108,6 +108,15 @@ def _merged_result(var: Any) -> Any:
     return Mirrored(tuple(c._as_tensor(observed=False) for c in comps))
 
 
+def _unread_update() -> Any:
+    """What an update with read_value=False returns (TF 2.21 values_util.on_write_assign*: the components' assigns
+    grouped by extended.update, or the local copy's assign): None executing eagerly, an Operation in a tf.function, so
+    returning it from the function (or from a strategy.run there) is TF's TypeError "found return value of type
+    Operation" (clause mirrored.aggregation; dsweep55, simdist/conformance/suite/test_dsweep55.py vars-*-function)."""
+    from simdist.runtime.graph_op import op_result
+    return op_result("group_deps", "NoOp")
+
+
 class _AggregatedUpdates:
     """assign/assign_add/assign_sub shared by distributed variables: in a replica context of their
     strategy (with several replicas) updates are aggregated across replicas, else applied directly.
@@ -135,11 +144,11 @@ class _AggregatedUpdates:
             if not (self.aggregation == VariableAggregation.NONE and self._apply_local(rid, method, value)):
                 merged = _aggregated_update(self, method, value, self._apply)
                 if not read_value:
-                    return None
+                    return _unread_update()
                 return merged.values[rid] if type(merged) is Mirrored else merged
         else:
             self._apply(method, value)
-        return self._update_result(rid) if read_value else None
+        return self._update_result(rid) if read_value else _unread_update()
 
     def _update_result(self, rid: int | None) -> Any:
         """What an update with read_value=True returns (TF 2.21, values_util / distribute_utils.regroup of

@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from simdist import session
-from simdist.runtime import dtypes, nest, scalar_cache, variables
+from simdist.runtime import context, dtypes, nest, scalar_cache, variables
 from simdist.runtime.tensor import convert_to_tensor
 from simdist.runtime.values import DistributedValues, Mirrored, PerReplica, regroup, select_replica
+from simdist.semantics import broadcast
 from simdist.semantics import reduce as reduce_rules
 from simdist.semantics import replica_batch
 from simdist.strategies.base import Strategy, StrategyExtended, _local_results, _strip, run_update
@@ -126,7 +127,8 @@ class MirroredExtended(StrategyExtended):
             raise AttributeError(f"'{type(v).__name__}' object has no attribute '_is_mirrored'")
         if not isinstance(v, MirroredVariable):
             raise AssertionError()
-        return convert_to_tensor(v.values[0])
+        # (TF: array_ops.identity(v._get()), the identity under the caller's device scope: dsweep55)
+        return broadcast.copy_to_device(convert_to_tensor(v.values[0]), context.scoped_device())
 
     def _broadcast_to(self, tensor: Any, destinations: Any) -> Any:
         """MirroredExtended._broadcast_to (clause extended.broadcast-to): a Python number as it is

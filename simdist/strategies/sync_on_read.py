@@ -102,8 +102,9 @@ class SyncOnReadVariable(NoNumberProtocol, DistributedValues, Variable):
         rid = self._local_id()
         if rid is not None:
             local = self._values[rid]
-            got = getattr(local, method)(value)   # (the component's _UnreadVariable: a PerReplica when regrouped)
-            return got if read_value else None
+            # (the component's _UnreadVariable, a PerReplica when regrouped; with read_value=False its assign's
+            # result: an Operation in a tf.function, dsweep55)
+            return getattr(local, method)(value, read_value=read_value)
         agg = self.aggregation
         if method != "assign" and agg == VariableAggregation.SUM:
             raise ValueError(f"SyncOnReadVariable does not support `{method}` in cross-replica context when "
