@@ -20,7 +20,7 @@ from typing import Any, Callable
 import numpy as np
 
 from simdist.conformance.suite.kpaths54_cases import const, fwd_grad, packed, upstream, values
-from simdist.conformance.suite.recorded_programs import (RecordedPrograms, avx512_with_onednn, bits, error,
+from simdist.conformance.suite.recorded_programs import (RecordedPrograms, avx512_with_onednn, bits, error, plain,
                                                           reference_cpu)
 
 PATH = os.path.join(os.path.dirname(__file__), "ksweep55_reference.json.gz")
@@ -251,12 +251,38 @@ def _losses(k: Any) -> dict[str, tuple[Callable[..., Any], str]]:
         "scce-logits": (lambda **r: k.SparseCategoricalCrossentropy(from_logits=True, **r), "sparse-logit"),
         "hinge": (k.Hinge, "sign"), "squared_hinge": (k.SquaredHinge, "sign"), "categorical_hinge": (k.CategoricalHinge, "cat"),
         "dice": (k.Dice, "prob"), "tversky": (k.Tversky, "prob"),
+        # each option off its default
+        "bce-axis0": (lambda **r: k.BinaryCrossentropy(axis=0, **r), "prob"),
+        "bce-logits-smooth-axis0": (lambda **r: k.BinaryCrossentropy(from_logits=True, label_smoothing=0.2, axis=0, **r),
+                                    "logit"),
+        "bfce-smooth-gamma": (lambda **r: k.BinaryFocalCrossentropy(label_smoothing=0.1, gamma=3.0, **r), "prob"),
+        "bfce-axis0": (lambda **r: k.BinaryFocalCrossentropy(axis=0, apply_class_balancing=True, **r), "prob"),
+        "cce-axis0": (lambda **r: k.CategoricalCrossentropy(axis=0, **r), "cat"),
+        "cfce-options": (lambda **r: k.CategoricalFocalCrossentropy(alpha=0.4, gamma=1.0, label_smoothing=0.1,
+                                                                    from_logits=True, **r), "logit1h"),
+        "cfce-axis0": (lambda **r: k.CategoricalFocalCrossentropy(axis=0, **r), "cat"),
+        "scce-ignore": (lambda **r: k.SparseCategoricalCrossentropy(ignore_class=1, **r), "sparse"),
+        "scce-ignore-logits": (lambda **r: k.SparseCategoricalCrossentropy(from_logits=True, ignore_class=0, **r),
+                               "sparse-logit"),
+        "cgce": (k.CategoricalGeneralizedCrossEntropy, "sparse"),
+        "cgce-0.8": (lambda **r: k.CategoricalGeneralizedCrossEntropy(q=0.8, **r), "sparse"),
+        "circle": (k.Circle, "sparse-logit"),
+        "circle-options": (lambda **r: k.Circle(gamma=10.0, margin=0.25, remove_diagonal=False, **r), "sparse-logit"),
+        "hinge-binary": (k.Hinge, "logit"), "squared_hinge-binary": (k.SquaredHinge, "logit"),
+        "dice-axis1": (lambda **r: k.Dice(axis=1, **r), "prob"),
+        "tversky-options": (lambda **r: k.Tversky(alpha=0.3, beta=0.7, **r), "prob"),
+        "tversky-axis1": (lambda **r: k.Tversky(axis=1, **r), "prob"),
+        "mse-dtype64": (lambda **r: k.MeanSquaredError(dtype="float64", **r), "reg"),
+        "mae-dtype16": (lambda **r: k.MeanAbsoluteError(dtype="float16", **r), "reg"),
+        "mse-masked": (k.MeanSquaredError, "masked"), "bce-masked": (k.BinaryCrossentropy, "masked-prob"),
+        "mse-ranks": (k.MeanSquaredError, "ranks"), "mae-ranks": (k.MeanAbsoluteError, "ranks"),
+        "ctc": (k.CTC, "ctc"),
     }
 
 
 LOSSES = tuple(_losses(_Names()))
 REDUCTIONS = ("none", "sum", "sum_over_batch_size", "mean", "mean_with_sample_weight")
-LOSS_SHAPES = ((1, 3), (7, 5), (9, 1), (17, 8))
+LOSS_SHAPES = ((7, 5), (9, 1), (17, 8))
 
 
 def _loss_inputs(tf: Any, kind: str, shape: tuple[int, ...], dt: str, name: str) -> tuple[Any, Any]:
@@ -267,6 +293,19 @@ def _loss_inputs(tf: Any, kind: str, shape: tuple[int, ...], dt: str, name: str)
         t, p = (np.abs(t), np.abs(p)) if kind == "pos" else (t, p)
         p[::4] = t[::4]   # ties: a zero error
         return const(tf, t.reshape(shape), dt), const(tf, p.reshape(shape), dt)
+    if kind == "ranks":   # labels of rank 1 against predictions [n, 1]: Keras matches the ranks
+        return (const(tf, values(f"{name}t", n, dt, "mild"), dt),
+                const(tf, values(f"{name}p", n, dt, "mild").reshape(n, 1), dt))
+    if kind in ("masked", "masked-prob"):   # rows of zeros masked out by a Masking layer (the mask rides on y_pred)
+        t, p = _loss_inputs(tf, "reg" if kind == "masked" else "prob", shape, dt, name)
+        a = p.numpy()
+        a[1::3] = 0.0
+        return t, tf.keras.layers.Masking(mask_value=0.0, dtype=dt, name=f"ks_mask_{n}_{c}")(const(tf, a, dt))
+    if kind == "ctc":   # labels [n, 3] (some padded with -1... as Keras reads them), per-step probabilities [n, 6, c+1]
+        labels = r.randint(1, c + 1, (n, 3)).astype("int32")
+        labels[::2, 2] = 0
+        q = r.uniform(0.05, 1.0, (n, 6, c + 1))
+        return tf.constant(labels), const(tf, q / q.sum(axis=2, keepdims=True), dt)
     if kind in ("sparse", "sparse-logit"):
         labels = tf.constant(r.randint(0, c, n).astype("int32"))
         p = r.uniform(0.0, 1.0, shape) if kind == "sparse" else values(f"{name}p", n * c, dt, "mild").reshape(shape)
@@ -288,6 +327,14 @@ def _loss_inputs(tf: Any, kind: str, shape: tuple[int, ...], dt: str, name: str)
     return const(tf, labels, dt), const(tf, p, dt)
 
 
+#: CTC's loss and gradient (TF's CTCLoss kernel) differ from TF 2.21 by ulps in most cases of both dtypes (e.g.
+#: float32 (7, 5) none: 0x1.99c942p+2 in TF, 0x1.99c940p+2 in simdist; every gradient digest): open, its config
+#: kept (the rebuilt loss's value left out)
+OPEN.update({f"ks-loss-ctc-{dt}": tuple(f"{s}{r}{w}" for s in LOSS_SHAPES for r in REDUCTIONS for w in ("", "w"))
+             for dt in ("float32", "float64")})
+for _dt in ("float32", "float64"):
+    OPEN[f"ks-loss-ctc-{_dt}"] += ("config/again",)
+
 for _loss in LOSSES:
     for _dt in ("float32", "float64"):
         def _loss_program(tf: Any, mk: Any, loss: str = _loss, dt: str = _dt) -> Any:
@@ -304,5 +351,11 @@ for _loss in LOSSES:
                             w = [const(tf, sw, dt)] if weighted else []
                             return fwd_grad(tf, lambda pp: fn(t, pp, *w), [p], name=f"ksl{loss}{red}")
                         out[f"{shape}{red}{'w' if weighted else ''}"] = error(run)
+
+            def config() -> Any:   # the config, and the loss rebuilt from it on the last shape
+                fn = make(reduction="sum")
+                again = type(fn).from_config(fn.get_config())
+                return {"config": plain(fn.get_config()), "again": bits(again(t, p))}
+            out["config"] = error(config)
             return out
         program(f"ks-loss-{_loss}-{_dt}", _loss_program)

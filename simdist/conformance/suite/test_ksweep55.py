@@ -52,9 +52,10 @@ def test_ksweep55_lora_outputs_and_gradients(backend: Any, name: str) -> None:
 @pytest.mark.clause("keras.loss.reductions")
 @pytest.mark.parametrize("name", _ids("ks-loss-"))
 def test_ksweep55_losses_under_each_reduction(backend: Any, name: str) -> None:
-    """A Keras loss over 4 batch shapes under each reduction (none, sum, sum_over_batch_size, mean,
-    mean_with_sample_weight), with and without sample weights holding zeros, and its gradient in y_pred: TF 2.21's
-    bits."""
+    """A Keras loss (each option off its default: axis, from_logits, label_smoothing, ignore_class, alpha/beta/gamma,
+    q, margin, dtype; a Keras mask on y_pred; labels of a lower rank) over 3 batch shapes under each reduction (none,
+    sum, sum_over_batch_size, mean, mean_with_sample_weight), with and without sample weights holding zeros, and its
+    gradient in y_pred; its config and the loss rebuilt from it: TF 2.21's bits."""
     _check(backend, name)
 
 
