@@ -210,9 +210,10 @@ def packed(v: Any) -> Any:
     return v
 
 
-def without_open(name: str, out: Any) -> Any:
-    """Program `name`'s result without its OPEN cases."""
-    for key in OPEN.get(name, ()):
+def without_open(name: str, out: Any, open_cases: dict[str, Any] | None = None) -> Any:
+    """Program `name`'s result without its OPEN cases (this module's, or `open_cases` of a module sharing the harness:
+    onednn55_cases, ksweep55_cases)."""
+    for key in (OPEN if open_cases is None else open_cases).get(name, ()):
         case, _, field = key.partition("/")
         if field and isinstance(out.get(case), dict):
             out[case].pop(field, None)

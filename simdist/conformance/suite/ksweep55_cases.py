@@ -19,7 +19,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from simdist.conformance.suite.kpaths54_cases import const, fwd_grad, packed, upstream, values
+from simdist.conformance.suite.kpaths54_cases import const, fwd_grad, packed, without_open, upstream, values
 from simdist.conformance.suite.recorded_programs import (RecordedPrograms, avx512_with_onednn, bits, error, plain,
                                                           reference_cpu)
 
@@ -48,18 +48,8 @@ OPEN: dict[str, tuple[str, ...]] = {
 }
 
 
-def _without_open(name: str, out: Any) -> Any:
-    for key in OPEN.get(name, ()):
-        case, _, field = key.partition("/")
-        if field and isinstance(out.get(case), dict):
-            out[case].pop(field, None)
-        else:
-            out.pop(case, None)
-    return out
-
-
 def program(name: str, fn: Callable[[Any, Any], Any]) -> None:
-    REF.add(name, lambda tf, mk: packed(_without_open(name, json.loads(json.dumps(fn(tf, mk))))))
+    REF.add(name, lambda tf, mk: packed(without_open(name, json.loads(json.dumps(fn(tf, mk))), OPEN)))
 
 
 def edged(name: str, shape: tuple[int, ...], dt: str, kind: str = "real") -> np.ndarray:

@@ -32,7 +32,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from simdist.conformance.suite.kpaths54_cases import const, fwd_grad, packed, values
+from simdist.conformance.suite.kpaths54_cases import const, fwd_grad, packed, without_open, values
 from simdist.conformance.suite.recorded_programs import RecordedPrograms, avx512_with_onednn, reference_cpu, rng
 
 PATH = os.path.join(os.path.dirname(__file__), "onednn55_reference.json.gz")
@@ -83,19 +83,9 @@ def _split(r: Any) -> Any:
     return out
 
 
-def _without_open(name: str, out: Any) -> Any:
-    for key in OPEN.get(name, ()):
-        case, _, field = key.partition("/")
-        if field and isinstance(out.get(case), dict):
-            out[case].pop(field, None)
-        else:
-            out.pop(case, None)
-    return out
-
-
 def program(name: str, fn: Callable[[Any, Any], Any]) -> None:
     """Register program `name`: its result without the OPEN cases, long value lists as digests."""
-    REF.add(name, lambda tf, mk: packed(_without_open(name, json.loads(json.dumps(fn(tf, mk))))))
+    REF.add(name, lambda tf, mk: packed(without_open(name, json.loads(json.dumps(fn(tf, mk))), OPEN)))
 
 
 def fg(tf: Any, fn: Callable[..., Any], xs: list[Any], name: str) -> Any:
