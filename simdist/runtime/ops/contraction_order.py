@@ -25,7 +25,7 @@ import numpy as np
 
 from simdist.runtime import dtypes
 
-__all__ = ["dot", "eigen_batched_in_order", "eigen_gemv", "eigen_gemv_transposed", "lazy_transposed", "lazy_transposed_matmul", "redux_sum", "rowmajor_gemv", "eigen_in_order", "eigen_pairs", "gemv_in_order", "in_order", "matmul", "needs_order", "ordered_matmul",
+__all__ = ["dot", "eigen_batched_in_order", "eigen_gemv", "eigen_gemv_transposed", "lazy_transposed", "lazy_transposed_matmul", "redux_sum", "rowmajor_gemv", "eigen_in_order", "eigen_pairs", "gemv_in_order", "in_order", "matmul", "needs_order", "ordered_fma_pure", "ordered_matmul",
            "paired_matmul", "row_in_order"]
 
 
@@ -350,19 +350,42 @@ def ordered_matmul(x: np.ndarray, y: np.ndarray, fused: bool = True) -> np.ndarr
     multiply-adds (computed in float64, exact for the product, then rounded) unless `fused` is
     False, float64 (and unfused float32) with a rounded product and a rounded sum."""
     dt = x.dtype
+    if dt == np.float32 and fused:
+        # The hot path of a training step under a oneDNN model (MatMul, Conv2D, einsum): the compiled kernel
+        # (_fma.c: fmaf over k in order, ~100x this loop's NumPy pass per k; docs/benchmarks.md "Training step",
+        # fifty-sixth session); this loop, bit-identical, where it is not built (fma_native).
+        from simdist.runtime.ops import fma_native
+        out = fma_native.ordered_matmul(x, y)
+        if out is not None:
+            return out
+        return ordered_fma_pure(x, y)
     batch = np.broadcast_shapes(x.shape[:-2], y.shape[:-2])
     out_shape = batch + (x.shape[-2], y.shape[-1])
     with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
-        if dt == np.float32 and fused:
-            acc = np.zeros(out_shape, np.float32)
-            x64, y64 = x.astype(np.float64), y.astype(np.float64)
-            for j in range(x.shape[-1]):
-                acc = (acc.astype(np.float64) + x64[..., :, j, None] * y64[..., None, j, :]).astype(np.float32)
-            return acc
         acc = np.zeros(out_shape, dt)
         for j in range(x.shape[-1]):
             acc = acc + x[..., :, j, None] * y[..., None, j, :]
         return acc
+
+
+def ordered_fma_pure(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """float32 x [..., m, k] @ y [..., k, n] over k in order with fused multiply-adds from +0, in NumPy: one pass
+    over the output per k, each step a float64 sum rounded once to float32 as fmaf rounds it
+    (onednn_softmax.round_fused). The reference of the compiled kernel (fma_native.ordered_matmul)."""
+    from simdist.runtime.ops.onednn_softmax import round_fused, tiny_products
+    batch = np.broadcast_shapes(x.shape[:-2], y.shape[:-2])
+    shape = batch + (x.shape[-2], y.shape[-1])
+    x64, y64 = x.astype(np.float64), y.astype(np.float64)
+    tiny = tiny_products(x64, y64)
+    acc64, p, s = np.zeros(shape), np.empty(shape), np.empty(shape)
+    acc = np.zeros(shape, np.float32)
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+        for j in range(x.shape[-1]):
+            np.multiply(x64[..., :, j, None], y64[..., None, j, :], out=p)
+            np.add(acc64, p, out=s)
+            np.copyto(acc, round_fused(s, p, acc64, tiny), casting="unsafe")
+            np.copyto(acc64, acc)
+    return acc
 
 
 def complex_gebp(x: np.ndarray, y: np.ndarray) -> np.ndarray:
