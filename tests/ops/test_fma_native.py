@@ -21,7 +21,7 @@ import pytest
 import simdist.runtime.ops as ops_package
 from simdist.runtime.ops import contraction_order, fma_native, onednn_matmul
 
-pytestmark = pytest.mark.clause("ops.packet-paths")
+clause = pytest.mark.clause
 
 F32 = np.float32
 _COMPILED = fma_native.state()["compiled"]
@@ -79,6 +79,7 @@ def _tie_product(r: np.random.RandomState, subnormal: bool) -> tuple[np.ndarray,
     return np.array([[c, sign * a]], F32), np.array([[1.0], [b]], F32)
 
 
+@clause("ops.packet-paths")
 @needs_build
 @pytest.mark.parametrize("kind", _KINDS)
 def test_ordered_product_is_the_pure_kernels_bit_for_bit(kind: str) -> None:
@@ -97,6 +98,7 @@ def test_ordered_product_is_the_pure_kernels_bit_for_bit(kind: str) -> None:
                        f"ordered {kind} batched x{xs} @ y{ys}")
 
 
+@clause("ops.packet-paths")
 @needs_build
 @pytest.mark.parametrize("kind", _KINDS)
 def test_transposed_b_lanes_are_the_pure_kernels_bit_for_bit(kind: str) -> None:
@@ -114,6 +116,7 @@ def test_transposed_b_lanes_are_the_pure_kernels_bit_for_bit(kind: str) -> None:
                    f"transposed_b {kind} x{x.shape} @ y{y.shape} (a view)")
 
 
+@clause("ops.packet-paths")
 @pytest.mark.parametrize("subnormal", [False, True], ids=["normal", "subnormal"])
 def test_ties_round_once(subnormal: bool) -> None:
     """The pure kernels' rounding is fmaf's, not the float64 sum's rounded again (both directions of a tie, on

@@ -69,11 +69,24 @@ def ordered_matmul(x: np.ndarray, y: np.ndarray) -> np.ndarray | None:
     batch = np.broadcast_shapes(x.shape[:-2], y.shape[:-2])
     m, k = x.shape[-2:]
     n = y.shape[-1]
+    count = int(np.prod(batch, dtype=np.int64))
+    if n < _FLIP_BELOW and m > n:
+        # few columns (a Dense layer's logits h @ W: n = 10): the kernel's inner loop runs along a row of the
+        # output, so compute the transpose, y^T x^T, whose rows are long; the same products (fma(a, b, c) is
+        # fma(b, a, c) bit for bit: the product is exact) in the same order over k. 256x256x10: 0.23 -> 0.11 ms.
+        yt = np.ascontiguousarray(np.swapaxes(np.broadcast_to(y, batch + (k, n)), -1, -2))
+        xt = np.ascontiguousarray(np.swapaxes(np.broadcast_to(x, batch + (m, k)), -1, -2))
+        out_t = np.empty(batch + (n, m), np.float32)
+        mod.ordered(yt, xt, out_t, count, n, k, m)
+        return np.ascontiguousarray(np.swapaxes(out_t, -1, -2))
     xs = np.ascontiguousarray(np.broadcast_to(x, batch + (m, k)))
     ys = np.ascontiguousarray(np.broadcast_to(y, batch + (k, n)))
     out = np.empty(batch + (m, n), np.float32)
-    mod.ordered(xs, ys, out, int(np.prod(batch, dtype=np.int64)), m, k, n)
+    mod.ordered(xs, ys, out, count, m, k, n)
     return out
+
+
+_FLIP_BELOW = 32   # (columns: below this, and fewer than the rows, the product is computed transposed)
 
 
 def matmul_transposed_b(x: np.ndarray, y: np.ndarray) -> np.ndarray | None:
