@@ -1,6 +1,6 @@
 """bench_train.py's training step with simdist's compiled in-order FMA kernels and without, under both CPU models.
 
-    python benchmarks/bench_train_kernels.py [--steps 200] [--repeat 3] [--baseline PATH]
+    python benchmarks/bench_train_kernels.py [--steps 200] [--repeat 3] [--baseline PATH] [--models host,reference]
 
 The kernels (simdist/runtime/ops/_fma.c, fma_native.py) compute oneDNN's float32 product orders, which the
 models run where oneDNN does (SIMDIST_HOST_CPU=host on an AVX-512 Xeon with oneDNN, and `reference`, the tests'
@@ -40,9 +40,11 @@ def main() -> None:
     ap.add_argument("--steps", type=int, default=200)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--baseline", help="another checkout to run the same simdist job from (its PYTHONPATH)")
+    ap.add_argument("--models", default="host,reference", help="CPU models, comma-separated (default host,reference)")
     a = ap.parse_args()
+    models = a.models.split(",")
     jobs: dict[str, tuple[dict[str, str], str, list[str] | None]] = {}
-    for model in ("host", "reference"):
+    for model in models:
         if a.baseline:
             jobs[f"{model}, baseline"] = ({"SIMDIST_HOST_CPU": model}, "simdist", [a.baseline])
         jobs[f"{model}, pure kernels"] = ({"SIMDIST_HOST_CPU": model, "SIMDIST_PURE_KERNELS": "1"}, "simdist", None)
@@ -64,7 +66,7 @@ def main() -> None:
         rounds = ", ".join(f"{1e3 * x['cpu_s'] / a.steps:.2f}" for x in runs[name])
         print(f"{name:<30} {1e3 * cpu:14.2f} {1e3 * wall:15.2f}  {rounds}")
     print()
-    for model in ("host", "reference"):
+    for model in models:
         for before in ("baseline", "pure kernels"):
             if f"{model}, {before}" not in runs:
                 continue

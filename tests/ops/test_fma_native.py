@@ -184,3 +184,33 @@ def test_setup_builds_the_source_this_module_checks() -> None:
         text = fh.read()
     assert 'FMA_SOURCE = "simdist/runtime/ops/_fma.c"' in text and 'FMA_NAME = "simdist.runtime.ops._fma"' in text, \
         "setup.py no longer names simdist/runtime/ops/_fma.c as the extension simdist.runtime.ops._fma"
+
+
+_LIBM = [("expf", 1), ("exp", 1), ("logf", 1), ("log1p", 1), ("tanhf", 1), ("tanh", 1), ("expm1f", 1), ("sinf", 1),
+         ("atanf", 1), ("lgammaf", 1), ("powf", 2), ("pow", 2), ("atan2f", 2), ("hypot", 2)]
+
+
+@needs_build
+@pytest.mark.parametrize("name,arity", _LIBM, ids=[n for n, _ in _LIBM])
+def test_libm_loop_is_the_ctypes_calls_bit_for_bit(name: str, arity: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """libm.scalar_map's compiled loop (_fma.c's map: the C function called through its pointer) against its ctypes
+    call per element, on seeded values with specials (±0, ±inf, NaN, subnormals, huge)."""
+    from simdist.runtime.ops import libm
+    dtype = np.dtype(np.float32) if name.endswith("f") else np.dtype(np.float64)
+    r = np.random.RandomState(56_300 + _LIBM.index((name, arity)))
+    specials = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1e-40, -1e-45, 1e-310, 3e38, -3e38, 1.0, -1.0, 0.5, 2.0])
+    args = []
+    for _ in range(arity):
+        a = r.standard_normal(300) * r.choice([1e-3, 1.0, 30.0, 1e4], 300)
+        a[r.randint(0, 300, 40)] = r.choice(specials, 40)
+        with np.errstate(over="ignore"):
+            args.append(a.astype(dtype))
+    with np.errstate(all="ignore"):
+        got = libm.scalar_map(name, *args)
+        monkeypatch.setattr(fma_native, "c_map", lambda fn, dt, a: None)
+        want = libm.scalar_map(name, *args)
+    width = f"u{dtype.itemsize}"
+    bad = np.flatnonzero(got.view(width) != want.view(width))
+    assert not bad.size, (f"{name}: {bad.size} of {got.size} differ; element {int(bad[0])} of "
+                          f"{[a[bad[0]] for a in args]}: expected (ctypes) {want[bad[0]]!r}, got (compiled) "
+                          f"{got[bad[0]]!r}")

@@ -25,6 +25,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #ifndef SIMDIST_FMA_SHA256
@@ -156,11 +157,88 @@ static PyObject *py_lanes16(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* map1/map2(fn, kind, args..., out, n): out[i] = fn(a[i]) or fn(a[i], b[i]) for a C function pointer `fn` of
+   float32 (kind 'f') or float64 (kind 'd') arguments and result: libm.scalar_map's loop (the C library's scalar
+   functions on the elements Eigen leaves to them), which ctypes runs one Python call per element. The same
+   function on the same arguments: the same bits. */
+typedef float (*f1_t)(float);
+typedef double (*d1_t)(double);
+typedef float (*f2_t)(float, float);
+typedef double (*d2_t)(double, double);
+
+static PyObject *py_map(PyObject *self, PyObject *args) {
+    unsigned long long addr;
+    int kind, arity;
+    PyObject *ao, *bo, *oo;
+    Py_ssize_t n;
+    Py_buffer av, bv, ov;
+    if (!PyArg_ParseTuple(args, "KCiOOOn", &addr, &kind, &arity, &ao, &bo, &oo, &n))
+        return NULL;
+    if ((kind != 'f' && kind != 'd') || (arity != 1 && arity != 2) || n < 0 || addr == 0) {
+        PyErr_SetString(PyExc_ValueError, "_fma.map: kind 'f' or 'd', arity 1 or 2, n >= 0, a function");
+        return NULL;
+    }
+    const Py_ssize_t item = kind == 'f' ? 4 : 8;
+    const char *fmt = kind == 'f' ? "f" : "d";
+    int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT;
+    if (PyObject_GetBuffer(ao, &av, flags) < 0)
+        return NULL;
+    if (PyObject_GetBuffer(bo, &bv, flags) < 0) {
+        PyBuffer_Release(&av);
+        return NULL;
+    }
+    if (PyObject_GetBuffer(oo, &ov, flags | PyBUF_WRITABLE) < 0) {
+        PyBuffer_Release(&av);
+        PyBuffer_Release(&bv);
+        return NULL;
+    }
+    int ok = av.itemsize == item && ov.itemsize == item && av.format && ov.format && strcmp(av.format, fmt) == 0 &&
+             strcmp(ov.format, fmt) == 0 && av.len >= n * item && ov.len >= n * item;
+    if (arity == 2)
+        ok = ok && bv.itemsize == item && bv.format && strcmp(bv.format, fmt) == 0 && bv.len >= n * item;
+    if (!ok) {
+        PyBuffer_Release(&av);
+        PyBuffer_Release(&bv);
+        PyBuffer_Release(&ov);
+        PyErr_Format(PyExc_TypeError, "_fma.map: arguments must be %zd contiguous %s values", n,
+                     kind == 'f' ? "float32" : "float64");
+        return NULL;
+    }
+    void *fn = (void *)(uintptr_t)addr;
+    Py_BEGIN_ALLOW_THREADS
+    if (kind == 'f') {
+        const float *a = av.buf, *b = bv.buf;
+        float *o = ov.buf;
+        if (arity == 1)
+            for (Py_ssize_t i = 0; i < n; i++)
+                o[i] = ((f1_t)fn)(a[i]);
+        else
+            for (Py_ssize_t i = 0; i < n; i++)
+                o[i] = ((f2_t)fn)(a[i], b[i]);
+    } else {
+        const double *a = av.buf, *b = bv.buf;
+        double *o = ov.buf;
+        if (arity == 1)
+            for (Py_ssize_t i = 0; i < n; i++)
+                o[i] = ((d1_t)fn)(a[i]);
+        else
+            for (Py_ssize_t i = 0; i < n; i++)
+                o[i] = ((d2_t)fn)(a[i], b[i]);
+    }
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&av);
+    PyBuffer_Release(&bv);
+    PyBuffer_Release(&ov);
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
     {"ordered", py_ordered, METH_VARARGS,
      "ordered(x, y, out, batch, m, k, n): out[b] = x[b] @ y[b] over k in order with float32 fused multiply-adds"},
     {"lanes16", py_lanes16, METH_VARARGS,
      "lanes16(x, bt, out, m, k, n): out = x @ bt.T in 16 lanes of fused multiply-adds, lanes added by halves"},
+    {"map", py_map, METH_VARARGS,
+     "map(fn_address, kind 'f'|'d', arity, a, b, out, n): out[i] = fn(a[i][, b[i]]) for a C function pointer"},
     {NULL, NULL, 0, NULL},
 };
 

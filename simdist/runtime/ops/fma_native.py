@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["ordered_matmul", "matmul_transposed_b", "state"]
+__all__ = ["c_map", "ordered_matmul", "matmul_transposed_b", "state"]
 
 SOURCE = "_fma.c"
 _HERE = os.path.dirname(os.path.abspath(__file__))
@@ -66,23 +66,25 @@ def ordered_matmul(x: np.ndarray, y: np.ndarray) -> np.ndarray | None:
     mod = _load()
     if mod is None or x.dtype != np.float32 or y.dtype != np.float32 or x.ndim < 2 or y.ndim < 2:
         return None
-    batch = np.broadcast_shapes(x.shape[:-2], y.shape[:-2])
     m, k = x.shape[-2:]
     n = y.shape[-1]
+    if x.ndim == y.ndim == 2:   # (MatMul's case: no batch to broadcast)
+        batch: tuple = ()
+    else:
+        batch = np.broadcast_shapes(x.shape[:-2], y.shape[:-2])
+        x, y = np.broadcast_to(x, batch + (m, k)), np.broadcast_to(y, batch + (k, n))
     count = int(np.prod(batch, dtype=np.int64))
     if n < _FLIP_BELOW and m > n:
         # few columns (a Dense layer's logits h @ W: n = 10): the kernel's inner loop runs along a row of the
         # output, so compute the transpose, y^T x^T, whose rows are long; the same products (fma(a, b, c) is
         # fma(b, a, c) bit for bit: the product is exact) in the same order over k. 256x256x10: 0.23 -> 0.11 ms.
-        yt = np.ascontiguousarray(np.swapaxes(np.broadcast_to(y, batch + (k, n)), -1, -2))
-        xt = np.ascontiguousarray(np.swapaxes(np.broadcast_to(x, batch + (m, k)), -1, -2))
+        yt = np.ascontiguousarray(np.swapaxes(y, -1, -2))
+        xt = np.ascontiguousarray(np.swapaxes(x, -1, -2))
         out_t = np.empty(batch + (n, m), np.float32)
         mod.ordered(yt, xt, out_t, count, n, k, m)
         return np.ascontiguousarray(np.swapaxes(out_t, -1, -2))
-    xs = np.ascontiguousarray(np.broadcast_to(x, batch + (m, k)))
-    ys = np.ascontiguousarray(np.broadcast_to(y, batch + (k, n)))
     out = np.empty(batch + (m, n), np.float32)
-    mod.ordered(xs, ys, out, count, m, k, n)
+    mod.ordered(np.ascontiguousarray(x), np.ascontiguousarray(y), out, count, m, k, n)
     return out
 
 
@@ -99,4 +101,23 @@ def matmul_transposed_b(x: np.ndarray, y: np.ndarray) -> np.ndarray | None:
     n = y.shape[1]
     out = np.empty((m, n), np.float32)
     mod.lanes16(np.ascontiguousarray(x), np.ascontiguousarray(y.T), out, m, k, n)
+    return out
+
+
+def c_map(fn: Any, dtype: np.dtype, args: tuple) -> np.ndarray | None:
+    """fn(*elements) over 1-d arrays `args` (one or two, of float32/float64 `dtype`, one length) for a ctypes C
+    function `fn` of that dtype (libm.scalar_map's functions), the loop compiled (_fma.c's map: the same function
+    called on the same values, so the same bits, without a Python call per element); None when the compiled kernels
+    are not in use."""
+    mod = _load()
+    if mod is None or len(args) not in (1, 2) or dtype not in (np.dtype(np.float32), np.dtype(np.float64)):
+        return None
+    import ctypes
+    arrays = [np.ascontiguousarray(a, dtype) for a in args]
+    n = arrays[0].size
+    if any(a.ndim != 1 or a.size != n for a in arrays):
+        return None
+    out = np.empty(n, dtype)
+    address = ctypes.cast(fn, ctypes.c_void_p).value
+    mod.map(address, "f" if dtype == np.float32 else "d", len(arrays), arrays[0], arrays[-1], out, n)
     return out
