@@ -25,6 +25,7 @@ import contextlib
 import functools
 from typing import Any, Callable
 
+from simdist.runtime import call_outputs
 from simdist.runtime import facade_calls as _facade_calls
 from simdist.runtime import context as _context
 from simdist.runtime import execution as _execution
@@ -70,6 +71,11 @@ class Function:
             # the signature, converting arguments or counting a trace (polymorphic_function.py
             # `__call__`; clause function.run-eagerly)
             return self.python_function(*args, **kwargs)
+        if _context._function_depth:   # (a call inside a function: the outermost call places the outputs)
+            return self._checked_call(args, kwargs)
+        return call_outputs.on_call_device(self._checked_call(args, kwargs))
+
+    def _checked_call(self, args: tuple, kwargs: dict) -> Any:
         if _execution.current().tapes and not _context._function_depth:
             # (an eager call a tape records: TF builds the call's backward function first, whose op without a
             # gradient is LookupError; runtime/autodiff/tape.py `check_function_backward`)
