@@ -462,7 +462,12 @@ class Function:
             args, kwargs = bound.args, bound.kwargs
         found = g.signature(args, kwargs)
         if found is None:
-            return _EAGER
+            # (a Python object among the arguments: TF traces such a call as any other, so its Python runs under a
+            # recorder whose graph is not kept, where Grappler's rewrites apply; clause function.object-arguments)
+            leaves = g.loose_leaves(args, kwargs)
+            if leaves is None:
+                return _EAGER
+            return self._rerecorded(g, mode, None, args, kwargs, (None, leaves))
         from simdist import session
         if session._m is not self._machine:   # (a new simulated machine: simdist.configure/reset)
             self._calls.clear()
