@@ -511,12 +511,12 @@ class Function:
             self._calls[key] = entry
             return _outputs_to_tensors(result)
         if type(entry) is not g.Graph:
-            if entry.gradients or entry.reason.startswith(_subnormal_reason()):
-                # (tf.gradients reads the recording; a graph of subnormal values runs its Python
-                # again: under a recorder, not kept, so that Grappler's rewrites still apply, as
-                # TF runs the rewritten graph on every call; fz14 seed 1420262201 #214)
-                return self._rerecorded(g, mode, key, args, kwargs, found)
-            return _Eager(key)
+            # (a call whose recording cannot be replayed runs its Python again, under a recorder whose graph is not
+            # kept, so that Grappler's rewrites still apply, as TF runs the rewritten graph on every call: tf.gradients
+            # reads the recording, a graph of subnormal values (fz14 seed 1420262201 #214), an iterator pulled inside
+            # (`next(it)` of a captured iterator: the second call's `sum / 3.0` was the division's last bit, the first
+            # call's the product by 1/3; clause function.object-arguments))
+            return self._rerecorded(g, mode, key, args, kwargs, found)
         if entry.daz or any(t._sub for t in found[1]) or \
                 (_variables.subnormal_seen[0] and any(v._sub for v in entry.reads)):
             # Subnormal values (its constants, the call's arguments, or a variable it reads that has held them since

@@ -4,7 +4,7 @@ TF 2.21's recorded one (clause function.object-arguments).
 TF 2.21 keys an instance of the program's own class by identity (its TraceType a weak reference): a call with the same
 object runs the trace made for it (the Python does not run again, an attribute changed since is not seen, a variable
 it holds is read anew), another object traces anew. Whatever the arguments, the traced graph is what runs, so
-Grappler's rewrites apply (a division by a constant is a product by its reciprocal). Expected results are TF 2.21's
+Grappler's rewrites apply (a division by a constant is a product by its reciprocal), on every call (also one pulling from an iterator). Expected results are TF 2.21's
 (`python -m simdist.conformance.suite.test_object_arguments56 --record` rewrites object_arguments56_reference.json.gz),
 recorded on an Intel Xeon with AVX-512 and oneDNN on (no program here follows the CPU's kernels: a few elementwise
 float32 operations and a sum of three)."""
@@ -87,7 +87,28 @@ def _strategy_argument(tf: Any, mk: Callable[[], Any]) -> Any:
     return {"one device": bits(mean(o, x)), "mirrored": bits(mean(s, x))}
 
 
+def _iterators(tf: Any, mk: Callable[[], Any]) -> Any:
+    """A function pulling from an iterator (captured, or an argument) runs its traced graph on every call: each call's
+    `sum / 3.0` is the product by 1/3."""
+    import numpy as np
+    x = np.array([[1.5, -2.25, 0.1]] * 4, np.float32) * np.arange(1, 5, dtype=np.float32)[:, None]
+    it = iter(tf.data.Dataset.from_tensor_slices(x))
+
+    @tf.function
+    def captured() -> Any:
+        return tf.reduce_sum(next(it)) / 3.0
+
+    it2 = iter(tf.data.Dataset.from_tensor_slices(x))
+
+    @tf.function
+    def argument(i: Any) -> Any:
+        return tf.reduce_sum(next(i)) / 3.0
+
+    return {"captured": [bits(captured()) for _ in range(4)], "argument": [bits(argument(it2)) for _ in range(4)]}
+
+
 _program("objects-config", _config_object)
+_program("objects-iterators", _iterators)
 _program("objects-rewrites", _rewrites)
 _program("objects-strategy", _strategy_argument)
 
