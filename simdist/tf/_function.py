@@ -591,7 +591,9 @@ class Function:
                 _, result = _record_under_tapes(g, self._traced_python(), args, kwargs, found[1])
             else:
                 _, result = g.record_call(self._traced_python(), args, kwargs, found[1], _outputs_to_tensors)
-        return _outputs_to_tensors(result)
+            # (converted in the function, as func_graph converts: an eager update's _UnreadVariable returned by a
+            # new trace is TypeError there, fz54d)
+            return _outputs_to_tensors(result)
 
     def _scheduled(self, args: tuple, kwargs: dict) -> Any:
         """A call by the ClusterCoordinator on a worker. Without arguments it runs as TF runs a
