@@ -198,6 +198,12 @@ def _terminal(mode: str) -> Callable[[Any, Any], Any]:
             it = iter(D.range(1))
             next(it)
             out["next past end"] = error(lambda: next(it))
+            c = D.range(5).map(lambda x: x * 7).cache()
+            part = iter(c)
+            out["cache partial pass"] = [elem(tf, next(part)), elem(tf, next(part))]
+            del part
+            out["cache after partial"] = [elem(tf, e) for e in c]
+            out["cache after partial again"] = [elem(tf, e) for e in c.take(3)]
             out["constants"] = [int(tf.data.INFINITE_CARDINALITY), int(tf.data.UNKNOWN_CARDINALITY),
                                 int(tf.data.AUTOTUNE)]
             o = tf.data.Options()
@@ -212,6 +218,23 @@ def _terminal(mode: str) -> Callable[[Any, Any], Any]:
                               elem(tf, list(d)[-1])]
             o2 = tf.data.Options()
             o2.deterministic = True
+            o3 = tf.data.Options()
+            o3.experimental_optimization.map_parallelization = False
+            o4 = tf.data.Options()
+            o4.experimental_optimization.map_and_batch_fusion = False
+            o4.threading.max_intra_op_parallelism = 1
+            r = D.range(3).with_options(o).with_options(o3).map(lambda x: x).with_options(o4).options()
+            out["options nested merge"] = [r.deterministic, r.experimental_optimization.map_parallelization,
+                                           r.experimental_optimization.map_and_batch_fusion,
+                                           r.threading.private_threadpool_size, r.threading.max_intra_op_parallelism]
+            for comb in ("zip", "concatenate"):
+                def merged(first: Any, second: Any) -> Any:
+                    a, b = D.range(2).with_options(first), D.range(3).with_options(second)
+                    r = (D.zip(a, b) if comb == "zip" else a.concatenate(b)).options()
+                    return [r.deterministic, r.experimental_optimization.map_parallelization]
+                out[f"options {comb} second"] = error(lambda: merged(tf.data.Options(), o3))
+                out[f"options {comb} both"] = error(lambda: merged(o2, o3))
+                out[f"options {comb} conflict"] = error(lambda: merged(o, o2))
             out["options conflict"] = error(lambda: D.range(3).with_options(o).with_options(o2).options().deterministic)
             out["options default"] = [D.range(2).options().deterministic,
                                       D.range(2).options().experimental_distribute.auto_shard_policy.name]
@@ -226,6 +249,46 @@ def _terminal(mode: str) -> Callable[[Any, Any], Any]:
         return out
     return prog
 
+
+def _cardinalities(tf: Any, mk: Any) -> Any:
+    """cardinality() by rule: every unary transformation of a finite, an empty, an endless and an unknown input, and
+    zip/concatenate/sample/choose of every pair of them."""
+    D = tf.data.Dataset
+    kinds = {"finite": lambda: D.range(7), "empty": lambda: D.range(0), "endless": lambda: D.range(3).repeat(),
+             "unknown": lambda: D.range(9).filter(lambda x: x > 2)}
+    unary = {"take2": lambda d: d.take(2), "take-1": lambda d: d.take(-1), "take20": lambda d: d.take(20),
+             "skip2": lambda d: d.skip(2), "skip-1": lambda d: d.skip(-1), "skip20": lambda d: d.skip(20),
+             "repeat2": lambda d: d.repeat(2), "repeat0": lambda d: d.repeat(0), "repeat": lambda d: d.repeat(),
+             "batch2": lambda d: d.batch(2), "batch2drop": lambda d: d.batch(2, drop_remainder=True),
+             "padded2": lambda d: d.padded_batch(3), "padded2drop": lambda d: d.padded_batch(3, drop_remainder=True),
+             "rebatch3": lambda d: d.batch(2).rebatch(3), "unbatch": lambda d: d.batch(2, drop_remainder=True).unbatch(),
+             "shard3-1": lambda d: d.shard(3, 1), "shard3-2": lambda d: d.shard(3, 2),
+             "map": lambda d: d.map(lambda x: x + 1), "filter": lambda d: d.filter(lambda x: x > 1),
+             "flat_map": lambda d: d.flat_map(lambda x: D.range(2)), "enumerate": lambda d: d.enumerate(),
+             "cache": lambda d: d.cache(), "prefetch": lambda d: d.prefetch(1), "shuffle": lambda d: d.shuffle(3, seed=1),
+             "window3": lambda d: d.window(3), "window3drop": lambda d: d.window(3, 2, drop_remainder=True),
+             "scan": lambda d: d.scan(tf.constant(0, tf.int64), lambda a, x: (a + x, a)),
+             "take_while": lambda d: d.take_while(lambda x: x < 5), "unique": lambda d: d.unique(),
+             "interleave": lambda d: d.interleave(lambda x: D.range(2), cycle_length=2),
+             "ragged_batch": lambda d: d.ragged_batch(2), "assert7": lambda d: d.apply(
+                 tf.data.experimental.assert_cardinality(7))}
+    out: dict[str, Any] = {}
+    for k, mkd in kinds.items():
+        for u, fn in unary.items():
+            out[f"{u}({k})"] = error(lambda: int(fn(mkd()).cardinality()))
+    for a, ma in kinds.items():
+        for b, mb in kinds.items():
+            out[f"zip({a},{b})"] = error(lambda: int(D.zip(ma(), mb()).cardinality()))
+            out[f"concatenate({a},{b})"] = error(lambda: int(ma().concatenate(mb()).cardinality()))
+            out[f"sample({a},{b})"] = error(lambda: int(D.sample_from_datasets([ma(), mb()], seed=3).cardinality()))
+            out[f"sample_stop({a},{b})"] = error(lambda: int(D.sample_from_datasets(
+                [ma(), mb()], seed=3, stop_on_empty_dataset=True).cardinality()))
+            out[f"choose({a},{b})"] = error(lambda: int(D.choose_from_datasets(
+                [ma(), mb()], D.range(4).map(lambda x: x % 2)).cardinality()))
+    return out
+
+
+_program("card-rules", _cardinalities)
 
 for _m in MODES:
     _program(f"term-{_m}", lambda tf, mk, m=_m: _open(f"term-{m}", _terminal(m)(tf, mk)))
@@ -295,6 +358,14 @@ for _m in MODES:
 def test_tsweep56_pipelines(backend: Any, name: str) -> None:
     """A tf.data pipeline (each constructor and transformation with its options off their defaults), eager and traced:
     element spec, cardinality, every element's values, shapes and dtypes and the error classes: TF 2.21's."""
+    _check(backend, name)
+
+
+@pytest.mark.clause("dataset.api-surface")
+@pytest.mark.parametrize("name", _ids("card-"))
+def test_tsweep56_cardinality_by_rule(backend: Any, name: str) -> None:
+    """cardinality() of every unary transformation of a finite, empty, endless and unknown input and of every pair
+    zipped, concatenated, sampled and chosen from: TF 2.21's."""
     _check(backend, name)
 
 

@@ -42,6 +42,7 @@ case("slices-nested")(lambda tf: tf.data.Dataset.from_tensor_slices(
     ((f32("sn", 3), np.array([True, False, True])), {"k": np.arange(6, dtype="int16").reshape(3, 2)})))
 case("slices-scalar-error")(lambda tf: tf.data.Dataset.from_tensor_slices(np.float32(2.5)))
 case("slices-mismatch-error")(lambda tf: tf.data.Dataset.from_tensor_slices((np.arange(3), np.arange(4))))
+case("slices-mismatch-shorter-error")(lambda tf: tf.data.Dataset.from_tensor_slices((np.arange(4), np.arange(3))))
 case("tensors")(lambda tf: tf.data.Dataset.from_tensors((f32("te", 2, 3), np.int32(5))))
 case("tensors-ragged")(lambda tf: tf.data.Dataset.from_tensors(tf.ragged.constant([[1, 2], [], [3]])))
 case("range-step")(lambda tf: tf.data.Dataset.range(3, 17, 4))
