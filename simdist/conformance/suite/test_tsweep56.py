@@ -48,6 +48,11 @@ OPEN: tuple[tuple[str, str, str], ...] = (
      "shuffle(0)) in a dataset built inside a tf.function: TF 2.21 builds the graph (the element spec exists) and "
      "raises the InvalidArgumentError when the function runs; simdist raises it while tracing (the same class; "
      "the family 'tracing past a run-time error is not modelled' of function.trace-time-errors)"),
+    ("ds-window-*-zero-error-function", "run",
+     "window(0), window(2, shift=0), window(2, stride=0) built inside a tf.function: TF builds the graph and defers "
+     "the check to the run (then the sweep's reading of the unflattened window elements fails with AttributeError); "
+     "simdist raises InvalidArgumentError while tracing: OPEN's first entry again (the eager programs compare the "
+     "class)"),
     ("term-eager", "reduce dtype error",
      "reduce(tf.constant(0.0), lambda s, x: s + tf.cast(x, tf.float64)) eagerly: TF's TypeError at trace time, "
      "simdist's InvalidArgumentError from the op (docs/spec.md dataset.scan-take-while-unique: 'a dtype mismatch "
@@ -192,6 +197,11 @@ def _terminal(mode: str) -> Callable[[Any, Any], Any]:
             o = it.get_next_as_optional()
             return a, b, o.has_value()
         out["iterator end"] = error(lambda: elem(tf, _call(tf, mode, ends)))
+        def empty_optional() -> Any:
+            it = iter(D.range(1))
+            it.get_next()
+            return it.get_next_as_optional().get_value()
+        out["empty optional get_value"] = error(lambda: comp(_call(tf, mode, empty_optional)))
         out["get_next past end"] = error(lambda: elem(tf, _call(tf, mode, lambda: [
             it.get_next() for it in [iter(D.range(1))] for _ in range(2)])))
         if mode == "eager":
@@ -204,6 +214,8 @@ def _terminal(mode: str) -> Callable[[Any, Any], Any]:
             del part
             out["cache after partial"] = [elem(tf, e) for e in c]
             out["cache after partial again"] = [elem(tf, e) for e in c.take(3)]
+            for i in (0, 4, 5, -1):
+                out[f"at {i}"] = error(lambda: comp(tf.data.experimental.at(D.range(5).map(lambda x: x * 3), i)))
             out["constants"] = [int(tf.data.INFINITE_CARDINALITY), int(tf.data.UNKNOWN_CARDINALITY),
                                 int(tf.data.AUTOTUNE)]
             o = tf.data.Options()

@@ -202,3 +202,22 @@ case("card-assert")(lambda tf: tf.data.Dataset.range(10).filter(lambda x: x > 6)
     tf.data.experimental.assert_cardinality(3)))
 case("card-assert-error")(lambda tf: tf.data.Dataset.range(10).filter(lambda x: x > 6).apply(
     tf.data.experimental.assert_cardinality(2)))
+
+# -- (second round: rules the first measurement showed missing) -----------------------------------------------------
+case("take_while-refuses-midway")(lambda tf: tf.data.Dataset.range(9).take_while(lambda x: x % 4 != 3))
+case("window-size-zero-error")(lambda tf: tf.data.Dataset.range(5).window(0))
+case("window-shift-zero-error")(lambda tf: tf.data.Dataset.range(5).window(2, shift=0))
+case("window-stride-zero-error")(lambda tf: tf.data.Dataset.range(5).window(2, stride=0))
+case("ragged_batch-two-unknown-axes")(lambda tf: tf.data.Dataset.range(1, 5).map(
+    lambda x: tf.ones(tf.stack([x, 5 - x]), tf.int64) * x).ragged_batch(3))
+case("filter-vector-predicate-error")(lambda tf: tf.data.Dataset.range(4).filter(lambda x: tf.stack([x > 1, x > 2])))
+case("slices-batch-drop")(lambda tf: tf.data.Dataset.from_tensor_slices(f32("sb", 8, 2)).batch(3, drop_remainder=True))
+case("slices-padded_batch-drop")(lambda tf: tf.data.Dataset.from_tensor_slices(np.arange(8)).padded_batch(
+    3, drop_remainder=True))
+case("slices-rebatch-drop")(lambda tf: tf.data.Dataset.from_tensor_slices(np.arange(11)).batch(4).rebatch(
+    3, drop_remainder=True))
+case("group_by_window-keys-unsorted")(lambda tf: tf.data.Dataset.range(11).group_by_window(
+    key_func=lambda x: (x * 2 + 1) % 3, reduce_func=lambda k, w: w.batch(4), window_size=4))
+case("group_by_reducer-keys-unsorted")(lambda tf: tf.data.Dataset.range(11).apply(tf.data.experimental.group_by_reducer(
+    lambda x: (x * 2 + 1) % 3, tf.data.experimental.Reducer(lambda k: tf.constant(0, tf.int64) + k * 100,
+                                                             lambda s, x: s + x, lambda s: s))))
