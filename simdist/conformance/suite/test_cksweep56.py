@@ -51,7 +51,7 @@ def test_cksweep56_checkpoint_manager(backend: Any, name: str) -> None:
     _check(backend, name)
 
 
-@pytest.mark.clause("checkpoint.restore-status")
+@pytest.mark.clause("pch.deferred-restore")
 @pytest.mark.parametrize("name", _ids("ck-dist-"))
 def test_cksweep56_checkpoints_across_strategies(backend: Any, name: str) -> None:
     """A model and optimizer trained under one strategy, restored under another (MirroredStrategy over two CPUs,
