@@ -16,12 +16,13 @@ from typing import Any, Callable
 import numpy as np
 
 from simdist.conformance.suite.recorded_programs import (RecordedPrograms, avx512_with_onednn, bits, error,
-                                                         reference_cpu, rng)
+                                                         plain, reference_cpu, rng)
 
 PATH = os.path.join(os.path.dirname(__file__), "cksweep56_reference.json.gz")
 
-#: Adafactor's second-moment factors are row and column means: a float32 reduction whose order is the kernel's
-HOST_DEPENDENT = ("ck-opt-adafactor",)
+#: Adafactor's second-moment factors are row and column means, clipping's norms sums of squares: float32 reductions
+#: whose order is the kernel's
+HOST_DEPENDENT = ("ck-opt-adafactor", "ck-opt-sgd_clipnorm", "ck-opt-rmsprop_global_clipnorm")
 
 REF = RecordedPrograms(PATH, HOST_DEPENDENT, recording_host=avx512_with_onednn, recording_cpu=reference_cpu)
 
@@ -74,6 +75,9 @@ OPTIMIZERS: dict[str, Callable[[Any], Any]] = {
                                         l2_shrinkage_regularization_strength=0.03, beta=0.1),
     "lion": lambda k: k.optimizers.Lion(0.01),
     "adafactor": lambda k: k.optimizers.Adafactor(0.01),
+    "adam_accumulate": lambda k: k.optimizers.Adam(0.01, gradient_accumulation_steps=2),
+    "sgd_clipnorm": lambda k: k.optimizers.SGD(0.1, momentum=0.5, clipnorm=0.6),
+    "rmsprop_global_clipnorm": lambda k: k.optimizers.RMSprop(0.01, global_clipnorm=0.7),
     "lso_sgd": lambda k: k.optimizers.LossScaleOptimizer(k.optimizers.SGD(0.1, momentum=0.9), initial_scale=8.0),
     "lso_adam": lambda k: k.optimizers.LossScaleOptimizer(k.optimizers.Adam(0.01), initial_scale=32.0,
                                                           dynamic_growth_steps=2),
@@ -104,7 +108,8 @@ class _Dir:
 
 def _model(tf: Any, name: str, built: bool) -> Any:
     k = tf.keras
-    layers = [k.layers.Dense(3, name=f"{name}_d1"), k.layers.Dense(2, use_bias=False, name=f"{name}_d2")]
+    layers = [k.layers.Dense(3, name=f"{name}_d1"),
+              k.layers.Dense(2, use_bias=False, kernel_constraint=k.constraints.NonNeg(), name=f"{name}_d2")]
     if built:
         return k.Sequential([k.Input((4,))] + layers, name=name)
     return k.Sequential(layers, name=name)
@@ -181,6 +186,9 @@ def _opt_program(opt_name: str, steps: int) -> Callable[[Any, Any], Any]:
             out["saved"] = {"model": _obs_model(model), "opt": _obs_opt(opt)}
             _step(tf, opt, model, name, steps, scale)
             want = {"model": _obs_model(model), "opt": _obs_opt(opt)}
+            config = opt.get_config()
+            out["config"] = plain(config)
+            out["from_config"] = error(lambda: plain(type(opt).from_config(config).get_config()) == plain(config))
             for mode in ("built", "deferred"):
                 m2 = _model(tf, "m", built=(mode == "built"))
                 o2 = OPTIMIZERS[opt_name](k)
@@ -200,6 +208,12 @@ def _opt_program(opt_name: str, steps: int) -> Callable[[Any, Any], Any]:
                 res["next_step_equal"] = got == want
                 res["next"] = got
                 out[mode] = res
+        if opt_name.startswith("lso"):   # a step of non-finite gradients: the scale halves, nothing else moves
+            bad = [tf.constant(np.full(tuple(v.shape), np.inf, np.float32)) for v in model.trainable_variables]
+            opt.apply_gradients(list(zip(bad, model.trainable_variables)))
+            out["nonfinite"] = {"model": _obs_model(model), "opt": _obs_opt(opt)}
+        opt.finalize_variable_values(model.trainable_variables)   # (EMA: the averages become the weights)
+        out["finalized"] = _obs_model(model)
         return out
     return prog
 
