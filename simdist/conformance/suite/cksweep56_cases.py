@@ -433,3 +433,47 @@ def _dist_program(save_kind: str, load_kind: str, opt_name: str) -> Callable[[An
 for _sk, _lk in (("mirrored", "one"), ("one", "mirrored"), ("mirrored", "mirrored")):
     for _o in ("sgd_momentum", "adam"):
         _program(f"ck-dist-{_sk}-{_lk}-{_o}", _dist_program(_sk, _lk, _o))
+
+
+# -- 5. the readers' and writers' smaller rules: dtypes, escapes, containers, options, a compiled model ----------
+def _api_more(tf: Any, mk: Any) -> Any:
+    out: dict[str, Any] = {}
+    with _Dir() as d:
+        k = tf.keras
+        ck = tf.train.Checkpoint(**{"a.b": tf.Variable(1.0), "c/d": tf.Variable(2.0)},
+                                 t=(tf.Variable(3.0), tf.Variable(4.0)))
+        p = ck.save(d("esc", "p"))
+        out["counter_dtype"] = ck.save_counter.dtype.name
+        out["keys"] = _keys(tf, p)
+        rd = tf.train.load_checkpoint(p)
+        sc = rd.get_tensor("save_counter/.ATTRIBUTES/VARIABLE_VALUE")
+        out["scalar"] = [type(sc).__name__, list(np.shape(sc)), str(np.asarray(sc).dtype)]
+        out["has_bytes"] = error(lambda: rd.has_tensor(b"save_counter/.ATTRIBUTES/VARIABLE_VALUE"))
+        out["non_string"] = error(lambda: rd.get_tensor(7))
+        out["load_variable_colon"] = error(lambda: bits(tf.train.load_variable(p, "t/0/.ATTRIBUTES/VARIABLE_VALUE:0")))
+        out["load_missing"] = error(lambda: tf.train.load_checkpoint(d("nowhere", "x")))
+        # a compiled model: its optimizer is tracked by the model
+        m = _model(tf, "cm", built=True)
+        m.compile(optimizer=k.optimizers.Adam(0.01), loss="mse")
+        m.optimizer.build(m.trainable_variables)
+        out["compiled_keys"] = _keys(tf, tf.train.Checkpoint(model=m).write(d("cm", "w")))
+        # write callbacks get the path; one of two parameters is refused
+        seen: list[str] = []
+        opts = tf.train.CheckpointOptions(experimental_write_callbacks=[lambda path: seen.append(d.rel(path))])
+        ck.write(d("cb", "w"), options=opts)
+        ck.save(d("cb", "s"), options=opts)
+        out["callbacks"] = seen
+        out["two_params"] = error(lambda: tf.train.CheckpointOptions(experimental_write_callbacks=[lambda a, b: 0]) and "ok")
+        # a manager saving one number twice lists it once
+        mgr = tf.train.CheckpointManager(ck, d("twice"), max_to_keep=4)
+        out["twice"] = [d.rel(mgr.save(checkpoint_number=5)), d.rel(mgr.save(checkpoint_number=5)), d.rel(mgr.save())]
+        out["twice_list"] = d.rel(mgr.checkpoints)
+        # a checkpoint's files removed: latest_checkpoint of its directory
+        for f in sorted(os.listdir(d("esc"))):
+            if f != "checkpoint":
+                os.remove(d("esc", f))
+        out["latest_gone"] = d.rel(tf.train.latest_checkpoint(d("esc")))
+    return out
+
+
+_program("ck-api-more", _api_more)
