@@ -132,6 +132,12 @@ def _unnumbered(name: str) -> str:
     return re.sub(r"^variable_[0-9]+$", "variable", name)
 
 
+def _nameless(c: Any) -> Any:
+    if isinstance(c, dict):
+        return {k: _nameless(v) for k, v in c.items() if k != "name"}
+    return c
+
+
 def _obs_opt(opt: Any) -> Any:
     return [[_unnumbered(v.name), v.dtype.name if hasattr(v.dtype, "name") else str(v.dtype),
              list(v.shape), bits(v)] for v in opt.variables]
@@ -187,7 +193,7 @@ def _opt_program(opt_name: str, steps: int) -> Callable[[Any, Any], Any]:
             _step(tf, opt, model, name, steps, scale)
             want = {"model": _obs_model(model), "opt": _obs_opt(opt)}
             config = opt.get_config()
-            out["config"] = plain(config)
+            out["config"] = _nameless(plain(config))   # (names are numbered by the process's earlier optimizers)
             out["from_config"] = error(lambda: plain(type(opt).from_config(config).get_config()) == plain(config))
             for mode in ("built", "deferred"):
                 m2 = _model(tf, "m", built=(mode == "built"))
