@@ -16,6 +16,10 @@ __all__ = ["KerasSaveable"]
 class KerasSaveable:
     """The mixin: `__reduce__` saves the object to a `.keras` archive in memory."""
 
+    # (a tf.function argument that is a layer, model, optimizer, loss or metric is keyed by identity, as TF 2.21's
+    # weakref TraceType: runtime/graph/recording.py `_sig`, clause function.object-arguments)
+    _simdist_traced_by_identity = True
+
     @classmethod
     def _unpickle_model(cls, bytesio: io.BytesIO) -> Any:
         from simdist.keras.models.keras_file import read_archive

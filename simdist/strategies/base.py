@@ -564,6 +564,10 @@ class _Scope:
 class Strategy:
     """`tf.distribute.Strategy`: the API shared by every strategy."""
 
+    # (a tf.function argument that is a strategy is keyed by identity, as TF 2.21's weakref TraceType:
+    # runtime/graph/recording.py `_sig`, clause function.object-arguments)
+    _simdist_traced_by_identity = True
+
     # TF runs each replica of `run` on a thread of its own (MirroredStrategy, CentralStorage,
     # ParameterServer), so tapes opened outside `run` do not see the replicas' ops; OneDevice
     # calls the function on the caller's thread.

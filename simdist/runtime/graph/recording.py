@@ -648,7 +648,7 @@ def _sig(x: Any, leaves: list[Tensor]) -> Any:
         # a plain variable argument: read inside the call (a READ node of that variable), as
         # TF captures its handle; keyed by the variable itself (which the graph keeps alive)
         return ("var", id(x))
-    if _program_object(t):
+    if getattr(t, "_simdist_traced_by_identity", False) or _program_object(t):
         # an instance of the program's own class: TF 2.21 keys it by identity (its TraceType a Weakref), so a call
         # with the same object runs the trace made for it, its Python not again (an attribute changed since is not
         # seen), another object traces anew (clause function.object-arguments)
