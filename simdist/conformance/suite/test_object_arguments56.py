@@ -107,7 +107,35 @@ def _iterators(tf: Any, mk: Callable[[], Any]) -> Any:
     return {"captured": [bits(captured()) for _ in range(4)], "argument": [bits(argument(it2)) for _ in range(4)]}
 
 
+def _keras_model(tf: Any, mk: Callable[[], Any]) -> Any:
+    """A Keras model (and an optimizer) as arguments: traced once per model, its Python not run again."""
+    runs: list[int] = []
+    init = tf.keras.initializers.Constant(0.25)
+    model = tf.keras.Sequential([tf.keras.layers.Dense(2, kernel_initializer=init, name="objargs56_dense")],
+                                name="objargs56_model")
+    model.build((None, 3))
+    other = tf.keras.Sequential([tf.keras.layers.Dense(2, kernel_initializer=init, name="objargs56_dense2")],
+                                name="objargs56_model2")
+    other.build((None, 3))
+    opt = tf.keras.optimizers.SGD(0.5)
+
+    @tf.function
+    def step(m: Any, o: Any, x: Any) -> Any:
+        runs.append(1)
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(m(x)) / 3.0
+        o.apply_gradients(zip(tape.gradient(loss, m.trainable_variables), m.trainable_variables))
+        return loss
+
+    x = tf.constant([[1.0, -2.0, 0.5]])
+    losses = [bits(step(model, opt, x)) for _ in range(3)]
+    return {"losses": losses, "kernel": bits(model.trainable_variables[0]), "runs": len(runs),
+            "another model": bits(step(other, tf.keras.optimizers.SGD(0.5), x)), "runs after": len(runs),
+            "traces": step.experimental_get_tracing_count()}
+
+
 _program("objects-config", _config_object)
+_program("objects-keras-model", _keras_model)
 _program("objects-iterators", _iterators)
 _program("objects-rewrites", _rewrites)
 _program("objects-strategy", _strategy_argument)
