@@ -10,7 +10,8 @@ most frequent disagreement class of the fz54b generator on the Xeon host at fz55
   beside the eager values (float32, float16);
 - fused_or_not: what is not fused (float64, `swish(x, 2.0)`, `x * sigmoid(y)`, the Sigmoid returned too or added
   on, a tape inside the function reading the Sigmoid, the remapper turned off) and what still is (a tape's silu,
-  whose custom gradient computes its own Sigmoid), values and gradients.
+  whose custom gradient computes its own Sigmoid), values and gradients;
+- fused_scalars: 0-d tensors, which the fused kernel computes in the dtype without oneDNN, beside [1] tensors.
 Each case: a list of [label, value] (a tensor as [dtype, shape, its bits]; an error as [its class]).
 """
 
@@ -116,13 +117,25 @@ def _fused_or_not(tf: Any, out: list) -> None:
     _try(out, "remapping on again: silu", lambda: tf.function(tf.nn.silu)(x32))
 
 
+def _fused_scalars(tf: Any, out: list) -> None:
+    """A 0-d tensor takes MklSwishOp's Compute_Scalar, x / (1 + exp(-x)) in the dtype, not oneDNN's kernel (fz54b
+    seed 55109 #1: silu of the scalar -3.75 is 0xbdb07758 in TF, 0xbdb0775a of a [1] tensor)."""
+    r = np.random.RandomState(5604)
+    xs = np.concatenate([(r.randn(60) * 4).astype(np.float32), np.float32(_EDGES)])
+    f = tf.function(tf.nn.silu)
+    for dt in ("float32", "bfloat16", "float16"):
+        _try(out, f"{dt} scalars", lambda dt=dt: tf.stack([f(tf.cast(tf.constant(v), dt)) for v in xs]))
+        _try(out, f"{dt} [1] tensors", lambda dt=dt: tf.concat([f(tf.cast(tf.constant([v]), dt)) for v in xs], 0))
+
+
 def program(tf: Any, case: dict, workdir: str) -> Any:
     out: list[Any] = []
-    {"fused_values": _fused_values, "fused_or_not": _fused_or_not}[case["name"]](tf, out)
+    {"fused_values": _fused_values, "fused_or_not": _fused_or_not, "fused_scalars": _fused_scalars}[case["name"]](
+        tf, out)
     return out
 
 
-NAMES = ["fused_values", "fused_or_not"]
+NAMES = ["fused_values", "fused_or_not", "fused_scalars"]
 CASES: dict[str, dict] = {n: {"strategy": "default", "name": n} for n in NAMES}
 
 
@@ -144,7 +157,7 @@ def _check(index: int, tf_results: dict[int, Any], tmp_path: Any) -> None:
 
 
 @pytest.mark.clause("function.onednn-swish")
-@pytest.mark.parametrize("index", [0, 1], ids=NAMES)
+@pytest.mark.parametrize("index", [0, 1, 2], ids=NAMES)
 def test_onednn_fuses_swish_in_a_function(index: int, tf_results: dict[int, Any], tmp_path: Any) -> None:
     _check(index, tf_results, tmp_path)
 

@@ -7,7 +7,9 @@ consumer by one `_MklSwish(x)`, oneDNN's eltwise swish (alpha 1) in float32 what
 - logistic(s): the injector makes s negative (-|s|), takes its exp (onednn_softmax.exp, the eltwise injector's),
   y = e / (e + 1), and gives 1 - y where s was positive (its sign bit clear);
 - swish = logistic(x) * x, each step flushed to zero (FTZ, inputs read under DAZ), rounded once to the dtype
-  (bfloat16, float16).
+  (bfloat16, float16);
+- a 0-d tensor takes the kernel's Compute_Scalar instead, x / (1 + exp(-x)) in the dtype (`_scalar`): TF 2.21's
+  `tf.function(tf.nn.silu)(tf.constant(-3.75))` is 0xbdb07758, of a [1] tensor 0xbdb0775a (fz56, seed 55109 #1).
 
 Matched bit for bit against TF 2.21 on the Xeon host (fz55: 3,009 values of float32, bfloat16 and float16; fz56:
 zeros, subnormals, infinities, NaN, the exp's clamps; tests/ops/test_fz56_swish_tf.py). Its gradient is the
@@ -39,8 +41,29 @@ def _logistic(s: np.ndarray) -> np.ndarray:
         return np.where(neg, y, _ftz(_F32(1) - y))
 
 
+def _scalar(a: np.ndarray) -> np.ndarray:
+    """MklSwishOp::Compute_Scalar, a 0-d input's path (no oneDNN): x / (1 + exp(-x)) in the dtype T, Eigen's
+    numext::exp (the C library's expf of the value widened to float, rounded to T) and each operation rounded to T.
+    The exp is taken correctly rounded (float64's, rounded once): glibc's expf agrees but for rare last bits."""
+    import math
+    dt = np.asarray(a).dtype
+    x = _ftz(np.asarray(a).astype(_F32))
+    f = float(x)
+    try:
+        e = math.exp(-f)
+    except OverflowError:
+        e = math.inf
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        e1 = _ftz(np.asarray(np.float64(e)).astype(_F32).astype(dt).astype(_F32))
+        den = _ftz((_F32(1) + e1).astype(_F32).astype(dt).astype(_F32))
+        out = _ftz((x / den).astype(_F32)).astype(dt)
+    return np.asarray(out, dt).reshape(())
+
+
 def swish(a: np.ndarray) -> np.ndarray:
-    """_MklSwish's kernel: float32, bfloat16 or float16 in, the same dtype out."""
+    """_MklSwish's kernel: float32, bfloat16 or float16 in, the same dtype out (a 0-d input: `_scalar`)."""
+    if np.ndim(a) == 0:
+        return _scalar(a)
     x = _ftz(np.asarray(a).astype(_F32))
     with np.errstate(invalid="ignore", over="ignore"):
         out = _ftz(_logistic(x) * x)
