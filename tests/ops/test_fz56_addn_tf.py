@@ -9,7 +9,9 @@ another order: `add_n([xdivy(p, q)] * 2 + [q])` of arguments sums as (q + xd) + 
 the facade's scopes (simdist/tf/_scopes.py).
 
 - node_names: the output tensor's name of each function in a tf.function;
-- add_n_order: sums of those functions' results beside their arguments, float32 and float64, in a tf.function.
+- add_n_order: sums of those functions' results beside their arguments, float32 and float64, in a tf.function;
+- more_names: the other functions of the fz54b table whose names differed (25 more), traced on generic arguments
+  (fz54b seed 56101 #0: `add_n([v30, l2_normalize(v29), ...])`, TF's node `l2_normalize`, simdist's `Mul`).
 Each case: a list of [label, value] (a tensor as [dtype, shape, its bits]; a name as a string).
 """
 
@@ -102,13 +104,44 @@ def _add_n_order(tf: Any, out: list) -> None:
         _try(out, f"{dt} captures: xdivy twice, q", lambda: tf.function(lambda: tf.add_n([m.xdivy(a, b)] * 2 + [b]))())
 
 
+_MORE = ["argsort", "boolean_mask", "sort", "linalg.matrix_transpose", "linalg.matvec", "linalg.norm",
+         "linalg.normalize", "math.bincount", "math.count_nonzero", "nn.crelu", "nn.embedding_lookup", "nn.gelu",
+         "nn.log_poisson_loss", "nn.moments", "clip_by_norm", "linalg.diag", "linalg.diag_part", "nn.l2_normalize",
+         "math.l2_normalize", "linalg.l2_normalize", "linalg.trace", "split", "unstack",
+         "nn.sigmoid_cross_entropy_with_logits", "nn.weighted_cross_entropy_with_logits", "math.cumsum", "where"]
+
+
+def _more_names(tf: Any, out: list) -> None:
+    """The other functions of the fz54b table, each called with the first of (x), (x, y), (x, 1), (x, y, z) that
+    traces: its first output's name."""
+    x = np.array([[0.5, 1.5, 0.3], [2.0, 0.25, 0.7], [0.1, 0.2, 0.9]], np.float32)
+    for path in _MORE:
+        got = None
+        for form in ("x", "xy", "xi", "xyz"):
+            res: list = []
+
+            def body(a, b, c):
+                r = _get(tf, path)(*{"x": (a,), "xy": (a, b), "xi": (a, 1), "xyz": (a, b, c)}[form])
+                while isinstance(r, (list, tuple)) and r:
+                    r = r[0]
+                res.append(r.name)
+                return tf.constant(0.0)
+            try:
+                tf.function(body)(tf.constant(x), tf.constant(x * 2), tf.constant(x + 1))
+            except Exception:  # noqa: BLE001 - the next form
+                continue
+            got = f"{form}: {res[0]}"
+            break
+        out.append([path, got])
+
+
 def program(tf: Any, case: dict, workdir: str) -> Any:
     out: list[Any] = []
-    {"node_names": _node_names, "add_n_order": _add_n_order}[case["name"]](tf, out)
+    {"node_names": _node_names, "add_n_order": _add_n_order, "more_names": _more_names}[case["name"]](tf, out)
     return out
 
 
-NAMES = ["node_names", "add_n_order"]
+NAMES = ["node_names", "add_n_order", "more_names"]
 CASES: dict[str, dict] = {n: {"strategy": "default", "name": n} for n in NAMES}
 
 
@@ -127,7 +160,7 @@ def _check(index: int, tf_results: dict[int, Any], tmp_path: Any) -> None:
 
 
 @pytest.mark.clause("function.symbolic-tensors")
-@pytest.mark.parametrize("index", [0, 1], ids=NAMES)
+@pytest.mark.parametrize("index", [0, 1, 2], ids=NAMES)
 def test_add_n_sorts_by_tf_node_names(index: int, tf_results: dict[int, Any], tmp_path: Any) -> None:
     _check(index, tf_results, tmp_path)
 
