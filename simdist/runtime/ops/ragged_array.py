@@ -255,6 +255,8 @@ def ragged_gather(fn: Callable[..., Any]) -> Callable[..., Any]:
         out = _gather_rows(params, math.cast(flat, dtypes.int64) if flat.dtype != dtypes.int64 else flat)
         # (indices of rank k > 1: RaggedGather's OUTPUT_RAGGED_RANK is k + ragged_rank - 1, the rows grouped by the
         # indices' dimensions, uniform partitions; ragged_gather_ops._gather; fz55b)
+        from simdist.runtime.ops import composite_shapes   # (RaggedGather: every output [?] at trace)
+        composite_shapes.value_sized(out, outer=True)
         for d in reversed(idx.shape.as_list()[1:]):
             out = RaggedTensor.from_uniform_row_length(out, int(d))
         return out

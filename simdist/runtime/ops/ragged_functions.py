@@ -121,7 +121,9 @@ def range_(starts: Any, limits: Any = None, deltas: Any = 1, dtype: Any = None, 
             rows.append(np.add.accumulate(steps, dtype=npd))
     values = np.concatenate(rows) if rows else np.zeros(0, s._v.dtype)
     splits = np.concatenate([[0], np.cumsum([len(r) for r in rows])])
-    return RaggedTensor(convert_to_tensor(values, dtype=s.dtype), rp.as_splits_tensor(splits, rsd), internal=True)
+    from simdist.runtime.ops import composite_shapes   # (RaggedRange's values [?] at trace)
+    return composite_shapes.value_sized(RaggedTensor(convert_to_tensor(values, dtype=s.dtype),
+                                                     rp.as_splits_tensor(splits, rsd), internal=True))
 
 
 def row_splits_to_segment_ids(splits: Any, name: str | None = None, out_type: Any = None) -> Tensor:
@@ -328,9 +330,11 @@ def boolean_mask(data: Any, mask: Any, name: str | None = None) -> Any:
         if n is not None and mask.shape[0] != n:
             raise ValueError(f"Shapes {data.shape[:1]} and {mask.shape} are incompatible")
         keep = np.nonzero(mask._v)[0].astype(np.int64)
+        from simdist.runtime.ops import composite_shapes   # (a value-sized selection: [?] at trace)
         if isinstance(data, RaggedTensor):
-            return _gather_rows(data, convert_to_tensor(keep, dtype=dtypes.int64))
-        return array.gather(data, convert_to_tensor(keep, dtype=dtypes.int64))
+            return composite_shapes.value_sized(_gather_rows(data, convert_to_tensor(keep, dtype=dtypes.int64)),
+                                                outer=True)
+        return composite_shapes.value_sized(array.gather(data, convert_to_tensor(keep, dtype=dtypes.int64)))
     # rank >= 2: per row, recursively
     rsd = mask.row_splits_dtype if isinstance(mask, RaggedTensor) else \
         (data.row_splits_dtype if isinstance(data, RaggedTensor) else dtypes.int64)

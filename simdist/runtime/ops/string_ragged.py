@@ -479,7 +479,11 @@ def ngrams(data: Any, ngram_width: Any, separator: Any = " ", pad_values: Any = 
         if len(shape) == 1:
             return out.flat_values
         flat = out.flat_values
-        return convert_to_tensor(flat._v.reshape(tuple(shape[:-1]) + (-1,)), dtype=dtypes.string)
+        res = convert_to_tensor(flat._v.reshape(tuple(shape[:-1]) + (-1,)), dtype=dtypes.string)
+        from simdist.runtime.ops import partial_values   # (TF's to_tensor of the ragged n-grams: last dim unknown)
+        if partial_values.in_trace():
+            partial_values.mark(res, [x.shape[0]] + [None] * (len(shape) - 1))
+        return res
     if data.ragged_rank > 1:
         return RaggedTensor.from_row_splits(ngrams(data.values, *args), data.row_splits, validate=False)
     pw = 0 if pad_values is None else -1 if padding_width is None else int(padding_width)
