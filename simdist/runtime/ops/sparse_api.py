@@ -98,7 +98,7 @@ def _i64_list(t: Tensor) -> list[int | None]:
     return [int(d) if d >= 0 else None for d in np.asarray(t._v).reshape(-1).tolist()]
 
 
-def add(a: Any, b: Any, threshold: Any = 0, name: str | None = None) -> Any:
+def add(a: Any, b: Any, threshold: Any = 0) -> Any:
     """`tf.sparse.add`: SparseAdd of two SparseTensors (a sum of two present entries kept when
     |sum| >= threshold), or SparseTensorDenseAdd with a dense operand (a dense result)."""
     a_sp, b_sp = isinstance(a, SparseTensor), isinstance(b, SparseTensor)
