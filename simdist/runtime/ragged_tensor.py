@@ -334,8 +334,12 @@ class RaggedTensor:
     def value_rowids(self, name: str | None = None) -> Tensor:
         """The row of each of values' rows."""
         s = self._row_splits._v
-        return convert_to_tensor(np.repeat(np.arange(len(s) - 1), s[1:] - s[:-1]).astype(s.dtype),
-                                 dtype=self._row_splits.dtype)
+        out = convert_to_tensor(np.repeat(np.arange(len(s) - 1), s[1:] - s[:-1]).astype(s.dtype),
+                                dtype=self._row_splits.dtype)
+        if _SYM_DEPTH[0]:   # (ragged_util.repeat's result: [?] in a trace, a constant's too; observed on TF 2.21)
+            from simdist.runtime.ops import composite_shapes, static_shapes
+            static_shapes.mark(composite_shapes.computed(out, self._row_splits), (True,))
+        return out
 
     def nested_row_lengths(self, name: str | None = None) -> tuple[Tensor, ...]:
         out = []

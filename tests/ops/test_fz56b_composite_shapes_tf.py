@@ -11,7 +11,9 @@ and a SparseTensor / RaggedTensor argument is its type spec's placeholders. simd
 - sparse_argument: a SparseTensor argument, every tf.sparse / tf.sets function on it.
 - sparse_constants: the same functions on captured constants and on sparse.from_dense of an argument.
 - strings_ragged: tf.strings.split / bytes_split / unicode_* / ngrams and the ragged constructors, gather,
-  boolean_mask, range, to_tensor on constants and on arguments.
+  boolean_mask, range, to_tensor, value_rowids on constants and on arguments.
+- segment_ids: tf.ragged.segment_ids_to_row_splits of argument ids ([?]: bincount's size), of constants (known),
+  tf.signal.frame of a segment_sum result (its unknown outer dimension kept, the frame count unknown with the axis).
 Each case: a list of [label, description] (the static shapes the traced Python reads, as text, or an error class);
 and the eager outcome after the call (concrete shapes).
 """
@@ -161,10 +163,29 @@ def program(tf: Any, case: dict, workdir: str) -> Any:
         traced("ragged argument map_flat_values", lambda a: tf.ragged.map_flat_values(tf.abs, a), rt)
         traced("ragged argument to_tensor", lambda a: a.to_tensor(), rt)
         traced("ragged argument gather", lambda a: tf.gather(a, [1]), rt)
+        traced("ragged argument value_rowids", lambda a: a.value_rowids(), rt)
+        traced("constant value_rowids", lambda a: rt.value_rowids(), tf.constant(1))
+        traced("ragged argument row_lengths", lambda a: a.row_lengths(), rt)
+    elif case["name"] == "segment_ids":
+        ids = tf.constant([0, 0, 2], tf.int64)
+        for label, fn in [
+                ("segment_ids_to_row_splits", lambda a: tf.ragged.segment_ids_to_row_splits(a)),
+                ("segment_ids_to_row_splits num_segments 4", lambda a: tf.ragged.segment_ids_to_row_splits(a, 4)),
+                ("segment_ids_to_row_splits of a constant", lambda a: tf.ragged.segment_ids_to_row_splits(
+                    tf.constant([0, 1, 1]))),
+                ("segment_ids_to_row_splits num_segments of the argument", lambda a: tf.ragged.segment_ids_to_row_splits(
+                    tf.constant([0, 1, 1], tf.int64), tf.reduce_max(a) + 2)),
+                ("frame pad_end after segment_sum", lambda a: tf.signal.frame(
+                    tf.math.segment_sum(tf.ones([3, 1, 1]), a), 2, 4, pad_end=True)),
+                ("frame after segment_sum", lambda a: tf.signal.frame(tf.math.segment_sum(tf.ones([3, 5]), a), 2, 1)),
+                ("frame axis 0", lambda a: tf.signal.frame(tf.ones([3, 5]), 2, 1, axis=0)),
+                ("frame axis 0 after segment_sum", lambda a: tf.signal.frame(
+                    tf.math.segment_sum(tf.ones([3, 5]), a), 2, 1, axis=0))]:
+            traced(label, fn, ids)
     return out
 
 
-NAMES = ["sparse_argument", "sparse_constants", "strings_ragged"]
+NAMES = ["sparse_argument", "sparse_constants", "strings_ragged", "segment_ids"]
 CASES: dict[str, dict] = {n: {"strategy": "default", "name": n} for n in NAMES}
 
 

@@ -152,7 +152,16 @@ def segment_ids_to_row_splits(segment_ids: Any, num_segments: Any = None, out_ty
     n = int(num_segments._v if isinstance(num_segments, Tensor) else num_segments) if num_segments is not None \
         else (int(v.max()) + 1 if v.size else 0)
     counts = np.bincount(v, minlength=n)[:n] if v.size else np.zeros(n, np.int64)
-    return rp.as_splits_tensor(np.concatenate([[0], np.cumsum(counts)]), dt)
+    out = rp.as_splits_tensor(np.concatenate([[0], np.cumsum(counts)]), dt)
+    from simdist.runtime.ops import composite_shapes, graph_constants, static_shapes
+    if composite_shapes.in_trace():
+        # (segment_id_ops: bincount of minlength = maxlength = num_segments (max(ids) + 1 without it), whose shape
+        # function knows the size only where the graph does: [?] for ids or a num_segments it takes as an input)
+        size_from = ids if num_segments is None else num_segments
+        composite_shapes.computed(out, ids, *([num_segments] if isinstance(num_segments, Tensor) else []))
+        if isinstance(size_from, Tensor) and graph_constants.level(size_from) == graph_constants.VARYING:
+            static_shapes.mark(out, (True,))
+    return out
 
 
 def to_ragged(x: Any, ragged_rank: int = 1, row_splits_dtype: Any = dtypes.int64) -> RaggedTensor:
