@@ -90,6 +90,38 @@ def program(tf: Any, case: dict, workdir: str) -> Any:
         show(f"{s} encode uninterpreted", lambda: (tf.constant([1]), [tf.io.encode_proto(tf.constant([[1, 1, 1]], tf.int32), [tf.constant([[2.5]], tf.float64), tf.constant([[-3]], tf.int64), tf.constant([[b"\x00"]])], ["double_value", "negative_int_value", "string_value"], "google.protobuf.UninterpretedOption", descriptor_source=src)]))
         show(f"{s} encode size too big", lambda: (tf.constant([1]), [tf.io.encode_proto(tf.constant([[2]], tf.int32), [tf.constant([["n"]])], ["name"], "google.protobuf.FileDescriptorProto", descriptor_source=src)]))
         show(f"{s} encode wrong dtype", lambda: (tf.constant([1]), [tf.io.encode_proto(tf.constant([[1]], tf.int32), [tf.constant([[1.0]])], ["name"], "google.protobuf.FileDescriptorProto", descriptor_source=src)]))
+    elif case["name"] == "type_table":
+        # (a message of one field of each wire type, by bytes://: the dtypes decode_proto converts each to, and the
+        # values of a message setting every field)
+        from google.protobuf import descriptor_pb2 as D
+        fds = D.FileDescriptorSet()
+        f = fds.file.add(name="t.proto", package="t", syntax="proto2")
+        m = f.message_type.add(name="All")
+        kinds = {1: "double", 2: "float", 3: "int64", 4: "uint64", 5: "int32", 6: "fixed64", 7: "fixed32", 8: "bool",
+                 9: "string", 12: "bytes", 13: "uint32", 15: "sfixed32", 16: "sfixed64", 17: "sint32", 18: "sint64"}
+        for i, (t, n) in enumerate(kinds.items()):
+            m.field.add(name="f_" + n, number=i + 1, label=1, type=t)
+        tsrc = b"bytes://" + fds.SerializeToString()
+        for n in kinds.values():
+            for dt in (tf.float32, tf.float64, tf.int32, tf.int64, tf.uint32, tf.uint64, tf.bool, tf.string):
+                _try(out, f"f_{n} as {dt.name}", lambda n=n, dt=dt: tf.io.decode_proto(
+                    [b""], "t.All", ["f_" + n], [dt], descriptor_source=tsrc))
+        vals = {"double": [[-1.5]], "float": [[0.25]], "int64": [[-2**40]], "uint64": [[2**63 + 3]], "int32": [[-9]],
+                "fixed64": [[2**64 - 1]], "fixed32": [[2**32 - 1]], "bool": [[True]], "string": [["s"]],
+                "bytes": [[b"\x01"]], "uint32": [[7]], "sfixed32": [[-3]], "sfixed64": [[-4]], "sint32": [[-5]],
+                "sint64": [[-6]]}
+        types = {"double": tf.float64, "float": tf.float32, "int64": tf.int64, "uint64": tf.uint64, "int32": tf.int32,
+                 "fixed64": tf.uint64, "fixed32": tf.uint32, "bool": tf.bool, "string": tf.string, "bytes": tf.string,
+                 "uint32": tf.uint32, "sfixed32": tf.int32, "sfixed64": tf.int64, "sint32": tf.int32, "sint64": tf.int64}
+        fields = ["f_" + n for n in kinds.values()]
+        enc = []
+        _try(out, "encode every type", lambda: (tf.ones([1, len(fields)], tf.int32), enc.append(tf.io.encode_proto(
+            tf.ones([1, len(fields)], tf.int32), [tf.constant(vals[n], types[n]) for n in kinds.values()], fields,
+            "t.All", descriptor_source=tsrc)) or enc))
+        if enc:
+            _try(out, "decode every type", lambda: tf.io.decode_proto(enc[0], "t.All", fields,
+                                                                      [types[n] for n in kinds.values()],
+                                                                      descriptor_source=tsrc))
     elif case["name"] == "files":
         for n in ("b.txt", "a.txt", "c.dat"):
             with open(os.path.join(workdir, n), "w") as fh:
@@ -105,7 +137,7 @@ def program(tf: Any, case: dict, workdir: str) -> Any:
     return out
 
 
-NAMES = ["local", "bytes", "files"]
+NAMES = ["local", "bytes", "type_table", "files"]
 CASES: dict[str, dict] = {n: {"strategy": "default", "name": n} for n in NAMES}
 
 

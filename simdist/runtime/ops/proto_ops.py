@@ -41,9 +41,11 @@ _ALLOWED = {1: ("float64",), 2: ("float32", "float64"), 3: ("int64",), 4: ("uint
             6: ("uint64",), 7: ("uint32", "uint64"), 8: ("bool",), 9: ("string",), 10: ("string",),
             11: ("string",), 12: ("string",), 13: ("uint32", "uint64"), 14: ("int32", "int64"),
             15: ("int32", "int64"), 16: ("int64",), 17: ("int32", "int64"), 18: ("int64",)}
-_TYPE_NAMES = {1: "double", 2: "float", 3: "int64", 4: "uint64", 5: "int32", 6: "fixed64", 7: "fixed32", 8: "bool",
-               9: "string", 10: "group", 11: "message", 12: "bytes", 13: "uint32", 14: "enum", 15: "sfixed32",
-               16: "sfixed64", 17: "sint32", 18: "sint64"}
+# (the messages name a field's C++ type, FieldDescriptor::CppTypeName: fixed64 is "uint64", bytes "string";
+# observed on TF 2.21)
+_TYPE_NAMES = {1: "double", 2: "float", 3: "int64", 4: "uint64", 5: "int32", 6: "uint64", 7: "uint32", 8: "bool",
+               9: "string", 10: "message", 11: "message", 12: "string", 13: "uint32", 14: "enum", 15: "int32",
+               16: "int64", 17: "int32", 18: "int64"}
 _DT_NAMES = {"float32": "DT_FLOAT", "float64": "DT_DOUBLE", "int32": "DT_INT32", "int64": "DT_INT64",
              "uint32": "DT_UINT32", "uint64": "DT_UINT64", "bool": "DT_BOOL", "string": "DT_STRING"}
 _C_NAMES = {"float32": "float", "float64": "double"}
