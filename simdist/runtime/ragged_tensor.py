@@ -490,7 +490,13 @@ class RaggedTensor:
         if shape is not None:
             want = shape.as_list() if isinstance(shape, TensorShape) else list(shape)
             if len(want) != depth + len(inner):
-                raise ValueError(f"Shapes {TensorShape(want)} and {self.shape} are incompatible")
+                if _SYM_DEPTH[0]:   # (the shape function's ValueError at trace)
+                    raise ValueError(f"Shapes {TensorShape(want)} and {self.shape} are incompatible")
+                # (eagerly the kernel's check; TF 2.21 observed, fz55b_gen seed 56203 #198)
+                text = ",".join("?" if w is None else str(int(w)) for w in want)
+                raise errors.InvalidArgumentError(None, None, f"rt_input.shape and shape=[{text}] are incompatible: "
+                                                  f"rt_input.rank = {depth + len(inner)} but shape.rank = {len(want)} "
+                                                  "[Op:RaggedTensorToTensor]")
             dims = [d if w is None else int(w) for d, w in zip(dims, want)]
             for w, have in zip(want[depth:], inner):
                 if w is not None and int(w) != have:

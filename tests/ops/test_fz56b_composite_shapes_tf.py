@@ -14,6 +14,8 @@ and a SparseTensor / RaggedTensor argument is its type spec's placeholders. simd
   boolean_mask, range, to_tensor, value_rowids on constants and on arguments.
 - segment_ids: tf.ragged.segment_ids_to_row_splits of argument ids ([?]: bincount's size), of constants (known),
   tf.signal.frame of a segment_sum result (its unknown outer dimension kept, the frame count unknown with the axis).
+- seed_56203: rot90 of k = 0 (the switch's merged shape), unicode_split of an argument, row_splits_to_segment_ids
+  ([?]), and RaggedTensor.to_tensor with a shape of another rank (the kernel's InvalidArgumentError eagerly).
 Each case: a list of [label, description] (the static shapes the traced Python reads, as text, or an error class);
 and the eager outcome after the call (concrete shapes).
 """
@@ -182,10 +184,30 @@ def program(tf: Any, case: dict, workdir: str) -> Any:
                 ("frame axis 0 after segment_sum", lambda a: tf.signal.frame(
                     tf.math.segment_sum(tf.ones([3, 5]), a), 2, 1, axis=0))]:
             traced(label, fn, ids)
+    elif case["name"] == "seed_56203":
+        x, y, z = tf.zeros([2, 5, 3, 3]), tf.zeros([2, 4, 4, 3]), tf.zeros([5, 3, 3])
+        for k in (0, 1, 2, 3):
+            for label, img in (("4-D", x), ("square", y), ("3-D", z)):
+                traced(f"rot90 k={k} {label}", lambda a, k=k: tf.image.rot90(a, k=k), img)
+        traced("unicode_split of a scalar argument", lambda a: tf.strings.unicode_split(a, "UTF-8"), tf.constant("tf"))
+        traced("unicode_split of a vector argument", lambda a: tf.strings.unicode_split(a, "UTF-8"),
+               tf.constant(["tf", "a"]))
+        traced("row_splits_to_segment_ids", lambda a: tf.ragged.row_splits_to_segment_ids(a),
+               tf.constant([0, 2, 3], tf.int64))
+        traced("row_splits_to_segment_ids of a constant", lambda a: tf.ragged.row_splits_to_segment_ids(
+            tf.constant([0, 2, 3], tf.int64)), tf.constant(1))
+        rt = tf.ragged.constant([[], [[6, -1], [11, -1]], [[-8, -1]]], dtype=tf.int64, ragged_rank=1)
+        for shape in ([None, 2], [None, 2, 2, 2]):
+            try:
+                got = _desc(tf, rt.to_tensor(default_value=-1, shape=shape))
+            except Exception as e:  # noqa: BLE001 - the class and message are what is compared
+                got = f"{type(e).__name__}: {str(e).split(' [Op:')[0].split('}} ')[-1]}"
+            out.append([f"eager to_tensor shape {shape}", got])
+            traced(f"to_tensor shape {shape}", lambda a, shape=shape: a.to_tensor(default_value=-1, shape=shape), rt)
     return out
 
 
-NAMES = ["sparse_argument", "sparse_constants", "strings_ragged", "segment_ids"]
+NAMES = ["sparse_argument", "sparse_constants", "strings_ragged", "segment_ids", "seed_56203"]
 CASES: dict[str, dict] = {n: {"strategy": "default", "name": n} for n in NAMES}
 
 

@@ -135,7 +135,11 @@ def row_splits_to_segment_ids(splits: Any, name: str | None = None, out_type: An
         raise ValueError(f"Shape {sp.shape} must have rank 1")
     dt = dtypes.as_dtype(out_type) if out_type is not None else sp.dtype
     s = sp._v
-    return convert_to_tensor(np.repeat(np.arange(len(s) - 1), s[1:] - s[:-1]).astype(dt.as_numpy_dtype), dtype=dt)
+    out = convert_to_tensor(np.repeat(np.arange(len(s) - 1), s[1:] - s[:-1]).astype(dt.as_numpy_dtype), dtype=dt)
+    from simdist.runtime.ops import composite_shapes, static_shapes
+    if composite_shapes.in_trace():   # (ragged_util.repeat's result: [?] in a trace, of a constant too; TF 2.21)
+        static_shapes.mark(composite_shapes.computed(out, sp), (True,))
+    return out
 
 
 def segment_ids_to_row_splits(segment_ids: Any, num_segments: Any = None, out_type: Any = None,

@@ -377,6 +377,11 @@ def _split_chars(input: Any, input_encoding: Any, errors: Any, replacement_char:
     err, rc, _ = check_attrs("UnicodeDecodeWithOffsets", errors, replacement_char)
     enc = input_encoding.decode() if isinstance(input_encoding, bytes) else input_encoding
     chars = _encode_each(flat, enc, err, rc)
+    from simdist.runtime.ops import graph_constants, static_shapes
+    if isinstance(input, Tensor) and graph_constants.level(input) == graph_constants.VARYING:
+        # (traced on an input the graph does not know: the characters' count is [?]; of a constant C++ constant
+        # folding knows it; TF 2.21 observed, fz55b_gen seed 56203 #125)
+        static_shapes.mark(chars, (True,) * chars.ndim)
     if isinstance(cps, RaggedTensor):
         return cps.with_flat_values(chars), offs
     return chars, offs
