@@ -16,6 +16,8 @@ and a SparseTensor / RaggedTensor argument is its type spec's placeholders. simd
   tf.signal.frame of a segment_sum result (its unknown outer dimension kept, the frame count unknown with the axis).
 - seed_56203: rot90 of k = 0 (the switch's merged shape), unicode_split of an argument, row_splits_to_segment_ids
   ([?]), and RaggedTensor.to_tensor with a shape of another rank (the kernel's InvalidArgumentError eagerly).
+- ragged_reduce_axis0: a ragged reduction over the outer dimension of an argument is [?] (the longest row's length;
+  of a constant, known), keepdims [1, ?].
 Each case: a list of [label, description] (the static shapes the traced Python reads, as text, or an error class);
 and the eager outcome after the call (concrete shapes).
 """
@@ -204,10 +206,28 @@ def program(tf: Any, case: dict, workdir: str) -> Any:
                 got = f"{type(e).__name__}: {str(e).split(' [Op:')[0].split('}} ')[-1]}"
             out.append([f"eager to_tensor shape {shape}", got])
             traced(f"to_tensor shape {shape}", lambda a, shape=shape: a.to_tensor(default_value=-1, shape=shape), rt)
+    elif case["name"] == "ragged_reduce_axis0":
+        const = tf.ragged.constant([[1.0, 2.0], [], [3.0, 4.0, 5.0]])
+        arg = tf.ragged.constant([[1.0, 2.0], [], [3.0, 4.0, 5.0]])
+        r3 = tf.ragged.constant([[[1.0, 2.0]], [[3.0, 4.0], [5.0, 6.0]]], ragged_rank=1)
+        rr = tf.ragged.constant([[[1.0], [2.0, 3.0]], [[4.0]]])
+        for label, fn, a in [
+                ("reduce_sum axis 0 of a constant", lambda a: tf.reduce_sum(const, 0), arg),
+                ("reduce_sum axis 0", lambda a: tf.reduce_sum(a, 0), arg),
+                ("reduce_max axis 0 uniform inner", lambda a: tf.reduce_max(a, 0), r3),
+                ("reduce_mean axis 1", lambda a: tf.reduce_mean(a, 1), arg),
+                ("reduce_sum axis 1 uniform inner", lambda a: tf.reduce_sum(a, 1), r3),
+                ("reduce_sum axes 0, 1", lambda a: tf.reduce_sum(a, [0, 1]), r3),
+                ("reduce_std axis 0", lambda a: tf.math.reduce_std(a, 0), arg),
+                ("reduce_any axis 0", lambda a: tf.reduce_any(a > 1, 0), arg),
+                ("reduce_sum axis 0 keepdims", lambda a: tf.reduce_sum(a, 0, keepdims=True), arg),
+                ("reduce_sum axis 0 ragged_rank 2", lambda a: tf.reduce_sum(a, 0), rr),
+                ("reduce_min axis -2", lambda a: tf.reduce_min(a, -2), arg)]:
+            traced(label, fn, a)
     return out
 
 
-NAMES = ["sparse_argument", "sparse_constants", "strings_ragged", "segment_ids", "seed_56203"]
+NAMES = ["sparse_argument", "sparse_constants", "strings_ragged", "segment_ids", "seed_56203", "ragged_reduce_axis0"]
 CASES: dict[str, dict] = {n: {"strategy": "default", "name": n} for n in NAMES}
 
 
