@@ -222,7 +222,11 @@ def program(tf: Any, case: dict, workdir: str) -> Any:
                 ("reduce_any axis 0", lambda a: tf.reduce_any(a > 1, 0), arg),
                 ("reduce_sum axis 0 keepdims", lambda a: tf.reduce_sum(a, 0, keepdims=True), arg),
                 ("reduce_sum axis 0 ragged_rank 2", lambda a: tf.reduce_sum(a, 0), rr),
-                ("reduce_min axis -2", lambda a: tf.reduce_min(a, -2), arg)]:
+                ("reduce_min axis -2", lambda a: tf.reduce_min(a, -2), arg),
+                ("reduce_variance axis -1 keepdims of a gather", lambda a: tf.math.reduce_variance(
+                    tf.gather(a, [1, 2, 0]), axis=-1, keepdims=True), arg),
+                ("reduce_sum axis 1 of a gather", lambda a: tf.reduce_sum(tf.gather(a, [1, 2, 0]), 1), arg),
+                ("reduce_max axis 1", lambda a: tf.reduce_max(a, 1), arg)]:
             traced(label, fn, a)
     return out
 

@@ -206,6 +206,12 @@ def ragged_reduce(fn: Callable[..., Any], kind: str, dense_fns: dict | None = No
                     composite_shapes.value_sized(out, outer=True)
                 elif isinstance(out, Tensor) and out.ndim:
                     static_shapes.also_unknown(out, 1 if keepdims else 0)
+        elif ax0 is not None and isinstance(out, Tensor) and out.ndim:
+            # (over an inner dimension: the result's rows are the input's, unknown where its outer splits' length is
+            # (after RaggedGather); fz55b_gen seed 56205 #125)
+            from simdist.runtime.ops import composite_shapes, static_shapes
+            if composite_shapes.in_trace() and static_shapes.known_dim(x.row_splits, 0) is None:
+                static_shapes.also_unknown(out, 0)
         return out
     return wrapped
 
