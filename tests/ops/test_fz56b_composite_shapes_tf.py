@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+import numpy as np
 import pytest
 
 import tf_programs
@@ -228,6 +229,14 @@ def program(tf: Any, case: dict, workdir: str) -> Any:
                 ("reduce_sum axis 1 of a gather", lambda a: tf.reduce_sum(tf.gather(a, [1, 2, 0]), 1), arg),
                 ("reduce_max axis 1", lambda a: tf.reduce_max(a, 1), arg)]:
             traced(label, fn, a)
+        # (SparseCountSparseOutput: static rank the input's, 3 for a rank-3 input whose counts have rank 2)
+        for i, v in enumerate([tf.SparseTensor(tf.constant(np.zeros([0, 3], np.int64)), np.array([], np.int64),
+                                               [3, 2, 1]),
+                               tf.SparseTensor([[0, 0, 0], [1, 1, 0]], np.array([3, 1], np.int64), [3, 2, 1]),
+                               tf.SparseTensor([[0, 0], [1, 1]], np.array([3, 1], np.int64), [3, 2])]):
+            for ax in (0, -1):   # (the dense shape only: its components' static lengths are not modelled)
+                out.append([f"sparse.bincount {i} axis {ax}", tf.function(lambda a, ax=ax: tf.constant(str(
+                    tf.sparse.bincount(a, axis=ax).shape)))(v).numpy().decode()])
     return out
 
 
