@@ -16,7 +16,8 @@ import numpy as np
 
 from simdist.runtime import dtypes, errors
 from simdist.runtime import ragged_partition as _rp
-from simdist.runtime.tensor import Tensor, TensorShape, convert_to_tensor
+from simdist.runtime.symbolic import DEPTH as _SYM_DEPTH
+from simdist.runtime.tensor import Tensor, TensorShape, convert_to_tensor, user_reads
 
 __all__ = ["RaggedTensor", "RaggedTensorSpec", "constant", "is_ragged", "map_flat_values"]
 
@@ -276,7 +277,19 @@ class RaggedTensor:
 
     @property
     def shape(self) -> TensorShape:
+        return self._static_shape() if _SYM_DEPTH[0] and user_reads(1) else self._shape_of(False)
+
+    def _static_shape(self) -> TensorShape:
+        """The shape user code reads in a traced function: the outermost row splits' static length gives the row
+        count (unknown after RaggedGather's: ops/composite_shapes.py)."""
+        return self._shape_of(True)
+
+    def _shape_of(self, static: bool) -> TensorShape:
         dims: list[int | None] = [self.nrows_int()]
+        if static:
+            from simdist.runtime.ops import static_shapes
+            n = static_shapes.known_dim(self._row_splits, 0)
+            dims[0] = None if n is None else n - 1
         v: Any = self
         while isinstance(v, RaggedTensor):
             dims.append(v._uniform)
@@ -284,7 +297,7 @@ class RaggedTensor:
         return TensorShape(dims + self.flat_values.shape.as_list()[1:])
 
     def get_shape(self) -> TensorShape:
-        return self.shape
+        return self._static_shape() if _SYM_DEPTH[0] and user_reads(1) else self._shape_of(False)
 
     def nrows_int(self) -> int:
         return int(self._row_splits._v.shape[0]) - 1
@@ -321,8 +334,12 @@ class RaggedTensor:
     def value_rowids(self, name: str | None = None) -> Tensor:
         """The row of each of values' rows."""
         s = self._row_splits._v
-        return convert_to_tensor(np.repeat(np.arange(len(s) - 1), s[1:] - s[:-1]).astype(s.dtype),
-                                 dtype=self._row_splits.dtype)
+        out = convert_to_tensor(np.repeat(np.arange(len(s) - 1), s[1:] - s[:-1]).astype(s.dtype),
+                                dtype=self._row_splits.dtype)
+        if _SYM_DEPTH[0]:   # (ragged_util.repeat's result: [?] in a trace, a constant's too; observed on TF 2.21)
+            from simdist.runtime.ops import composite_shapes, static_shapes
+            static_shapes.mark(composite_shapes.computed(out, self._row_splits), (True,))
+        return out
 
     def nested_row_lengths(self, name: str | None = None) -> tuple[Tensor, ...]:
         out = []
@@ -391,8 +408,11 @@ class RaggedTensor:
             idx = np.concatenate([np.repeat(idx, len(grid), axis=0), np.tile(grid, (len(idx), 1))], axis=1)
             from simdist.runtime.ops import array as _array
             flat = _array.reshape(flat, [-1])
+        from simdist.runtime.ops import composite_shapes   # (RaggedTensorToSparse's outputs: ops.ragged)
+        shape = composite_shapes.computed(self.bounding_shape(out_type=dtypes.int64), self.flat_values,
+                                          *self.nested_row_splits)
         return SparseTensor(convert_to_tensor(idx.astype(np.int64).reshape(-1, self.shape.rank), dtype=dtypes.int64),
-                            flat, self.bounding_shape(out_type=dtypes.int64))
+                            flat, shape)
 
     def with_row_splits_dtype(self, dtype: Any) -> "RaggedTensor":
         """The same rows, every partition in `dtype` (int32 or int64)."""
@@ -453,7 +473,15 @@ class RaggedTensor:
         """The rows padded with `default_value` (0, False or b"") to the longest, a dense tensor;
         with `shape`, each dimension given (not None) is that size instead: rows longer are cut,
         shorter ones padded (TF's RaggedTensorToTensor; Keras's TextVectorization pads and cuts to
-        output_sequence_length this way)."""
+        output_sequence_length this way). In a traced function its static shape is the shape function's:
+        the static row count and inner dimensions, the ragged dimensions unknown unless `shape` gives them."""
+        out = self._to_tensor(default_value, shape)
+        from simdist.runtime.ops import composite_shapes
+        if composite_shapes.in_trace():
+            composite_shapes.ragged_to_tensor(self, shape, out)
+        return out
+
+    def _to_tensor(self, default_value: Any, shape: Any) -> Tensor:
         flat = self.flat_values
         inner = tuple(flat.shape.as_list()[1:])
         fill = default_value if default_value is not None else (b"" if flat.dtype == dtypes.string else 0)
@@ -462,7 +490,13 @@ class RaggedTensor:
         if shape is not None:
             want = shape.as_list() if isinstance(shape, TensorShape) else list(shape)
             if len(want) != depth + len(inner):
-                raise ValueError(f"Shapes {TensorShape(want)} and {self.shape} are incompatible")
+                if _SYM_DEPTH[0]:   # (the shape function's ValueError at trace)
+                    raise ValueError(f"Shapes {TensorShape(want)} and {self.shape} are incompatible")
+                # (eagerly the kernel's check; TF 2.21 observed, fz55b_gen seed 56203 #198)
+                text = ",".join("?" if w is None else str(int(w)) for w in want)
+                raise errors.InvalidArgumentError(None, None, f"rt_input.shape and shape=[{text}] are incompatible: "
+                                                  f"rt_input.rank = {depth + len(inner)} but shape.rank = {len(want)} "
+                                                  "[Op:RaggedTensorToTensor]")
             dims = [d if w is None else int(w) for d, w in zip(dims, want)]
             for w, have in zip(want[depth:], inner):
                 if w is not None and int(w) != have:

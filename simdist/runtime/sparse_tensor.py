@@ -8,7 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 from simdist.runtime import dtypes
-from simdist.runtime.tensor import Tensor, TensorShape, convert_to_tensor
+from simdist.runtime.symbolic import DEPTH as _SYM_DEPTH
+from simdist.runtime.tensor import Tensor, TensorShape, convert_to_tensor, user_reads
 
 __all__ = ["SparseTensor", "SparseTensorSpec", "is_sparse"]
 
@@ -26,7 +27,9 @@ def _compatible(a: int | None, b: int | None) -> None:
 class SparseTensor:
     """values[i] at indices[i] of a tensor of shape dense_shape; the other entries are zero."""
 
-    __slots__ = ("_indices", "_values", "_dense_shape", "_shape", "__weakref__")
+    # _static: the dense shape a tf.function's graph gives it, when built while one traces (None: no trace, or the
+    # graph knows its values' shape): constant_value_as_shape of dense_shape (ops/composite_shapes.py)
+    __slots__ = ("_indices", "_values", "_dense_shape", "_shape", "_static", "__weakref__")
 
     def __init__(self, indices: Any, values: Any, dense_shape: Any) -> None:
         ind = convert_to_tensor(indices, dtype=dtypes.int64)
@@ -39,6 +42,12 @@ class SparseTensor:
         _compatible(ind.shape[1], shp.shape[0])
         self._indices, self._values, self._dense_shape = ind, val, shp
         self._shape = TensorShape([int(d) if d >= 0 else None for d in shp._v.tolist()])
+        self._static = None
+        if _SYM_DEPTH[0]:
+            from simdist.runtime.ops import composite_shapes
+            dims = composite_shapes.sparse_shape(shp)
+            if dims != self._shape.as_list():
+                self._static = TensorShape(dims)
 
     @classmethod
     def from_value(cls, sparse_tensor_value: Any) -> "SparseTensor":
@@ -65,16 +74,30 @@ class SparseTensor:
 
     @property
     def shape(self) -> TensorShape:
+        """The dense shape; inside a tf.function user code reads the graph's static one (simdist's own code the
+        concrete one, as a tensor's `_graph_shape`; `static_shape` is TF's Python's reading)."""
+        if self._static is not None and _SYM_DEPTH[0] and user_reads(1):
+            return self._static
         return self._shape
 
     def get_shape(self) -> TensorShape:
+        if self._static is not None and _SYM_DEPTH[0] and user_reads(1):
+            return self._static
         return self._shape
 
+    def static_shape(self) -> TensorShape:
+        """The static dense shape the graph being built gives it (TF's `_dense_shape_default`)."""
+        return self._static if self._static is not None and _SYM_DEPTH[0] else self._shape
+
     def set_shape(self, shape: Any) -> None:
-        """Eagerly a shape assertion (ValueError when `shape` is not compatible)."""
+        """Eagerly a shape assertion (ValueError when `shape` is not compatible); in a traced function also the
+        merge of `shape` into the static dense shape the graph gives it."""
         new = shape if isinstance(shape, TensorShape) else TensorShape(shape)
         if not self._shape.is_compatible_with(new):
             raise ValueError(f"Tensor's shape {self._shape} is not compatible with supplied shape {new.as_list()}")
+        if self._static is not None:
+            merged = self._static.merge_with(new)
+            self._static = None if merged.rank is not None and merged.as_list() == self._shape.as_list() else merged
 
     def with_values(self, new_values: Any) -> "SparseTensor":
         """The same indices and dense shape with `new_values` (any dtype)."""
@@ -85,7 +108,7 @@ class SparseTensor:
 
     @property
     def _type_spec(self) -> "SparseTensorSpec":
-        return SparseTensorSpec(self._shape, self.dtype)
+        return SparseTensorSpec(self.static_shape(), self.dtype)
 
     def __repr__(self) -> str:
         # (TF's "%s" of each component: str, not format, so an eager tensor shows as tf.Tensor(..., shape, dtype))

@@ -60,6 +60,13 @@ def _graph_shape(t: Any, concrete: tuple) -> TensorShape:
     return TensorShape([None if u else d for d, u in zip(concrete, entry[1])])
 
 
+def user_reads(depth: int) -> bool:
+    """Whether the code `depth` frames up is user code (not simdist's own, which reads concrete shapes:
+    `_graph_shape`'s rule for the static shapes of composites, ops/composite_shapes.py)."""
+    name = sys._getframe(depth + 1).f_globals.get("__name__", "")
+    return not name.startswith("simdist.") or name.startswith("simdist.conformance.suite")
+
+
 def _dimension(d: Any) -> int | None:
     """One dimension as TF's Dimension takes it: None, or an integer (anything with __index__) >= 0;
     a float or string is TypeError, a negative ValueError (`tf.TensorShape([1, -1])`; fz4 seed 11 #185)."""

@@ -375,10 +375,13 @@ class Function:
             if type(traced) is not _Eager:
                 return traced
             key = traced.key
-        from simdist.runtime.ops import graph_constants
+        from simdist.runtime.ops import composite_shapes, graph_constants
         undo = graph_constants.arguments(list(args) + list(kwargs.values()))   # (the graph's inputs)
+        comp: list = []
         try:
             with context.in_function_call(), self._random_trace(key):
+                # (the components of composite arguments, and nested tensors: placeholders of their type specs)
+                comp = composite_shapes.arguments((args, kwargs))
                 c = execution.current()
                 if not c.tapes:
                     return _outputs_to_tensors(self._traced_python()(*args, **kwargs))
@@ -388,6 +391,7 @@ class Function:
                 function_tapes.check(th, th.tapes)
                 return _outputs_to_tensors(out)
         finally:
+            composite_shapes.restore(comp)
             graph_constants.restore(undo)
 
     def _random_trace(self, key: Any) -> Any:

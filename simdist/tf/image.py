@@ -33,8 +33,8 @@ from simdist.runtime.ops.image_nms_padded import non_max_suppression_padded  # n
 from simdist.runtime.ops.image_nms_combined import combined_non_max_suppression  # noqa: F401,E402
 from simdist.runtime.ops.image_msssim import ssim_multiscale  # noqa: F401,E402
 from simdist.runtime.ops.image_codecs import (adjust_jpeg_quality, decode_and_crop_jpeg, decode_bmp, decode_gif,  # noqa: F401,E402
-                                              decode_image, decode_jpeg, decode_png, encode_jpeg, encode_png,
-                                              extract_jpeg_shape,
+                                              decode_image, decode_jpeg, decode_jxl, decode_png, decode_webp,
+                                              encode_jpeg, encode_png, extract_jpeg_shape,
                                               is_jpeg, random_jpeg_quality, stateless_random_jpeg_quality)
 
 from simdist.runtime.ops import ragged_dispatch as _ragged_dispatch  # noqa: E402

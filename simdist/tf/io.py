@@ -17,9 +17,11 @@ from simdist.runtime.data.readers import TFRecordOptions, TFRecordWriter  # noqa
 from simdist.runtime.ops.decode_csv import decode_csv  # noqa: F401
 from simdist.runtime.ops.example_parsing import parse_example, parse_single_example  # noqa: F401
 from simdist.runtime.ops.file_io import matching_files, read_file, write_file  # noqa: F401
+from simdist.runtime.ops.io_extras import match_filenames_once, write_graph  # noqa: F401
+from simdist.runtime.ops.proto_ops import decode_proto, encode_proto  # noqa: F401
 from simdist.runtime.ops.image_codecs import (decode_and_crop_jpeg, decode_bmp, decode_gif, decode_image,  # noqa: F401
-                                              decode_jpeg, decode_png, encode_jpeg, encode_png,
-                                              extract_jpeg_shape, is_jpeg)
+                                              decode_jpeg, decode_jxl, decode_png, decode_webp, encode_jpeg,
+                                              encode_png, extract_jpeg_shape, is_jpeg)
 from simdist.runtime.ops.raw_codecs import decode_base64, decode_compressed, decode_raw, encode_base64  # noqa: F401
 from simdist.runtime.ops.sequence_parsing import parse_sequence_example, parse_single_sequence_example  # noqa: F401
 from simdist.runtime.ops.tensor_codec import parse_tensor, serialize_tensor  # noqa: F401

@@ -272,8 +272,12 @@ def _node_attrs(op: str, t: Tensor, padding: Any) -> None:
     check_padding()
 
 
+# (the depthwise backprops' default dilations, TF 2.21's gen_nn_ops default; never mutated)
+_UNIT_DILATIONS = [1, 1, 1, 1]
+
+
 def depthwise_conv2d_backprop_input(input_sizes: Any, filter: Any, out_backprop: Any, strides: Any,  # noqa: A002
-                                    padding: Any, data_format: str = "NHWC", dilations: Any = None,
+                                    padding: Any, data_format: str = "NHWC", dilations: Any = _UNIT_DILATIONS,
                                     name: str | None = None) -> Tensor:
     """`tf.nn.depthwise_conv2d_backprop_input` (DepthwiseConv2dNativeBackpropInput): the gradient of
     depthwise_conv2d_native with respect to an input of input_sizes."""
@@ -323,7 +327,7 @@ def depthwise_conv2d_backprop_input(input_sizes: Any, filter: Any, out_backprop:
 
 
 def depthwise_conv2d_backprop_filter(input: Any, filter_sizes: Any, out_backprop: Any, strides: Any,  # noqa: A002
-                                     padding: Any, data_format: str = "NHWC", dilations: Any = None,
+                                     padding: Any, data_format: str = "NHWC", dilations: Any = _UNIT_DILATIONS,
                                      name: str | None = None) -> Tensor:
     """`tf.nn.depthwise_conv2d_backprop_filter` (DepthwiseConv2dNativeBackpropFilter): the gradient
     of depthwise_conv2d_native with respect to a filter of filter_sizes."""

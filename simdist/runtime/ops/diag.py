@@ -20,7 +20,7 @@ from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
-__all__ = ["diag_part", "diag"]
+__all__ = ["diag_part", "diag", "diag_part_of", "diag_of"]
 
 _ALIGNS = ("LEFT_RIGHT", "RIGHT_LEFT", "LEFT_LEFT", "RIGHT_RIGHT")
 
@@ -176,7 +176,13 @@ def _k(k: Any) -> Any:
 
 
 def diag_part(input: Any, name: str = "diag_part", k: Any = 0, padding_value: Any = 0,  # noqa: A002
-              align: str = "RIGHT_LEFT", *, raw: bool = False) -> Tensor:
+              align: str = "RIGHT_LEFT") -> Tensor:
+    """`tf.linalg.diag_part` (TF 2.21's signature)."""
+    return diag_part_of(input, name, k, padding_value, align)
+
+
+def diag_part_of(input: Any, name: str = "diag_part", k: Any = 0, padding_value: Any = 0,  # noqa: A002
+                 align: str = "RIGHT_LEFT", raw: bool = False) -> Tensor:
     """`tf.linalg.diag_part`: diagonal k (or the band k = (lo, hi)) of each innermost matrix (raw: the
     raw op's call, without array_ops' bool(padding_value) for a bool input)."""
     x = convert_to_tensor(input)
@@ -219,7 +225,13 @@ def _traced_band(x: Tensor, k: Any) -> tuple[int, int]:
 
 
 def diag(diagonal: Any, name: str = "diag", k: Any = 0, num_rows: Any = -1, num_cols: Any = -1,
-         padding_value: Any = 0, align: str = "RIGHT_LEFT", *, raw: bool = False) -> Tensor:
+         padding_value: Any = 0, align: str = "RIGHT_LEFT") -> Tensor:
+    """`tf.linalg.diag` (TF 2.21's signature)."""
+    return diag_of(diagonal, name, k, num_rows, num_cols, padding_value, align)
+
+
+def diag_of(diagonal: Any, name: str = "diag", k: Any = 0, num_rows: Any = -1, num_cols: Any = -1,
+            padding_value: Any = 0, align: str = "RIGHT_LEFT", raw: bool = False) -> Tensor:
     """`tf.linalg.diag`: matrices with `diagonal` on diagonal k (or the band k = (lo, hi)),
     padding_value elsewhere; the size is inferred when num_rows/num_cols are -1. raw: the raw op's
     call, whose padding_value tensor array_ops' bool() never sees (a bool MatrixDiag or MatrixDiagV3 in

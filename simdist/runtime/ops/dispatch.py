@@ -34,6 +34,7 @@ from simdist.runtime import cost as _cost
 from simdist.runtime.cost import tally
 from simdist.runtime.ops import graph_constants as _consts
 from simdist.runtime.ops import partial_values as _partial
+from simdist.runtime.ops import composite_shapes as _composite
 from simdist.runtime.ops import pruning as _pruning
 from simdist.runtime.ops import static_shapes as _shapes
 from simdist.runtime.ops.trace_errors import MARK as _MARK
@@ -337,6 +338,8 @@ def run(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], dt: 
             _STOOD[0] = False
             _consts.vary(t)
         _names.name_outputs(op, (t,), tensors)   # (its node's name in TF's graph: runtime/graph_names.py)
+        if op.name in _composite.NAMES:   # (a dense result whose shape function reads a shape tensor)
+            _composite.outputs(op, tensors, (t,), attrs)
     if _NUMERICS[0] is not None:
         _numerics.check(op.name, tensors, (t,))
     if _shapes.UNKNOWN:    # a traced graph's unknown dimensions, carried through elementwise ops
@@ -609,6 +612,8 @@ def _run_multi(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray
             for x in ts:
                 _consts.vary(x)
         _names.name_outputs(op, ts, tensors)
+        if op.name in _composite.NAMES:   # (value-sized outputs of sparse/set/string kernels: composite_shapes.py)
+            ts = tuple(_composite.outputs(op, tensors, ts, attrs))
     if _NUMERICS[0] is not None:
         _numerics.check(op.name, tensors, ts)
     if _shapes.UNKNOWN:   # (a traced graph's unknown dimensions through the op's shape function)

@@ -173,9 +173,10 @@ def rot90(image: Any, k: Any = 1, name: str | None = None) -> Tensor:
 def _four_turns_merged(img: Tensor, out: Tensor, h: int, w: int) -> Tensor:
     """rot90's result inside a tf.function: TF picks the turn with a switch_case over k % 4, whose output shape is
     the four branches' merged, so height and width stay known only when both are known and equal (rot90 of an
-    input_signature [None, 3, 1] is (None, None, 1) on TF 2.21; fz50)."""
+    input_signature [None, 3, 1] is (None, None, 1) on TF 2.21; fz50), k = 0 too (the image itself through the
+    switch: [5, 3, 3] is (None, None, 3); fz56b, fz55b_gen seed 56203 #159)."""
     from simdist.runtime import context
-    if not context.in_function() or out is img and static_shapes.unknown(img) is None:
+    if not context.in_function():
         return out
     hs, ws = static_shapes.known_dim(img, h), static_shapes.known_dim(img, w)
     if hs is not None and hs == ws:

@@ -28,7 +28,9 @@ random_jpeg_quality, stateless_random_jpeg_quality).
   DecodeGif and decode_image (expand_animations=False: the first frame, 3-D), a single frame 3-D for DecodePng and
   DecodeJpeg ("Got 2 frames, but animated gifs can only be decoded by tf.io.decode_gif or tf.io.decode_image");
   a bad stream "Invalid GIF data (size 12), failed to slurp gif file: ..."; uint16 x * 256, float32 x / 255.
-WebP and JPEG XL content is NotImplementedError (simdist has no decoder for them yet).
+- decode_webp (and every decode op of a WebP): libwebp's pixels through Pillow, [frames, H, W, C] (`_decode_webp_bytes`
+  for the checks' order and messages). JPEG XL: the size header read ("Failed to decode JXL header" where it
+  cannot be), the pixels NotImplementedError (simdist has no JPEG XL decoder).
 Not differentiable. Clause io.image-codecs.
 """
 
@@ -44,7 +46,7 @@ from simdist.runtime.ops.registry import NotDifferentiable, lanes, register
 from simdist.runtime.ops.string_args import STRING_COST, as_bytes, bytes_array, string_tensor, want_string
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
-__all__ = ["decode_bmp", "decode_gif", "decode_png", "encode_png", "decode_jpeg", "encode_jpeg", "decode_and_crop_jpeg",
+__all__ = ["decode_bmp", "decode_gif", "decode_webp", "decode_jxl", "decode_png", "encode_png", "decode_jpeg", "encode_jpeg", "decode_and_crop_jpeg",
            "extract_jpeg_shape",
            "is_jpeg", "decode_image", "adjust_jpeg_quality", "random_jpeg_quality", "stateless_random_jpeg_quality"]
 
@@ -146,7 +148,119 @@ def _decode_any(op: str, data: bytes, channels: int, dtype: str, jpeg: dict | No
         return img
     if kind == "gif":
         return _decode_gif_bytes(op, data, channels, dtype, expand_animations)
-    raise NotImplementedError(f"{op}: decoding {kind.upper()} content (simdist decodes PNG, JPEG, GIF and BMP)")
+    if kind == "webp":
+        return _decode_webp_bytes(op, data, channels, dtype, expand_animations)
+    return _decode_jxl_bytes(op, data)
+
+
+def _webp_features(data: bytes) -> tuple[bool, bool] | None:
+    """WebPGetFeatures: (has_alpha, has_animation) from the RIFF header's first chunk, None where libwebp refuses
+    the header (a chunk too short, a VP8 frame without its start code, a VP8L stream without its signature)."""
+    import struct
+    if len(data) < 20:
+        return None
+    tag, size = data[12:16], struct.unpack("<I", data[16:20])[0]
+    body = data[20:]
+    if tag == b"VP8X":
+        if len(body) < 10 or size < 10:
+            return None
+        return bool(body[0] & 0x10), bool(body[0] & 0x02)
+    if tag == b"VP8L":
+        if len(body) < 5 or body[0] != 0x2F:
+            return None
+        bits = int.from_bytes(body[1:5], "little")
+        return bool((bits >> 28) & 1), False
+    if tag == b"VP8 ":
+        if len(body) < 10 or body[3:6] != b"\x9d\x01\x2a":
+            return None
+        return False, False
+    return None
+
+
+def _decode_webp_bytes(op: str, data: bytes, channels: int, dtype: str, expand_animations: bool) -> np.ndarray:
+    """DecodeImageV2Op's WebP path (core/kernels/image/decode_image_op.cc DecodeWebP, libwebp): channels 0, 3 or 4
+    ("WebP only supports 3 or 4 channels"), uint8 only ("WebP only supports uint8 for dtype"), the header's features
+    ("Failed to decode WebP header."), 4 channels exactly when the image has alpha ("Number of channels requested
+    does not match input"), then the pixels ("Failed to decode WebP image."): [frames, H, W, C] for every op (a still
+    image one frame), the first frame 3-D for decode_image with expand_animations=False. The pixels are libwebp's
+    through Pillow (WebPAnimDecoder's RGB(A) canvas, libwebp's decoder as TF's kernel links it)."""
+    if channels not in (0, 3, 4):
+        raise _bad(op, "WebP only supports 3 or 4 channels")
+    if dtype != "uint8":
+        raise _bad(op, "WebP only supports uint8 for dtype")
+    feats = _webp_features(data)
+    if feats is None:
+        raise _bad(op, "Failed to decode WebP header.")
+    alpha = feats[0]
+    if channels and (channels == 4) != alpha:
+        raise _bad(op, "Number of channels requested does not match input")
+    import io
+    from PIL import Image
+    mode = "RGBA" if alpha else "RGB"
+    try:
+        with Image.open(io.BytesIO(data)) as im:
+            frames = []
+            for i in range(getattr(im, "n_frames", 1) if expand_animations else 1):
+                im.seek(i)
+                frames.append(np.asarray(im.convert(mode), dtype=np.uint8))
+    except Exception:   # noqa: BLE001 - libwebp refused the stream (Pillow's error, any class): TF's message
+        raise _bad(op, "Failed to decode WebP image.") from None
+    if not expand_animations:
+        return frames[0]
+    return np.stack(frames)
+
+
+def _jxl_size_header(data: bytes) -> tuple[int, int] | None:
+    """The codestream's SizeHeader (ISO/IEC 18181-1 D.2: LSB-first bits after the 0xFF0A signature; in the ISOBMFF
+    container, the first `jxlc` box's codestream): (xsize, ysize), None when the bytes end before it."""
+    import struct
+    if data.startswith(b"\x00\x00\x00\x0cJXL \r\n\x87\n"):
+        pos, stream = 12, b""
+        while pos + 8 <= len(data):
+            size, box = struct.unpack(">I4s", data[pos:pos + 8])
+            end = len(data) if size == 0 else pos + size
+            if box == b"jxlc":
+                stream = data[pos + 8:end]
+                break
+            if size < 8:
+                return None
+            pos = end
+        data = stream
+    if not data.startswith(b"\xff\x0a"):
+        return None
+    bits = int.from_bytes(data[2:], "little")
+    avail, at = 8 * (len(data) - 2), [0]
+
+    def u(n: int) -> int:
+        if at[0] + n > avail:
+            raise EOFError
+        v = (bits >> at[0]) & ((1 << n) - 1)
+        at[0] += n
+        return v
+
+    def u32(*dists: tuple[int, int]) -> int:
+        base, n = dists[u(2)]
+        return base + u(n)
+    try:
+        small = u(1)
+        ysize = 8 * (u(5) + 1) if small else u32((1, 9), (1, 13), (1, 18), (1, 30))
+        ratio = u(3)
+        if ratio:
+            num, den = [(1, 1), (12, 10), (4, 3), (3, 2), (16, 9), (5, 4), (2, 1)][ratio - 1]
+            return ysize * num // den, ysize
+        xsize = 8 * (u(5) + 1) if small else u32((1, 9), (1, 13), (1, 18), (1, 30))
+        return xsize, ysize
+    except EOFError:
+        return None
+
+
+def _decode_jxl_bytes(op: str, data: bytes) -> np.ndarray:
+    """DecodeImageV2Op's JPEG XL path (libjxl): a stream whose basic info cannot be read is "Failed to decode JXL
+    header"; simdist has no JPEG XL pixel decoder (libjxl's is not among its dependencies): a stream with a
+    readable size header is NotImplementedError."""
+    if _jxl_size_header(data) is None:
+        raise _bad(op, "Failed to decode JXL header")
+    raise NotImplementedError(f"{op}: decoding JPEG XL pixels (simdist reads the size header only)")
 
 
 def _decode_gif_bytes(op: str, data: bytes, channels: int, dtype: str, expand_animations: bool) -> np.ndarray:
@@ -261,6 +375,16 @@ def _decode_image(contents: np.ndarray, channels: int = 0, dtype: str = "uint8",
                        expand_animations=bool(expand_animations))
 
 
+def _decode_webp(contents: np.ndarray, channels: int = 0, dtype: str = "uint8") -> np.ndarray:
+    _check_channels("DecodeWebP", channels)
+    return _decode_any("DecodeWebP", _scalar_bytes("DecodeWebP", contents), channels, dtype)
+
+
+def _decode_jxl(contents: np.ndarray, channels: int = 0, dtype: str = "uint8") -> np.ndarray:
+    _check_channels("DecodeJxl", channels)
+    return _decode_any("DecodeJxl", _scalar_bytes("DecodeJxl", contents), channels, dtype)
+
+
 def _decode_gif(contents: np.ndarray) -> np.ndarray:
     """DecodeGif: channels 3 (the op has no attr); a PNG or JPEG as one frame [1, H, W, 3]."""
     img = _decode_any("DecodeGif", _scalar_bytes("DecodeGif", contents), 3, "uint8")
@@ -367,6 +491,10 @@ DECODE_GIF = register("DecodeGif", _decode_gif, _fixed("DecodeGif", dtypes.uint8
                       **STRING_COST)
 DECODE_IMAGE = register("DecodeImage", _decode_image, _out("dtype", "uint8", "DecodeImage"), kind="io",
                         fusion=_WHY, **STRING_COST)
+DECODE_WEBP = register("DecodeWebP", _decode_webp, _fixed("DecodeWebP", dtypes.uint8), kind="io", fusion=_WHY,
+                       **STRING_COST)
+DECODE_JXL = register("DecodeJxl", _decode_jxl, _fixed("DecodeJxl", dtypes.uint8), kind="io", fusion=_WHY,
+                      **STRING_COST)
 ENCODE_PNG = register("EncodePng", _encode_png, _encode_rule("EncodePng", ("uint8", "uint16")), kind="io",
                       fusion=_WHY, **STRING_COST)
 ENCODE_JPEG = register("EncodeJpeg", _encode_jpeg, _encode_rule("EncodeJpeg", ("uint8",)), kind="io", fusion=_WHY,
@@ -376,7 +504,8 @@ EXTRACT_JPEG_SHAPE = register("ExtractJpegShape", _extract_shape, _out("output_t
 for _d in (DECODE_PNG, DECODE_JPEG, DECODE_BMP, DECODE_GIF, DECODE_IMAGE, EXTRACT_JPEG_SHAPE):
     # (a traced graph runs DecodeImageShapeFn: contents a scalar, ValueError at trace; shape_fns_raw31)
     _d.trace_shape = infer_ctx.trace_shape(_d.name)
-for _op in ("DecodePng", "DecodeJpeg", "DecodeAndCropJpeg", "DecodeBmp", "DecodeGif", "DecodeImage", "EncodePng",
+for _op in ("DecodePng", "DecodeJpeg", "DecodeAndCropJpeg", "DecodeBmp", "DecodeGif", "DecodeImage", "DecodeWebP",
+            "DecodeJxl", "EncodePng",
             "EncodeJpeg", "ExtractJpegShape"):
     NotDifferentiable(_op)
 
@@ -447,6 +576,31 @@ def decode_bmp(contents: Any, channels: int = 0, name: str | None = None) -> Ten
     c = _channels("DecodeBmp", channels)
     return _unknown_size(dispatch.execute(DECODE_BMP, (string_tensor(contents, "DecodeBmp", "contents"),),
                                           {"channels": c}), c)
+
+
+def _uint8_only(op: str, dtype: Any) -> None:
+    dt = dtypes.as_dtype(dtype)
+    if dt.name != "uint8":   # (the attr's DataType name: float32 is "float")
+        c_name = {"float32": "float", "float64": "double", "float16": "half"}.get(dt.name, dt.name)
+        raise _bad(op, "Value for attr 'dtype' of " + c_name + " is not in the list of allowed values: uint8")
+
+
+def decode_webp(contents: Any, channels: int = 0, dtype: Any = dtypes.uint8, name: str | None = None) -> Tensor:
+    """`tf.io.decode_webp` (tf.image.decode_webp): a WebP's frames as a (frames, H, W, C) uint8 tensor (any format
+    DecodeImageV2Op reads: a PNG 3-D)."""
+    _uint8_only("DecodeWebP", dtype)
+    c = _channels("DecodeWebP", channels)
+    return _unknown_size(dispatch.execute(DECODE_WEBP, (string_tensor(contents, "DecodeWebP", "contents"),),
+                                          {"channels": c, "dtype": "uint8"}), c, rank=None)
+
+
+def decode_jxl(contents: Any, channels: int = 0, dtype: Any = dtypes.uint8, name: str | None = None) -> Tensor:
+    """`tf.io.decode_jxl` (tf.image.decode_jxl): DecodeImageV2Op's reading of any format; JPEG XL pixels are not
+    decoded (module docstring)."""
+    _uint8_only("DecodeJxl", dtype)
+    c = _channels("DecodeJxl", channels)
+    return _unknown_size(dispatch.execute(DECODE_JXL, (string_tensor(contents, "DecodeJxl", "contents"),),
+                                          {"channels": c, "dtype": "uint8"}), c, rank=None)
 
 
 def decode_gif(contents: Any, name: str | None = None) -> Tensor:

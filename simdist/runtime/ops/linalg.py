@@ -14,7 +14,7 @@ from simdist.runtime.ops.registry import BATCH_MATMUL_ROWS, MATMUL_ROWS, Registe
 from simdist.runtime.ops.cpu_kernels import kernel_first, lookup
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
-__all__ = ["matmul", "matvec", "matrix_transpose", "trace", "tensordot", "norm"]
+__all__ = ["matmul", "batch_matmul", "matvec", "matrix_transpose", "trace", "tensordot", "norm"]
 
 
 def _matmul(a: np.ndarray, b: np.ndarray, transpose_a: bool = False, transpose_b: bool = False) -> np.ndarray:
@@ -252,6 +252,12 @@ MATMUL.dtype = kernel_first("MatMul", MATMUL.dtype)
 BATCH_MATMUL.dtype = kernel_first("BatchMatMulV2", BATCH_MATMUL.dtype)
 
 
+def batch_matmul(a: Any, b: Any, adjoint_a: bool = False, adjoint_b: bool = False) -> Tensor:
+    """BatchMatMulV2 at every rank (tf.raw_ops' form: its int16 kernel multiplies matrices too; fuzz20 seed
+    2920261201 #168)."""
+    return _matmul_call(a, b, False, False, adjoint_a, adjoint_b, False, False, None, False, False, _batched=True)
+
+
 def _kernel_first(op: Any, dt: dtypes.DType) -> errors.NotFoundError | None:
     """The op's dtype rule before its shapes, as eager TF looks the kernel up before it runs: a
     refused type raises here; a type without a CPU kernel (unsigned) is returned, to be raised
@@ -266,14 +272,13 @@ def _kernel_first(op: Any, dt: dtypes.DType) -> errors.NotFoundError | None:
 
 def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False, adjoint_a: bool = False,
            adjoint_b: bool = False, a_is_sparse: bool = False, b_is_sparse: bool = False, output_type: Any = None,
-           grad_a: bool = False, grad_b: bool = False, name: str | None = None, *, _batched: bool = False) -> Tensor:
+           grad_a: bool = False, grad_b: bool = False, name: str | None = None) -> Tensor:
     """`tf.matmul` (rank 2: MatMul; higher ranks: BatchMatMulV2 with broadcast batch dims);
-    counts 2*m*n*k FLOPs. `_batched`: BatchMatMulV2 at every rank (the raw op: its int16 kernel
-    multiplies matrices too; fuzz20 seed 2920261201 #168). Inside a tf.function its node is named
-    by math_ops.matmul's scope, `MatMul` or `name` (runtime/graph_names.py)."""
+    counts 2*m*n*k FLOPs. Inside a tf.function its node is named by math_ops.matmul's scope, `MatMul` or `name`
+    (runtime/graph_names.py)."""
     args = (a, b, transpose_a, transpose_b, adjoint_a, adjoint_b, a_is_sparse, b_is_sparse, output_type, grad_a, grad_b)
-    if _batched or not context._function_depth:
-        return _matmul_call(*args, _batched=_batched)
+    if not context._function_depth:
+        return _matmul_call(*args)
     with graph_names.op_scope(name or "MatMul", "MatMul", "BatchMatMulV2"):
         return _matmul_call(*args)
 

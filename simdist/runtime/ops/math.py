@@ -31,7 +31,7 @@ _cur = execution._current
 
 __all__ = ["add", "subtract", "multiply", "divide", "truediv", "floordiv", "floormod", "pow_",
            "maximum", "minimum", "equal", "not_equal", "less", "less_equal", "greater",
-           "greater_equal", "cast", "reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "add_n", "where",
+           "greater_equal", "cast", "cast_truncating", "reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "add_n", "where",
            "unbroadcast", "reduced_shape", "divide_no_nan", "squared_difference", "logical_and", "logical_or",
            "logical_not", "logical_xor", "NUMERIC", "REAL"]
 
@@ -745,13 +745,17 @@ def _variables() -> Any:
     return variables
 
 
-def cast(x: Any, dtype: Any, name: str | None = None, truncate: bool = False) -> Tensor:
+def cast(x: Any, dtype: Any, name: str | None = None) -> Tensor:
     """`tf.cast`: float to int truncates toward zero, like TF. A tensor or variable that already
     has the dtype is returned itself, as TF's cast does (so `strategy.run(lambda: tf.cast(x,
     x.dtype))` gives x back, not a per-replica value). A distributed variable is no resource
     variable to TF's check (`_pywrap_utils.IsResourceVariable`): it is read, and its value
-    returned (a PerReplica from strategy.run; fz4 seed 33 #149). `truncate`: the raw op's Truncate
-    attr (`_lsb_zeroed`)."""
+    returned (a PerReplica from strategy.run; fz4 seed 33 #149). TF 2.21's signature (x, dtype, name)."""
+    return cast_truncating(x, dtype, name)
+
+
+def cast_truncating(x: Any, dtype: Any, name: str | None = None, truncate: bool = False) -> Tensor:
+    """`cast` with the raw op's Truncate attr (`_lsb_zeroed`): tf.raw_ops.Cast's form."""
     dt = dtypes.as_dtype(dtype)
     if (isinstance(x, Tensor) or isinstance(x, _variables().ResourceVariable)) and x.dtype == dt:
         return x

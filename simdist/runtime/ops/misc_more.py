@@ -231,9 +231,9 @@ def _branch_of(n: int, value: np.ndarray) -> int:
     return i if 0 <= i < n else n - 1
 
 
-def batch_norm_with_global_normalization(input: Any = None, mean: Any = None, variance: Any = None,  # noqa: A002
-                                         beta: Any = None, gamma: Any = None, variance_epsilon: Any = None,
-                                         scale_after_normalization: Any = None, name: str | None = None) -> Tensor:
+def batch_norm_with_global_normalization(input: Any, mean: Any, variance: Any,  # noqa: A002
+                                         beta: Any, gamma: Any, variance_epsilon: Any,
+                                         scale_after_normalization: Any, name: str | None = None) -> Tensor:
     """`tf.nn.batch_norm_with_global_normalization`: batch_normalization(input, mean, variance,
     beta, gamma if scale_after_normalization else None, variance_epsilon)."""
     from simdist.runtime.ops.normalization import batch_normalization

@@ -121,7 +121,9 @@ def range_(starts: Any, limits: Any = None, deltas: Any = 1, dtype: Any = None, 
             rows.append(np.add.accumulate(steps, dtype=npd))
     values = np.concatenate(rows) if rows else np.zeros(0, s._v.dtype)
     splits = np.concatenate([[0], np.cumsum([len(r) for r in rows])])
-    return RaggedTensor(convert_to_tensor(values, dtype=s.dtype), rp.as_splits_tensor(splits, rsd), internal=True)
+    from simdist.runtime.ops import composite_shapes   # (RaggedRange's values [?] at trace)
+    return composite_shapes.value_sized(RaggedTensor(convert_to_tensor(values, dtype=s.dtype),
+                                                     rp.as_splits_tensor(splits, rsd), internal=True))
 
 
 def row_splits_to_segment_ids(splits: Any, name: str | None = None, out_type: Any = None) -> Tensor:
@@ -133,7 +135,11 @@ def row_splits_to_segment_ids(splits: Any, name: str | None = None, out_type: An
         raise ValueError(f"Shape {sp.shape} must have rank 1")
     dt = dtypes.as_dtype(out_type) if out_type is not None else sp.dtype
     s = sp._v
-    return convert_to_tensor(np.repeat(np.arange(len(s) - 1), s[1:] - s[:-1]).astype(dt.as_numpy_dtype), dtype=dt)
+    out = convert_to_tensor(np.repeat(np.arange(len(s) - 1), s[1:] - s[:-1]).astype(dt.as_numpy_dtype), dtype=dt)
+    from simdist.runtime.ops import composite_shapes, static_shapes
+    if composite_shapes.in_trace():   # (ragged_util.repeat's result: [?] in a trace, of a constant too; TF 2.21)
+        static_shapes.mark(composite_shapes.computed(out, sp), (True,))
+    return out
 
 
 def segment_ids_to_row_splits(segment_ids: Any, num_segments: Any = None, out_type: Any = None,
@@ -150,7 +156,16 @@ def segment_ids_to_row_splits(segment_ids: Any, num_segments: Any = None, out_ty
     n = int(num_segments._v if isinstance(num_segments, Tensor) else num_segments) if num_segments is not None \
         else (int(v.max()) + 1 if v.size else 0)
     counts = np.bincount(v, minlength=n)[:n] if v.size else np.zeros(n, np.int64)
-    return rp.as_splits_tensor(np.concatenate([[0], np.cumsum(counts)]), dt)
+    out = rp.as_splits_tensor(np.concatenate([[0], np.cumsum(counts)]), dt)
+    from simdist.runtime.ops import composite_shapes, graph_constants, static_shapes
+    if composite_shapes.in_trace():
+        # (segment_id_ops: bincount of minlength = maxlength = num_segments (max(ids) + 1 without it), whose shape
+        # function knows the size only where the graph does: [?] for ids or a num_segments it takes as an input)
+        size_from = ids if num_segments is None else num_segments
+        composite_shapes.computed(out, ids, *([num_segments] if isinstance(num_segments, Tensor) else []))
+        if isinstance(size_from, Tensor) and graph_constants.level(size_from) == graph_constants.VARYING:
+            static_shapes.mark(out, (True,))
+    return out
 
 
 def to_ragged(x: Any, ragged_rank: int = 1, row_splits_dtype: Any = dtypes.int64) -> RaggedTensor:
@@ -328,9 +343,11 @@ def boolean_mask(data: Any, mask: Any, name: str | None = None) -> Any:
         if n is not None and mask.shape[0] != n:
             raise ValueError(f"Shapes {data.shape[:1]} and {mask.shape} are incompatible")
         keep = np.nonzero(mask._v)[0].astype(np.int64)
+        from simdist.runtime.ops import composite_shapes   # (a value-sized selection: [?] at trace)
         if isinstance(data, RaggedTensor):
-            return _gather_rows(data, convert_to_tensor(keep, dtype=dtypes.int64))
-        return array.gather(data, convert_to_tensor(keep, dtype=dtypes.int64))
+            return composite_shapes.value_sized(_gather_rows(data, convert_to_tensor(keep, dtype=dtypes.int64)),
+                                                outer=True)
+        return composite_shapes.value_sized(array.gather(data, convert_to_tensor(keep, dtype=dtypes.int64)))
     # rank >= 2: per row, recursively
     rsd = mask.row_splits_dtype if isinstance(mask, RaggedTensor) else \
         (data.row_splits_dtype if isinstance(data, RaggedTensor) else dtypes.int64)

@@ -165,11 +165,11 @@ def declare() -> None:  # noqa: C901 - one declaration per op
                                    space_batch.batch_to_space(input, block_shape, crops)))
 
     def cast(x: Any, DstT: Any, Truncate: bool) -> Any:  # noqa: N803 - TF's names
-        return math.cast(x, DstT, truncate=bool(Truncate))
+        return math.cast_truncating(x, DstT, truncate=bool(Truncate))
     _set("Cast", RawArgs(via=cast))
     _set("MatMul", RawArgs(check=linalg.raw_matmul_check))
     _set("BatchMatMulV2", RawArgs(via=lambda x, y, adj_x, adj_y, grad_x, grad_y:
-                                  linalg.matmul(x, y, adjoint_a=adj_x, adjoint_b=adj_y, _batched=True)))
+                                  linalg.batch_matmul(x, y, adjoint_a=adj_x, adjoint_b=adj_y)))
 
     def equality(fn: Any, differ: bool) -> Any:
         def run(x: Any, y: Any, incompatible_shape_error: bool) -> Any:
@@ -217,10 +217,10 @@ def declare() -> None:  # noqa: C901 - one declaration per op
                                                               "half_pixel_centers": "half_pixel_centers"}))
     from simdist.runtime.ops import diag, generators, linalg_more
     _set("MatrixDiagPartV3", RawArgs(via=lambda input, k, padding_value, align:
-                                     diag.diag_part(input, k=k, padding_value=padding_value, align=align, raw=True)))
+                                     diag.diag_part_of(input, k=k, padding_value=padding_value, align=align, raw=True)))
     _set("MatrixDiagV3", RawArgs(via=lambda diagonal, k, num_rows, num_cols, padding_value, align:
-                                 diag.diag(diagonal, k=k, num_rows=num_rows, num_cols=num_cols,
-                                           padding_value=padding_value, align=align, raw=True)))
+                                 diag.diag_of(diagonal, k=k, num_rows=num_rows, num_cols=num_cols,
+                                              padding_value=padding_value, align=align, raw=True)))
     _set("MatrixSetDiagV3", RawArgs(via=lambda input, diagonal, k, align:
                                     linalg_more.set_diag(input, diagonal, k=k, align=align)))
     _set("OneHot", RawArgs(via=lambda indices, depth, on_value, off_value, axis:

@@ -253,7 +253,14 @@ def frame(signal: Any, frame_length: Any, frame_step: Any, pad_end: bool = False
     frame_sel = ops.reshape(ops.range_(num_frames, dtype=fdt) * per_hop, [num_frames, 1])
     sub_sel = ops.reshape(ops.range_(per_frame, dtype=fdt), [1, per_frame])
     selector = frame_sel + sub_sel
-    return ops.reshape(ops.gather(subframes, selector, axis=a), outer + [num_frames, flen] + inner)
+    out = ops.reshape(ops.gather(subframes, selector, axis=a), outer + [num_frames, flen] + inner)
+    from simdist.runtime.ops import static_shapes
+    flags = static_shapes.unknown(sig)
+    if flags is not None and not static_shapes.rank_unknown(sig) and len(flags) == len(shape):
+        # (in a trace: shape_ops.frame's outer and inner dimensions from shape(signal), the frame count from the
+        # axis' length: unknown where the graph does not know them; function.composite-static-shapes)
+        static_shapes.mark(out, flags[:a] + (flags[a], False) + flags[a + 1:])
+    return out
 
 
 def overlap_and_add(signal: Any, frame_step: Any, name: str | None = None) -> Tensor:

@@ -61,7 +61,12 @@ def reorder(sp_input: Any, name: str | None = None) -> SparseTensor:
     """`tf.sparse.reorder`: entries sorted in row-major order."""
     sp = _sp(sp_input)
     ind, val = dispatch.execute(core.SPARSE_REORDER, (sp.indices, sp.values, sp.dense_shape))
-    return SparseTensor(ind, val, sp.dense_shape)
+    static = sp.static_shape()
+    if static.is_fully_defined():   # (TF's Python: a static dense shape known in full is a constant)
+        return SparseTensor(ind, val, static.as_list())
+    out = SparseTensor(ind, val, array.identity(sp.dense_shape))
+    out.set_shape(static)
+    return out
 
 
 def reshape(sp_input: Any, shape: Any, name: str | None = None) -> SparseTensor:
@@ -69,10 +74,31 @@ def reshape(sp_input: Any, shape: Any, name: str | None = None) -> SparseTensor:
     sp = _sp(sp_input)
     new = _i64(shape)
     ind, out_shape = dispatch.execute(core.SPARSE_RESHAPE, (sp.indices, sp.dense_shape, new))
-    return SparseTensor(ind, sp.values, out_shape)
+    return SparseTensor(ind, sp.values, _reshaped_shape(sp, new, out_shape))
 
 
-def add(a: Any, b: Any, threshold: Any = 0, name: str | None = None) -> Any:
+def _reshaped_shape(sp: SparseTensor, new: Tensor, out_shape: Tensor) -> Any:
+    """sparse_reshape's dense shape: a constant where constant_value_as_shape(shape) and the input's static shape
+    let the Python infer every dimension (one -1 inferred unless a 0 is present), else SparseReshape's output."""
+    from simdist.runtime.ops import composite_shapes
+    const = composite_shapes.sparse_shape(new) if composite_shapes.in_trace() else _i64_list(new)
+    static = sp.static_shape()
+    if const is None or not static.is_fully_defined():
+        return out_shape
+    size = int(np.prod(static.as_list(), dtype=np.int64))
+    implied = sum(d is None for d in const)
+    if implied == 1 and 0 not in const:
+        rest = [d for d in const if d is not None]
+        const = [int(size // int(np.prod(rest, dtype=np.int64))) if d is None else d for d in const]
+        implied = 0
+    return const if implied == 0 else out_shape
+
+
+def _i64_list(t: Tensor) -> list[int | None]:
+    return [int(d) if d >= 0 else None for d in np.asarray(t._v).reshape(-1).tolist()]
+
+
+def add(a: Any, b: Any, threshold: Any = 0) -> Any:
     """`tf.sparse.add`: SparseAdd of two SparseTensors (a sum of two present entries kept when
     |sum| >= threshold), or SparseTensorDenseAdd with a dense operand (a dense result)."""
     a_sp, b_sp = isinstance(a, SparseTensor), isinstance(b, SparseTensor)
@@ -85,7 +111,8 @@ def add(a: Any, b: Any, threshold: Any = 0, name: str | None = None) -> Any:
                                                            b.dense_shape, th))
         if not a.shape.is_compatible_with(b.shape):
             raise ValueError(f"Shapes {a.shape} and {b.shape} are incompatible")
-        return SparseTensor(ind, val, shape)
+        static = a.static_shape().merge_with(b.static_shape())   # (broadcast_static_shape of compatible shapes)
+        return SparseTensor(ind, val, static.as_list() if static.is_fully_defined() else shape)
     if b_sp:
         a, b = b, a
     dense = b if isinstance(b, Tensor) else convert_to_tensor(b, dtype=a.dtype)
@@ -150,7 +177,20 @@ def concat(axis: int, sp_inputs: Any, expand_nonconcat_dims: bool = False, name:
     ind, val, shape = dispatch.execute(core.SPARSE_CONCAT, tuple([s.indices for s in sps] + [s.values for s in sps]
                                                                  + list(shapes)),
                                        {"concat_dim": int(axis), "n": len(sps)})
-    return SparseTensor(ind, val, shape)
+    statics = [s.static_shape() for s in sps]
+    if any(st.rank is None for st in statics):
+        return SparseTensor(ind, val, shape)
+    dims = [d for d in statics[0].as_list()]
+    if expand_nonconcat_dims:
+        dims = [None if any(st.as_list()[d] is None for st in statics) else max(st.as_list()[d] for st in statics)
+                for d in range(len(dims))]
+    axis_dims = [st.as_list()[axis] for st in statics]
+    dims[axis] = None if any(d is None for d in axis_dims) else sum(axis_dims)
+    if all(st.is_fully_defined() for st in statics):
+        return SparseTensor(ind, val, convert_to_tensor(np.array(dims, np.int64)))
+    out = SparseTensor(ind, val, shape)
+    out.set_shape(dims)
+    return out
 
 
 def slice_(sp_input: Any, start: Any, size: Any, name: str | None = None) -> SparseTensor:
@@ -290,7 +330,14 @@ def expand_dims(sp_input: Any, axis: Any = None, name: str | None = None) -> Spa
                         slicing.slice_(sp.indices, [0, ax], [-1, -1])], 1)
     shape = array.concat([slicing.slice_(sp.dense_shape, [0], [ax]), convert_to_tensor([1], dtype=dtypes.int64),
                           slicing.slice_(sp.dense_shape, [ax], [-1])], 0)
-    return SparseTensor(ind, sp.values, shape)
+    out = SparseTensor(ind, sp.values, shape)
+    from simdist.runtime.ops import composite_shapes, partial_values, static_shapes
+    if composite_shapes.in_trace():
+        # (constant_value_as_shape of the ConcatV2: its Slice pieces unknown to constant_value, the [1] known;
+        # ConcatV2's shape function keeps the indices' unknown row count)
+        out.set_shape([None] * ax + [1] + [None] * (rank - ax))
+        partial_values.mark(ind, [static_shapes.known_dim(sp.indices, 0), rank + 1])
+    return out
 
 
 def eye(num_rows: Any, num_columns: Any = None, dtype: Any = dtypes.float32, name: str | None = None) -> SparseTensor:

@@ -189,6 +189,17 @@ def bincount(values: Any, weights: Any = None, axis: Any = 0, minlength: Any = N
     if isinstance(values, SparseTensor):
         w = sparse_weights(values, weights)
         out = dispatch.execute(SPARSE_COUNT, (values.indices, values.values, values.dense_shape, w), attrs)
+        result = SparseTensor(*out)
+        from simdist.runtime.ops import composite_shapes
+        if composite_shapes.in_trace():
+            # (SparseCountSparseOutput's shape function: dense_shape a vector of the input indices' column count,
+            # so a rank-3 input's counts have static rank 3 where the value has rank 2; TF 2.21 observed, fz55b_gen
+            # seed 56203 #143, #180)
+            from simdist.runtime.tensor import TensorShape
+            cols = values.indices.shape[1]
+            if cols is not None and int(cols) != int(result.dense_shape._v.shape[0]):
+                result._static = TensorShape([None] * int(cols))
+        return result
     else:
         out = dispatch.execute(DENSE_COUNT, (values, dense_weights(values, weights)), attrs)
     return SparseTensor(*out)

@@ -377,6 +377,11 @@ def _split_chars(input: Any, input_encoding: Any, errors: Any, replacement_char:
     err, rc, _ = check_attrs("UnicodeDecodeWithOffsets", errors, replacement_char)
     enc = input_encoding.decode() if isinstance(input_encoding, bytes) else input_encoding
     chars = _encode_each(flat, enc, err, rc)
+    from simdist.runtime.ops import graph_constants, static_shapes
+    if isinstance(input, Tensor) and graph_constants.level(input) == graph_constants.VARYING:
+        # (traced on an input the graph does not know: the characters' count is [?]; of a constant C++ constant
+        # folding knows it; TF 2.21 observed, fz55b_gen seed 56203 #125)
+        static_shapes.mark(chars, (True,) * chars.ndim)
     if isinstance(cps, RaggedTensor):
         return cps.with_flat_values(chars), offs
     return chars, offs
@@ -479,7 +484,11 @@ def ngrams(data: Any, ngram_width: Any, separator: Any = " ", pad_values: Any = 
         if len(shape) == 1:
             return out.flat_values
         flat = out.flat_values
-        return convert_to_tensor(flat._v.reshape(tuple(shape[:-1]) + (-1,)), dtype=dtypes.string)
+        res = convert_to_tensor(flat._v.reshape(tuple(shape[:-1]) + (-1,)), dtype=dtypes.string)
+        from simdist.runtime.ops import partial_values   # (TF's to_tensor of the ragged n-grams: last dim unknown)
+        if partial_values.in_trace():
+            partial_values.mark(res, [x.shape[0]] + [None] * (len(shape) - 1))
+        return res
     if data.ragged_rank > 1:
         return RaggedTensor.from_row_splits(ngrams(data.values, *args), data.row_splits, validate=False)
     pw = 0 if pad_values is None else -1 if padding_width is None else int(padding_width)
