@@ -471,7 +471,7 @@ class Function:
             leaves = g.loose_leaves(args, kwargs)
             if leaves is None:
                 return _EAGER
-            return self._rerecorded(g, mode, None, args, kwargs, (None, leaves))
+            return self._rerecorded(g, mode, None, args, kwargs, (None, leaves), arguments=True)
         from simdist import session
         if session._m is not self._machine:   # (a new simulated machine: simdist.configure/reset)
             self._calls.clear()
@@ -586,18 +586,32 @@ class Function:
                 return True
         return False
 
-    def _rerecorded(self, g: Any, mode: Any, key: Any, args: tuple, kwargs: dict, found: Any) -> Any:
+    def _rerecorded(self, g: Any, mode: Any, key: Any, args: tuple, kwargs: dict, found: Any,
+                    arguments: bool = False) -> Any:
         """The call's Python run under a recorder whose graph is not kept: what a graph the
-        replay cannot model computes, with the graph's rewrites (runtime/ops/grappler.py)."""
+        replay cannot model computes, with the graph's rewrites (runtime/ops/grappler.py).
+        `arguments`: a call whose arguments the signature refused (an object among them), so that
+        what they hold is marked as the graph's inputs, as `_call` marks them (composites' components
+        the placeholders of their specs, ops.composite static shapes; no tensor in them a constant)."""
         from simdist.runtime import context
-        with context.in_function_call(), self._random_trace(key):
-            if mode is _UNDER_TAPE:
-                _, result = _record_under_tapes(g, self._traced_python(), args, kwargs, found[1])
-            else:
-                _, result = g.record_call(self._traced_python(), args, kwargs, found[1], _outputs_to_tensors)
-            # (converted in the function, as func_graph converts: an eager update's _UnreadVariable returned by a
-            # new trace is TypeError there, fz54d)
-            return _outputs_to_tensors(result)
+        from simdist.runtime.ops import composite_shapes, graph_constants
+        undo = graph_constants.arguments(list(args) + list(kwargs.values())) if arguments else None
+        comp: list = []
+        try:
+            with context.in_function_call(), self._random_trace(key):
+                if arguments:
+                    comp = composite_shapes.arguments((args, kwargs))
+                if mode is _UNDER_TAPE:
+                    _, result = _record_under_tapes(g, self._traced_python(), args, kwargs, found[1])
+                else:
+                    _, result = g.record_call(self._traced_python(), args, kwargs, found[1], _outputs_to_tensors)
+                # (converted in the function, as func_graph converts: an eager update's _UnreadVariable returned
+                # by a new trace is TypeError there, fz54d)
+                return _outputs_to_tensors(result)
+        finally:
+            if arguments:
+                composite_shapes.restore(comp)
+                graph_constants.restore(undo)
 
     def _scheduled(self, args: tuple, kwargs: dict) -> Any:
         """A call by the ClusterCoordinator on a worker. Without arguments it runs as TF runs a
