@@ -955,9 +955,8 @@ def _ring_packs(op: ReduceOp, comps_by_leaf: list[list[Any]], bytes_per_pack: in
         sizes = [int(np.prod(sh)) for sh in shapes]
 
         def packed_total(*arrays: np.ndarray, r: int = r, n_leaves: int = len(sizes), daz: bool = daz) -> np.ndarray:
-            per_replica = [np.concatenate([np.asarray(arrays[j * r + i]).reshape(-1) for j in range(n_leaves)])
-                           for i in range(r)]
-            return reduce_rules.ring_sum(per_replica, daz)
+            # (the members' leaves as parts: ring_sum of their concatenations, without the copies)
+            return reduce_rules.ring_sum_parts([[arrays[j * r + i] for j in range(n_leaves)] for i in range(r)], daz)
 
         flat = [t for row in ts for t in row]
         total = Tensor(packed_total(*[dispatch.raw(t) for t in flat]), dt, context.current_device())
