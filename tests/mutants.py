@@ -11509,11 +11509,13 @@ TRAINING_BATCH71: list[Mutant] = [
        "    for c in (_POL[0], _POL[1], _POL[2], _POL[3], _F32(1)):\n",
        "mainstream: oneDNN's exp polynomial evaluated by Horner with its coefficient table read low to high "
        "instead of high to low: every softmax on an AVX-512 host wrong"),
-    _t("onednn-matmul-lanes-folded-adjacent", "order", "simdist/runtime/ops/onednn_matmul.py",
-       "        acc = (acc[:, :, :width] + acc[:, :, width:2 * width]).astype(_F)\n",
-       "        acc = (acc[:, :, 0:2 * width:2] + acc[:, :, 1:2 * width:2]).astype(_F)\n",
-       "mainstream, subtle: oneDNN's transpose_b MatMul (a Dense layer's input gradient for 2-15 rows) adds its 16 "
-       "lanes as adjacent pairs instead of by halves: a dot product an ulp off"),
+    _t("onednn-conv-patch-channels-outermost", "order", "simdist/runtime/ops/conv.py",
+       "        out = ordered_matmul(cols, f.reshape(kh * kw * fin, cout))\n",
+       "        out = ordered_matmul(np.ascontiguousarray(cols.reshape(-1, kh * kw, fin).transpose(0, 2, 1))"
+       ".reshape(-1, kh * kw * fin), f.transpose(2, 0, 1, 3).reshape(kh * kw * fin, cout))\n",
+       "mainstream, subtle: oneDNN's float32 Conv2D forward sums each output over input channels outermost, then the "
+       "window's rows and columns (an NCHW im2col's patch order), instead of rows, columns, then channels: the same "
+       "products in another order, an ulp off"),
     _t("sum-tree-split-at-leaf-size", "boundary", "simdist/runtime/ops/sum_order.py",
        "    if n <= lanes * LEAF:\n        return _leaf_plan(rows, n, lanes, dtype)\n",
        "    if n < lanes * LEAF:\n        return _leaf_plan(rows, n, lanes, dtype)\n",
