@@ -32,7 +32,7 @@ from simdist.runtime.tensor import Tensor
 
 __all__ = ["build", "run", "Deferred"]
 
-_CONST, _OP, _ITEM, _READ, _WRITE, _SCATTER, _ARG = range(7)
+_CONST, _OP, _ITEM, _READ, _WRITE, _SCATTER, _ARG, _FORM = range(8)
 
 
 _RUNS = ("it runs strategy.run, whose replicas run in their own contexts (the Python runs again, the tapes seeing "
@@ -71,6 +71,8 @@ def build(rec: Any, result: Any, taped: bool = True) -> tuple | str:
             value = np.array(n.value, copy=True)
             value.flags.writeable = False
             prog.append((_CONST, i, None, value, n.dtype, dev, bool(getattr(t, "_sub", False))))
+        elif n.kind == g.PURE and n.op is not None and taped and n.op.taped_form is not None:
+            prog.append((_FORM, i, n.op.taped_form, n.attrs, n.ins, dev))   # (OpDef.taped_form)
         elif n.kind == g.PURE and n.op is not None:
             prog.append((_OP, i, n.op, n.attrs, n.ins, dev))
         elif n.kind == g.PURE and n.key is not None and n.key[0] == "item":
@@ -94,8 +96,9 @@ def run(program: tuple, tensors: Sequence[Tensor]) -> Any:
     env: list[Any] = [None] * n
     for st in prog:
         kind, i = st[0], st[1]
-        if kind == _OP:
-            out = dispatch.execute(st[2], [env[j] for j in st[4]], st[3])
+        if kind == _OP or kind == _FORM:
+            ins = [env[j] for j in st[4]]
+            out = dispatch.execute(st[2], ins, st[3]) if kind == _OP else st[2](ins, st[3])
             if st[5] is not None and type(out) is Tensor:
                 out._device = st[5]
             env[i] = out

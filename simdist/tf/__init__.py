@@ -293,6 +293,10 @@ _ragged_dispatch.install_operators({n: getattr(math, n) for n in (
 # function.trace-time-errors): the op functions of the facade's namespaces, one wrapper per function
 from simdist.tf import _build_errors  # noqa: E402
 import sys as _sys  # noqa: E402
+# (first the name scopes TF's public functions open where simdist's do not: tf/_scopes.py, fz56)
+from simdist.tf import _scopes  # noqa: E402
+_scopes.install({_n: vars(_sys.modules[_n]) for _n in sorted(n for n in _sys.modules if n == __name__ or (
+    n.startswith(__name__ + ".") and not n.rsplit(".", 1)[1].startswith("_")))})
 for _name in sorted(n for n in _sys.modules if n == __name__ or (n.startswith(__name__ + ".") and
                                                                   not n.rsplit(".", 1)[1].startswith("_"))):
     _build_errors.wrap(vars(_sys.modules[_name]))

@@ -28,6 +28,7 @@ import specs_rawops37
 import specs_rawops38
 import specs_rawops39
 import specs_distribute40
+import specs_fz56
 
 SPECS = all_specs()
 UNTESTED_OPS = {**all_untested(), **specs_complex.UNTESTED_OPS, **specs_gap6.UNTESTED_OPS, **specs_ops8.UNTESTED_OPS,
@@ -36,7 +37,8 @@ UNTESTED_OPS = {**all_untested(), **specs_complex.UNTESTED_OPS, **specs_gap6.UNT
                 **specs_quantize24.UNTESTED_OPS, **specs_fused_batch_norm.UNTESTED_OPS,
                 **specs_rawops35.UNTESTED_OPS, **specs_rawops36.UNTESTED_OPS,
                 **specs_rawops37.UNTESTED_OPS, **specs_rawops38.UNTESTED_OPS,
-                **specs_rawops39.UNTESTED_OPS, **specs_distribute40.UNTESTED_OPS}
+                **specs_rawops39.UNTESTED_OPS, **specs_distribute40.UNTESTED_OPS,
+                **specs_fz56.UNTESTED_OPS}
 
 
 @pytest.mark.parametrize("spec", [s for s in SPECS if s.fd], ids=lambda s: s.name)

@@ -60,6 +60,18 @@ def allowed(rec: Any) -> bool:
     return rec is root and not writes(rec.nodes) and not rec.branch_writes and not rec.branch_vars
 
 
+# The ops TF 2.21's OpDefs mark is_commutative (and Add but of strings: op_types.cc IsCommutative), whose inputs
+# Grappler's common subexpression elimination compares as a multiset (TF 2.21 observed: `[x * s, s * x]` of one
+# Sigmoid s is one Mul, so s has one consumer and the remapper fuses the swish; fz56)
+_COMMUTATIVE = frozenset({"AccumulateNV2", "AddN", "AddV2", "Add", "ApproximateEqual", "BitwiseAnd", "BitwiseOr",
+                          "BitwiseXor", "Equal", "LogicalAnd", "LogicalOr", "Mul", "NotEqual", "SquaredDifference"})
+
+
+def _strings(rec: Any, i: int) -> bool:
+    t = rec.tensor_at.get(i)
+    return t is not None and getattr(t.dtype, "name", "") == "string"
+
+
 class View:
     """The finished recording as the rules see it: every node's consumers (the nodes reading it, once each, and
     each place the result returns it; identical pure ops on the same inputs count as one, as TF's common
@@ -76,10 +88,15 @@ class View:
                 if isinstance(v, np.ndarray) and v.dtype.kind in "biufc" and v.size <= 64:
                     alias[i] = seen.setdefault(("const", v.dtype.str, v.shape, v.tobytes()), i)
             elif n.kind == PURE and not n.stateful and type(n.key) is tuple and n.key[0] != "unique":
-                k = (n.key, tuple(alias[j] for j in n.ins), n.lane)   # (replicas' ops: other devices, not merged)
+                ins = tuple(alias[j] for j in n.ins)
+                if n.op is not None and n.op.name in _COMMUTATIVE and (n.op.name != "Add" or not _strings(rec, i)):
+                    ins = tuple(sorted(ins))   # (CSE sorts a commutative op's inputs: `x * s` and `s * x` merge)
+                k = (n.key, ins, n.lane)   # (replicas' ops: other devices, not merged)
                 alias[i] = seen.setdefault(k, i)
         count = [0] * len(nodes)
-        for n in nodes:
+        for i, n in enumerate(nodes):
+            if alias[i] != i:   # (a duplicate CSE drops: its consumers read the node it merges into)
+                continue
             for j in set(alias[j] for j in n.ins):
                 count[j] += 1
         for j in slots(template):
@@ -156,6 +173,8 @@ def _backward(rec: Any, template: Any, rules: dict) -> Any:
         if j is None:   # (no rewrite; ops a rule ran before it declined are dropped by _splice)
             continue
         subs[i] = (start, len(nodes), j)
+        for k in _duplicates(view, i, n0):
+            subs[k] = (start, start, j)
     if not subs and len(nodes) == n0:
         return template
     return _splice(rec, template, subs, n0, view.absorbed)[0]
@@ -175,11 +194,19 @@ def _forward(rec: Any, template: Any, rules: dict) -> Any:
                 template = _splice(rec, template, {}, n0, set())[0]
             i += 1
             continue
-        template, alias = _splice(rec, template, {i: (start, len(nodes), j)}, n0, view.absorbed)
+        sub = {i: (start, len(nodes), j)}
+        sub.update({k: (start, start, j) for k in _duplicates(view, i, n0)})
+        template, alias = _splice(rec, template, sub, n0, view.absorbed)
         i = 1 + max([alias[k] for k in range(i) if alias[k] >= 0] +
                     [alias[k] for k in range(start, len(alias)) if alias[k] >= 0] + [-1])
         view = View(rec, template)
     return template
+
+
+def _duplicates(view: View, i: int, n0: int) -> list[int]:
+    """The nodes CSE merges into node i (identical pure ops on the same inputs, `View.alias`): they read what node i
+    is rewritten to (`[x * s, s * x]` returns one fused swish twice)."""
+    return [k for k in range(i + 1, n0) if view.alias[k] == i]
 
 
 def _splice(rec: Any, template: Any, subs: dict[int, tuple[int, int, int]], n0: int,

@@ -579,8 +579,53 @@ def finished_phases() -> list[tuple[bool, dict[str, Any]]]:
              "Square": _finishing(ao, _square_rule)}
     for name in ("Max", "Min", "ArgMax", "ArgMin"):
         arith[name] = _finishing(ao, _monotonic_rule(name))
-    # (then the kernels' own order: AddN's buffer forwarding, in every graph the rewrites apply to)
-    return [(True, push), (False, arith), (True, {"AddN": _add_n_forwarding})]
+    # (then the remapper's fusions; then the kernels' own order: AddN's buffer forwarding, in every graph the
+    # rewrites apply to)
+    return [(True, push), (False, arith), (False, {"Mul": _swish_fusion}), (True, {"AddN": _add_n_forwarding})]
+
+
+def _unforwarded(view: Any, j: int) -> int:
+    """Node j as the remapper's second pass sees it: past Identity nodes, which the dependency optimizer removes
+    before it (a simplified `x * ones` is an Identity of x: tf.nn.silu's `beta * features`)."""
+    nodes = view.rec.nodes
+    j = view.alias[j]
+    while nodes[j].kind == _PURE and nodes[j].op is not None and nodes[j].op.name == "Identity" and \
+            len(nodes[j].ins) == 1:
+        j = view.alias[nodes[j].ins[0]]
+    return j
+
+
+# --- remapper.cc FindSigmoidAndMul: Mul(x, Sigmoid(x)) -> _MklSwish(x) on a oneDNN CPU --------------------------
+def _swish_fusion(view: Any, i: int) -> Tensor | None:
+    """Mul of x and Sigmoid(x), in either order, whose Sigmoid has no other consumer (not returned, not read by
+    another op nor by tf.gradients' ops; one Sigmoid of x read twice after TF's common subexpression elimination
+    counts twice) -> _MklSwish(x) (simdist/runtime/ops/onednn_swish.py), where oneDNN is on and takes the dtype
+    (host_cpu: float32; bfloat16 and float16 on the reference host), and the remapper runs
+    (tf.config.optimizer's "remapping"). TF 2.21 observed on the Xeon host (run metadata's optimized graphs):
+    tf.nn.silu, keras's silu, `x * tf.sigmoid(x)` and `tf.sigmoid(x) * x` of float32, bfloat16 and float16 become
+    one _MklSwish; float64, `swish(x, 2.0)`, `x * sigmoid(y)`, a Sigmoid also returned or added on stay
+    (clause function.onednn-swish)."""
+    from simdist.runtime import host_cpu
+    from simdist.runtime.ops import dispatch, onednn_swish
+    if not _on("remapping"):
+        return None
+    rec = view.rec
+    n = rec.nodes[i]
+    if len(n.ins) != 2:
+        return None
+    for s_at, x_at in ((0, 1), (1, 0)):
+        j = n.ins[s_at]
+        s = rec.nodes[j]
+        if s.kind != _PURE or s.op is None or s.op.name != "Sigmoid" or len(s.ins) != 1:
+            continue
+        if _unforwarded(view, s.ins[0]) != _unforwarded(view, n.ins[x_at]) or view.consumers(j) != 1:
+            continue
+        x = view.tensor(n.ins[x_at])
+        if x is None or not host_cpu.current().onednn_supports(x.dtype.name):
+            return None
+        view.absorbed.add(j)
+        return dispatch.execute(onednn_swish.MKL_SWISH, (x,))
+    return None
 
 
 # --- aggregate_ops.cc AddNOp: the kernel accumulates into the first input whose buffer it may take over ---------

@@ -160,7 +160,7 @@ class OpDef:
     __slots__ = ("name", "forward", "dtype", "flops", "grad", "num_outputs", "stateful", "none_grad_ok", "kind",
                  "fusion", "sums", "exact", "bare", "bytes", "bound", "tape_replay", "subnormals", "graph_rule",
                  "shape_fn", "trace_shape", "lane_forward", "raw_args", "standin",
-                 "standin_static")
+                 "standin_static", "taped_form")
 
     def __init__(self, name: str, forward: Callable[..., Any], dtype: Callable[..., Any],
                  flops: Callable[..., float] | None = None, num_outputs: int = 1, stateful: bool = False,
@@ -228,6 +228,11 @@ class OpDef:
         # zeros so the graph's static shape, which a tf.function call's retry past the kernel's error
         # lets `.shape` read: runtime/ops/pruning.py), not a guess of a value-dependent dimension
         self.standin_static: bool = False
+        # taped_form(inputs, attrs) -> outputs: what a recorded call replayed under a gradient tape runs instead of
+        # this op, for an op Grappler makes only where no gradient reads the ops it replaces (the remapper's
+        # _MklSwish: under a tape TF's forward graph keeps Sigmoid and Mul, whose backward reads the Sigmoid;
+        # runtime/interpret.py). None: the op itself.
+        self.taped_form: Callable[[Any, dict], Any] | None = None
 
     def cost(self, arrays: Any, out: Any, attrs: dict | None) -> tuple[float, int, int]:
         """(FLOPs, bytes read, bytes written) of one run on `arrays` giving `out` (an array, or a
