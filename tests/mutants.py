@@ -11493,3 +11493,169 @@ TRAINING_BATCH68: list[Mutant] = [
 ]
 TRAINING += TRAINING_BATCH68
 CATALOGUE += TRAINING_BATCH68
+#: Blind batch 71 (fifty-sixth session, helper blind56b): op kernels and gradients, tf.function's trace dispatch,
+#: tf.data, distribution and random ops; written from simdist's source before reading the suite. "mainstream": a
+#: changed line an ordinary training program runs (/work/wt/blind56b_logs/prog1-3.py under coverage.py);
+#: "subtle": a last-bit or signed-zero difference.
+TRAINING_BATCH71: list[Mutant] = [
+    # -- op kernels and gradients
+    _t("onednn-exp-range-reduction-unfused", "formula", "simdist/runtime/ops/onednn_softmax.py",
+       "        r = (xc.astype(np.float64) - fx.astype(np.float64) * np.float64(_LN2F)).astype(_F32)\n",
+       "        r = (xc - fx * _LN2F).astype(_F32)\n",
+       "mainstream, subtle: oneDNN's float32 exp (its softmax's) reduces x - n·ln2 as a float32 product and a "
+       "float32 difference, each rounded, instead of one fused multiply-add: an exp an ulp off here and there"),
+    _t("onednn-exp-polynomial-coefficients-reversed", "order", "simdist/runtime/ops/onednn_softmax.py",
+       "    for c in (_POL[3], _POL[2], _POL[1], _POL[0], _F32(1)):\n",
+       "    for c in (_POL[0], _POL[1], _POL[2], _POL[3], _F32(1)):\n",
+       "mainstream: oneDNN's exp polynomial evaluated by Horner with its coefficient table read low to high "
+       "instead of high to low: every softmax on an AVX-512 host wrong"),
+    _t("onednn-conv-patch-channels-outermost", "order", "simdist/runtime/ops/conv.py",
+       "        out = ordered_matmul(cols, f.reshape(kh * kw * fin, cout))\n",
+       "        out = ordered_matmul(np.ascontiguousarray(cols.reshape(-1, kh * kw, fin).transpose(0, 2, 1))"
+       ".reshape(-1, kh * kw * fin), f.transpose(2, 0, 1, 3).reshape(kh * kw * fin, cout))\n",
+       "mainstream, subtle: oneDNN's float32 Conv2D forward sums each output over input channels outermost, then the "
+       "window's rows and columns (an NCHW im2col's patch order), instead of rows, columns, then channels: the same "
+       "products in another order, an ulp off"),
+    _t("sum-tree-split-at-leaf-size", "boundary", "simdist/runtime/ops/sum_order.py",
+       "    if n <= lanes * LEAF:\n        return _leaf_plan(rows, n, lanes, dtype)\n",
+       "    if n < lanes * LEAF:\n        return _leaf_plan(rows, n, lanes, dtype)\n",
+       "mainstream, subtle: Eigen's tree reduction splits a slice of exactly P·kLeafSize elements (8,192 float32) "
+       "in two instead of reducing it as one leaf: such a sum an ulp off"),
+    _t("generic-reducer-axes-nested-the-other-way", "order", "simdist/runtime/ops/sum_order.py",
+       "v.reshape(copies, a, b, c).transpose(0, 3, 1, 2))\n                              .reshape(copies, c * a, b))",
+       "v.reshape(copies, a, b, c).transpose(0, 1, 3, 2))\n                              .reshape(copies, c * a, b))",
+       "subtle: a sum over axes 0 and 2 of a 3-D tensor (GenericDimReducer) adds with axis 0 outside and axis 2 "
+       "inside instead of the other way: an ulp off"),
+    _t("onednn-filter-sums-first-thread-floor", "boundary", "simdist/runtime/ops/conv.py",
+       "    split = (n + 1) // 2 * per\n",
+       "    split = n // 2 * per\n",
+       "mainstream, subtle: oneDNN's float32 Conv2D filter gradient gives its first thread floor(n/2) images "
+       "instead of balance211's ceil(n/2): an odd batch's filter gradient an ulp off"),
+    _t("conv-dilated-window-size", "formula", "simdist/runtime/ops/conv.py",
+       "(khw[i] - 1) * dilations[i] + 1, strides[i], padding,",
+       "khw[i] * dilations[i], strides[i], padding,",
+       "mainstream: a dilated window's extent taken as k·d instead of (k - 1)·d + 1: a dilated convolution's "
+       "output one row/column short (VALID) or padded wrong (SAME)"),
+    _t("pool-windows-padded-with-zero", "formula", "simdist/runtime/ops/pooling.py",
+       "(0, 0), pads[:2], pads[2:], (0, 0)), constant_values=fill) if any(pads) else x",
+       "(0, 0), pads[:2], pads[2:], (0, 0))) if any(pads) else x",
+       "mainstream: a pool's SAME padding filled with zeros instead of the op's fill (the lowest value for MaxPool): "
+       "a max pool of negative values at the border is 0"),
+    _t("max-min-zero-tie-packets-swapped", "order", "simdist/runtime/ops/math.py",
+       "np.broadcast_to(a, out.shape) if packet is None else np.where(packet, b, a)",
+       "np.broadcast_to(a, out.shape) if packet is None else np.where(packet, a, b)",
+       "subtle: Maximum/Minimum of tied zeros (-0.0, 0.0) take the first operand in packets and the second in the "
+       "scalar tail, the other way round from Eigen's (_mm256_max_ps returns the second)"),
+    _t("packet-mask-full-packet-as-tail", "boundary", "simdist/runtime/ops/simd.py",
+       "    if not p or n < p:\n",
+       "    if not p or n <= p:\n",
+       "mainstream, subtle: a tensor of exactly one packet (8 float32) is taken as all scalar tail: its "
+       "elementwise ops' packet behaviour (signed zeros of Maximum, sqrt gradients) lost"),
+    _t("frexp-float-exponent-bias-127", "boundary", "simdist/runtime/ops/packet_math.py",
+       "np.uint32, 23, 0x807FFFFF, 0x3F000000, 255, 126\n",
+       "np.uint32, 23, 0x807FFFFF, 0x3F000000, 255, 127\n",
+       "mainstream: Eigen's pfrexp of float32 subtracts the IEEE bias 127 instead of 126 (its mantissa is in "
+       "[0.5, 1)): every float32 log in packets off by ln 2"),
+    _t("pow-float64-numpy-power", "dtype", "simdist/runtime/ops/math.py",
+       "    if a.dtype == b.dtype and a.dtype in (np.float32, np.float64):   # Eigen's generic_pow",
+       "    if a.dtype == b.dtype and a.dtype == np.float32:   # Eigen's generic_pow",
+       "mainstream, subtle: float64 Pow by NumPy's np.power (the C library's pow) instead of Eigen's generic_pow in packets: "
+       "an ulp off here and there"),
+    _t("half-sum-tail-in-float32", "dtype", "simdist/runtime/ops/sum_order.py",
+       "    acc = x[:, 0] + x[:, 1]\n    for j in range(2, x.shape[1]):\n        acc = acc + x[:, j]\n    return acc\n",
+       "    acc = x[:, 0].astype(np.float32) + x[:, 1]\n    for j in range(2, x.shape[1]):\n        acc = acc + x[:, j]\n"
+       "    return acc.astype(x.dtype)\n",
+       "subtle: a float16/bfloat16 sum's scalar tail accumulated in float32 and rounded once instead of rounding "
+       "every addition to the half type (Eigen's scalar sum in the type)"),
+    _t("conv-input-gradient-dilations-dropped", "gradient", "simdist/runtime/ops/conv.py",
+       "(f, grad), dict(a, input_sizes=_shape(x))),",
+       "(f, grad), dict(a, input_sizes=_shape(x), dilations=[1, 1, 1, 1])),",
+       "mainstream: Conv2D's gradient with respect to its input runs Conv2DBackpropInput without the op's "
+       "dilations: a dilated convolution's input gradient wrong"),
+    _t("div-no-nan-zero-scalar-denominator-shape", "formula", "simdist/runtime/ops/math.py",
+       "            return np.true_divide(a, b) if b != 0 else np.zeros(a.shape, a.dtype)\n",
+       "            return np.true_divide(a, b) if b != 0 else np.zeros(b.shape, a.dtype)\n",
+       "mainstream: divide_no_nan by a zero scalar returns a zero of the denominator's shape (a scalar) instead of "
+       "the numerator's"),
+    _t("stateless-dropout-draw-dtype-dropped", "dtype", "simdist/runtime/ops/nn.py",
+       "        return random.stateless_uniform(list(shape), seed, dtype=dt, alg=rng_alg)\n",
+       "        return random.stateless_uniform(list(shape), seed, alg=rng_alg)\n",
+       "mainstream (Keras Dropout draws through it): tf.nn.experimental.stateless_dropout draws its mask's uniforms in float32 whatever x's dtype: a float64 or "
+       "float16 input's mask from other words"),
+    _t("argmax-default-axis-last", "axis", "simdist/runtime/ops/reductions.py",
+       "    if axis is None:\n        return 0\n    if op.name == \"ArgMax\":",
+       "    if axis is None:\n        return -1\n    if op.name == \"ArgMax\":",
+       "mainstream: tf.math.argmax/argmin with axis=None reduce the last axis instead of axis 0 (TF's default)"),
+    _t("half-sum-negative-zero-kept", "boundary", "simdist/runtime/ops/sum_order.py",
+       "        if dtype.char not in _PAIRWISE_SAFE:   # a half/complex result",
+       "        if dtype.kind == \"c\":   # a half/complex result",
+       "mainstream, subtle: a float16/bfloat16 sum of negative zeros keeps -0.0 (Eigen's accumulators start at +0: +0.0)"),
+    _t("conv-backprop-input-depth-from-out-channels", "formula", "simdist/runtime/ops/conv.py",
+       "        return (int(dy_shape[0]), sizes[0], sizes[1], int(f_shape[2]))\n",
+       "        return (int(dy_shape[0]), sizes[0], sizes[1], int(f_shape[3]))\n",
+       "Conv2DBackpropInput given two input_sizes takes the input's depth from the filter's output channels "
+       "instead of its input channels"),
+    _t("onednn-in-order-one-column", "boundary", "simdist/runtime/ops/onednn_matmul.py",
+       "and 1 <= x.shape[1] <= 384 and y.shape[1] >= 2\n",
+       "and 1 <= x.shape[1] <= 384 and y.shape[1] >= 1\n",
+       "mainstream, subtle: a float32 product with one column (a Dense layer of one unit) taken in oneDNN's "
+       "in-order fused GEMM instead of its matrix-vector kernel's order: an ulp off"),
+    # -- random ops
+    _t("uint32-to-float-high-mantissa-bits", "formula", "simdist/runtime/ops/philox_dists.py",
+       "(w.astype(np.uint32) & np.uint32(0x7FFFFF))\n",
+       "(w.astype(np.uint32) >> np.uint32(9))\n",
+       "mainstream: a Philox word made a [0, 1) float from its top 23 bits instead of its low 23 (Uint32ToFloat): "
+       "every float32 uniform, normal and dropout mask another draw"),
+    _t("philox-round-keys-swapped", "order", "simdist/runtime/ops/philox.py",
+       "        c0, c1, c2, c3 = ((p1 >> np.uint64(32)) ^ c1 ^ np.uint64(k0), p1 & _M32,\n"
+       "                          (p0 >> np.uint64(32)) ^ c3 ^ np.uint64(k1), p0 & _M32)\n",
+       "        c0, c1, c2, c3 = ((p1 >> np.uint64(32)) ^ c1 ^ np.uint64(k1), p1 & _M32,\n"
+       "                          (p0 >> np.uint64(32)) ^ c3 ^ np.uint64(k0), p0 & _M32)\n",
+       "mainstream: the vectorised Philox4x32 round mixes key word 1 into the first output and key word 0 into "
+       "the third instead of the other way: every batched draw another stream"),
+    _t("philox-block-rounds-seven", "boundary", "simdist/runtime/ops/philox.py",
+       "    for _ in range(10):\n        p0 = 0xD2511F53 * c0\n",
+       "    for _ in range(7):\n        p0 = 0xD2511F53 * c0\n",
+       "mainstream (a shuffled dataset draws through it): the one-block Philox (samplers that draw a block at a time) runs Philox4x32-7's seven rounds instead of "
+       "TF's ten"),
+    _t("philox-next-counter-by-words", "formula", "simdist/runtime/ops/philox.py",
+       "        self.counter = (c + 1) & _M128",
+       "        self.counter = (c + 4) & _M128",
+       "mainstream (a shuffled dataset draws through it): Philox.next moves its 128-bit counter on by the four words it returned instead of by one block: a "
+       "sampler's second and later blocks skip three"),
+    _t("seeded-op-seed2-in-low-counter-words", "formula", "simdist/runtime/ops/philox.py",
+       "    return Philox((s & _M, s >> 32), s2 << 64)\n",
+       "    return Philox((s & _M, s >> 32), s2)\n",
+       "mainstream: a stateful random op's generator (GuardedPhiloxRandom) puts seed2 in the counter's low words "
+       "instead of its high ones: every seeded tf.random.uniform/normal another stream"),
+    # -- tf.data
+    _t("repeat-negative-count-no-passes", "boundary", "simdist/runtime/data/counting.py",
+       "        if count == 0:\n            return iter(())\n        return Steps(step)\n",
+       "        if count <= 0:\n            return iter(())\n        return Steps(step)\n",
+       "mainstream: Dataset.repeat() (count -1, forever) treated as no passes, as repeat(0): an empty dataset"),
+    _t("interleave-block-count-not-reset", "formula", "simdist/runtime/data/interleave.py",
+       "            st[\"taken\"], st[\"cursor\"] = 0, (st[\"cursor\"] + 1) % cycle\n",
+       "            st[\"cursor\"] = (st[\"cursor\"] + 1) % cycle\n",
+       "interleave moves to the next input without resetting its block count: after the first block each input "
+       "is read to its end instead of block_length elements at a time"),
+    _t("rebatch-drop-remainder-dropped", "formula", "simdist/runtime/data/rebatch.py",
+       "p[\"batch_sizes\"], p[\"drop_remainder\"],",
+       "p[\"batch_sizes\"], False,",
+       "Dataset.rebatch(..., drop_remainder=True) keeps the last partial batch: the option dropped"),
+    # -- tf.function
+    _t("covers-list-length-unchecked", "boundary", "simdist/tf/_tracing_count.py",
+       "        if kind in (\"list\", \"tuple\") and len(a[1]) == len(b[1]):\n            return all(covers(",
+       "        if kind in (\"list\", \"tuple\"):\n            return all(covers(",
+       "mainstream (every tf.function call not matched exactly): a trace of a list/tuple argument covers a call with a list of another length (zip stops at the shorter): "
+       "a tf.function (reduce_retracing or a relaxed trace) runs a trace built for fewer elements"),
+    # -- distribution
+    _t("all-reduce-sync-on-read-aggregate", "formula", "simdist/strategies/base.py",
+       "    if isinstance(first, DistributedValues) and len(first.values) == len(comps) and all(c is first for c in comps):\n"
+       "        return list(first.values)\n",
+       "    if isinstance(first, DistributedValues) and len(first.values) == len(comps) and all(c is first for c in comps):\n"
+       "        return comps\n",
+       "mainstream: a distributed variable every replica passes to all_reduce contributes the variable itself "
+       "(a sync-on-read variable's aggregate) instead of each replica's own component"),
+]
+TRAINING += TRAINING_BATCH71
+CATALOGUE += TRAINING_BATCH71
