@@ -7,6 +7,11 @@ truth (pure Python gives identical results, more slowly). Any failure (no mypy, 
 SIMDIST_BUILD_PURE=1) installs pure Python instead, with a message. A successful build writes
 simdist/sim/_native.json (each source's SHA-256), by which simdist.sim sets aside a build that
 is out of date with edited sources (see simdist/sim/_native.py).
+
+Beside them, one plain C extension: simdist/runtime/ops/_fma.c, the in-order float32 fused-multiply-add
+products of the oneDNN models (simdist/runtime/ops/fma_native.py). It needs only a C compiler, is built
+with or without mypyc, and carries its source's SHA-256 (a macro), by which fma_native.py sets aside a
+build out of date with _fma.c. If it does not compile, the pure-Python kernels are used (identical bits).
 """
 
 from __future__ import annotations
@@ -16,13 +21,15 @@ import json
 import os
 import sys
 
-from setuptools import setup
+from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PACKAGE_DIR = os.path.join("simdist", "sim")
 COMPILED = ("clock", "sharing", "flows", "batches", "pools", "network", "chunked", "metrics", "kernels", "trace")   # = simdist/sim/_native.py's COMPILED
 MANIFEST = "_native.json"
+FMA_NAME = "simdist.runtime.ops._fma"
+FMA_SOURCE = "simdist/runtime/ops/_fma.c"   # (setuptools takes sources relative to the project, with /)
 
 
 def _say(msg: str) -> None:
@@ -52,9 +59,18 @@ def _compiled_extensions() -> list:
         os.chdir(cwd)
 
 
+def _fma_extensions() -> list:
+    if os.environ.get("SIMDIST_BUILD_PURE", "") not in ("", "0"):
+        return []
+    with open(os.path.join(HERE, FMA_SOURCE), "rb") as fh:
+        digest = hashlib.sha256(fh.read()).hexdigest()
+    return [Extension(FMA_NAME, [FMA_SOURCE], define_macros=[("SIMDIST_FMA_SHA256", f'"{digest}"')])]
+
+
 class BuildExt(build_ext):
     """build_ext that installs pure Python when compiling fails (e.g. no C compiler), and records
-    the compiled sources' SHA-256 beside a successful build."""
+    the compiled sources' SHA-256 beside a successful build. The _fma extension fails on its own
+    (the kernels stay pure); the mypyc group all together."""
 
     def run(self) -> None:
         if not self.extensions:
@@ -64,9 +80,32 @@ class BuildExt(build_ext):
         except Exception as e:   # (distutils' CompileError/LinkError, a missing compiler, ...)
             _say(f"compiling the simulator failed ({type(e).__name__}: {e}): pure Python")
             self._remove_outputs()
-            self.extensions = []
+            self.extensions = [ext for ext in self.extensions if ext.name == FMA_NAME]
             return
-        self._write_manifest()
+        if any(ext.name != FMA_NAME for ext in self.extensions):
+            self._write_manifest()
+
+    def build_extension(self, ext: Extension) -> None:
+        if ext.name != FMA_NAME:
+            super().build_extension(ext)
+            return
+        try:
+            super().build_extension(ext)
+        except Exception as e:   # (CompileError, LinkError, no compiler, ...)
+            _say(f"compiling {FMA_SOURCE} failed ({type(e).__name__}: {e}): the pure-Python kernels")
+            for base in (self.build_lib, HERE if self.inplace else None):
+                p = base and os.path.join(base, self.get_ext_filename(ext.name))
+                if p and os.path.exists(p):
+                    os.remove(p)
+            self._fma_failed = True
+
+    def get_outputs(self) -> list[str]:
+        out = super().get_outputs()
+        if getattr(self, "_fma_failed", False):
+            out = [p for p in out if not p.endswith(self.get_ext_filename(FMA_NAME))]
+        if any(ext.name != FMA_NAME for ext in self.extensions):
+            out.append(os.path.join(self.build_lib, PACKAGE_DIR, MANIFEST))
+        return out
 
     def _package_dirs(self) -> list[str]:
         dirs = [os.path.join(self.build_lib, PACKAGE_DIR)]
@@ -76,6 +115,8 @@ class BuildExt(build_ext):
 
     def _remove_outputs(self) -> None:
         for ext in self.extensions:
+            if ext.name == FMA_NAME:
+                continue
             for base in (self.build_lib, HERE if self.inplace else None):
                 if base is None:
                     continue
@@ -94,11 +135,6 @@ class BuildExt(build_ext):
                     json.dump(digests, fh, indent=1, sort_keys=True)
                     fh.write("\n")
 
-    def get_outputs(self) -> list[str]:
-        out = super().get_outputs()
-        if self.extensions:
-            out.append(os.path.join(self.build_lib, PACKAGE_DIR, MANIFEST))
-        return out
 
 
-setup(ext_modules=_compiled_extensions(), cmdclass={"build_ext": BuildExt})
+setup(ext_modules=_fma_extensions() + _compiled_extensions(), cmdclass={"build_ext": BuildExt})

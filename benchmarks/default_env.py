@@ -39,10 +39,14 @@ def out_of_the_box() -> None:
 
 
 def simulator_build() -> str:
-    """Whether this checkout's simulator modules run compiled, as a fresh interpreter finds them
-    (a subprocess: the benchmark's own process has not imported simdist yet)."""
+    """Whether this checkout's simulator modules and its in-order FMA kernels (simdist/runtime/ops/_fma.c) run
+    compiled, as a fresh interpreter finds them (a subprocess: the benchmark's own process has not imported simdist
+    yet)."""
     code = ("import simdist.sim._native as n; s = n.state(); "
-            "print(('compiled (mypyc)' if s['compiled'] else 'pure Python') + ': ' + s['reason'])")
+            "print(('compiled (mypyc)' if s['compiled'] else 'pure Python') + ': ' + s['reason'], end='; ')\n"
+            "import simdist.runtime.ops.fma_native as f; s = f.state(); "
+            "print('oneDNN-order FMA kernels ' + ('compiled (_fma.c)' if s['compiled'] else 'pure Python') + ': ' "
+            "+ s['reason'])")
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT, *sys.path]))
     out = subprocess.run([sys.executable, "-P", "-c", code], capture_output=True, text=True, env=env)
     return out.stdout.strip() or f"unknown (the check failed: {out.stderr.strip()[-300:]})"

@@ -710,13 +710,13 @@ def in_creation_order(variables: Sequence[Any]) -> list[Any]:
 
 
 def _scoped_elsewhere(t: Any) -> bool:
-    """Whether an eager read_value's Identity moves the read: TF 2.21 runs it under the caller's device scope, so
-    under tf.device of another device than the variable's the result is on the scope's device (observed: a
-    OneDevice/CentralStorage variable's read_value() under tf.device("/cpu:1") is on CPU:1; clause
-    mirrored.aggregation, simdist/conformance/suite/test_dsweep55.py vars-*-device)."""
+    """Whether an eager read_value's Identity moves the read: TF 2.21 runs it on the caller's device (the innermost
+    device scope, else the default device), so a variable on another device reads onto the caller's (observed: a
+    OneDevice/CentralStorage variable's read_value() under tf.device("/cpu:1") is on CPU:1, dsweep55; a variable
+    made under tf.device("/cpu:1") read under no scope is on CPU:0 while its value() stays on CPU:1, fifty-sixth
+    session; clauses mirrored.aggregation and function.output-device)."""
     from simdist.runtime import context
-    d = context.scoped_device()
-    return d is not None and d != t.device   # (the scope's name is canonical: runtime/context.py device_scope)
+    return context.current_device() != t.device   # (names canonical: runtime/context.py device_scope)
 
 
 def _no_read(name: Any, op: str) -> Any:
@@ -1190,6 +1190,13 @@ class _UnreadVariable(ResourceVariable):
         self._in_graph()
         return self._parent.assign_sub(delta, use_locking, name, read_value)
 
+    def read_value(self) -> Tensor:
+        """TF's _UnreadVariable.read_value: the read alone (`_read_variable_op`, no Identity), so it stays on the
+        variable's device whatever the caller's is (observed on TF 2.21: an update's result on CPU:1 read under no
+        scope is on CPU:1; clause function.output-device)."""
+        self._in_graph()
+        return self._parent.value()
+
     def __getattr__(self, name: str) -> Any:
         if name == "_distributed_container":   # (TF's regroup wraps UnreadVariables, never their container)
             raise AttributeError(name)
@@ -1201,7 +1208,7 @@ for _n in ("_value", "_version", "_sub", "_fault", "_device", "_shape", "_dtype"
     setattr(_UnreadVariable, _n, _forward_attr(_n))
 for _n in ("_read_array", "_current", "_write", "_apply_op", "_assign_np", "_share", "_write_scatter", "_numpy_text"):
     setattr(_UnreadVariable, _n, _forward(_n))
-for _n in ("_as_tensor", "_scatter", "sparse_read", "read_value", "value", "numpy", "count_up_to",
+for _n in ("_as_tensor", "_scatter", "sparse_read", "value", "numpy", "count_up_to",
            "read_value_no_copy"):   # (reads and writes: refused for an eager one inside a trace, `_in_graph`)
     setattr(_UnreadVariable, _n, _forward(_n, checked=True))
 del _n

@@ -218,6 +218,7 @@ class StrategyExtended:
     #: _DefaultDistributionExtended and OneDeviceExtended `_reduce_to`: `del destinations; return value`; clause
     #: extended.reduce-to); the other strategies put it on the destinations
     _reduce_to_keeps_value = False
+    _reduce_to_keeps_mirrored_mean = False
     #: dtypes the strategy's collectives (all_reduce, all_gather, gather) accept; None: every dtype
     _collective_dtypes: tuple[Any, ...] | None = None
     #: dtypes the all-reduce takes beyond those (CollectiveReduceV2 has bfloat16, the gathers do not)
@@ -342,9 +343,9 @@ class StrategyExtended:
             return strategy.run(fn, args=args, kwargs=kwargs or {})
 
     def read_var(self, v: Any) -> Any:
-        """The variable's value in cross-replica context (an identity of it, under the caller's device scope: TF's
-        `array_ops.identity(v)`; observed under tf.device("/cpu:1"), dsweep55)."""
-        return broadcast.copy_to_device(v, context.scoped_device())
+        """The variable's value in cross-replica context (an identity of it, on the caller's device: TF's
+        `array_ops.identity(v)`; observed under tf.device("/cpu:1"), dsweep55, and under no scope)."""
+        return broadcast.copy_to_device(v, context.current_device())
 
     @property
     def should_checkpoint(self) -> bool:
@@ -402,6 +403,8 @@ class StrategyExtended:
         op = reduce_rules.parse_reduce_op(reduce_op)
         if not isinstance(op, ReduceOp):
             raise AssertionError()
+        if self._reduce_to_keeps_mirrored_mean and op is ReduceOp.MEAN and isinstance(value, Mirrored):
+            return value
         out = strategy._reduce_no_axis(op, value, ring)
         if self._reduce_to_keeps_value:
             return out
@@ -614,7 +617,8 @@ class Strategy:
         if not isinstance(args, (list, tuple)):
             raise ValueError(f"positional args must be a list or tuple, got {type(args)}")
         kwargs = kwargs or {}
-        if self._replica_threads and isinstance(fn, function_type()):
+        lifted = self._replica_threads and isinstance(fn, function_type())
+        if lifted:
             # (TF's mirrored_run lifts a tf.function around the replicas: its PerReplica arguments are
             # traced as PerReplicaSpecs, their UnreadVariable components as tensors)
             args, kwargs = unread_components_read(tuple(args)), unread_components_read(kwargs)
@@ -633,7 +637,11 @@ class Strategy:
             with timing.observe_variables() as traffic, function_run(fn, self._replica_threads, self):
                 record = ReplicaRunner(n, body, frames, self._replica_threads).run()
             timing.charge_run(self, fn, record, args, kwargs, traffic)
-            return self._regroup(record.results)
+            out = self._regroup(record.results)
+        if lifted and not context.in_function():   # (the lifted function's outputs: on the call's device)
+            from simdist.runtime.call_outputs import on_call_device
+            return on_call_device(out)
+        return out
 
     def _make_replica_context(self, i: int) -> ReplicaContext:
         return ReplicaContext(self, i)
@@ -678,11 +686,24 @@ class Strategy:
             _refuse_sparse(comps, "reduce")
             # (TF reduces each replica's value in a tf.function: graph conversion, trace-time errors)
             ts = trace_errors.as_function(lambda: [convert_to_tensor(c) for c in comps])
-            arr, dt = reduce_rules.reduce_along_axis(op, [t._v for t in ts], ts[0].dtype, axis,
-                                                     any(t._sub for t in ts))
+            grappled = op is ReduceOp.MEAN and dispatch.recording() and _static_count(ts, axis) is not None and \
+                (ts[0].dtype.is_floating or ts[0].dtype.is_complex)
+            arr, dt = reduce_rules.reduce_along_axis(ReduceOp.SUM if grappled else op, [t._v for t in ts],
+                                                     ts[0].dtype, axis, any(t._sub for t in ts))
             if op is ReduceOp.MEAN:
                 reduce_rules.check_mean_operands(self._mean_operands(value, comps), context.in_function())
-            out = Tensor(arr, dt, self._reduce_destination())
+            if grappled:
+                # (in a tf.function TF's mean_reduce_helper divides the sum by the cast count of a shape Grappler
+                # folds to a constant where the shapes are known: a RealDiv by a constant, which
+                # ReduceDivToReciprocalMul makes a product by 1/n; the division runs as its op, which asks
+                # runtime/ops/grappler.py, as `_reduce_axis_none`'s MEAN; observed on TF 2.21 for OneDevice and
+                # Mirrored, dsweep55's api-one-function)
+                total = Tensor(arr, dt, self._axis_reduce_destination(op))
+                with context.device_scope(self._axis_reduce_destination(op)):
+                    out = _mean_of_sum(total, _static_count(ts, axis))
+                timing.charge_reduce(self, ts, out, "reduce")
+                return out
+            out = Tensor(arr, dt, self._axis_reduce_destination(op))
             timing.charge_reduce(self, ts, out, "reduce")
             return out
 
@@ -696,6 +717,11 @@ class Strategy:
         if contains_distributed(value):   # (TF runs its reduce_sum on each replica's view of the structure)
             return [select_replica(i, value) for i in range(self.num_replicas_in_sync)]
         return [value] * self.num_replicas_in_sync
+
+    def _axis_reduce_destination(self, op: ReduceOp) -> str:
+        """Where reduce(op, value, axis) puts its result: TF 2.21's StrategyBase.reduce runs its per-axis tf.function
+        through `run`, then `_reduce`s the SUM onto the caller's device (reduce_to) and divides a MEAN there."""
+        return self._reduce_destination()
 
     def _reduce_destination(self) -> str:
         callers = self.__dict__.get("_caller_devices")
@@ -906,6 +932,22 @@ def _reduce_axis_none(op: ReduceOp, comps: list[Any], device: str | None = None,
     return out
 
 
+def _static_count(ts: list[Tensor], axis: Any) -> int | None:
+    """The number of elements a MEAN along `axis` divides by, when every replica's dimensions there are known to the
+    graph (None when one is not: its count is no constant)."""
+    from simdist.runtime.ops import static_shapes
+    n = 0
+    for t in ts:
+        dims = static_shapes.known_shape(t)
+        if dims is None:
+            return None
+        axes = reduce_rules._norm_axes(axis, len(dims))
+        if any(dims[a] is None for a in axes):
+            return None
+        n += int(np.prod([dims[a] for a in axes], dtype=np.int64))
+    return n
+
+
 def _mean_of_sum(total: Tensor, n: int) -> Tensor:
     """A MEAN's `sum / n` as TF's RealDiv op (in a recorded tf.function, Grappler's rules see it)."""
     from simdist.runtime.ops import math as math_ops
@@ -955,9 +997,8 @@ def _ring_packs(op: ReduceOp, comps_by_leaf: list[list[Any]], bytes_per_pack: in
         sizes = [int(np.prod(sh)) for sh in shapes]
 
         def packed_total(*arrays: np.ndarray, r: int = r, n_leaves: int = len(sizes), daz: bool = daz) -> np.ndarray:
-            per_replica = [np.concatenate([np.asarray(arrays[j * r + i]).reshape(-1) for j in range(n_leaves)])
-                           for i in range(r)]
-            return reduce_rules.ring_sum(per_replica, daz)
+            # (the members' leaves as parts: ring_sum of their concatenations, without the copies)
+            return reduce_rules.ring_sum_parts([[arrays[j * r + i] for j in range(n_leaves)] for i in range(r)], daz)
 
         flat = [t for row in ts for t in row]
         total = Tensor(packed_total(*[dispatch.raw(t) for t in flat]), dt, context.current_device())

@@ -167,7 +167,15 @@ def _is_leaf(obj: Any) -> bool:
 def _tf_children(obj: Any, in_layer: bool) -> list[tuple[str, Any]]:
     """An object's children in TF 2.21's object graph, in TF's order (the order they were tracked)."""
     if isinstance(obj, Checkpoint):
-        return list(obj._objects.items())   # (TF's Checkpoint tracks its keyword arguments sorted)
+        items = list(obj._objects.items())   # (TF's Checkpoint tracks its keyword arguments sorted)
+        base = obj._objects.get("root")
+        if base is None:
+            return items
+        # Checkpoint(root, **kwargs): TF's object graph starts at `root` itself (its children at the top level) and
+        # the keyword arguments are attached dependencies listed after them (graph_view's attached_dependencies;
+        # cksweep56 `ck-api-module`)
+        return _tf_children(base, hasattr(base, "_tracker") and hasattr(base, "_layers")) + \
+            [(k, v) for k, v in items if k != "root"]
     if isinstance(obj, dict):
         return [(str(k), v) for k, v in obj.items() if _tf_wrapped(v)]
     if isinstance(obj, (list, tuple)):
@@ -188,7 +196,7 @@ def tf_checkpoint_keys(root: "Checkpoint") -> dict[int, str]:
     Sequential, optimizers, keyed by the attribute names Keras assigns); variables TF's graph does not
     reach (a list of layers a subclassed Keras model assigns is a Keras TrackedList, which TF does not
     track) get no key."""
-    seen = {id(root)}
+    seen = {id(root), id(root._objects.get("root"))}
     queue: collections.deque = collections.deque([(root, "")])
     keys: dict[int, str] = {}
     while queue:
@@ -230,10 +238,13 @@ def _unbuilt(obj: Any, prefix: str) -> Iterator[tuple[str, Any]]:
             yield from _unbuilt(optimizer, f"{prefix}optimizer/")
 
 
-def _defer(root: "Checkpoint", saved: dict[str, np.ndarray]) -> None:
-    """Hand each unbuilt object the saved values of the variables it has yet to make, by position
-    (`_checkpoint_pending`: the Keras optimizer creates its slots from them, as TF restores a
-    variable created after `restore` when it is created; clause pch.deferred-restore)."""
+def _defer(root: "Checkpoint", saved: dict[str, np.ndarray], status: "CheckpointLoadStatus", path: str) -> None:
+    """Hand each unbuilt object the saved values of the variables it has yet to make, by position, as TF restores
+    a variable created after `restore` when it is created (clause pch.deferred-restore): a Keras optimizer creates
+    its slots from `_checkpoint_pending`; a Keras layer or model (a Sequential restored before it is built) calls
+    `_checkpoint_on_track` as each of its layers tracks a new variable, which assigns the saved value of the
+    variable's position. Each value so used leaves the status's unused ones (`_checkpoint_consumed`), as TF's
+    assert_consumed passes once the deferred values are all restored (cksweep56)."""
     for prefix, obj in _unbuilt(root, ""):
         have = len(_checkpointed(obj))
         pending = {}
@@ -241,8 +252,46 @@ def _defer(root: "Checkpoint", saved: dict[str, np.ndarray]) -> None:
             rest = key[len(prefix):] if key.startswith(prefix) else ""
             if rest.isdigit() and int(rest) >= have:
                 pending[int(rest)] = arr
-        if pending:
+        if not pending:
+            continue
+        consumed = _consumer(status, prefix)
+        if hasattr(obj, "_flatten_layers") and hasattr(obj, "_tracker"):   # a Keras layer or model
+            layers = obj._flatten_layers(include_self=True)
+            hook = _layer_hook(obj, layers, pending, consumed, path)
+            for layer in layers:
+                object.__setattr__(layer, "_checkpoint_on_track", hook)
+        else:
             obj._checkpoint_pending = pending
+            obj._checkpoint_consumed = consumed
+
+
+def _consumer(status: "CheckpointLoadStatus", prefix: str) -> Any:
+    def consumed(index: int) -> None:
+        for k in (f"{prefix}{index}", f"{prefix}{index}{_SHAPE_ONLY}"):
+            if k in status._unused:
+                status._unused.remove(k)
+        status._matched = True
+    return consumed
+
+
+def _layer_hook(owner: Any, layers: list[Any], pending: dict[int, np.ndarray], consumed: Any, path: str) -> Any:
+    """The callback a deferred Keras owner's layers call with each variable they track: the saved value of its
+    position among the owner's checkpointed variables, assigned at once."""
+    def on_track(variable: Any) -> None:
+        for i, v in enumerate(_checkpointed(owner)):
+            if v is variable and i in pending:
+                resolve = getattr(v, "_simdist_variable", None)
+                target = resolve() if resolve is not None else v
+                todo: list[tuple[Any, np.ndarray | None]] = []
+                if _restore_leaf({"k": pending[i]}, "k", target, path, todo):
+                    _apply(todo)
+                    del pending[i]
+                    consumed(i)
+                break
+        if not pending:
+            for layer in layers:
+                layer.__dict__.pop("_checkpoint_on_track", None)
+    return on_track
 
 
 def _leaf_vars(v: Any) -> list[Any]:
@@ -567,9 +616,9 @@ class Checkpoint:
             # is an existing object bound to no value: assert_existing_objects_matched and assert_consumed fail;
             # fz53d seed 53210 #10)
             missing.append(_COUNTER)
-        _defer(self, {k: saved[k] for k in saved if k not in used})
         _charge([(k, v) for k, v in pairs if k not in missing and not _is_iterator(v)], to_chief=False)
         status = CheckpointLoadStatus(missing, sorted(k for k in saved if k not in used), matched=bool(used))
+        _defer(self, {k: saved[k] for k in saved if k not in used}, status, save_path)
         self._pending = ({k: saved[k] for k in saved if k not in used}, save_path, status)   # (_restore_deferred)
         return status
 

@@ -33,6 +33,9 @@ class MirroredExtended(StrategyExtended):
     _python_leaf_error = "dtype"
     _int32_batch_split = True
     _component_devices_read = "always"
+    # (TF 2.21's MirroredExtended._reduce_to and CollectiveAllReduceExtended's: a mirrored value (a Mirrored, a
+    # MirroredVariable) reduced with MEAN is returned as it is, every copy on its device; observed, dsweep55)
+    _reduce_to_keeps_mirrored_mean = True
 
     def __init__(self, strategy: "MirroredStrategy", devices: tuple[str, ...], algorithm: str) -> None:
         super().__init__(strategy)
@@ -127,8 +130,8 @@ class MirroredExtended(StrategyExtended):
             raise AttributeError(f"'{type(v).__name__}' object has no attribute '_is_mirrored'")
         if not isinstance(v, MirroredVariable):
             raise AssertionError()
-        # (TF: array_ops.identity(v._get()), the identity under the caller's device scope: dsweep55)
-        return broadcast.copy_to_device(convert_to_tensor(v.values[0]), context.scoped_device())
+        # (TF: array_ops.identity(v._get()), the identity on the caller's device: dsweep55, function.output-device)
+        return broadcast.copy_to_device(convert_to_tensor(v.values[0]), context.current_device())
 
     def _broadcast_to(self, tensor: Any, destinations: Any) -> Any:
         """MirroredExtended._broadcast_to (clause extended.broadcast-to): a Python number as it is

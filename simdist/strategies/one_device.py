@@ -71,8 +71,12 @@ class OneDeviceStrategy(Strategy):
     def _make_extended(self) -> OneDeviceExtended:
         return OneDeviceExtended(self, self._device)
 
-    def _scope_device(self) -> str | None:
-        return self._device
+    def _axis_reduce_destination(self, op: Any) -> str:
+        """OneDevice's `_reduce_to` returns the run's result as it is: a SUM along an axis stays on the strategy's
+        device (the per-axis tf.function ran under its device scope); a MEAN's division runs on the caller's
+        (observed on TF 2.21, fifty-sixth session; clause function.output-device)."""
+        from simdist.semantics.reduce import ReduceOp
+        return self._device if op is ReduceOp.SUM else self._reduce_destination()
 
     def _input_layout(self) -> Any:
         from simdist.strategies.input import InputLayout

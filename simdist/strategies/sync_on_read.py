@@ -126,7 +126,13 @@ class SyncOnReadVariable(NoNumberProtocol, DistributedValues, Variable):
                 value = math.cast(math.truediv(t, n), self.dtype)
         for c in self._values:
             getattr(c, method)(value)
-        return self._cross_replica_value() if read_value else None
+        if not read_value:
+            return None
+        # (TF's assign_on_each_device returns var.read_value(): an identity on the caller's device, so an
+        # ONLY_FIRST_REPLICA variable's first copy read under tf.device("/cpu:1") is on CPU:1; dsweep55)
+        from simdist.runtime import context
+        from simdist.runtime.call_outputs import placed
+        return placed(self._cross_replica_value(), context.current_device())
 
     def assign(self, value: Any, use_locking: Any = None, name: Any = None, read_value: bool = True) -> Any:
         return self._write("assign", value, read_value)

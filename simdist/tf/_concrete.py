@@ -158,8 +158,13 @@ class ConcreteFunction:
         marked = _marked(call, [self._bound[p] for p in self._params])
         from simdist.runtime import facade_calls
         with facade_calls.graph_built():
-            return f._call(tuple(m for p, m in zip(self._params, marked) if p not in self._kwonly),
-                           {p: m for p, m in zip(self._params, marked) if p in self._kwonly})
+            out = f._call(tuple(m for p, m in zip(self._params, marked) if p not in self._kwonly),
+                          {p: m for p, m in zip(self._params, marked) if p in self._kwonly})
+        from simdist.runtime import context
+        if context._function_depth:   # (inside a function: the outermost call places the outputs)
+            return out
+        from simdist.runtime.call_outputs import on_call_device
+        return on_call_device(out)
 
     def _structured(self, args: tuple, kwargs: dict) -> dict[str, Any]:
         """function_type_utils.bind_function_inputs: every parameter bound as Python binds it (the

@@ -25,6 +25,7 @@ import contextlib
 import functools
 from typing import Any, Callable
 
+from simdist.runtime import call_outputs
 from simdist.runtime import facade_calls as _facade_calls
 from simdist.runtime import context as _context
 from simdist.runtime import execution as _execution
@@ -70,6 +71,11 @@ class Function:
             # the signature, converting arguments or counting a trace (polymorphic_function.py
             # `__call__`; clause function.run-eagerly)
             return self.python_function(*args, **kwargs)
+        if _context._function_depth:   # (a call inside a function: the outermost call places the outputs)
+            return self._checked_call(args, kwargs)
+        return call_outputs.on_call_device(self._checked_call(args, kwargs))
+
+    def _checked_call(self, args: tuple, kwargs: dict) -> Any:
         if _execution.current().tapes and not _context._function_depth:
             # (an eager call a tape records: TF builds the call's backward function first, whose op without a
             # gradient is LookupError; runtime/autodiff/tape.py `check_function_backward`)
@@ -456,7 +462,12 @@ class Function:
             args, kwargs = bound.args, bound.kwargs
         found = g.signature(args, kwargs)
         if found is None:
-            return _EAGER
+            # (a Python object among the arguments: TF traces such a call as any other, so its Python runs under a
+            # recorder whose graph is not kept, where Grappler's rewrites apply; clause function.object-arguments)
+            leaves = g.loose_leaves(args, kwargs)
+            if leaves is None:
+                return _EAGER
+            return self._rerecorded(g, mode, None, args, kwargs, (None, leaves))
         from simdist import session
         if session._m is not self._machine:   # (a new simulated machine: simdist.configure/reset)
             self._calls.clear()
@@ -500,12 +511,12 @@ class Function:
             self._calls[key] = entry
             return _outputs_to_tensors(result)
         if type(entry) is not g.Graph:
-            if entry.gradients or entry.reason.startswith(_subnormal_reason()):
-                # (tf.gradients reads the recording; a graph of subnormal values runs its Python
-                # again: under a recorder, not kept, so that Grappler's rewrites still apply, as
-                # TF runs the rewritten graph on every call; fz14 seed 1420262201 #214)
-                return self._rerecorded(g, mode, key, args, kwargs, found)
-            return _Eager(key)
+            # (a call whose recording cannot be replayed runs its Python again, under a recorder whose graph is not
+            # kept, so that Grappler's rewrites still apply, as TF runs the rewritten graph on every call: tf.gradients
+            # reads the recording, a graph of subnormal values (fz14 seed 1420262201 #214), an iterator pulled inside
+            # (`next(it)` of a captured iterator: the second call's `sum / 3.0` was the division's last bit, the first
+            # call's the product by 1/3; clause function.object-arguments))
+            return self._rerecorded(g, mode, key, args, kwargs, found)
         if entry.daz or any(t._sub for t in found[1]) or \
                 (_variables.subnormal_seen[0] and any(v._sub for v in entry.reads)):
             # Subnormal values (its constants, the call's arguments, or a variable it reads that has held them since
@@ -580,7 +591,9 @@ class Function:
                 _, result = _record_under_tapes(g, self._traced_python(), args, kwargs, found[1])
             else:
                 _, result = g.record_call(self._traced_python(), args, kwargs, found[1], _outputs_to_tensors)
-        return _outputs_to_tensors(result)
+            # (converted in the function, as func_graph converts: an eager update's _UnreadVariable returned by a
+            # new trace is TypeError there, fz54d)
+            return _outputs_to_tensors(result)
 
     def _scheduled(self, args: tuple, kwargs: dict) -> Any:
         """A call by the ClusterCoordinator on a worker. Without arguments it runs as TF runs a

@@ -404,6 +404,9 @@ class Layer(KerasSaveable):
             self._tracker.add_to_store("non_trainable_variables", variable)
         if not self.trainable:
             variable.trainable = False
+        hook = self.__dict__.get("_checkpoint_on_track")
+        if hook is not None:   # restored before it was built: the checkpoint's value (clause pch.deferred-restore)
+            hook(variable)
 
     def _untrack_variable(self, variable: Variable) -> None:
         was_locked = self._tracker.locked

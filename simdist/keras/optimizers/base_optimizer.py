@@ -124,6 +124,9 @@ class Optimizer(KerasSaveable):
                     raise ValueError(f"Checkpoint restore of optimizer '{self.name}' variable {name!r}: the checkpoint "
                                      f"has shape {list(value.shape)}, the variable {want}")
                 initial_value = value
+                consumed = self.__dict__.get("_checkpoint_consumed")
+                if consumed is not None:   # (the restore's status: the value is used)
+                    consumed(len(self._variables))
         v = make_variable(self, initial_value, dtype, name, aggregation, scoped, trainable)
         self._variables.append(v)
         return v

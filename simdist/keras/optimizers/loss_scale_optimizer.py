@@ -172,7 +172,8 @@ class LossScaleOptimizer(Optimizer):
     @classmethod
     def from_config(cls, config: dict[str, Any], custom_objects: dict | None = None) -> "LossScaleOptimizer":
         from simdist.keras.utils.keras_object_serialization import deserialize_keras_object
-        config = dict(config)
+        # (Keras pops the inner optimizer from the caller's dict: the config given no longer holds it afterwards,
+        # observed on TF 2.21, cksweep56 `from_config`)
         inner = config.pop("inner_optimizer")   # (a copy: deserialize lower-cases a dict's class_name in place)
         # (Keras: serialization_lib.deserialize_keras_object, which finds keras.optimizers.Lamb by its export)
         inner = deserialize_keras_object(dict(inner) if isinstance(inner, dict) else inner, custom_objects=custom_objects)

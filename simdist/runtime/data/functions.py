@@ -15,7 +15,9 @@ probes are effect-free (TF's trace runs no op: no tf.print output, no variable w
 kernel moved). A replay
 computes what the Python would (the same NumPy calls, variable reads and writes, FLOP tally);
 its random ops draw from the running iterator's kernels (random_graphs.as_instance). Grappler's
-value-changing rewrites do not apply (TF instantiates tf.data functions without them).
+value-changing rewrites do not apply (TF instantiates tf.data functions without them), also when the Python runs
+inside a recorded tf.function (a dataset made or reduced there: the recorder's rewrites are off for its ops; until
+tsweep56 `x / 7.0` in such a map was `x * (1/7)` on the first call and a division on later ones).
 
 Where simdist differs from TF:
 - Recorded graphs are specialised to their input shapes: a function whose input spec leaves
@@ -119,9 +121,17 @@ class DatasetFunction:
     def _python(self, arrays: list[np.ndarray], instance: random_graphs.Trace, device: str) -> Any:
         """A call running the Python (its arguments graph tensors, as the trace's would be)."""
         leaves = self._leaves(arrays, device)
-        with random_graphs.running(instance), context.in_dataset_function(self.trace), symbolic.strictness(False):
-            self._note(leaves)
-            return self.invoke(components.pack(self.structure, leaves))
+        rec = execution.current().recorder   # (inside a recorded tf.function: its ops are recorded, not rewritten)
+        was = rec.rewrites if rec is not None else None
+        if rec is not None:
+            rec.rewrites = False
+        try:
+            with random_graphs.running(instance), context.in_dataset_function(self.trace), symbolic.strictness(False):
+                self._note(leaves)
+                return self.invoke(components.pack(self.structure, leaves))
+        finally:
+            if rec is not None:
+                rec.rewrites = was
 
     def _record(self, arrays: list[np.ndarray], instance: random_graphs.Trace, device: str) -> tuple[Any, Any]:
         """Run the Python on `arrays` while recording it: ((graph, instance) or None, its result)."""

@@ -174,6 +174,14 @@ def bucket_by_sequence_length(dataset: Any, element_length_func: Callable[..., A
         return array.gather(batch_sizes, bucket_id)
 
     def batching_fn(bucket_id: Any, grouped: Any) -> Any:
+        out = _batching_fn(bucket_id, grouped)
+        if drop_remainder and probing():
+            # (TF's trace: the batch size is gathered by the key's placeholder, so the batches have no static batch
+            # dimension even with drop_remainder; tsweep56)
+            out._element_spec = map_structure(lambda s: s._unbatch()._batch(None), out.element_spec)
+        return out
+
+    def _batching_fn(bucket_id: Any, grouped: Any) -> Any:
         batch_size = window_size_fn(bucket_id)
         if no_padding:
             return grouped.batch(batch_size, drop_remainder=drop_remainder)

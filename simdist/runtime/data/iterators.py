@@ -11,7 +11,7 @@ from simdist.runtime import context, dtypes, errors
 from simdist.runtime.cost import tally
 from simdist.runtime.ops import static_shapes
 from simdist.runtime.data import checkpoint_state, components, resources
-from simdist.runtime.data.elements import _to_tensor
+from simdist.runtime.data.elements import _to_tensor, host_device
 from simdist.runtime.spec import TensorSpec, flatten, map_structure, pack_as
 from simdist.runtime.tensor import Tensor
 
@@ -19,10 +19,14 @@ from simdist.runtime.tensor import Tensor
 class Optional:
     """`tf.experimental.Optional`: a value or nothing, with the value's element spec."""
 
-    def __init__(self, value: Any, element_spec: Any, has_value: bool) -> None:
+    def __init__(self, value: Any, element_spec: Any, has_value: bool, device: str | None = None) -> None:
         self._value = value
         self._element_spec = element_spec
         self._has_value = has_value
+        # (where the optional's variant lives, and with it OptionalGetValue's outputs: where it was made, by
+        # from_value or a distributed iterator's get_next_as_optional on the caller's device, by an iterator's on
+        # the iterator's; observed on TF 2.21 with two logical CPUs, clause function.output-device)
+        self._device = context.current_device() if device is None else device
 
     @staticmethod
     def from_value(value: Any) -> "Optional":
@@ -58,7 +62,10 @@ class Optional:
         mismatch = getattr(self, "_mismatch", None)
         if mismatch is not None:   # (bound to an OptionalSpec of other dtypes: tf/_signature.py, names43b)
             raise errors.InvalidArgumentError(None, None, mismatch)
-        return self._value
+        if context.in_function():
+            return self._value
+        from simdist.runtime.call_outputs import placed
+        return placed(self._value, self._device)
 
     @property
     def element_spec(self) -> Any:
@@ -172,7 +179,7 @@ class OwnedIterator:
         flat = self._next_flat()
         if flat is None:
             return Optional.empty(self.element_spec)
-        return Optional(self._element(flat), self.element_spec, True)
+        return Optional(self._element(flat), self.element_spec, True, host_device())
 
     def _element(self, flat: list[np.ndarray]) -> Any:
         """The next element; inside a tf.function, a graph's IteratorGetNext output: its tensors' dimensions that

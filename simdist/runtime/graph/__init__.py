@@ -60,11 +60,11 @@ import os
 
 from simdist.runtime.graph.ir import Untraceable
 from simdist.runtime.graph.optimize import merge_identical
-from simdist.runtime.graph.recording import Recorder, record, record_call, signature
+from simdist.runtime.graph.recording import Recorder, loose_leaves, record, record_call, signature
 from simdist.runtime.graph.replay import Graph, explain
 
-__all__ = ["Graph", "Recorder", "Untraceable", "enabled", "explain", "merge_identical", "record", "record_call",
-           "signature"]
+__all__ = ["Graph", "Recorder", "Untraceable", "enabled", "explain", "loose_leaves", "merge_identical", "record",
+           "record_call", "signature"]
 
 # SIMDIST_TRACE_FUNCTIONS=0 runs every tf.function call eagerly, scheduled or direct (a switch for comparisons).
 enabled = os.environ.get("SIMDIST_TRACE_FUNCTIONS", "1") != "0"

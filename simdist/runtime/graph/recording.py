@@ -586,6 +586,38 @@ def signature(args: tuple, kwargs: dict) -> tuple[Any, list[Tensor]] | None:
     return key, leaves
 
 
+def loose_leaves(args: tuple, kwargs: dict) -> list[Tensor] | None:
+    """The tensor arguments of a call `signature` refuses (a Python object among its arguments: a model, a strategy,
+    an instance of the program's own class), in `signature`'s order, the objects passed over as they are; None when
+    the tensors cannot be told apart (a distributed value the loose walk does not know). Such a call runs its Python on
+    every call, under a recorder whose graph is not kept: TF traces it as any other, so Grappler's rewrites apply
+    (clause function.output-device's companion, function.object-arguments)."""
+    leaves: list[Tensor] = []
+    try:
+        _loose(args, leaves)
+        _loose(kwargs, leaves)
+    except (NotRecordable, TypeError):   # (TypeError: dict keys `_substitute` cannot sort)
+        return None
+    return leaves
+
+
+def _loose(x: Any, leaves: list[Tensor]) -> None:
+    t = type(x)
+    if t is Tensor or t is _Traced:
+        leaves.append(x)
+    elif t is tuple or t is list:
+        for v in x:
+            _loose(v, leaves)
+    elif t is dict:
+        for k in sorted(x):   # (`_substitute`'s order)
+            _loose(x[k], leaves)
+    elif t is PerReplica or t is Mirrored:
+        for v in x._values:
+            _loose(v, leaves)
+    elif isinstance(x, (PerReplica, Mirrored)):
+        raise NotRecordable(t.__name__)
+
+
 def _plain_variable(var: Any) -> bool:
     """A variable recorded as itself: a ResourceVariable, or a subclass that is one in all but name
     (ParameterServerStrategy's CachingVariable: `_recorded_as_variable`)."""
@@ -616,7 +648,51 @@ def _sig(x: Any, leaves: list[Tensor]) -> Any:
         # a plain variable argument: read inside the call (a READ node of that variable), as
         # TF captures its handle; keyed by the variable itself (which the graph keeps alive)
         return ("var", id(x))
+    if _program_object(t):
+        # an instance of the program's own class: TF 2.21 keys it by identity (its TraceType a Weakref), so a call
+        # with the same object runs the trace made for it, its Python not again (an attribute changed since is not
+        # seen), another object traces anew (clause function.object-arguments)
+        return ("obj", ObjectKey(x))
     raise NotRecordable(t.__name__)
+
+
+class ObjectKey:
+    """A signature's part for an object keyed by identity; it holds the object, so its id is not reused while a
+    trace keyed by it lives (TF holds a weak reference: memory only)."""
+
+    __slots__ = ("obj",)
+
+    def __init__(self, obj: Any) -> None:
+        self.obj = obj
+
+    def __hash__(self) -> int:
+        return id(self.obj)
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is ObjectKey and other.obj is self.obj
+
+
+def _program_object(t: type) -> bool:
+    """Whether `t` is a plain class of the program's own (not simdist's, nor a subclass of one, nor a builtin's, a
+    NumPy type, a function or a class): what TF keys by identity."""
+    import types
+    if t.__module__ in ("builtins", "numpy") or _library(t.__module__) or t.__module__.startswith(
+            ("numpy.", "collections", "functools", "enum")):
+        return False
+    if issubclass(t, (type, types.FunctionType, types.MethodType, types.BuiltinFunctionType, types.ModuleType,
+                      types.GeneratorType, BaseException)):
+        return False
+    if hasattr(t, "__attrs_attrs__") or hasattr(t, "__tf_tracing_type__") or hasattr(t, "__tf_tensor__"):
+        return False   # (an attrs class is a nest structure; the others trace or convert as they say)
+    for base in t.__mro__[1:-1]:
+        if _library(base.__module__) or base.__module__ == "builtins":
+            return False
+    return True
+
+
+def _library(module: str) -> bool:
+    """Whether a class of `module` is simdist's own (the conformance suite's test modules are programs)."""
+    return module.startswith("simdist") and not module.startswith("simdist.conformance.suite")
 
 
 def _substitute(x: Any, twins: Iterator[Tensor]) -> Any:

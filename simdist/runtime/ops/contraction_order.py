@@ -25,7 +25,7 @@ import numpy as np
 
 from simdist.runtime import dtypes
 
-__all__ = ["dot", "eigen_batched_in_order", "eigen_gemv", "eigen_gemv_transposed", "lazy_transposed", "lazy_transposed_matmul", "redux_sum", "rowmajor_gemv", "eigen_in_order", "eigen_pairs", "gemv_in_order", "in_order", "matmul", "needs_order", "ordered_matmul",
+__all__ = ["dot", "eigen_batched_in_order", "eigen_gemv", "eigen_gemv_transposed", "lazy_transposed", "lazy_transposed_matmul", "redux_sum", "rowmajor_gemv", "eigen_in_order", "eigen_pairs", "gemv_in_order", "in_order", "matmul", "needs_order", "ordered_fma_pure", "ordered_matmul",
            "paired_matmul", "row_in_order"]
 
 
@@ -36,9 +36,15 @@ def needs_order(x: np.ndarray, y: np.ndarray) -> bool:
         return False
     if x.dtype == np.float32 and y.shape[-1] == 1 and x.shape[-2] > 1:
         return False   # oneDNN's matrix-vector kernel: another order, not modelled (BLAS's is closer)
-    ax, ay = float(np.max(np.abs(x))), float(np.max(np.abs(y)))   # NaN or inf when an operand holds one
-    bound = ax * ay * x.shape[-1]
+    bound = _largest_magnitude(x) * _largest_magnitude(y) * x.shape[-1]
     return not bound < float(dtypes.finfo(x.dtype).max) / 4
+
+
+def _largest_magnitude(a: np.ndarray) -> float:
+    """max |a| (NaN when a holds one, inf when it holds one): the larger of max a and -min a, two reductions without
+    the temporary np.abs(a) (every MatMul asks `needs_order`: an 800 KB temporary per step's input product)."""
+    hi, lo = float(a.max()), float(a.min())   # (both NaN when a holds a NaN)
+    return hi if hi >= -lo else -lo
 
 
 def row_in_order(x: np.ndarray, y: np.ndarray) -> bool:
@@ -350,19 +356,43 @@ def ordered_matmul(x: np.ndarray, y: np.ndarray, fused: bool = True) -> np.ndarr
     multiply-adds (computed in float64, exact for the product, then rounded) unless `fused` is
     False, float64 (and unfused float32) with a rounded product and a rounded sum."""
     dt = x.dtype
+    if dt == np.float32 and fused:
+        # The hot path of a training step under a oneDNN model (MatMul, Conv2D, einsum): the compiled kernel
+        # (_fma.c: fmaf over k in order; 256x10x256 0.05 ms against 1.6 ms for the NumPy pass per k below; issue 13's
+        # MLP step 9.5-11.6 -> 4.8-6.9 ms of CPU: docs/benchmarks.md "Training step", fifty-sixth session); the loop
+        # below, bit-identical, where it is not built or SIMDIST_PURE_KERNELS is set (fma_native).
+        from simdist.runtime.ops import fma_native
+        out = fma_native.ordered_matmul(x, y)
+        if out is not None:
+            return out
+        return ordered_fma_pure(x, y)
     batch = np.broadcast_shapes(x.shape[:-2], y.shape[:-2])
     out_shape = batch + (x.shape[-2], y.shape[-1])
     with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
-        if dt == np.float32 and fused:
-            acc = np.zeros(out_shape, np.float32)
-            x64, y64 = x.astype(np.float64), y.astype(np.float64)
-            for j in range(x.shape[-1]):
-                acc = (acc.astype(np.float64) + x64[..., :, j, None] * y64[..., None, j, :]).astype(np.float32)
-            return acc
         acc = np.zeros(out_shape, dt)
         for j in range(x.shape[-1]):
             acc = acc + x[..., :, j, None] * y[..., None, j, :]
         return acc
+
+
+def ordered_fma_pure(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """float32 x [..., m, k] @ y [..., k, n] over k in order with fused multiply-adds from +0, in NumPy: one pass
+    over the output per k, each step a float64 sum rounded once to float32 as fmaf rounds it
+    (onednn_softmax.round_fused). The reference of the compiled kernel (fma_native.ordered_matmul)."""
+    from simdist.runtime.ops.onednn_softmax import round_fused, tiny_products
+    batch = np.broadcast_shapes(x.shape[:-2], y.shape[:-2])
+    shape = batch + (x.shape[-2], y.shape[-1])
+    x64, y64 = x.astype(np.float64), y.astype(np.float64)
+    tiny = tiny_products(x64, y64)
+    acc64, p, s = np.zeros(shape), np.empty(shape), np.empty(shape)
+    acc = np.zeros(shape, np.float32)
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+        for j in range(x.shape[-1]):
+            np.multiply(x64[..., :, j, None], y64[..., None, j, :], out=p)
+            np.add(acc64, p, out=s)
+            np.copyto(acc, round_fused(s, p, acc64, tiny), casting="unsafe")
+            np.copyto(acc64, acc)
+    return acc
 
 
 def complex_gebp(x: np.ndarray, y: np.ndarray) -> np.ndarray:

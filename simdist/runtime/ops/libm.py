@@ -58,6 +58,10 @@ def scalar_map(name: str, *args: np.ndarray) -> np.ndarray:
     if fn is None:
         with np.errstate(all="ignore"):
             return np.asarray(_FALLBACK[name](*args), dtype)
+    from simdist.runtime.ops import fma_native
+    out = fma_native.c_map(fn, dtype, args)   # (the same function in a compiled loop, where built)
+    if out is not None:
+        return out
     cols = [a.tolist() for a in args]
     return np.array([fn(*vals) for vals in zip(*cols)], dtype=dtype)
 

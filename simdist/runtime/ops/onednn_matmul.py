@@ -18,7 +18,7 @@ import numpy as np
 from simdist.runtime import host_cpu
 from simdist.runtime.ops.onednn_softmax import fma32
 
-__all__ = ["applies", "in_order", "matmul_transposed_b"]
+__all__ = ["applies", "in_order", "matmul_transposed_b", "transposed_b_pure"]
 
 _F = np.float32
 _LANES = 16
@@ -55,7 +55,15 @@ def in_order(x: np.ndarray, y: np.ndarray, transpose_a: bool, transpose_b: bool)
 
 
 def matmul_transposed_b(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """x [m, k] @ y [k, n] in the kernel's order (float32)."""
+    """x [m, k] @ y [k, n] in the kernel's order (float32): compiled (_fma.c's lanes16) where built, else
+    `transposed_b_pure` (identical bits: tests/ops/test_fma_native.py)."""
+    from simdist.runtime.ops import fma_native
+    out = fma_native.matmul_transposed_b(x, y)
+    return out if out is not None else transposed_b_pure(x, y)
+
+
+def transposed_b_pure(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """matmul_transposed_b in NumPy: one fma32 pass over [m, n, 16] lanes per 16 elements of k."""
     m, k = x.shape
     n = y.shape[1]
     b = np.ascontiguousarray(y.T)                  # [n, k]: the rows the kernel reads

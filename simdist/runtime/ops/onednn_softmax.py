@@ -44,21 +44,52 @@ def _ftz(a: np.ndarray) -> np.ndarray:
 
 
 def fma32(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
-    """float32 a·b + c rounded once (vfmadd), not flushed. a·b is exact in float64; the float64 sum s rounds
-    to float32 as the exact sum does unless s is a float32 midpoint (its low 29 bits 1 followed by zeros),
-    where the sum's error, from a two-sum, says which way (hot path: only those elements pay for it)."""
+    """float32 a·b + c rounded once (vfmadd), not flushed (`round_fused`'s rounding)."""
     a64, b64, c64 = (np.asarray(v, _F32).astype(np.float64) for v in (a, b, c))
     p = a64 * b64
     with np.errstate(over="ignore", invalid="ignore"):
         s = p + c64
-    tie = (s.view(np.uint64) & np.uint64(0x1FFFFFFF)) == np.uint64(0x10000000)
+    return round_fused(s, p, c64, tiny_products(a64, b64)).astype(_F32)
+
+
+_LOW29, _HALF29 = np.uint64(0x1FFFFFFF), np.uint64(0x10000000)
+_MAG64, _ONE = np.uint64(0x7FFFFFFFFFFFFFFF), np.uint64(1)
+_BELOW_NORMAL32 = np.uint64(0x3810000000000000 - 1)   # (float64 bits of 2^-126, float32's smallest normal) - 1
+_SAFE_PRODUCT = 2.0 ** -101
+
+
+def tiny_products(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether some product of a nonzero element of `a` and one of `b` (float32 values) may lie below 2^-101, the
+    only products after which a float64 sum below float32's smallest normal can be inexact (`round_fused`): a
+    nonzero product p has at most 48 significant bits, so from 2^-101 up it is a multiple of 2^-148, and c + p
+    (c a float32) a multiple of 2^-149, exact in float64 wherever it is below 2^-126."""
+    def least(v: np.ndarray) -> float:
+        mag = np.abs(v[np.isfinite(v) & (v != 0)])
+        return float(mag.min()) if mag.size else np.inf
+    return least(np.asarray(a)) * least(np.asarray(b)) < _SAFE_PRODUCT
+
+
+def round_fused(s: np.ndarray, p: np.ndarray, c64: np.ndarray, tiny: bool = True) -> np.ndarray:
+    """The float32 fused multiply-add a·b + c, as float64 `s` to cast to float32: p = a·b (exact in float64) and
+    s = p + c64 (float64, rounded once; updated in place and returned). s rounds to float32 as the exact sum does
+    (one rounding, to nearest even) unless the float64 rounding landed on a float32 midpoint: its low 29 bits 1
+    followed by zeros where the result is normal, and, only if `tiny` (`tiny_products`), possibly any value below
+    float32's smallest normal (its coarser grid); there the sum's error, from a two-sum, says which way, by moving
+    s one float64 step toward the exact sum (which cannot cross a float32 rounding boundary unless s sat on one).
+    Only those elements pay for it (a hot path). The pure-Python reference of _fma.c's fmaf (fma_native: identical
+    bits, tests/ops/test_fma_native.py)."""
+    s = np.asarray(s)   # (a 0-d product of 0-d operands is a NumPy scalar)
+    u = s.view(np.uint64)
+    tie = (u & _LOW29) == _HALF29
+    if tiny:
+        tie |= ((u & _MAG64) - _ONE) < _BELOW_NORMAL32   # (0 < |s| < 2^-126; zeros wrap to the top)
     if tie.any():
         p, c64, st = np.broadcast_to(p, s.shape)[tie], np.broadcast_to(c64, s.shape)[tie], s[tie]
-        bp = st - c64
-        err = (p - (st - bp)) + (c64 - bp)
+        with np.errstate(over="ignore", invalid="ignore"):
+            bp = st - c64   # (Knuth's two-sum of c64 + p: bp the part of p in st, st - bp the part of c64)
+            err = (c64 - (st - bp)) + (p - bp)
         s[tie] = np.where(err == 0, st, np.nextafter(st, np.where(err > 0, np.inf, -np.inf)))
-    with np.errstate(over="ignore"):
-        return s.astype(_F32)
+    return s
 
 
 def exp(x: np.ndarray) -> np.ndarray:
