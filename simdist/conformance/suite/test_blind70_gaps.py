@@ -329,9 +329,10 @@ _program("layer-pool-rnn-embedding", _pool_rnn_embedding)
 # -- the tests -------------------------------------------------------------------------------------------------------
 @pytest.mark.clause("keras.layer.forward-and-gradients")
 @pytest.mark.parametrize("name", _ids("layer-"))
-def test_blind70_attention_layers_bit_for_bit(backend: Any, name: str) -> None:
+def test_blind70_layers_bit_for_bit(backend: Any, name: str) -> None:
     """Attention with masked keys under large scores, causal masks, concat scores and scales; MultiHeadAttention's
-    fast and score paths with masks (exact sums: only the scale, softmax and masks show)."""
+    fast and score paths with masks (exact sums: only the scale, softmax and masks show); GlobalAveragePooling of
+    the half types and masked; recurrent layers backwards; Embedding with negative indices."""
     _check(backend, name)
 
 
