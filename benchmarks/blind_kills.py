@@ -4,7 +4,7 @@ committed package (suite_kills.py's plant-and-run):
 
     python benchmarks/blind_kills.py BATCH ["-k EXPRESSION"]
 
-BATCH is 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69 or 71. Prints the baseline (the unmutated copy must pass) and one line per mutant: killed
+BATCH is 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70 or 71. Prints the baseline (the unmutated copy must pass) and one line per mutant: killed
 (with the failing test) or survived. docs/conformance.md has the figures: batch 19, 1 of 14 with its
 default slice ("Twenty-first session ... a nineteenth blind batch"); batch 20 in "Twenty-second session
 ... a twentieth blind batch"; batch 21 in "Twenty-third session: ... against the twenty-first blind
@@ -43,8 +43,9 @@ batch" (the 5 mutants not killed on first contact over its areas' modules); batc
 batch" (the survivors and the mutants not attributed); batch 68 in "Fifty-fifth session, 2026-12-06: a sixty-eighth
 blind batch" (the 11 mutants not killed on first contact over the suite modules naming Keras); batch 69 in "Fifty-fifth
 session, 2026-12-06: a sixty-ninth blind batch" (the 10 mutants not killed on first contact over the 81 suite modules of
-its areas); batch 71 in "Fifty-sixth session, 2026-12-06: a seventy-first blind batch" (the 9 mutants not killed on
-first contact over the 97 suite modules of its areas).
+its areas); batch 70 in "Fifty-sixth session, 2026-12-06: a seventieth blind batch" (the 7 mutants not killed on first
+contact over the 100 suite modules of its areas); batch 71 in "Fifty-sixth session, 2026-12-06: a seventy-first blind
+batch" (the 9 mutants not killed on first contact over the 97 suite modules of its areas).
 """
 
 from __future__ import annotations
@@ -357,6 +358,13 @@ BATCHES: dict[str, tuple[list[str], str]] = {
             "merged-update-every-replica-first-copy", "distributed-dataset-fetch-to-device-ignored",
             "checkpoint-reader-graph-key-hidden"],
            "blind69"),
+    # (batch 70: the survivors of first contact over the 100 suite modules of its areas, csweep56 and cksweep56
+    # included: docs/conformance.md, "a seventieth blind batch"; the gaps slice "blind70", suite/test_blind70_gaps.py,
+    # kills all seven)
+    "70": (["attention-mask-penalty-small", "mha-logits-scaled-before-cast", "r2-total-by-mean-square",
+            "auc-soft-labels-not-binarized", "top-k-target-bound-inclusive", "f-score-threshold-none-abs-dropped",
+            "clipnorm-zero-counts"],
+           "blind70"),
     # (batch 71: the survivors of first contact over the 97 suite modules of its areas, this session's sweeps merged:
     # docs/conformance.md, "a seventy-first blind batch"; the gaps slice "blind71", suite/test_blind71_gaps.py, kills
     # all nine)
