@@ -152,9 +152,9 @@ CATALOGUE: list[Mutant] = [
            "every replica's all-reduce result lives on replica 0's device"),
     Mutant("run-args-type-error-class", "error-class", B,
            "        if not isinstance(args, (list, tuple)):\n            raise ValueError(f\"positional args must be "
-           "a list or tuple, got {type(args)}\")\n        kwargs = kwargs or {}\n        if self._replica_threads",
+           "a list or tuple, got {type(args)}\")\n        kwargs = kwargs or {}\n        lifted = self._replica_threads",
            "        if not isinstance(args, (list, tuple)):\n            raise TypeError(f\"positional args must be "
-           "a list or tuple, got {type(args)}\")\n        kwargs = kwargs or {}\n        if self._replica_threads",
+           "a list or tuple, got {type(args)}\")\n        kwargs = kwargs or {}\n        lifted = self._replica_threads",
            "run(fn, args=x) with a non-sequence raises TypeError instead of TF's ValueError"),
     Mutant("reduce-single-replica-recomputes", "dtype", B,
            "            if n == 1:   # (the cross-device ops' one-value shortcut: an identity on the component's device)\n"
@@ -4352,10 +4352,8 @@ TRAINING_BATCH23: list[Mutant] = [
        "the weights file names a type's second object `<name>_2` (Keras: `<name>_1`), so Keras's files load shifted"),
     # -- distribution, random ops, tf.function
     _t("sync-on-read-cross-replica-write-primary-only", "placement", "simdist/strategies/sync_on_read.py",
-       "        for c in self._values:\n            getattr(c, method)(value)\n"
-       "        return self._cross_replica_value() if read_value else None\n",
-       "        for c in self._values[:1]:\n            getattr(c, method)(value)\n"
-       "        return self._cross_replica_value() if read_value else None\n",
+       "        for c in self._values:\n            getattr(c, method)(value)\n        if not read_value:\n",
+       "        for c in self._values[:1]:\n            getattr(c, method)(value)\n        if not read_value:\n",
        "a sync-on-read variable's cross-replica assign writes only the first replica's copy"),
     _t("generator-split-key-in-counter", "order", "simdist/runtime/ops/random_generator.py",
        "        return [Generator(state=np.array([0] * (_STATE_SIZE[self._alg] - 1) + [int(k)], np.int64), alg=self._alg)\n",
@@ -9596,8 +9594,8 @@ TRAINING_BATCH57: list[Mutant] = [
        "        return devs[0] if devs else context.current_device()\n",
        "every replica context names the first device as its own (ReplicaContext.devices, the replica id's device)"),
     _t("read-var-returns-variable", "state", "simdist/strategies/base.py",
-       "observed under tf.device(\"/cpu:1\"), dsweep55).\"\"\"\n        return broadcast.copy_to_device(v, context.scoped_device())\n",
-       "observed under tf.device(\"/cpu:1\"), dsweep55).\"\"\"\n        return v\n",
+       "dsweep55, and under no scope).\"\"\"\n        return broadcast.copy_to_device(v, context.current_device())\n",
+       "dsweep55, and under no scope).\"\"\"\n        return v\n",
        "extended.read_var of the default and one-device strategies returns the variable, not a tensor of its value"),
     _t("non-slot-devices-first-given", "order", "simdist/strategies/base.py",
        "        return min(var_list, key=lambda x: x.name)\n",
@@ -9883,8 +9881,8 @@ TRAINING_BATCH59: list[Mutant] = [
        "        return reduce_rules.reduce_indexed_slices(ReduceOp.SUM, list(zip(",
        "the cross-replica reduction of IndexedSlices always sums (MEAN of slices not divided)"),
     _t("optional-has-value-false", "state", "simdist/runtime/data/iterators.py",
-       "        return Optional(self._element(flat), self.element_spec, True)\n",
-       "        return Optional(self._element(flat), self.element_spec, False)\n",
+       "        return Optional(self._element(flat), self.element_spec, True, host_device())\n",
+       "        return Optional(self._element(flat), self.element_spec, False, host_device())\n",
        "an iterator's get_next_as_optional says has_value False for an element it holds"),
     _t("dist-optional-one-batch-empty", "boundary", "simdist/strategies/input.py",
        "        if owner._cardinality == 0 and not owner._multi_worker:\n",
