@@ -92,7 +92,9 @@ def _noted(out: np.ndarray) -> np.ndarray:
     """`out`, with an underflow noted where it holds a subnormal, as NumPy's error callback notes the pure loop's
     (runtime/subnormals.py): dispatch then flushes the result as TF's FTZ threads do (a [1, 3] x [3, 1] product of
     1e-20s is 0 in TF 2.21: tests/ops/test_subnormals_tf.py matmul-underflows; the compiled kernel's C arithmetic
-    raises no NumPy callback, so its subnormal results were kept)."""
+    raises no NumPy callback, so its subnormal results were kept). One difference stays: a subnormal result that is
+    exact (no rounding: 2^-70 x 2^-70) is noted here, flushed as TF's FTZ flushes it, where the pure loop's exact cast
+    raises no underflow and keeps it."""
     if out.size and float(np.min(np.abs(out), initial=np.inf, where=out != 0)) < _TINY32:
         from simdist.runtime import subnormals
         subnormals._fired[0] = True
