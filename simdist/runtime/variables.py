@@ -386,7 +386,7 @@ class Variable(metaclass=_VariableMeta):
                 t = self._as_tensor()
             return array.identity(t)
         t = self._as_tensor()
-        if (t.dtype.is_floating or t.dtype.is_complex) and not _scoped_elsewhere(t):
+        if (t.dtype.is_floating or t.dtype.is_complex) and not _read_elsewhere(t):
             return t
         from simdist.runtime.ops import array
         return array.identity(t)   # (TF's Identity runs under the caller's device scope: dsweep55)
@@ -709,7 +709,7 @@ def in_creation_order(variables: Sequence[Any]) -> list[Any]:
     return sorted(variables, key=creation_key)
 
 
-def _scoped_elsewhere(t: Any) -> bool:
+def _read_elsewhere(t: Any) -> bool:
     """Whether an eager read_value's Identity moves the read: TF 2.21 runs it on the caller's device (the innermost
     device scope, else the default device), so a variable on another device reads onto the caller's (observed: a
     OneDevice/CentralStorage variable's read_value() under tf.device("/cpu:1") is on CPU:1, dsweep55; a variable

@@ -690,10 +690,13 @@ class Strategy:
             _refuse_sparse(comps, "reduce")
             # (TF reduces each replica's value in a tf.function: graph conversion, trace-time errors)
             ts = trace_errors.as_function(lambda: [convert_to_tensor(c) for c in comps])
-            grappled = op is ReduceOp.MEAN and dispatch.recording() and _static_count(ts, axis) is not None and \
-                (ts[0].dtype.is_floating or ts[0].dtype.is_complex)
+            # (a traced MEAN of floats whose count the graph knows: see below)
+            count = _static_count(ts, axis) if op is ReduceOp.MEAN and dispatch.recording() and \
+                (ts[0].dtype.is_floating or ts[0].dtype.is_complex) else None
+            grappled = count is not None
             arr, dt = reduce_rules.reduce_along_axis(ReduceOp.SUM if grappled else op, [t._v for t in ts],
                                                      ts[0].dtype, axis, any(t._sub for t in ts))
+            dest = self._axis_reduce_destination(op)
             if op is ReduceOp.MEAN:
                 reduce_rules.check_mean_operands(self._mean_operands(value, comps), context.in_function())
             if grappled:
@@ -702,12 +705,11 @@ class Strategy:
                 # ReduceDivToReciprocalMul makes a product by 1/n; the division runs as its op, which asks
                 # runtime/ops/grappler.py, as `_reduce_axis_none`'s MEAN; observed on TF 2.21 for OneDevice and
                 # Mirrored, dsweep55's api-one-function)
-                total = Tensor(arr, dt, self._axis_reduce_destination(op))
-                with context.device_scope(self._axis_reduce_destination(op)):
-                    out = _mean_of_sum(total, _static_count(ts, axis))
+                with context.device_scope(dest):
+                    out = _mean_of_sum(Tensor(arr, dt, dest), count)
                 timing.charge_reduce(self, ts, out, "reduce")
                 return out
-            out = Tensor(arr, dt, self._axis_reduce_destination(op))
+            out = Tensor(arr, dt, dest)
             timing.charge_reduce(self, ts, out, "reduce")
             return out
 
