@@ -375,24 +375,15 @@ class Function:
             if type(traced) is not _Eager:
                 return traced
             key = traced.key
-        from simdist.runtime.ops import composite_shapes, graph_constants
-        undo = graph_constants.arguments(list(args) + list(kwargs.values()))   # (the graph's inputs)
-        comp: list = []
-        try:
-            with context.in_function_call(), self._random_trace(key):
-                # (the components of composite arguments, and nested tensors: placeholders of their type specs)
-                comp = composite_shapes.arguments((args, kwargs))
-                c = execution.current()
-                if not c.tapes:
-                    return _outputs_to_tensors(self._traced_python()(*args, **kwargs))
-                # (as a traced call: the tapes see into the replicas of a strategy.run it runs)
-                with function_tapes.seeing(c, c.tapes) as th:
-                    out = self._traced_python()(*args, **kwargs)
-                function_tapes.check(th, th.tapes)
-                return _outputs_to_tensors(out)
-        finally:
-            composite_shapes.restore(comp)
-            graph_constants.restore(undo)
+        with context.in_function_call(), self._random_trace(key), _arguments_marked(args, kwargs):
+            c = execution.current()
+            if not c.tapes:
+                return _outputs_to_tensors(self._traced_python()(*args, **kwargs))
+            # (as a traced call: the tapes see into the replicas of a strategy.run it runs)
+            with function_tapes.seeing(c, c.tapes) as th:
+                out = self._traced_python()(*args, **kwargs)
+            function_tapes.check(th, th.tapes)
+            return _outputs_to_tensors(out)
 
     def _random_trace(self, key: Any) -> Any:
         """A run of the Python as the trace of `key` (its graph seed, op seeds and kernels:
@@ -594,24 +585,15 @@ class Function:
         what they hold is marked as the graph's inputs, as `_call` marks them (composites' components
         the placeholders of their specs, ops.composite static shapes; no tensor in them a constant)."""
         from simdist.runtime import context
-        from simdist.runtime.ops import composite_shapes, graph_constants
-        undo = graph_constants.arguments(list(args) + list(kwargs.values())) if arguments else None
-        comp: list = []
-        try:
-            with context.in_function_call(), self._random_trace(key):
-                if arguments:
-                    comp = composite_shapes.arguments((args, kwargs))
-                if mode is _UNDER_TAPE:
-                    _, result = _record_under_tapes(g, self._traced_python(), args, kwargs, found[1])
-                else:
-                    _, result = g.record_call(self._traced_python(), args, kwargs, found[1], _outputs_to_tensors)
-                # (converted in the function, as func_graph converts: an eager update's _UnreadVariable returned
-                # by a new trace is TypeError there, fz54d)
-                return _outputs_to_tensors(result)
-        finally:
-            if arguments:
-                composite_shapes.restore(comp)
-                graph_constants.restore(undo)
+        with context.in_function_call(), self._random_trace(key), \
+                (_arguments_marked(args, kwargs) if arguments else contextlib.nullcontext()):
+            if mode is _UNDER_TAPE:
+                _, result = _record_under_tapes(g, self._traced_python(), args, kwargs, found[1])
+            else:
+                _, result = g.record_call(self._traced_python(), args, kwargs, found[1], _outputs_to_tensors)
+            # (converted in the function, as func_graph converts: an eager update's _UnreadVariable returned
+            # by a new trace is TypeError there, fz54d)
+            return _outputs_to_tensors(result)
 
     def _scheduled(self, args: tuple, kwargs: dict) -> Any:
         """A call by the ClusterCoordinator on a worker. Without arguments it runs as TF runs a
@@ -724,6 +706,22 @@ class Function:
 
     def __repr__(self) -> str:
         return f"<simdist tf.function {getattr(self.python_function, '__name__', '?')}>"
+
+
+@contextlib.contextmanager
+def _arguments_marked(args: tuple, kwargs: dict) -> Any:
+    """A call's arguments as its graph's inputs while its Python runs unrecorded or under an unkept recorder: no tensor
+    among them a constant (graph_constants), composites' components and nested tensors the placeholders of their
+    type specs (composite_shapes); undone after."""
+    from simdist.runtime.ops import composite_shapes, graph_constants
+    undo = graph_constants.arguments(list(args) + list(kwargs.values()))
+    comp: list = []
+    try:
+        comp = composite_shapes.arguments((args, kwargs))
+        yield
+    finally:
+        composite_shapes.restore(comp)
+        graph_constants.restore(undo)
 
 
 def _same_but_shapes(a: Any, b: Any) -> bool:

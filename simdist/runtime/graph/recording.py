@@ -587,35 +587,18 @@ def signature(args: tuple, kwargs: dict) -> tuple[Any, list[Tensor]] | None:
 
 
 def loose_leaves(args: tuple, kwargs: dict) -> list[Tensor] | None:
-    """The tensor arguments of a call `signature` refuses (a Python object among its arguments: a model, a strategy,
-    an instance of the program's own class), in `signature`'s order, the objects passed over as they are; None when
-    the tensors cannot be told apart (a distributed value the loose walk does not know). Such a call runs its Python on
-    every call, under a recorder whose graph is not kept: TF traces it as any other, so Grappler's rewrites apply
-    (clause function.output-device's companion, function.object-arguments)."""
+    """The tensor arguments of a call `signature` refuses (a Python object among its arguments it does not key: an
+    iterator, a dataset), in `signature`'s order, the objects passed over as they are; None when the tensors cannot be
+    told apart (a distributed value the walk does not know). Such a call runs its Python on every call, under a
+    recorder whose graph is not kept: TF traces it as any other, so Grappler's rewrites apply (clause
+    function.object-arguments)."""
     leaves: list[Tensor] = []
     try:
-        _loose(args, leaves)
-        _loose(kwargs, leaves)
+        _sig(args, leaves, True)
+        _sig(kwargs, leaves, True)
     except (NotRecordable, TypeError):   # (TypeError: dict keys `_substitute` cannot sort)
         return None
     return leaves
-
-
-def _loose(x: Any, leaves: list[Tensor]) -> None:
-    t = type(x)
-    if t is Tensor or t is _Traced:
-        leaves.append(x)
-    elif t is tuple or t is list:
-        for v in x:
-            _loose(v, leaves)
-    elif t is dict:
-        for k in sorted(x):   # (`_substitute`'s order)
-            _loose(x[k], leaves)
-    elif t is PerReplica or t is Mirrored:
-        for v in x._values:
-            _loose(v, leaves)
-    elif isinstance(x, (PerReplica, Mirrored)):
-        raise NotRecordable(t.__name__)
 
 
 def _plain_variable(var: Any) -> bool:
@@ -625,9 +608,11 @@ def _plain_variable(var: Any) -> bool:
     return t is variables.ResourceVariable or getattr(t, "_recorded_as_variable", False)
 
 
-def _sig(x: Any, leaves: list[Tensor]) -> Any:
-    """One argument's part of the signature (tensors appended to leaves). A module function: a
-    nested function calling itself is a reference cycle, garbage made on every call."""
+def _sig(x: Any, leaves: list[Tensor], loose: bool = False) -> Any:
+    """One argument's part of the signature (tensors appended to leaves). `loose` (`loose_leaves`): an object the
+    signature does not key is passed over (its part a placeholder) instead of refused, a distributed value of another
+    class than PerReplica and Mirrored still refused. A module function: a nested function calling itself is a
+    reference cycle, garbage made on every call."""
     t = type(x)
     if t is Tensor or t is _Traced:
         leaves.append(x)
@@ -635,15 +620,17 @@ def _sig(x: Any, leaves: list[Tensor]) -> Any:
     if t in _SCALARS:
         return x
     if t is tuple or t is list:
-        return (t, tuple(_sig(v, leaves) for v in x))
+        return (t, tuple(_sig(v, leaves, loose) for v in x))
     if t is dict:
-        return (t, tuple((k, _sig(x[k], leaves)) for k in sorted(x)))
+        return (t, tuple((k, _sig(x[k], leaves, loose)) for k in sorted(x)))
+    if loose and t is not PerReplica and t is not Mirrored and isinstance(x, (PerReplica, Mirrored)):
+        raise NotRecordable(t.__name__)
     if isinstance(x, Mirrored) and isinstance(x, variables.Variable):
         # a MirroredVariable argument: as a plain one (its reads are the captured variable's, which records); a
         # tf.gradients or tf.hessians of it inside the call needs the recording (open52, fz51b's left open)
         return ("var", id(x))
     if t is PerReplica or t is Mirrored:
-        return (t, tuple(_sig(v, leaves) for v in x._values))
+        return (t, tuple(_sig(v, leaves, loose) for v in x._values))
     if t is variables.ResourceVariable or getattr(t, "_recorded_as_variable", False):
         # a plain variable argument: read inside the call (a READ node of that variable), as
         # TF captures its handle; keyed by the variable itself (which the graph keeps alive)
@@ -653,6 +640,8 @@ def _sig(x: Any, leaves: list[Tensor]) -> Any:
         # with the same object runs the trace made for it, its Python not again (an attribute changed since is not
         # seen), another object traces anew (clause function.object-arguments)
         return ("obj", ObjectKey(x))
+    if loose:
+        return "passed over"
     raise NotRecordable(t.__name__)
 
 
