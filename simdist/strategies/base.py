@@ -692,7 +692,7 @@ class Strategy:
             ts = trace_errors.as_function(lambda: [convert_to_tensor(c) for c in comps])
             # (a traced MEAN of floats whose count the graph knows: see below)
             count = _static_count(ts, axis) if op is ReduceOp.MEAN and dispatch.recording() and \
-                (ts[0].dtype.is_floating or ts[0].dtype.is_complex) else None
+                (ts[0].dtype.is_floating or ts[0].dtype.is_complex or ts[0].dtype.is_integer) else None
             grappled = count is not None
             arr, dt = reduce_rules.reduce_along_axis(ReduceOp.SUM if grappled else op, [t._v for t in ts],
                                                      ts[0].dtype, axis, any(t._sub for t in ts))
@@ -704,7 +704,8 @@ class Strategy:
                 # folds to a constant where the shapes are known: a RealDiv by a constant, which
                 # ReduceDivToReciprocalMul makes a product by 1/n; the division runs as its op, which asks
                 # runtime/ops/grappler.py, as `_reduce_axis_none`'s MEAN; observed on TF 2.21 for OneDevice and
-                # Mirrored, dsweep55's api-one-function)
+                # Mirrored, dsweep55's api-one-function; an integer sum too, divided in float64 (float32 for 8- and
+                # 16-bit ones) by truediv: test_devices56.py devices-means-at-edges)
                 with context.device_scope(dest):
                     out = _mean_of_sum(Tensor(arr, dt, dest), count)
                 timing.charge_reduce(self, ts, out, "reduce")

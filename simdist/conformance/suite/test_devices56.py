@@ -218,6 +218,42 @@ def _means(tf: Any, st: Any, x: Any) -> Any:
     }
 
 
+def _means_at_edges(tf: Any, mk: Callable[[], Any]) -> Any:
+    """A traced MEAN along an axis at edge values and every dtype class: NaN, inf, -0.0, an empty input (0 * 1/0),
+    float near its limits, float16/bfloat16/complex64, and integers, whose mean TF divides in float64 (float32 for
+    8- and 16-bit ones) by the folded count's reciprocal too (an int32 sum that wraps included)."""
+    import numpy as np
+    s = mk()
+    o = tf.distribute.OneDeviceStrategy("/cpu:1")
+    cases = {
+        "nan": ([1.5, float("nan"), 0.1], "float32"), "inf": ([float("inf"), -2.0, 0.1], "float32"),
+        "-0": ([-0.0, -0.0, -0.0], "float32"), "empty": (np.zeros([0], np.float32), "float32"),
+        "float64": ([1.5, -2.25, 0.1], "float64"), "float16": ([1.5, -2.25, 0.1], "float16"),
+        "bfloat16": ([1.5, -2.25, 0.1], "bfloat16"), "complex64": ([1.5 + 1j, -2.25, 0.1j], "complex64"),
+        "tiny": ([1e-38, 2e-38, 3e-39], "float32"), "huge": ([3e38] * 7, "float32"),
+        "int32 wraps": ([2**31 - 1, 1, 5], "int32"), "int32": ([7, 1, 5], "int32"), "int64": ([2**62, 3, 5], "int64"),
+        "int8": ([100, 27, 5], "int8"), "uint8": ([200, 27, 5], "uint8"), "int16": ([3, 1, 7], "int16"),
+        "int64 empty": (np.zeros([0], np.int64), "int64"),
+    }
+    out: dict[str, Any] = {}
+    for name, (v, dt) in cases.items():
+        x = tf.constant(v, dtype=dt)
+        for sn, st in (("mirrored", s), ("one", o)):
+            out[f"{name} {sn}"] = error(lambda st=st, x=x: _mean_observed(tf, st, x))
+    return out
+
+
+def _mean_observed(tf: Any, st: Any, x: Any) -> Any:
+    import numpy as np
+
+    def mean(y: Any) -> Any:
+        return st.reduce("MEAN", y, axis=0)
+
+    r = tf.function(mean)(x)
+    a = np.asarray(r.numpy())
+    return [a.dtype.name, a.tobytes().hex(), d(r)]
+
+
 def _optionals(tf: Any, mk: Callable[[], Any]) -> Any:
     s = mk()
     out: dict[str, Any] = {}
@@ -246,6 +282,7 @@ _program("devices-one-device", _one_device)
 _program("devices-mirrored", _mirrored)
 _program("devices-means-in-functions", _means_in_functions)
 _program("devices-optionals", _optionals)
+_program("devices-means-at-edges", _means_at_edges)
 
 
 @pytest.mark.clause("function.output-device")
