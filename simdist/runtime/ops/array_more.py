@@ -14,7 +14,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from simdist.runtime import context, dtypes, errors
+from simdist.runtime import context, dtypes, errors, graph_names
 from simdist.runtime.ops import args, attr_rules, dispatch, static_shapes, trace_errors
 from simdist.runtime.ops.args import raw_attribute, t as _t
 from simdist.runtime.ops.counting import no_tf_gradient
@@ -282,9 +282,15 @@ def searchsorted(sorted_sequence: Any, values: Any, side: str = "left", out_type
     if ot.name not in _INT_INDEX:   # (after the StridedSlices that build the reshapes: fz10 seed 93 #113)
         raise errors.InvalidArgumentError(None, None, f"Value for attr 'out_type' of {args.tf_name(ot)} is not in the "
                                           f"list of allowed values: int32, int64 [Op:{'LowerBound' if side == 'left' else 'UpperBound'}]")
+    op = LOWER_BOUND if side == "left" else UPPER_BOUND
+    with graph_names.given_name(name, op.name):   # (gen_array_ops.lower_bound(..., name=name): the bound op, not the reshapes)
+        return _searchsorted(s, v, n, m, op, ot)
+
+
+def _searchsorted(s: Tensor, v: Tensor, n: int, m: int, op: Any, ot: Any) -> Tensor:
+    from simdist.runtime.ops.array import reshape
     s2 = reshape(s, [-1, n])
     v2 = reshape(v, [-1, m])
-    op = LOWER_BOUND if side == "left" else UPPER_BOUND
     # the inputs' dtypes are checked before the kernel compares leading dimensions (eagerly, and a
     # graph build raises op_def_library's TypeError for them)
     op.dtype((s2.dtype, v2.dtype), {"out_type": ot})
