@@ -25,7 +25,7 @@ import re
 from typing import Any, Callable
 
 __all__ = ["GraphNames", "begin", "end", "current", "state", "set_state", "scope_name", "op_scope",
-           "given_name", "first_op_named", "scoped", "inner_name", "name_outputs", "name_read", "name_constant", "quiet"]
+           "given_name", "first_op_named", "reserve", "identity_n", "scoped", "inner_name", "name_outputs", "name_read", "name_constant", "quiet"]
 
 # ops.py's patterns: a scope at the root must be a valid op name; below it, a valid scope name
 _VALID_OP_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\\/>-]*$")
@@ -146,6 +146,12 @@ class op_scope:  # noqa: N801 - a context manager, named as TF's ops.name_scope
         _close(self._entry)
         self._scope.__exit__(*exc)
 
+    def names_last(self, *ops: str) -> "_named_by_scope":
+        """`with scope.names_last("Neg"):` around the function's last op, where TF's Python names that op by the scope
+        (`gen_math_ops.neg(softplus(-x), name=name)` in log_sigmoid's scope: the inner ops below it, the last op
+        the scope's own name); nothing outside a tf.function."""
+        return _named_by_scope(None if self._entry is None else (ops, self._entry[1]))
+
     def claim(self, result: Any) -> Any:
         """The function's result, named by the scope when no op of its types took the name (simdist
         made it without one: `tf.range(3)`'s constant, TF's Range node `range`); a named result keeps
@@ -155,6 +161,23 @@ class op_scope:  # noqa: N801 - a context manager, named as TF's ops.name_scope
             from simdist.runtime import symbolic
             symbolic.name_output(result, self._entry[1], 0)
         return result
+
+
+class _named_by_scope:  # noqa: N801
+    __slots__ = ("_entry",)
+
+    def __init__(self, entry: Any) -> None:
+        self._entry = entry
+
+    def __enter__(self) -> None:
+        names = current()
+        if names is None or self._entry is None:
+            self._entry = None
+            return
+        names.pending.append(self._entry)
+
+    def __exit__(self, *exc: object) -> None:
+        _close(self._entry)
 
 
 def _close(entry: Any) -> None:
@@ -215,6 +238,33 @@ class first_op_named:  # noqa: N801
 
     def __exit__(self, *exc: object) -> None:
         _close(self._entry)
+
+
+def reserve(*nodes: str) -> None:
+    """Nodes TF's Python makes at this point that simdist computes without one (a reduction's `Const` of axes):
+    their names, below the current scope, are in use from here on, so the next node of that name counts on as in
+    TF's graph. Nothing outside a tf.function or while a rewrite runs."""
+    names = current()
+    if names is None or names.quiet:
+        return
+    from simdist.runtime import name_scopes
+    prefix = name_scopes._current()
+    for node in nodes:
+        names.unique(prefix + node)
+
+
+def identity_n(outs: list) -> None:
+    """TF's graph-mode custom_gradient (custom_gradient.py `_graph_mode_decorator`) passes its results' Identity ops,
+    its arguments and variables through one IdentityN, whose first outputs it returns: outs, named by their Identity
+    ops, become `IdentityN:k` (a unique IdentityN node below the current scope). Nothing outside a tf.function."""
+    names = current()
+    if names is None or names.quiet:
+        return
+    from simdist.runtime import name_scopes, symbolic
+    node = names.unique(name_scopes._current() + "IdentityN")
+    ins = tuple(outs)
+    for k, t in enumerate(outs):
+        symbolic.rename_output(t, node, k, "IdentityN", ins)
 
 
 def _cancel_first_op(names: GraphNames) -> None:

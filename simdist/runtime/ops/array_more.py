@@ -265,7 +265,6 @@ def searchsorted(sorted_sequence: Any, values: Any, side: str = "left", out_type
                  name: str | None = None) -> Tensor:
     """`tf.searchsorted`: per row of the innermost axis, where each value would be inserted in the
     sorted row (left: before equal values; right: after); leading axes must match."""
-    from simdist.runtime.ops.array import reshape
     # (array_ops.searchsorted: shape(sorted_sequence)[-1] before values is converted, so a scalar
     # sequence is StridedSlice's error beside values that do not convert (an eager TensorProto: fz35b,
     # fourteenth generator seed 1420353003 #33))
@@ -289,6 +288,9 @@ def searchsorted(sorted_sequence: Any, values: Any, side: str = "left", out_type
 
 def _searchsorted(s: Tensor, v: Tensor, n: int, m: int, op: Any, ot: Any) -> Tensor:
     from simdist.runtime.ops.array import reshape
+    # (array_ops.searchsorted's nodes simdist computes without: shape_internal(x)[-1] of each input before the
+    # reshapes, shape_internal(values) before the last; their names count: graph_names.reserve)
+    graph_names.reserve("Shape", "strided_slice", "Shape", "strided_slice")
     s2 = reshape(s, [-1, n])
     v2 = reshape(v, [-1, m])
     # the inputs' dtypes are checked before the kernel compares leading dimensions (eagerly, and a
@@ -298,6 +300,7 @@ def _searchsorted(s: Tensor, v: Tensor, n: int, m: int, op: Any, ot: Any) -> Ten
         raise errors.InvalidArgumentError(None, None, "Leading dim_size of both tensors must match. "
                                           f"[Op:{op.name}]")
     out = dispatch.execute(op, (s2, v2), {"out_type": ot})
+    graph_names.reserve("Shape")
     res = reshape(out, v.shape.as_list())
     # (TF reshapes to shape_internal(values), whose partial value is values' static shape: the result's unknown
     # dimensions are values' (searchsorted of an input_signature [None, 3] is (None, 3) on TF 2.21; fz50)
