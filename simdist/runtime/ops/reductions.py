@@ -117,7 +117,10 @@ def _prod_grad(op: Any, grad: Any) -> list:
     shape = x.shape.as_list()
     rank = len(shape)
     axes = op.get_attr("axis")
-    reduced = list(range(rank)) if axes is None else sorted(set(axes))
+    # (the reduced axes in the order given, as TF's _ProdGrad concatenates reduction_indices (mod rank) and
+    # list_diff's others: [-1, 0] of rank 3 permutes to [2, 0, 1], so the exclusive products run over axis 2 outer,
+    # axis 0 inner; clause ops.packet-paths, test_rsweep57.py rk-axes-prod-*)
+    reduced = list(range(rank)) if axes is None else list(dict.fromkeys(axes))
     if not op.get_attr("keepdims"):
         grad = array.reshape(grad, math.reduced_shape(shape, None if axes is None else reduced))
     grad = array.broadcast_to(grad, shape)
