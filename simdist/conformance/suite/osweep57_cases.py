@@ -136,9 +136,20 @@ OPTIMIZERS: dict[str, Callable[[Any], Any]] = {
     "schedulefree_default": lambda k: k.optimizers.ScheduleFreeAdamW(),
     "schedulefree_options": lambda k: k.optimizers.ScheduleFreeAdamW(0.05, beta_1=0.5, weight_decay=0.1,
                                                                      warmup_steps=2),
+    # a kernel constraint (applied after each update) with momentum, EMA and gradient accumulation
+    "sgd_constraint": lambda k: k.optimizers.SGD(0.1, momentum=0.5),
+    "adam_constraint_ema": lambda k: k.optimizers.Adam(0.05, use_ema=True, ema_momentum=0.5,
+                                                       ema_overwrite_frequency=2),
+    "adam_constraint_accumulate": lambda k: k.optimizers.Adam(0.05, gradient_accumulation_steps=2),
+}
+#: the kernel's constraint of the `*_constraint*` configurations
+CONSTRAINTS: dict[str, Callable[[Any], Any]] = {
+    "sgd_constraint": lambda k: k.constraints.NonNeg(),
+    "adam_constraint_ema": lambda k: k.constraints.MaxNorm(0.5, axis=0),
+    "adam_constraint_accumulate": lambda k: k.constraints.NonNeg(),
 }
 HOST_DEPENDENT += [f"os-opt-{n}" for n in OPTIMIZERS
-                   if re.search("clipnorm|lamb|adafactor|muon|lso", n)]
+                   if re.search("clipnorm|lamb|adafactor|muon|lso|constraint_ema", n)]
 HOST_DEPENDENT += ["os-dist-sgd_global_clipnorm", "os-dist-lso"]
 
 #: the variable dtypes each optimizer is crossed with (float32 for all)
@@ -201,6 +212,8 @@ def _opt_program(opt_name: str, dtype: str) -> Callable[[Any, Any], Any]:
         r = rng(name)
         vs = [k.Variable(r.standard_normal((3, 2)).astype(dtype), name="kernel"),
               k.Variable((r.standard_normal((3,)) * 0.3).astype(dtype), name="bias")]
+        if opt_name in CONSTRAINTS:
+            vs[0].constraint = CONSTRAINTS[opt_name](k)
         opt = OPTIMIZERS[opt_name](k)
         out: dict[str, Any] = {}
         for s in range(1, max(STEPS) + 1):
@@ -218,6 +231,8 @@ def _opt_program(opt_name: str, dtype: str) -> Callable[[Any, Any], Any]:
         if not isinstance(config, str):
             out["from_config"] = error(lambda: _nameless(plain(type(opt).from_config(config).get_config()))
                                        == _nameless(plain(config)))
+        # the learning rate set after the steps (a schedule's or a callable's: refused) and read back
+        out["lr_set"] = error(lambda: (setattr(opt, "learning_rate", 0.25), bits(opt.learning_rate))[1])
         if "ema" in opt_name:
             out["ema_finalized"] = error(lambda: (opt.finalize_variable_values(vs), [bits(v) for v in vs])[1])
         return out
