@@ -84,7 +84,7 @@ OPTIMIZERS: dict[str, Callable[[Any], Any]] = {
     "adamw_default": lambda k: k.optimizers.AdamW(),
     "adamw_options": lambda k: k.optimizers.AdamW(0.05, weight_decay=0.3, beta_1=0.7, beta_2=0.9, epsilon=1e-4),
     "adamw_amsgrad": lambda k: k.optimizers.AdamW(0.01, weight_decay=0.1, amsgrad=True),
-    "adamw_exclude": lambda k: _exclude(k.optimizers.AdamW(0.01, weight_decay=0.2)),
+    "adamw_exclude": lambda k: _exclude(k.optimizers.AdamW(0.01, weight_decay=0.2)),   # (by "ias": a search)
     "adamw_schedule": lambda k: k.optimizers.AdamW(_sched("InverseTimeDecay", initial_learning_rate=0.1,
                                                           decay_steps=1, decay_rate=0.7)(k), weight_decay=0.1),
     # Adamax
@@ -141,12 +141,17 @@ OPTIMIZERS: dict[str, Callable[[Any], Any]] = {
     "adam_constraint_ema": lambda k: k.optimizers.Adam(0.05, use_ema=True, ema_momentum=0.5,
                                                        ema_overwrite_frequency=2),
     "adam_constraint_accumulate": lambda k: k.optimizers.Adam(0.05, gradient_accumulation_steps=2),
+    # a variable with overwrite_with_gradient (it takes the gradient, the others the rule)
+    "adam_overwrite": lambda k: k.optimizers.Adam(0.05),
+    "sgd_overwrite_accumulate": lambda k: k.optimizers.SGD(0.1, momentum=0.5, gradient_accumulation_steps=2),
 }
-#: the kernel's constraint of the `*_constraint*` configurations
-CONSTRAINTS: dict[str, Callable[[Any], Any]] = {
-    "sgd_constraint": lambda k: k.constraints.NonNeg(),
-    "adam_constraint_ema": lambda k: k.constraints.MaxNorm(0.5, axis=0),
-    "adam_constraint_accumulate": lambda k: k.constraints.NonNeg(),
+#: what the `*_constraint*` and `*_overwrite*` configurations set on their variables (kernel, bias) before the steps
+SETUP: dict[str, Callable[[Any, list[Any]], None]] = {
+    "sgd_constraint": lambda k, vs: setattr(vs[0], "constraint", k.constraints.NonNeg()),
+    "adam_constraint_ema": lambda k, vs: setattr(vs[0], "constraint", k.constraints.MaxNorm(0.5, axis=0)),
+    "adam_constraint_accumulate": lambda k, vs: setattr(vs[0], "constraint", k.constraints.NonNeg()),
+    "adam_overwrite": lambda k, vs: setattr(vs[1], "overwrite_with_gradient", True),
+    "sgd_overwrite_accumulate": lambda k, vs: setattr(vs[0], "overwrite_with_gradient", True),
 }
 HOST_DEPENDENT += [f"os-opt-{n}" for n in OPTIMIZERS
                    if re.search("clipnorm|lamb|adafactor|muon|lso|constraint_ema", n)]
@@ -162,7 +167,7 @@ STEPS = (1, 2, 5)
 
 
 def _exclude(opt: Any) -> Any:
-    opt.exclude_from_weight_decay(var_names=["bias"])
+    opt.exclude_from_weight_decay(var_names=["ias"])
     return opt
 
 
@@ -212,8 +217,8 @@ def _opt_program(opt_name: str, dtype: str) -> Callable[[Any, Any], Any]:
         r = rng(name)
         vs = [k.Variable(r.standard_normal((3, 2)).astype(dtype), name="kernel"),
               k.Variable((r.standard_normal((3,)) * 0.3).astype(dtype), name="bias")]
-        if opt_name in CONSTRAINTS:
-            vs[0].constraint = CONSTRAINTS[opt_name](k)
+        if opt_name in SETUP:
+            SETUP[opt_name](k, vs)
         opt = OPTIMIZERS[opt_name](k)
         out: dict[str, Any] = {}
         for s in range(1, max(STEPS) + 1):
@@ -337,10 +342,12 @@ def _sparse_program(opt_name: str) -> Callable[[Any, Any], Any]:
 DIST = ("sgd_nesterov", "adam_amsgrad", "adamw_default", "adagrad_options", "adadelta_options", "adamax_default",
         "ftrl_shrinkage", "lion_options", "nadam_default", "rmsprop_centered_momentum", "sgd_global_clipnorm",
         "lso_sgd", "sgd_ema_overwrite", "sgd_accumulate")
+DIST_NONE = ("sgd_momentum", "adam_default")
 
 
-def _dist_program(opt_name: str) -> Callable[[Any, Any], Any]:
-    name = f"os-dist-{opt_name}"
+def _dist_program(opt_name: str, none_first: bool = False) -> Callable[[Any, Any], Any]:
+    """none_first: the kernel's gradient is None (Keras warns and leaves it out; the bias's still all-reduced)."""
+    name = f"os-dist-none-{opt_name}" if none_first else f"os-dist-{opt_name}"
 
     def prog(tf: Any, mk: Any) -> Any:
         k = tf.keras
@@ -360,7 +367,8 @@ def _dist_program(opt_name: str) -> Callable[[Any, Any], Any]:
                 def fn() -> None:
                     c = tf.distribute.get_replica_context()
                     f = tf.cast(c.replica_id_in_sync_group, tf.float32) * 2.0 - 0.5
-                    opt.apply_gradients([(tf.constant(g) * f, v) for g, v in zip(gs, vs)])
+                    opt.apply_gradients([(None if none_first and i == 0 else tf.constant(g) * f, v)
+                                         for i, (g, v) in enumerate(zip(gs, vs))])
                 st.run(fn)
             res = error(lambda: (train(), "ok")[1])
             if res != "ok":
@@ -383,3 +391,5 @@ for _o in SPARSE:
     _program(f"os-sparse-{_o}", _sparse_program(_o))
 for _o in DIST:
     _program(f"os-dist-{_o}", _dist_program(_o))
+for _o in DIST_NONE:
+    _program(f"os-dist-none-{_o}", _dist_program(_o, none_first=True))
