@@ -130,6 +130,8 @@ OPTIMIZERS: dict[str, Callable[[Any], Any]] = {
     "lso_sgd": lambda k: k.optimizers.LossScaleOptimizer(k.optimizers.SGD(0.1, momentum=0.5)),
     "lso_adam_growth": lambda k: k.optimizers.LossScaleOptimizer(k.optimizers.Adam(0.01), initial_scale=4.0,
                                                                  dynamic_growth_steps=2),
+    "lso_sgd_ema": lambda k: k.optimizers.LossScaleOptimizer(k.optimizers.SGD(0.1, use_ema=True, ema_momentum=0.5),
+                                                             initial_scale=2.0),
     "muon_default": lambda k: k.optimizers.Muon(),
     "muon_options": lambda k: k.optimizers.Muon(0.05, momentum=0.8, nesterov=False, ns_steps=2, weight_decay=0.1,
                                                 adam_beta_1=0.5, adam_lr_ratio=0.5),
@@ -236,8 +238,13 @@ def _opt_program(opt_name: str, dtype: str) -> Callable[[Any, Any], Any]:
         if not isinstance(config, str):
             out["from_config"] = error(lambda: _nameless(plain(type(opt).from_config(config).get_config()))
                                        == _nameless(plain(config)))
-        # the learning rate set after the steps (a schedule's or a callable's: refused) and read back
+        # a second build after the steps (Keras returns at once where the optimizer is built)
+        out["rebuilt"] = error(lambda: (opt.build(vs), [[_unnumbered(v.name), bits(v)] for v in opt.variables])[1])
+        # the learning rate set after the steps (a schedule's or a callable's: refused) and read back, then a schedule
         out["lr_set"] = error(lambda: (setattr(opt, "learning_rate", 0.25), bits(opt.learning_rate))[1])
+        out["lr_schedule_set"] = error(lambda: (
+            setattr(opt, "learning_rate", _exp()(k)), bits(opt.learning_rate),
+            [_unnumbered(v.name) for v in opt.variables])[1:])
         if "ema" in opt_name:
             out["ema_finalized"] = error(lambda: (opt.finalize_variable_values(vs), [bits(v) for v in vs])[1])
         return out
