@@ -549,3 +549,53 @@ def _strategy(case: str) -> Callable[[Any, Any], Any]:
 
 for _c in ("onedevice-numpy", "mirrored-numpy", "mirrored-dataset"):
     REF.add(f"fs-strategy-{_c}", _strategy(_c))
+
+
+# -- 7. layers whose training flag and trainability the loop decides -------------------------------------------------
+def _bn_frozen(tf: Any, mk: Any) -> Any:
+    """BatchNormalization (the step's training flag: batch statistics and moving averages), a frozen Dense layer (no
+    gradient, no optimizer slot), sparse labels of shape (n, 1) with 'accuracy' (resolved from the predictions' shape)
+    and momentum SGD (its slots): History, evaluate, predict, every weight and the optimizer's variables."""
+    keras = tf.keras
+    name = "layers/bn-frozen"
+    x, _ = _xy(name, 10)
+    y = (np.arange(10) * 7 % 3).astype(np.int32).reshape(10, 1)
+    frozen = keras.layers.Dense(3, name="fs_frozen")
+    frozen.trainable = False
+    model = keras.Sequential([keras.Input((4,)), keras.layers.Dense(4, name="fs_hidden"),
+                              keras.layers.BatchNormalization(momentum=0.5, name="fs_bn"), frozen,
+                              keras.layers.Dense(3, activation="softmax", name="fs_out")], name="fs_bn_model")
+    _seed(model, name)
+    model.compile(optimizer=_sgd(keras), loss="sparse_categorical_crossentropy", metrics=["accuracy"])
+    h = model.fit(x, y, epochs=2, batch_size=4, shuffle=False, verbose=0, validation_data=(x[:5], y[:5]))
+    out = {"fit": _hist(h), **_state(model), **_after(model, x, y)}
+    out["optimizer variables"] = [[str(w.name), v(w)] for w in model.optimizer.variables]
+    out["train_on_batch"] = v(model.train_on_batch(x[:6], y[:6], return_dict=True))
+    out["weights after"] = [v(w) for w in model.get_weights()]
+    return out
+
+
+REF.add("fs-layers-bn-frozen-sparse-accuracy", _bn_frozen)
+
+
+def _vector_output(tf: Any, mk: Any) -> Any:
+    """A functional model whose output is rank 1 (a Dense(2)'s two columns summed: a Dense(1)'s one-column product is
+    NumPy's BLAS in simdist, whose bits follow OpenBLAS's kernel): predict concatenates its batches (a partial last
+    one), evaluate and fit by the loop's rules."""
+    keras = tf.keras
+    name = "layers/vector-output"
+    x, y2 = _xy(name, 10, k=1)
+    inp = keras.Input((4,), name="fs_in")
+    h = keras.layers.Dense(3, activation="relu", name="fs_hidden")(inp)
+    o = keras.ops.sum(keras.layers.Dense(2, name="fs_out")(h), axis=-1)
+    model = _seed(keras.Model(inp, o, name="fs_vector"), name)
+    model.compile(optimizer=_sgd(keras), loss="mse", metrics=["mae"])
+    y = y2.reshape(10)
+    h = model.fit(x, y, epochs=2, batch_size=3, shuffle=False, verbose=0)
+    out = {"fit": _hist(h), **_state(model), **_after(model, x, y)}
+    out["predict batch 3"] = v(model.predict(x, batch_size=3, verbose=0))
+    out["predict_on_batch"] = v(model.predict_on_batch(x[:4]))
+    return out
+
+
+REF.add("fs-layers-vector-output", _vector_output)

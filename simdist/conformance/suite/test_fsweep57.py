@@ -43,11 +43,12 @@ def test_fsweep57_compile_losses_metrics_and_weights(backend: Any, name: str) ->
 
 @pytest.mark.clause("keras.fit.arguments")
 @pytest.mark.parametrize("name", _ids("fs-onbatch-") + _ids("fs-subclassed-") + _ids("fs-regularized-")
-                         + _ids("fs-strategy-"))
+                         + _ids("fs-strategy-") + _ids("fs-layers-"))
 def test_fsweep57_models_steps_and_strategies(backend: Any, name: str) -> None:
     """train/test/predict_on_batch (return_dict, sample_weight); subclassed models (plain, train_step/test_step
     overridden, add_loss, an activity regularizer), a regularized Sequential model; fit under OneDevice and
-    Mirrored(2 CPUs): TF 2.21's results and weights, bit for bit."""
+    Mirrored(2 CPUs); BatchNormalization beside a frozen layer with sparse (n, 1) labels and 'accuracy', a rank-1
+    output: TF 2.21's results, weights and optimizer variables, bit for bit."""
     _check(backend, name)
 
 
