@@ -57,26 +57,30 @@ OPEN: dict[str, tuple[str, ...]] = {
         'abc,cd->abd/y', 'i,i->/g0', 'i,i->/g1',
     ),
     'e-conv-float32': (
-        'backprop-input 0', 'backprop-input 1', 'backprop-input 2', 'backprop-input 3', 'conv1d b1 s1 SAME/g0',
-        'conv1d b2 dil2/g0', 'conv1d b3 s2 VALID/g0', 'conv2d b2 explicit/g0', 'conv2d b2 explicit/g1',
-        'conv2d b3 dil2/g0', 'conv2d b4 s(1,2)/g0', 'conv2d b5 3x3 SAME s2/g0', 'conv2d b7 3x3 VALID/g0',
-        'conv3d b2 SAME/g0', 'conv3d b2 SAME/g1', 'conv3d b3 VALID s2/g0', 'conv3d b3 VALID s2/g1',
-        'depthwise b1 dil2/g0', 'depthwise b1 dil2/g1', 'depthwise b1 dil2/y', 'depthwise b2 m2 s2/g0',
-        'depthwise b3 m1/g0', 'depthwise b3 m1/g1', 'depthwise b3 m1/y', 'separable b3/g0', 'separable b3/g1',
-        'transpose b2 s1 VALID/y', 'transpose b3 s2 SAME/y',
+        'backprop-input 0 4/y', 'backprop-input 0 2/y', 'backprop-input 1 4/y', 'backprop-input 1 2/y',
+        'backprop-input 2 4/y', 'backprop-input 2 2/y', 'backprop-input 3 4/y', 'backprop-input 3 2/y',
+        'conv1d b1 s1 SAME/g0', 'conv1d b2 dil2/g0', 'conv1d b3 s2 VALID/g0', 'conv2d b2 explicit/g0',
+        'conv2d b2 explicit/g1', 'conv2d b3 dil2/g0', 'conv2d b4 s(1,2)/g0', 'conv2d b5 3x3 SAME s2/g0',
+        'conv2d b7 3x3 VALID/g0', 'conv3d b2 SAME/g0', 'conv3d b2 SAME/g1', 'conv3d b3 VALID s2/g0',
+        'conv3d b3 VALID s2/g1', 'depthwise b1 dil2/g0', 'depthwise b1 dil2/g1', 'depthwise b1 dil2/y',
+        'depthwise b2 m2 s2/g0', 'depthwise b3 m1/g0', 'depthwise b3 m1/g1', 'depthwise b3 m1/y', 'separable b3/g0',
+        'separable b3/g1', 'transpose b2 s1 VALID/y', 'transpose b3 s2 SAME/y', 'conv2d b2 dil(2,3) VALID/g0',
+        'depthwise b2 dil2 VALID/g0', 'depthwise b2 dil2 VALID/g1', 'depthwise b2 dil2 VALID/y',
     ),
     'e-conv-float64': (
-        'backprop-filter 0', 'backprop-filter 1', 'backprop-filter 2', 'backprop-filter 3', 'backprop-input 0',
-        'backprop-input 1', 'backprop-input 2', 'backprop-input 3', 'conv1d b1 s1 SAME/g0', 'conv1d b1 s1 SAME/g1',
-        'conv1d b1 s1 SAME/y', 'conv1d b3 s2 VALID/g0', 'conv1d b3 s2 VALID/g1', 'conv2d b2 explicit/g0',
-        'conv2d b2 explicit/g1', 'conv2d b2 explicit/y', 'conv2d b3 1x1/g1', 'conv2d b4 s(1,2)/g0',
-        'conv2d b4 s(1,2)/g1', 'conv2d b4 s(1,2)/y', 'conv2d b5 3x3 SAME s2/g0', 'conv2d b5 3x3 SAME s2/g1',
-        'conv2d b5 3x3 SAME s2/y', 'conv2d b7 3x3 VALID/g0', 'conv2d b7 3x3 VALID/g1', 'conv2d b7 3x3 VALID/y',
-        'conv3d b2 SAME/g0', 'conv3d b2 SAME/g1', 'conv3d b2 SAME/y', 'conv3d b3 VALID s2/g0',
-        'conv3d b3 VALID s2/g1', 'conv3d b3 VALID s2/y', 'depthwise b1 dil2/g1', 'depthwise b2 m2 s2/g0',
-        'depthwise b2 m2 s2/g1', 'depthwise b3 m1/g1', 'separable b3/g0', 'separable b3/g1', 'separable b3/g2',
-        'transpose b2 s1 VALID/g0', 'transpose b2 s1 VALID/g1', 'transpose b2 s1 VALID/y',
-        'transpose b3 s2 SAME/g0', 'transpose b3 s2 SAME/g1', 'transpose b3 s2 SAME/y',
+        'backprop-filter 0/y', 'backprop-filter 1/y', 'backprop-filter 2/y', 'backprop-filter 3/y',
+        'backprop-input 0 4/y', 'backprop-input 0 2/y', 'backprop-input 1 4/y', 'backprop-input 1 2/y',
+        'backprop-input 2 4/y', 'backprop-input 2 2/y', 'backprop-input 3 4/y', 'backprop-input 3 2/y',
+        'conv1d b1 s1 SAME/g0', 'conv1d b1 s1 SAME/g1', 'conv1d b1 s1 SAME/y', 'conv1d b3 s2 VALID/g0',
+        'conv1d b3 s2 VALID/g1', 'conv2d b2 explicit/g0', 'conv2d b2 explicit/g1', 'conv2d b2 explicit/y',
+        'conv2d b3 1x1/g1', 'conv2d b4 s(1,2)/g0', 'conv2d b4 s(1,2)/g1', 'conv2d b4 s(1,2)/y',
+        'conv2d b5 3x3 SAME s2/g0', 'conv2d b5 3x3 SAME s2/g1', 'conv2d b5 3x3 SAME s2/y', 'conv2d b7 3x3 VALID/g0',
+        'conv2d b7 3x3 VALID/g1', 'conv2d b7 3x3 VALID/y', 'conv3d b2 SAME/g0', 'conv3d b2 SAME/g1',
+        'conv3d b2 SAME/y', 'conv3d b3 VALID s2/g0', 'conv3d b3 VALID s2/g1', 'conv3d b3 VALID s2/y',
+        'depthwise b1 dil2/g1', 'depthwise b2 m2 s2/g0', 'depthwise b2 m2 s2/g1', 'depthwise b3 m1/g1',
+        'separable b3/g0', 'separable b3/g1', 'separable b3/g2', 'transpose b2 s1 VALID/g0',
+        'transpose b2 s1 VALID/g1', 'transpose b2 s1 VALID/y', 'transpose b3 s2 SAME/g0', 'transpose b3 s2 SAME/g1',
+        'transpose b3 s2 SAME/y', 'depthwise b2 dil2 VALID/g1',
     ),
     'e-pool-float32': (
         'avg3d k(1,2,3) s1 VALID/g0', 'avg3d k(1,2,3) s1 VALID finite/g0', 'max2d k3 s1 SAME/g0',
@@ -126,8 +130,8 @@ def fg(tf: Any, fn: Callable[..., Any], xs: list[Any], name: str, watch: tuple[i
 
 
 def tbits(t: Any) -> Any:
-    """A result's dtype, shape and bits."""
-    return [t.dtype.name, list(t.shape), bits(t)]
+    """A result's dtype, shape and bits (fields: an open value leaves its shape compared)."""
+    return {"dtype": t.dtype.name, "shape": list(t.shape), "y": bits(t)}
 
 
 FLOATS = ("float16", "bfloat16", "float32", "float64")
@@ -232,6 +236,11 @@ def _binary_case(tf: Any, op: str, dt: str, sa: Any, sb: Any, n: int, kinds: tup
     for side, (s, kind) in enumerate(((sa, kinds[0]), (sb, kinds[1]))):
         if s == "py":
             xs.append(_pyscalar(dt, i + side))
+        elif s == "py0":   # a Python zero (a zero denominator)
+            xs.append(_pyscalar(dt, 1))
+        elif s == "zero":   # a zero scalar tensor
+            xs.append(tf.zeros([], dt))
+            idx.append(side)
         else:
             x = _tensor(tf, f"{op}{side}", s, dt, kind)
             if side == 1 and dt not in FLOATS and dt != "bool" and op in ("pow", "operator**"):
@@ -280,11 +289,18 @@ for _op, (_dts, _ka, _kb) in BINARY.items():
                 n = SIZES[(start + 5 * i) % len(SIZES)]
                 sa, sb = _layouts(n)[i]
                 out[f"{i}:{sa}{sb}"] = error(lambda: _binary_case(tf, op, dt, sa, sb, n, kinds, i))
+            for n in (4, 8, 16):   # exactly one or two whole packets (float64's 4, float32's 8, AVX-512's 16), same
+                # shape with ties and 0 against -0: where the packets' signed-zero and x-itself rules show
+                out[f"whole{n}"] = error(lambda: _binary_case(tf, op, dt, (n,), (n,), n, kinds, 8))
+            for sa, sb in (((3, 5), "zero"), ((9,), "py0"), ("zero", (2, 3)), ((), "zero")):   # zero scalars
+                out[f"{sa}{sb}"] = error(lambda: _binary_case(tf, op, dt, sa, sb, 5, kinds, 7))
             # traced: the same op in a tf.function over two calls of the same signature
             a = _tensor(tf, f"{op}t0", (3, 17), dt, kinds[0])
             b = _tensor(tf, f"{op}t1", (17,), dt, kinds[1])
             if op in ("pow", "operator**") and dt not in FLOATS:
                 b = tf.constant((np.arange(17) % 4).astype(dt))
+            if op in _INT_DIVISIONS and dt not in FLOATS:   # (no zero denominator: the values, not the error)
+                b = tf.constant(np.where(b.numpy() == 0, np.ones((), dt), b.numpy()))
             f = tf.function(_binary_ops(tf)[op])
             out["traced"] = error(lambda: [bits(f(a, b)), bits(f(b, a))])
             return out
@@ -338,6 +354,23 @@ def _logical(tf: Any, mk: Any) -> Any:
 
 program("e-logical", _logical)
 
+
+def _add_n(tf: Any, mk: Any) -> Any:
+    """tf.math.add_n of 1 to 5 inputs at packet sizes in each float dtype (its order), with gradients; inputs of
+    one size and different shapes, and of different dtypes: the error classes."""
+    out: dict[str, Any] = {}
+    for dt in FLOATS:
+        for k, n in ((1, 9), (2, 8), (3, 17), (4, 16), (5, 33)):
+            xs = [_tensor(tf, f"an{dt}{i}", (n,), dt, "mild") for i in range(k)]
+            out[f"{dt} {k}x{n}"] = fg(tf, lambda *t: tf.math.add_n(list(t)), xs, name=f"an{k}")
+    out["shapes [2, 3] [3, 2]"] = error(lambda: bits(tf.math.add_n([tf.ones([2, 3]), tf.ones([3, 2])])))
+    out["dtypes"] = error(lambda: bits(tf.math.add_n([tf.ones([2]), tf.ones([2], tf.float64)])))
+    out["int32"] = error(lambda: bits(tf.math.add_n([tf.constant([1, 2]), tf.constant([3, 4]), tf.constant([5, 6])])))
+    return out
+
+
+program("e-addn", _add_n)
+
 for _dt in INTS:
     def _bitwise(tf: Any, mk: Any, dt: str = _dt) -> Any:
         out = {}
@@ -371,7 +404,8 @@ def _unary_ops(tf: Any) -> dict[str, tuple[Callable[[Any], Any], str]]:
             "atanh": (m.atanh, "unit"), "lgamma": (m.lgamma, "mild"), "digamma": (m.digamma, "mild"),
             "erfc": (m.erfc, "real"), "erfinv": (m.erfinv, "unit"), "ndtri": (m.ndtri, "near1"),
             "log_sigmoid": (m.log_sigmoid, "real"), "reciprocal_no_nan": (m.reciprocal_no_nan, "real"),
-            "is_nan": (m.is_nan, "real"), "is_finite": (m.is_finite, "real"), "softplus": (m.softplus, "mild")}
+            "is_nan": (m.is_nan, "real"), "is_finite": (m.is_finite, "real"), "softplus": (m.softplus, "mild"),
+            "reciprocal": (m.reciprocal, "real"), "rsqrt": (m.rsqrt, "pos"), "sqrt": (m.sqrt, "pos")}
 
 
 UNARY_SIZES = (1, 7, 8, 9, 16, 17, 33, 65)
@@ -459,6 +493,10 @@ def _conv_cases(tf: Any) -> list[tuple[str, Callable[..., Any], tuple[int, ...],
         ("conv2d b2 explicit", c2(1, [[0, 0], [1, 2], [0, 1], [0, 0]]), (2, 5, 4, 3), (3, 3, 3, 2)),
         ("conv2d b3 dil2", c2(1, "SAME", 2), (3, 7, 7, 2), (3, 3, 2, 5)),
         ("conv2d b4 s(1,2)", c2([1, 2], "SAME"), (4, 5, 8, 3), (2, 3, 3, 1)),
+        ("conv2d b2 dil(2,3) VALID", c2(1, "VALID", [2, 3]), (2, 8, 9, 3), (3, 2, 3, 2)),
+        ("conv1d b3 dil3 VALID", lambda x, f: n.conv1d(x, f, 1, "VALID", dilations=3), (3, 12, 2), (3, 2, 4)),
+        ("depthwise b2 dil2 VALID", lambda x, f: n.depthwise_conv2d(x, f, [1, 1, 1, 1], "VALID", dilations=[2, 2]),
+         (2, 8, 7, 2), (3, 3, 2, 1)),
         ("conv3d b2 SAME", lambda x, f: n.conv3d(x, f, [1, 1, 1, 1, 1], "SAME"), (2, 4, 4, 3, 2), (3, 3, 2, 2, 3)),
         ("conv3d b3 VALID s2", lambda x, f: n.conv3d(x, f, [1, 2, 1, 2, 1], "VALID"), (3, 5, 4, 5, 1),
          (2, 2, 2, 1, 2)),
@@ -494,9 +532,10 @@ for _dt in ("float32", "float64"):
             xs_ = _tensor(tf, f"bpx{j}", (b, h, w, cin), dt, "mild")
             y = tf.nn.conv2d(xs_, f, s, pad)
             dy = _tensor(tf, f"bpy{j}", tuple(y.shape), dt, "mild")
-            out[f"backprop-input {j}"] = error(lambda: bits(tf.raw_ops.Conv2DBackpropInput(
-                input_sizes=[b, h, w, cin], filter=f, out_backprop=dy, strides=[1, s, s, 1], padding=pad)))
-            out[f"backprop-filter {j}"] = error(lambda: bits(tf.raw_ops.Conv2DBackpropFilter(
+            for sizes in ([b, h, w, cin], [h, w]):   # input_sizes of four and of two (the depth from the filter)
+                out[f"backprop-input {j} {len(sizes)}"] = error(lambda: tbits(tf.raw_ops.Conv2DBackpropInput(
+                    input_sizes=sizes, filter=f, out_backprop=dy, strides=[1, s, s, 1], padding=pad)))
+            out[f"backprop-filter {j}"] = error(lambda: tbits(tf.raw_ops.Conv2DBackpropFilter(
                 input=xs_, filter_sizes=[3, 3, cin, cout], out_backprop=dy, strides=[1, s, s, 1], padding=pad)))
         return out
     program(f"e-conv-{_dt}", _conv)

@@ -20,7 +20,7 @@ _check, _ids = REF.check, REF.ids
 
 
 @pytest.mark.clause("ops.packet-paths")
-@pytest.mark.parametrize("name", _ids("e-bin-") + _ids("e-unary-"))
+@pytest.mark.parametrize("name", _ids("e-bin-") + _ids("e-unary-") + _ids("e-addn"))
 def test_esweep57_elementwise_layouts_dtypes_edges(backend: Any, name: str) -> None:
     """A binary op over the nine broadcast layouts at sizes around the packets in one dtype, edge values, each
     operand's gradient, traced twice; or the unary ops at the packet sizes: TF 2.21's bits, dtypes and shapes."""
