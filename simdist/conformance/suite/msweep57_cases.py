@@ -58,6 +58,8 @@ def _kind(kind: str, r: np.random.RandomState, n: int, b: int) -> tuple[Any, ...
         return (_q(r, (n, 2), -8, 8, 4.0),)
     if kind == "values1":
         return (_q(r, (n,), -8, 8, 4.0),)
+    if kind == "values_w2":   # values of shape (n, 2, 3): a weight of shape (n,) or (n, 2) broadcast over them
+        return (_q(r, (n, 2, 3), -8, 8, 4.0),)
     if kind in ("bin", "bin_r1", "bin_int", "bin_allpos"):
         yt = r.randint(0, 2, (n, 1)).astype(np.float32)
         if kind == "bin_allpos" and b == 0:
@@ -76,8 +78,11 @@ def _kind(kind: str, r: np.random.RandomState, n: int, b: int) -> tuple[Any, ...
         return r.randint(0, 2, (n, C)).astype(np.float32), _q(r, (n, C))
     if kind == "logit":
         return r.randint(0, 2, (n, 1)).astype(np.float32), _q(r, (n, 1), -8, 8, 2.0)
-    if kind == "acc_eq":
-        return r.randint(0, 3, (n, 1)).astype(np.int32), r.randint(0, 3, (n, 1)).astype(np.float32)
+    if kind in ("acc_eq", "acc_r1"):
+        yt = r.randint(0, 3, (n, 1)).astype(np.int32)
+        return (yt[:, 0] if kind == "acc_r1" else yt), r.randint(0, 3, (n, 1)).astype(np.float32)
+    if kind == "bin_wide":   # scores outside [0, 1]
+        return r.randint(0, 2, (n, 1)).astype(np.float32), _q(r, (n, 1), -4, 12)
     if kind in ("cat", "cat_pos", "cat_logit"):
         yt = _onehot(r.randint(0, C, n))
         if kind == "cat":
@@ -155,12 +160,17 @@ def _run(tf: Any, cls: str, kwargs: dict[str, Any], kind: str, name: str, weight
     kw = dict(kwargs)
     if "fn" in kw:
         kw["fn"] = getattr(tf.keras.metrics, kw["fn"])
-    m = getattr(K, cls)(name=f"ms_{cls.lower()}", **kw)
+    try:
+        m = getattr(K, cls)(name=f"ms_{cls.lower()}", **kw)
+    except Exception as e:  # noqa: BLE001 - the constructor's error class is the observation
+        return f"raised {type(e).__name__}"
     out: dict[str, Any] = {"init": _result(m)}
     batches = []
     for b, n in enumerate(ROWS):
         data = _kind(kind, r, n, b)
         sw = _weight(r, n) if weighted else None
+        if weighted and kind == "values_w2":
+            sw = np.stack([sw, _weight(r, n)], axis=1)
         batches.append((data, sw))
         out[f"b{b}"] = error(lambda: (m.update_state(*data, sample_weight=sw), _result(m))[1])
     out["vars"] = error(lambda: [_var(v) for v in m.variables])
@@ -185,12 +195,12 @@ def metric_program(cls: str, kwargs: dict[str, Any], kind: str, name: str) -> Ca
 #: (class, options, data kind): every public metric class, each option off its default in turn
 METRIC_CASES: tuple[tuple[str, dict[str, Any], str], ...] = (
     # reductions
-    ("Mean", {}, "values"), ("Mean", {"dtype": "float64"}, "values1"), ("Sum", {}, "values"),
+    ("Mean", {}, "values"), ("Mean", {}, "values_w2"), ("Mean", {"dtype": "float64"}, "values1"), ("Sum", {}, "values"),
     ("Sum", {"dtype": "float64"}, "values1"),
     ("MeanMetricWrapper", {"fn": "mae"}, "reg"),
     ("MeanMetricWrapper", {"fn": "binary_accuracy", "threshold": 0.25}, "bin"),
     # accuracy family
-    ("Accuracy", {}, "acc_eq"),
+    ("Accuracy", {}, "acc_eq"), ("Accuracy", {}, "acc_r1"),
     ("BinaryAccuracy", {}, "bin"), ("BinaryAccuracy", {"threshold": 0.0}, "bin"),
     ("BinaryAccuracy", {"threshold": 1.0}, "bin_r1"), ("BinaryAccuracy", {"threshold": 0.75}, "bin_int"),
     ("BinaryAccuracy", {}, "bin_ml"),
@@ -200,7 +210,8 @@ METRIC_CASES: tuple[tuple[str, dict[str, Any], str], ...] = (
     ("TopKCategoricalAccuracy", {}, "cat"), ("TopKCategoricalAccuracy", {"k": 1}, "cat"),
     ("TopKCategoricalAccuracy", {"k": 2}, "cat"),
     ("SparseTopKCategoricalAccuracy", {}, "sparse"), ("SparseTopKCategoricalAccuracy", {"k": 1}, "sparse_oob"),
-    ("SparseTopKCategoricalAccuracy", {"k": 3}, "sparse_oob"), ("SparseTopKCategoricalAccuracy", {"k": C}, "sparse_oob"),
+    ("SparseTopKCategoricalAccuracy", {"k": 3}, "sparse_oob"),
+    ("SparseTopKCategoricalAccuracy", {"k": C}, "sparse_oob"),
     ("SparseTopKCategoricalAccuracy", {"k": 2}, "sparse_col"),
     ("SparseTopKCategoricalAccuracy", {"k": 2, "from_sorted_ids": True}, "sorted_ids"),
     # confusion counts
@@ -230,14 +241,16 @@ METRIC_CASES: tuple[tuple[str, dict[str, Any], str], ...] = (
     ("SpecificityAtSensitivity", {"sensitivity": 0.4, "class_id": 3}, "bin_ml4"),
     # AUC
     ("AUC", {}, "bin"), ("AUC", {}, "bin_allpos"), ("AUC", {}, "bin_soft"), ("AUC", {"curve": "PR"}, "bin"),
-    ("AUC", {"curve": "PR"}, "bin_soft"),
+    ("AUC", {"curve": "PR"}, "bin_soft"), ("AUC", {"curve": "PRGAIN"}, "bin"), ("AUC", {}, "bin_wide"),
+    ("AUC", {"multi_label": True, "curve": "PR"}, "bin_ml"),
     ("AUC", {"summation_method": "minoring"}, "bin"), ("AUC", {"summation_method": "majoring"}, "bin_int"),
     ("AUC", {"curve": "PR", "summation_method": "minoring"}, "bin"),
     ("AUC", {"curve": "PR", "summation_method": "majoring"}, "bin_r1"),
     ("AUC", {"num_thresholds": 3}, "bin"), ("AUC", {"thresholds": [0.25, 0.5, 0.75]}, "bin"),
     ("AUC", {"multi_label": True}, "bin_ml"),
-    ("AUC", {"multi_label": True, "num_labels": 3, "label_weights": [0.25, 0.25, 0.5]}, "bin_ml"),
-    ("AUC", {"multi_label": False, "label_weights": [0.25, 0.25, 0.5], "curve": "PR"}, "bin_ml"),
+    ("AUC", {"multi_label": True, "num_labels": 3, "label_weights": [0.5, 1.0, 2.0]}, "bin_ml"),
+    ("AUC", {"multi_label": False, "label_weights": [0.5, 0.0, 2.0], "curve": "PR"}, "bin_ml"),
+    ("AUC", {"multi_label": True, "label_weights": [1.5, 0.0, 0.25], "summation_method": "majoring"}, "bin_ml"),
     ("AUC", {"from_logits": True}, "logit"), ("AUC", {"from_logits": True, "curve": "PR", "num_thresholds": 7},
                                               "logit"),
     # F-scores
@@ -248,7 +261,8 @@ METRIC_CASES: tuple[tuple[str, dict[str, Any], str], ...] = (
     ("FBetaScore", {"beta": 2.0}, "fscore"), ("FBetaScore", {"beta": 0.5, "average": "micro", "threshold": 0.25},
                                               "fscore"),
     ("FBetaScore", {"beta": 2.0, "average": "weighted", "threshold": 0.5}, "fscore"),
-    ("FBetaScore", {"average": "macro"}, "fscore"),
+    ("FBetaScore", {"average": "macro"}, "fscore"), ("FBetaScore", {"threshold": 0.0}, "fscore"),
+    ("F1Score", {"threshold": 1.5}, "fscore"), ("FBetaScore", {"beta": 0.0}, "fscore"),
     # R2
     ("R2Score", {}, "reg"), ("R2Score", {"class_aggregation": None}, "reg"),
     ("R2Score", {"class_aggregation": "variance_weighted_average"}, "reg"),
@@ -269,7 +283,8 @@ METRIC_CASES: tuple[tuple[str, dict[str, Any], str], ...] = (
     ("OneHotMeanIoU", {"num_classes": C}, "onehot_iou"),
     # regression
     ("MeanAbsoluteError", {}, "reg"), ("MeanSquaredError", {}, "reg"), ("MeanSquaredError", {}, "reg_r1"),
-    ("RootMeanSquaredError", {}, "reg"), ("RootMeanSquaredError", {"dtype": "float64"}, "reg"),
+    ("RootMeanSquaredError", {}, "reg"), ("RootMeanSquaredError", {}, "reg_r1"),
+    ("RootMeanSquaredError", {"dtype": "float64"}, "reg"),
     ("MeanAbsolutePercentageError", {}, "reg"), ("MeanSquaredLogarithmicError", {}, "pos"),
     ("CosineSimilarity", {}, "reg"), ("CosineSimilarity", {"axis": 0}, "reg"), ("LogCoshError", {}, "reg"),
     # probabilistic
@@ -282,6 +297,8 @@ METRIC_CASES: tuple[tuple[str, dict[str, Any], str], ...] = (
     ("SparseCategoricalCrossentropy", {}, "sparse_pos"),
     ("SparseCategoricalCrossentropy", {"from_logits": True}, "sparse_logit"),
     ("SparseCategoricalCrossentropy", {}, "sparse_col"),
+    ("SparseCategoricalCrossentropy", {"ignore_class": 0}, "sparse_pos"),
+    ("SparseCategoricalCrossentropy", {"ignore_class": 2, "from_logits": True}, "sparse_logit"),
     ("KLDivergence", {}, "prob"), ("Poisson", {}, "pos"),
     # hinge
     ("Hinge", {}, "hinge01"), ("Hinge", {}, "hinge_pm"), ("SquaredHinge", {}, "hinge01"),
@@ -308,7 +325,8 @@ FN_CASES: tuple[tuple[str, dict[str, Any], str], ...] = (
     ("categorical_accuracy", {}, "cat"), ("sparse_categorical_accuracy", {}, "sparse"),
     ("sparse_categorical_accuracy", {}, "sparse_col"),
     ("top_k_categorical_accuracy", {}, "cat"), ("top_k_categorical_accuracy", {"k": 2}, "cat"),
-    ("sparse_top_k_categorical_accuracy", {"k": 1}, "sparse_oob"), ("sparse_top_k_categorical_accuracy", {"k": 2}, "sparse_oob"),
+    ("sparse_top_k_categorical_accuracy", {"k": 1}, "sparse_oob"),
+    ("sparse_top_k_categorical_accuracy", {"k": 2}, "sparse_oob"),
     ("sparse_top_k_categorical_accuracy", {"k": 2, "from_sorted_ids": True}, "sorted_ids"),
     ("binary_crossentropy", {"from_logits": True, "label_smoothing": 0.1}, "logit"),
     ("binary_crossentropy", {"axis": 0}, "bin_ml"),
