@@ -2865,8 +2865,8 @@ TRAINING_BATCH14: list[Mutant] = [
        "tf.nn.compute_average_loss without global_batch_size divides by the replica's own batch, not times "
        "num_replicas_in_sync: a custom loop's summed gradients are R times too large"),
     _t("scale-regularization-loss-not-divided", "denominator", "simdist/runtime/ops/losses.py",
-       "    return math.truediv(math.reduce_sum(regularization_loss), _num_replicas())\n",
-       "    return math.reduce_sum(regularization_loss)\n",
+       "        return math.truediv(total, _num_replicas())\n",
+       "        return total\n",
        "tf.nn.scale_regularization_loss sums the losses without dividing by num_replicas_in_sync"),
     _t("kld-targets-not-clipped", "formula", "simdist/keras/losses/probabilistic_losses.py",
        "    y_true = ops.clip(y_true, config.epsilon(), 1)\n    y_pred = ops.clip(y_pred, config.epsilon(), 1)\n",
@@ -9433,9 +9433,9 @@ TRAINING_BATCH56: list[Mutant] = [
        "                \"t_mul\": self._m_mul, \"m_mul\": self._t_mul,",
        "CosineDecayRestarts.get_config writes t_mul and m_mul swapped"),
     _t("optimizer-from-config-schedule-raw", "state", BO,
-       "        if isinstance(config.get(\"learning_rate\"), dict):\n"
+       "        elif isinstance(lr, dict):\n"
        "            config[\"learning_rate\"] = schedules.deserialize(",
-       "        if isinstance(config.get(\"learning_rate\"), str):\n"
+       "        elif isinstance(lr, str):\n"
        "            config[\"learning_rate\"] = schedules.deserialize(",
        "Optimizer.from_config does not deserialize a schedule's dict learning_rate"),
     # -- callbacks
