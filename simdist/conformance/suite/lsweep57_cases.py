@@ -43,7 +43,8 @@ MODES = ("eager", "function")
 #: (d) float64 attention: GroupQueryAttention's einsums and MultiHeadAttention's/Attention's in a tf.function (Eigen's
 #: float64 contraction: kpaths54's and ksweep55's open class); (e) mixed_float16 MultiHeadAttention and
 #: GroupQueryAttention gradients (float16 bias-gradient sums: keras.mha.values says not bit-exact); (f) GRU under
-#: mixed_float16 in a tf.function (values too). Outputs in float32 eagerly, and every normalization, agree.
+#: mixed_float16 in a tf.function (values too); (g) GRU/LSTM implementation=1's
+#: gradients (the per-gate kernel slices' products). Outputs in float32 eagerly, and every normalization, agree.
 OPEN: dict[str, tuple[str, ...]] = {
     'ls-attention-float64': (
         'default-causal-masks:function/g', 'scale-scores:function/g', 'scale-scores:function/y',
@@ -72,14 +73,14 @@ OPEN: dict[str, tuple[str, ...]] = {
         'fast-causal-amask:function/g', 'fast-self-causal:eager/g', 'fast-self-causal:function/g',
     ),
     'ls-rnn-gru-before-float32': (
-        'back-seq-mask:eager/g', 'back-seq-mask:function/g', 'bidi-concat:eager/g', 'bidi-state:eager/g',
+        'impl1-mask:eager/g', 'back-seq-mask:eager/g', 'back-seq-mask:function/g', 'bidi-concat:eager/g', 'bidi-state:eager/g',
         'cell:eager/g', 'default-mask:eager/g', 'initial-state-mask-back:eager/g', 'initial-state:eager/g',
         'masking-layer:eager/g', 'recurrent-hard:eager/g', 'relu-nobias-dropout-mask:eager/g',
         'seq-state-mask:eager/g', 'seq-state-mask:function/g', 'stacked:eager/g', 'unroll-back-mask:eager/g',
         'unroll-seq:eager/g',
     ),
     'ls-rnn-gru-float32': (
-        'back-seq-mask:function/g', 'relu-nobias-dropout-mask:eager/g', 'seq-state-mask:function/g',
+        'impl1-mask:eager/g', 'back-seq-mask:function/g', 'relu-nobias-dropout-mask:eager/g', 'seq-state-mask:function/g',
     ),
     'ls-rnn-gru-float64': (
         'back-seq-mask:function/g', 'seq-state-mask:function/g',
@@ -89,7 +90,7 @@ OPEN: dict[str, tuple[str, ...]] = {
         'seq-state-mask:function/y',
     ),
     'ls-rnn-lstm-float32': (
-        'back-seq-mask:function/g', 'seq-state-mask:function/g',
+        'impl1-mask:eager/g', 'back-seq-mask:function/g', 'seq-state-mask:function/g',
     ),
     'ls-rnn-simple-float32': (
         'back-seq-mask:function/g', 'seq-state-mask:function/g',
@@ -300,6 +301,7 @@ def _gqa_cases(tf: Any, dt: str) -> dict[str, Any]:
     v = tensor(tf, arr("gqav", (B, TV, 6)), dt)
     k = tensor(tf, arr("gqak", (B, TV, 4)), dt)
     qq = tensor(tf, arr("gqaqq", (B, 6, D)), dt)
+    km = tf.constant([[False, True, True], [True, False, True]])
     am = tf.constant([[[True, False, True]] * 2 + [[False, False, False]] * 2,
                       [[True, True, False], [True, True, True], [False, True, True], [True, False, False]]])
     qm, vm = tf.constant(QMASK), tf.constant([[True, False, True], [True, True, False]])
@@ -318,6 +320,8 @@ def _gqa_cases(tf: Any, dt: str) -> dict[str, Any]:
         c[f"{path}-key"] = (mk(), lambda l, q, v, k, kw=kw: l(q, v, key=k, **kw), [q, v, k])
         c[f"{path}-amask"] = (mk(), lambda l, q, v, kw=kw: l(q, v, attention_mask=am, **kw), [q, v])
         c[f"{path}-qvmask"] = (mk(), lambda l, q, v, kw=kw: l(q, v, query_mask=qm, value_mask=vm, **kw), [q, v])
+        c[f"{path}-kmask"] = (mk(), lambda l, q, v, k, kw=kw: l(q, v, key=k, key_mask=km, value_mask=vm, **kw),
+                              [q, v, k])
         c[f"{path}-window2"] = (mk(sliding_window=2), lambda l, q, kw=kw: l(q, q, use_causal_mask=True, **kw), [qq])
         c[f"{path}-window2-nocausal"] = (mk(sliding_window=2), lambda l, q, kw=kw: l(q, q, **kw), [qq])
     return c
@@ -381,6 +385,8 @@ def _rnn_cases(tf: Any, kind: str, dt: str) -> dict[str, Any]:
     if kind == "lstm":
         c["unit-forget-bias-off"] = (mk(unit_forget_bias=False, recurrent_activation="hard_sigmoid"),
                                      lambda l, x: l(x), [x])
+    if kind != "simple":
+        c["impl1-mask"] = (mk(implementation=1, return_sequences=True), lambda l, x: l(x, mask=m), [x])
     if kind.startswith("gru"):
         c["recurrent-hard"] = (mk(recurrent_activation="hard_sigmoid", return_sequences=True), lambda l, x: l(x), [x])
     c["initial-state"] = (mk(return_sequences=True, return_state=True),
@@ -490,9 +496,11 @@ def _norm_cases(tf: Any, dt: str) -> dict[str, Any]:
                   "gn-axis1": {"groups": 3, "axis": 1}, "gn-nocenter-eps": {"groups": 2, "center": False, "epsilon": 0.2},
                   "gn-default": {}}.items():
         c[o] = (lambda kw=kw: L.GroupNormalization(dtype=dt, name="ls_gn", **kw), lambda l, x: l(x), [x])
+    c["gn-instance"] = (lambda: L.GroupNormalization(groups=-1, dtype=dt, name="ls_gn"), lambda l, x: l(x), [x])
     c["gn-4d"] = (lambda: L.GroupNormalization(groups=2, dtype=dt, name="ls_gn"), lambda l, x: l(x), [x4])
     for o, kw in {"unit": {}, "unit-axis1": {"axis": 1}, "unit-axes": {"axis": [1, 2]}}.items():
         c[o] = (lambda kw=kw: L.UnitNormalization(dtype=dt, name="ls_unit", **kw), lambda l, x: l(x), [x])
+    c["unit-tiny"] = (lambda: L.UnitNormalization(dtype=dt, name="ls_unit"), lambda l, x: l(x * 1e-7), [x])
     c["unit-zero-row"] = (lambda: L.UnitNormalization(dtype=dt, name="ls_unit"), lambda l, x: l(x * 0.0), [x])
     return c
 
@@ -584,6 +592,9 @@ def _normalization(tf: Any, mk: Any) -> Any:
         "given-zero-var": (dict(mean=[0.1, -0.2, 0.3], variance=[1.0, 0.0, 1e-9]), None),
         "given-invert": (dict(mean=[0.1, -0.2, 0.3], variance=[1.0, 0.25, 4.0], invert=True), None),
         "given-axis-none": (dict(axis=None, mean=0.25, variance=3.0), None),
+        "given-axis-tuple": (dict(axis=(1, 2), mean=arr("nrmmean", (2, 3)), variance=1.0 + arr("nrmvar", (2, 3)) ** 2),
+                             None),
+        "given-axis1": (dict(axis=1, mean=[0.5, -1.0], variance=[2.0, 0.5]), None),
     }
     for key, (kw, src) in cases.items():
         for mode in MODES:
