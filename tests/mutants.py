@@ -4715,8 +4715,8 @@ TRAINING_BATCH26: list[Mutant] = [
        "                kwargs[\"training\"] = None\n",
        "TimeDistributed drops the training flag: a wrapped Dropout never drops"),
     _t("rms-norm-epsilon-outside-rsqrt", "boundary", "simdist/keras/layers/rms_normalization.py",
-       "    rrms = tf.math.rsqrt(tf.reduce_mean(tf.square(x), axis=axis, keepdims=True) + tf.cast(epsilon, compute))\n",
-       "    rrms = tf.math.rsqrt(tf.reduce_mean(tf.square(x), axis=axis, keepdims=True)) + tf.cast(epsilon, compute)\n",
+       "    rrms = tf.math.rsqrt(tf.reduce_mean(tf.square(x), axis=axis, keepdims=True) + epsilon)\n",
+       "    rrms = tf.math.rsqrt(tf.reduce_mean(tf.square(x), axis=axis, keepdims=True)) + epsilon\n",
        "rms_normalization adds epsilon after the rsqrt: a zero row is NaN"),
     _t("spectral-norm-zero-kernel-normalized", "boundary", "simdist/keras/layers/spectral_normalization.py",
        "            new_vector_u, new_kernel = ops.cond(ops.all(ops.equal(self.kernel.value, 0)),\n"
