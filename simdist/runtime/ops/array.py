@@ -1356,8 +1356,10 @@ def stack(values: Sequence[Any], axis: int = 0, name: str = "stack") -> Tensor:
     # EagerTensor of dtype bool"; fz35b)
     # (an empty list too: convert_to_tensor([]) is float32 [0], so tf.stack([]) and a global norm of no
     # tensors are defined; with another axis TF reads values[0]: IndexError; fz53b seed 53105 #8)
-    if (isinstance(values, (list, tuple)) or isinstance(values, (str, bytes))) and \
+    if isinstance(values, (list, tuple, str, bytes, Tensor, np.ndarray)) and \
             (bool(axis == 0) if tensor_axis else axis == 0):
+        # (a tensor converts to itself: `tf.stack(x) is x`, eagerly and in a graph, TF 2.21 observed; an array to
+        # its Const)
         # (a str or bytes converts as a whole too: `tf.stack(b'ab')` is the string scalar; fz43's own generator)
         # array_ops.stack converts the list as a whole first (its dtype is the list's: [np.int64(0)]
         # is int32; a list holding tensors is autopacked, its other elements converted to the first
@@ -1374,6 +1376,18 @@ def stack(values: Sequence[Any], axis: int = 0, name: str = "stack") -> Tensor:
         # the list (so before its dtypes' TypeError in a graph; fz27b, fz14 seed 1420272701 #46); an
         # unknown rank is left to Pack's shape function
         _stack_axis(values[0], axis)
+    if isinstance(values, (Tensor, np.ndarray)) and (context.in_function() or isinstance(values, np.ndarray)):
+        # (a tensor or an array as Pack's list, after array_ops.stack's axis check of values[0]: in a graph
+        # op_def_library's TypeError; eagerly an array is the fast path's ValueError for attr N, a tensor's rows are
+        # the list)
+        try:
+            _stack_axis(values[0], axis)
+        except ValueError as e:
+            raise (trace_errors.static(e, ValueError, str(e)) if context.in_function() else e) from None
+        if not context.in_function():
+            raise ValueError(f"expected a sequence for attr N, got an ndarray with rank {values.ndim} instead")
+        text = f"Expected list for 'values' argument to 'pack' Op, not {values!r}."
+        raise trace_errors.static(TypeError(text), TypeError, text)
     if isinstance(values, (list, tuple)) and len(values) > 1:   # (Pack's eager fallback, after the axis check)
         math.check_distributed_variables(values)
     # (an axis other than a Python int, a tensor, a NumPy integer or a float: Pack's attr, which the
