@@ -33,7 +33,8 @@ _FUNCTIONS = (
     ("nn.relu", "x"), ("nn.relu6", "x"), ("nn.elu", "x"), ("nn.selu", "x"), ("nn.leaky_relu", "x"),
     ("nn.softmax", "x"), ("nn.log_softmax", "x"), ("nn.l2_loss", "x"), ("nn.top_k", "x"),
     ("expand_dims", "xi"), ("gather", "xi"), ("squeeze", "x"), ("where", "x"), ("searchsorted", "xy"),
-    ("linalg.cross", "xy"), ("linalg.tensor_diag_part", "x"),
+    ("linalg.cross", "xy"), ("linalg.tensor_diag_part", "x"), ("shape", "x"), ("size", "x"), ("rank", "x"),
+    ("stack", "x"),
 )
 
 

@@ -5,6 +5,8 @@ values; math_ops.py and the dispatch decorators)."""
 
 from __future__ import annotations
 
+import functools
+
 from typing import Any, Callable
 
 import numpy as np
@@ -424,8 +426,7 @@ def sparse_shape_query(fn: Callable[..., Any], kind: str) -> Callable[..., Any]:
         if kind == "size":
             return math.cast(reductions.reduce_prod(x.dense_shape), out_type)
         return array.size(x.dense_shape)
-    wrapped.__name__ = getattr(fn, "__name__", kind)
-    wrapped.__doc__ = fn.__doc__
+    functools.update_wrapper(wrapped, fn)   # (its signature is fn's: the facade's name= wrapper reads it)
     return wrapped
 
 
