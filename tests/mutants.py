@@ -11801,8 +11801,8 @@ CATALOGUE += TRAINING_BATCH71
 TRAINING_BATCH72: list[Mutant] = [
     # -- layers
     _t("group-norm-epsilon-outside-sqrt", "formula", "simdist/keras/layers/group_normalization.py",
-       "        inv = tf.math.rsqrt(variance + tf.cast(self.epsilon, compute))\n",
-       "        inv = tf.math.reciprocal(tf.sqrt(variance) + tf.cast(self.epsilon, compute))\n",
+       "        inv = tf.math.rsqrt(variance + self.epsilon)   # the Python float converted to float64 exactly (Keras)\n",
+       "        inv = tf.math.reciprocal(tf.sqrt(variance) + self.epsilon)   # the Python float converted to float64 exactly (Keras)\n",
        "mainstream, subtle: GroupNormalization scales by 1 / (sqrt(var) + eps) instead of rsqrt(var + eps)"),
     _t("upsampling2d-width-uses-height-factor", "axis", "simdist/keras/layers/upsampling_padding.py",
        "            x = tf.repeat(x, self.size[1], axis=2)\n",
