@@ -2865,8 +2865,8 @@ TRAINING_BATCH14: list[Mutant] = [
        "tf.nn.compute_average_loss without global_batch_size divides by the replica's own batch, not times "
        "num_replicas_in_sync: a custom loop's summed gradients are R times too large"),
     _t("scale-regularization-loss-not-divided", "denominator", "simdist/runtime/ops/losses.py",
-       "    return math.truediv(math.reduce_sum(regularization_loss), _num_replicas())\n",
-       "    return math.reduce_sum(regularization_loss)\n",
+       "        return math.truediv(total, _num_replicas())\n",
+       "        return total\n",
        "tf.nn.scale_regularization_loss sums the losses without dividing by num_replicas_in_sync"),
     _t("kld-targets-not-clipped", "formula", "simdist/keras/losses/probabilistic_losses.py",
        "    y_true = ops.clip(y_true, config.epsilon(), 1)\n    y_pred = ops.clip(y_pred, config.epsilon(), 1)\n",
@@ -4715,8 +4715,8 @@ TRAINING_BATCH26: list[Mutant] = [
        "                kwargs[\"training\"] = None\n",
        "TimeDistributed drops the training flag: a wrapped Dropout never drops"),
     _t("rms-norm-epsilon-outside-rsqrt", "boundary", "simdist/keras/layers/rms_normalization.py",
-       "    rrms = tf.math.rsqrt(tf.reduce_mean(tf.square(x), axis=axis, keepdims=True) + tf.cast(epsilon, compute))\n",
-       "    rrms = tf.math.rsqrt(tf.reduce_mean(tf.square(x), axis=axis, keepdims=True)) + tf.cast(epsilon, compute)\n",
+       "    rrms = tf.math.rsqrt(tf.reduce_mean(tf.square(x), axis=axis, keepdims=True) + epsilon)\n",
+       "    rrms = tf.math.rsqrt(tf.reduce_mean(tf.square(x), axis=axis, keepdims=True)) + epsilon\n",
        "rms_normalization adds epsilon after the rsqrt: a zero row is NaN"),
     _t("spectral-norm-zero-kernel-normalized", "boundary", "simdist/keras/layers/spectral_normalization.py",
        "            new_vector_u, new_kernel = ops.cond(ops.all(ops.equal(self.kernel.value, 0)),\n"
@@ -9433,9 +9433,9 @@ TRAINING_BATCH56: list[Mutant] = [
        "                \"t_mul\": self._m_mul, \"m_mul\": self._t_mul,",
        "CosineDecayRestarts.get_config writes t_mul and m_mul swapped"),
     _t("optimizer-from-config-schedule-raw", "state", BO,
-       "        if isinstance(config.get(\"learning_rate\"), dict):\n"
+       "        elif isinstance(lr, dict):\n"
        "            config[\"learning_rate\"] = schedules.deserialize(",
-       "        if isinstance(config.get(\"learning_rate\"), str):\n"
+       "        elif isinstance(lr, str):\n"
        "            config[\"learning_rate\"] = schedules.deserialize(",
        "Optimizer.from_config does not deserialize a schedule's dict learning_rate"),
     # -- callbacks
@@ -11568,8 +11568,8 @@ TRAINING_BATCH70: list[Mutant] = [
        "        denominator = sum_over_row + sum_over_col\n",
        "mainstream: IoU's union counts the intersection twice"),
     _t("r2-mse-unweighted", "formula", "simdist/keras/metrics/r2_score.py",
-       "        self.total_mse.assign(self.total_mse + tf.reduce_sum(tf.square(y_true - y_pred) * sample_weight, axis=0))\n",
-       "        self.total_mse.assign(self.total_mse + tf.reduce_sum(tf.square(y_true - y_pred), axis=0))\n",
+       "        self.total_mse.assign(self.total_mse + tf.reduce_sum(tf.pow(y_true - y_pred, 2.0) * sample_weight, axis=0))\n",
+       "        self.total_mse.assign(self.total_mse + tf.reduce_sum(tf.pow(y_true - y_pred, 2.0), axis=0))\n",
        "mainstream: R2Score's residual sum ignores the sample weights"),
     _t("focal-mean-as-sum", "formula", "simdist/keras/losses/probabilistic_losses.py",
        "    return ops.mean(focal_bce, axis=axis)\n",

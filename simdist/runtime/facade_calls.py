@@ -16,7 +16,7 @@ from typing import Any, Callable, Iterator
 
 from simdist.runtime import context as _context
 
-__all__ = ["converting", "frame", "graph_built", "WRAPPED"]
+__all__ = ["converting", "frame", "graph_built", "wrapper_frames_skipped", "WRAPPED"]
 
 WRAPPED = "_simdist_build_errors"
 # How many runs of a tf.function's Python are in progress whose graph TF has built already (a concrete function's
@@ -53,15 +53,22 @@ def converting(fn: Callable[..., Any]) -> Callable[..., Any]:
     return call
 
 
-_CODE = converting(lambda: None).__code__
+# the code of the facade's wrappers, whose frames frame() does not count (membership only, never iterated)
+_WRAPPER_CODE = {converting(lambda: None).__code__}
+
+
+def wrapper_frames_skipped(wrapper: Callable[..., Any]) -> Callable[..., Any]:
+    """Register another facade wrapper (tf/_given_names.py's) whose frames frame() does not count."""
+    _WRAPPER_CODE.add(wrapper.__code__)
+    return wrapper
 
 
 def frame(depth: int) -> FrameType:
-    """The frame `depth` levels above the caller of this function (1: the caller's caller), the converting
-    wrapper's frames not counted."""
+    """The frame `depth` levels above the caller of this function (1: the caller's caller), the facade wrappers'
+    frames not counted."""
     f = sys._getframe(1)
     for _ in range(depth):
         f = f.f_back   # type: ignore[assignment]
-        while f is not None and f.f_code is _CODE:
+        while f is not None and f.f_code in _WRAPPER_CODE:
             f = f.f_back   # type: ignore[assignment]
     return f

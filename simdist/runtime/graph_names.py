@@ -25,7 +25,7 @@ import re
 from typing import Any, Callable
 
 __all__ = ["GraphNames", "begin", "end", "current", "state", "set_state", "scope_name", "op_scope",
-           "given_name", "scoped", "inner_name", "name_outputs", "name_read", "name_constant", "quiet"]
+           "given_name", "first_op_named", "reserve", "identity_n", "scoped", "inner_name", "name_outputs", "name_read", "name_constant", "quiet"]
 
 # ops.py's patterns: a scope at the root must be a valid op name; below it, a valid scope name
 _VALID_OP_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\\/>-]*$")
@@ -40,7 +40,9 @@ class GraphNames:
 
     def __init__(self) -> None:
         self.in_use: dict[str, int] = {}
-        self.pending: list[tuple[tuple, str]] = []   # (the op types, the exact node name) of open op scopes
+        # (the op types, the exact node name) of open op scopes; (None, a name not yet reserved) for a public
+        # function's `name=` whose first node of any type takes it (first_op_named)
+        self.pending: list[tuple[tuple | None, str]] = []
         self.quiet = 0   # > 0 while a Grappler rewrite runs its ops: they take no names
 
     def unique(self, name: str) -> str:
@@ -98,6 +100,7 @@ def scope_name(prefix: str, name: str) -> str:
     names = current()
     if names is None:
         return prefix + name
+    _cancel_first_op(names)
     text = None
     if prefix:
         if not _VALID_SCOPE_NAME.match(name):
@@ -131,6 +134,7 @@ class op_scope:  # noqa: N801 - a context manager, named as TF's ops.name_scope
         if names is None:
             return
         from simdist.runtime import name_scopes
+        _cancel_first_op(names)
         self._scope = name_scopes.name_scope(self.default)
         full = self._scope.__enter__()
         self._entry = (self.ops, full[:-1])
@@ -142,6 +146,12 @@ class op_scope:  # noqa: N801 - a context manager, named as TF's ops.name_scope
         _close(self._entry)
         self._scope.__exit__(*exc)
 
+    def names_last(self, *ops: str) -> "_named_by_scope":
+        """`with scope.names_last("Neg"):` around the function's last op, where TF's Python names that op by the scope
+        (`gen_math_ops.neg(softplus(-x), name=name)` in log_sigmoid's scope: the inner ops below it, the last op
+        the scope's own name); nothing outside a tf.function."""
+        return _named_by_scope(None if self._entry is None else (ops, self._entry[1]))
+
     def claim(self, result: Any) -> Any:
         """The function's result, named by the scope when no op of its types took the name (simdist
         made it without one: `tf.range(3)`'s constant, TF's Range node `range`); a named result keeps
@@ -151,6 +161,23 @@ class op_scope:  # noqa: N801 - a context manager, named as TF's ops.name_scope
             from simdist.runtime import symbolic
             symbolic.name_output(result, self._entry[1], 0)
         return result
+
+
+class _named_by_scope:  # noqa: N801
+    __slots__ = ("_entry",)
+
+    def __init__(self, entry: Any) -> None:
+        self._entry = entry
+
+    def __enter__(self) -> None:
+        names = current()
+        if names is None or self._entry is None:
+            self._entry = None
+            return
+        names.pending.append(self._entry)
+
+    def __exit__(self, *exc: object) -> None:
+        _close(self._entry)
 
 
 def _close(entry: Any) -> None:
@@ -177,11 +204,74 @@ class given_name:  # noqa: N801
         if names is None or not self.name:
             return
         from simdist.runtime import name_scopes
+        _cancel_first_op(names)
         self._entry = (self.ops, names.unique(name_scopes._current() + self.name))
         names.pending.append(self._entry)
 
     def __exit__(self, *exc: object) -> None:
         _close(self._entry)
+
+
+class first_op_named:  # noqa: N801
+    """`with first_op_named(name):` the `name=` argument of a public function whose TF Python hands it to its one
+    generated op (`gen_math_ops._sum(..., name=name)`: `tf.reduce_sum(x, name="loss")` is the node `loss`, or
+    `loss_1` when that name is in use) and whose simdist implementation names nothing itself: the first node the
+    call makes, of any type, is `name` below the scope current at the call, made unique when that node is made. A
+    function that names its own nodes (it opens a scope or gives a name: op_scope, given_name, a name scope) cancels
+    it; nested calls keep the outermost. Nothing outside a tf.function or for name None."""
+
+    __slots__ = ("name", "_entry")
+
+    def __init__(self, name: Any) -> None:
+        self.name = name
+        self._entry: Any = None
+
+    def __enter__(self) -> None:
+        names = current()
+        if names is None or not isinstance(self.name, str) or not self.name:
+            return
+        if names.pending and names.pending[-1][0] is None:
+            return   # (an outer public function's name is waiting for the same first node)
+        from simdist.runtime import name_scopes
+        self._entry = (None, name_scopes._current() + self.name)
+        names.pending.append(self._entry)
+
+    def __exit__(self, *exc: object) -> None:
+        _close(self._entry)
+
+
+def reserve(*nodes: str) -> None:
+    """Nodes TF's Python makes at this point that simdist computes without one (a reduction's `Const` of axes):
+    their names, below the current scope, are in use from here on, so the next node of that name counts on as in
+    TF's graph. Nothing outside a tf.function or while a rewrite runs."""
+    names = current()
+    if names is None or names.quiet:
+        return
+    from simdist.runtime import name_scopes
+    prefix = name_scopes._current()
+    for node in nodes:
+        names.unique(prefix + node)
+
+
+def identity_n(outs: list) -> None:
+    """TF's graph-mode custom_gradient (custom_gradient.py `_graph_mode_decorator`) passes its results' Identity ops,
+    its arguments and variables through one IdentityN, whose first outputs it returns: outs, named by their Identity
+    ops, become `IdentityN:k` (a unique IdentityN node below the current scope). Nothing outside a tf.function."""
+    names = current()
+    if names is None or names.quiet:
+        return
+    from simdist.runtime import name_scopes, symbolic
+    node = names.unique(name_scopes._current() + "IdentityN")
+    ins = tuple(outs)
+    for k, t in enumerate(outs):
+        symbolic.rename_output(t, node, k, "IdentityN", ins)
+
+
+def _cancel_first_op(names: GraphNames) -> None:
+    """A scope or a given name opens: a waiting first_op_named entry is not the function's naming (it names its
+    own nodes)."""
+    if names.pending and names.pending[-1][0] is None:
+        names.pending.pop()
 
 
 def scoped(default: str, *ops: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
@@ -241,7 +331,9 @@ def name_outputs(op: Any, outs: tuple, inputs: Any = ()) -> None:
         return
     from simdist.runtime import name_scopes, symbolic
     pending = names.pending
-    if pending and op.name in pending[-1][0]:
+    if pending and pending[-1][0] is None:
+        node = names.unique(pending.pop()[1])   # (a public function's name=, reserved by its first node)
+    elif pending and op.name in pending[-1][0]:
         node = pending.pop()[1]   # (the op the scope was opened for: the scope's name, already in use)
     else:
         node = names.unique(name_scopes._current() + op.name)

@@ -83,6 +83,15 @@ def name_output(t: Any, node: str, index: int, op_type: str | None = None, input
         mark.inputs = inputs   # (held while t lives, as TF's graph holds an op's inputs)
 
 
+def rename_output(t: Any, node: str, index: int, op_type: str, inputs: tuple = ()) -> None:
+    """Give t, a graph tensor already named, the name `node:index` of the op that now makes it (TF's graph-mode
+    custom_gradient returns its results through an IdentityN after their Identity ops)."""
+    mark = _MARKS.get(id(t)) if _MARKS else None
+    if mark is None or mark() is not t:
+        return
+    mark.name, mark.index, mark.op_type, mark.inputs = node, index, op_type, inputs
+
+
 def producer(t: Any) -> Any:
     """The op that made graph tensor t inside the running tf.function (its node name, type and input
     tensors: a GraphOperation), or None where simdist does not know it (an argument, a tensor made by

@@ -297,6 +297,10 @@ import sys as _sys  # noqa: E402
 from simdist.tf import _scopes  # noqa: E402
 _scopes.install({_n: vars(_sys.modules[_n]) for _n in sorted(n for n in _sys.modules if n == __name__ or (
     n.startswith(__name__ + ".") and not n.rsplit(".", 1)[1].startswith("_")))})
+# (then the `name=` TF's public functions give their op, where simdist's implementations name nothing: tf/_given_names.py)
+from simdist.tf import _given_names  # noqa: E402
+_given_names.install({_n: vars(_sys.modules[_n]) for _n in sorted(n for n in _sys.modules if n == __name__ or (
+    n.startswith(__name__ + ".") and not n.rsplit(".", 1)[1].startswith("_")))})
 for _name in sorted(n for n in _sys.modules if n == __name__ or (n.startswith(__name__ + ".") and
                                                                   not n.rsplit(".", 1)[1].startswith("_"))):
     _build_errors.wrap(vars(_sys.modules[_name]))

@@ -10,7 +10,7 @@ from run to run), so this test checks bounds: every count lies between steps / w
 round of concurrent steps counted once) and steps, and TF loses some. simdist sends that assign
 as soon as its read is back and commits it when it arrives (runtime/graph/dataflow.py), the same
 on every run: lockstep workers (the 64x64 step) count each round once, the model's prediction and
-TF's lower bound; a heavier step (30 chained 256x256 matmuls) puts the workers out of step and
+the lower bound of TF's runs when its threads are not starved (the largest of three runs must reach it); a heavier step (30 chained 256x256 matmuls) puts the workers out of step and
 counts more, within TF's bounds and above the light step's count, as on TF. Needs the `tf` extra.
 """
 
@@ -76,9 +76,14 @@ def _simdist_count(chain: int = 0) -> int:
 
 
 def _checked(tf_counts: list[int], got: list[int], what: str) -> None:
+    """TF's runs each lose some increments; at least one counts every round of concurrent steps once. (A run can
+    count fewer than `STEPS // WORKERS` when a thread starved by a loaded machine writes its stale read back over
+    several rounds' increments: TF 2.21 counted 9 of 40 once under a load of 20, so that bound holds for the runs'
+    maximum, not for each.)"""
     low = STEPS // WORKERS
-    assert all(low <= c < STEPS for c in tf_counts), \
-        f"TF 2.21 counted {tf_counts} of {STEPS} steps ({what}) on {WORKERS} workers; expected each in [{low}, {STEPS})"
+    assert all(1 <= c < STEPS for c in tf_counts) and max(tf_counts) >= low, \
+        f"TF 2.21 counted {tf_counts} of {STEPS} steps ({what}) on {WORKERS} workers; expected each in [1, {STEPS}) " \
+        f"and the largest at least {low}"
     assert got[0] == got[1], f"simdist counted {got} on two identical runs ({what}): must be deterministic"
     assert low <= got[0] < STEPS, \
         f"simdist counted {got[0]} of {STEPS} steps ({what}) on {WORKERS} workers, outside TF's bounds " \
@@ -91,8 +96,8 @@ def test_concurrent_steps_lose_iterations_within_tf_bounds() -> None:
     got = [_simdist_count() for _ in range(2)]
     _checked(tf_counts, got, "a 64x64 matmul")
     low = STEPS // WORKERS
-    assert got[0] == low <= tf_counts[0], \
-        f"simdist counted {got[0]}, but lockstep workers should count each round once ({low}), TF's lower bound " \
+    assert got[0] == low <= tf_counts[-1], \
+        f"simdist counted {got[0]}, but lockstep workers should count each round once ({low}), what TF's unstarved runs reach " \
         f"(TF 2.21 counted {tf_counts})"
 
 

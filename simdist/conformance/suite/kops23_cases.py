@@ -632,8 +632,12 @@ def _image_cases() -> list[Case]:
                            np.array([[0, 0], [5, 0], [0, 4], [5, 4]], np.float32),
                            np.array([[0, 1], [5, 0], [1, 4], [5, 3]], np.float32)),
           _c("image", "sobel_edges", "image.sobel_edges", X("IMG")),
+          # the second image correlated with the first: SSIM ~0.86, well conditioned (against an unrelated image
+          # it is ~0.003, a difference of moments whose 5e-5 relative error differs between TF's own hosts)
           _c("image", "ssim", "image.ssim", X("IMG"),
-             ((np.arange(2 * 5 * 6 * 3, dtype=np.float32).reshape(2, 5, 6, 3) % 11) / 10), max_val=1.0, filter_size=3),
+             INPUTS["IMG"] * np.float32(0.75)
+             + ((np.arange(2 * 5 * 6 * 3, dtype=np.float32).reshape(2, 5, 6, 3) % 11) / 10) * np.float32(0.25),
+             max_val=1.0, filter_size=3),
           _c("image", "extract_patches_3d", "image.extract_patches_3d",
              np.arange(1 * 4 * 4 * 4 * 2, dtype=np.float32).reshape(1, 4, 4, 4, 2) / 8, 2),
           _c("image", "extract_patches_3d(strides,same)", "image.extract_patches_3d",

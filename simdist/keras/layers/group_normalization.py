@@ -92,7 +92,7 @@ class GroupNormalization(Layer):
         axes.pop(-2 if self.axis == -1 else self.axis - 1)
         broadcast = self._broadcast_shape(len(inputs.shape), inputs.shape[self.axis])
         mean, variance = moments(reshaped, axes=axes, keepdims=True)
-        inv = tf.math.rsqrt(variance + tf.cast(self.epsilon, compute))
+        inv = tf.math.rsqrt(variance + self.epsilon)   # the Python float converted to float64 exactly (Keras)
         if self.scale:
             inv = inv * tf.cast(tf.reshape(self.gamma, broadcast), compute)
         res = -mean * inv

@@ -24,7 +24,7 @@ def rms_normalization(x: Any, scale: Any = None, axis: Any = -1, epsilon: float 
         axis = sorted(axis)
     if len(x.shape) == 0:
         x = tf.expand_dims(x, 0)
-    rrms = tf.math.rsqrt(tf.reduce_mean(tf.square(x), axis=axis, keepdims=True) + tf.cast(epsilon, compute))
+    rrms = tf.math.rsqrt(tf.reduce_mean(tf.square(x), axis=axis, keepdims=True) + epsilon)
     outputs = x * rrms
     if scale is not None:
         scale = tf.convert_to_tensor(scale)

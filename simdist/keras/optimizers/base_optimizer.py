@@ -511,8 +511,9 @@ class Optimizer(KerasSaveable):
             learning_rate: Any = schedules.serialize(lr)
         elif isinstance(lr, OptimizerVariable):
             learning_rate = float(lr.numpy())
-        elif callable(lr):
-            learning_rate = lr
+        elif callable(lr):   # (Keras: serialize_keras_object; a lambda as {"class_name": "__lambda__", ...})
+            from simdist.keras.utils.keras_object_serialization import serialize_keras_object
+            learning_rate = serialize_keras_object(lr)
         else:
             learning_rate = 0.5
         return {"name": self.name, "learning_rate": learning_rate, "weight_decay": self.weight_decay,
@@ -523,9 +524,14 @@ class Optimizer(KerasSaveable):
 
     @classmethod
     def from_config(cls, config: dict[str, Any], custom_objects: dict | None = None) -> "Optimizer":
-        config = dict(config)
-        if isinstance(config.get("learning_rate"), dict):
-            config["learning_rate"] = schedules.deserialize(config["learning_rate"], custom_objects=custom_objects)
+        # (Keras 3.15 replaces the serialized rate in the caller's dict itself, and a lambda's dict is refused in
+        # safe mode with ValueError: clause optim.config-round-trip)
+        lr = config.get("learning_rate")
+        if isinstance(lr, dict) and lr.get("class_name") in ("__lambda__", "function"):
+            from simdist.keras.utils.keras_object_serialization import deserialize_keras_object
+            config["learning_rate"] = deserialize_keras_object(lr, custom_objects=custom_objects)
+        elif isinstance(lr, dict):
+            config["learning_rate"] = schedules.deserialize(lr, custom_objects=custom_objects)
         return cls(**config)
 
     def __repr__(self) -> str:

@@ -47,6 +47,9 @@ def custom_gradient(f: Callable[..., Any] | None = None) -> Any:
             raise TypeError("@tf.custom_gradient grad_fn must accept keyword argument 'variables', since function "
                             f"uses variables: {variables}")
         flat_result = [array.identity(x) for x in nest.flatten(result)]
+        if context.in_function():
+            from simdist.runtime import graph_names
+            graph_names.identity_n(flat_result)   # (TF's graph-mode decorator: the results are an IdentityN's)
         inputs = [x if isinstance(x, Tensor) or hasattr(x, "_read_array") or hasattr(x, "_local")
                   else convert_to_tensor(x) for x in flat_args] + variables
         arg_count = len(flat_args)

@@ -507,8 +507,11 @@ def gelu(features: Any, approximate: bool = False, name: str | None = None) -> T
 def silu(features: Any, beta: Any = 1.0) -> Tensor:
     """`tf.nn.silu` (= `tf.nn.swish`): x * sigmoid(beta * x), with TF's custom gradient (which
     recomputes the sigmoid and also differentiates beta)."""
+    from simdist.runtime import graph_names
     from simdist.runtime.autodiff import custom_gradient
     x = _t(features)
+    if not isinstance(beta, Tensor):
+        graph_names.reserve("beta")   # (nn_impl.swish: ops.convert_to_tensor(beta, name="beta"), a Const node)
     b = math.cast(_t(beta), x.dtype)
 
     @custom_gradient

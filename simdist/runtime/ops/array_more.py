@@ -14,7 +14,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from simdist.runtime import context, dtypes, errors
+from simdist.runtime import context, dtypes, errors, graph_names
 from simdist.runtime.ops import args, attr_rules, dispatch, static_shapes, trace_errors
 from simdist.runtime.ops.args import raw_attribute, t as _t
 from simdist.runtime.ops.counting import no_tf_gradient
@@ -265,7 +265,6 @@ def searchsorted(sorted_sequence: Any, values: Any, side: str = "left", out_type
                  name: str | None = None) -> Tensor:
     """`tf.searchsorted`: per row of the innermost axis, where each value would be inserted in the
     sorted row (left: before equal values; right: after); leading axes must match."""
-    from simdist.runtime.ops.array import reshape
     # (array_ops.searchsorted: shape(sorted_sequence)[-1] before values is converted, so a scalar
     # sequence is StridedSlice's error beside values that do not convert (an eager TensorProto: fz35b,
     # fourteenth generator seed 1420353003 #33))
@@ -282,9 +281,18 @@ def searchsorted(sorted_sequence: Any, values: Any, side: str = "left", out_type
     if ot.name not in _INT_INDEX:   # (after the StridedSlices that build the reshapes: fz10 seed 93 #113)
         raise errors.InvalidArgumentError(None, None, f"Value for attr 'out_type' of {args.tf_name(ot)} is not in the "
                                           f"list of allowed values: int32, int64 [Op:{'LowerBound' if side == 'left' else 'UpperBound'}]")
+    op = LOWER_BOUND if side == "left" else UPPER_BOUND
+    with graph_names.given_name(name, op.name):   # (gen_array_ops.lower_bound(..., name=name): the bound op, not the reshapes)
+        return _searchsorted(s, v, n, m, op, ot)
+
+
+def _searchsorted(s: Tensor, v: Tensor, n: int, m: int, op: Any, ot: Any) -> Tensor:
+    from simdist.runtime.ops.array import reshape
+    # (array_ops.searchsorted's nodes simdist computes without: shape_internal(x)[-1] of each input before the
+    # reshapes, shape_internal(values) before the last; their names count: graph_names.reserve)
+    graph_names.reserve("Shape", "strided_slice", "Shape", "strided_slice")
     s2 = reshape(s, [-1, n])
     v2 = reshape(v, [-1, m])
-    op = LOWER_BOUND if side == "left" else UPPER_BOUND
     # the inputs' dtypes are checked before the kernel compares leading dimensions (eagerly, and a
     # graph build raises op_def_library's TypeError for them)
     op.dtype((s2.dtype, v2.dtype), {"out_type": ot})
@@ -292,6 +300,7 @@ def searchsorted(sorted_sequence: Any, values: Any, side: str = "left", out_type
         raise errors.InvalidArgumentError(None, None, "Leading dim_size of both tensors must match. "
                                           f"[Op:{op.name}]")
     out = dispatch.execute(op, (s2, v2), {"out_type": ot})
+    graph_names.reserve("Shape")
     res = reshape(out, v.shape.as_list())
     # (TF reshapes to shape_internal(values), whose partial value is values' static shape: the result's unknown
     # dimensions are values' (searchsorted of an input_signature [None, 3] is (None, 3) on TF 2.21; fz50)

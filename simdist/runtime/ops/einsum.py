@@ -64,9 +64,9 @@ def _einsum(*arrays: np.ndarray, equation: str) -> np.ndarray:
         # where the CPU supports it) and the float16 equations that product does not cover:
         # float32 accumulation, rounded once.
         half = _half_contraction(ins, uniq, arrays) if len(arrays) == 2 else None
-        if half is None:
-            wide = _einsum(*(a.astype(np.float32) for a in arrays), equation=equation)
-            half = wide.astype(arrays[0].dtype)
+        if half is None:   # (the float32 einsum writes a repeated output label's diagonal itself: 'i->ii', the
+            # gradient of 'ii->i', raised ValueError here for float16/bfloat16; esweep57's e-einsum-float16)
+            return _einsum(*(a.astype(np.float32) for a in arrays), equation=equation).astype(arrays[0].dtype)
         if uniq == out:
             return half
         r = half
@@ -85,6 +85,12 @@ def _einsum(*arrays: np.ndarray, equation: str) -> np.ndarray:
             views.append(v.reshape([a.shape[x.index(c)] if c in x else 1 for c in uniq]))
         with np.errstate(over="ignore", invalid="ignore"):
             r = views[0] * views[1]
+        if r.dtype == np.float32 and host_cpu.current().onednn("float32", _ONEDNN_EINSUM):
+            # (where oneDNN runs TF's float32 einsum, _MklEinsum, and bfloat16's through these float32 values: its
+            # matmul accumulates each product onto +0, so a zero product is +0.0 in every such equation: 'i,j->ij',
+            # 'bi,bi->bi', 'bi,i->bi', 'bi,bj->bij' of -0.0 are +0.0 on the AVX-512 oneDNN Xeon, TF 2.21 observed,
+            # esweep57's e-einsum-float32; float16's oneDNN path is _onednn_half_matmul's)
+            r = r + np.float32(0.0)
         if uniq == out:
             return r
         res = np.zeros([sizes[c] for c in out], dtype=r.dtype)

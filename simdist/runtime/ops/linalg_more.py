@@ -110,8 +110,10 @@ def _wide(fn: Any) -> Any:
 # --- adjoint, band_part, set_diag, cross, normalize, tensor_diag(_part) ------------------------------------------
 def adjoint(matrix: Any, name: str | None = None) -> Tensor:
     """`tf.linalg.adjoint`: the conjugate transpose of the innermost matrices (real: the transpose)."""
+    from simdist.runtime import graph_names
     from simdist.runtime.ops.linalg import matrix_transpose
-    return matrix_transpose(_t(matrix), conjugate=True)
+    with graph_names.op_scope("matrix_transpose"):   # (linalg_impl.adjoint calls the public function: its scope)
+        return matrix_transpose(_t(matrix), conjugate=True)
 
 
 def _band_part(a: np.ndarray, lower: np.ndarray, upper: np.ndarray) -> np.ndarray:

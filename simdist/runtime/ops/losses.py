@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from simdist.runtime import context, dtypes, errors
+from simdist.runtime import context, dtypes, errors, graph_names
 from simdist.runtime import symbolic as _symbolic
 from simdist.runtime.ops import (activations, array, dispatch, graph_constants, graph_inputs, math, packet_math,
                                  softmax_eigen, static_shapes, trace_errors, unary)
@@ -349,6 +349,8 @@ def _scale_by_sample_weight(losses: Tensor, sample_weight: Any) -> Tensor:
     """TF's losses_util.scale_losses_by_sample_weight: both cast to float32, the weights'
     rank matched to the losses' (squeeze or expand the last axis), multiplied."""
     losses = _cast(losses, dtypes.float32)
+    if isinstance(sample_weight, (int, float, list, tuple, np.ndarray, np.generic)):
+        graph_names.reserve("Const")   # (TF converts a Python or NumPy weight to a Const node first)
     w = _cast(convert_to_tensor(sample_weight), dtypes.float32)
     lr, wr = losses.ndim, w.ndim
     if wr != 0:
@@ -376,22 +378,32 @@ def compute_average_loss(per_example_loss: Any, sample_weight: Any = None, globa
                          f"Received per_example_loss={_np_str(loss)} with rank 0")
     if sample_weight is not None:
         loss = _cast(_scale_by_sample_weight(loss, sample_weight), input_dtype)
+    # (inside a tf.function, the nodes TF's Python makes that simdist computes without: their names count,
+    # graph_names.reserve; observed on TF 2.21: tests/runtime/test_given_names57_tf.py)
     if global_batch_size is None:
         if context.has_strategy() and context.in_cross_replica_context():
             raise RuntimeError("You are calling `compute_average_loss` in cross replica context, while it was "
                                "expected to be called in replica context.")
         global_batch_size = loss.shape.as_list()[0] * _num_replicas()
+        # (shape_v2(loss)[0] * num_replicas_in_sync, a scalar tensor: assert_scalar makes no node)
+        graph_names.reserve("Shape", "strided_slice", "mul", "assert_integer", "assert_non_negative")
+    elif not isinstance(global_batch_size, Tensor):
+        graph_names.reserve("assert_scalar", "assert_integer", "assert_non_negative")
+    else:
+        graph_names.reserve("assert_integer", "assert_non_negative")
     if isinstance(global_batch_size, (int, np.integer)) and not isinstance(global_batch_size, bool) and \
             global_batch_size >= 0:
         total = math.reduce_sum(loss)   # (TF sums before it casts the batch size: a bool loss fails here)
-        # a Python int cast to the loss's dtype is that constant (no Cast op to record)
+        # a Python int cast to the loss's dtype is that constant (no Cast op to record; TF's Cast node)
+        graph_names.reserve("Cast")
         gbs = array.constant(global_batch_size, dtype=input_dtype)
     else:
         gbs = global_batch_size if isinstance(global_batch_size, Tensor) else convert_to_tensor(global_batch_size)
         _check_global_batch_size(gbs)
         total = math.reduce_sum(loss)
         gbs = _cast(gbs, input_dtype)
-    return div_no_nan(total, gbs)
+    with graph_names.op_scope("div_no_nan", "DivNoNan"):   # (math_ops.div_no_nan's scope names its op)
+        return div_no_nan(total, gbs)
 
 
 def _check_global_batch_size(gbs: Tensor) -> None:
@@ -418,7 +430,9 @@ def scale_regularization_loss(regularization_loss: Any) -> Tensor:
     if context.has_strategy() and context.in_cross_replica_context():
         raise RuntimeError("You are calling `scale_regularization_loss` in cross replica context, while it was "
                            "expected to be called in replica context.")
-    return math.truediv(math.reduce_sum(regularization_loss), _num_replicas())
+    total = math.reduce_sum(regularization_loss)
+    with graph_names.op_scope("truediv", "RealDiv"):   # (math_ops.truediv's scope names its op)
+        return math.truediv(total, _num_replicas())
 
 
 # --- gradients (nn_grad.py, math_grad.py) -------------------------------------------------------------

@@ -952,7 +952,25 @@ def _reduce(op: Any, input_tensor: Any, axis: Any, keepdims: bool) -> Tensor:
         args.float_axis(axis, op.name, fast)
     op.dtype((t.dtype,), None)   # the input's dtype is checked when the op is built, before the axes
     ax = args.axes(axis, t.ndim, op.name, t.shape.as_list(), of=t, fast=fast, keepdims=bool(keepdims))
+    if axis is None and graph_names.current() is not None:
+        _reduction_dims_nodes(input_tensor, t)
     return dispatch.execute(op, (t,), {"axis": ax, "keepdims": bool(keepdims)})
+
+
+def _reduction_dims_nodes(given: Any, t: Tensor) -> None:
+    """math_ops._ReductionDims for axis None, inside a tf.function: a Const of arange(rank) made before the op when
+    the input is a tensor of known nonzero rank, else `range(0, rank(x))` (nodes Rank and range) — nodes of TF's
+    graph that simdist does not make; their names count (graph_names.reserve: the next Const is Const_1). The rank is
+    `x.shape.rank` of the argument as given (a Variable's too; a NumPy array or a list has none)."""
+    from simdist.runtime.ops import static_shapes
+    try:
+        rank = given.shape.rank   # (a tensor's or a variable's; a NumPy array's or a list's: none)
+    except AttributeError:
+        rank = None
+    if rank and not (isinstance(given, Tensor) and static_shapes.rank_unknown(given)):
+        graph_names.reserve("Const")
+    else:
+        graph_names.reserve("Rank", "range")
 
 
 def reduce_sum(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: str | None = None) -> Tensor:

@@ -113,14 +113,16 @@ def is_strictly_increasing(x: Any, name: str | None = None) -> Tensor:
 def zero_fraction(value: Any, name: str | None = None) -> Tensor:
     """`tf.math.zero_fraction` (also tf.nn's): float32(size - count_nonzero) / float32(size), the
     count taken in int32 and cast to int64 (NaN for an empty value, as 0 / 0)."""
+    from simdist.runtime import graph_names
     from simdist.runtime.ops import math
     from simdist.runtime.ops.array import identity, size, zeros
-    v = _t(value)
-    n = size(v, out_type=dtypes.int64)
-    zero = zeros([], dtype=v.dtype)
-    nonzero = math.reduce_sum(math.cast(math.not_equal(v, zero), dtypes.int32))
-    num_zero = n - math.cast(nonzero, dtypes.int64)
-    return identity(math.cast(num_zero, dtypes.float32) / math.cast(n, dtypes.float32))
+    with graph_names.op_scope(name or "zero_fraction"):   # (its graph nodes below the scope; the result `fraction`)
+        v = _t(value)
+        n = size(v, out_type=dtypes.int64)
+        zero = zeros([], dtype=v.dtype)
+        nonzero = math.reduce_sum(math.cast(math.not_equal(v, zero), dtypes.int32))
+        num_zero = n - math.cast(nonzero, dtypes.int64)
+        return identity(math.cast(num_zero, dtypes.float32) / math.cast(n, dtypes.float32), name="fraction")
 
 
 def accumulate_n(inputs: Any, shape: Any = None, tensor_dtype: Any = None, name: str | None = None) -> Tensor:

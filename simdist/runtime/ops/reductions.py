@@ -15,7 +15,7 @@ import numpy as np
 from simdist.runtime import context, dtypes, errors, subnormals
 from simdist.runtime.ops import args, attr_rules, dispatch, partial_values, static_shapes, trace_errors
 from simdist.runtime.ops.args import t as _t
-from simdist.runtime.ops.math import NUMERIC
+from simdist.runtime.ops.math import NUMERIC, _reduce as _math_reduce
 from simdist.runtime.ops.registry import OVER_AXIS, NotDifferentiable, RegisterGradient, lanes, reduction, register
 from simdist.runtime.tensor import Tensor
 
@@ -71,18 +71,8 @@ def _reduce_static(a: dict) -> list[int | None] | None:
     return None if known is None else [None] * len(known)
 
 
-@partial_values.shaped("axis", rule=_reduce_static)
-def _reduce(op: Any, input_tensor: Any, axis: Any, keepdims: bool) -> Tensor:
-    fast = not isinstance(input_tensor, (list, tuple))   # (a list input: the op's eager fallback)
-    t = _t(input_tensor)
-    if isinstance(axis, float) and not context.in_function():
-        # (eagerly the fast path converts every input before the op's attr T, or a bool input's dtype, is
-        # checked: a Python float axis is its TypeError first; fz52, fourth generator seed 5201 #25:
-        # reduce_all(float16, axis=1.0), reduce_sum(strings, axis=1.0))
-        args.float_axis(axis, op.name, fast)
-    op.dtype((t.dtype,), None)   # the input's dtype is checked when the op is built, before the axes
-    ax = args.axes(axis, t.ndim, op.name, t.shape.as_list(), of=t, fast=fast, keepdims=bool(keepdims))
-    return dispatch.execute(op, (t,), {"axis": ax, "keepdims": bool(keepdims)})
+# (math.py's reduction front end — its checks, axes and TF's axis-None nodes — with static partial values)
+_reduce = partial_values.shaped("axis", rule=_reduce_static)(_math_reduce)
 
 
 def reduce_prod(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: str | None = None) -> Tensor:
@@ -127,7 +117,10 @@ def _prod_grad(op: Any, grad: Any) -> list:
     shape = x.shape.as_list()
     rank = len(shape)
     axes = op.get_attr("axis")
-    reduced = list(range(rank)) if axes is None else sorted(set(axes))
+    # (the reduced axes in the order given, as TF's _ProdGrad concatenates reduction_indices (mod rank) and
+    # list_diff's others: [-1, 0] of rank 3 permutes to [2, 0, 1], so the exclusive products run over axis 2 outer,
+    # axis 0 inner; clause ops.packet-paths, test_rsweep57.py rk-axes-prod-*)
+    reduced = list(range(rank)) if axes is None else list(dict.fromkeys(axes))
     if not op.get_attr("keepdims"):
         grad = array.reshape(grad, math.reduced_shape(shape, None if axes is None else reduced))
     grad = array.broadcast_to(grad, shape)

@@ -371,9 +371,14 @@ def rint(x: Any, name: str | None = None) -> Tensor:
 def log_sigmoid(x: Any, name: str | None = None) -> Tensor:
     """`tf.math.log_sigmoid`: -softplus(-x), composed of ops as TF 2.21's math_ops writes it (so its
     gradient and its dtype errors are Softplus's)."""
+    from simdist.runtime import graph_names
     from simdist.runtime.ops.activations import softplus
     from simdist.runtime.ops.unary import negative
-    return negative(softplus(-_t(x)))
+    scope = graph_names.op_scope(name or "LogSigmoid")   # (its graph nodes: LogSigmoid/Neg, /Softplus, LogSigmoid)
+    with scope:
+        inner = softplus(-_t(x))
+        with scope.names_last("Neg"):
+            return negative(inner)
 
 
 # --- gradients, as TF 2.21's math_grad.py ----------------------------------------------------------------
