@@ -4,7 +4,7 @@ committed package (suite_kills.py's plant-and-run):
 
     python benchmarks/blind_kills.py BATCH ["-k EXPRESSION"]
 
-BATCH is 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71 or 72. Prints the baseline (the unmutated copy must pass) and one line per mutant: killed
+BATCH is 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72 or 73. Prints the baseline (the unmutated copy must pass) and one line per mutant: killed
 (with the failing test) or survived. docs/conformance.md has the figures: batch 19, 1 of 14 with its
 default slice ("Twenty-first session ... a nineteenth blind batch"); batch 20 in "Twenty-second session
 ... a twentieth blind batch"; batch 21 in "Twenty-third session: ... against the twenty-first blind
@@ -47,7 +47,9 @@ its areas); batch 70 in "Fifty-sixth session, 2026-12-06: a seventieth blind bat
 contact over the 100 suite modules of its areas); batch 71 in "Fifty-sixth session, 2026-12-06: a seventy-first blind
 batch" (the 9 mutants not killed on first contact over the 97 suite modules of its areas); batch 72 in "Fifty-seventh
 session, 2026-12-06: a seventy-second blind batch" (the mutant not killed on first contact over the 136 suite modules of
-its areas, this session's sweeps merged).
+its areas, this session's sweeps merged); batch 73 in "Fifty-seventh
+session, 2026-12-06: a seventy-third blind batch" (the 9 mutants not killed on first contact over the 116 suite modules
+of its areas).
 """
 
 from __future__ import annotations
@@ -379,6 +381,14 @@ BATCHES: dict[str, tuple[list[str], str]] = {
     # docs/conformance.md, "a seventy-second blind batch"; the gaps slice "blind72", suite/test_blind72_gaps.py, kills it)
     "72": (["monitor-max-mode-ties-improve"],
            "blind72"),
+    # (batch 73: the survivors of first contact over the 116 suite modules of its areas, this session's sweeps
+    # rsweep57, esweep57 and fsweep57 merged: docs/conformance.md, "a seventy-third blind batch"; the gaps slice
+    # "blind73", suite/test_blind73_gaps.py, kills all nine)
+    "73": (["range-float-numpy-arange", "lazy-transposed-threshold-inclusive", "rcp-estimate-top-binade-kept",
+            "rsqrt-estimate-inf-not-zero", "max-pool-explicit-paddings-dropped", "cast-truncate-dropped",
+            "philox-blocks-carry-dropped", "relaxed-key-against-first-trace-only",
+            "mean-aggregation-refuses-integers-only"],
+           "blind73"),
 }
 
 

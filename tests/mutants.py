@@ -11936,3 +11936,163 @@ TRAINING_BATCH72: list[Mutant] = [
 ]
 TRAINING += TRAINING_BATCH72
 CATALOGUE += TRAINING_BATCH72
+
+
+#: Blind batch 73 (fifty-seventh session, helper blind57b): op kernels and gradients, the tape, tf.function's trace
+#: dispatch, tf.data, distribution, random ops and checkpoints; written from simdist's source before reading the
+#: suite. "mainstream": a changed line an ordinary training program runs (/work/wt/blind57b_logs/prog1-3.py under
+#: coverage.py); "subtle": a last-bit or signed-zero difference.
+TRAINING_BATCH73: list[Mutant] = [
+    # -- op kernels and gradients
+    _t("unsorted-segment-shape-one-id-dim", "formula", "simdist/runtime/ops/scatter.py",
+       "    shape = (rows,) + tuple(dshape[len(ishape):])\n",
+       "    shape = (rows,) + tuple(dshape[1:])\n",
+       "mainstream: an unsorted segment op's output shape drops one leading dimension of data whatever the rank of "
+       "segment_ids: segment ids of rank 2 give an output with an extra dimension"),
+    _t("range-dtype-of-start", "dtype", "simdist/runtime/ops/array.py",
+       "        dt = max(kinds, key=order.index)\n",
+       "        dt = kinds[0]\n",
+       "mainstream: tf.range's inferred dtype taken from its start instead of the widest of start, limit and delta: "
+       "range(0, 2.5) an int32 range"),
+    _t("range-float-numpy-arange", "formula", "simdist/runtime/ops/array.py",
+       "            out = _made((tt(s) + np.arange(n).astype(dt.np) * tt(d)).astype(dt.np), dt)\n",
+       "            out = _made(np.arange(s, lim, d, dtype=dt.np), dt)\n",
+       "subtle: a floating tf.range by NumPy's arange (its float64 start and step, filled by repeated addition) "
+       "instead of RangeFunctor's start + T(i) * delta in T: a last-bit difference along a fractional range"),
+    _t("reduce-one-each-counts-every-element", "boundary", "simdist/runtime/ops/math.py",
+       "    n = v.size if axis is None else _count([v.shape[a] for a in axis])\n    if n != 1:\n        return None\n"
+       "    if keepdims:\n",
+       "    n = v.size\n    if n != 1:\n        return None\n    if keepdims:\n",
+       "mainstream, subtle: the copy TF makes of a reduction over one element per output taken only when the "
+       "whole tensor has one element: reduce_sum over an axis of length 1 adds to +0.0, so a -0.0 comes back 0.0"),
+    _t("neg-grad-sign-dropped", "gradient", "simdist/runtime/ops/unary.py",
+       "    return [-grad]\n",
+       "    return [grad]\n",
+       "mainstream: Neg's gradient passes the incoming gradient through unnegated"),
+    _t("rsqrt-grad-of-input", "gradient", "simdist/runtime/ops/unary.py",
+       "    return [rsqrt_grad(op.outputs[0], grad)]\n",
+       "    return [rsqrt_grad(op.inputs[0], grad)]\n",
+       "mainstream: Rsqrt's gradient (RsqrtGrad(y, dy) = -0.5 dy y^3) evaluated at the input x instead of the "
+       "output y = 1/sqrt(x)"),
+    _t("lazy-transposed-threshold-inclusive", "boundary", "simdist/runtime/ops/contraction_order.py",
+       "    if m + k + n >= 20:\n",
+       "    if m + k + n > 20:\n",
+       "mainstream, subtle: Eigen's coefficient-based product of a transposed operand taken also at m + k + n = 20, "
+       "where EIGEN_GEMM_TO_COEFFBASED_THRESHOLD sends it to GEMM: a batched float64 product an ulp off"),
+    _t("rcp-estimate-top-binade-kept", "boundary", "simdist/runtime/ops/rcp.py",
+       "    out = np.where(rexp <= 0, (sign).view(_F), out)\n",
+       "    out = np.where(rexp < 0, (sign).view(_F), out)\n",
+       "mainstream: vrcpps of a float32 in [2^126, 2^127) (whose reciprocal is subnormal) kept as a reciprocal "
+       "with a zero exponent field instead of the flushed ±0: reciprocal of such values in packets"),
+    _t("rsqrt-estimate-inf-not-zero", "boundary", "simdist/runtime/ops/rcp.py",
+       "    out = np.where(a == np.inf, _F(0), out)\n",
+       "",
+       "mainstream: vrsqrtps of +inf not special-cased to 0: rsqrt(inf) in packets from the table's value"),
+    _t("onednn-half-softmax-in-half", "dtype", "simdist/runtime/ops/activations.py",
+       "        return _softmax(a.astype(np.float32)).astype(a.dtype)   # oneDNN: computes in float32, rounds once\n",
+       "        return _eigen_half_softmax(a, log=False)   # oneDNN: computes in float32, rounds once\n",
+       "subtle: a float16 softmax on a oneDNN host computed by Eigen's half kernel (each step rounded to float16) "
+       "instead of oneDNN's float32 computation rounded once"),
+    _t("addn-later-groups-one-by-one", "order", "simdist/runtime/ops/sum_chain.py",
+       "            np.add(out, _chain(arrays, lo, hi), out=out)\n",
+       "            for a in arrays[lo:hi]:\n                np.add(out, a, out=out)\n",
+       "subtle: AddN's later groups of eight (Add8p: out += in1 + ... + in8) added one input at a time into the "
+       "running sum instead of as their own chain first: an add_n of 10+ inputs an ulp off"),
+    _t("gelu-exact-divides-by-sqrt2", "formula", "simdist/runtime/ops/activations.py",
+       "    return 0.5 * x * erfc(-x * math.cast(0.7071067811865476, x.dtype))\n",
+       "    return 0.5 * x * erfc(-x / math.cast(1.4142135623730951, x.dtype))\n",
+       "subtle: exact gelu's erfc argument as x divided by sqrt(2) instead of TF's product by 1/sqrt(2) (0.7071...): "
+       "the argument, and so some values, an ulp off"),
+    _t("max-pool-explicit-paddings-dropped", "formula", "simdist/runtime/ops/pooling.py",
+       "        attrs[\"explicit_paddings\"] = explicit\n",
+       "        attrs[\"explicit_paddings\"] = []\n",
+       "mainstream: max_pool2d's explicit paddings dropped from the op's attributes"),
+    _t("gelu-approximate-cube-by-products", "formula", "simdist/runtime/ops/activations.py",
+       "        inner = 0.7978845608028654 * (x + coeff * math.pow_(x, 3))\n",
+       "        inner = 0.7978845608028654 * (x + coeff * (x * x * x))\n",
+       "subtle: the tanh approximation of gelu takes x³ as two rounded products instead of TF's Pow(x, 3): its "
+       "values an ulp off here and there"),
+    _t("tanh-float64-numpy", "dtype", "simdist/runtime/ops/packet_tanh.py",
+       "            return tanh_float64(a)\n",
+       "            return np.tanh(a)\n",
+       "subtle: float64 Tanh by NumPy's tanh instead of Eigen's ptanh_double in packets and the C library's tail: an "
+       "ulp off here and there"),
+    _t("log-float64-numpy", "dtype", "simdist/runtime/ops/packet_math.py",
+       "        return packets_then_tail(a, plog_double, \"log\")\n",
+       "        return np.log(a)\n",
+       "subtle: float64 Log by NumPy's log instead of Eigen's plog_double in packets and the C library's log on the "
+       "tail: an ulp off here and there"),
+    _t("rsqrt-estimate-zero-not-inf", "boundary", "simdist/runtime/ops/rcp.py",
+       "    out = np.where(d == -127, (sign | np.uint32(0x7F800000)).view(_F), out)   # zeros and subnormals\n",
+       "",
+       "mainstream: vrsqrtps of ±0 and subnormals not special-cased to ±inf: rsqrt(0) in packets from the table"),
+    _t("pool-strides-from-ksize", "formula", "simdist/runtime/ops/pooling.py",
+       "\"strides\": spatial_sequence(strides, 2, \"strides\"),",
+       "\"strides\": spatial_sequence(ksize, 2, \"strides\"),",
+       "mainstream: a 2-D pool's strides attribute built from its ksize argument (a copy-paste slip): a pool with "
+       "strides other than its window's sizes comes out strided by the window"),
+    _t("cast-truncate-dropped", "formula", "simdist/runtime/ops/math.py",
+       "return dispatch.execute(CAST, (t,), {\"DstT\": dt, \"Truncate\": True} if truncate else {\"DstT\": dt})",
+       "return dispatch.execute(CAST, (t,), {\"DstT\": dt})",
+       "mainstream, subtle: Cast's Truncate attribute dropped: a truncating cast to a narrower float rounds to "
+       "nearest instead of zeroing the low bits, a last-bit difference"),
+    # -- random ops
+    _t("philox-groups-skip-from-one", "boundary", "simdist/runtime/ops/philox_dists.py",
+       "    return philox.blocks(gen, np.arange(groups, dtype=np.int64), 1)[:, 0, :].astype(np.uint32)\n",
+       "    return philox.blocks(gen, np.arange(1, groups + 1, dtype=np.int64), 1)[:, 0, :].astype(np.uint32)\n",
+       "mainstream: FillPhiloxRandom's group g skipped by g + 1 outputs instead of g: every draw shifted by a block"),
+    _t("philox-blocks-carry-dropped", "formula", "simdist/runtime/ops/philox.py",
+       "        carry = (lo < off).astype(np.uint64)\n",
+       "        carry = np.zeros_like(lo)\n",
+       "mainstream: the vectorised Philox counter's low 64 bits wrap without carrying into the high half: a "
+       "Generator whose counter reaches 2^64 repeats its early blocks"),
+    # -- tf.data
+    _t("map-batch-fusion-default-off", "formula", "simdist/runtime/data/batching.py",
+       "    return opts is None or opts.experimental_optimization.map_and_batch_fusion is not False\n",
+       "    return opts is not None and opts.experimental_optimization.map_and_batch_fusion is True\n",
+       "mainstream: map_and_batch_fusion's default (None: on) read as off: a map then a batch not fused, so a failing "
+       "element under ignore_errors loses itself instead of its whole batch"),
+    _t("rebatch-static-dim-ignores-drop-remainder", "formula", "simdist/runtime/data/rebatch.py",
+       "            new_dim = rebatch_v2_static_dim(batch_sizes, dims, drop_remainder)\n",
+       "            new_dim = rebatch_v2_static_dim(batch_sizes, dims, False)\n",
+       "mainstream: rebatch's element spec computed as if drop_remainder were False: a static batch dimension lost"),
+    _t("flat-map-cardinality-of-input", "formula", "simdist/runtime/data/map_filter.py",
+       "        return expand(inp._iter_flat, handle)\n\n    def _card(self) -> int:\n        return UNKNOWN_CARDINALITY\n",
+       "        return expand(inp._iter_flat, handle)\n\n    def _card(self) -> int:\n        return self._input._card()\n",
+       "mainstream: a flat_map's cardinality taken as its input's instead of unknown"),
+    # -- tf.function
+    _t("relaxed-key-against-first-trace-only", "order", "simdist/tf/_tracing_count.py",
+       "            if relaxed is not None:\n                key = relaxed\n",
+       "            if relaxed is not None:\n                key = relaxed\n                break\n",
+       "reduce_retracing relaxes a new trace's key against the first earlier trace it has a supertype with instead "
+       "of every earlier trace in turn: a later call traces again where TF's relaxed trace covers it"),
+    _t("call-supertype-partial", "formula", "simdist/tf/_tracing_count.py",
+       "    if any(v is None for v in items):\n",
+       "    if all(v is None for v in items):\n",
+       "mainstream: two call keys' common supertype made when only some parameters have one (the others left None) "
+       "instead of none at all"),
+    # -- the tape
+    _t("grad-scope-without-name-scope", "formula", "simdist/runtime/autodiff/tape.py",
+       "            self.grad_scope = f\"gradient_tape/{scope}/\" if scope else \"gradient_tape/\"\n",
+       "            self.grad_scope = \"gradient_tape/\"\n",
+       "mainstream: a traced gradient's ops named under gradient_tape/ alone instead of gradient_tape/<the forward "
+       "op's name scope>/"),
+    # -- distribution
+    _t("static-mean-count-last-replica", "formula", "simdist/strategies/base.py",
+       "        n += int(np.prod([dims[a] for a in axes], dtype=np.int64))\n",
+       "        n = int(np.prod([dims[a] for a in axes], dtype=np.int64))\n",
+       "a traced strategy.reduce(MEAN, axis=...) divides by one replica's element count instead of all replicas'"),
+    _t("mean-aggregation-refuses-integers-only", "boundary", "simdist/strategies/dist_variables.py",
+       "    if aggregation == VariableAggregation.MEAN and not components[0].dtype.is_floating:\n",
+       "    if aggregation == VariableAggregation.MEAN and components[0].dtype.is_integer:\n",
+       "mainstream: a distributed variable with MEAN aggregation refused only for integer dtypes: a bool or complex "
+       "one is created where TF 2.21 raises ValueError"),
+    # -- checkpoints
+    _t("checkpoint-dir-names-state-file", "formula", "simdist/strategies/checkpoint_reader.py",
+       "        return _ckpt.latest_checkpoint(ckpt_dir_or_file)\n",
+       "        return os.path.join(ckpt_dir_or_file, \"checkpoint\")\n",
+       "a checkpoint directory given to load_checkpoint/list_variables read as its state file ('checkpoint') "
+       "instead of the latest checkpoint that file names"),
+]
+TRAINING += TRAINING_BATCH73
+CATALOGUE += TRAINING_BATCH73

@@ -1061,6 +1061,10 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'TF 2.21: a stateful random op (with or without an op seed) draws new values on each call, eagerly and on each call of a tf.function; tf.random.set_seed restarts the sequences, so a program run twice after set_seed gives the same values.'),
     Clause('ops.random-arguments', 'ops', False, (),
            "TF 2.21 + Keras 3.15: every sampling function of tf.random, tf.random.experimental, tf.image's random ops, tf.random.Generator and keras.random, with each argument at the edge values that pick another branch of its algorithm (probabilities above 1/2, large counts and rates, shape parameters below 1, one-sided and narrow truncations, candidate samplers drawing the whole range, seeds and shapes of other dtypes and lengths, algorithms by name and number), eagerly and in a tf.function, draws TF's values or raises TF's error class."),
+    Clause('ops.cast-half-through-float', 'ops', False, (),
+           'TF 2.21: a cast to float16 or bfloat16 from float64, complex128 or an integer wider than 16 bits goes through float32 first (Eigen\'s half and bfloat16 constructors), so it rounds twice: float64 1 + 2^-8 + 2^-40 is 1.0 in bfloat16.'),
+    Clause('ops.philox-counter-wrap', 'ops', False, (),
+           'TF 2.21: a Philox generator\'s 128-bit counter wraps; the carry out of its low 64 bits increments the upper 64 bits modulo 2^64, so draws from a Generator state near 2^128 continue from a zero counter.'),
     Clause('train.reference-grid', 'training', False, (),
            'TF 2.21 + Keras 3: every program of the training reference grid (a pairwise covering of layers, losses and their options, optimizers with their own and base options, fit feeding options, value-changing callbacks, custom loops eager and in tf.function, weight files and checkpoints, mixed_float16, default/OneDevice/Mirrored(2, 3)/CentralStorage(2) strategies) gives the losses, weights after each step, History, predictions, evaluation, optimizer variables, tape gradients and restored values TF 2.21 recorded, or raises the error class TF raised.'),
 ]}

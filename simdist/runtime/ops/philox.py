@@ -239,7 +239,7 @@ def blocks(gen: Philox, starts: np.ndarray, count: int) -> np.ndarray:
         off = starts.astype(np.uint64) + np.uint64(j)
         lo = base + off   # uint64 wrap, with the carry into the high half below
         carry = (lo < off).astype(np.uint64)
-        c = [lo & m, lo >> np.uint64(32), (np.uint64(hi & _M) + carry) & m,
-             np.full(n, (hi >> 32) & _M, np.uint64) + ((np.uint64(hi & _M) + carry) >> np.uint64(32))]
+        c = [lo & m, lo >> np.uint64(32), (np.uint64(hi & _M) + carry) & m,   # (the upper 64 bits wrap: philox.wrap)
+             (np.full(n, (hi >> 32) & _M, np.uint64) + ((np.uint64(hi & _M) + carry) >> np.uint64(32))) & m]
         out[:, j, :] = _philox(np.stack(c), gen.key).T
     return out
