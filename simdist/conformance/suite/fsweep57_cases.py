@@ -31,20 +31,6 @@ REF = RecordedPrograms(PATH, ("fs-",), recording_host=avx512_with_onednn, record
 
 #: where simdist and TF 2.21 disagree, left out of the sweep: (program, what, evidence)
 OPEN: tuple[tuple[str, str, str], ...] = (
-    ("fs-multi-dict-loss-dict-weights, fs-multi-dict-loss-no-weights-nested-metrics, fs-multi-dict-validation-split",
-     "left out of MULTI (kept in MULTI_OPEN)",
-     "a functional model with dict inputs {in_a, in_b} concatenated into a ReLU trunk and dict outputs {out_reg, "
-     "out_cls} (mse + a SparseCategoricalCrossentropy object, SGD momentum, NumPy batches of 3, 10 samples): TF 2.21 "
-     "and simdist (reference model) give the same History bits, but after two epochs 2 to 9 entries of one kernel "
-     "(the trunk's 5x4, or a head's) differ in the last bit (e.g. 0x1.1893360000000p-2 vs 0x1.1893380000000p-2), and "
-     "so predict/test_on_batch; the same model with list inputs/outputs and 'mae' + the string loss agrees bit for "
-     "bit, so does the dict model fed by a dataset of batches of 4 (/work/wt/fsweep57_logs/cmp.py on tf.json and "
-     "sim.json); not analysed (a product or gradient sum of one step whose order differs)"),
-    ("fs-loss-function with keras.losses.logcosh", "the function form is crossed with keras.losses.mae instead",
-     "compile(loss=keras.losses.logcosh) on the Sequential model, batches of 4: fit's first-epoch loss "
-     "0x1.51cc600000000p-4 on TF 2.21, 0x1.51cc5c0000000p-4 on simdist, evaluate's loss 0x1.dc0b380000000p-5 vs "
-     "0x1.dc0b3c0000000p-5, weights and metrics equal: the loss value's last bits (log_cosh's x + softplus(-2x) - "
-     "log 2 inside a traced step), not analysed"),
 )
 
 
@@ -259,7 +245,7 @@ def _loss_form(case: str) -> Callable[[Any, Any], Any]:
         keras = tf.keras
         name = f"loss/{case}"
         x, y = _xy(name, 9)
-        loss: Any = {"string": "huber", "function": keras.losses.mae,
+        loss: Any = {"string": "huber", "function": keras.losses.mae, "function-logcosh": keras.losses.logcosh,
                      "object": keras.losses.Huber(delta=0.2, reduction="sum"),
                      "object-none-reduction-mean": keras.losses.MeanSquaredError(reduction="mean"),
                      "custom-function": lambda a, b: tf.reduce_mean(tf.square(a - b) * 2.0, axis=-1)}[case]
@@ -270,7 +256,7 @@ def _loss_form(case: str) -> Callable[[Any, Any], Any]:
     return prog
 
 
-for _c in ("string", "function", "object", "object-none-reduction-mean", "custom-function"):
+for _c in ("string", "function", "function-logcosh", "object", "object-none-reduction-mean", "custom-function"):
     REF.add(f"fs-loss-{_c}", _loss_form(_c))
 
 
@@ -358,8 +344,9 @@ def _multi_data(name: str, n: int = 10) -> tuple[Any, ...]:
     return xa, xb, yr, yc
 
 
-#: the dict-model cases whose last bits part from TF 2.21 (OPEN): not registered
-MULTI_OPEN: dict[str, dict[str, Any]] = {
+#: (the first three parted from TF 2.21 in the last bits until kopen57 modelled oneDNN's one-row MatMul: their
+#: partial batch of one row, onednn_matmul.one_row_transposed_b)
+MULTI: dict[str, dict[str, Any]] = {
     "dict-loss-dict-weights": dict(io="dict", loss="dict", loss_weights={"out_reg": 0.5, "out_cls": 2.0},
                                    metrics={"out_reg": ["mae"], "out_cls": ["accuracy"]}),
     "dict-loss-no-weights-nested-metrics": dict(io="dict", loss="dict",
@@ -367,9 +354,6 @@ MULTI_OPEN: dict[str, dict[str, Any]] = {
                                                          "out_cls": ["accuracy", "sparse_categorical_accuracy"]}),
     "dict-validation-split": dict(io="dict", loss="dict", metrics={"out_reg": "mae", "out_cls": "accuracy"},
                                   validation_split=0.3),
-}
-
-MULTI: dict[str, dict[str, Any]] = {
     "dict-dataset-loss-weights-list-metrics": dict(io="dict", loss="dict", loss_weights={"out_reg": 0.5,
                                                                                          "out_cls": 2.0},
                                                    metrics={"out_reg": ["mae", "mse"], "out_cls": ["accuracy"]},
@@ -599,3 +583,31 @@ def _vector_output(tf: Any, mk: Any) -> Any:
 
 
 REF.add("fs-layers-vector-output", _vector_output)
+
+
+def _one_row(tf: Any, mk: Any) -> Any:
+    """oneDNN's float32 MatMul of one row with transpose_b (kopen57: the input gradient of a Dense layer on a one-row
+    batch, as the dict model's partial batch of one row): products [1, k] x [n, k]^T over k of every tail shape and
+    of the 16-element main loop, eagerly and inside tf.function, and a two-layer model's gradients on one row."""
+    keras = tf.keras
+    r = rng("layers/one-row-matmul")
+    out: dict[str, Any] = {}
+    for k in (1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 15, 16, 17, 23, 24, 31, 32, 33, 40, 47, 64, 100, 129, 200, 385):
+        for n in (1, 3, 16):
+            a = r.uniform(-1.0, 1.0, (1, k)).astype(np.float32)
+            b = r.uniform(-1.0, 1.0, (n, k)).astype(np.float32)
+            out[f"k{k} n{n}"] = v(tf.linalg.matmul(a, b, transpose_b=True))
+    a = r.uniform(-1.0, 1.0, (1, 24)).astype(np.float32)
+    b = r.uniform(-1.0, 1.0, (5, 24)).astype(np.float32)
+    out["traced k24 n5"] = v(tf.function(lambda p, q: tf.linalg.matmul(p, q, transpose_b=True))(a, b))
+    x, _ = _xy("layers/one-row-matmul", 1)
+    model = _seed(_seq(keras, "layers/one-row-matmul", out=3), "layers/one-row-matmul")
+    xt = tf.constant(x)
+    with tf.GradientTape() as tape:
+        tape.watch(xt)
+        s = tf.reduce_sum(model(xt) * tf.constant([[0.5, -1.25, 2.0]]))
+    out["gradients"] = v(tape.gradient(s, [xt] + model.trainable_variables))
+    return out
+
+
+REF.add("fs-layers-one-row-matmul", _one_row)

@@ -35,7 +35,13 @@ OPEN: tuple[tuple[str, str, str], ...] = (
      "run_eagerly=True, and the metric updated eagerly batch by batch on predict's outputs); simdist gives "
      "-0x1.068b58p-1 with run_eagerly=False and TF's value with run_eagerly=True; fit's history of the same metric "
      "agrees, and cosine_similarity in and out of tf.function agrees on 80 random batches of 1-4 rows "
-     "(msweep57_logs/cos2.py): the disagreement lies in simdist's evaluate graph path, not found in the time"),
+     "(msweep57_logs/cos2.py). Root (kopen57): TF's evaluate step reads its batches from the dataset iterator, "
+     "batch dimension None (a partial last batch), so Grappler's MinimizeBroadcasts leaves cosine_similarity's "
+     "product `(y_true * inv_t) * (y_pred * inv_p)` as written; simdist records Keras's own steps with the "
+     "batches' static shapes ([4, 2]), so its `_min_broadcasts` reorders it (tf.function of the metric with "
+     "static shapes: 196 of 400 rows off eager on both TF and simdist; with input_signature (None, 2): 0 on both); "
+     "a grappler-only unknown batch dimension for Keras's own steps is not modelled (traced.batch_dim_unknown is "
+     "not seen by static_shapes)"),
 )
 
 #: rows of the three batches each metric is updated over

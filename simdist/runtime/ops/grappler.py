@@ -1160,6 +1160,22 @@ def _no_larger(c_shape: Any, x_shape: Any) -> bool:
     return not any(cd is not None and xd is not None and cd > xd for cd, xd in zip(c_dims, x_dims))
 
 
+def _child_leaves(rec: Any, node: Any) -> tuple[Tensor, Tensor]:
+    """The two inputs of a push-down's child in the order ConstantPushDown reads them (its X is the first that is
+    not constant): an Add child's sorted by their nodes' names while the arithmetic optimizer runs (its canonical
+    form, made before the push-down sees the node: `(a + b) - C` with nodes sub and Softplus is Softplus + (sub - C),
+    Keras's log_cosh `x + softplus(-2x) - log 2`; with arithmetic_optimization off, x + (softplus - C): observed on
+    TF 2.21, kopen57, tests/test_push_down_order_tf.py), as written otherwise (a Sub, or a name simdist does not
+    know)."""
+    from simdist.runtime import symbolic
+    l0, l1 = rec.input_tensor(node, 0), rec.input_tensor(node, 1)
+    if node.op.name in ("AddV2", "Add") and _on("arithmetic_optimization"):
+        n0, n1 = symbolic.optimized_name(l0), symbolic.optimized_name(l1)
+        if n0 is not None and n1 is not None and n1 < n0:
+            return l1, l0
+    return l0, l1
+
+
 def _push_down_rule(rec: Any, tensors: Any, attrs: Any, name: str) -> Tensor | None:
     """`C op (X op' Y)` (either side), C and Y constants and op' an Add/Sub under Add/Sub or a
     Mul under Mul whose output nothing else uses -> `X op (C op' Y)` with the signs carried,
@@ -1188,7 +1204,7 @@ def _push_down_rule(rec: Any, tensors: Any, attrs: Any, name: str) -> Tensor | N
     family = _ADD_SUB if name in _ADD_SUB else _MUL
     if node is None or node.op.name not in family or len(node.ins) != 2 or not _sole(child):
         return None
-    l0, l1 = rec.input_tensor(node, 0), rec.input_tensor(node, 1)
+    l0, l1 = _child_leaves(rec, node)
     ll_const, rl_const = _really_constant(rec, l0), _really_constant(rec, l1)
     if ll_const and rl_const:
         return None

@@ -38,6 +38,8 @@ def _matmul(a: np.ndarray, b: np.ndarray, transpose_a: bool = False, transpose_b
     if eigen_pairs(x, y):   # (a host without oneDNN: Eigen's two accumulators of a small product)
         return paired_matmul(x, y)
     from simdist.runtime.ops import onednn_matmul
+    if onednn_matmul.applies_one_row(x, y, transpose_a, transpose_b):   # (oneDNN's kernel of one row, kopen57)
+        return onednn_matmul.one_row_transposed_b(x, y)
     if onednn_matmul.applies(x, y, transpose_a, transpose_b):   # (oneDNN's dot-product kernel of a few rows)
         return onednn_matmul.matmul_transposed_b(x, y)
     if onednn_matmul.in_order(x, y, transpose_a, transpose_b) and not needs_order(x, y):

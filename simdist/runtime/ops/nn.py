@@ -75,6 +75,11 @@ def _bias_add_grad(g: np.ndarray, data_format: str = "NHWC") -> np.ndarray:
                                                       "[Op:BiasAddGrad]")
     ax = _channel_axis(g.ndim, data_format)
     axes = tuple(i for i in range(g.ndim) if i != ax)
+    if g.size and int(np.prod([g.shape[i] for i in axes], dtype=np.int64)) == 1:
+        # one value a channel (a one-row batch): TF 2.21 returns it as it is, a -0.0 kept, where a sum of two or more
+        # starts from +0 (every dtype, NHWC and NCHW, eagerly and traced; kopen57: a Dense bias's gradient on a
+        # one-row batch, tests/ops/test_bias_add_grad_one_row_tf.py)
+        return np.array(g.reshape(g.shape[ax]), copy=True)
     acc = g.astype(np.float32) if g.dtype == np.float16 else g
     if ax == g.ndim - 1 and g.shape[-1] == 1 and acc.dtype.kind in "fc":
         # One channel (a one-unit Dense's bias through tf.nn.bias_add): Eigen reduces the outer axis of the

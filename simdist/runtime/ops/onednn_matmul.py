@@ -18,7 +18,8 @@ import numpy as np
 from simdist.runtime import host_cpu
 from simdist.runtime.ops.onednn_softmax import fma32
 
-__all__ = ["applies", "in_order", "matmul_transposed_b", "transposed_b_pure"]
+__all__ = ["applies", "applies_one_row", "in_order", "matmul_transposed_b", "one_row_transposed_b",
+           "transposed_b_pure"]
 
 _F = np.float32
 _LANES = 16
@@ -77,3 +78,53 @@ def transposed_b_pure(x: np.ndarray, y: np.ndarray) -> np.ndarray:
         width //= 2
         acc = (acc[:, :, :width] + acc[:, :, width:2 * width]).astype(_F)
     return acc[:, :, 0]
+
+
+def applies_one_row(x: np.ndarray, y: np.ndarray, transpose_a: bool, transpose_b: bool) -> bool:
+    """Whether x [1, k] @ y [k, n] (y = b [n, k] transposed) is oneDNN's one-row kernel (`one_row_transposed_b`)."""
+    return (transpose_b and not transpose_a and x.dtype == np.float32 and y.dtype == np.float32 and x.ndim == 2
+            and y.ndim == 2 and x.shape[0] == 1 and x.shape[1] > 0 and y.shape[1] > 0
+            and host_cpu.current().onednn_supports("float32"))
+
+
+def _tree(p: np.ndarray) -> np.ndarray:
+    """The sum over the last axis (width 1, 2, 4 or 8) as the kernel reduces a vector: pairs of neighbours first,
+    the two 4-lane halves' pair sums added lane by lane, then the last pair: ((p0 + p1) + (p4 + p5)) + ((p2 + p3) +
+    (p6 + p7)); (p0 + p1) + (p2 + p3) of four."""
+    w = p.shape[-1]
+    if w == 1:
+        return p[..., 0]
+    pairs = (p[..., 0::2] + p[..., 1::2]).astype(_F)
+    if w == 8:
+        pairs = (pairs[..., :2] + pairs[..., 2:]).astype(_F)   # ((p0 + p1) + (p4 + p5)), ((p2 + p3) + (p6 + p7))
+    return _tree(pairs) if pairs.shape[-1] > 1 else pairs[..., 0]
+
+
+def one_row_transposed_b(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """x [1, k] @ y [k, n] (b = y transposed, [n, k]) as TF 2.21's oneDNN float32 MatMul computes a product of one row
+    with transpose_b on an AVX-512 CPU: each output a dot product of x's row with b's row j. The first k - k mod 16
+    elements accumulate in 8 lanes (element i in lane i mod 8): the first 8 products, then fused multiply-adds of
+    each next 8, the lanes reduced as `_tree` does; the rest of k in pieces of 8, 4, 2 and 1 elements (the largest
+    that fits first), each piece's products reduced by `_tree` and added to the sum in turn. Observed on TF 2.21 on
+    the Intel Xeon (kopen57): every element of 322 seeded products, k in 1..39, 47, 64, 100, 129, 200, 385 and 500,
+    n in 1..33 (/work/wt/kopen57_logs/m1.py, m1j.py); the rule for 2..15 rows (`matmul_transposed_b`) was off in
+    289 of them, NumPy's order in 275. A Dense layer's input gradient of a one-row batch is this product."""
+    k = x.shape[1]
+    b = np.ascontiguousarray(y.T)                  # [n, k]
+    a = x[0]
+    main = k - k % 16
+    s: np.ndarray | None = None
+    if main:
+        acc = (a[None, :8] * b[:, :8]).astype(_F)
+        for start in range(8, main, 8):
+            acc = fma32(a[None, start:start + 8], b[:, start:start + 8], acc)
+        s = _tree(acc)
+    i, w = main, 8
+    while i < k:
+        while w > k - i:
+            w //= 2
+        piece = _tree((a[None, i:i + w] * b[:, i:i + w]).astype(_F))
+        s = piece if s is None else (s + piece).astype(_F)
+        i += w
+    assert s is not None
+    return s[None, :].astype(_F)
