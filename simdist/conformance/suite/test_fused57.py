@@ -2,7 +2,8 @@
 function.onednn-fused-contraction): on a CPU where TF's oneDNN is on, Grappler's remapper makes
 `act(matmul(x, k) + b)` one _MklNativeFusedMatMul (tanh, sigmoid, elu, relu, relu6) and `act(conv2d + b)` one
 _MklNativeFusedConv2D (elu, relu, relu6), whose activation is oneDNN's eltwise post-op: other last bits than the
-graph as written for tanh, sigmoid and elu, 0 for relu of NaN; a pre-activation or product read elsewhere, a batch
+graph as written for tanh, sigmoid and elu, 0 for relu of NaN; bfloat16 and float16 products, bias adds and
+activations in float32 rounded once; a pre-activation or product read elsewhere, a batch
 matmul and a Conv2D's tanh stay unfused. Keras's Dense and Conv2D layers in fit and predict take the fused bits.
 Recorded on TF 2.21 on an AVX-512 Xeon with oneDNN (`python -m simdist.conformance.suite.test_fused57 --record`
 there); on the simdist backend the programs run under its reference model, on TF only on such a CPU."""
@@ -82,7 +83,22 @@ def _keras(tf: Any, mk: Any) -> Any:
     return packed(out)
 
 
+def _low(tf: Any, mk: Any) -> Any:
+    r = rng("fc57-low")
+    x32 = (r.rand(20, 10) * 4 - 2).astype(np.float32)
+    w32 = (r.rand(10, 7) * 1.6 - 0.8).astype(np.float32)
+    b32 = (r.rand(7) * 1.6 - 0.8).astype(np.float32)
+    out = {}
+    for dt in ("float16", "bfloat16"):
+        x, w, b = (tf.cast(tf.constant(v), dt) for v in (x32, w32, b32))
+        for name, a in dict(_acts(tf), none=lambda v: v).items():
+            out[f"{dt} {name}"] = bits(tf.function(lambda a=a: a(tf.matmul(x, w) + b))())
+            out[f"{dt} {name} bias_add"] = bits(tf.function(lambda a=a: a(tf.nn.bias_add(tf.matmul(x, w), b)))())
+    return packed(out)
+
+
 REF.add("fc57-values", _values)
+REF.add("fc57-low", _low)
 REF.add("fc57-product", _product)
 REF.add("fc57-keras", _keras)
 
@@ -95,7 +111,7 @@ def test_fused57_contraction_activation_in_a_function(backend: Any, name: str) -
     REF.check(backend, name)
 
 
-assert len(REF.programs) == len(REF.ids("fc57-")) == 3
+assert len(REF.programs) == len(REF.ids("fc57-")) == 4
 
 if __name__ == "__main__":
     import sys

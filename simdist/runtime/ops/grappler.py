@@ -582,7 +582,8 @@ def finished_phases() -> list[tuple[bool, dict[str, Any]]]:
     # (then the remapper's fusions; then the kernels' own order: AddN's buffer forwarding, in every graph the
     # rewrites apply to)
     remap = {"Mul": _swish_fusion}
-    remap.update({name: _contraction_fusion for name in _FUSED_ACTIVATIONS})
+    remap.update({name: _contraction_fusion for name in _FUSED_ACTIVATIONS + ("LeakyRelu",)})
+    remap.update({name: _bias_fusion for name in ("BiasAdd", "AddV2", "Add")})
     return [(True, push), (False, arith), (False, remap), (True, {"AddN": _add_n_forwarding})]
 
 
@@ -635,8 +636,8 @@ def _swish_fusion(view: Any, i: int) -> Tensor | None:
 # metadata's optimized graphs: Conv2D and DepthwiseConv2dNative keep a Tanh or Sigmoid apart; LeakyRelu fuses
 # too but its post-op is Eigen's bits, and the Gelu patterns, BiasAdd only, are not modelled)
 _FUSED_ACTIVATIONS = ("Tanh", "Sigmoid", "Elu", "Relu", "Relu6")
-_CONTRACTION_ACTIVATIONS = {"MatMul": frozenset(_FUSED_ACTIVATIONS),
-                            "Conv2D": frozenset({"Elu", "Relu", "Relu6"}),
+_CONTRACTION_ACTIVATIONS = {"MatMul": frozenset(_FUSED_ACTIVATIONS + ("LeakyRelu",)),
+                            "Conv2D": frozenset({"Elu", "Relu", "Relu6", "LeakyRelu"}),
                             "DepthwiseConv2dNative": frozenset({"Elu", "Relu", "Relu6"})}
 
 
@@ -690,9 +691,73 @@ def _contraction_fusion(view: Any, i: int) -> Tensor | None:
     else:
         return None
     pre = view.tensor(j)
-    if pre is None or pre.dtype.name != "float32" or not host_cpu.current().onednn_supports("float32"):
+    if pre is None or not host_cpu.current().onednn_supports(pre.dtype.name):
         return None
-    return dispatch.execute(onednn_fused_activation.FUSED[act], (pre,))
+    if pre.dtype.name == "float32":
+        if act not in onednn_fused_activation.FUSED:
+            return None   # (LeakyRelu: the post-op gives Eigen's bits)
+        return dispatch.execute(onednn_fused_activation.FUSED[act], (pre,))
+    return _low_precision_fusion(view, j, n)
+
+
+def _low_precision_fusion(view: Any, j: int, act_node: Any = None) -> Tensor | None:
+    """A bfloat16 or float16 MatMul plus bias (node j), and its activation `act_node` if any: oneDNN computes the
+    product, the bias add and the activation in float32 from the inputs widened and rounds once to the dtype (TF
+    2.21 observed: `act(matmul(x, w) + b)` of float16 and bfloat16 is the float32 fused value of the widened
+    inputs cast, for no activation, tanh, sigmoid, elu and relu, 64x16x33; the eager ops round the product
+    first). The product and the bias add it replaces are absorbed."""
+    from simdist.runtime.ops import dispatch, linalg, math, onednn_fused_activation
+    rec = view.rec
+    add = rec.nodes[j]
+    pre = view.tensor(j)
+    if pre is None or pre.dtype.name not in ("bfloat16", "float16"):
+        return None
+    c_at = next((c for c in (0, 1) if _is_matmul(view, add.ins[c])), None)
+    if c_at is None or (add.op.name == "BiasAdd" and c_at != 0):
+        return None
+    m = rec.nodes[add.ins[c_at]]
+    a, b, bias = view.tensor(m.ins[0]), view.tensor(m.ins[1]), view.tensor(add.ins[1 - c_at])
+    if a is None or b is None or bias is None:
+        return None
+    f32 = {"DstT": dtypes.float32}
+    wide = [dispatch.execute(math.CAST, (t,), f32) for t in (a, b, bias)]
+    y = dispatch.execute(linalg.MATMUL, (wide[0], wide[1]), m.attrs)
+    y = dispatch.execute(math.ADD, (y, wide[2]) if c_at == 0 else (wide[2], y))
+    if act_node is not None:
+        name = act_node.op.name
+        op = onednn_fused_activation.FUSED.get(name)
+        if name == "Relu" and pre.dtype.name == "float16":
+            op = onednn_fused_activation.RELU_ALPHA0
+        y = dispatch.execute(op, (y,)) if op is not None else dispatch.execute(act_node.op, (y,), act_node.attrs)
+        view.absorbed.add(j)
+    view.absorbed.add(add.ins[c_at])
+    return dispatch.execute(math.CAST, (y,), {"DstT": pre.dtype})
+
+
+def _is_matmul(view: Any, j: int) -> bool:
+    n = view.rec.nodes[j]
+    return n.kind == _PURE and n.op is not None and n.op.name == "MatMul" and view.consumers(j) == 1
+
+
+def _bias_fusion(view: Any, i: int) -> Tensor | None:
+    """BiasAdd or a bias-semantic Add of a bfloat16 or float16 MatMul read once, no activation fused after it:
+    `_low_precision_fusion` (the float32 fused value, rounded once), where oneDNN takes the dtype and the
+    remapper runs."""
+    from simdist.runtime import host_cpu
+    if not _on("remapping"):
+        return None
+    rec = view.rec
+    n = rec.nodes[i]
+    t = view.tensor(i)
+    if t is None or t.dtype.name not in ("bfloat16", "float16") or len(n.ins) != 2 or \
+            not host_cpu.current().onednn_supports(t.dtype.name):
+        return None
+    if n.op.name != "BiasAdd" and not any(_is_matmul(view, n.ins[c]) and _bias_semantic(view, n.ins[1 - c], i)
+                                          for c in (0, 1)):
+        return None
+    if n.op.name == "BiasAdd" and (n.attrs or {}).get("data_format", "NHWC") not in ("NHWC", b"NHWC", None):
+        return None
+    return _low_precision_fusion(view, i)
 
 
 # --- aggregate_ops.cc AddNOp: the kernel accumulates into the first input whose buffer it may take over ---------

@@ -21,7 +21,7 @@ import numpy as np
 
 from simdist.runtime.ops import onednn_softmax, onednn_swish
 
-__all__ = ["elu", "gelu_tanh", "logistic", "tanh"]
+__all__ = ["elu", "gelu_tanh", "logistic", "relu", "relu6", "relu_alpha0", "tanh"]
 
 _F32 = np.float32
 _ftz = onednn_softmax._ftz
@@ -79,6 +79,14 @@ def relu(a: np.ndarray) -> np.ndarray:
     x = np.asarray(a, _F32)
     with np.errstate(invalid="ignore"):
         return np.where(x > _F32(0), x, _F32(0)).astype(_F32)
+
+
+def relu_alpha0(a: np.ndarray) -> np.ndarray:
+    """`relu_compute_vector_fwd` with alpha 0: x where x > 0, else x · 0 (-0 for a negative x): the float16
+    fused MatMul's Relu (TF 2.21 observed: -0 where float32's and bfloat16's give +0)."""
+    x = np.asarray(a, _F32)
+    with np.errstate(invalid="ignore"):
+        return np.where(x > _F32(0), x, x * _F32(0)).astype(_F32)
 
 
 def relu6(a: np.ndarray) -> np.ndarray:

@@ -17,7 +17,7 @@ from simdist.runtime.ops import dispatch, onednn_eltwise
 from simdist.runtime.ops.nn_rules import typed
 from simdist.runtime.ops.registry import RegisterGradient, unary
 
-__all__ = ["FUSED"]
+__all__ = ["FUSED", "RELU_ALPHA0"]
 
 
 def _op(act: str, kernel: Any) -> Any:
@@ -31,6 +31,10 @@ FUSED = {"Tanh": _op("Tanh", onednn_eltwise.tanh), "Sigmoid": _op("Sigmoid", one
          "Relu6": _op("Relu6", onednn_eltwise.relu6)}
 
 
+# float16's fused Relu: the alpha-0 relu post-op (-0 for a negative x)
+RELU_ALPHA0 = _op("ReluAlpha0", onednn_eltwise.relu_alpha0)
+
+
 def _grad_of(act: str) -> Any:
     def grad(op: Any, dy: Any) -> list[Any]:
         from simdist.runtime.ops import activations
@@ -41,11 +45,11 @@ def _grad_of(act: str) -> Any:
             return [dispatch.execute(activations.SIGMOID_GRAD, (y, dy))]
         if act == "Elu":
             return [dispatch.execute(activations.ELU_GRAD, (dy, y))]
-        if act == "Relu":
+        if act in ("Relu", "ReluAlpha0"):
             return [dispatch.execute(activations.RELU_GRAD, (dy, y))]
         return [dispatch.execute(activations.RELU6_GRAD, (dy, y))]
     return grad
 
 
-for _act in FUSED:
+for _act in (*FUSED, "ReluAlpha0"):
     RegisterGradient("_MklFusedActivation" + _act)(_grad_of(_act))
