@@ -58,6 +58,7 @@ from simdist.runtime.ops import vocab_remapping as _vocab_remapping  # noqa: F40
 from simdist.runtime.ops import fused_pad_conv as _fused_pad_conv  # noqa: F401  (registers FusedPadConv2D & co.)
 from simdist.runtime.ops import sparse_bincount as _sparse_bincount  # noqa: F401  (registers SparseBincount)
 from simdist.runtime.ops import onednn_swish as _onednn_swish  # noqa: F401  (registers _MklSwish, the remapper's)
+from simdist.runtime.ops import onednn_fused_activation as _onednn_fused_activation  # noqa: F401
 from simdist.runtime.tensor import TensorShape, convert_to_tensor  # noqa: F401
 from simdist.runtime.ops import grappler as _grappler
 

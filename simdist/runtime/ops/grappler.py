@@ -581,7 +581,10 @@ def finished_phases() -> list[tuple[bool, dict[str, Any]]]:
         arith[name] = _finishing(ao, _monotonic_rule(name))
     # (then the remapper's fusions; then the kernels' own order: AddN's buffer forwarding, in every graph the
     # rewrites apply to)
-    return [(True, push), (False, arith), (False, {"Mul": _swish_fusion}), (True, {"AddN": _add_n_forwarding})]
+    remap = {"Mul": _swish_fusion}
+    remap.update({name: _contraction_fusion for name in _FUSED_ACTIVATIONS + ("LeakyRelu",)})
+    remap.update({name: _bias_fusion for name in ("BiasAdd", "AddV2", "Add")})
+    return [(True, push), (False, arith), (False, remap), (True, {"AddN": _add_n_forwarding})]
 
 
 def _unforwarded(view: Any, j: int) -> int:
@@ -626,6 +629,135 @@ def _swish_fusion(view: Any, i: int) -> Tensor | None:
         view.absorbed.add(j)
         return dispatch.execute(onednn_swish.MKL_SWISH, (x,))
     return None
+
+
+# --- remapper.cc FindContractionWithBiasAndActivation: act(MatMul + bias) -> _MklNativeFusedMatMul on oneDNN ---
+# the activations the oneDNN fused contraction takes, per contraction (TF 2.21 observed on the Xeon host, run
+# metadata's optimized graphs: Conv2D and DepthwiseConv2dNative keep a Tanh or Sigmoid apart; LeakyRelu fuses
+# too but its post-op is Eigen's bits, and the Gelu patterns, BiasAdd only, are not modelled)
+_FUSED_ACTIVATIONS = ("Tanh", "Sigmoid", "Elu", "Relu", "Relu6")
+_CONTRACTION_ACTIVATIONS = {"MatMul": frozenset(_FUSED_ACTIVATIONS + ("LeakyRelu",)),
+                            "Conv2D": frozenset({"Elu", "Relu", "Relu6", "LeakyRelu"}),
+                            "DepthwiseConv2dNative": frozenset({"Elu", "Relu", "Relu6"})}
+
+
+def _contraction_of(view: Any, j: int, act: str) -> bool:
+    """Whether node j is a contraction (`_CONTRACTION_ACTIVATIONS`) taking activation `act`, read once."""
+    n = view.rec.nodes[j]
+    return n.kind == _PURE and n.op is not None and act in _CONTRACTION_ACTIVATIONS.get(n.op.name, ()) and \
+        view.consumers(j) == 1
+
+
+def _bias_semantic(view: Any, bias: int, out: int) -> bool:
+    """IsBiasSemanticAdd's bias: a vector of the output's last (channel) dimension, or of shape [1, ..., 1, C]
+    (observed: `matmul(x, w) + b[None, :]` fuses)."""
+    b, o = view.tensor(bias), view.tensor(out)
+    if b is None or o is None or b.shape.rank is None or o.shape.rank is None or b.shape.rank > o.shape.rank:
+        return False
+    bs, os_ = b.shape.as_list(), o.shape.as_list()
+    if not bs or bs[-1] is None or bs[-1] != os_[-1] or any(d != 1 for d in bs[:-1]):
+        return False
+    return True
+
+
+def _contraction_fusion(view: Any, i: int) -> Tensor | None:
+    """Activation(BiasAdd(C, b)) or Activation(C + b) (either operand order, b bias-semantic), C a MatMul,
+    Conv2D or DepthwiseConv2dNative, where the bias add and C are read once (not returned, not read by another
+    op) -> the fused contraction's activation, oneDNN's eltwise post-op (onednn_fused_activation.py) on the
+    bias add's bits, where oneDNN is on and the remapper runs. float32 only (bfloat16 and float16 fuse too:
+    not modelled). MatMul takes Tanh, Sigmoid, Elu, Relu, Relu6; the convolutions Elu, Relu, Relu6 (TF 2.21
+    observed; clause function.onednn-fused-contraction)."""
+    from simdist.runtime import host_cpu
+    from simdist.runtime.ops import dispatch, onednn_fused_activation
+    if not _on("remapping"):
+        return None
+    rec = view.rec
+    n = rec.nodes[i]
+    act = n.op.name
+    if len(n.ins) != 1:
+        return None
+    j = n.ins[0]
+    add = rec.nodes[j]
+    if add.kind != _PURE or add.op is None or view.consumers(j) != 1 or len(add.ins) != 2:
+        return None
+    if add.op.name == "BiasAdd":
+        fmt = (add.attrs or {}).get("data_format", "NHWC")
+        if fmt not in ("NHWC", b"NHWC", None) or not _contraction_of(view, add.ins[0], act):
+            return None
+    elif add.op.name in ("AddV2", "Add"):
+        if not any(_contraction_of(view, add.ins[c], act) and _bias_semantic(view, add.ins[1 - c], j)
+                   for c in (0, 1)):
+            return None
+    else:
+        return None
+    pre = view.tensor(j)
+    if pre is None or not host_cpu.current().onednn_supports(pre.dtype.name):
+        return None
+    if pre.dtype.name == "float32":
+        if act not in onednn_fused_activation.FUSED:
+            return None   # (LeakyRelu: the post-op gives Eigen's bits)
+        return dispatch.execute(onednn_fused_activation.FUSED[act], (pre,))
+    return _low_precision_fusion(view, j, n)
+
+
+def _low_precision_fusion(view: Any, j: int, act_node: Any = None) -> Tensor | None:
+    """A bfloat16 or float16 MatMul plus bias (node j), and its activation `act_node` if any: oneDNN computes the
+    product, the bias add and the activation in float32 from the inputs widened and rounds once to the dtype (TF
+    2.21 observed: `act(matmul(x, w) + b)` of float16 and bfloat16 is the float32 fused value of the widened
+    inputs cast, for no activation, tanh, sigmoid, elu and relu, 64x16x33; the eager ops round the product
+    first). The product and the bias add it replaces are absorbed."""
+    from simdist.runtime.ops import dispatch, linalg, math, onednn_fused_activation
+    rec = view.rec
+    add = rec.nodes[j]
+    pre = view.tensor(j)
+    if pre is None or pre.dtype.name not in ("bfloat16", "float16"):
+        return None
+    c_at = next((c for c in (0, 1) if _is_matmul(view, add.ins[c])), None)
+    if c_at is None or (add.op.name == "BiasAdd" and c_at != 0):
+        return None
+    m = rec.nodes[add.ins[c_at]]
+    a, b, bias = view.tensor(m.ins[0]), view.tensor(m.ins[1]), view.tensor(add.ins[1 - c_at])
+    if a is None or b is None or bias is None:
+        return None
+    f32 = {"DstT": dtypes.float32}
+    wide = [dispatch.execute(math.CAST, (t,), f32) for t in (a, b, bias)]
+    y = dispatch.execute(linalg.MATMUL, (wide[0], wide[1]), m.attrs)
+    y = dispatch.execute(math.ADD, (y, wide[2]) if c_at == 0 else (wide[2], y))
+    if act_node is not None:
+        name = act_node.op.name
+        op = onednn_fused_activation.FUSED.get(name)
+        if name == "Relu" and pre.dtype.name == "float16":
+            op = onednn_fused_activation.RELU_ALPHA0
+        y = dispatch.execute(op, (y,)) if op is not None else dispatch.execute(act_node.op, (y,), act_node.attrs)
+        view.absorbed.add(j)
+    view.absorbed.add(add.ins[c_at])
+    return dispatch.execute(math.CAST, (y,), {"DstT": pre.dtype})
+
+
+def _is_matmul(view: Any, j: int) -> bool:
+    n = view.rec.nodes[j]
+    return n.kind == _PURE and n.op is not None and n.op.name == "MatMul" and view.consumers(j) == 1
+
+
+def _bias_fusion(view: Any, i: int) -> Tensor | None:
+    """BiasAdd or a bias-semantic Add of a bfloat16 or float16 MatMul read once, no activation fused after it:
+    `_low_precision_fusion` (the float32 fused value, rounded once), where oneDNN takes the dtype and the
+    remapper runs."""
+    from simdist.runtime import host_cpu
+    if not _on("remapping"):
+        return None
+    rec = view.rec
+    n = rec.nodes[i]
+    t = view.tensor(i)
+    if t is None or t.dtype.name not in ("bfloat16", "float16") or len(n.ins) != 2 or \
+            not host_cpu.current().onednn_supports(t.dtype.name):
+        return None
+    if n.op.name != "BiasAdd" and not any(_is_matmul(view, n.ins[c]) and _bias_semantic(view, n.ins[1 - c], i)
+                                          for c in (0, 1)):
+        return None
+    if n.op.name == "BiasAdd" and (n.attrs or {}).get("data_format", "NHWC") not in ("NHWC", b"NHWC", None):
+        return None
+    return _low_precision_fusion(view, i)
 
 
 # --- aggregate_ops.cc AddNOp: the kernel accumulates into the first input whose buffer it may take over ---------
