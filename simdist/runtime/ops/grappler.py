@@ -162,6 +162,13 @@ def _xdivy_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
         return None
     if not (_is_float(x) or x.dtype.is_complex):
         return None
+    if _is_ones(rec, y):
+        # (MulNoNan(1, x) is then simplified as a Mul by ones: x forwarded, or broadcast, its subnormals kept where
+        # the kernel would flush them: `xdivy(-1e-310, 1.0)` of float64 is -1e-310 in a tf.function, 0 eagerly;
+        # TF 2.21 observed, fz57, fz54b seed 57104 #4)
+        r = _simplified(rec, "Mul", y, x)
+        if r is not None:
+            return r
     r = dispatch.execute(unary.RECIPROCAL, (y,))
     if y.dtype is not dtypes.float16 and not y.dtype.is_complex:
         r = _daz(r)
@@ -323,6 +330,13 @@ def _forward(x: Tensor) -> Tensor:
     out = array.identity(x)
     symbolic.forwarded(out, x)
     return out
+
+
+def _mul_no_nan_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
+    """MulNoNan of a constant of ones, either side: constant folding simplifies it as a Mul (`_simplified`; IsAnyMul
+    takes MulNoNan): `multiply_no_nan(x, ones)` and `multiply_no_nan(ones, x)` of float64 -1e-310 are -1e-310 in a
+    tf.function, 0 eagerly (TF 2.21 observed; fz57)."""
+    return _simplified(rec, "Mul", *tensors)
 
 
 def _mul_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
@@ -1462,7 +1476,7 @@ def _rules() -> dict[Any, Any]:
             math.MIN: _owned(cf, _reduction_identity),
             math.SUM: _owned(cf, _reduction_identity), math.MEAN: _owned(cf, _reduction_identity),
             reductions.PROD: _owned(cf, _reduction_identity),
-            math.REALDIV: _div_rule, xfunctions.XDIVY: _xdivy_rule, math.POW: _owned(ao, _pow_rule), unary.LOG: _owned(ao, _log_rule),
+            math.REALDIV: _div_rule, xfunctions.XDIVY: _xdivy_rule, xfunctions.MUL_NO_NAN: _owned(cf, _mul_no_nan_rule), math.POW: _owned(ao, _pow_rule), unary.LOG: _owned(ao, _log_rule),
             math.SUB: _sub_rule, math.ADD: _add_rule, unary.RECIPROCAL: _owned(ao, _reciprocal_rule),
             math.ADD_N: _owned(cf, _add_n_rule), math.MUL: _mul_rules, array.ONES_LIKE: _owned(cf, _ones_like_rule),
             array.RESHAPE: _owned(ao, _reshape_rule), array.IDENTITY: _owned("dependency_optimization", _identity_rule),
