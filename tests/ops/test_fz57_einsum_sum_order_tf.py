@@ -21,7 +21,8 @@ pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
 
 _EQUATIONS = (((3, 2), "ij->"), ((1, 40), "ij->"), ((5, 7), "ij->"), ((4, 50), "ij->i"), ((50, 4), "ij->j"),
               ((3, 9, 5), "ijk->"), ((3, 9, 5), "ijk->j"), ((3, 9, 5), "ijk->ki"), ((200,), "i->"), ((3, 70), "ij->"),
-              ((2, 1000), "ij->i"), ((2, 3), "ij->ji"), ((2, 0), "ij->i"), ((0, 3), "ij->"))
+              ((2, 1000), "ij->i"), ((2, 3), "ij->ji"), ((2, 0), "ij->i"), ((0, 3), "ij->"), ((2, 0), "ij->j"),
+              ((0, 3), "ij->j"), ((0, 3), "ij->i"), ((3, 0, 2), "ijk->ik"))
 
 
 def _sum(tf: Any, dtype: str, shape: tuple, eq: str, seed: int) -> Any:

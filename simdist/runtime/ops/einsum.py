@@ -261,7 +261,8 @@ def _ordered_total(s0: str, out: str, a: np.ndarray) -> np.ndarray | None:
         return None
     kept = [s0.index(c) for c in out]
     red = [i for i in range(len(s0)) if i not in kept]
-    rows = np.transpose(a, kept + red).reshape(int(np.prod([a.shape[i] for i in kept], dtype=np.int64)), -1)
+    rows = np.transpose(a, kept + red).reshape(int(np.prod([a.shape[i] for i in kept], dtype=np.int64)),
+                                               int(np.prod([a.shape[i] for i in red], dtype=np.int64)))
     if rows.shape[1] > 1024:
         return _full_order(s0, out, a)   # (longer rows: TF's order not found; Eigen's full reduction where it shows)
     acc = np.zeros(rows.shape[0], rows.dtype)
