@@ -89,7 +89,6 @@ _SCOPES: dict[str, tuple[str, ...]] = {
     "math.unsorted_segment_sqrt_n": ("UnsortedSegmentSqrtN",),
     "math.unsorted_segment_mean": ("UnsortedSegmentMean",),
     "einsum": ("einsum",),
-    "linalg.global_norm": ("global_norm",),
     "tensordot": ("Tensordot",),
 }
 

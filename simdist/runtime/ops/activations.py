@@ -436,7 +436,7 @@ def _move_axis_last(x: Tensor, axis: int) -> tuple[int, ...]:
     return tuple(perm)
 
 
-def _along_axis(op: Any, logits: Any, axis: Any) -> Tensor:
+def _along_axis(op: Any, logits: Any, axis: Any, name: str | None = None) -> Tensor:
     """Softmax/LogSoftmax on `axis`: the op runs on the last axis; any other axis is swapped to
     the end and back (TF's _wrap_2d_function), with TF's range check."""
     x = _t(logits)
@@ -478,17 +478,28 @@ def _along_axis(op: Any, logits: Any, axis: Any) -> Tensor:
             "[Op:Transpose]"), TypeError, "Value passed to parameter 'perm' has DataType float32 not in list of "
             "allowed values: int32, int64")
     perm = _move_axis_last(x, axis % nd)
-    return array.transpose(dispatch.execute(op, (array.transpose(x, perm),)), perm)
+    # (inside a tf.function, the nodes _wrap_2d_function's Python makes, which simdist computes without: rank's
+    # Const `Rank`, for a negative axis `dim + ndims` (`add`), the second `Rank`, `dim % ndims` (`mod`); each swap
+    # subtract(input_rank, 1)'s `Sub`, `range`, for a negative axis `dim_index + 1` (`add`), `range`, `concat`, then
+    # its transpose; the last transpose takes `name`. Observed on TF 2.21: fz57, fz54b seed 57105 #6)
+    from simdist.runtime import graph_names
+    neg = axis < 0
+    graph_names.reserve("Rank", *(("add",) if neg else ()), "Rank", *(("mod",) if neg else ()))
+    swap = ("Sub", "range", *(("add",) if neg else ()), "range", "concat")
+    graph_names.reserve(*swap)
+    inner = dispatch.execute(op, (array.transpose(x, perm),))
+    graph_names.reserve(*swap)
+    return array.transpose(inner, perm, name=name)
 
 
 def softmax(logits: Any, axis: Any = None, name: str | None = None) -> Tensor:
     """`tf.nn.softmax` (= `tf.math.softmax`): exp(x) / sum(exp(x)) along `axis` (default -1)."""
-    return _along_axis(SOFTMAX, logits, axis)
+    return _along_axis(SOFTMAX, logits, axis, name)
 
 
 def log_softmax(logits: Any, axis: Any = None, name: str | None = None) -> Tensor:
     """`tf.nn.log_softmax` (= `tf.math.log_softmax`): x - log(sum(exp(x))) along `axis`."""
-    return _along_axis(LOG_SOFTMAX, logits, axis)
+    return _along_axis(LOG_SOFTMAX, logits, axis, name)
 
 
 def gelu(features: Any, approximate: bool = False, name: str | None = None) -> Tensor:

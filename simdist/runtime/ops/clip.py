@@ -75,40 +75,59 @@ def _check_list(t_list: Any) -> list:
     return list(t_list)
 
 
+def _scope_name(name: Any, default: str) -> str:
+    return name if isinstance(name, str) and name else default
+
+
 def global_norm(t_list: Any, name: str | None = None) -> Tensor:
     """`tf.linalg.global_norm`: sqrt(sum of squares of every entry of every tensor); None is
     skipped, IndexedSlices count their values. As TF: an L2Loss op per tensor (sum(x**2)/2),
     their sum doubled, then sqrt; L2Loss's gradient x * g is what a float16 65504 needs (Square's
-    g * (2 * x) overflows to inf * 0 = NaN; third fuzzer, seed 53 #165)."""
+    g * (2 * x) overflows to inf * 0 = NaN; third fuzzer, seed 53 #165). Inside a tf.function its nodes are
+    TF's: below the scope `global_norm` (or `name`), the 2.0 a `Const`, the product `mul`, the Sqrt named
+    `global_norm` (fz57)."""
     from simdist.runtime.ops.losses import l2_loss
-    values = [None if v is None else _values(v) for v in _check_list(t_list)]
-    halves = [l2_loss(v) for v in values if v is not None]
-    half_squared_norm = math.reduce_sum(array.stack(halves))
-    return unary.sqrt(math.multiply(half_squared_norm, 2.0))
+    t_list = _check_list(t_list)
+    with graph_names.op_scope(_scope_name(name, "global_norm")):
+        values = [None if v is None else _values(v) for v in t_list]
+        halves = [l2_loss(v) for v in values if v is not None]
+        half_squared_norm = math.reduce_sum(array.stack(halves))
+        graph_names.reserve("Const")   # (constant_op.constant(2.0, dtype=...))
+        doubled = half_squared_norm * convert_to_tensor(2.0, dtype=half_squared_norm.dtype)
+        with graph_names.given_name("global_norm", "Sqrt"):
+            return unary.sqrt(doubled)
 
 
 def clip_by_global_norm(t_list: Any, clip_norm: Any, use_norm: Any = None,
                         name: str | None = None) -> tuple[list, Tensor]:
     """`tf.clip_by_global_norm`: (the tensors scaled by clip_norm / max(global_norm, clip_norm),
-    the global norm). None entries stay None; IndexedSlices stay IndexedSlices."""
+    the global norm). None entries stay None; IndexedSlices stay IndexedSlices. Inside a tf.function the
+    global norm is computed first (its own scope, given `name`), the rest below the scope `clip_by_global_norm`
+    (or `name`, made unique), each clipped value the Identity `<scope>/_<i>` below it (TF's
+    `identity(..., name="%s_%d" % (name, i))`; fz57)."""
     t_list = _check_list(t_list)
     if use_norm is None:
-        use_norm = global_norm(t_list)
+        use_norm = global_norm(t_list, name)
     elif not isinstance(use_norm, Tensor) and getattr(use_norm, "_as_tensor", None) is None:
         # TF computes `1.0 / use_norm` and reads `use_norm.dtype` on the value as given: a Python 0 or
         # False is ZeroDivisionError, another number AttributeError (clause ops.argument-errors; fz15c)
         1.0 / use_norm
         raw_attribute(use_norm, "dtype")
     use_norm = _t(use_norm)
-    # TF: clip_norm * minimum(1.0 / use_norm, constant(1.0, use_norm.dtype) / clip_norm)
-    scale_for_finite = clip_norm * math.minimum(1.0 / use_norm,
-                                                convert_to_tensor(1.0, dtype=use_norm.dtype) / clip_norm)
-    scale = scale_for_finite + (use_norm - use_norm)
-    out = []
-    for t in t_list:
-        if t is None:
-            out.append(None)
-            continue
-        v = _values(t)
-        out.append(_like(t, array.identity(math.multiply(v, math.cast(scale, v.dtype)))))
+    with graph_names.op_scope(_scope_name(name, "clip_by_global_norm")):
+        scope = graph_names.inner_name()
+        # TF: clip_norm * minimum(1.0 / use_norm, constant(1.0, use_norm.dtype) / clip_norm)
+        inverse = 1.0 / use_norm
+        graph_names.reserve("Const")   # (constant_op.constant(1.0, dtype=use_norm.dtype))
+        scale_for_finite = clip_norm * math.minimum(inverse, convert_to_tensor(1.0, dtype=use_norm.dtype) / clip_norm)
+        scale = scale_for_finite + (use_norm - use_norm)
+        out = []
+        for i, t in enumerate(t_list):
+            if t is None:
+                out.append(None)
+                continue
+            v = _values(t)
+            clipped = v * math.cast(scale, v.dtype)
+            with graph_names.given_name(None if scope is None else f"{scope}_{i}", "Identity"):
+                out.append(_like(t, array.identity(clipped)))
     return out, use_norm

@@ -162,6 +162,13 @@ def _xdivy_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
         return None
     if not (_is_float(x) or x.dtype.is_complex):
         return None
+    if _is_ones(rec, y):
+        # (MulNoNan(1, x) is then simplified as a Mul by ones: x forwarded, or broadcast, its subnormals kept where
+        # the kernel would flush them: `xdivy(-1e-310, 1.0)` of float64 is -1e-310 in a tf.function, 0 eagerly;
+        # TF 2.21 observed, fz57, fz54b seed 57104 #4)
+        r = _simplified(rec, "Mul", y, x)
+        if r is not None:
+            return r
     r = dispatch.execute(unary.RECIPROCAL, (y,))
     if y.dtype is not dtypes.float16 and not y.dtype.is_complex:
         r = _daz(r)
@@ -323,6 +330,13 @@ def _forward(x: Tensor) -> Tensor:
     out = array.identity(x)
     symbolic.forwarded(out, x)
     return out
+
+
+def _mul_no_nan_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
+    """MulNoNan of a constant of ones, either side: constant folding simplifies it as a Mul (`_simplified`; IsAnyMul
+    takes MulNoNan): `multiply_no_nan(x, ones)` and `multiply_no_nan(ones, x)` of float64 -1e-310 are -1e-310 in a
+    tf.function, 0 eagerly (TF 2.21 observed; fz57)."""
+    return _simplified(rec, "Mul", *tensors)
 
 
 def _mul_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
@@ -576,7 +590,7 @@ def finished_phases() -> list[tuple[bool, dict[str, Any]]]:
             for name in ("AddV2", "Add", "Sub", "Mul")}
     arith = {"RealDiv": _sqrt_div, "Mul": _finished_mul, "AddV2": _finishing(ao, _add_ops_rule),
              "Add": _finishing(ao, _add_ops_rule), "LogicalNot": _finishing(ao, _logical_not_rule),
-             "Square": _finishing(ao, _square_rule)}
+             "Square": _finishing(ao, _square_rule), "AddN": _finishing(ao, _add_n_by_merged_names)}
     for name in ("Max", "Min", "ArgMax", "ArgMin"):
         arith[name] = _finishing(ao, _monotonic_rule(name))
     # (then the remapper's fusions; then the kernels' own order: AddN's buffer forwarding, in every graph the
@@ -1124,22 +1138,106 @@ def _aggregation(tensors: Any) -> Tensor | None:
 
 
 # --- the inputs of an aggregate sorted by node name (ArithmeticOptimizer's canonical input order)
-def _by_name(ts: Any) -> list[Tensor] | None:
+def _by_name(ts: Any, rec: Any = None) -> list[Tensor] | None:
     """An AddN's inputs in the order TF's optimized graph holds them, sorted by their nodes' names
     (measured on TF 2.21: inside tf.function `tf.add_n([x, y, z, w])` and `((x + y) + z) + w` of float32
     arguments named x, y, z, w sum as add_n([w, x, y, z]); renamed b, a, d, c they follow the new names;
     `(x + y) + x` is AddN(x, x, y); a tape's gradient terms sum in their nodes' names' order, `mul_10`
     before `mul_2`, after the rewrites that forward a node's input: `ones * c` is c, runtime/graph_names.py),
     where every input has a name simdist knows (symbolic.node_name); None where one does not (the order
-    stays as written) or the order does not change."""
+    stays as written) or the order does not change. With `rec`, on the finished graph, an input that Grappler's
+    DedupComputations merges with an earlier node (two `reduce_sum`s of one tensor) sorts by that node's name, so
+    the merged inputs sit together (`_merged_names`; TF 2.21: add_n of Sum nodes Sum_2 .. Sum_6, Sum_6 a duplicate
+    of Sum_3 and none returned, sums Sum_2, Sum_3, Sum_3, Sum_4, Sum_5; fz57, fz54b seed 57102 #3)."""
     from simdist.runtime import symbolic
     names = [symbolic.optimized_name(t) for t in ts]
+    if rec is not None:
+        names = _merged_names(rec, ts, names)
     if any(n is None for n in names):
         return None
     order = sorted(range(len(ts)), key=lambda i: names[i])   # (stable: one tensor twice keeps its place)
     if order == list(range(len(ts))):
         return None
     return [ts[i] for i in order]
+
+
+def _merged_names(rec: Any, ts: Any, names: list) -> list:
+    """On the finished graph (a finished rule's view), each input's name, or that of the first node DedupComputations
+    merges it with (it runs before the stages that sort an aggregate's inputs by name): `_deduped`."""
+    view = _VIEWS[-1] if _VIEWS else None
+    slots = [rec.slot_of.get(id(t)) for t in ts]
+    known = [i for i in slots if i is not None]
+    if view is None or len(known) < 2:
+        return names
+    canon = _deduped(rec, max(known))
+    from simdist.runtime import symbolic
+    out = list(names)
+    for k, i in enumerate(slots):
+        if i is None or canon[i] == i:
+            continue
+        first = rec.tensor_at.get(canon[i])
+        name = None if first is None else symbolic.optimized_name(first)
+        if name is not None:
+            out[k] = name
+    return out
+
+
+def _deduped(rec: Any, upto: int) -> list[int]:
+    """For nodes 0..upto, the node Grappler's DedupComputations keeps in each one's place: the first earlier node of
+    the same stateless op and attributes on the same inputs (`_canonical`'s key), constants of one value, where an
+    Identity is its input (the model pruner bypasses it first: `reduce_sum(identity(x))` and `reduce_sum(x)`
+    merge; observed on TF 2.21, fz57, returned or not)."""
+    from simdist.runtime.graph.ir import CONST, PURE
+    canon: list[int] = []
+    seen: dict[Any, int] = {}
+    for j in range(upto + 1):
+        n = rec.nodes[j]
+        key: Any = None
+        if n.kind == PURE and n.op is not None and n.op.name == "Identity" and len(n.ins) == 1:
+            canon.append(canon[n.ins[0]])
+            continue
+        if n.kind == CONST and n.key != "capture" and isinstance(n.value, np.ndarray):
+            key = ("const", str(n.dtype), n.value.shape, n.value.dtype.str, n.value.tobytes())
+        elif n.kind == PURE and not n.stateful and n.key is not None and n.key[0] != "unique":
+            key = (n.key, tuple(canon[k] for k in n.ins))
+        if key is None:
+            canon.append(j)
+            continue
+        try:
+            canon.append(seen.setdefault(key, j))
+        except TypeError:   # (an unhashable key: the node stands alone)
+            canon.append(j)
+    return canon
+
+
+def _add_n_by_merged_names(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
+    """AddN on the finished graph after DedupComputations: an input merged with an earlier input is that input (one
+    node read twice, whose buffer the kernel does not take over: `_add_n_forwarding`), and the inputs sort again by
+    name (`_merged_names`): add_n([sum(x), sum(y), sum(z), sum(identity(x))]) of nodes Sum .. Sum_3 is
+    AddN(Sum, Sum, Sum_1, Sum_2) (TF 2.21 observed; fz57, fz54b seed 57102 #3's loss). Only where at most one input
+    is constant (as `_add_n_rule`'s sort) and an input merges."""
+    from simdist.runtime.ops import dispatch, math
+    if len(tensors) < 3 or not (_is_float(tensors[0]) or tensors[0].dtype.is_complex) or \
+            sum(rec.is_constant(t) for t in tensors) > 1:
+        return None
+    slots = [rec.slot_of.get(id(t)) for t in tensors]
+    known = [i for i in slots if i is not None]
+    if len(known) < 2:
+        return None
+    canon = _deduped(rec, max(known))
+    first: dict[int, Tensor] = {}
+    merged = []
+    for t, i in zip(tensors, slots):
+        merged.append(t if i is None else first.setdefault(canon[i], t))
+    if all(a is b for a, b in zip(merged, tensors)):
+        return None
+    named = _by_name(merged, rec) or merged
+    was = rec.rewrites
+    rec.rewrites = False   # (already in Grappler's order: not sorted again by the record-time rule)
+    try:
+        return dispatch.execute(math.ADD_N, tuple(named))   # type: ignore[no-any-return]
+    finally:
+        rec.rewrites = was
 
 
 # --- arithmetic_optimizer.cc AddOpsRewriteStage
@@ -1192,7 +1290,7 @@ def _add_ops_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     sums = []
     for key in sorted(groups, key=lambda k: int(np.prod(k))):
         g = groups[key]
-        g = _by_name(g) or g
+        g = _by_name(g, rec) or g
         if len(g) == 1:
             sums.append(g[0])
         elif all(t is g[0] for t in g):
@@ -1526,7 +1624,7 @@ def _rules() -> dict[Any, Any]:
             math.MIN: _owned(cf, _reduction_identity),
             math.SUM: _owned(cf, _reduction_identity), math.MEAN: _owned(cf, _reduction_identity),
             reductions.PROD: _owned(cf, _reduction_identity),
-            math.REALDIV: _div_rule, xfunctions.XDIVY: _xdivy_rule, math.POW: _owned(ao, _pow_rule), unary.LOG: _owned(ao, _log_rule),
+            math.REALDIV: _div_rule, xfunctions.XDIVY: _xdivy_rule, xfunctions.MUL_NO_NAN: _owned(cf, _mul_no_nan_rule), math.POW: _owned(ao, _pow_rule), unary.LOG: _owned(ao, _log_rule),
             math.SUB: _sub_rule, math.ADD: _add_rule, unary.RECIPROCAL: _owned(ao, _reciprocal_rule),
             math.ADD_N: _owned(cf, _add_n_rule), math.MUL: _mul_rules, array.ONES_LIKE: _owned(cf, _ones_like_rule),
             array.RESHAPE: _owned(ao, _reshape_rule), array.IDENTITY: _owned("dependency_optimization", _identity_rule),

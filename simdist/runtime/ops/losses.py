@@ -166,10 +166,17 @@ def _range_error(start: int, limit: int) -> errors.InvalidArgumentError:
 
 
 def _flatten_outer_dims(x: Tensor) -> Tensor:
+    """nn_ops._flatten_outer_dims: reshape(x, [-1, last]), Reshape's -1 inferred as its kernel infers it: with a
+    last dimension 0 the input's zero dimensions are not counted, so [0, 0] is [1, 0] and [0, 2, 0] is [2, 0] (the
+    cost's reshape to the outer shape then fails as TF's: "Input to reshape is a tensor with 1 values, but the
+    requested shape has 0"; fz57, fz54b seed 57103 #4)."""
     shp = x.shape.as_list()
-    if len(shp) == 2:
+    if shp[-1] == 0:
+        outer = int(np.prod([d for d in shp[:-1] if d > 0], dtype=np.int64))
+    else:
+        outer = int(np.prod(shp[:-1], dtype=np.int64))
+    if len(shp) == 2 and shp[0] == outer:
         return x
-    outer = int(np.prod(shp[:-1], dtype=np.int64))
     return array.reshape(x, [outer, shp[-1]])
 
 

@@ -138,6 +138,12 @@ def broadcast_dense(rt: RaggedTensor, dense: Tensor) -> Tensor:
     idx = _ragged_indices(rt)
     idx = np.where(np.asarray(dims[:outer]) == 1, 0, idx)
     inner_dense = dims[outer:]
+    if dense.shape.rank == rank - outer + 1:
+        # (the operand's first dimension is the last ragged one: DynamicRaggedShape's broadcast_flat_values gathers
+        # the operand itself along it (`_LayerBroadcaster.broadcast_tensor`, no reshape first), so a tape's gradient
+        # of it is Gather's IndexedSlices: `ragged + [0.25]`, TF 2.21 observed; fz57, fz55b seeds 57201 #0, 57202 #7)
+        col = idx.reshape(len(idx), outer)[:, outer - 1].astype(np.int64)
+        return array.gather(dense, convert_to_tensor(col, dtype=dtypes.int64))
     # (no flat values: still a gather of the operand, so a tape connects it and its gradient is zeros, not None,
     # as TF's broadcast gather gives an empty IndexedSlices; fz55b seed 55201 #29)
     return scatter.gather_nd(d, convert_to_tensor(idx.astype(np.int64).reshape(len(idx), outer), dtype=dtypes.int64))
