@@ -294,6 +294,19 @@ def test_blind73_random_draws(backend: Any, name: str) -> None:
     _check(backend, name)
 
 
+@pytest.mark.clause("ops.cast-half-through-float")
+def test_blind73_casts_to_half_types_round_through_float32(backend: Any) -> None:
+    """float64 values a hair above half an ulp of float32 cast to float16/bfloat16: TF 2.21 rounds through float32
+    (twice), with Truncate and without, and tf.cast."""
+    _check(backend, "op-truncating-casts")
+
+
+@pytest.mark.clause("ops.philox-counter-wrap")
+def test_blind73_philox_counter_wraps_into_its_high_word(backend: Any) -> None:
+    """A Generator's Philox counter crossing 2^64: the carry into the high word, wrapped, as TF 2.21's draws show."""
+    _check(backend, "random-counters-near-the-wrap")
+
+
 @pytest.mark.clause("function.tracing-count")
 @pytest.mark.parametrize("name", _ids("function-"))
 def test_blind73_relaxed_traces(backend: Any, name: str) -> None:

@@ -124,7 +124,9 @@ def one_row_transposed_b(x: np.ndarray, y: np.ndarray) -> np.ndarray:
         while w > k - i:
             w //= 2
         piece = _tree((a[None, i:i + w] * b[:, i:i + w]).astype(_F))
-        s = piece if s is None else (s + piece).astype(_F)
+        # (without a 16-wide part the pieces add onto +0, as oneDNN's matmul does: a k = 1 product of -0.0 is +0.0 on
+        # TF 2.21, esweep57's e-matmul-float32 '(1, 17)(17, 1)' g0)
+        s = (_F(0) + piece).astype(_F) if s is None else (s + piece).astype(_F)
         i += w
     assert s is not None
     return s[None, :].astype(_F)
