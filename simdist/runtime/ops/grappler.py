@@ -1081,14 +1081,18 @@ def _merged(rec: Any, a: Tensor, b: Tensor) -> bool:
     return canon[ia] == canon[ib]
 
 
-def _canonical(rec: Any, upto: int) -> list[int]:
-    """For nodes 0..upto, the first node each merges with (see _merged)."""
+def _canonical(rec: Any, upto: int, bypass_identity: bool = False) -> list[int]:
+    """For nodes 0..upto, the first node each merges with (see _merged); `bypass_identity`: an Identity is its input
+    (DedupComputations after the model pruner: `_deduped`)."""
     from simdist.runtime.graph.ir import CONST, PURE
     canon: list[int] = []
     seen: dict[Any, int] = {}
     for j in range(upto + 1):
         n = rec.nodes[j]
         key: Any = None
+        if bypass_identity and n.kind == PURE and n.op is not None and n.op.name == "Identity" and len(n.ins) == 1:
+            canon.append(canon[n.ins[0]])
+            continue
         if n.kind == CONST and n.key != "capture" and isinstance(n.value, np.ndarray):
             key = ("const", str(n.dtype), n.value.shape, n.value.dtype.str, n.value.tobytes())
         elif n.kind == PURE and not n.stateful and n.key is not None and n.key[0] != "unique":
@@ -1187,27 +1191,7 @@ def _deduped(rec: Any, upto: int) -> list[int]:
     the same stateless op and attributes on the same inputs (`_canonical`'s key), constants of one value, where an
     Identity is its input (the model pruner bypasses it first: `reduce_sum(identity(x))` and `reduce_sum(x)`
     merge; observed on TF 2.21, fz57, returned or not)."""
-    from simdist.runtime.graph.ir import CONST, PURE
-    canon: list[int] = []
-    seen: dict[Any, int] = {}
-    for j in range(upto + 1):
-        n = rec.nodes[j]
-        key: Any = None
-        if n.kind == PURE and n.op is not None and n.op.name == "Identity" and len(n.ins) == 1:
-            canon.append(canon[n.ins[0]])
-            continue
-        if n.kind == CONST and n.key != "capture" and isinstance(n.value, np.ndarray):
-            key = ("const", str(n.dtype), n.value.shape, n.value.dtype.str, n.value.tobytes())
-        elif n.kind == PURE and not n.stateful and n.key is not None and n.key[0] != "unique":
-            key = (n.key, tuple(canon[k] for k in n.ins))
-        if key is None:
-            canon.append(j)
-            continue
-        try:
-            canon.append(seen.setdefault(key, j))
-        except TypeError:   # (an unhashable key: the node stands alone)
-            canon.append(j)
-    return canon
+    return _canonical(rec, upto, bypass_identity=True)
 
 
 def _add_n_by_merged_names(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
