@@ -2056,9 +2056,8 @@ TRAINING_BATCH11: list[Mutant] = [
        "Orthogonal transposes Q for tall shapes instead of wide ones: a wide kernel (an LSTM's (u, 4u) "
        "recurrent kernel) has non-orthonormal rows"),
     _t("clip-by-global-norm-scales-up", "formula", "simdist/runtime/ops/clip.py",
-       "    scale_for_finite = clip_norm * math.minimum(1.0 / use_norm,\n"
-       "                                                convert_to_tensor(1.0, dtype=use_norm.dtype) / clip_norm)\n",
-       "    scale_for_finite = clip_norm * (1.0 / use_norm)\n",
+       "        scale_for_finite = clip_norm * math.minimum(inverse, convert_to_tensor(1.0, dtype=use_norm.dtype) / clip_norm)\n",
+       "        scale_for_finite = clip_norm * inverse\n",
        "tf.clip_by_global_norm rescales every list to the clip norm, scaling up lists whose norm is below it"),
     # kloss2: the focal weighting and R2Score (suite/test_keras_losses_more.py, test_keras_metrics_more.py);
     # two only, the training catalogue being at its cap
@@ -10010,8 +10009,8 @@ TRAINING_BATCH61: list[Mutant] = [
        "    t_min = math.maximum(values, clip_value_min)\n    _same_shape(values, t_min)\n    t_max = math.minimum(t_min, clip_value_max)\n",
        "clip_by_value clips from below first: with clip_value_min > clip_value_max the result is the max, not TF's min"),
     _t("global-norm-sqrt-two-split", "formula", "simdist/runtime/ops/clip.py",
-       "    return unary.sqrt(math.multiply(half_squared_norm, 2.0))\n",
-       "    return math.multiply(unary.sqrt(half_squared_norm), 1.4142135623730951)\n",
+       "            return unary.sqrt(doubled)\n",
+       "            return math.multiply(unary.sqrt(half_squared_norm), 1.4142135623730951)\n",
        "subtle: global_norm as sqrt(half) * sqrt(2) instead of sqrt(2 * half): an ulp off"),
     _t("group-by-window-key-int32", "dtype", "simdist/runtime/data/group_by_window.py",
        "                out = _returned_dataset(reduce_func(Tensor(np.asarray(key, np.int64), dtypes.int64), window))\n",
