@@ -25,7 +25,8 @@ import re
 from typing import Any, Callable
 
 __all__ = ["GraphNames", "begin", "end", "current", "state", "set_state", "scope_name", "op_scope",
-           "given_name", "first_op_named", "reserve", "identity_n", "scoped", "inner_name", "name_outputs", "name_read", "name_constant", "quiet"]
+           "given_name", "first_op_named", "reserve", "identity_n", "scoped", "inner_name", "name_outputs",
+           "name_read", "name_constant", "quiet"]
 
 # ops.py's patterns: a scope at the root must be a valid op name; below it, a valid scope name
 _VALID_OP_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\\/>-]*$")
