@@ -67,7 +67,8 @@ def install(modules: dict[str, dict]) -> None:
                 continue
             if id(v) not in _DONE:
                 at = _name_at(v)
-                kw_only = at is not None and inspect.signature(v).parameters["name"].kind is inspect.Parameter.KEYWORD_ONLY
+                kw_only = at is not None and \
+                    inspect.signature(v).parameters["name"].kind is inspect.Parameter.KEYWORD_ONLY
                 _DONE[id(v)] = None if at is None else _named(v, at, kw_only)
             w = _DONE[id(v)]
             if w is not None:
