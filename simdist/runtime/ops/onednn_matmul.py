@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from simdist.runtime import host_cpu
+from simdist.runtime.ops.nan_operands import first_nan
 from simdist.runtime.ops.onednn_softmax import fma32
 
 __all__ = ["applies", "applies_one_row", "in_order", "matmul_transposed_b", "one_row_transposed_b",
@@ -87,6 +88,18 @@ def applies_one_row(x: np.ndarray, y: np.ndarray, transpose_a: bool, transpose_b
             and host_cpu.current().onednn_supports("float32"))
 
 
+def _add(u: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """float32 u + v, a NaN the first NaN operand's (vaddps; NumPy's choice depends on its loop)."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        return first_nan((u + v).astype(_F), u, v)
+
+
+def _mul(u: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """float32 u · v, a NaN the first NaN operand's (vmulps)."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        return first_nan((u * v).astype(_F), u, v)
+
+
 def _tree(p: np.ndarray) -> np.ndarray:
     """The sum over the last axis (width 1, 2, 4 or 8) as the kernel reduces a vector: pairs of neighbours first,
     the two 4-lane halves' pair sums added lane by lane, then the last pair: ((p0 + p1) + (p4 + p5)) + ((p2 + p3) +
@@ -94,9 +107,9 @@ def _tree(p: np.ndarray) -> np.ndarray:
     w = p.shape[-1]
     if w == 1:
         return p[..., 0]
-    pairs = (p[..., 0::2] + p[..., 1::2]).astype(_F)
+    pairs = _add(p[..., 0::2], p[..., 1::2])
     if w == 8:
-        pairs = (pairs[..., :2] + pairs[..., 2:]).astype(_F)   # ((p0 + p1) + (p4 + p5)), ((p2 + p3) + (p6 + p7))
+        pairs = _add(pairs[..., :2], pairs[..., 2:])   # ((p0 + p1) + (p4 + p5)), ((p2 + p3) + (p6 + p7))
     return _tree(pairs) if pairs.shape[-1] > 1 else pairs[..., 0]
 
 
@@ -105,7 +118,8 @@ def one_row_transposed_b(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     with transpose_b on an AVX-512 CPU: each output a dot product of x's row with b's row j. The first k - k mod 16
     elements accumulate in 8 lanes (element i in lane i mod 8): the first 8 products, then fused multiply-adds of
     each next 8, the lanes reduced as `_tree` does; the rest of k in pieces of 8, 4, 2 and 1 elements (the largest
-    that fits first), each piece's products reduced by `_tree` and added to the sum in turn. Observed on TF 2.21 on
+    that fits first), each piece's products reduced by `_tree` and added to the sum in turn (the piece the first
+    operand, which decides of two NaNs whose sign is kept: `nan_operands`). Observed on TF 2.21 on
     the Intel Xeon (kopen57): every element of 322 seeded products, k in 1..39, 47, 64, 100, 129, 200, 385 and 500,
     n in 1..33 (/work/wt/kopen57_logs/m1.py, m1j.py); the rule for 2..15 rows (`matmul_transposed_b`) was off in
     289 of them, NumPy's order in 275. A Dense layer's input gradient of a one-row batch is this product."""
@@ -115,7 +129,7 @@ def one_row_transposed_b(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     main = k - k % 16
     s: np.ndarray | None = None
     if main:
-        acc = (a[None, :8] * b[:, :8]).astype(_F)
+        acc = _mul(a[None, :8], b[:, :8])
         for start in range(8, main, 8):
             acc = fma32(a[None, start:start + 8], b[:, start:start + 8], acc)
         s = _tree(acc)
@@ -123,10 +137,11 @@ def one_row_transposed_b(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     while i < k:
         while w > k - i:
             w //= 2
-        piece = _tree((a[None, i:i + w] * b[:, i:i + w]).astype(_F))
+        piece = _tree(_mul(a[None, i:i + w], b[:, i:i + w]))
         # (without a 16-wide part the pieces add onto +0, as oneDNN's matmul does: a k = 1 product of -0.0 is +0.0 on
-        # TF 2.21, esweep57's e-matmul-float32 '(1, 17)(17, 1)' g0)
-        s = (_F(0) + piece).astype(_F) if s is None else (s + piece).astype(_F)
+        # TF 2.21, esweep57's e-matmul-float32 '(1, 17)(17, 1)' g0; a piece is the first operand: of two NaNs its
+        # own is kept, /work/wt/lead58_logs/fit_rows.py)
+        s = _add(piece, _F(0) if s is None else s)
         i += w
     assert s is not None
     return s[None, :].astype(_F)
