@@ -19,8 +19,8 @@ from simdist.runtime import host_cpu
 from simdist.runtime.ops.nan_operands import first_nan
 from simdist.runtime.ops.onednn_softmax import fma32
 
-__all__ = ["applies", "applies_one_row", "in_order", "matmul_transposed_b", "one_row_transposed_b",
-           "transposed_b_pure"]
+__all__ = ["applies", "applies_one_row", "batched", "batched_in_order", "in_order", "matmul_transposed_b",
+           "one_row_transposed_b", "transposed_b_pure"]
 
 _F = np.float32
 _LANES = 16
@@ -54,6 +54,42 @@ def in_order(x: np.ndarray, y: np.ndarray, transpose_a: bool, transpose_b: bool)
             and x.shape[0] >= 1 and 1 <= x.shape[1] <= 384 and y.shape[1] >= 2
             and x.shape[0] * x.shape[1] * y.shape[1] <= ORDERED_BUDGET
             and host_cpu.current().onednn_supports("float32"))
+
+
+#: oneDNN's batched float32 product (BatchMatMulV2) sums k in blocks of this many
+BATCH_K_BLOCK = 512
+
+
+def batched_in_order(x: np.ndarray, y: np.ndarray) -> bool:
+    """Whether BatchMatMulV2's x [..., m, k] @ y [..., k, n] (transposes already applied) is oneDNN's batched float32
+    product `batched` computes: k in 1..1024 (two blocks at most; more are split otherwise, not modelled), within
+    ORDERED_BUDGET multiply-adds (larger keep NumPy's BLAS, for its cost), where oneDNN runs float32."""
+    if x.dtype != np.float32 or y.dtype != np.float32 or x.ndim < 2 or y.ndim < 2 or not x.size or not y.size:
+        return False
+    k = x.shape[-1]
+    if not 1 <= k <= 2 * BATCH_K_BLOCK:
+        return False
+    batch = int(np.prod(np.broadcast_shapes(x.shape[:-2], y.shape[:-2]), dtype=np.int64))
+    return (batch * x.shape[-2] * k * y.shape[-1] <= ORDERED_BUDGET
+            and host_cpu.current().onednn_supports("float32"))
+
+
+def batched(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """x [..., m, k] @ y [..., k, n] as TF 2.21's oneDNN BatchMatMulV2 computes float32 (any rank, either operand
+    given transposed, one row or one column alike): each block of BATCH_K_BLOCK along k accumulated in order with
+    fused multiply-adds from +0, the blocks' sums added in order. Observed on TF 2.21 on the Intel Xeon (fifty-eighth
+    session, /work/wt/lead58_logs/p_bmm*.py): every element of 48 seeded products of batch 1-3, m 1..20, k 1..40,
+    n 1..17 with transposes (simdist's 2-D kernels' rules were off in 10 of them), of 24 larger ones (k up to 1,024,
+    m and n up to 256, rank 4, broadcast batches, rank-3 by rank-2 as Keras' Dense on a sequence, einsum's
+    BatchMatMul) and of raw rank-2 BatchMatMulV2; k = 513..519 take two blocks (one block is off in 2 of 6), and
+    k = 1,025 / 1,536 / 2,048 neither."""
+    from simdist.runtime.ops.contraction_order import ordered_matmul
+    k = x.shape[-1]
+    out = ordered_matmul(x[..., :BATCH_K_BLOCK], y[..., :BATCH_K_BLOCK, :])
+    if k > BATCH_K_BLOCK:
+        with np.errstate(over="ignore", invalid="ignore"):
+            out = (out + ordered_matmul(x[..., BATCH_K_BLOCK:], y[..., BATCH_K_BLOCK:, :])).astype(_F)
+    return out
 
 
 def matmul_transposed_b(x: np.ndarray, y: np.ndarray) -> np.ndarray:
