@@ -40,10 +40,14 @@ def _matmul(a: np.ndarray, b: np.ndarray, transpose_a: bool = False, transpose_b
     from simdist.runtime.ops import onednn_matmul
     if onednn_matmul.applies_one_row(x, y, transpose_a, transpose_b):   # (oneDNN's kernel of one row, kopen57)
         return onednn_matmul.one_row_transposed_b(x, y)
+    if onednn_matmul.applies_matvec(x, y, transpose_a, transpose_b):   # (oneDNN's one column: one-row dot products)
+        return onednn_matmul.matvec(x, y)
+    if onednn_matmul.applies_matvec_transposed(x, y, transpose_a, transpose_b):   # (x^T @ column: k in order)
+        return ordered_matmul(x, y)
     if onednn_matmul.applies(x, y, transpose_a, transpose_b):   # (oneDNN's dot-product kernel of a few rows)
         return onednn_matmul.matmul_transposed_b(x, y)
     if onednn_matmul.in_order(x, y, transpose_a, transpose_b) and not needs_order(x, y):
-        return ordered_matmul(x, y)   # (oneDNN's plain product: over k in order, fused multiply-adds)
+        return onednn_matmul.plain(x, y)   # (oneDNN's plain product: over k in order (halves), fused multiply-adds)
     if x.ndim >= 2 and y.ndim >= 2:
         if needs_order(x, y):   # infinities and overflows in TF's order (contraction_order.py)
             return ordered_matmul(x, y, fused=not (transpose_b and not transpose_a))

@@ -19,8 +19,8 @@ from simdist.runtime import host_cpu
 from simdist.runtime.ops.nan_operands import first_nan
 from simdist.runtime.ops.onednn_softmax import fma32
 
-__all__ = ["applies", "applies_one_row", "batched", "batched_in_order", "in_order", "matmul_transposed_b",
-           "one_row_transposed_b", "transposed_b_pure"]
+__all__ = ["applies", "applies_matvec", "applies_matvec_transposed", "applies_one_row", "batched", "batched_in_order",
+           "in_order", "matmul_transposed_b", "matvec", "one_row_transposed_b", "plain", "transposed_b_pure"]
 
 _F = np.float32
 _LANES = 16
@@ -42,7 +42,8 @@ ORDERED_BUDGET = 4_000_000
 
 def in_order(x: np.ndarray, y: np.ndarray, transpose_a: bool, transpose_b: bool) -> bool:
     """Whether x [m, k] @ y [k, n] (neither transposed) is oneDNN's product accumulated over k in order with fused
-    multiply-adds (contraction_order.ordered_matmul): n >= 2 columns and k <= 384. Observed on the same Xeon: every
+    multiply-adds (contraction_order.ordered_matmul; `plain`): n >= 2 columns and k <= 384 (768 in two halves
+    from two rows on). Observed on the same Xeon: every
     element of 22 seeded products of m in 1..256, k in 3..384, n in 2..256 (NumPy's BLAS was off in 5 of them);
     from k = 385 oneDNN splits k (2x385x3: 4 of 6 elements off in order), and one column (n = 1) is its
     matrix-vector kernel: neither modelled (NumPy's order kept). With transpose_b, 16 rows and more take the same
@@ -51,9 +52,29 @@ def in_order(x: np.ndarray, y: np.ndarray, transpose_a: bool, transpose_b: bool)
     product of more than ORDERED_BUDGET multiply-adds computed so (its cost: NumPy's BLAS kept)."""
     return (not transpose_a and (not transpose_b or x.shape[0] >= 16) and x.dtype == np.float32 and x.ndim == 2
             and y.ndim == 2
-            and x.shape[0] >= 1 and 1 <= x.shape[1] <= 384 and y.shape[1] >= 2
+            and x.shape[0] >= 1 and 1 <= x.shape[1] <= (2 * PLAIN_K if x.shape[0] >= 2 else PLAIN_K)
+            and y.shape[1] >= 2
             and x.shape[0] * x.shape[1] * y.shape[1] <= ORDERED_BUDGET
             and host_cpu.current().onednn_supports("float32"))
+
+
+#: the longest k oneDNN's plain float32 MatMul sums in one pass; up to twice that, it sums two halves
+PLAIN_K = 384
+
+
+def plain(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """x [m, k] @ y [k, n] as oneDNN's plain float32 MatMul (`in_order`): over k in order with fused multiply-adds
+    from +0; from k = 385 to 768 (two rows or more) each half, the first ceil(k / 2) and the rest, so and the two
+    added (fifty-eighth session, /work/wt/lead58_logs/p_mm2d.py, p_mm2e.py: every element of 11 seeded products of
+    k 385..768, m 2..64, n 2..300, with transpose_b from 16 rows; 769 and more are split in three, in an order not
+    found: not modelled)."""
+    from simdist.runtime.ops.contraction_order import ordered_matmul
+    k = x.shape[1]
+    if k <= PLAIN_K:
+        return ordered_matmul(x, y)
+    h = -(-k // 2)
+    with np.errstate(over="ignore", invalid="ignore"):
+        return (ordered_matmul(x[:, :h], y[:h]) + ordered_matmul(x[:, h:], y[h:])).astype(_F)
 
 
 #: oneDNN's batched float32 product (BatchMatMulV2) sums k in blocks of this many
@@ -152,32 +173,84 @@ def _tree(p: np.ndarray) -> np.ndarray:
 def one_row_transposed_b(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """x [1, k] @ y [k, n] (b = y transposed, [n, k]) as TF 2.21's oneDNN float32 MatMul computes a product of one row
     with transpose_b on an AVX-512 CPU: each output a dot product of x's row with b's row j. The first k - k mod 16
-    elements accumulate in 8 lanes (element i in lane i mod 8): the first 8 products, then fused multiply-adds of
-    each next 8, the lanes reduced as `_tree` does; the rest of k in pieces of 8, 4, 2 and 1 elements (the largest
+    elements accumulate in 8 lanes (element i in lane i mod 8) with fused multiply-adds from +0, the lanes reduced
+    as `_tree` does; the rest of k in pieces of 8, 4, 2 and 1 elements (the largest
     that fits first), each piece's products reduced by `_tree` and added to the sum in turn (the piece the first
     operand, which decides of two NaNs whose sign is kept: `nan_operands`). Observed on TF 2.21 on
     the Intel Xeon (kopen57): every element of 322 seeded products, k in 1..39, 47, 64, 100, 129, 200, 385 and 500,
     n in 1..33 (/work/wt/kopen57_logs/m1.py, m1j.py); the rule for 2..15 rows (`matmul_transposed_b`) was off in
     289 of them, NumPy's order in 275. A Dense layer's input gradient of a one-row batch is this product."""
-    k = x.shape[1]
-    b = np.ascontiguousarray(y.T)                  # [n, k]
-    a = x[0]
+    return _dots(x, np.ascontiguousarray(y.T))[None, :]
+
+
+def applies_matvec(x: np.ndarray, y: np.ndarray, transpose_a: bool, transpose_b: bool) -> bool:
+    """Whether x [m, k] @ y [k, 1] (one column; y given as [1, k] with transpose_b) is oneDNN's matrix-vector
+    product `matvec`: not transpose_a; without transpose_b two rows or more (one row by one column is another order:
+    `row_in_order`), with it one row or 16 and more (2..15 rows are `applies`)."""
+    return (not transpose_a and x.dtype == np.float32 and y.dtype == np.float32 and x.ndim == 2 and y.ndim == 2
+            and y.shape[1] == 1 and x.shape[1] > 0 and x.shape[0] > 0
+            and (x.shape[0] >= 16 or (x.shape[0] >= 2) != transpose_b)
+            and host_cpu.current().onednn_supports("float32"))
+
+
+def applies_matvec_transposed(x: np.ndarray, y: np.ndarray, transpose_a: bool, transpose_b: bool) -> bool:
+    """Whether x [m, k] @ y [k, 1] with x given transposed ([k, m]: a Dense(1) layer's kernel gradient x^T @ dy) is
+    oneDNN's product over k in order with fused multiply-adds from +0 (contraction_order.ordered_matmul): every
+    element of 20 seeded products of m 1..64, k 1..1,000 on TF 2.21 on the Xeon (fifty-eighth session,
+    /work/wt/lead58_logs/fit_mvta.py), but one row with transpose_b too (1 x 2 took two halves: not modelled);
+    k up to 1,024, within ORDERED_BUDGET."""
+    return (transpose_a and x.dtype == np.float32 and y.dtype == np.float32 and x.ndim == 2 and y.ndim == 2
+            and y.shape[1] == 1 and x.shape[0] > 0 and 1 <= x.shape[1] <= 1024
+            and not (x.shape[0] == 1 and transpose_b) and x.shape[0] * x.shape[1] <= ORDERED_BUDGET
+            and host_cpu.current().onednn_supports("float32"))
+
+
+def matvec(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """x [m, k] @ y [k, 1] as TF 2.21's oneDNN float32 MatMul computes one column: each row's dot product with the
+    column as `one_row_transposed_b` computes one (fifty-eighth session, /work/wt/lead58_logs/p_mv.py, fit_mv.py:
+    every element of 20 seeded products of m 1..64, k 1..1,000, plain and with transpose_b; NumPy's BLAS was off in
+    most. With transpose_a it is another order, not modelled)."""
+    return _dots(x, np.ascontiguousarray(y.T))[:, None]
+
+
+def _lane_sums(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The 8 lanes [r, 8] of a's and b's rows ([ra, k] and [rb, k], one of ra, rb 1; k a multiple of 16): lane l
+    the fused multiply-adds of elements j = l (mod 8) in order from +0 (so a lane of -0.0 products is +0.0, as on TF
+    2.21: a product of 32 zeros by -1 is +0.0). Operands without a NaN take the compiled in-order kernel
+    (fma_native: the lanes as a batch of 8 products; a 32 x 784 Dense(1) product 9.5 -> 0.4 ms), whose NaNs are then
+    default NaNs, as fma32's rule gives; otherwise fma32 step by step (the reference)."""
+    k = a.shape[1]
+    if not (np.isnan(a).any() or np.isnan(b).any()):
+        from simdist.runtime.ops import fma_native
+        ra, rb = a.shape[0], b.shape[0]
+        xs = np.ascontiguousarray(a.reshape(ra, k // 8, 8).transpose(2, 0, 1))   # [8, ra, k/8]
+        ys = np.ascontiguousarray(b.reshape(rb, k // 8, 8).transpose(2, 1, 0))   # [8, k/8, rb]
+        out = fma_native.ordered_matmul(xs, ys)
+        if out is not None:
+            return out.reshape(8, -1).T                                           # [r, 8]
+    acc = np.zeros(np.broadcast_shapes(a.shape[:1], b.shape[:1]) + (8,), _F)
+    for start in range(0, k, 8):
+        acc = fma32(a[:, start:start + 8], b[:, start:start + 8], acc)
+    return acc
+
+
+def _dots(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The dot products of a's and b's rows ([r, k] and [r, k], either [1, k] broadcast) as oneDNN's one-row kernel
+    sums one (`one_row_transposed_b`), a's elements the first operands of the products."""
+    k = a.shape[1]
     main = k - k % 16
     s: np.ndarray | None = None
     if main:
-        acc = _mul(a[None, :8], b[:, :8])
-        for start in range(8, main, 8):
-            acc = fma32(a[None, start:start + 8], b[:, start:start + 8], acc)
-        s = _tree(acc)
+        s = _tree(_lane_sums(a[:, :main], b[:, :main]))
     i, w = main, 8
     while i < k:
         while w > k - i:
             w //= 2
-        piece = _tree(_mul(a[None, i:i + w], b[:, i:i + w]))
+        piece = _tree(_mul(a[:, i:i + w], b[:, i:i + w]))
         # (without a 16-wide part the pieces add onto +0, as oneDNN's matmul does: a k = 1 product of -0.0 is +0.0 on
         # TF 2.21, esweep57's e-matmul-float32 '(1, 17)(17, 1)' g0; a piece is the first operand: of two NaNs its
         # own is kept, /work/wt/lead58_logs/fit_rows.py)
         s = _add(piece, _F(0) if s is None else s)
         i += w
     assert s is not None
-    return s[None, :].astype(_F)
+    return s.astype(_F)

@@ -1,11 +1,18 @@
-"""oneDNN's batched float32 product (clause ops.packet-paths, its paragraph "oneDNN's batched float32 MatMul"): TF
+"""oneDNN's float32 products the fifty-eighth session modelled (clause ops.packet-paths).
+
+Batched (its paragraph "oneDNN's batched float32 MatMul"): TF
 2.21's BatchMatMulV2 (tf.linalg.matmul of rank 3 or more, a rank-3 input by a rank-2 kernel as Keras' Dense on a
 sequence, einsum's BatchMatMul, raw BatchMatMulV2 of rank 2) on a host where oneDNN runs float32 accumulates each
 block of 512 along k in order with fused multiply-adds from +0 and adds the blocks' sums, whatever the transposes, one
 row or one column. simdist took the 2-D MatMul kernels' rules or NumPy's BLAS (the fifty-eighth session: 10 of 48
 seeded small products differed, and fz54b seed 57103 #6's traced transpose_b product with infinities). Each case runs
 on TF 2.21 and on simdist (the golden's host model); results as float32 bit patterns, gradients included. Its golden
-(tests/goldens/) is stamped with this file."""
+(tests/goldens/) is stamped with this file.
+
+2-D (its paragraph "oneDNN's 2-D float32 MatMul: one column, long k"): one column (x @ y [k, 1], a Dense(1) layer's
+output) is each row's dot product as the one-row kernel sums it, but one row by one column; x^T @ a column (a
+Dense(1) kernel's gradient) sums k in order with fused multiply-adds; a plain product of two rows or more with
+k = 385..768 sums each half of k so and adds the two."""
 
 from __future__ import annotations
 
@@ -64,6 +71,24 @@ def _raw2d(tf: Any) -> Any:
     return _bits(tf.raw_ops.BatchMatMulV2(x=tf.constant(x), y=tf.constant(y), adj_y=True))
 
 
+def _2d(seed: int, sa: tuple, sb: tuple, ta: bool, tb: bool, grads: bool = False) -> Callable[[Any], Any]:
+    return _product(seed, sa, sb, ta, tb, grads)
+
+
+def _dense1(tf: Any) -> Any:
+    """A Dense(1) head's forward product and both gradients as a training step computes them (x @ w, x^T @ dy,
+    dy @ w^T)."""
+    r = np.random.RandomState(60)
+    x = tf.constant(r.randn(32, 24).astype(np.float32))
+    w = tf.Variable(r.randn(24, 1).astype(np.float32))
+    y = tf.constant(r.randn(32, 1).astype(np.float32))
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        z = tf.linalg.matmul(x, w)
+        loss = tf.reduce_sum(tf.square(z - y))
+    return [_bits(z)] + [_bits(g) for g in tape.gradient(loss, [x, w])]
+
+
 def _cases() -> dict[str, Callable[[Any], Any]]:
     c: dict[str, Callable[[Any], Any]] = {}
     r = np.random.RandomState(1)
@@ -84,10 +109,21 @@ def _cases() -> dict[str, Callable[[Any], Any]]:
     c["infinities-traced"] = _special
     c["einsum-attention"] = _einsum
     c["raw-rank2"] = _raw2d
+    for i, (m, k) in enumerate(((16, 9), (7, 40), (3, 385), (20, 100), (2, 1000), (64, 5))):
+        c[f"matvec/{m}x{k}"] = _2d(200 + i, (m, k), (k, 1), False, False)
+        c[f"matvec-tb/{m}x{k}"] = _2d(210 + i, (m, k), (1, k), False, True) if m >= 16 or m == 1 else \
+            _2d(210 + i, (1, k), (1, k), False, True)
+        c[f"matvec-ta/{m}x{k}"] = _2d(220 + i, (k, m), (k, 1), True, False, grads=i % 2 == 0)
+    for i, (m, k, n, tb) in enumerate(((2, 385, 3, False), (3, 400, 2, False), (4, 512, 5, False), (5, 700, 4, False),
+                                      (2, 768, 2, False), (16, 500, 4, True), (32, 385, 2, True), (8, 450, 30, False))):
+        c[f"halves/{m}x{k}x{n}/tb{int(tb)}"] = _2d(300 + i, (m, k), (n, k) if tb else (k, n), False, tb)
+    c["dense1-step"] = _dense1
+    c["zeros/one-row"] = lambda tf: _bits(tf.linalg.matmul(tf.zeros([1, 32]), -tf.ones([3, 32]), transpose_b=True))
+    c["zeros/matvec"] = lambda tf: _bits(tf.linalg.matmul(tf.zeros([4, 32]), -tf.ones([32, 1])))
     return c
 
 
-TABLE = case_results.Table(__file__, _cases(), re.compile(r"(batch_matmul58_auto_)\d+"))   # (no auto-named objects)
+TABLE = case_results.Table(__file__, _cases(), re.compile(r"(onednn_matmul58_auto_)\d+"))   # (no auto-named objects)
 
 
 @pytest.fixture(scope="module")
@@ -96,7 +132,7 @@ def tf_results() -> dict[int, Any]:
 
 
 @pytest.mark.clause("ops.packet-paths")
-def test_batched_float32_matmul_as_tf(tf_results: dict[int, Any]) -> None:
+def test_onednn_float32_matmul_kernels_as_tf(tf_results: dict[int, Any]) -> None:
     TABLE.check(tf_results, lambda lab: True)
 
 
