@@ -1142,7 +1142,7 @@ def _aggregation(tensors: Any) -> Tensor | None:
 
 
 # --- the inputs of an aggregate sorted by node name (ArithmeticOptimizer's canonical input order)
-def _by_name(ts: Any, rec: Any = None) -> list[Tensor] | None:
+def _by_name(ts: Any, rec: Any = None, canon: list[int] | None = None) -> list[Tensor] | None:
     """An AddN's inputs in the order TF's optimized graph holds them, sorted by their nodes' names
     (measured on TF 2.21: inside tf.function `tf.add_n([x, y, z, w])` and `((x + y) + z) + w` of float32
     arguments named x, y, z, w sum as add_n([w, x, y, z]); renamed b, a, d, c they follow the new names;
@@ -1152,11 +1152,12 @@ def _by_name(ts: Any, rec: Any = None) -> list[Tensor] | None:
     stays as written) or the order does not change. With `rec`, on the finished graph, an input that Grappler's
     DedupComputations merges with an earlier node (two `reduce_sum`s of one tensor) sorts by that node's name, so
     the merged inputs sit together (`_merged_names`; TF 2.21: add_n of Sum nodes Sum_2 .. Sum_6, Sum_6 a duplicate
-    of Sum_3 and none returned, sums Sum_2, Sum_3, Sum_3, Sum_4, Sum_5; fz57, fz54b seed 57102 #3)."""
+    of Sum_3 and none returned, sums Sum_2, Sum_3, Sum_3, Sum_4, Sum_5; fz57, fz54b seed 57102 #3). `canon`: the
+    caller's `_deduped` of the graph, where it has one."""
     from simdist.runtime import symbolic
     names = [symbolic.optimized_name(t) for t in ts]
     if rec is not None:
-        names = _merged_names(rec, ts, names)
+        names = _merged_names(rec, ts, names, canon)
     if any(n is None for n in names):
         return None
     order = sorted(range(len(ts)), key=lambda i: names[i])   # (stable: one tensor twice keeps its place)
@@ -1165,7 +1166,7 @@ def _by_name(ts: Any, rec: Any = None) -> list[Tensor] | None:
     return [ts[i] for i in order]
 
 
-def _merged_names(rec: Any, ts: Any, names: list) -> list:
+def _merged_names(rec: Any, ts: Any, names: list, canon: list[int] | None = None) -> list:
     """On the finished graph (a finished rule's view), each input's name, or that of the first node DedupComputations
     merges it with (it runs before the stages that sort an aggregate's inputs by name): `_deduped`."""
     view = _VIEWS[-1] if _VIEWS else None
@@ -1173,7 +1174,8 @@ def _merged_names(rec: Any, ts: Any, names: list) -> list:
     known = [i for i in slots if i is not None]
     if view is None or len(known) < 2:
         return names
-    canon = _deduped(rec, max(known))
+    if canon is None or len(canon) <= max(known):
+        canon = _deduped(rec, max(known))
     from simdist.runtime import symbolic
     out = list(names)
     for k, i in enumerate(slots):
@@ -1215,7 +1217,7 @@ def _add_n_by_merged_names(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
         merged.append(t if i is None else first.setdefault(canon[i], t))
     if all(a is b for a, b in zip(merged, tensors)):
         return None
-    named = _by_name(merged, rec) or merged
+    named = _by_name(merged, rec, canon) or merged
     was = rec.rewrites
     rec.rewrites = False   # (already in Grappler's order: not sorted again by the record-time rule)
     try:
