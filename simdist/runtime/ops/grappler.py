@@ -655,11 +655,20 @@ _CONTRACTION_ACTIVATIONS = {"MatMul": frozenset(_FUSED_ACTIVATIONS + ("LeakyRelu
                             "DepthwiseConv2dNative": frozenset({"Elu", "Relu", "Relu6"})}
 
 
+def _read_once_op(view: Any, j: int, ops: Any) -> bool:
+    """Whether node j is a pure op named in `ops`, read once (not returned, read by no other op)."""
+    n = view.rec.nodes[j]
+    return n.kind == _PURE and n.op is not None and n.op.name in ops and view.consumers(j) == 1
+
+
 def _contraction_of(view: Any, j: int, act: str) -> bool:
     """Whether node j is a contraction (`_CONTRACTION_ACTIVATIONS`) taking activation `act`, read once."""
-    n = view.rec.nodes[j]
-    return n.kind == _PURE and n.op is not None and act in _CONTRACTION_ACTIVATIONS.get(n.op.name, ()) and \
-        view.consumers(j) == 1
+    return _read_once_op(view, j, [op for op, acts in _CONTRACTION_ACTIVATIONS.items() if act in acts])
+
+
+def _nhwc(node: Any) -> bool:
+    """Whether a BiasAdd node adds along the last dimension (data_format NHWC, its default): the fusions'."""
+    return (node.attrs or {}).get("data_format", "NHWC") in ("NHWC", b"NHWC", None)
 
 
 def _bias_semantic(view: Any, bias: int, out: int) -> bool:
@@ -695,8 +704,7 @@ def _contraction_fusion(view: Any, i: int) -> Tensor | None:
     if add.kind != _PURE or add.op is None or view.consumers(j) != 1 or len(add.ins) != 2:
         return None
     if add.op.name == "BiasAdd":
-        fmt = (add.attrs or {}).get("data_format", "NHWC")
-        if fmt not in ("NHWC", b"NHWC", None) or not _contraction_of(view, add.ins[0], act):
+        if not _nhwc(add) or not _contraction_of(view, add.ins[0], act):
             return None
     elif add.op.name in ("AddV2", "Add"):
         if not any(_contraction_of(view, add.ins[c], act) and _bias_semantic(view, add.ins[1 - c], j)
@@ -749,8 +757,7 @@ def _low_precision_fusion(view: Any, j: int, act_node: Any = None) -> Tensor | N
 
 
 def _is_matmul(view: Any, j: int) -> bool:
-    n = view.rec.nodes[j]
-    return n.kind == _PURE and n.op is not None and n.op.name == "MatMul" and view.consumers(j) == 1
+    return _read_once_op(view, j, ("MatMul",))
 
 
 def _bias_fusion(view: Any, i: int) -> Tensor | None:
@@ -769,7 +776,7 @@ def _bias_fusion(view: Any, i: int) -> Tensor | None:
     if n.op.name != "BiasAdd" and not any(_is_matmul(view, n.ins[c]) and _bias_semantic(view, n.ins[1 - c], i)
                                           for c in (0, 1)):
         return None
-    if n.op.name == "BiasAdd" and (n.attrs or {}).get("data_format", "NHWC") not in ("NHWC", b"NHWC", None):
+    if n.op.name == "BiasAdd" and not _nhwc(n):
         return None
     return _low_precision_fusion(view, i)
 
