@@ -12,7 +12,7 @@ on TF 2.21 and on simdist (the golden's host model); results as float32 bit patt
 2-D (its paragraph "oneDNN's 2-D float32 MatMul: one column, long k"): one column (x @ y [k, 1], a Dense(1) layer's
 output) is each row's dot product as the one-row kernel sums it, but one row by one column; x^T @ a column (a
 Dense(1) kernel's gradient) sums k in order with fused multiply-adds; a plain product of two rows or more with
-k = 385..768 sums each half of k so and adds the two."""
+k = 385..768 sums each half of k so and adds the two; x^T @ y (a Dense kernel's gradient) likewise."""
 
 from __future__ import annotations
 
@@ -118,6 +118,9 @@ def _cases() -> dict[str, Callable[[Any], Any]]:
                                       (2, 768, 2, False), (16, 500, 4, True), (32, 385, 2, True), (8, 450, 30, False))):
         c[f"halves/{m}x{k}x{n}/tb{int(tb)}"] = _2d(300 + i, (m, k), (n, k) if tb else (k, n), False, tb)
     c["dense1-step"] = _dense1
+    for i, (k, m, n) in enumerate(((32, 4, 3), (32, 16, 10), (8, 5, 7), (100, 3, 17), (17, 17, 17), (500, 8, 4),
+                                   (385, 4, 3), (768, 16, 10), (400, 1, 7), (64, 1, 3))):
+        c[f"transpose-a/{k}x{m}x{n}"] = _2d(400 + i, (k, m), (k, n), True, False, grads=i % 3 == 0)
     c["zeros/one-row"] = lambda tf: _bits(tf.linalg.matmul(tf.zeros([1, 32]), -tf.ones([3, 32]), transpose_b=True))
     c["zeros/matvec"] = lambda tf: _bits(tf.linalg.matmul(tf.zeros([4, 32]), -tf.ones([32, 1])))
     return c

@@ -41,7 +41,7 @@ ORDERED_BUDGET = 4_000_000
 
 
 def in_order(x: np.ndarray, y: np.ndarray, transpose_a: bool, transpose_b: bool) -> bool:
-    """Whether x [m, k] @ y [k, n] (neither transposed) is oneDNN's product accumulated over k in order with fused
+    """Whether x [m, k] @ y [k, n] (neither transposed, or x alone) is oneDNN's product accumulated over k in order with fused
     multiply-adds (contraction_order.ordered_matmul; `plain`): n >= 2 columns and k <= 384 (768 in two halves
     from two rows on). Observed on the same Xeon: every
     element of 22 seeded products of m in 1..256, k in 3..384, n in 2..256 (NumPy's BLAS was off in 5 of them);
@@ -49,9 +49,12 @@ def in_order(x: np.ndarray, y: np.ndarray, transpose_a: bool, transpose_b: bool)
     matrix-vector kernel: neither modelled (NumPy's order kept). With transpose_b, 16 rows and more take the same
     order under the same bounds (fifty-fifth session, onednn55: every element of 11 seeded products of m 16..256,
     k 1..384, n 2..200; k = 385 and more, and one column, are off in most elements, as without transpose_b). Nor is a
-    product of more than ORDERED_BUDGET multiply-adds computed so (its cost: NumPy's BLAS kept)."""
-    return (not transpose_a and (not transpose_b or x.shape[0] >= 16) and x.dtype == np.float32 and x.ndim == 2
-            and y.ndim == 2
+    product of more than ORDERED_BUDGET multiply-adds computed so (its cost: NumPy's BLAS kept). With transpose_a
+    alone (x^T @ dy, a Dense layer's kernel gradient) the same (fifty-eighth session, /work/wt/lead58_logs/p_ta.py,
+    p_ta2.py: every element of seeded products of k 2..768 (halves from 385), m 1..32, n 2..17; NumPy's BLAS matched
+    only where its kernel happened to, depending on OpenBLAS's dispatch)."""
+    return ((not transpose_b if transpose_a else (not transpose_b or x.shape[0] >= 16)) and x.dtype == np.float32
+            and x.ndim == 2 and y.ndim == 2
             and x.shape[0] >= 1 and 1 <= x.shape[1] <= (2 * PLAIN_K if x.shape[0] >= 2 else PLAIN_K)
             and y.shape[1] >= 2
             and x.shape[0] * x.shape[1] * y.shape[1] <= ORDERED_BUDGET
