@@ -655,6 +655,14 @@ for _tidx in ("int32", "int64", "float32", "float64", "int16", "int8", "uint16",
          lambda tf, t=_tidx: tf.range(1, 9, 1.5 if t in ("float32", "float64", "bfloat16", "float16") else 2,
                                       dtype=t))
 case("ai-shapes-attrs", "range negative delta float32", lambda tf: tf.range(3.0, -2.1, -0.3))
+# (Tidx omitted: the widest of start, limit and delta)
+case("ai-shapes-attrs", "range Tidx inferred", lambda tf: [tf.range(0, 2.5), tf.range(2, 7.0, 2), tf.range(5),
+                                                          tf.range(1.5), tf.range(3, 0.5, -1),
+                                                          tf.range(tf.constant(4, tf.int64)),
+                                                          tf.range(tf.constant(1.0, tf.float64), 3)])
+case("ai-shapes-attrs", "raw Range Tidx from inputs",
+     lambda tf: tf.raw_ops.Range(start=tf.constant(1, tf.int64), limit=tf.constant(9, tf.int64),
+                                 delta=tf.constant(4, tf.int64)))
 case("ai-shapes-attrs", "range zero delta refused", lambda tf: tf.range(0, 3, 0), traced=False)
 for _nt, _dt in (("int32", "float32"), ("int64", "float64"), ("int32", "float64")):
     for _n in (1, 2, 7):
@@ -752,6 +760,9 @@ for _op in ("SparseSegmentSum", "SparseSegmentMean", "SparseSegmentSqrtN"):
          lambda tf, x, s, o=_op: getattr(tf.raw_ops, o + "WithNumSegments")(
              data=x, indices=tf.constant([0, 2, 3, 5, 1, 4], tf.int64), segment_ids=s,
              num_segments=tf.constant(5, tf.int64)), fine("sg", (6, 2)), _SEG, grad=True)
+for _op in ("unsorted_segment_sum", "unsorted_segment_max", "unsorted_segment_prod"):
+    case("af-segment-attrs", f"{_op} 2-D ids int64", lambda tf, x, s, o=_op: getattr(tf.math, o)(x, s, 4),
+         fine("sg2", (2, 3, 2)), arr([[0, 3, 0], [2, 2, 1]], "int64"), grad=_op != "unsorted_segment_prod")
 case("af-segment-attrs", "unsorted_segment_sum num_segments int64 tensor",
      lambda tf, x, s: tf.math.unsorted_segment_sum(x, s, tf.constant(4, tf.int64)), fine("sg", (6, 2)), _SEG,
      grad=True)
