@@ -53,9 +53,7 @@ REF = RecordedPrograms(PATH, ("af-",), recording_host=avx512_with_onednn, record
 #: - BatchMatMulV2 of complex64 and BatchMatMulV3 of float32 [2, 3, 3] batches (every adj_x/adj_y): ulps off (the
 #:   raw MatMul and tf.linalg.matmul of the same shapes agree), einsum 'abcd,cd->ab' (value and gradient) and the
 #:   gradient of 'i,j->ij': ulps off (their contraction's product order);
-#: - raw SoftmaxCrossEntropyWithLogits in float16: the loss an ulp off in two rows (its float16 log-sum-exp);
-#: - tf.compat.v1.image.resize (every method, align_corners=True): missing from simdist's tf.compat.v1.image
-#:   (AttributeError; TF 2.21 computes).
+#: - raw SoftmaxCrossEntropyWithLogits in float16: the loss an ulp off in two rows (its float16 log-sum-exp).
 _GELU = tuple(f"gelu approximate={a} {d}/traced" for a in (False, True)
               for d in ("float32", "float64", "float16", "bfloat16"))
 OPEN: dict[str, tuple[str, ...]] = {
@@ -68,8 +66,6 @@ OPEN: dict[str, tuple[str, ...]] = {
     + tuple(f"raw BatchMatMulV3 float adj_x={a} adj_y={b}" for a in (False, True) for b in (False, True)),
     "af-einsum-forms": ("einsum abcd,cd->ab", "raw Einsum abcd,cd->ab", "einsum i,j->ij"),
     "af-xent-attrs": ("raw SoftmaxCrossEntropyWithLogits float16",),
-    "af-resize-public": tuple(f"compat.v1 resize {m} align_corners"
-                              for m in ("bilinear", "nearest_neighbor", "bicubic", "area")),
 }
 
 Case = tuple[str, Callable[..., Any], tuple[Any, ...], bool, bool]
@@ -543,6 +539,20 @@ for _m in ("bilinear", "nearest_neighbor", "bicubic", "area"):
          lambda tf, x, m=_m: tf.compat.v1.image.resize(x, [5, 7], method=getattr(tf.image.ResizeMethod,
                                                                                  m.upper()), align_corners=True),
          fine("rzp", (1, 4, 5, 2)), traced=False)
+for _m in (0, 1, 2, 3):
+    case("af-resize-public", f"compat.v1 resize_images method {_m} 3-D uint8",
+         lambda tf, x, m=_m: tf.compat.v1.image.resize_images(tf.cast(x, tf.uint8), [3, 7], method=m,
+                                                              align_corners=m == 1),
+         ints("rzu", (4, 5, 3), 0, 255), traced=False)
+case("af-resize-public", "compat.v1 resize same size, preserve_aspect_ratio",
+     lambda tf, x: [tf.compat.v1.image.resize(x, [4, 5]), tf.compat.v1.image.resize(x, [8, 8],
+                                                                                   preserve_aspect_ratio=True)],
+     fine("rzp", (1, 4, 5, 2)), traced=False)
+case("af-resize-public", "compat.v1 resize_bilinear/nearest_neighbor/bicubic/area",
+     lambda tf, x: [tf.compat.v1.image.resize_bilinear(x, [3, 3], half_pixel_centers=True),
+                    tf.compat.v1.image.resize_nearest_neighbor(x, [7, 3], align_corners=True),
+                    tf.compat.v1.image.resize_bicubic(x, [7, 3]), tf.compat.v1.image.resize_area(x, [3, 3])],
+     fine("rzp", (1, 4, 5, 2)), traced=False)
 case("af-resize-public", "resize_with_pad", lambda tf, x: tf.image.resize_with_pad(x, 7, 5),
      fine("rzp", (1, 4, 5, 2)), traced=False)
 
