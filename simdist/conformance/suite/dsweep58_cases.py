@@ -294,6 +294,18 @@ def _batch(tf: Any, mk: Any) -> dict[str, Any]:
     out["batch of batch"] = safe(tf, lambda: D.range(10).batch(3).batch(2))
     out["batch ragged rows"] = safe(tf, lambda: D.range(4).map(lambda v: tf.range(v)).batch(2))
     out["batch strings"] = safe(tf, lambda: D.from_tensor_slices(["a", "bb", "c"]).batch(2))
+    bad = D.range(6).map(lambda v: tf.debugging.check_numerics(1.0 / tf.cast(v - 2, tf.float32), "b"))
+    off = tf.data.Options()
+    off.experimental_optimization.map_and_batch_fusion = False
+    on = tf.data.Options()
+    on.experimental_optimization.map_and_batch_fusion = True
+    for fuse, opt in (("default", None), ("off", off), ("on", on)):
+        def withopt(ds: Any, opt: Any = opt) -> Any:
+            return ds if opt is None else ds.with_options(opt)
+        out[f"map batch ignore_errors {fuse}"] = safe(tf, lambda: withopt(bad.batch(2).ignore_errors()))
+        out[f"map batch shapes {fuse}"] = safe(tf, lambda: withopt(D.range(3).map(lambda v: tf.reshape(
+            tf.range(2) + v * 10, tf.where(v > 0, [1, 2], [2, 1]))).batch(3)))
+        out[f"map batch sizes {fuse}"] = safe(tf, lambda: withopt(D.range(1, 4).map(lambda v: tf.range(v)).batch(3)))
     out["unbatch"] = safe(tf, lambda: D.range(7).batch(3).unbatch())
     out["unbatch drop"] = safe(tf, lambda: D.range(7).batch(3, True).unbatch())
     out["unbatch scalar"] = safe(tf, lambda: D.range(3).unbatch())
@@ -396,6 +408,10 @@ def _map(tf: Any, mk: Any) -> dict[str, Any]:
             out[f"map npc {npc} det {det}"] = safe(tf, lambda: x.map(lambda v: v * 3.0 + 0.1,
                                                                     num_parallel_calls=npc, deterministic=det))
     out["tuple out"] = safe(tf, lambda: x.map(lambda v: (v, tf.cast(v, tf.int32), [v, -v])))
+    out["list out"] = safe(tf, lambda: x.map(lambda v: [v, 2.0 * v]))
+    out["list out mixed"] = safe(tf, lambda: D.range(3).map(lambda v: [v, tf.cast(v, tf.float32)]))
+    out["list out parallel"] = safe(tf, lambda: x.map(lambda v: [v, -v], num_parallel_calls=2))
+    out["filter list"] = safe(tf, lambda: D.range(3).map(lambda v: [v, v + 1]).filter(lambda a, b: a > 0))
     out["dict out"] = safe(tf, lambda: x.map(lambda v: {"z": v, "a": (v > 0, tf.shape(tf.reshape(v, [1])))}))
     out["tuple in"] = safe(tf, lambda: D.zip((x, D.range(6))).map(lambda a, b: a * tf.cast(b, tf.float32)))
     out["dict in"] = safe(tf, lambda: D.from_tensor_slices({"p": np.arange(3), "q": np.arange(3, 6)}).map(
@@ -577,6 +593,8 @@ def _group(tf: Any, mk: Any) -> dict[str, Any]:
         lambda k, v: k, lambda k, d: d.map(lambda a, b: b * 100 + a).batch(4), window_size_func=lambda k: k + 1))
     out["group both"] = safe(tf, lambda: src.group_by_window(lambda k, v: k, lambda k, d: d.batch(2), 2,
                                                              window_size_func=lambda k: k + 1))
+    out["group key seen"] = safe(tf, lambda: src.group_by_window(
+        lambda k, v: k, lambda k, d: D.zip((d.batch(3), D.from_tensors(k).repeat())), 3))
     out["group key int32"] = safe(tf, lambda: src.group_by_window(lambda k, v: tf.cast(k, tf.int32),
                                                                   lambda k, d: d.batch(2), 2))
     lens = D.range(1, 9).map(lambda v: tf.range(v % 5 + 1))
