@@ -663,6 +663,71 @@ def _options(tf: Any, mk: Any) -> dict[str, Any]:
     return out
 
 
+def walk(tf: Any, ds: Any, limit: int = 12) -> Any:
+    """An iteration that goes on after an element's error (as a Python loop over next() with a try does): each
+    element, or "error <class>" for one that raised, until the end (or `limit` steps)."""
+    out: list[Any] = []
+    it = iter(ds)
+    for _ in range(limit):
+        try:
+            out.append(_el(tf, next(it)))
+        except StopIteration:
+            break
+        except Exception as exc:  # noqa: BLE001
+            out.append(f"error {type(exc).__name__}")
+    return json.loads(json.dumps(out))
+
+
+@_program("ds-edges")
+def _edges(tf: Any, mk: Any) -> dict[str, Any]:
+    D = tf.data.Dataset
+    out: dict[str, Any] = {}
+    bad = D.from_tensor_slices([1.0, 0.0, 2.0, 0.0, 4.0, 5.0]).map(
+        lambda v: tf.debugging.check_numerics(1.0 / v, "e"))
+    out["walk"] = walk(tf, bad)
+    for n in (1, 2, 3, 4):
+        out[f"take {n} errors"] = walk(tf, bad.take(n))
+        out[f"skip {n} errors"] = walk(tf, bad.skip(n))
+    out["zip errors"] = walk(tf, D.zip((bad, D.range(10, 20))))
+    out["zip errors second"] = walk(tf, D.zip((D.range(10, 20), bad)))
+    out["zip list"] = error(lambda: obs(tf, D.zip([D.range(2), D.range(3)])))
+    out["apply non dataset"] = error(lambda: D.range(2).apply(lambda d: 5))
+    out["len"] = [error(lambda: len(D.range(3))), error(lambda: len(D.range(3).filter(lambda v: v > 0))),
+                  error(lambda: len(D.range(3).repeat()))]
+    it = iter(D.range(2).map(lambda v: (v, tf.cast(v, tf.float32) * 0.5)))
+    seq: list[Any] = []
+    for _ in range(3):
+        opt = it.get_next_as_optional()
+        has = bool(opt.has_value())
+        seq.append([has, json.loads(json.dumps(_el(tf, opt.get_value()))) if has
+                    else error(lambda: opt.get_value())])
+    seq.append(error(lambda: it.get_next()))
+    seq.append(error(lambda: next(it)))
+    out["optional"] = seq
+    it2 = iter(D.range(3))
+    out["get_next"] = [error(lambda: int(it2.get_next())) for _ in range(4)]
+    out["padded slices drop"] = safe(tf, lambda: D.from_tensor_slices(np.arange(10).reshape(5, 2)).padded_batch(
+        2, drop_remainder=True))
+    out["padded slices"] = safe(tf, lambda: D.from_tensor_slices(np.arange(10).reshape(5, 2)).padded_batch(2))
+    out["padded slices wider"] = safe(tf, lambda: D.from_tensor_slices(np.arange(10).reshape(5, 2)).padded_batch(
+        2, padded_shapes=[3], drop_remainder=True))
+    dss = [D.range(0, 2), D.range(10, 13)]
+    idx = D.from_tensor_slices(np.array([0, 0, 0, 1, 1], np.int64))
+    out["experimental choose"] = safe(tf, lambda: tf.data.experimental.choose_from_datasets(dss, idx))
+    out["method choose"] = safe(tf, lambda: D.choose_from_datasets(dss, idx))
+
+    def gen() -> Any:
+        for i in range(2):
+            yield {"b": np.arange(2, dtype=np.int32) + i, "a": np.int32(i)}
+    out["generator dict shapes"] = safe(tf, lambda: D.from_generator(
+        gen, output_types={"b": tf.int32, "a": tf.int32}, output_shapes={"b": [2], "a": []}))
+    out["generator both"] = safe(tf, lambda: D.from_generator(
+        gen, output_types={"b": tf.int32, "a": tf.int32},
+        output_signature={"b": tf.TensorSpec([2], tf.int32), "a": tf.TensorSpec([], tf.int32)}))
+    out["generator none"] = safe(tf, lambda: D.from_generator(gen))
+    return out
+
+
 # -- distributed datasets -------------------------------------------------------------------------------------------
 def _pr(tf: Any, strategy: Any, v: Any) -> Any:
     return [_el(tf, t) for t in strategy.experimental_local_results(v)]

@@ -51,10 +51,11 @@ def test_dsweep58_order_and_counts(backend: Any, name: str) -> None:
 
 
 @pytest.mark.clause("dataset.scan-take-while-unique")
-@pytest.mark.parametrize("name", ["ds-misc", "ds-group"])
+@pytest.mark.parametrize("name", ["ds-misc", "ds-group", "ds-edges"])
 def test_dsweep58_stateful_transformations(backend: Any, name: str) -> None:
     """cache, prefetch, enumerate(start), scan, reduce, unique, ignore_errors, take_while, apply, group_by_window,
-    bucket_by_sequence_length: TF 2.21's."""
+    bucket_by_sequence_length; iteration past an element's error through take/skip/zip, iterators at their end
+    (get_next, next, get_next_as_optional), refusals (zip of a list, apply of a non-dataset, len): TF 2.21's."""
     _check(backend, name)
 
 
