@@ -55,7 +55,7 @@ OPEN: dict[str, tuple[str, ...]] = {
     "ds-src-range": ("range big",),
     "ds-misc": ("reduce dtype",),
     "ds-group": ("bucket [3] [2, 2] True False",),
-    "dk-fit-partial": ("default 4 False", "default 4 True"),
+    "dk-fit-partial": (),
 }
 
 
