@@ -198,12 +198,14 @@ def _binary_ops(tf: Any) -> dict[str, Callable[[Any, Any], Any]]:
     return {"pow": m.pow, "atan2": m.atan2, "floordiv": m.floordiv, "floormod": m.floormod,
             "truncatediv": tf.truncatediv, "truncatemod": tf.truncatemod, "xlogy": m.xlogy, "xlog1py": m.xlog1py,
             "igamma": m.igamma, "igammac": m.igammac, "squared_difference": m.squared_difference,
-            "divide_no_nan": m.divide_no_nan, "nextafter": m.nextafter, "xdivy": m.xdivy}
+            "divide_no_nan": m.divide_no_nan, "nextafter": m.nextafter, "xdivy": m.xdivy, "maximum": m.maximum,
+            "minimum": m.minimum, "multiply_no_nan": m.multiply_no_nan}
 
 
 _NO_GRAD = ("truncatediv", "truncatemod", "nextafter")
 #: integer numerators and denominators at the extremes (no zero denominator, no INT_MIN / -1: TF raises or traps)
-_INT_BINARY = ("pow", "floordiv", "floormod", "truncatediv", "truncatemod", "squared_difference")
+_INT_BINARY = ("pow", "floordiv", "floormod", "truncatediv", "truncatemod", "squared_difference", "maximum",
+               "minimum")
 
 
 def _int_pairs(op: str, dt: str) -> tuple[np.ndarray, np.ndarray]:
@@ -220,7 +222,8 @@ def _int_pairs(op: str, dt: str) -> tuple[np.ndarray, np.ndarray]:
 
 
 for _op in ("pow", "atan2", "floordiv", "floormod", "truncatediv", "truncatemod", "xlogy", "xlog1py", "igamma",
-            "igammac", "squared_difference", "divide_no_nan", "nextafter", "xdivy"):
+            "igammac", "squared_difference", "divide_no_nan", "nextafter", "xdivy", "maximum", "minimum",
+            "multiply_no_nan"):
     def _binary(tf: Any, mk: Any, op: str = _op) -> Any:
         fn = _binary_ops(tf)[op]
         out: dict[str, Any] = {}
@@ -236,6 +239,13 @@ for _op in ("pow", "atan2", "floordiv", "floormod", "truncatediv", "truncatemod"
             # a tail: the last 7 pairs alone
             out[f"{dt} tail"] = error(lambda: bits(fn(xa[-_CHUNK:], xb[-_CHUNK:])))
             out[f"{dt} traced"] = error(lambda: bits(tf.function(fn)(xa, xb)))
+            # a scalar zero (a tensor and a Python number) on either side of 19 hazards: the broadcast paths
+            x19 = error(lambda: const(tf, np.array(v[:19]), dt))
+            for side in ("x by 0", "0 by x", "x by 0.0", "-0 by x"):
+                z: Any = {"x by 0": lambda: tf.zeros([], dt), "0 by x": lambda: tf.zeros([], dt),
+                          "x by 0.0": lambda: 0.0, "-0 by x": lambda: const(tf, np.array(-0.0), dt)}[side]
+                pair = (lambda: (x19, z())) if side.startswith("x") else (lambda: (z(), x19))
+                out[f"{dt} {side}"] = error(lambda: _rbits(fn(*pair())))
         if op in _INT_BINARY:
             for dt in INTS:
                 ia, ib = _int_pairs(op, dt)
