@@ -242,11 +242,15 @@ def _eigen_matvec(a: np.ndarray, b: np.ndarray, transpose_a: bool, transpose_b: 
 
 
 def _batch_matmul(a: np.ndarray, b: np.ndarray, transpose_a: bool = False, transpose_b: bool = False) -> np.ndarray:
-    """BatchMatMulV2's forward: `_matmul`, except Eigen's coefficient-based product of the kernel's outer-parallel
+    """BatchMatMulV2's forward: `_matmul`, except oneDNN's batched float32 product (onednn_matmul.batched) and
+    Eigen's coefficient-based product of the kernel's outer-parallel
     path with an operand transposed (contraction_order.lazy_transposed: the sum from the first product)."""
     from simdist.runtime.ops.contraction_order import lazy_transposed, lazy_transposed_matmul
     x = np.swapaxes(a, -1, -2) if transpose_a else a
     y = np.swapaxes(b, -1, -2) if transpose_b else b
+    from simdist.runtime.ops import onednn_matmul
+    if onednn_matmul.batched_in_order(x, y):   # (oneDNN's batched float32 product: k in blocks of 512 in order)
+        return onednn_matmul.batched(x, y)
     if lazy_transposed(x, y, transpose_a, transpose_b):
         return lazy_transposed_matmul(x, y, transpose_a, transpose_b)
     gemv = _eigen_matvec(a, b, transpose_a, transpose_b)   # (one column: TF's own kernel's GEMV orders)

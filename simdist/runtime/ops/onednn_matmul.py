@@ -16,10 +16,11 @@ from __future__ import annotations
 import numpy as np
 
 from simdist.runtime import host_cpu
+from simdist.runtime.ops.nan_operands import first_nan
 from simdist.runtime.ops.onednn_softmax import fma32
 
-__all__ = ["applies", "applies_one_row", "in_order", "matmul_transposed_b", "one_row_transposed_b",
-           "transposed_b_pure"]
+__all__ = ["applies", "applies_one_row", "batched", "batched_in_order", "in_order", "matmul_transposed_b",
+           "one_row_transposed_b", "transposed_b_pure"]
 
 _F = np.float32
 _LANES = 16
@@ -55,6 +56,42 @@ def in_order(x: np.ndarray, y: np.ndarray, transpose_a: bool, transpose_b: bool)
             and host_cpu.current().onednn_supports("float32"))
 
 
+#: oneDNN's batched float32 product (BatchMatMulV2) sums k in blocks of this many
+BATCH_K_BLOCK = 512
+
+
+def batched_in_order(x: np.ndarray, y: np.ndarray) -> bool:
+    """Whether BatchMatMulV2's x [..., m, k] @ y [..., k, n] (transposes already applied) is oneDNN's batched float32
+    product `batched` computes: k in 1..1024 (two blocks at most; more are split otherwise, not modelled), within
+    ORDERED_BUDGET multiply-adds (larger keep NumPy's BLAS, for its cost), where oneDNN runs float32."""
+    if x.dtype != np.float32 or y.dtype != np.float32 or x.ndim < 2 or y.ndim < 2 or not x.size or not y.size:
+        return False
+    k = x.shape[-1]
+    if not 1 <= k <= 2 * BATCH_K_BLOCK:
+        return False
+    batch = int(np.prod(np.broadcast_shapes(x.shape[:-2], y.shape[:-2]), dtype=np.int64))
+    return (batch * x.shape[-2] * k * y.shape[-1] <= ORDERED_BUDGET
+            and host_cpu.current().onednn_supports("float32"))
+
+
+def batched(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """x [..., m, k] @ y [..., k, n] as TF 2.21's oneDNN BatchMatMulV2 computes float32 (any rank, either operand
+    given transposed, one row or one column alike): each block of BATCH_K_BLOCK along k accumulated in order with
+    fused multiply-adds from +0, the blocks' sums added in order. Observed on TF 2.21 on the Intel Xeon (fifty-eighth
+    session, /work/wt/lead58_logs/p_bmm*.py): every element of 48 seeded products of batch 1-3, m 1..20, k 1..40,
+    n 1..17 with transposes (simdist's 2-D kernels' rules were off in 10 of them), of 24 larger ones (k up to 1,024,
+    m and n up to 256, rank 4, broadcast batches, rank-3 by rank-2 as Keras' Dense on a sequence, einsum's
+    BatchMatMul) and of raw rank-2 BatchMatMulV2; k = 513..519 take two blocks (one block is off in 2 of 6), and
+    k = 1,025 / 1,536 / 2,048 neither."""
+    from simdist.runtime.ops.contraction_order import ordered_matmul
+    k = x.shape[-1]
+    out = ordered_matmul(x[..., :BATCH_K_BLOCK], y[..., :BATCH_K_BLOCK, :])
+    if k > BATCH_K_BLOCK:
+        with np.errstate(over="ignore", invalid="ignore"):
+            out = (out + ordered_matmul(x[..., BATCH_K_BLOCK:], y[..., BATCH_K_BLOCK:, :])).astype(_F)
+    return out
+
+
 def matmul_transposed_b(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """x [m, k] @ y [k, n] in the kernel's order (float32): compiled (_fma.c's lanes16) where built, else
     `transposed_b_pure` (identical bits: tests/ops/test_fma_native.py)."""
@@ -87,6 +124,18 @@ def applies_one_row(x: np.ndarray, y: np.ndarray, transpose_a: bool, transpose_b
             and host_cpu.current().onednn_supports("float32"))
 
 
+def _add(u: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """float32 u + v, a NaN the first NaN operand's (vaddps; NumPy's choice depends on its loop)."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        return first_nan((u + v).astype(_F), u, v)
+
+
+def _mul(u: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """float32 u · v, a NaN the first NaN operand's (vmulps)."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        return first_nan((u * v).astype(_F), u, v)
+
+
 def _tree(p: np.ndarray) -> np.ndarray:
     """The sum over the last axis (width 1, 2, 4 or 8) as the kernel reduces a vector: pairs of neighbours first,
     the two 4-lane halves' pair sums added lane by lane, then the last pair: ((p0 + p1) + (p4 + p5)) + ((p2 + p3) +
@@ -94,9 +143,9 @@ def _tree(p: np.ndarray) -> np.ndarray:
     w = p.shape[-1]
     if w == 1:
         return p[..., 0]
-    pairs = (p[..., 0::2] + p[..., 1::2]).astype(_F)
+    pairs = _add(p[..., 0::2], p[..., 1::2])
     if w == 8:
-        pairs = (pairs[..., :2] + pairs[..., 2:]).astype(_F)   # ((p0 + p1) + (p4 + p5)), ((p2 + p3) + (p6 + p7))
+        pairs = _add(pairs[..., :2], pairs[..., 2:])   # ((p0 + p1) + (p4 + p5)), ((p2 + p3) + (p6 + p7))
     return _tree(pairs) if pairs.shape[-1] > 1 else pairs[..., 0]
 
 
@@ -105,7 +154,8 @@ def one_row_transposed_b(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     with transpose_b on an AVX-512 CPU: each output a dot product of x's row with b's row j. The first k - k mod 16
     elements accumulate in 8 lanes (element i in lane i mod 8): the first 8 products, then fused multiply-adds of
     each next 8, the lanes reduced as `_tree` does; the rest of k in pieces of 8, 4, 2 and 1 elements (the largest
-    that fits first), each piece's products reduced by `_tree` and added to the sum in turn. Observed on TF 2.21 on
+    that fits first), each piece's products reduced by `_tree` and added to the sum in turn (the piece the first
+    operand, which decides of two NaNs whose sign is kept: `nan_operands`). Observed on TF 2.21 on
     the Intel Xeon (kopen57): every element of 322 seeded products, k in 1..39, 47, 64, 100, 129, 200, 385 and 500,
     n in 1..33 (/work/wt/kopen57_logs/m1.py, m1j.py); the rule for 2..15 rows (`matmul_transposed_b`) was off in
     289 of them, NumPy's order in 275. A Dense layer's input gradient of a one-row batch is this product."""
@@ -115,7 +165,7 @@ def one_row_transposed_b(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     main = k - k % 16
     s: np.ndarray | None = None
     if main:
-        acc = (a[None, :8] * b[:, :8]).astype(_F)
+        acc = _mul(a[None, :8], b[:, :8])
         for start in range(8, main, 8):
             acc = fma32(a[None, start:start + 8], b[:, start:start + 8], acc)
         s = _tree(acc)
@@ -123,10 +173,11 @@ def one_row_transposed_b(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     while i < k:
         while w > k - i:
             w //= 2
-        piece = _tree((a[None, i:i + w] * b[:, i:i + w]).astype(_F))
+        piece = _tree(_mul(a[None, i:i + w], b[:, i:i + w]))
         # (without a 16-wide part the pieces add onto +0, as oneDNN's matmul does: a k = 1 product of -0.0 is +0.0 on
-        # TF 2.21, esweep57's e-matmul-float32 '(1, 17)(17, 1)' g0)
-        s = (_F(0) + piece).astype(_F) if s is None else (s + piece).astype(_F)
+        # TF 2.21, esweep57's e-matmul-float32 '(1, 17)(17, 1)' g0; a piece is the first operand: of two NaNs its
+        # own is kept, /work/wt/lead58_logs/fit_rows.py)
+        s = _add(piece, _F(0) if s is None else s)
         i += w
     assert s is not None
     return s[None, :].astype(_F)
