@@ -26,10 +26,10 @@ def test_xsweep58_products_at_every_threshold(backend: Any, name: str) -> None:
 
 
 @pytest.mark.clause("ops.einsum")
-@pytest.mark.parametrize("name", _ids("x-einsum-"))
+@pytest.mark.parametrize("name", _ids("x-einsum-") + _ids("x-conv-"))
 def test_xsweep58_einsum_tensordot_matvec(backend: Any, name: str) -> None:
-    """einsum's contraction forms, tensordot, matvec and keras.ops.matmul at the thresholds, with gradients: TF
-    2.21's bits."""
+    """einsum's contraction forms, tensordot, matvec and keras.ops.matmul at the thresholds, with gradients; float64
+    conv2d/conv3d (Eigen's spatial convolution: GEBP on the patches) and int32 conv2d's refusal: TF 2.21's bits."""
     _check(backend, name)
 
 

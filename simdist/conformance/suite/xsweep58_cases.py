@@ -38,6 +38,8 @@ REF = RecordedPrograms(PATH, host_dependent=("x-",), recording_host=avx512_with_
 #:   dot kernels (float64_gemv models MatMul's, from the transpose flags einsum's view does not carry); equations
 #:   with a label summed in one operand only ('ij,jk->i', 'abc,cd->ad', 'abc,bd->da': TF reduces it first, then
 #:   contracts; not analysed).
+#: - float64 convolution gradients (Conv2DBackpropInput/Filter, Conv3DBackprop*: their own Eigen contractions, whose
+#:   orders are not modelled; the forward convolutions are, ops.float64-gebp-order).
 OPEN: dict[str, tuple[str, ...]] = {
     'x-matmul-complex128': (
         '1x9x10tatb/y', '1x9x10tb/y', '1x9x9tb/y', '4x64x5/y', '4x64x5ta/y', '4x64x5tatb/y', '4x64x5tb/y', '4x8x7/y',
@@ -75,6 +77,11 @@ OPEN: dict[str, tuple[str, ...]] = {
     ),
     'x-einsum-float16': (
         '16:ij,jk->i/g0', '17:abc,cd->ad/g1', '17:abc,cd->ad/y', '18:abc,bd->da/g1', '18:abc,bd->da/y',
+    ),
+    'x-conv-float64': (
+        'conv2d0/g0', 'conv2d0/g1', 'conv2d1/g0', 'conv2d1/g1', 'conv2d2/g1', 'conv2d4/g0', 'conv2d5/g0',
+        'conv2d5/g1', 'conv2d6/g0', 'conv2d6/g1', 'conv2d7/g0', 'conv2d7/g1', 'conv2d8/g0', 'conv3d0/g0',
+        'conv3d0/g1', 'conv3d1/g0', 'conv3d1/g1',
     ),
 }
 
@@ -246,3 +253,29 @@ def _einsum(tf: Any, mk: Any, dt: str) -> Any:
 
 for _dt in ("float64", "complex128", "float16"):
     program(f"x-einsum-{_dt}", lambda tf, mk, dt=_dt: _einsum(tf, mk, dt))
+
+
+#: (batch, height, width, in channels, kh, kw, out channels, stride, padding): the im2col product's K = kh·kw·cin
+#: around the GEBP's accumulators (K % 8, K % 4) and n = out channels around its column kernels (4, 8, an odd one)
+CONVS = ((1, 5, 5, 2, 3, 3, 4, 1, "VALID"), (2, 6, 6, 3, 3, 3, 5, 1, "SAME"), (1, 7, 7, 4, 2, 2, 3, 2, "VALID"),
+         (3, 4, 5, 2, 1, 1, 7, 1, "VALID"), (2, 8, 8, 3, 3, 3, 8, 1, "SAME"), (1, 9, 9, 5, 3, 3, 9, 2, "SAME"),
+         (2, 6, 5, 1, 2, 2, 2, 1, "VALID"), (1, 6, 6, 16, 3, 3, 13, 1, "SAME"), (2, 4, 4, 3, 4, 4, 6, 1, "VALID"))
+
+
+def _convs(tf: Any, mk: Any) -> Any:
+    """float64 conv2d and conv3d (Eigen's spatial and cuboid convolutions: GEBP on the patches) and their gradients,
+    int32 conv2d's refusal."""
+    out = {}
+    for i, (b, h, w, c, kh, kw, oc, s, pad) in enumerate(CONVS):
+        xs = [_tensor(tf, f"xc{i}a", (b, h, w, c), "float64"), _tensor(tf, f"xc{i}b", (kh, kw, c, oc), "float64")]
+        out[f"conv2d{i}"] = fg(tf, lambda x, f, s=s, p=pad: tf.nn.conv2d(x, f, s, p), xs, name=f"xc{i}")
+    for i, (shape, fshape, pad) in enumerate((((2, 5, 5, 5, 3), (2, 2, 2, 3, 4), "VALID"),
+                                              ((1, 4, 4, 4, 2), (3, 3, 3, 2, 5), "SAME"))):
+        xs = [_tensor(tf, f"xc3{i}a", shape, "float64"), _tensor(tf, f"xc3{i}b", fshape, "float64")]
+        out[f"conv3d{i}"] = fg(tf, lambda x, f, p=pad: tf.nn.conv3d(x, f, [1, 1, 1, 1, 1], p), xs, name=f"xc3{i}")
+    xi = [_tensor(tf, "xci", (1, 4, 4, 2), "int32"), _tensor(tf, "xcf", (2, 2, 2, 3), "int32")]
+    out["conv2d-int32"] = error(lambda: cbits(tf.nn.conv2d(xi[0], xi[1], 1, "VALID")))
+    return out
+
+
+program("x-conv-float64", _convs)
