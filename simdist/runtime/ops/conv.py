@@ -363,11 +363,26 @@ def _conv2d_values(x: np.ndarray, f: np.ndarray, strides: tuple, padding: str, e
         # that order, fused multiply-adds from +0; clause ops.packet-paths, "oneDNN's float32 Conv2D")
         from simdist.runtime.ops.contraction_order import ordered_matmul
         out = ordered_matmul(cols, f.reshape(kh * kw * fin, cout))
+    elif groups == 1 and tuple(dilations) in ((1, 1), (1, 1, 1, 1)) and float64_forward(cols, f.reshape(-1, cout)):
+        from simdist.runtime.ops.contraction_order import float64_gebp
+        out = float64_gebp(cols, f.reshape(kh * kw * fin, cout))   # (Eigen's spatial convolution: its GEBP's sums)
     elif groups == 1:
         out = matmul(cols, f.reshape(kh * kw * fin, cout))
     else:
         out = matmul(_grouped(cols, kh * kw, groups), _filter_grouped(f, groups)).transpose(1, 0, 2)
     return out.reshape(x.shape[0], oh, ow, cout)
+
+
+def float64_forward(cols: np.ndarray, w: np.ndarray) -> bool:
+    """Whether a float64 forward convolution's im2col product cols [P, K] @ w [K, C_out] is Eigen's GEBP kernel's
+    (clause ops.float64-gebp-order): TF 2.21's CPU Conv2D/Conv3D of float64 is Eigen's spatial (cuboid) convolution,
+    a tensor contraction of the patches with the filter; P and C_out at least 2 (one of 1 is a GEMV, not measured),
+    K <= 150 (measured: a K of 270 takes another order, the contraction's depth blocks, not modelled). Measured bit
+    for bit: 9 of 9 seeded Conv2Ds (VALID/SAME, strides 1 and 2, 1x1 to 5x5, K up to 150, up to 4x16x16x8 -> 16
+    channels) and a Conv3D (2x2x2, 3 -> 4 channels); in order 4 of the first 6 were off (xsweep58_logs/conv_cmp.py,
+    conv_tf2.py, conv_cmp2.py)."""
+    return cols.dtype == np.float64 and w.dtype == np.float64 and cols.ndim == 2 and cols.shape[0] >= 2 \
+        and w.shape[1] >= 2 and 1 <= cols.shape[1] <= 150
 
 
 def _check_backprop_dilation(dtype: np.dtype, dilations: tuple, op: str, padding: str = "") -> None:

@@ -245,6 +245,9 @@ def _in_order(ins: Sequence[str], out: str, arrays: Sequence[np.ndarray]) -> np.
         return np.transpose(paired_matmul(x, y).reshape(shape), perm)
     if eigen_batched_in_order(x, y):   # (and of a batch of small products)
         return np.transpose(ordered_matmul(x, y, fused=False).reshape(shape), perm)
+    from simdist.runtime.ops.contraction_order import float64_gebp, takes_float64_gebp
+    if takes_float64_gebp(x, y):   # (float64: Eigen's GEBP accumulators, clause ops.float64-gebp-order)
+        return np.transpose(float64_gebp(x, y).reshape(shape), perm)
     return np.transpose(matmul(x, y).reshape(shape), perm)
 
 

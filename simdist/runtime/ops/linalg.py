@@ -48,6 +48,13 @@ def _matmul(a: np.ndarray, b: np.ndarray, transpose_a: bool = False, transpose_b
         return onednn_matmul.matmul_transposed_b(x, y)
     if onednn_matmul.in_order(x, y, transpose_a, transpose_b) and not needs_order(x, y):
         return onednn_matmul.plain(x, y)   # (oneDNN's plain product: over k in order (halves), fused multiply-adds)
+    from simdist.runtime.ops.contraction_order import float64_gebp, takes_float64_gebp
+    if takes_float64_gebp(x, y):   # (float64: Eigen's GEBP kernel's accumulators, clause ops.float64-gebp-order)
+        return float64_gebp(x, y)
+    from simdist.runtime.ops.contraction_order import float64_gemv
+    gemv64 = float64_gemv(x, y, transpose_a, transpose_b)
+    if gemv64 is not None:   # (float64, one row or one column: Eigen's GEMV kernels, clause ops.float64-gebp-order)
+        return gemv64
     if x.ndim >= 2 and y.ndim >= 2:
         if needs_order(x, y):   # infinities and overflows in TF's order (contraction_order.py)
             return ordered_matmul(x, y, fused=not (transpose_b and not transpose_a))
@@ -797,9 +804,10 @@ def tensordot(a: Any, b: Any, axes: Any, name: str | None = None) -> Tensor:
             raise trace_errors.mark_shape(err, f"Dimensions must be equal, but are {ka} and {kb}", "MatMul",
                                           ([m, ka], [kb, n]))
         return _tensordot_matmul(ta, tb, xa, xb)
-    if ta.dtype in (dtypes.float16, dtypes.bfloat16):
+    if ta.dtype in (dtypes.float16, dtypes.bfloat16, dtypes.float64):
         # (TF's 16-bit Einsum and MatMul kernels round differently; bfloat16 MatMul truncates its float32 sum where
-        # oneDNN does not take bfloat16: fz50b, fz50b_gen seed 50002 #15)
+        # oneDNN does not take bfloat16: fz50b, fz50b_gen seed 50002 #15; float64: the gradient of TF's composition
+        # is a^T·g transposed, one Einsum's g^T·a, whose GEBP sums differ: ops.float64-gebp-order, xsweep58)
         return _tensordot_matmul(ta, tb, xa, xb)
     if not xa and ta.dtype.is_floating:   # (no axis contracted: TF's MatMul with k = 1 sums from +0.0, where an
         # einsum without a summed label multiplies, -0.0 kept; fz45b, fz44_gen seed 44010)
