@@ -46,8 +46,26 @@ OPEN: tuple[tuple[str, str, str], ...] = (
      "get_concrete_function() of a tf.function whose input_signature nests TensorSpecs in a tuple or a dict: TF 2.21 "
      "traces it with a placeholder per spec; simdist passes the nested specs themselves to the Python (its dry runs "
      "make placeholders for top-level specs only: tf/_concrete.py trace), so the body's first op is TypeError "
-     "'Expected any non-tensor type, but got a tensor instead.' (the calls themselves agree)"),
+     "'Expected any non-tensor type, but got a tensor instead.' (the calls themselves agree; a dict of TensorSpecs "
+     "given to get_concrete_function of a function without a signature is the same class: the spec reaches the "
+     "Python, TypeError)"),
     ("fn-sig-nested-dict", "input", "as fn-sig-nested-tuple"),
+    ("fn-concrete-surface", "varargs kwonly inputs",
+     "a concrete function's input tensors are named after a TensorSpec's own name when it has one: TF 2.21 "
+     "['a:0', 'second:0', 'rest_1:0', 'extra:0', 'k:0'] for get_concrete_function(spec, TensorSpec(name='second'), "
+     "...), simdist names every placeholder after its parameter (rest_0:0)"),
+    ("fn-concrete-surface", "python input inputs", "as 'varargs kwonly inputs' (TF 'cc:0', simdist 'c:0')"),
+    ("fn-concrete-surface", "varargs kwonly pretty",
+     "pretty_printed_signature of a function with *args: TF 2.21 writes '/, *' before the keyword-only parameters "
+     "(the *args parameters are positional-only) and each TensorSpec with its own name (name='second'); simdist "
+     "writes '*' alone and name=None"),
+    ("fn-concrete-surface", "python input pretty", "as 'varargs kwonly pretty' (TF name='cc', simdist name=None)"),
+    ("fn-concrete-surface", "constant and none outputs output_shapes",
+     "output_shapes of a concrete function returning None in a list: TF 2.21 TensorShape(None), simdist None"),
+    ("tape-gradient-names-in-function", "sum gradient name",
+     "the gradient of a reduce_sum over every axis of a fully defined shape in a tf.function: TF 2.21's _SumGrad "
+     "reshapes and Tiles (gradient_tape/blk/inner/Tile:0), simdist's _sum_grad_to broadcasts "
+     "(gradient_tape/blk/inner/BroadcastTo:0); the values agree, the node's name differs"),
 )
 
 
@@ -58,9 +76,10 @@ def _open(name: str, out: Any) -> Any:
     return out
 
 
-def program(name: str) -> Callable[[Callable[[Any], Any]], Callable[[Any], Any]]:
-    def deco(fn: Callable[[Any], Any]) -> Callable[[Any], Any]:
-        REF.add(name, lambda tf, mk: _open(name, fn(tf)))
+def program(name: str, strategy: bool = False) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Register fn(tf) (fn(tf, mk) with `strategy`: mk() is MirroredStrategy over two CPUs) as a recorded program."""
+    def deco(fn: Callable[..., Any]) -> Callable[..., Any]:
+        REF.add(name, lambda tf, mk: _open(name, fn(tf, mk) if strategy else fn(tf)))
         return fn
     return deco
 
@@ -198,6 +217,60 @@ def _nested(tf: Any) -> Any:
             args = ((_tensor(tf, s0, "f", 0), _tensor(tf, s1, "f", 1)),
                     {"b": _tensor(tf, sb, "f", 3), "a": _tensor(tf, sa, "f", 2)})
             got.append([error(lambda: b(f(*args))), len(seen), f.experimental_get_tracing_count()])
+        out[f"rr={rr}"] = {"calls": got, "traces": seen}
+    return out
+
+
+@program("fn-retrace-container-lengths")
+def _container_lengths(tf: Any) -> Any:
+    """Lists and tuples of tensors whose length grows and shrinks between calls (a trace of n elements never serves
+    n +- 1), dicts gaining and losing a key, a list of one shape then of mixed shapes; reduce_retracing both ways."""
+    out = {}
+    for rr in (False, True):
+        seen: list[Any] = []
+
+        @tf.function(reduce_retracing=rr)
+        def f(xs: Any, d: Any) -> Any:
+            seen.append([type(xs).__name__, [shp(x) for x in xs], sorted(d)])
+            return tf.add_n([tf.reduce_sum(x) * (i + 1) for i, x in enumerate(xs)]) + tf.add_n(
+                [tf.reduce_sum(d[k]) for k in sorted(d)])
+        got = []
+        for kind, shapes, keys in (("list", [(2,), (2,)], "a"), ("list", [(2,), (2,), (2,)], "a"),
+                                   ("list", [(2,)], "a"), ("list", [(3,), (3,)], "a"), ("tuple", [(2,), (2,)], "a"),
+                                   ("list", [(2,), (2,)], "ab"), ("list", [(2,), (2,)], "b"),
+                                   ("list", [(2,), (4,)], "a"), ("list", [(5,), (3,), (1,)], "a"),
+                                   ("list", [(2,), (2,), (2,), (2,)], "a"), ("tuple", [(2,)], "ab")):
+            xs = [_tensor(tf, sh, "f", i) for i, sh in enumerate(shapes)]
+            d = {k: _tensor(tf, (2,), "f", 5 + j) for j, k in enumerate(keys)}
+            got.append([error(lambda: b(f(tuple(xs) if kind == "tuple" else xs, d))), len(seen),
+                        f.experimental_get_tracing_count()])
+        out[f"rr={rr}"] = {"calls": got, "traces": seen}
+    return out
+
+
+@program("fn-retrace-defaults")
+def _defaults(tf: Any) -> Any:
+    """Parameters with defaults (a Python number, None, a tensor) left out, given equal to the default, given
+    otherwise, by position and keyword, while a tensor's shape changes; reduce_retracing both ways."""
+    out = {}
+    for rr in (False, True):
+        seen: list[Any] = []
+        dflt = tf.constant([0.5, 0.25])
+
+        @tf.function(reduce_retracing=rr)
+        def f(x: Any, k: Any = 2, y: Any = None, z: Any = dflt) -> Any:
+            seen.append([shp(x), repr(k), shp(y) if y is not None else None, shp(z)])
+            r = tf.reduce_sum(x) * k + tf.reduce_sum(z)
+            return r if y is None else r + tf.reduce_sum(y)
+        got = []
+        for label, shape, kw in (("x", (2,), {}), ("x bigger", (3,), {}), ("x k=2", (4,), {"k": 2}),
+                                 ("x k=3", (4,), {"k": 3}), ("x y", (5,), {"y": "t"}), ("x y bigger", (6,), {"y": "t"}),
+                                 ("x z", (2,), {"z": "t3"}), ("x z again", (7,), {"z": "t3"}),
+                                 ("x k=2.0", (2,), {"k": 2.0}), ("x again", (8,), {})):
+            a = {k: (_tensor(tf, (3,), "f", 4) if v == "t3" else _tensor(tf, (2,), "f", 3) if v == "t" else v)
+                 for k, v in kw.items()}
+            got.append([label, error(lambda: b(f(_tensor(tf, shape, "f", 0), **a))), len(seen),
+                        f.experimental_get_tracing_count()])
         out[f"rr={rr}"] = {"calls": got, "traces": seen}
     return out
 
@@ -1059,4 +1132,142 @@ def _forward(tf: Any) -> Any:
         j = acc.jvp(y)
     out["reverse of forward"] = b(t.gradient(j, x))
     out["bad tangent"] = error(lambda: type(tf.autodiff.ForwardAccumulator(x, tf.constant([1.0, 2.0]))).__name__)
+    return out
+
+
+@program("tape-in-replicas", strategy=True)
+def _in_replicas(tf: Any, mk: Any) -> Any:
+    """GradientTape inside strategy.run of MirroredStrategy over two CPUs: a mirrored variable's gradient per replica
+    (eager and in a tf.function), persistent, watch_accessed_variables=False with watch, a non-trainable one."""
+    s = mk()
+    with s.scope():
+        v = tf.Variable(dy("ir1", 3), name="ir_v")
+        n = tf.Variable(dy("ir2", 3), trainable=False, name="ir_n")
+
+    def step(x: Any) -> Any:
+        rid = tf.cast(tf.distribute.get_replica_context().replica_id_in_sync_group, tf.float32)
+        with tf.GradientTape(persistent=True) as t:
+            y = tf.reduce_sum(v * v * (x + rid) + n * v)
+        g = t.gradient(y, [v, n])
+        with tf.GradientTape(watch_accessed_variables=False) as t2:
+            t2.watch(v)
+            z = tf.reduce_sum(v * n)
+        return g[0], g[1] if g[1] is not None else tf.constant(-1.0), t2.gradient(z, v)
+    x = tf.constant(dy("ir3", 3))
+    out = {}
+    for mode, fn in (("eager", step), ("function", tf.function(step))):
+        res = s.run(fn, args=(x,))
+        out[mode] = [[b(r) for r in s.experimental_local_results(c)] for c in res]
+    return out
+
+
+@program("tape-gradient-names-in-function")
+def _gradient_names(tf: Any) -> Any:
+    """The names of a traced gradient's tensors: forward ops under name scopes (gradient_tape/<scope>/...)."""
+    names: list[Any] = []
+
+    @tf.function
+    def f(x: Any) -> Any:
+        with tf.GradientTape() as t:
+            t.watch(x)
+            with tf.name_scope("blk"):
+                y = tf.square(x)
+                with tf.name_scope("inner"):
+                    w = tf.sqrt(y + 1.0) * 3.0
+                    z = tf.reduce_sum(w)
+        g, gy, gw = t.gradient(z, [x, y, w])
+        names.extend([g.name, gy.name, gw.name])
+        return g
+    v = b(f(tf.constant(dy("gn", 3))))
+    return {"names": names[:2], "sum gradient name": names[2], "value": v}
+
+
+@program("fn-concrete-surface")
+def _concrete_surface(tf: Any) -> Any:
+    """A concrete function's surface over parameter kinds (positional, *args, keyword-only, **kwargs, a dict, Python
+    values) and output structures (dict of unsorted keys, nested tuple, a Python constant): input and output tensor
+    names, structured signatures and outputs, pretty_printed_signature, output_shapes/output_dtypes, flat calls."""
+    out: dict[str, Any] = {}
+
+    def flat(case: str, d: dict) -> dict:
+        return {f"{case} {k}": v for k, v in d.items()}
+
+    def surface(cf: Any) -> Any:
+        return {"inputs": error(lambda: [t.name for t in cf.inputs]),
+                "outputs": error(lambda: [t.name for t in cf.outputs]),
+                "structured_input": error(lambda: sig(tf, cf.structured_input_signature)),
+                "structured_outputs": error(lambda: repr(tf.nest.map_structure(shp, cf.structured_outputs))),
+                "pretty": error(lambda: cf.pretty_printed_signature(verbose=False)),
+                "output_shapes": error(lambda: repr(cf.output_shapes)),
+                "output_dtypes": error(lambda: repr(cf.output_dtypes))}
+
+    @tf.function
+    def f1(a: Any, *rest: Any, k: Any = 2.0, **kw: Any) -> Any:
+        r = a * k
+        for t in rest:
+            r = r + t
+        return {"zeta": r, "alpha": (r * 2.0, {"m": tf.reduce_sum(r)}), "mid": 3}
+    out.update(flat("varargs kwonly", surface(f1.get_concrete_function(
+        tf.TensorSpec([2], tf.float32), tf.TensorSpec([2], tf.float32, name="second"), tf.TensorSpec([None]),
+        k=tf.TensorSpec([], tf.float32), extra=tf.TensorSpec([2], tf.float32)))))
+
+    @tf.function
+    def f2(y: Any, c: Any, n: int, flag: Any = None) -> Any:
+        return y * float(n) + c, tf.shape(c)
+    # (not a dict of specs: get_concrete_function of nested specs is OPEN)
+    c2 = f2.get_concrete_function(tf.TensorSpec([3], tf.float32), tf.TensorSpec([3], tf.float32, name="cc"), 4)
+    out.update(flat("python input", surface(c2)))
+    out["python input call"] = error(lambda: [b(t) for t in c2(tf.constant(dy("cs1", 3)), tf.constant(dy("cs2", 3)),
+                                                                4)])
+    out["python input call other n"] = error(lambda: [b(t) for t in c2(tf.constant(dy("cs1", 3)),
+                                                                        tf.constant(dy("cs2", 3)), 5)])
+
+    @tf.function
+    def f3(x: Any) -> Any:
+        return tf.constant(1.5), (x, [x * 2.0, None])
+    out.update(flat("constant and none outputs", surface(f3.get_concrete_function(
+        tf.TensorSpec([None, 2], tf.float64)))))
+    return out
+
+
+@program("tape-sparse-and-graph-gradients")
+def _sparse_graph(tf: Any) -> Any:
+    """Gradients of gathers from a tensor source (IndexedSlices densified by tape.gradient or not), of
+    tf.stop_gradient, tf.gradients in a tf.function with stop_gradients and grad_ys, while_loop gradients of a
+    trainable and a non-trainable variable, unconnected_gradients of tf.gradients."""
+    x = tf.constant(dy("sg1", 4, 2))
+    v = tf.Variable(dy("sg2", 4, 2), name="sg_v")
+    n = tf.Variable(dy("sg3", 2), trainable=False, name="sg_n")
+    out = {}
+    with tf.GradientTape(persistent=True) as t:
+        t.watch(x)
+        g1 = tf.gather(x, [0, 2, 2])
+        g2 = tf.gather(v, [1, 1])
+        y = tf.reduce_sum(g1 * 3.0) + tf.reduce_sum(g2 * g2)
+        s = tf.stop_gradient(x) * x
+    out["gather tensor"] = b(t.gradient(y, x))
+    out["gather variable"] = b(t.gradient(y, v))
+    out["gather both"] = [b(g) for g in t.gradient(y, [x, v])]
+    out["stop_gradient product"] = b(t.gradient(s, x))
+    out["gathered slices as source"] = error(lambda: b(t.gradient(y, g1)))
+
+    @tf.function
+    def graph_grads(a: Any) -> Any:
+        p = a * a
+        q = p * 3.0 + a
+        r = [tf.gradients(q, a)[0], tf.gradients(q, a, stop_gradients=[p])[0],
+             tf.gradients(q, a, grad_ys=tf.ones_like(q) * 0.5)[0],
+             tf.gradients(q, [a, p], stop_gradients=[a])[1]]
+        u = tf.gradients(tf.reduce_sum(a), [a, tf.constant(2.0)], unconnected_gradients="zero")
+        return r + [u[1]]
+    out["tf.gradients"] = [b(g) for g in graph_grads(tf.constant(dy("sg4", 3)))]
+
+    def while_grads(k: Any) -> Any:
+        with tf.GradientTape() as tt:
+            _, acc = tf.while_loop(lambda i, a: i < k, lambda i, a: (i + 1, a * v[0] + n),
+                                   (tf.constant(0), tf.ones([2])))
+            z = tf.reduce_sum(acc)
+        return tt.gradient(z, [v, n], unconnected_gradients=tf.UnconnectedGradients.ZERO)
+    for mode, fn in (("eager", while_grads), ("function", tf.function(while_grads))):
+        out[f"while {mode}"] = [[b(tf.convert_to_tensor(g)) for g in fn(tf.constant(k))] for k in (0, 2)]
     return out
