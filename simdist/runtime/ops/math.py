@@ -964,7 +964,10 @@ def _reduce(op: Any, input_tensor: Any, axis: Any, keepdims: bool) -> Tensor:
     ax = args.axes(axis, t.ndim, op.name, t.shape.as_list(), of=t, fast=fast, keepdims=bool(keepdims))
     if axis is None and graph_names.current() is not None:
         _reduction_dims_nodes(input_tensor, t)
-    return dispatch.execute(op, (t,), {"axis": ax, "keepdims": bool(keepdims)})
+    out = dispatch.execute(op, (t,), {"axis": ax, "keepdims": bool(keepdims)})
+    if axis is None and not keepdims and isinstance(out, Tensor):
+        static_shapes.forget(out)   # (TF's _may_reduce_to_scalar: every axis reduced is a scalar, whatever the rank)
+    return out
 
 
 def _reduction_dims_nodes(given: Any, t: Tensor) -> None:
