@@ -106,7 +106,7 @@ def _read_npz(save_path: str, path: str) -> dict[str, np.ndarray]:
     import zipfile
     try:
         with np.load(path, allow_pickle=False) as data:
-            return from_file({k: data[k] for k in data.files if k != TF_KEYS})   # (the key list is no variable)
+            return {k: data[k] for k in data.files if k != TF_KEYS}   # (the key list is no variable)
     except (zipfile.BadZipFile, EOFError, ValueError, OSError, KeyError) as e:
         from simdist.runtime import errors
         raise errors.DataLossError(None, None, f"Checkpoint {save_path}: the file {path} is damaged or not a "
@@ -594,7 +594,7 @@ class Checkpoint:
         if not os.path.exists(path):
             from simdist.runtime import errors
             raise errors.NotFoundError(None, None, f"Failed to find any matching files for {save_path}")
-        saved = _read_npz(save_path, path)
+        saved = from_file(_read_npz(save_path, path))
         pairs = list(_walk(self, ""))
         missing, used = [], set()
         todo: list[tuple[Any, np.ndarray | None]] = []
