@@ -159,6 +159,32 @@ for _kind in KINDS:
         _program(f"v-var-{_kind}-{_dt}", _variables(_kind, _dt))
 
 
+def _returns(tf: Any, mk: Any) -> Any:
+    """What a replica-context write returns to each replica (MirroredStrategy: a Mirrored of each copy's value) and a
+    variable all-reduced in replica context (each replica's own component, a sync-on-read variable's too), for each
+    aggregation and synchronization, float32 and int32 (eager: strategy.run of Python functions)."""
+    s = mk()
+    out: dict[str, Any] = {}
+    for dt in ("float32", "int32"):
+        for agg in AGGS:
+            for sync in ("ON_WRITE", "ON_READ"):
+                with s.scope():
+                    v = tf.Variable(tf.constant(INIT[dt][:2], dt), aggregation=getattr(tf.VariableAggregation, agg),
+                                    synchronization=getattr(tf.VariableSynchronization, sync))
+                inc = tf.constant(INC[dt][:1] * 2, dt) if dt == "int32" else tf.constant([0.3, -0.75], dt)
+                out[f"{dt} {agg} {sync}"] = [
+                    error(lambda: [b(c) for c in s.experimental_local_results(s.run(
+                        lambda: v.assign_add(inc * tf.cast(
+                            tf.distribute.get_replica_context().replica_id_in_sync_group + 1, dt))))]),
+                    error(lambda: [b(c) for c in s.experimental_local_results(s.run(
+                        lambda: tf.distribute.get_replica_context().all_reduce("SUM", v)))]),
+                    _locals(s, v)]
+    return out
+
+
+_program("v-var-returns", _returns)
+
+
 # -- 2. cross-replica reductions of every dtype --------------------------------------------------------------------
 def _value(tf: Any, dt: str) -> Any:
     """A [2, 3] value that differs per replica."""
@@ -434,6 +460,10 @@ def _gen_methods(tf: Any, mk: Any) -> Any:
             out[f"split {lo} {hi} {count}"] = [b(g.state), [[b(k.state), b(k.uniform([2]))] for k in kids]]
         for count in (1, 3):
             out[f"make_seeds {lo} {hi} {count}"] = [b(g.make_seeds(count)), b(g.state)]
+    tf.random.set_seed(3)   # stateful ops with a graph and an op seed (GuardedPhiloxRandom's seed words)
+    out["op seeds"] = [b(tf.random.uniform([5], seed=7)), b(tf.random.normal([3], seed=2**31 - 1)),
+                       b(tf.random.uniform([2], seed=7)), b(tf.random.shuffle(tf.range(6), seed=5)),
+                       b(tf.random.categorical([[0.1, 0.5, -1.0]], 6, seed=4))]
     g = tf.random.Generator.from_seed(9)
     g.uniform([3])
     g.reset_from_seed(11)
