@@ -113,6 +113,11 @@ def _div_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     if simple is not None:
         return simple
     folding = _on("constant_folding")
+    if folding and _const_value(rec, x) is not None and _const_value(rec, y) is not None:
+        # (both operands Const nodes: constant_folding.cc's FoldGraph evaluates the division by its kernel before
+        # any strength reduction, so the folded value is x / y; a traced strategy.reduce MEAN of a value made in
+        # the function, vsweep58's v-reduce-* programs)
+        return None
     if folding and x.dtype.is_complex and y.dtype == x.dtype and _const_value(rec, y) is not None:
         # (ReduceDivToReciprocalMul takes complex T too: `x / tf.constant(0.25 - 3j)` made in the
         # function is x * (1 / c), another last bit; fz25b, seed 1420262502 #12)
