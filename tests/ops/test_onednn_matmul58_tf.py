@@ -12,7 +12,9 @@ on TF 2.21 and on simdist (the golden's host model); results as float32 bit patt
 2-D (its paragraph "oneDNN's 2-D float32 MatMul: one column, long k"): one column (x @ y [k, 1], a Dense(1) layer's
 output) is each row's dot product as the one-row kernel sums it, but one row by one column; x^T @ a column (a
 Dense(1) kernel's gradient) sums k in order with fused multiply-adds; a plain product of two rows or more with
-k = 385..768 sums each half of k so and adds the two; x^T @ y (a Dense kernel's gradient) likewise."""
+k = 385..768 sums each half of k so and adds the two; x^T @ y (a Dense kernel's gradient) likewise.
+
+einsum (oneDNN's _MklEinsum): a two-operand float32 contraction is the batched product's order."""
 
 from __future__ import annotations
 
@@ -89,6 +91,22 @@ def _dense1(tf: Any) -> Any:
     return [_bits(z)] + [_bits(g) for g in tape.gradient(loss, [x, w])]
 
 
+_EINSUMS = (("bij,bjk->bik", (2, 4, 3), (2, 3, 1)), ("bij,bjk->bik", (3, 5, 17), (3, 17, 4)),
+            ("ij,jk->ik", (5, 40), (40, 3)), ("ij,j->i", (6, 33), (33,)), ("i,ij->j", (20,), (20, 7)),
+            ("ij,kj->ik", (3, 600), (4, 600)), ("abc,cd->abd", (2, 3, 9), (9, 5)),
+            ("bhqd,bhkd->bhqk", (2, 2, 5, 8), (2, 2, 6, 8)), ("i,i->", (50,), (50,)), ("ij,ij->i", (4, 30), (4, 30)))
+
+
+def _einsum_case(seed: int, eq: str, sa: tuple, sb: tuple) -> Callable[[Any], Any]:
+    """einsum as oneDNN's _MklEinsum computes float32 (its batched product), eagerly and traced."""
+    def run(tf: Any) -> Any:
+        r = np.random.RandomState(seed)
+        a, b = tf.constant(r.randn(*sa).astype(np.float32)), tf.constant(r.randn(*sb).astype(np.float32))
+        f = tf.function(lambda x, y: tf.einsum(eq, x, y))
+        return [_bits(tf.einsum(eq, a, b)), _bits(f(a, b))]
+    return run
+
+
 def _cases() -> dict[str, Callable[[Any], Any]]:
     c: dict[str, Callable[[Any], Any]] = {}
     r = np.random.RandomState(1)
@@ -121,6 +139,8 @@ def _cases() -> dict[str, Callable[[Any], Any]]:
     for i, (k, m, n) in enumerate(((32, 4, 3), (32, 16, 10), (8, 5, 7), (100, 3, 17), (17, 17, 17), (500, 8, 4),
                                    (385, 4, 3), (768, 16, 10), (400, 1, 7), (64, 1, 3))):
         c[f"transpose-a/{k}x{m}x{n}"] = _2d(400 + i, (k, m), (k, n), True, False, grads=i % 3 == 0)
+    for i, (eq, sa, sb) in enumerate(_EINSUMS):
+        c[f"einsum/{eq}"] = _einsum_case(500 + i, eq, sa, sb)
     c["zeros/one-row"] = lambda tf: _bits(tf.linalg.matmul(tf.zeros([1, 32]), -tf.ones([3, 32]), transpose_b=True))
     c["zeros/matvec"] = lambda tf: _bits(tf.linalg.matmul(tf.zeros([4, 32]), -tf.ones([32, 1])))
     return c

@@ -221,6 +221,9 @@ def _ordered(ins: Sequence[str], out: str, arrays: Sequence[np.ndarray]) -> np.n
         return np.transpose(paired_matmul(x, y).reshape(shape), perm)
     if eigen_batched_in_order(x, y):
         return np.transpose(ordered_matmul(x, y, fused=False).reshape(shape), perm)
+    from simdist.runtime.ops import onednn_matmul
+    if onednn_matmul.batched_in_order(x, y):   # (oneDNN's _MklEinsum: its batched product, k in blocks of 512)
+        return np.transpose(onednn_matmul.batched(x, y).reshape(shape), perm)
     if not needs_order(x, y):
         return None
     return np.transpose(ordered_matmul(x, y).reshape(shape), perm)
