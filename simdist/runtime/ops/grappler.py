@@ -385,7 +385,16 @@ def _mul_input(view: Any, t: Tensor, dtype: Any) -> tuple | None:
     from simdist.runtime.ops import static_shapes
     rec = view.rec
     j = view.node_of(t)
-    if j is None or t.dtype != dtype or rec.is_constant(t) or symbolic.optimized_name(t) is None:
+    if j is None or t.dtype != dtype or rec.is_constant(t):
+        return None
+    # (past the Identity of a simplified `x + zeros` / `x * ones`, which the dependency optimizer removes before the
+    # second round's MinimizeBroadcasts: polyval's `0 + p * x` then `g + (p * x) * x` is g + p * (x * x) on TF 2.21;
+    # fz54b seed 58102 #1)
+    while view.consumers(j) == 1 and rec.nodes[j].kind == _PURE and rec.nodes[j].op is not None \
+            and rec.nodes[j].op.name == "Identity" and len(rec.nodes[j].ins) == 1:
+        j = view.alias[rec.nodes[j].ins[0]]
+        t = view.tensor(j) if view.tensor(j) is not None else t
+    if symbolic.optimized_name(t) is None:
         return None
     n = rec.nodes[j]
     if n.kind != 1 or n.op is None or n.op.name != "Mul" or len(n.ins) != 2 or view.consumers(j) != 1:
