@@ -48,8 +48,6 @@ REF = RecordedPrograms(PATH, ("af-",), recording_host=avx512_with_onednn, record
 #: "Fifty-eighth session, 2026-12-06: ... asweep58"), observed on TF 2.21 on this session's AVX-512 oneDNN Xeon:
 #: - gelu (both forms, every float dtype) inside a tf.function: TF's traced value/gradient differs from its eager one
 #:   by ulps (Grappler's rewrite of the graph; rsweep57's reduce_std class), simdist's traced equals its eager;
-#: - the gradients of max_pool3d, avg_pool3d and avg_pool2d inside a tf.function (TF's traced gradient differs from
-#:   its eager one), and avg_pool3d's eager gradient (AvgPool3DGrad, oneDNN's order): not modelled;
 #: - BatchMatMulV2 of complex64 and BatchMatMulV3 of float32 [2, 3, 3] batches (every adj_x/adj_y): ulps off (the
 #:   raw MatMul and tf.linalg.matmul of the same shapes agree), einsum 'abcd,cd->ab' (value and gradient) and the
 #:   gradient of 'i,j->ij': ulps off (their contraction's product order);
@@ -58,9 +56,6 @@ _GELU = tuple(f"gelu approximate={a} {d}/traced" for a in (False, True)
               for d in ("float32", "float64", "float16", "bfloat16"))
 OPEN: dict[str, tuple[str, ...]] = {
     "af-activation-attrs": _GELU,
-    "af-pool-3d": ("avg_pool3d SAME grad", "avg_pool3d VALID grad", "max_pool3d SAME grad/traced",
-                   "max_pool3d VALID grad/traced"),
-    "af-pool-formats": ("avg_pool2d SAME edges SAME grad/traced", "avg_pool2d SAME edges VALID grad/traced"),
     "af-matmul-attrs": tuple(f"raw BatchMatMulV2 adj_x={a} adj_y={b} complex" for a in (False, True)
                              for b in (False, True))
     + tuple(f"raw BatchMatMulV3 float adj_x={a} adj_y={b}" for a in (False, True) for b in (False, True)),

@@ -1625,9 +1625,13 @@ def _reduction_identity(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
 
 
 def _rules() -> dict[Any, Any]:
-    from simdist.runtime.ops import activations, array, math, reductions, unary, xfunctions
+    from simdist.runtime.ops import activations, array, math, pool_graph_kernels as pk, pooling, pooling3d, reductions, \
+        unary, xfunctions
     ao, cf = "arithmetic_optimization", "constant_folding"
-    return {array.PACK: _owned(ao, _pack_rule), math.MAX: _owned(cf, _reduction_identity),
+    folded = {pooling.AVG_POOL_GRAD: _owned(cf, pk.folded_avg_rule(pk.FOLDED_AVG_POOL_GRAD)),
+              pooling3d.AVG_POOL3D_GRAD: _owned(cf, pk.folded_avg_rule(pk.FOLDED_AVG_POOL3D_GRAD)),
+              pooling3d.MAX_POOL3D_GRAD: pk.onednn_max_pool3d_rule}   # (clause function.pool-graph-kernels)
+    return folded | {array.PACK: _owned(ao, _pack_rule), math.MAX: _owned(cf, _reduction_identity),
             math.MIN: _owned(cf, _reduction_identity),
             math.SUM: _owned(cf, _reduction_identity), math.MEAN: _owned(cf, _reduction_identity),
             reductions.PROD: _owned(cf, _reduction_identity),
@@ -1662,6 +1666,7 @@ def _folded_first(rule: Any) -> Any:
     one runs rewritten (`x / tf.constant(3.0)` of a captured x is x * (1 / 3), as of an argument)."""
     def guarded(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
         if getattr(rule, "inner", rule) not in (_pack_rule, _ones_like_rule, _softmax_folded) and \
+                not getattr(getattr(rule, "inner", rule), "__name__", "").startswith("folded_") and \
                 all(rec.is_constant(t) and not rec.is_capture(t) for t in tensors) and not _folding_fails(rule, tensors):
             return None
         with np.errstate(all="ignore"):   # (as the ops' own eager paths: inf * 0 is NaN, quietly)

@@ -225,9 +225,31 @@ def _avg_pool3d_grad(g: np.ndarray, orig_input_shape: tuple, ksize: tuple, strid
         return _avg_pool3d_grad_loop(g, orig_input_shape, ksize, strides, pads)
     gw = g.astype(np.float32) if g.dtype.itemsize == 2 else g
     per = gw / _counts(orig_input_shape, ksize, strides, out, pads).astype(gw.dtype)
+    if g.dtype == np.float32 and g.ndim == 5 and host_cpu.current().onednn_supports("float32"):
+        return _onednn_avg_pool3d_grad(per, orig_input_shape, ksize, strides, pads)
     n, od, oh, ow, c = per.shape
     dwin = np.broadcast_to(per[:, :, :, :, None, None, None, :], (n, od, oh, ow, ksize[1], ksize[2], ksize[3], c))
     return scatter_windows3d(dwin, orig_input_shape, pads, strides[1:4], _ONES).astype(g.dtype)
+
+
+def _onednn_avg_pool3d_grad(per: np.ndarray, in_shape: Sequence[int], ksize: Sequence[int], strides: Sequence[int],
+                            pads: Sequence[int]) -> np.ndarray:
+    """oneDNN's float32 AvgPool3DGrad, the 3-D form of pooling._onednn_avg_pool_grad: each output's gradient divided
+    by its window's count of valid elements (`per`) added into the input with output planes outermost, then output
+    rows, the window's planes, rows and columns, and the output columns innermost. Observed on TF 2.21 on this
+    session's AVX-512 Xeon (asweep58's af-pool-3d `avg_pool3d SAME/VALID grad`, bit for bit; pool58)."""
+    n, d, h, w, c = (int(v) for v in in_shape)
+    out = np.zeros((n, d + pads[0] + pads[1], h + pads[2] + pads[3], w + pads[4] + pads[5], c), np.float32)
+    _, od, oh, ow, _ = per.shape
+    sd, sh, sw = strides[1], strides[2], strides[3]
+    for i in range(od):
+        for j in range(oh):
+            for a in range(ksize[1]):
+                for b in range(ksize[2]):
+                    row = out[:, i * sd + a, j * sh + b]
+                    for e in range(ksize[3]):
+                        row[:, e:e + (ow - 1) * sw + 1:sw, :] += per[:, i, j]
+    return out[:, pads[0]:pads[0] + d, pads[2]:pads[2] + h, pads[4]:pads[4] + w, :]
 
 
 def _avg_pool3d_grad_loop(g: np.ndarray, orig_input_shape: Sequence[int], ksize: Sequence[int],
