@@ -6,7 +6,7 @@ On a host where oneDNN takes the half types (this Xeon: AVX512-FP16, AMX-BF16) T
 beyond k = 1,024 for two rows or more without transpose_a), each in order from +0, the blocks' sums added in order;
 bfloat16 sums a small product (m·k < 64, and one row or an even k without transpose_a) pair by pair, each pair's odd
 element first, and every other one in tiles of 32 (the tile's even elements and its odd elements each in order, the
-two added, the tiles' sums added in order). simdist summed float16 over k in order and bfloat16 in NumPy's BLAS order.
+two added, the tiles' sums added in order). simdist summed float16 over k in order and bfloat16 in NumPy's BLAS order (einsum's bfloat16 likewise).
 The operands hold +H and -H at two positions of k (every order leaves its own residue) or values 2^-8..2^8 wide.
 Each case runs on TF 2.21 and on simdist (the golden's host model); results as 16-bit patterns, gradients included.
 Its golden (tests/goldens/) is stamped with this file."""
@@ -65,6 +65,19 @@ def _product(dtype: str, seed: int, batch: tuple, m: int, k: int, n: int, ta: bo
     return run
 
 
+def _einsum(dtype: str, seed: int, q: int, kk: int, d: int, eq: str) -> Callable[[Any], Any]:
+    """Attention scores (einsum's _MklEinsum, a oneDNN batch product) with cancelling terms along d."""
+    def run(tf: Any) -> Any:
+        r = np.random.RandomState(seed)
+        huge = 2.0 ** 14 if dtype == "float16" else 2.0 ** 21
+        x, y = r.randn(2, q, d).astype(np.float32), r.randn(2, kk, d).astype(np.float32)
+        p, s = sorted(r.choice(d, 2, replace=False))
+        x[..., p], x[..., s], y[..., p], y[..., s] = huge, -huge, 1.0, 1.0
+        dt = getattr(tf, dtype)
+        return _bits(tf.einsum(eq, tf.cast(tf.constant(x), dt), tf.cast(tf.constant(y), dt)))
+    return run
+
+
 def _cases() -> dict[str, Callable[[Any], Any]]:
     c: dict[str, Callable[[Any], Any]] = {}
     # float16: one block, two blocks of 512, blocks of 1,024 (two rows or more) or 512 (one row, transpose_a)
@@ -92,6 +105,10 @@ def _cases() -> dict[str, Callable[[Any], Any]]:
     c["bfloat16/grads/8x64x16"] = _product("bfloat16", 660, (), 8, 64, 16, grads=True)
     c["bfloat16/grads/1x40x4"] = _product("bfloat16", 661, (), 1, 40, 4, grads=True)
     c["bfloat16/grads-batched/3x20x5"] = _product("bfloat16", 662, (2,), 3, 20, 5, grads=True)
+    for i, (q, kk, d) in enumerate(((3, 5, 40), (8, 5, 16), (1, 17, 600), (20, 5, 64), (3, 1, 4))):
+        for dtype in ("float16", "bfloat16"):
+            for eq in ("bqd,bkd->bqk", "bqd,bkd->bkq"):
+                c[f"einsum/{dtype}/{eq}/{q}x{kk}x{d}"] = _einsum(dtype, 680 + i, q, kk, d, eq)
     return c
 
 
