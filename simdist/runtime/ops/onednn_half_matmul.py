@@ -69,8 +69,8 @@ def float16_blocks(xf: np.ndarray, yf: np.ndarray, transpose_a: bool) -> np.ndar
 
 def bfloat16_takes_pairs(m: int, k: int, transpose_a: bool) -> bool:
     """Whether oneDNN's bfloat16 product of m rows over k is the small kernel (`bfloat16_pairs`): fewer than 64
-    elements in the left operand, and one row, or an even k without transpose_a (every element of 510 seeded
-    products of m 1..33, k 1..800, 2-D and batched, takes the kernel this names; 2 x 5, 3 x 15, 4 x 3 and
+    elements in the left operand, and one row, or an even k without transpose_a (every element of 570 seeded
+    products of m 1..33, k 1..3,000, 2-D and batched, takes the kernel this names; 2 x 5, 3 x 15, 4 x 3 and
     transposed-a products take the tiles)."""
     return m * k < 64 and (m == 1 or (k % 2 == 0 and not transpose_a))
 
