@@ -173,32 +173,29 @@ def _half_contraction(ins: Sequence[str], out: str, arrays: Sequence[np.ndarray]
     dt = arrays[0].dtype
     if dt != np.float16 and dt.name != "bfloat16":
         return None
-    if dt.name == "bfloat16" and host_cpu.current().onednn("bfloat16", _ONEDNN_EINSUM):
-        return None
+    onednn_bf16 = dt.name == "bfloat16" and host_cpu.current().onednn("bfloat16", _ONEDNN_EINSUM)
     view = _contraction(ins, out, arrays)
     if view is None:
         return None
     x, y, shape, perm = view
     if x.size == 0 or y.size == 0:
         return None
+    if onednn_bf16:   # (oneDNN's bfloat16 batch product: onednn_half_matmul, onednn58)
+        from simdist.runtime.ops.onednn_half_matmul import bfloat16_sum
+        return np.transpose(bfloat16_sum(x.astype(np.float32), y.astype(np.float32), False).astype(dt).reshape(shape),
+                            perm)
     if dt == np.float16 and host_cpu.current().onednn("float16", _ONEDNN_EINSUM):
         return np.transpose(_onednn_half_matmul(x, y).reshape(shape), perm)
     return np.transpose(_half.eigen_half_matmul(x, y).reshape(shape), perm)
 
 
 def _onednn_half_matmul(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """oneDNN's float16 batch product (_MklEinsum on an AVX512-FP16 CPU): the float32 sum of the products,
-    k in order, rounded once to float16 (a float16 product is exact in float32, so fused or not is the
-    same). Measured against TF 2.21 on a Xeon with AVX512-FP16 (tests/ops/test_f16tr_tf.py), where the
-    BLAS float32 product NumPy's einsum ran differed in a few elements' last bit."""
-    x32, y32 = x.astype(np.float32), y.astype(np.float32)
-    acc = np.zeros((x.shape[0], x.shape[1], y.shape[2]), np.float32)
-    buf = np.empty_like(acc)
-    with np.errstate(over="ignore", invalid="ignore"):
-        for i in range(x.shape[2]):   # (k in order, from +0: one pass of the [b, m, n] sum per k)
-            np.multiply(x32[:, :, i:i + 1], y32[:, i:i + 1, :], out=buf)
-            acc += buf
-        return acc.astype(np.float16)
+    """oneDNN's float16 batch product (_MklEinsum on an AVX512-FP16 CPU): the float32 sum of the products (a float16
+    product is exact in float32), k in oneDNN's blocks (onednn_half_matmul.float16_blocks: 512, each in order from +0;
+    onednn58), rounded once to float16. Measured against TF 2.21 on a Xeon with AVX512-FP16
+    (tests/ops/test_f16tr_tf.py, tests/ops/test_onednn58_half_matmul_tf.py's einsum cases)."""
+    from simdist.runtime.ops.onednn_half_matmul import float16_blocks
+    return float16_blocks(x.astype(np.float32), y.astype(np.float32), False).astype(np.float16)
 
 
 def _ordered(ins: Sequence[str], out: str, arrays: Sequence[np.ndarray]) -> np.ndarray | None:

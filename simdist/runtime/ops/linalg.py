@@ -24,7 +24,10 @@ def _matmul(a: np.ndarray, b: np.ndarray, transpose_a: bool = False, transpose_b
         # float16/bfloat16: TF 2.21's CPU kernels accumulate in float32 and round once (measured
         # bit-exact); NumPy has no BLAS for them (its float16 loop is ~100x slower), so float32 BLAS.
         if x.dtype == np.float16 and x.ndim >= 2 and y.ndim >= 2:
-            return _half_matmul_f32(x, y)
+            return _half_matmul_f32(x, y, transpose_a)
+        if x.ndim >= 2 and y.ndim >= 2 and host_cpu.current().onednn_supports("bfloat16") and not context.in_xla():
+            from simdist.runtime.ops.onednn_half_matmul import bfloat16_sum   # (oneDNN's bfloat16 kernels)
+            return half_result(bfloat16_sum(x.astype(np.float32), y.astype(np.float32), transpose_a), x.dtype)
         from simdist.runtime.ops.contraction_order import matmul
         return half_result(matmul(x.astype(np.float32), y.astype(np.float32)), x.dtype)
     from simdist.runtime.ops.contraction_order import (complex_gebp, matmul, needs_order, ordered_matmul, row_in_order,
@@ -163,15 +166,17 @@ def half_result(out: np.ndarray, dtype: Any) -> np.ndarray:
     return out.astype(dtype)
 
 
-def _half_matmul_f32(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+def _half_matmul_f32(x: np.ndarray, y: np.ndarray, transpose_a: bool = False) -> np.ndarray:
     """float16 MatMul/BatchMatMulV2 as TF 2.21's CPU kernel computes it: in float32 (the products
-    of float16 values are exact), k added one after another from +0, rounded to float16 once."""
+    of float16 values are exact), k added one after another from +0, rounded to float16 once; where oneDNN takes
+    float16 (an AVX512-FP16 host, outside XLA) k in blocks, each summed so, the blocks' sums added in order
+    (onednn_half_matmul.float16_blocks)."""
+    from simdist.runtime.ops import onednn_half_matmul
     xf, yf = x.astype(np.float32), y.astype(np.float32)
-    acc = np.zeros(np.broadcast_shapes(xf.shape[:-1] + (1,), yf.shape[:-2] + (1, yf.shape[-1])), np.float32)
+    if host_cpu.current().onednn_supports("float16") and not context.in_xla():
+        return onednn_half_matmul.float16_blocks(xf, yf, transpose_a).astype(np.float16)
     with np.errstate(over="ignore", invalid="ignore"):
-        for k in range(xf.shape[-1]):
-            acc += xf[..., :, k:k + 1] * yf[..., k:k + 1, :]
-    return acc.astype(np.float16)
+        return onednn_half_matmul.in_order_f32(xf, yf).astype(np.float16)
 
 
 def _matmul_flops(arrays: Any, out: np.ndarray, attrs: Any) -> float:

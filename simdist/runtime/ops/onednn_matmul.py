@@ -55,7 +55,8 @@ def in_order(x: np.ndarray, y: np.ndarray, transpose_a: bool, transpose_b: bool)
     only where its kernel happened to, depending on OpenBLAS's dispatch)."""
     return ((not transpose_b if transpose_a else (not transpose_b or x.shape[0] >= 16)) and x.dtype == np.float32
             and x.ndim == 2 and y.ndim == 2
-            and x.shape[0] >= 1 and 1 <= x.shape[1] <= (2 * PLAIN_K if x.shape[0] >= 2 else PLAIN_K)
+            and x.shape[0] >= 1 and 1 <= x.shape[1] and (x.shape[1] <= (2 * PLAIN_K if x.shape[0] >= 2 else PLAIN_K)
+                                                         or (x.shape[0] >= 2 and x.shape[1] % PLAIN_K == 0))
             and y.shape[1] >= 2
             and x.shape[0] * x.shape[1] * y.shape[1] <= ORDERED_BUDGET
             and host_cpu.current().onednn_supports("float32"))
@@ -70,11 +71,19 @@ def plain(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     from +0; from k = 385 to 768 (two rows or more) each half, the first ceil(k / 2) and the rest, so and the two
     added (fifty-eighth session, /work/wt/lead58_logs/p_mm2d.py, p_mm2e.py: every element of 11 seeded products of
     k 385..768, m 2..64, n 2..300, with transpose_b from 16 rows; 769 and more are split in three, in an order not
-    found: not modelled)."""
+    found: not modelled), but a multiple of 384 (two rows or more), which sums each block of 384 so and adds the
+    blocks' sums in order (onednn58: every element of 34 seeded products of k 1,152..4,608, m 2..64, n 2..40, plain,
+    transpose_a, transpose_b from 16 rows; /work/wt/onednn58_logs/p_mm3.py, p_mm4.py, fit_mm3.py, fit_mm4.py)."""
     from simdist.runtime.ops.contraction_order import ordered_matmul
     k = x.shape[1]
     if k <= PLAIN_K:
         return ordered_matmul(x, y)
+    if k > 2 * PLAIN_K:
+        out = ordered_matmul(x[:, :PLAIN_K], y[:PLAIN_K])
+        with np.errstate(over="ignore", invalid="ignore"):
+            for start in range(PLAIN_K, k, PLAIN_K):
+                out = (out + ordered_matmul(x[:, start:start + PLAIN_K], y[start:start + PLAIN_K])).astype(_F)
+        return out
     h = -(-k // 2)
     with np.errstate(over="ignore", invalid="ignore"):
         return (ordered_matmul(x[:, :h], y[:h]) + ordered_matmul(x[:, h:], y[h:])).astype(_F)
