@@ -27,9 +27,8 @@ REF = RecordedPrograms(PATH, ("ms-",), recording_host=avx512_with_onednn, record
 
 #: where simdist and TF 2.21 disagree, left out of the sweep: (program, what, evidence)
 OPEN: tuple[tuple[str, str, str], ...] = (
-    ("AUC(label_weights=[...]).get_config()", "configs compared with tensor values as their values (`_config`)",
-     "TF 2.21 (Keras 3.15's AUC.get_config) returns label_weights as the tensor ops.array made (an EagerTensor); "
-     "simdist returns a Python list (confusion_metrics.py, deliberately JSON-able); the values agree bit for bit"),
+    # (AUC(label_weights=[...]).get_config() and CosineSimilarity in ms-fit-two's evaluate, fixed by kopen58:
+    # tests/keras/test_kopen58_auc_label_weights_tf.py, tests/keras/test_kopen58_graph_only_batch_tf.py)
 )
 
 #: rows of the three batches each metric is updated over
