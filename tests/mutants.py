@@ -9724,9 +9724,9 @@ TRAINING_BATCH58: list[Mutant] = [
        "        config.update({\"rho\": self.rho, \"momentum\": self.momentum, \"epsilon\": self.epsilon})\n",
        "RMSprop.get_config leaves centered out: from_config gives an uncentered RMSprop"),
     _t("auc-config-drops-from-logits", "state", "simdist/keras/metrics/confusion_metrics.py",
-       "                               \"label_weights\": None if label_weights is None else label_weights.numpy().tolist(),\n"
+       "                               \"label_weights\": label_weights,   # (the tensor itself, as Keras 3.15 gives it)\n"
        "                               \"from_logits\": self._from_logits}\n",
-       "                               \"label_weights\": None if label_weights is None else label_weights.numpy().tolist()}\n",
+       "                               \"label_weights\": label_weights}\n",
        "AUC.get_config leaves from_logits out"),
     _t("fbeta-config-drops-threshold", "state", "simdist/keras/metrics/f_score_metrics.py",
        "                \"beta\": self.beta, \"threshold\": self.threshold}\n",

@@ -35,12 +35,20 @@ def serialize_keras_object(obj: Any, module: str) -> dict[str, Any]:
 
 def _functions_serialized(x: Any) -> Any:
     """Plain functions in a config (TextVectorization's standardize/split callables) as
-    serialize_function writes them, as Keras's serialize_dict does for every config value."""
+    serialize_function writes them, and tensors as `{"class_name": "__tensor__", ...}`, as Keras's serialize_dict
+    does for every config value."""
     if isinstance(x, dict):
         return {k: _functions_serialized(v) for k, v in x.items()}
     if isinstance(x, list):
         return [_functions_serialized(v) for v in x]
+    if _is_tensor(x):   # (Keras 3.15's serialize_keras_object of a tensor: AUC's label_weights; kopen58)
+        return {"class_name": "__tensor__", "config": {"value": x.numpy().tolist(), "dtype": x.dtype.name}}
     return serialize_function(x) if inspect.isfunction(x) else x
+
+
+def _is_tensor(x: Any) -> bool:
+    from simdist import tf
+    return tf.is_tensor(x) and hasattr(x, "numpy") and not isinstance(x, tf.Variable)
 
 
 def _plain(x: Any) -> Any:

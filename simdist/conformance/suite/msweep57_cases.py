@@ -27,21 +27,8 @@ REF = RecordedPrograms(PATH, ("ms-",), recording_host=avx512_with_onednn, record
 
 #: where simdist and TF 2.21 disagree, left out of the sweep: (program, what, evidence)
 OPEN: tuple[tuple[str, str, str], ...] = (
-    ("AUC(label_weights=[...]).get_config()", "configs compared with tensor values as their values (`_config`)",
-     "TF 2.21 (Keras 3.15's AUC.get_config) returns label_weights as the tensor ops.array made (an EagerTensor); "
-     "simdist returns a Python list (confusion_metrics.py, deliberately JSON-able); the values agree bit for bit"),
-    ("ms-fit-two with CosineSimilarity(name='ms_cos') in metrics={'ms_b': [...]}", "left out of ms-fit-two",
-     "evaluate(batch_size=4) over 10 rows after fit: TF 2.21 gives ms_b_ms_cos -0x1.068b5ap-1 (also with "
-     "run_eagerly=True, and the metric updated eagerly batch by batch on predict's outputs); simdist gives "
-     "-0x1.068b58p-1 with run_eagerly=False and TF's value with run_eagerly=True; fit's history of the same metric "
-     "agrees, and cosine_similarity in and out of tf.function agrees on 80 random batches of 1-4 rows "
-     "(msweep57_logs/cos2.py). Root (kopen57): TF's evaluate step reads its batches from the dataset iterator, "
-     "batch dimension None (a partial last batch), so Grappler's MinimizeBroadcasts leaves cosine_similarity's "
-     "product `(y_true * inv_t) * (y_pred * inv_p)` as written; simdist records Keras's own steps with the "
-     "batches' static shapes ([4, 2]), so its `_min_broadcasts` reorders it (tf.function of the metric with "
-     "static shapes: 196 of 400 rows off eager on both TF and simdist; with input_signature (None, 2): 0 on both); "
-     "a grappler-only unknown batch dimension for Keras's own steps is not modelled (traced.batch_dim_unknown is "
-     "not seen by static_shapes)"),
+    # (AUC(label_weights=[...]).get_config() and CosineSimilarity in ms-fit-two's evaluate, fixed by kopen58:
+    # tests/keras/test_kopen58_auc_label_weights_tf.py, tests/keras/test_kopen58_graph_only_batch_tf.py)
 )
 
 #: rows of the three batches each metric is updated over

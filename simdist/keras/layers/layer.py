@@ -501,6 +501,13 @@ class Layer(KerasSaveable):
                                  f"with provided weight shape {tuple(np.shape(value))}.")
             variable.assign(value)
 
+    def add_metric(self, *args: Any, **kwargs: Any) -> None:
+        """Keras 3.15's Layer.add_metric: permanently disabled (kopen58)."""
+        raise NotImplementedError(
+            "Layer `add_metric()` method is deprecated. Add your metric in `Model.compile(metrics=[...])`, or create "
+            "metric trackers in init() or build() when subclassing the layer or model, then call "
+            "`metric.update_state()` whenever necessary.")
+
     def count_params(self) -> int:
         if not self.built:
             raise ValueError(f"You tried to call `count_params` on layer '{self.name}', but the layer isn't built. "

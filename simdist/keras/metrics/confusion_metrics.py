@@ -46,7 +46,9 @@ class AUC(Metric):
         super().__init__(name=name, dtype=dtype)
         self.multi_label = multi_label
         self.num_labels = num_labels
-        self.label_weights = None if label_weights is None else ops.convert_to_tensor(np.asarray(label_weights),
+        # (Keras 3.15: `ops.array(label_weights, dtype=self.dtype)`; a config's serialized tensor, a dict, is its
+        # ValueError "Attempt to convert a value ({...}) with an unsupported type (<class 'dict'>) to a Tensor.")
+        self.label_weights = None if label_weights is None else ops.convert_to_tensor(label_weights,
                                                                                      dtype=self.dtype)
         self._from_logits = from_logits
         self._built = False
@@ -167,7 +169,7 @@ class AUC(Metric):
         cfg: dict[str, Any] = {"num_thresholds": self.num_thresholds, "curve": self.curve.value,
                                "summation_method": self.summation_method.value, "multi_label": self.multi_label,
                                "num_labels": self.num_labels,
-                               "label_weights": None if label_weights is None else label_weights.numpy().tolist(),
+                               "label_weights": label_weights,   # (the tensor itself, as Keras 3.15 gives it)
                                "from_logits": self._from_logits}
         if self._init_from_thresholds:
             cfg["thresholds"] = self.thresholds[1:-1]

@@ -92,9 +92,8 @@ class Trainer:
         # (no `_distribute_reduction_method` until the setter runs: Keras 3.15's TF trainer never sets
         # it, so reading the property first is an AttributeError; the step's reduction is always
         # "auto", whatever is set: clause keras.fit.logs)
-        self.stop_training = False
-        self.stop_evaluating = False
-        self.stop_predicting = False
+        # (no stop_training, stop_evaluating nor stop_predicting yet: Keras 3.15 sets the first in compile() and
+        # fit(), the others in evaluate() and predict(), so reading one before is an AttributeError; kopen58)
         # A model must be created under the scope of the strategy it will be trained with
         # (clause keras.compile.scope-capture).
         self._distribute_strategy = tf.distribute.get_strategy() if tf.distribute.has_strategy() else None
@@ -374,6 +373,9 @@ class Trainer:
         def one_step_on_data(data: Any) -> Any:
             with traced_step(self._step_traced()):
                 step = step_on_elements if users and batch_elements_unknown() else step_function
+                if not users and batch_elements_unknown():   # (Keras's own step: its batch dimension unknown to
+                    # Grappler alone, static_shapes.GRAPH_ONLY; kopen58)
+                    data = tf.nest.map_structure(tf._simdist_graph_only_batch, data)
                 outputs = self.distribute_strategy.run(step, args=(data,))
                 return reduce_per_replica(outputs, self.distribute_strategy, reduction="auto")
 

@@ -344,6 +344,8 @@ def run(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], dt: 
         _numerics.check(op.name, tensors, (t,))
     if _shapes.UNKNOWN:    # a traced graph's unknown dimensions, carried through elementwise ops
         t = _shapes.propagate(op, tensors, t, attrs)
+    if _shapes.GRAPH_ONLY:   # (and those only Grappler does not know: static_shapes.GRAPH_ONLY)
+        t = _shapes.propagate_graph_only(op, tensors, t, attrs)
     if pruned is not None:
         _pruning.poison(t, pruned, _pruning.standin_shaped(op) and _fully_known(tensors))
     return t
@@ -618,6 +620,8 @@ def _run_multi(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray
         _numerics.check(op.name, tensors, ts)
     if _shapes.UNKNOWN:   # (a traced graph's unknown dimensions through the op's shape function)
         ts = _shapes.propagate_multi(op, tensors, ts, attrs)
+    if _shapes.GRAPH_ONLY:   # (and those only Grappler does not know)
+        ts = _shapes.propagate_multi_graph_only(op, tensors, ts, attrs)
     return ts
 
 

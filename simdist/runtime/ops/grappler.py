@@ -241,7 +241,7 @@ def _identity_shaped(x: Tensor, y: Tensor) -> bool:
     """ConvertPowStage's condition for Identity(x): x's shape is the output's (ShapesSymbolicallyEqual, an unknown
     dimension of x the output's own), a known rank."""
     from simdist.runtime.ops import static_shapes
-    known = static_shapes.known_shape(x)
+    known = static_shapes.graph_known_shape(x)
     if known is None:
         return False
     try:
@@ -266,7 +266,7 @@ def _complex_pow(rec: Any, x: Tensor, y: Tensor) -> Tensor | None:
     c = complex(flat[0])
     if not bool(np.all(flat == c)) or c not in (0, 1):
         return None
-    known = static_shapes.known_shape(x)
+    known = static_shapes.graph_known_shape(x)
     try:
         out = list(np.broadcast_shapes(tuple(x.shape.as_list()), tuple(y.shape.as_list())))
     except ValueError:
@@ -399,7 +399,7 @@ def _mul_input(view: Any, t: Tensor, dtype: Any) -> tuple | None:
     n = rec.nodes[j]
     if n.kind != 1 or n.op is None or n.op.name != "Mul" or len(n.ins) != 2 or view.consumers(j) != 1:
         return None
-    shape = static_shapes.known_shape(t)
+    shape = static_shapes.graph_known_shape(t)
     ins = (view.tensor(n.ins[0]), view.tensor(n.ins[1]))
     if shape is None or None in shape or ins[0] is None or ins[1] is None:
         return None
@@ -434,7 +434,7 @@ def _min_broadcasts(view: Any, i: int) -> Tensor | None:
     if b.dtype != dt or not (_is_float(a) or dt.is_complex) or rec.is_constant(view.tensor(i)):
         return None
     name = symbolic.optimized_name
-    sa, sb = static_shapes.known_shape(a), static_shapes.known_shape(b)
+    sa, sb = static_shapes.graph_known_shape(a), static_shapes.graph_known_shape(b)
     known = _on("arithmetic_optimization") and sa is not None and sb is not None and None not in sa and None not in sb
     # a tree: (tensor, 1) for a leaf or an input the group has yet to judge, (("node", name, index), [left, right])
     # for a Mul node the push-down rewrote (its inputs in the order the push-down gives them)
@@ -472,7 +472,7 @@ def _min_broadcasts(view: Any, i: int) -> Tensor | None:
                 absorbed.append(view.node_of(t))
                 walk([(u, 1) for u in ins])
     walk(root, not pushed)
-    shapes = [static_shapes.known_shape(t) for t in leaves]
+    shapes = [static_shapes.graph_known_shape(t) for t in leaves]
     sizes = [None if sh is None or None in sh else int(np.prod(sh)) for sh in shapes]
     unnamed = [k for k, t in enumerate(leaves) if name(t) is None]
     # (a leaf whose name simdist does not know: only where it is the one strictly smallest, which the sort puts
@@ -1053,15 +1053,15 @@ def _pack_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     i = rec.slot_of.get(id(x))
     if i is not None and rec.static[i]:
         return None
-    own = static_shapes.known_shape(x)
+    own = static_shapes.graph_known_shape(x)
     if own is None or None in own:
         # (the Pack's shape must be fully known for its Reshape: of an input_signature [None, 2] the Pack stays, so
         # a uint16 `stack([x, x], axis=1)` has its values where [3, 2] is Tile's UnimplementedError; open47)
         return None
     source = _output_zero(rec, x)
     if source is not x:
-        known = static_shapes.known_shape(source)
-        out = static_shapes.known_shape(x)
+        known = static_shapes.graph_known_shape(source)
+        out = static_shapes.graph_known_shape(x)
         if source.dtype != x.dtype or known is None or None in known or out is None or None in out:
             return None
     axis, rank = int(attrs["axis"]), source.ndim
@@ -1283,7 +1283,7 @@ def _add_ops_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     absorb(b)
     if not absorbed:
         return None
-    shapes = [static_shapes.known_shape(t) for t in leaves]
+    shapes = [static_shapes.graph_known_shape(t) for t in leaves]
     if any(shp is None or None in shp for shp in shapes):
         return None   # (ShapeIsSymbolicallyDefined: not modelled for dimensions the graph does not know)
     groups: dict[tuple, list[Tensor]] = {}
@@ -1504,7 +1504,7 @@ def _ones_like_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     dt = attrs.get("dtype") if attrs else None
     if dt not in (dtypes.uint32, dtypes.uint64):
         return None
-    shape = static_shapes.known_shape(x)
+    shape = static_shapes.graph_known_shape(x)
     if shape is None or any(d is None for d in shape):
         return None
     return dispatch.execute(array.ZEROS_LIKE, (x,), {"dtype": dt})
@@ -1530,7 +1530,7 @@ def _reshape_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     from simdist.runtime.ops import array, static_shapes
     (x,) = tensors
     target = tuple(int(d) for d in attrs["shape"])
-    shape = static_shapes.known_shape(x)
+    shape = static_shapes.graph_known_shape(x)
     if shape is not None and None not in shape and _reshaped(shape, target) == tuple(shape):
         # (a known shape reshaped to itself: the same values, but the consumers read x's node, which names the
         # place it sorts to among an AddN's inputs: `add_n([a, b, reshape(mul, [])])` of a scalar sorts `mul`
@@ -1611,7 +1611,7 @@ def _reduction_identity(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     # (a rank the graph does not know: math_ops' indices are Range(0, Rank(x)), no constant when the AddN's inputs
     # are sorted; the Sum keeps its own name there, forwarded only in a later pass: `add_n([..., reduce_sum(
     # keras.ops.inner(c, y))])` sorts as `Sum_3` where the inner's cond hides y's rank; fz53, g51b seed 53001 #50)
-    shape = static_shapes.known_shape(x)
+    shape = static_shapes.graph_known_shape(x)
     if shape is None:
         return None
     ax = (attrs or {}).get("axis")   # (None: every axis, math_ops' constant range(0, rank))

@@ -32,7 +32,8 @@ from simdist.runtime.tensor import STATIC_UNKNOWN, Tensor, _Traced
 __all__ = ["UNKNOWN", "mark", "unknown_batch", "mark_dim", "mark_rank_unknown", "unknown", "rank_unknown", "known_dim", "argument", "carry", "known_shape", "static_shape", "merge", "unseen",
            "declare", "declared", "refine",
            "propagate",
-           "broadcast_fails", "propagate_multi", "also_unknown"]
+           "broadcast_fails", "propagate_multi", "also_unknown", "GRAPH_ONLY", "graph_only_batch", "graph_known_shape",
+           "propagate_graph_only", "propagate_multi_graph_only"]
 
 # id(tensor) -> (weak reference to it, one flag per dimension: True where the graph does not know
 # it, and whether the graph does not know its rank either: an input_signature's TensorSpec(None))
@@ -41,9 +42,100 @@ UNKNOWN: dict[int, tuple[Any, tuple[bool, ...], bool]] = STATIC_UNKNOWN
 
 
 def _drop(key: int, ref: Any) -> None:
-    entry = UNKNOWN.get(key)
-    if entry is not None and entry[0] is ref:
-        del UNKNOWN[key]
+    for table in (STATIC_UNKNOWN, GRAPH_ONLY):   # (a mark made in either table: `_graph_view`)
+        entry = table.get(key)
+        if entry is not None and entry[0] is ref:
+            del table[key]
+
+
+# id(tensor) -> an entry as UNKNOWN's: dimensions the graph (so Grappler's shape inference) does not know but
+# simdist's Keras steps read as the concrete batch's (clause keras.fit.traced-shapes, "kopen58"): Keras 3.15's
+# train/test step reads its batches from the dataset iterator (`iterator.get_next()` inside the tf.function), batch
+# dimension None when the last batch is partial, and Grappler's rewrites that ask for fully known shapes
+# (MinimizeBroadcasts' ShapeIsSymbolicallyDefined) leave the step's products as written; simdist's own Keras
+# steps keep the concrete shapes for their shape queries (trainer.py), so these marks live apart, carried by the
+# same shape functions (`propagate_graph_only`) and read by grappler.py only (`graph_known_shape`).
+GRAPH_ONLY: dict[int, tuple[Any, tuple[bool, ...], bool]] = {}
+
+
+class _Chain:
+    """UNKNOWN as Grappler sees it: GRAPH_ONLY's marks over STATIC_UNKNOWN's; marks made go to GRAPH_ONLY."""
+
+    def get(self, key: int, default: Any = None) -> Any:
+        entry = GRAPH_ONLY.get(key)
+        return STATIC_UNKNOWN.get(key, default) if entry is None else entry
+
+    def __getitem__(self, key: int) -> Any:
+        entry = self.get(key)
+        if entry is None:
+            raise KeyError(key)
+        return entry
+
+    def __setitem__(self, key: int, value: Any) -> None:
+        GRAPH_ONLY[key] = value
+
+    def __delitem__(self, key: int) -> None:
+        GRAPH_ONLY.pop(key, None)
+
+    def __contains__(self, key: int) -> bool:
+        return key in GRAPH_ONLY or key in STATIC_UNKNOWN
+
+    def __bool__(self) -> bool:
+        return bool(GRAPH_ONLY) or bool(STATIC_UNKNOWN)
+
+
+_CHAIN = _Chain()
+
+
+class _graph_view:
+    """This module's functions reading and marking through `_Chain` (Grappler's view) while it is entered."""
+
+    def __enter__(self) -> None:
+        global UNKNOWN
+        self.before = UNKNOWN
+        UNKNOWN = _CHAIN   # type: ignore[assignment]
+
+    def __exit__(self, *exc: Any) -> None:
+        global UNKNOWN
+        UNKNOWN = self.before
+
+
+def _graph_marked(tensors: Sequence[Any]) -> bool:
+    return any(isinstance(t, Tensor) and id(t) in GRAPH_ONLY for t in tensors)
+
+
+def graph_only_batch(t: Any) -> Any:
+    """t (any value) with its first dimension unknown to Grappler only (GRAPH_ONLY), when t is a tensor of rank >= 1
+    the graph being built does not already mark; anything else as it is."""
+    if not isinstance(t, Tensor) or t.ndim == 0 or unknown(t) is not None:
+        return t
+    with _graph_view():
+        return mark_dim(t, 0)
+
+
+def propagate_graph_only(op: Any, tensors: Sequence[Tensor], out: Tensor, attrs: dict | None = None) -> Tensor:
+    """out with the GRAPH_ONLY marks the op's shape function leaves (`propagate` in Grappler's view), when an input
+    holds one."""
+    if not _graph_marked(tensors):
+        return out
+    with _graph_view():
+        return propagate(op, tensors, out, attrs)
+
+
+def propagate_multi_graph_only(op: Any, tensors: Sequence[Tensor], outs: tuple, attrs: dict | None = None) -> tuple:
+    """`propagate_multi` in Grappler's view, when an input holds a GRAPH_ONLY mark."""
+    if not _graph_marked(tensors):
+        return outs
+    with _graph_view():
+        return propagate_multi(op, tensors, outs, attrs)
+
+
+def graph_known_shape(t: Any) -> list[int | None] | None:
+    """t's shape as Grappler knows it: `known_shape` with the GRAPH_ONLY marks too."""
+    if not GRAPH_ONLY:
+        return known_shape(t)
+    with _graph_view():
+        return known_shape(t)
 
 
 # id(tensor) -> (weak reference to it, its shape as its op's shape function gives it: None where the
