@@ -380,7 +380,9 @@ def _mul_tile(rec: Any, x: Tensor, y: Tensor) -> Tensor | None:
 def _mul_input(view: Any, t: Tensor, dtype: Any) -> tuple | None:
     """The inputs of t's node when a Mul group absorbs it (IsAbsorbableByOptimizedNodeGroup): a Mul of `dtype` that
     is not folded, every dimension known, with one consumer in the finished graph (the group's: not returned, not
-    read by another op nor by tf.gradients' ops), its name known; else None (t is a leaf of the group)."""
+    read by another op nor by tf.gradients' ops), its name known, or such a Mul behind the Identity of a simplified
+    op (`_forward`) with one consumer; then (left, right, the absorbed nodes), else None (t is a leaf of the
+    group)."""
     from simdist.runtime import symbolic
     from simdist.runtime.ops import static_shapes
     rec = view.rec
@@ -388,13 +390,22 @@ def _mul_input(view: Any, t: Tensor, dtype: Any) -> tuple | None:
     if j is None or t.dtype != dtype or rec.is_constant(t) or symbolic.optimized_name(t) is None:
         return None
     n = rec.nodes[j]
+    if n.kind == 1 and n.op is not None and n.op.name == "Identity" and len(n.ins) == 1 and view.consumers(j) == 1:
+        # (an op constant folding simplified to its input, `zeros + p` or `p * ones`: the dependency optimizer
+        # removes its Identity and the meta optimizer's second iteration groups the product behind it, so
+        # polyval's `zeros + p * x` then `c + that * x` multiplies p by x * x; fz58, observed on TF 2.21)
+        src = view.tensor(n.ins[0])
+        if src is None or symbolic.optimized_name(src) is None or symbolic.optimized_name(src) != symbolic.optimized_name(t):
+            return None
+        got = _mul_input(view, src, dtype)
+        return None if got is None else (got[0], got[1], (j,) + got[2])
     if n.kind != 1 or n.op is None or n.op.name != "Mul" or len(n.ins) != 2 or view.consumers(j) != 1:
         return None
     shape = static_shapes.known_shape(t)
     ins = (view.tensor(n.ins[0]), view.tensor(n.ins[1]))
     if shape is None or None in shape or ins[0] is None or ins[1] is None:
         return None
-    return ins
+    return ins[0], ins[1], (j,)
 
 
 def _min_broadcasts(view: Any, i: int) -> Tensor | None:
@@ -456,12 +467,12 @@ def _min_broadcasts(view: Any, i: int) -> Tensor | None:
             if isinstance(t, tuple):   # (a Mul the push-down rewrote: it feeds only its parent)
                 walk(rest, False)
                 continue
-            ins = _mul_input(view, t, dt) if known else None
-            if ins is None:
+            got = _mul_input(view, t, dt) if known else None
+            if got is None:
                 leaves.append(t)
             else:
-                absorbed.append(view.node_of(t))
-                walk([(u, 1) for u in ins])
+                absorbed.extend(got[2])
+                walk([(u, 1) for u in got[:2]])
     walk(root, not pushed)
     shapes = [static_shapes.known_shape(t) for t in leaves]
     sizes = [None if sh is None or None in sh else int(np.prod(sh)) for sh in shapes]
