@@ -1591,9 +1591,45 @@ def _softmax_folded(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     from simdist.runtime.ops import activations, dispatch
     (x,) = tensors
     if (attrs or {}).get("eigen") or x.dtype.name not in ("float32", "bfloat16", "float16") or \
-            _const_value(rec, x) is None:
+            (_const_value(rec, x) is None and not _materialized(rec, x)):
         return None
     return dispatch.execute(activations.SOFTMAX, (x,), {"eigen": True})   # type: ignore[no-any-return]
+
+
+def _materialized(rec: Any, t: Tensor) -> bool:
+    """Whether constant folding makes t a Const though the recorder does not call it constant: t is computed by pure
+    ops from literals and from ZerosLike/OnesLike of a fully known shape, which constant folding materializes
+    whatever their input's value (so inside tf.function `softmax(zeros_like(x), axis=0)` of an argument x is folded
+    with Eigen's kernel: 1/3 is 0x3eaaaaaa where oneDNN's, eagerly, is 0x3eaaaaab; fz58, fz54b seed 58205 #4,
+    observed on TF 2.21)."""
+    from simdist.runtime.graph.ir import CONST, PURE
+    from simdist.runtime.ops import static_shapes
+    i = rec.slot_of.get(id(t))
+    if i is None:
+        return False
+    seen: set[int] = set()
+    todo, materialized = [i], False
+    while todo:
+        j = todo.pop()
+        if j in seen:
+            continue
+        seen.add(j)
+        n = rec.nodes[j]
+        if n.kind == CONST:
+            if n.key == "capture":
+                return False
+            continue
+        if n.kind != PURE or n.stateful or n.op is None:
+            return False
+        if n.op.name in ("ZerosLike", "OnesLike"):
+            out = rec.tensor_at.get(j)
+            shape = static_shapes.known_shape(out) if out is not None else None
+            if shape is None or None in shape:
+                return False
+            materialized = True
+            continue
+        todo.extend(n.ins)
+    return materialized
 
 
 # --- constant_folding.cc SimplifyReduction: a reduction over no axes (or, keeping dims, over dims of size 1) is an
