@@ -1562,6 +1562,20 @@ def _reshaped(shape: list, target: tuple) -> tuple | None:
 
 
 # --- dependency_optimizer.cc: an Identity read by other ops is removed (SafeToRemoveIdentity) ------------------
+def _squeeze_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
+    """constant_folding.cc SimplifySqueeze: a Squeeze whose input's rank is known and every dimension known and
+    larger than 1 (a scalar too) squeezes nothing: an Identity, which the dependency optimizer removes, so its
+    consumers read the input's node, whose name orders an AddN's inputs (`_by_name`): inside tf.function
+    `add_n([squeeze(x), sin(y) * 1000, y * 3.7, x])` of [4, 64] arguments sums x's two terms as its own (fz58,
+    fz54b seed 58203 #7, one ulp apart before; observed on TF 2.21)."""
+    from simdist.runtime.ops import static_shapes
+    (x,) = tensors[:1]
+    shape = static_shapes.known_shape(x)
+    if shape is None or any(d is None or d <= 1 for d in shape):
+        return None
+    return _forward(x)
+
+
 def _identity_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     """Identity of a tensor this graph names: the dependency optimizer removes the node, so its consumers read the
     input's node, whose name orders an AddN's inputs (`_by_name`): inside tf.function `add_n([a, b,
@@ -1672,7 +1686,8 @@ def _rules() -> dict[Any, Any]:
             math.REALDIV: _div_rule, xfunctions.XDIVY: _xdivy_rule, xfunctions.MUL_NO_NAN: _owned(cf, _mul_no_nan_rule), math.POW: _owned(ao, _pow_rule), unary.LOG: _owned(ao, _log_rule),
             math.SUB: _sub_rule, math.ADD: _add_rule, unary.RECIPROCAL: _owned(ao, _reciprocal_rule),
             math.ADD_N: _owned(cf, _add_n_rule), math.MUL: _mul_rules, array.ONES_LIKE: _owned(cf, _ones_like_rule),
-            array.RESHAPE: _owned(ao, _reshape_rule), array.IDENTITY: _owned("dependency_optimization", _identity_rule),
+            array.RESHAPE: _owned(ao, _reshape_rule), array.SQUEEZE: _owned(cf, _squeeze_rule),
+            array.IDENTITY: _owned("dependency_optimization", _identity_rule),
             activations.SOFTMAX: _owned(cf, _softmax_folded)}
 
 
