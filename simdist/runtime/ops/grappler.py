@@ -380,30 +380,32 @@ def _mul_tile(rec: Any, x: Tensor, y: Tensor) -> Tensor | None:
 def _mul_input(view: Any, t: Tensor, dtype: Any) -> tuple | None:
     """The inputs of t's node when a Mul group absorbs it (IsAbsorbableByOptimizedNodeGroup): a Mul of `dtype` that
     is not folded, every dimension known, with one consumer in the finished graph (the group's: not returned, not
-    read by another op nor by tf.gradients' ops), its name known; else None (t is a leaf of the group)."""
+    read by another op nor by tf.gradients' ops), its name known, or such a Mul behind the Identity of a simplified
+    op (`_forward`) with one consumer; then (left, right, the absorbed nodes), else None (t is a leaf of the
+    group)."""
     from simdist.runtime import symbolic
     from simdist.runtime.ops import static_shapes
     rec = view.rec
     j = view.node_of(t)
-    if j is None or t.dtype != dtype or rec.is_constant(t):
-        return None
-    # (past the Identity of a simplified `x + zeros` / `x * ones`, which the dependency optimizer removes before the
-    # second round's MinimizeBroadcasts: polyval's `0 + p * x` then `g + (p * x) * x` is g + p * (x * x) on TF 2.21;
-    # fz54b seed 58102 #1)
-    while view.consumers(j) == 1 and rec.nodes[j].kind == _PURE and rec.nodes[j].op is not None \
-            and rec.nodes[j].op.name == "Identity" and len(rec.nodes[j].ins) == 1:
-        j = view.alias[rec.nodes[j].ins[0]]
-        t = view.tensor(j) if view.tensor(j) is not None else t
-    if symbolic.optimized_name(t) is None:
+    if j is None or t.dtype != dtype or rec.is_constant(t) or symbolic.optimized_name(t) is None:
         return None
     n = rec.nodes[j]
+    if n.kind == 1 and n.op is not None and n.op.name == "Identity" and len(n.ins) == 1 and view.consumers(j) == 1:
+        # (an op constant folding simplified to its input, `zeros + p` or `p * ones`: the dependency optimizer
+        # removes its Identity and the meta optimizer's second iteration groups the product behind it, so
+        # polyval's `zeros + p * x` then `c + that * x` multiplies p by x * x; fz58, observed on TF 2.21)
+        src = view.tensor(n.ins[0])
+        if src is None or symbolic.optimized_name(src) is None or symbolic.optimized_name(src) != symbolic.optimized_name(t):
+            return None
+        got = _mul_input(view, src, dtype)
+        return None if got is None else (got[0], got[1], (j,) + got[2])
     if n.kind != 1 or n.op is None or n.op.name != "Mul" or len(n.ins) != 2 or view.consumers(j) != 1:
         return None
     shape = static_shapes.graph_known_shape(t)
     ins = (view.tensor(n.ins[0]), view.tensor(n.ins[1]))
     if shape is None or None in shape or ins[0] is None or ins[1] is None:
         return None
-    return ins
+    return ins[0], ins[1], (j,)
 
 
 def _min_broadcasts(view: Any, i: int) -> Tensor | None:
@@ -465,12 +467,12 @@ def _min_broadcasts(view: Any, i: int) -> Tensor | None:
             if isinstance(t, tuple):   # (a Mul the push-down rewrote: it feeds only its parent)
                 walk(rest, False)
                 continue
-            ins = _mul_input(view, t, dt) if known else None
-            if ins is None:
+            got = _mul_input(view, t, dt) if known else None
+            if got is None:
                 leaves.append(t)
             else:
-                absorbed.append(view.node_of(t))
-                walk([(u, 1) for u in ins])
+                absorbed.extend(got[2])
+                walk([(u, 1) for u in got[:2]])
     walk(root, not pushed)
     shapes = [static_shapes.graph_known_shape(t) for t in leaves]
     sizes = [None if sh is None or None in sh else int(np.prod(sh)) for sh in shapes]
@@ -1560,6 +1562,20 @@ def _reshaped(shape: list, target: tuple) -> tuple | None:
 
 
 # --- dependency_optimizer.cc: an Identity read by other ops is removed (SafeToRemoveIdentity) ------------------
+def _squeeze_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
+    """constant_folding.cc SimplifySqueeze: a Squeeze whose input's rank is known and every dimension known and
+    larger than 1 (a scalar too) squeezes nothing: an Identity, which the dependency optimizer removes, so its
+    consumers read the input's node, whose name orders an AddN's inputs (`_by_name`): inside tf.function
+    `add_n([squeeze(x), sin(y) * 1000, y * 3.7, x])` of [4, 64] arguments sums x's two terms as its own (fz58,
+    fz54b seed 58203 #7, one ulp apart before; observed on TF 2.21)."""
+    from simdist.runtime.ops import static_shapes
+    (x,) = tensors[:1]
+    shape = static_shapes.known_shape(x)
+    if shape is None or any(d is None or d <= 1 for d in shape):
+        return None
+    return _forward(x)
+
+
 def _identity_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     """Identity of a tensor this graph names: the dependency optimizer removes the node, so its consumers read the
     input's node, whose name orders an AddN's inputs (`_by_name`): inside tf.function `add_n([a, b,
@@ -1589,9 +1605,45 @@ def _softmax_folded(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     from simdist.runtime.ops import activations, dispatch
     (x,) = tensors
     if (attrs or {}).get("eigen") or x.dtype.name not in ("float32", "bfloat16", "float16") or \
-            _const_value(rec, x) is None:
+            (_const_value(rec, x) is None and not _materialized(rec, x)):
         return None
     return dispatch.execute(activations.SOFTMAX, (x,), {"eigen": True})   # type: ignore[no-any-return]
+
+
+def _materialized(rec: Any, t: Tensor) -> bool:
+    """Whether constant folding makes t a Const though the recorder does not call it constant: t is computed by pure
+    ops from literals and from ZerosLike/OnesLike of a fully known shape, which constant folding materializes
+    whatever their input's value (so inside tf.function `softmax(zeros_like(x), axis=0)` of an argument x is folded
+    with Eigen's kernel: 1/3 is 0x3eaaaaaa where oneDNN's, eagerly, is 0x3eaaaaab; fz58, fz54b seed 58205 #4,
+    observed on TF 2.21)."""
+    from simdist.runtime.graph.ir import CONST, PURE
+    from simdist.runtime.ops import static_shapes
+    i = rec.slot_of.get(id(t))
+    if i is None:
+        return False
+    seen: set[int] = set()
+    todo, materialized = [i], False
+    while todo:
+        j = todo.pop()
+        if j in seen:
+            continue
+        seen.add(j)
+        n = rec.nodes[j]
+        if n.kind == CONST:
+            if n.key == "capture":
+                return False
+            continue
+        if n.kind != PURE or n.stateful or n.op is None:
+            return False
+        if n.op.name in ("ZerosLike", "OnesLike"):
+            out = rec.tensor_at.get(j)
+            shape = static_shapes.known_shape(out) if out is not None else None
+            if shape is None or None in shape:
+                return False
+            materialized = True
+            continue
+        todo.extend(n.ins)
+    return materialized
 
 
 # --- constant_folding.cc SimplifyReduction: a reduction over no axes (or, keeping dims, over dims of size 1) is an
@@ -1638,7 +1690,8 @@ def _rules() -> dict[Any, Any]:
             math.REALDIV: _div_rule, xfunctions.XDIVY: _xdivy_rule, xfunctions.MUL_NO_NAN: _owned(cf, _mul_no_nan_rule), math.POW: _owned(ao, _pow_rule), unary.LOG: _owned(ao, _log_rule),
             math.SUB: _sub_rule, math.ADD: _add_rule, unary.RECIPROCAL: _owned(ao, _reciprocal_rule),
             math.ADD_N: _owned(cf, _add_n_rule), math.MUL: _mul_rules, array.ONES_LIKE: _owned(cf, _ones_like_rule),
-            array.RESHAPE: _owned(ao, _reshape_rule), array.IDENTITY: _owned("dependency_optimization", _identity_rule),
+            array.RESHAPE: _owned(ao, _reshape_rule), array.SQUEEZE: _owned(cf, _squeeze_rule),
+            array.IDENTITY: _owned("dependency_optimization", _identity_rule),
             activations.SOFTMAX: _owned(cf, _softmax_folded)}
 
 
