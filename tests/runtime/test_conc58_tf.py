@@ -100,6 +100,9 @@ GRADS: dict[str, tuple[Callable[[Any, Any], Any], Callable[[Any], Any]]] = {
     "sum_unknown_rank": (lambda tf, y: tf.reduce_sum(y), lambda tf: tf.TensorSpec(None)),
     "mean_all": (lambda tf, y: tf.reduce_mean(y), lambda tf: tf.TensorSpec([2, 3])),
     "mean_axis_0_none_dim": (lambda tf, y: tf.reduce_mean(y, axis=0), lambda tf: tf.TensorSpec([None, 3])),
+    # (a source that is also an intermediate, reached twice: one AddN, TF's imperative_grad keeping the aggregate)
+    "two_sums_of_a_source": (lambda tf, y: tf.reduce_sum(y) + tf.reduce_sum(y, axis=0)[0],
+                             lambda tf: tf.TensorSpec([2, 3])),
 }
 
 
