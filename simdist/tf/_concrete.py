@@ -101,12 +101,7 @@ class ConcreteFunction:
         named after its TensorSpec's own name, else its parameter's, made unique in the order TF makes them
         (parameters in the flat order, a dict's leaves in its insertion order: 'z:0', 'z_1:0'); TF 2.21 observed,
         clause function.input-signature (conc58)."""
-        used: dict[str, int] = {}
-        names: dict[tuple[str, int], str] = {}
-        for p in self._flat_params():
-            own = self._own.get(p, self._bound[p])
-            for i, spec in _creation_leaves(self._bound[p], own):
-                names[(p, i)] = _unique_name(spec.name if spec is not None and spec.name else p, used)
+        names = _input_names(self._flat_params(), self._bound, self._own)
         return [GraphTensor(f"{names[(p, i)]}:0", s.shape, s.dtype) for p in self._flat_params()
                 for i, s in enumerate(_leaves(self._bound[p]))]
 
@@ -307,6 +302,17 @@ def _input_type_text(own: Any, bound: Any) -> str:
     return f"Literal[{bound!r}]"
 
 
+def _input_names(flat_params: list[str], bound: dict[str, Any], own: dict[str, Any]) -> dict[tuple[str, int], str]:
+    """(parameter, leaf index in nest's order) -> its placeholder's name: the spec's own name, else the parameter's,
+    made unique in the order TF's trace makes the placeholders (ConcreteFunction.inputs)."""
+    used: dict[str, int] = {}
+    names: dict[tuple[str, int], str] = {}
+    for p in flat_params:
+        for i, spec in _creation_leaves(bound[p], own.get(p, bound[p])):
+            names[(p, i)] = _unique_name(spec.name if spec is not None and spec.name else p, used)
+    return names
+
+
 def _leaves(v: Any) -> list[Any]:
     """The TensorSpecs of an input's specs (a TensorSpec, or tuples, lists and dicts of them) in nest's order
     (a dict's keys sorted)."""
@@ -358,16 +364,6 @@ def _pack(v: Any, flat: Any) -> Any:
         return type(v)((k, done[k]) for k in v)
     if isinstance(v, (list, tuple)) and not hasattr(v, "_fields"):
         return type(v)(_pack(x, flat) for x in v)
-    return v
-
-
-def _map_specs(fn: Callable[[Any], Any], v: Any) -> Any:
-    if _is_spec(v):
-        return fn(v)
-    if isinstance(v, dict):
-        return type(v)((k, _map_specs(fn, x)) for k, x in v.items())
-    if isinstance(v, (list, tuple)) and not hasattr(v, "_fields"):
-        return type(v)(_map_specs(fn, x) for x in v)
     return v
 
 
@@ -611,6 +607,21 @@ def trace(function: Any, args: tuple, kwargs: dict, variables: dict | None = Non
     built = False
     tried = set()
     fills = _FILLS if any(s.dtype.is_integer for p in params for s in _leaves(bound[p])) else (0,)
+    flat_params = [p for p in params if p not in kwonly] + sorted(p for p in params if p in kwonly)
+    names = _input_names(flat_params, bound, own)
+
+    def placeholders(size: int, rank: int, fill: int) -> list[Any]:
+        """Each parameter's placeholders (its specs' structure), noted as graph inputs with their names (a Python
+        repr of one is TF's `<tf.Tensor 'p:0' shape=(None,) ...>`: conc58)."""
+        from simdist.runtime import symbolic
+        out = []
+        for p in params:
+            made = [_placeholder(s, size, rank, fill) for s in _leaves(bound[p])]
+            for i, t in enumerate(made):
+                symbolic.note(t, names[(p, i)])
+            out.append(_pack(bound[p], iter(made)) if made else bound[p])
+        _graph_inputs([v for p, v in zip(params, out) if not _leaves(bound[p])])
+        return out
     for size, rank in _PLACEHOLDERS:
         key = tuple(_placeholder_shape(s, size, rank) for p in params for s in _leaves(bound[p]))
         if key in tried:
@@ -623,15 +634,13 @@ def trace(function: Any, args: tuple, kwargs: dict, variables: dict | None = Non
             standins = dispatch.STANDINS[0]
             try:
                 try:
-                    out = dry_run(run_python, _graph_inputs([_map_specs(
-                        lambda s: _placeholder(s, size, rank, fill), bound[p]) for p in params]))
+                    out = dry_run(run_python, placeholders(size, rank, fill))
                 except symbolic.EndlessDryRun:
                     if fill:
                         raise
                     # (a Python loop that zeros never end, `while x < 10: x *= 2`, which TF traces once as a
                     # tf.while_loop: ones of the same shapes may end it, else another placeholder)
-                    out = dry_run(run_python, _graph_inputs([_map_specs(lambda s: _placeholder(s, size, rank, 1),
-                                                                        bound[p]) for p in params]))
+                    out = dry_run(run_python, placeholders(size, rank, 1))
             except symbolic.EndlessDryRun:
                 break
             except Exception as e:  # noqa: BLE001 - classified below

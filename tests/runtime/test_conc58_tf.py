@@ -5,8 +5,9 @@ themselves to the Python (TypeError); a concrete function's inputs were named af
 own name, and not made unique ('z:0', 'z_1:0'); pretty_printed_signature wrote no '/' for traced *args and name=None
 for a named spec; output_shapes kept None for a None output (TF TensorShape(None)); the gradient of a reduce_sum (and
 reduce_mean) was BroadcastTo where TF's _SumGrad Tiles (and _MeanGrad's division is named 'truediv'). Each case: the
-surface as strings (input names, structured_input_signature, pretty text, output shapes, a call's values), or the
-traced gradient's name and values.
+surface as strings (input names, structured_input_signature, pretty text, output shapes, a call's values), the reprs
+the Python sees of get_concrete_function's placeholders (simdist showed the dry run's zeros), or the traced
+gradient's name and values.
 """
 
 from __future__ import annotations
@@ -85,6 +86,16 @@ def _concrete(tf: Any, name: str) -> Any:
         def n(x: Any) -> Any:
             return tf.constant(1.5), (x, [x * 2.0, None])
         return _surface(n.get_concrete_function(S([None, 2], tf.float64)))
+    if name == "placeholder_reprs":
+        seen: list[str] = []
+
+        @tf.function(input_signature=[S([None], tf.float32, name="p"), (S([2], tf.float32), S([2], tf.float32,
+                                                                                             name="q"))])
+        def r(a: Any, pair: Any) -> Any:
+            seen.extend([repr(a), repr(pair[0]), repr(pair[1]), repr(a * 2.0)])
+            return a
+        r.get_concrete_function()
+        return seen
     raise KeyError(name)
 
 
@@ -124,7 +135,7 @@ def _gradient(tf: Any, name: str) -> Any:
 
 
 CONCRETE = ["sig_tuple", "sig_dict", "sig_named_varargs", "dict_of_specs", "tuple_of_tensor_and_spec", "same_names",
-            "name_of_other_parameter", "varargs_kwonly", "none_output"]
+            "name_of_other_parameter", "varargs_kwonly", "none_output", "placeholder_reprs"]
 NAMES = CONCRETE + [f"grad_{g}" for g in GRADS]
 CASES: dict[str, dict] = {n: {"strategy": "default", "name": n} for n in NAMES}
 
