@@ -8942,10 +8942,10 @@ TRAINING_BATCH53: list[Mutant] = [
        "        done = {k: _walk(fn, x[k]) for k in x}\n",
        "a concrete function's dict outputs numbered (Identity_k) in insertion order, not sorted keys"),
     _t("concrete-inputs-python-values-included", "missing-error", "simdist/tf/_concrete.py",
-       "        return [GraphTensor(f\"{p}:0\", self._bound[p].shape, self._bound[p].dtype) for p in self._flat_params()\n"
-       "                if _is_spec(self._bound[p])]\n",
-       "        return [GraphTensor(f\"{p}:0\", getattr(self._bound[p], \"shape\", None),\n"
-       "                            getattr(self._bound[p], \"dtype\", None)) for p in self._flat_params()]\n",
+       "        return [GraphTensor(f\"{names[(p, i)]}:0\", s.shape, s.dtype) for p in self._flat_params()\n"
+       "                for i, s in enumerate(_leaves(self._bound[p]))]\n",
+       "        return [GraphTensor(f\"{names.get((p, i), p)}:0\", getattr(s, \"shape\", None), getattr(s, \"dtype\", None))\n"
+       "                for p in self._flat_params() for i, s in enumerate(_leaves(self._bound[p]) or [self._bound[p]])]\n",
        "a concrete function's inputs list its Python-value parameters as placeholders too"),
     # -- tf.data
     _t("fused-map-batch-reshape-refused", "missing-error", "simdist/runtime/data/batching.py",
@@ -9527,8 +9527,8 @@ TRAINING_BATCH57: list[Mutant] = [
        "    return [grad / cosh(_conj(op.outputs[0]))]\n",
        "Acosh's gradient grad / cosh(y), not grad / sinh(y)"),
     _t("sum-grad-keepdims-assumed", "gradient", "simdist/runtime/ops/math.py",
-       "    return [_sum_grad_to(grad, op.inputs[0].shape.as_list(), op.get_attr(\"axis\"), op.get_attr(\"keepdims\"))]\n",
-       "    return [_sum_grad_to(grad, op.inputs[0].shape.as_list(), op.get_attr(\"axis\"), True)]\n",
+       "    return [_sum_grad_to(grad, op.inputs[0], op.get_attr(\"axis\"), op.get_attr(\"keepdims\"))]\n",
+       "    return [_sum_grad_to(grad, op.inputs[0], op.get_attr(\"axis\"), True)]\n",
        "Sum's gradient takes the upstream gradient as if keepdims were set (no reshape before the broadcast)"),
     _t("tape-indexed-slices-handed-through", "gradient", "simdist/runtime/autodiff/tape.py",
        "    return tuple(convert_to_tensor(g) if isinstance(g, IndexedSlices) else g for g in grads)\n",
@@ -9541,9 +9541,9 @@ TRAINING_BATCH57: list[Mutant] = [
        "def _flatten(x: Any) -> list[Any]:\n    if isinstance(x, dict):\n        return [y for k in x for y in _flatten(x[k])]\n",
        "a concrete function's outputs list a dict's values in insertion order, not by sorted key"),
     _t("concrete-map-namedtuple-generator", "state", "simdist/tf/_concrete.py",
-       "    if isinstance(x, tuple) and hasattr(x, \"_fields\"):\n        return type(x)(*[_map(fn, v) for v in x])\n"
-       "    if isinstance(x, (list, tuple)):\n        return type(x)(_map(fn, v) for v in x)\n",
-       "    if isinstance(x, (list, tuple)):\n        return type(x)(_map(fn, v) for v in x)\n",
+       "    if isinstance(x, tuple) and hasattr(x, \"_fields\"):\n        return type(x)(*[_map(fn, v, other) for v in x])\n"
+       "    if isinstance(x, (list, tuple)):\n        return type(x)(_map(fn, v, other) for v in x)\n",
+       "    if isinstance(x, (list, tuple)):\n        return type(x)(_map(fn, v, other) for v in x)\n",
        "a concrete function's output_shapes/output_dtypes rebuild a namedtuple from one generator (TypeError)"),
     # -- tf.data
     _t("take-while-card-of-input", "boundary", "simdist/runtime/data/take_while.py",
@@ -9789,8 +9789,8 @@ TRAINING_BATCH59: list[Mutant] = [
        "Mul's gradient on the same-shape float32 path gives each input the other's factor swapped (x's gradient "
        "grad*x); grad-mul-broadcast-wrong-factor is the broadcasting path of the same function"),
     _t("sum-grad-to-reshape-inverted", "gradient", "simdist/runtime/ops/math.py",
-       "    if not keepdims:\n        grad = array.reshape(grad, reduced_shape(in_shape, axes))\n",
-       "    if keepdims:\n        grad = array.reshape(grad, reduced_shape(in_shape, axes))\n",
+       "    if not keepdims:\n        grad = array.reshape(grad, kept)\n",
+       "    if keepdims:\n        grad = array.reshape(grad, kept)\n",
        "Sum/Mean gradients reshape to the kept shape only when keepdims (inverted): a reduction over a non-last axis "
        "broadcasts its gradient along the wrong axis"),
     _t("variable-key-mirrored-container-kept", "gradient", "simdist/runtime/autodiff/tape.py",

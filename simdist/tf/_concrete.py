@@ -70,12 +70,15 @@ class ConcreteFunction:
     """One trace of a tf.function: its signature, its outputs' structure, and a call."""
 
     def __init__(self, function: Any, params: list[str], bound: dict[str, Any], outputs: Any,
-                 kwonly: frozenset = frozenset(), shown: dict[str, Any] | None = None) -> None:
+                 kwonly: frozenset = frozenset(), shown: dict[str, Any] | None = None,
+                 own: dict[str, Any] | None = None, posonly: frozenset = frozenset()) -> None:
         self._function = function
         self._params = params            # the traced parameters, in order
         self._kwonly = kwonly            # those passed by keyword: a `**kwargs` entry (TF's KEYWORD_ONLY)
         self._bound = bound              # parameter -> TensorSpec (named after it) or a Python value
         self._shown = shown or {}        # parameter -> the VariableSpec its signature shows (a variable argument)
+        self._own = own or {}            # parameter -> its specs with their own names (None: unnamed), as given
+        self._posonly = posonly          # the POSITIONAL_ONLY parameters (TF's, when *args are traced)
         self.structured_outputs = outputs
         self.name = f"__inference_{getattr(function.python_function, '__name__', 'f')}"
 
@@ -94,9 +97,13 @@ class ConcreteFunction:
 
     @property
     def inputs(self) -> list[GraphTensor]:
-        """The graph's placeholders, one per TensorSpec parameter ('x:0'), in the flat order."""
-        return [GraphTensor(f"{p}:0", self._bound[p].shape, self._bound[p].dtype) for p in self._flat_params()
-                if _is_spec(self._bound[p])]
+        """The graph's placeholders, one per TensorSpec leaf, in the flat order (nest's: a dict's keys sorted), each
+        named after its TensorSpec's own name, else its parameter's, made unique in the order TF makes them
+        (parameters in the flat order, a dict's leaves in its insertion order: 'z:0', 'z_1:0'); TF 2.21 observed,
+        clause function.input-signature (conc58)."""
+        names = _input_names(self._flat_params(), self._bound, self._own)
+        return [GraphTensor(f"{names[(p, i)]}:0", s.shape, s.dtype) for p in self._flat_params()
+                for i, s in enumerate(_leaves(self._bound[p]))]
 
     @property
     def outputs(self) -> list[GraphTensor]:
@@ -105,7 +112,9 @@ class ConcreteFunction:
 
     @property
     def output_shapes(self) -> Any:
-        return _map(lambda t: t.shape, self.structured_outputs)
+        """TF's `getattr(x, "shape", TensorShape(None))` of each output leaf: a None output's is TensorShape(None)."""
+        from simdist.runtime.tensor import TensorShape
+        return _map(lambda t: t.shape, self.structured_outputs, lambda x: TensorShape(None))
 
     @property
     def output_dtypes(self) -> Any:
@@ -116,14 +125,21 @@ class ConcreteFunction:
         its str, `(x: TensorSpec(...), k: Literal[3]) -> Dict[['s', TensorSpec(...)]]`."""
         if not verbose:
             return self._signature_text()
-        lines = ["Input Parameters:"] + [
-            f"  {p} ({'KEYWORD_ONLY' if p in self._kwonly else 'POSITIONAL_OR_KEYWORD'}): {_spec_text(self._bound[p])}"
-            for p in self._params]
+        kind = lambda p: "KEYWORD_ONLY" if p in self._kwonly else (   # noqa: E731
+            "POSITIONAL_ONLY" if p in self._posonly else "POSITIONAL_OR_KEYWORD")
+        lines = ["Input Parameters:"] + [f"  {p} ({kind(p)}): {self._param_text(p)}" for p in self._params]
         return "\n".join(lines + ["Output Type:", f"  {_type_text(self.structured_outputs)}", "Captures:", "  None"])
 
+    def _param_text(self, p: str) -> str:
+        """A parameter's type as TF's FunctionType writes it: its specs with their own names (name='second', else
+        name=None), nested ones as Tuple[...], List[...], Dict[[key, ...], ...] in the given order."""
+        return _input_type_text(self._own.get(p, self._bound[p]), self._bound[p])
+
     def _signature_text(self) -> str:
-        parts = [f"{p}: {_spec_text(self._bound[p])}" for p in self._params if p not in self._kwonly]
-        kw = [f"{p}: {_spec_text(self._bound[p])}" for p in self._params if p in self._kwonly]
+        parts = [f"{p}: {self._param_text(p)}" for p in self._params if p not in self._kwonly]
+        if any(p in self._posonly for p in self._params):
+            parts.append("/")   # (TF 2.21 with traced *args: every positional parameter is POSITIONAL_ONLY)
+        kw = [f"{p}: {self._param_text(p)}" for p in self._params if p in self._kwonly]
         ins = ", ".join(parts + (["*"] + kw if kw else []))
         return f"({ins}) -> {_type_text(self.structured_outputs)}"
 
@@ -173,6 +189,7 @@ class ConcreteFunction:
         converted to it); the traced literals are called."""
         sig = self._signature_text()
         params = inspect.Signature([inspect.Parameter(p, inspect.Parameter.KEYWORD_ONLY if p in self._kwonly else
+                                                      inspect.Parameter.POSITIONAL_ONLY if p in self._posonly else
                                                       inspect.Parameter.POSITIONAL_OR_KEYWORD)
                                     for p in self._params])
         try:
@@ -182,6 +199,10 @@ class ConcreteFunction:
         values = {}
         for p in self._params:
             spec, v = self._bound[p], bound[p]
+            if _leaves(spec) and not _is_spec(spec):   # (nested specs: cast item by item, _signature._as_nested)
+                from simdist.tf import _signature
+                values[p] = _signature._as_nested(v, spec, args, kwargs, signature=sig)
+                continue
             if not _is_spec(spec):
                 try:
                     same = _same_literal(v, spec)
@@ -199,7 +220,7 @@ class ConcreteFunction:
     def _flat(self, args: tuple, kwargs: dict) -> dict[str, Any]:
         """ConcreteFunction._call_with_flat_signature: the TensorSpec parameters alone, each given a
         tensor or Variable (positionally or by name); the literals as traced."""
-        kw = [p for p in self._flat_params() if _is_spec(self._bound[p])]
+        kw = [t.name[:-2] for t in self.inputs]
         head = f"{getattr(self._function.python_function, '__name__', 'f')}({', '.join(kw)})"
         if len(args) > len(kw):
             raise TypeError(f"{head} takes {len(kw)} positional arguments, got {len(args)}.")
@@ -219,8 +240,9 @@ class ConcreteFunction:
             if _as_tensor(a) is None:
                 raise TypeError(f"{head}: expected argument #{i}(zero-based) to be a Tensor; got "
                                 f"{type(a).__name__} ({a}).")
-        values = dict(zip(kw, args))
-        return {p: values.get(p, self._bound[p]) for p in self._params}
+        flat = iter(args)
+        return {p: _pack(self._bound[p], flat) if _leaves(self._bound[p]) else self._bound[p]
+                for p in self._flat_params()}
 
 
 def _c_name(dtype: Any) -> str:
@@ -261,7 +283,139 @@ def _as_tensor(v: Any) -> Any:
 def _spec_text(s: Any) -> str:
     if not _is_spec(s):
         return f"Literal[{s!r}]"
-    return f"TensorSpec(shape={_shape_text(s.shape)}, dtype=tf.{s.dtype.name}, name=None)"
+    name = "None" if s.name is None else repr(s.name)
+    return f"TensorSpec(shape={_shape_text(s.shape)}, dtype=tf.{s.dtype.name}, name={name})"
+
+
+def _input_type_text(own: Any, bound: Any) -> str:
+    """An input's trace type as TF's FunctionType writes it (`own`: the specs as given, their own names)."""
+    if _is_spec(own):
+        return _spec_text(own)
+    if _is_spec(bound):   # (a tensor given: its spec has no name of its own)
+        from simdist.runtime.spec import TensorSpec
+        return _spec_text(TensorSpec(bound.shape, bound.dtype))
+    if isinstance(bound, dict) and isinstance(own, dict):
+        return "Dict[" + ", ".join(f"[{k!r}, {_input_type_text(own[k], bound[k])}]" for k in own) + "]"
+    if isinstance(bound, (list, tuple)) and not hasattr(bound, "_fields") and _leaves(bound):
+        items = ", ".join(_input_type_text(o, b) for o, b in zip(own, bound))
+        return ("List[" if isinstance(bound, list) else "Tuple[") + items + "]"
+    return f"Literal[{bound!r}]"
+
+
+def _input_names(flat_params: list[str], bound: dict[str, Any], own: dict[str, Any]) -> dict[tuple[str, int], str]:
+    """(parameter, leaf index in nest's order) -> its placeholder's name: the spec's own name, else the parameter's,
+    made unique in the order TF's trace makes the placeholders (ConcreteFunction.inputs)."""
+    used: dict[str, int] = {}
+    names: dict[tuple[str, int], str] = {}
+    for p in flat_params:
+        for i, spec in _creation_leaves(bound[p], own.get(p, bound[p])):
+            names[(p, i)] = _unique_name(spec.name if spec is not None and spec.name else p, used)
+    return names
+
+
+def _leaves(v: Any) -> list[Any]:
+    """The TensorSpecs of an input's specs (a TensorSpec, or tuples, lists and dicts of them) in nest's order
+    (a dict's keys sorted)."""
+    if _is_spec(v):
+        return [v]
+    if isinstance(v, dict):
+        return [y for k in sorted(v) for y in _leaves(v[k])]
+    if isinstance(v, (list, tuple)) and not hasattr(v, "_fields"):
+        return [y for x in v for y in _leaves(x)]
+    return []
+
+
+def _creation_leaves(v: Any, own: Any) -> list[tuple[int, Any]]:
+    """(index in nest's order, the spec as given or None) of each leaf in the order TF's trace makes its
+    placeholders: a dict's in its insertion order (observed: blind53, conc58)."""
+    order: list[tuple[Any, ...]] = []
+
+    def walk(x: Any, o: Any, path: tuple) -> None:
+        if _is_spec(x):
+            order.append((path, o if _is_spec(o) else None))
+        elif isinstance(x, dict):
+            for k in x:
+                walk(x[k], o[k] if isinstance(o, dict) else None, path + (k,))
+        elif isinstance(x, (list, tuple)) and not hasattr(x, "_fields"):
+            for i, y in enumerate(x):
+                walk(y, o[i] if isinstance(o, (list, tuple)) else None, path + (i,))
+    walk(v, own, ())
+    nest_order = []
+
+    def paths(x: Any, path: tuple) -> None:
+        if _is_spec(x):
+            nest_order.append(path)
+        elif isinstance(x, dict):
+            for k in sorted(x):
+                paths(x[k], path + (k,))
+        elif isinstance(x, (list, tuple)) and not hasattr(x, "_fields"):
+            for i, y in enumerate(x):
+                paths(y, path + (i,))
+    paths(v, ())
+    return [(nest_order.index(path), o) for path, o in order]
+
+
+def _pack(v: Any, flat: Any) -> Any:
+    """v's structure with each TensorSpec leaf replaced by the next of `flat` (nest's order)."""
+    if _is_spec(v):
+        return next(flat)
+    if isinstance(v, dict):
+        done = {k: _pack(v[k], flat) for k in sorted(v)}
+        return type(v)((k, done[k]) for k in v)
+    if isinstance(v, (list, tuple)) and not hasattr(v, "_fields"):
+        return type(v)(_pack(x, flat) for x in v)
+    return v
+
+
+def _unique_name(name: str, used: dict[str, int]) -> str:
+    """ops.Graph.unique_name: a name taken (case-insensitively) gets `_1`, `_2`, ... ."""
+    key = name.lower()
+    i = used.get(key, 0)
+    used[key] = i + 1
+    if i > 0:
+        base = key
+        while key in used:
+            key = f"{base}_{i}"
+            i += 1
+        used[key] = 1
+        name = f"{name}_{i - 1}"
+    return name
+
+
+def _named(v: Any, name: str) -> Any:
+    """The specs of an input named as TF's structured_input_signature shows them: a spec's own name, else its
+    parameter's (`x`), a nested one's with its path (`pair_0`, `d_b`); TF 2.21 observed (conc58)."""
+    from simdist.runtime.spec import TensorSpec
+    if _is_spec(v):
+        return TensorSpec(v.shape, v.dtype, v.name or name)
+    if isinstance(v, dict):
+        return type(v)((k, _named(x, f"{name}_{k}")) for k, x in v.items())
+    if isinstance(v, (list, tuple)) and not hasattr(v, "_fields"):
+        return type(v)(_named(x, f"{name}_{i}") for i, x in enumerate(v))
+    return v
+
+
+def _as_specs(v: Any) -> Any:
+    """A get_concrete_function argument's specs: each TensorSpec as given (its own name), each tensor's and
+    ndarray's TensorSpec (no name), inside tuples, lists and dicts too; other values as they are."""
+    import numpy as np
+
+    from simdist.runtime.dtypes import as_dtype
+    from simdist.runtime.spec import TensorSpec
+    if _is_spec(v):
+        return v
+    t = _as_tensor(v)
+    if t is not None:
+        return TensorSpec(t.shape, t.dtype)
+    if isinstance(v, np.ndarray):
+        return TensorSpec(v.shape, as_dtype(v.dtype))
+    if type(v) is dict:
+        out = {k: _as_specs(x) for k, x in v.items()}
+        return out if _leaves(out) else v
+    if type(v) in (list, tuple):
+        items = [_as_specs(x) for x in v]
+        return type(v)(items) if _leaves(items) else v
+    return v
 
 
 def _type_text(x: Any) -> str:
@@ -289,14 +443,15 @@ def _flatten(x: Any) -> list[Any]:
     return [x]
 
 
-def _map(fn: Callable[[Any], Any], x: Any) -> Any:
+def _map(fn: Callable[[Any], Any], x: Any, other: Callable[[Any], Any] | None = None) -> Any:
+    """fn of each GraphTensor leaf (`other` of any other leaf: else kept)."""
     if isinstance(x, dict):
-        return type(x)((k, _map(fn, v)) for k, v in x.items())
+        return type(x)((k, _map(fn, v, other)) for k, v in x.items())
     if isinstance(x, tuple) and hasattr(x, "_fields"):
-        return type(x)(*[_map(fn, v) for v in x])
+        return type(x)(*[_map(fn, v, other) for v in x])
     if isinstance(x, (list, tuple)):
-        return type(x)(_map(fn, v) for v in x)
-    return fn(x) if isinstance(x, GraphTensor) else x
+        return type(x)(_map(fn, v, other) for v in x)
+    return fn(x) if isinstance(x, GraphTensor) else (x if other is None else other(x))
 
 
 def _marked(values: tuple, specs: list[Any]) -> tuple:
@@ -345,10 +500,13 @@ def variable_specs(params: list[str], values: dict[str, Any]) -> dict[str, Varia
     return out
 
 
-def specs_of(function: Any, args: tuple, kwargs: dict) -> tuple[list[str], dict[str, Any], frozenset, dict]:
+def specs_of(function: Any, args: tuple, kwargs: dict) -> tuple[list[str], dict[str, Any], frozenset, dict, dict,
+                                                                 frozenset]:
     """The parameters and their specs for get_concrete_function(*args, **kwargs): the
     input_signature (arguments, if any, must bind to it), else each tensor's TensorSpec, each
-    TensorSpec, each Python value as a literal; specs named after their parameters."""
+    TensorSpec, each Python value as a literal, tuples, lists and dicts of them as such structures of specs;
+    specs named after their parameters (`_named`); also the specs as given (their own names) and the
+    POSITIONAL_ONLY parameters (every positional one when *args are traced: TF 2.21 observed, conc58)."""
     from simdist.runtime.spec import TensorSpec
     fn = function.python_function
     try:
@@ -373,8 +531,9 @@ def specs_of(function: Any, args: tuple, kwargs: dict) -> tuple[list[str], dict[
                 if dtype is not None and (dtype != s.dtype or not s.shape.is_compatible_with(shape)):
                     raise _binding(f"Can not cast {_spec_text(TensorSpec(shape, dtype))} to {_spec_text(s)}",
                                    args, kwargs)
-        out = {n: (TensorSpec(s.shape, s.dtype, s.name or n) if isinstance(s, TensorSpec) else s)
-               for n, s in zip(names, specs)}
+        out = {n: _named(s, n) for n, s in zip(names, specs)}
+        own = dict(zip(names, specs))
+        posonly = frozenset(names) if star else frozenset()
         # (the parameters the signature leaves out, each bound to its default: TF's FunctionType gives them the
         # default's Literal type, so structured_input_signature shows the value, a keyword-only one in the dict)
         kwonly = set()
@@ -384,7 +543,7 @@ def specs_of(function: Any, args: tuple, kwargs: dict) -> tuple[list[str], dict[
                 out[n] = c.value
                 if kind is inspect.Parameter.KEYWORD_ONLY:
                     kwonly.add(n)
-        return list(out), out, frozenset(kwonly), {}
+        return list(out), out, frozenset(kwonly), {}, own, posonly
     kwonly: set[str] = set()
     if sig is not None:
         try:
@@ -396,12 +555,14 @@ def specs_of(function: Any, args: tuple, kwargs: dict) -> tuple[list[str], dict[
         values = dict(b.arguments)
         names = [n for n in names if n in values]
         star = [p.name for p in sig.parameters.values() if p.kind is p.VAR_POSITIONAL]
+        posonly = frozenset(names) if star and values.get(star[0]) else frozenset()
         if star and values.get(star[0]):
             # (`def f(*a)`: each positional argument past the named ones is a parameter of its own, a_0, a_1, ...,
             # passed positionally after them; simdist passed none of them until open45)
             for i, v in enumerate(values.pop(star[0])):
                 values[f"{star[0]}_{i}"] = v
                 names.append(f"{star[0]}_{i}")
+            posonly = frozenset(n for n in names if n not in kwonly)
         # (`def f(x, *, k)`: each declared keyword-only parameter, in its order, given or defaulted: TF 2.21's
         # FunctionType keeps them KEYWORD_ONLY, structured_input_signature's dict; simdist dropped them until the
         # forty-seventh session, so the Python ran without k: open47)
@@ -421,21 +582,10 @@ def specs_of(function: Any, args: tuple, kwargs: dict) -> tuple[list[str], dict[
                 kwonly.add(k)
     else:
         values = dict(zip(names, args))
-    import numpy as np
-    bound: dict[str, Any] = {}
-    for n in names:
-        v = values[n]
-        t = _as_tensor(v)
-        if isinstance(v, TensorSpec):
-            bound[n] = TensorSpec(v.shape, v.dtype, v.name or n)
-        elif t is not None:
-            bound[n] = TensorSpec(t.shape, t.dtype, n)
-        elif isinstance(v, np.ndarray):
-            from simdist.runtime.dtypes import as_dtype
-            bound[n] = TensorSpec(v.shape, as_dtype(v.dtype), n)
-        else:
-            bound[n] = v
-    return names, bound, frozenset(kwonly), variable_specs(names, values)
+        posonly = frozenset()
+    own = {n: _as_specs(values[n]) for n in names}
+    bound = {n: _named(own[n], n) for n in names}
+    return names, bound, frozenset(kwonly), variable_specs(names, values), own, posonly
 
 
 def trace(function: Any, args: tuple, kwargs: dict, variables: dict | None = None) -> ConcreteFunction:
@@ -444,7 +594,7 @@ def trace(function: Any, args: tuple, kwargs: dict, variables: dict | None = Non
     (a call's own variables, `build_error`)."""
     from simdist.runtime import errors, symbolic
     from simdist.runtime.ops import dispatch, trace_errors
-    params, bound, kwonly, shown = specs_of(function, args, kwargs)
+    params, bound, kwonly, shown, own, posonly = specs_of(function, args, kwargs)
 
     def run_python(*flat: Any) -> Any:   # (the keyword-only parameters passed by keyword)
         return function._traced_python()(*[v for p, v in zip(params, flat) if p not in kwonly],
@@ -456,9 +606,24 @@ def trace(function: Any, args: tuple, kwargs: dict, variables: dict | None = Non
     standin_outputs: Any = None   # (the first run completed on stand-ins: their shapes are the shape functions')
     built = False
     tried = set()
-    fills = _FILLS if any(_is_spec(bound[p]) and bound[p].dtype.is_integer for p in params) else (0,)
+    fills = _FILLS if any(s.dtype.is_integer for p in params for s in _leaves(bound[p])) else (0,)
+    flat_params = [p for p in params if p not in kwonly] + sorted(p for p in params if p in kwonly)
+    names = _input_names(flat_params, bound, own)
+
+    def placeholders(size: int, rank: int, fill: int) -> list[Any]:
+        """Each parameter's placeholders (its specs' structure), noted as graph inputs with their names (a Python
+        repr of one is TF's `<tf.Tensor 'p:0' shape=(None,) ...>`: conc58)."""
+        from simdist.runtime import symbolic
+        out = []
+        for p in params:
+            made = [_placeholder(s, size, rank, fill) for s in _leaves(bound[p])]
+            for i, t in enumerate(made):
+                symbolic.note(t, names[(p, i)])
+            out.append(_pack(bound[p], iter(made)) if made else bound[p])
+        _graph_inputs([v for p, v in zip(params, out) if not _leaves(bound[p])])
+        return out
     for size, rank in _PLACEHOLDERS:
-        key = tuple(_placeholder_shape(bound[p], size, rank) for p in params if _is_spec(bound[p]))
+        key = tuple(_placeholder_shape(s, size, rank) for p in params for s in _leaves(bound[p]))
         if key in tried:
             continue
         tried.add(key)
@@ -469,14 +634,13 @@ def trace(function: Any, args: tuple, kwargs: dict, variables: dict | None = Non
             standins = dispatch.STANDINS[0]
             try:
                 try:
-                    out = dry_run(run_python, _graph_inputs([_placeholder(bound[p], size, rank, fill)
-                                                             for p in params]))
+                    out = dry_run(run_python, placeholders(size, rank, fill))
                 except symbolic.EndlessDryRun:
                     if fill:
                         raise
                     # (a Python loop that zeros never end, `while x < 10: x *= 2`, which TF traces once as a
                     # tf.while_loop: ones of the same shapes may end it, else another placeholder)
-                    out = dry_run(run_python, _graph_inputs([_placeholder(bound[p], size, rank, 1) for p in params]))
+                    out = dry_run(run_python, placeholders(size, rank, 1))
             except symbolic.EndlessDryRun:
                 break
             except Exception as e:  # noqa: BLE001 - classified below
@@ -493,7 +657,7 @@ def trace(function: Any, args: tuple, kwargs: dict, variables: dict | None = Non
                     # (a kernel's error: the graph builds as far as this run went, but the ops after it
                     # were not run; other values or another placeholder may reach them or show the outputs)
                     continue
-                if not any(_is_spec(bound[p]) and not bound[p].shape.is_fully_defined() for p in params):
+                if not any(not s.shape.is_fully_defined() for p in params for s in _leaves(bound[p])):
                     raise
                 # (a Python error of this placeholder's shape, `x[0, ..., 1]` of a rank-1 choice for an
                 # unknown rank: TF's trace knows no rank, another choice may build; fz4 seed 43 #191)
@@ -514,7 +678,7 @@ def trace(function: Any, args: tuple, kwargs: dict, variables: dict | None = Non
         outputs, built = standin_outputs, True
     if not built and first is not None:   # (a shape function's error some run reached, none completing)
         raise first
-    return ConcreteFunction(function, params, bound, outputs, kwonly, shown)
+    return ConcreteFunction(function, params, bound, outputs, kwonly, shown, own, posonly)
 
 
 def build_error(function: Any, args: tuple, kwargs: dict) -> BaseException | None:

@@ -42,30 +42,9 @@ REF = RecordedPrograms(PATH, (), recording_host=avx512_with_onednn, recording_cp
 
 #: simdist's disagreements with TF 2.21 found by this sweep and not fixed: (program, key left out, the evidence)
 OPEN: tuple[tuple[str, str, str], ...] = (
-    ("fn-sig-nested-tuple", "input",
-     "get_concrete_function() of a tf.function whose input_signature nests TensorSpecs in a tuple or a dict: TF 2.21 "
-     "traces it with a placeholder per spec; simdist passes the nested specs themselves to the Python (its dry runs "
-     "make placeholders for top-level specs only: tf/_concrete.py trace), so the body's first op is TypeError "
-     "'Expected any non-tensor type, but got a tensor instead.' (the calls themselves agree; a dict of TensorSpecs "
-     "given to get_concrete_function of a function without a signature is the same class: the spec reaches the "
-     "Python, TypeError)"),
-    ("fn-sig-nested-dict", "input", "as fn-sig-nested-tuple"),
-    ("fn-concrete-surface", "varargs kwonly inputs",
-     "a concrete function's input tensors are named after a TensorSpec's own name when it has one: TF 2.21 "
-     "['a:0', 'second:0', 'rest_1:0', 'extra:0', 'k:0'] for get_concrete_function(spec, TensorSpec(name='second'), "
-     "...), simdist names every placeholder after its parameter (rest_0:0)"),
-    ("fn-concrete-surface", "python input inputs", "as 'varargs kwonly inputs' (TF 'cc:0', simdist 'c:0')"),
-    ("fn-concrete-surface", "varargs kwonly pretty",
-     "pretty_printed_signature of a function with *args: TF 2.21 writes '/, *' before the keyword-only parameters "
-     "(the *args parameters are positional-only) and each TensorSpec with its own name (name='second'); simdist "
-     "writes '*' alone and name=None"),
-    ("fn-concrete-surface", "python input pretty", "as 'varargs kwonly pretty' (TF name='cc', simdist name=None)"),
-    ("fn-concrete-surface", "constant and none outputs output_shapes",
-     "output_shapes of a concrete function returning None in a list: TF 2.21 TensorShape(None), simdist None"),
-    ("tape-gradient-names-in-function", "sum gradient name",
-     "the gradient of a reduce_sum over every axis of a fully defined shape in a tf.function: TF 2.21's _SumGrad "
-     "reshapes and Tiles (gradient_tape/blk/inner/Tile:0), simdist's _sum_grad_to broadcasts "
-     "(gradient_tape/blk/inner/BroadcastTo:0); the values agree, the node's name differs"),
+    # (none left: conc58 fixed get_concrete_function of nested specs, placeholder names after a spec's own name,
+    # pretty_printed_signature's '/' and own names, a None output's TensorShape(None) and _SumGrad's Tile; the
+    # evidence is in docs/conformance.md's tsweep58 and conc58 sections)
 )
 
 
@@ -334,8 +313,6 @@ def _signature(name: str) -> Callable[[Any], Any]:
         for c in SIG_CALLS[name]:
             calls.append([error(lambda: [b(v) for v in f(*c(tf))]), f.experimental_get_tracing_count()])
         out = {"calls": calls, "traces": unique(seen)}
-        if name.startswith("nested-"):   # (OPEN: get_concrete_function() of a nested signature)
-            return out
         cf = f.get_concrete_function()
         out.update({"input": sig(tf, cf.structured_input_signature),
                     "outputs": tf.nest.map_structure(shp, cf.structured_outputs),
@@ -1214,7 +1191,6 @@ def _concrete_surface(tf: Any) -> Any:
     @tf.function
     def f2(y: Any, c: Any, n: int, flag: Any = None) -> Any:
         return y * float(n) + c, tf.shape(c)
-    # (not a dict of specs: get_concrete_function of nested specs is OPEN)
     c2 = f2.get_concrete_function(tf.TensorSpec([3], tf.float32), tf.TensorSpec([3], tf.float32, name="cc"), 4)
     out.update(flat("python input", surface(c2)))
     out["python input call"] = error(lambda: [b(t) for t in c2(tf.constant(dy("cs1", 3)), tf.constant(dy("cs2", 3)),
@@ -1227,6 +1203,21 @@ def _concrete_surface(tf: Any) -> Any:
         return tf.constant(1.5), (x, [x * 2.0, None])
     out.update(flat("constant and none outputs", surface(f3.get_concrete_function(
         tf.TensorSpec([None, 2], tf.float64)))))
+
+    @tf.function
+    def f4(d: Any, pair: Any, n: int = 2) -> Any:
+        return d["a"] * float(n) + tf.reduce_sum(d["b"]) + pair[0] * pair[1]
+    # (a dict of specs, unnamed and named, in unsorted order; a tuple of a tensor and a named spec: conc58)
+    c4 = f4.get_concrete_function({"b": tf.TensorSpec([None], tf.float32), "a": tf.TensorSpec([2], tf.float32,
+                                                                                           name="aa")},
+                                  (tf.constant(dy("cs3", 2)), tf.TensorSpec([], tf.float32, name="sc")))
+    out.update(flat("nested input", surface(c4)))
+    out["nested input call"] = error(lambda: b(c4({"a": tf.constant(dy("cs4", 2)), "b": tf.constant(dy("cs5", 5))},
+                                                  (tf.constant(dy("cs6", 2)), tf.constant(1.5)), 2)))
+    out["nested input flat call"] = error(lambda: b(c4(tf.constant(dy("cs4", 2)), tf.constant(dy("cs5", 5)),
+                                                       tf.constant(dy("cs6", 2)), tf.constant(1.5))))
+    out["nested input wrong structure"] = error(lambda: b(c4({"a": tf.constant(dy("cs4", 2))},
+                                                             (tf.constant(dy("cs6", 2)), tf.constant(1.5)), 2)))
     return out
 
 

@@ -133,6 +133,8 @@ def imperative_grad(tape: Any, targets: Sequence[Any], sources: Sequence[Any], o
                 out_grads.append(aggregate(gs) if len(gs) > 1 else gs[0])
                 if k not in source_set:
                     del gradients[k]
+                else:   # (a source's sum is kept for step 4, not summed again: TF's imperative_grad keeps the
+                    gradients[k] = [out_grads[-1]]   # aggregate, one AddN node; conc58)
             else:
                 out_grads.append(None)
         if any_grad:

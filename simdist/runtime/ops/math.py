@@ -1559,26 +1559,39 @@ def _cast_grad(op: Any, grad: Any) -> list:
     return [None]
 
 
-def _sum_grad_to(grad: Any, in_shape: list[int], axes: Any, keepdims: bool) -> Any:
-    from simdist.runtime.ops import array
+def _sum_grad_to(grad: Any, x: Any, axes: Any, keepdims: bool) -> Any:
+    """TF 2.21's _SumGrad (math_grad.py): when the input's rank is known and the reduction covers every axis, or
+    (in a graph) the input's shape is fully defined, the gradient is reshaped to the kept dimensions and Tiled;
+    otherwise reshaped (keepdims False) and broadcast (BroadcastTo). The values agree; the node's name (Tile or
+    BroadcastTo) orders Grappler's AddN inputs (clause function.symbolic-tensors; tests/runtime/test_conc58_tf.py)."""
+    from simdist.runtime.ops import array, slicing
+    in_shape = x.shape.as_list()
+    kept = reduced_shape(in_shape, axes)
+    if not static_shapes.rank_unknown(x):
+        every = axes is None or list(axes) == list(range(len(in_shape)))   # (TF: np.array_equal(axes, arange))
+        defined = not any(static_shapes.unknown(x) or ())
+        if every or (defined and context.in_function()):
+            multiples = [d // max(k, 1) for d, k in zip(in_shape, kept)]
+            return slicing.tile(array.reshape(grad, kept), multiples)
     if not keepdims:
-        grad = array.reshape(grad, reduced_shape(in_shape, axes))
+        grad = array.reshape(grad, kept)
     return array.broadcast_to(grad, in_shape)
 
 
 @RegisterGradient("Sum")
 def _sum_grad(op: Any, grad: Any) -> list:
-    return [_sum_grad_to(grad, op.inputs[0].shape.as_list(), op.get_attr("axis"), op.get_attr("keepdims"))]
+    return [_sum_grad_to(grad, op.inputs[0], op.get_attr("axis"), op.get_attr("keepdims"))]
 
 
 @RegisterGradient("Mean")
 def _mean_grad(op: Any, grad: Any) -> list:
     x = op.inputs[0]
-    sum_grad = _sum_grad_to(grad, x.shape.as_list(), op.get_attr("axis"), op.get_attr("keepdims"))
+    sum_grad = _sum_grad_to(grad, x, op.get_attr("axis"), op.get_attr("keepdims"))
     in_size = int(np.prod(x.shape.as_list(), dtype=np.int64))
     out_size = int(np.prod(op.outputs[0].shape.as_list(), dtype=np.int64))
     factor = in_size // max(out_size, 1)
-    return [binary(REALDIV, sum_grad, cast(factor, sum_grad.dtype))]
+    with graph_names.op_scope("truediv", "RealDiv"):   # (TF's _MeanGrad: math_ops.truediv names its op)
+        return [binary(REALDIV, sum_grad, cast(factor, sum_grad.dtype))]
 
 
 def _min_or_max_grad(op: Any, grad: Any) -> list:
