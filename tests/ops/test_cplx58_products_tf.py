@@ -59,6 +59,24 @@ def _tensordot(seed: int, xs: tuple, ys: tuple, axes: Any, dtype: str) -> Callab
     return run
 
 
+def _with_infinities(seed: int, m: int, k: int, n: int, dtype: str, batch: tuple) -> Callable[[Any], Any]:
+    """A product with infinite, NaN and 3e38 parts among its operands' entries; each part as its repr, NaNs as 'nan'
+    whatever their sign (which NaN's sign TF's packets propagate is not modelled: cplx58_logs/OPEN.md)."""
+    def run(tf: Any) -> Any:
+        x, y = _pair(seed, batch + (m, k), batch + (k, n), dtype)
+        r = np.random.RandomState(seed + 1)
+        special = np.array([np.inf, -np.inf, np.nan, 3e38, -3e38, 0.0])
+        for a in (x, y):
+            flat = a.reshape(-1)
+            for _ in range(max(1, flat.size // 8)):
+                j, v = r.randint(flat.size), special[r.randint(len(special))]
+                flat[j] = complex(v, flat[j].imag) if r.randint(2) else complex(flat[j].real, v)
+        z = np.asarray(tf.linalg.matmul(tf.constant(x), tf.constant(y)).numpy())
+        parts = np.ascontiguousarray(z).view(z.real.dtype).ravel()
+        return [z.dtype.name, list(z.shape), ["nan" if np.isnan(v) else repr(float(v)) for v in parts]]
+    return run
+
+
 def _cases() -> dict[str, Callable[[Any], Any]]:
     c: dict[str, Callable[[Any], Any]] = {}
     seed = 5800
@@ -85,6 +103,10 @@ def _cases() -> dict[str, Callable[[Any], Any]]:
         c[f"tensordot/{dtype}/axes1"] = _tensordot(seed, (5, 3, 8), (8, 9), 1, dtype)
         seed += 1
         c[f"tensordot/{dtype}/axes2"] = _tensordot(seed, (6, 4, 5), (4, 5, 7), 2, dtype)
+    for dtype in ("complex64", "complex128"):
+        for m, k, n in ((5, 9, 7), (7, 3, 9), (4, 5, 3), (9, 17, 5), (3, 8, 13)):
+            seed += 2
+            c[f"infinities/{dtype}/{m}x{k}x{n}"] = _with_infinities(seed, m, k, n, dtype, ())
     return c
 
 
@@ -97,7 +119,7 @@ def tf_results() -> dict[int, Any]:
 
 
 @pytest.mark.clause("ops.complex-gebp-order")
-@pytest.mark.parametrize("prefix", ["matmul/", "lazy/", "einsum/", "tensordot/"])
+@pytest.mark.parametrize("prefix", ["matmul/", "lazy/", "einsum/", "tensordot/", "infinities/"])
 def test_complex_products_follow_eigens_kernels(tf_results: dict[int, Any], prefix: str) -> None:
     TABLE.check(tf_results, lambda lab: lab.startswith(prefix))
 

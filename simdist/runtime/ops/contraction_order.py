@@ -432,9 +432,45 @@ def complex_gebp(x: np.ndarray, y: np.ndarray) -> np.ndarray:
                 s = [_gebp_sum(p[..., rows, :, :], o) for p in prods]
                 out[..., rows, lo:hi] = _alpha_landed(s[0] - s[3], s[1] + s[2], x.dtype)
         if x.dtype == np.complex64 and n % 2 and r4 < m:
-            re, im = _scalar_madd(x[..., r4:, :], y[..., :, n - 1:])
-            out[..., r4:, n - 1:] = _alpha_landed(re, im, x.dtype)
+            re, im = _scalar_madd(x[..., r4:, :], y[..., :, n - 1:], annex_g=True)
+            one, zero = np.ones_like(re), np.zeros_like(re)
+            re, im = annex_g_mul(one, zero, re, im)   # (res += alpha * C0: std::complex's product)
+            out.real[..., r4:, n - 1:], out.imag[..., r4:, n - 1:] = re + ft(0), im + ft(0)
     return out
+
+
+def annex_g_mul(a: np.ndarray, b: np.ndarray, c: np.ndarray, d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(a + bi)(c + di) as GCC's std::complex multiply computes it (C99 Annex G, libgcc __mulsc3): ac - bd, ad + bc
+    each rounded; where both come out NaN, infinite operands are recovered: an infinite operand's parts become ±1/±0
+    of their signs, the other's NaN parts ±0 (also when a partial product overflowed), and the result is inf times
+    the recomputed parts — so (inf + NaN·i)·1 is inf + NaN·i, not NaN + NaN·i. Element-wise, real arrays."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        ac, bd, ad, bc = a * c, b * d, a * d, b * c
+        x, y = ac - bd, ad + bc
+        both = np.isnan(x) & np.isnan(y)
+        if not both.any():
+            return x, y
+        a, b, c, d = (np.where(both, v, 0).astype(v.dtype) for v in (a, b, c, d))
+        ft = x.dtype.type
+        inf_ab = np.isinf(a) | np.isinf(b)
+        inf_cd = np.isinf(c) | np.isinf(d)
+
+        def box(v: np.ndarray, on: np.ndarray) -> np.ndarray:
+            return np.where(on, np.copysign(np.where(np.isinf(v), ft(1), ft(0)), v), v)
+
+        def zero_nan(v: np.ndarray, on: np.ndarray) -> np.ndarray:
+            return np.where(on & np.isnan(v), np.copysign(ft(0), v), v)
+        a, b = box(a, inf_ab), box(b, inf_ab)
+        c, d = zero_nan(c, inf_ab), zero_nan(d, inf_ab)
+        c, d = box(c, inf_cd), box(d, inf_cd)
+        a, b = zero_nan(a, inf_cd), zero_nan(b, inf_cd)
+        over = ~(inf_ab | inf_cd) & (np.isinf(ac) | np.isinf(bd) | np.isinf(ad) | np.isinf(bc))
+        a, b, c, d = (zero_nan(v, over) for v in (a, b, c, d))
+        recalc = both & (inf_ab | inf_cd | over)
+        inf = ft(np.inf)
+        x = np.where(recalc, inf * (a * c - b * d), x)
+        y = np.where(recalc, inf * (a * d + b * c), y)
+    return x, y
 
 
 def _alpha_landed(re: np.ndarray, im: np.ndarray, dtype: np.dtype) -> np.ndarray:
@@ -446,10 +482,10 @@ def _alpha_landed(re: np.ndarray, im: np.ndarray, dtype: np.dtype) -> np.ndarray
     return out
 
 
-def _scalar_madd(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _scalar_madd(x: np.ndarray, y: np.ndarray, annex_g: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """x [..., m, k] @ y [..., k, n] as complex multiply-adds in order: the real and imaginary parts of
     acc += x·y, each complex product ar·br - ai·bi, ar·bi + ai·br rounded part by part (written out: NumPy's
-    complex multiply may fuse by CPU)."""
+    complex multiply may fuse by CPU); `annex_g`: each product as std::complex's (`annex_g_mul`)."""
     shape = np.broadcast_shapes(x.shape[:-2], y.shape[:-2]) + (x.shape[-2], y.shape[-1])
     ft = x.real.dtype.type
     re, im = np.zeros(shape, ft), np.zeros(shape, ft)
@@ -457,8 +493,11 @@ def _scalar_madd(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         for j in range(x.shape[-1]):
             a_r, a_i = x.real[..., :, j, None], x.imag[..., :, j, None]
             b_r, b_i = y.real[..., None, j, :], y.imag[..., None, j, :]
-            re = re + (a_r * b_r - a_i * b_i)
-            im = im + (a_r * b_i + a_i * b_r)
+            if annex_g:
+                pr, pi = annex_g_mul(*np.broadcast_arrays(a_r, a_i, b_r, b_i))
+            else:
+                pr, pi = a_r * b_r - a_i * b_i, a_r * b_i + a_i * b_r
+            re, im = re + pr, im + pi
     return re, im
 
 
