@@ -91,6 +91,10 @@ def _cases() -> dict[str, Callable[[Any], Any]]:
             for ta, tb in ((0, 0), (0, 1), (0, 2), (1, 1)):
                 seed += 1
                 c[f"lazy/{dtype}/{m}x{k}x{n}/t{ta}{tb}"] = _matmul(seed, m, k, n, dtype, (3,), ta, tb)
+        for m, k, n in ((1, 9, 4), (5, 8, 1), (1, 15, 1)):
+            for tb in (1, 2):
+                seed += 1
+                c[f"lazy/{dtype}/{m}x{k}x{n}/2-D t0{tb}"] = _matmul(seed, m, k, n, dtype, (), 0, tb)
         seed += 1
         c[f"einsum/{dtype}/ij,jk"] = _einsum(seed, "ij,jk->ik", (7, 17), (17, 5), dtype)
         seed += 1
