@@ -396,34 +396,109 @@ def ordered_fma_pure(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 
 def complex_gebp(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """A complex x [..., m, k] @ y [..., k, n] as TF 2.21's Eigen GEBP kernel computes it where m, n and k
-    are all at least 2: four real sums over k in order, each product and sum rounded (Σ ar·br, Σ ar·bi,
-    Σ ai·br, Σ ai·bi: DoublePacket's accumulators), the real part Σ ar·br - Σ ai·bi and the imaginary
-    Σ ar·bi + Σ ai·br, then alpha = 1 applied as a complex product (re·1 - im·0, re·0 + im·1), so an
-    infinite or NaN part poisons the other: `[[1, 2.5j], ...] @ [[3e38 + 3e38j, ...], ...]` holds
-    NaN + NaNj where a sum per complex product gives -inf + NaNj (fz37b: measured bit for bit on TF 2.21,
-    84 of 84 products of shapes 2x3x2, 3x2x4, 4x5x3 with infinite, NaN and 3e38 parts, and 40 of 64
-    finite normal products up to 8x33x8 and k = 200; the remainder shapes 4x16x5 and 5x64x3 and a k of
-    600 differ in the last bits (Eigen's blocking, not modelled)). One-row, one-column and k = 1 products
-    take other kernels (`_in_order`)."""
+    """A complex x [..., m, k] @ y [..., k, n] as TF 2.21's Eigen GEBP kernel computes it (`takes_gebp`). Each entry
+    is four real sums over k (Σ ar·br, Σ ar·bi, Σ ai·br, Σ ai·bi: DoublePacket's accumulators), each product and
+    sum rounded, the real part Σ ar·br - Σ ai·bi and the imaginary Σ ar·bi + Σ ai·br, then alpha = 1 applied as a
+    complex product (re·1 - im·0, re·0 + im·1: an infinite or NaN part poisons the other, fz37b) and added to a
+    zero (no -0.0). The sums follow the kernels' accumulators as `float64_gebp`'s do, TF's columns being Eigen's
+    rows: complex64 (AVX packets of 4 complex) as float64 (columns below 8·(n // 8) in order; the next 4- and
+    2-column packets two accumulators, even and odd terms, over 8·(k // 8) terms; a last odd column four
+    accumulators over 4·(k // 4)); complex128 (packets of 2) columns below 4·(n // 4) in order, the rest two
+    accumulators. Rows from 4·(m // 4) on add in order, except complex64's corner (those rows of a last odd
+    column): Eigen's scalar loop, complex products (ar·br - ai·bi, ar·bi + ai·br) added in order (`_scalar_madd`).
+    Measured on TF 2.21 (this AVX-512 Xeon): 24,288 of 24,288 seeded products of m, n in 2..13, k in 2..33,
+    plain, transposed, adjoint and batched (cplx58_logs/cgemm_tf.py, ctest.py); the four in-order sums before
+    were off in 12,904 of them (complex64 8,374, complex128 4,530)."""
+    m, k, n = x.shape[-2], x.shape[-1], y.shape[-1]
     ft = x.real.dtype.type
-    ar, ai, br, bi = x.real, x.imag, y.real, y.imag
     batch = np.broadcast_shapes(x.shape[:-2], y.shape[:-2])
-    shape = batch + (x.shape[-2], y.shape[-1])
-    p = [np.zeros(shape, ft) for _ in range(4)]
+    out = np.empty(batch + (m, n), x.dtype)
+    if x.dtype == np.complex64:
+        mc2, mc1 = (n // 8) * 8, (n // 4) * 4
+        mch, last = mc1 + ((n - mc1) // 2) * 2, "quad"
+    else:
+        mc2 = mch = (n // 4) * 4
+        last = "pair"
+    r4 = (m // 4) * 4
+    yt = np.swapaxes(y, -1, -2)
+    ar, ai = x.real[..., :, None, :], x.imag[..., :, None, :]
+    with np.errstate(over="ignore", invalid="ignore"):
+        for lo, hi, order in ((0, mc2, "seq"), (mc2, mch, "pair"), (mch, n, last)):
+            if lo == hi:
+                continue
+            br, bi = yt.real[..., None, lo:hi, :], yt.imag[..., None, lo:hi, :]
+            prods = (ar * br, ar * bi, ai * br, ai * bi)
+            for rows, o in ((slice(r4, None), "seq"), (slice(0, r4), order)):
+                s = [_gebp_sum(p[..., rows, :, :], o) for p in prods]
+                out[..., rows, lo:hi] = _alpha_landed(s[0] - s[3], s[1] + s[2], x.dtype)
+        if x.dtype == np.complex64 and n % 2 and r4 < m:
+            re, im = _scalar_madd(x[..., r4:, :], y[..., :, n - 1:], annex_g=True)
+            one, zero = np.ones_like(re), np.zeros_like(re)
+            re, im = annex_g_mul(one, zero, re, im)   # (res += alpha * C0: std::complex's product)
+            out.real[..., r4:, n - 1:], out.imag[..., r4:, n - 1:] = re + ft(0), im + ft(0)
+    return out
+
+
+def annex_g_mul(a: np.ndarray, b: np.ndarray, c: np.ndarray, d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(a + bi)(c + di) as GCC's std::complex multiply computes it (C99 Annex G, libgcc __mulsc3): ac - bd, ad + bc
+    each rounded; where both come out NaN, infinite operands are recovered: an infinite operand's parts become ±1/±0
+    of their signs, the other's NaN parts ±0 (also when a partial product overflowed), and the result is inf times
+    the recomputed parts — so (inf + NaN·i)·1 is inf + NaN·i, not NaN + NaN·i. Element-wise, real arrays."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        ac, bd, ad, bc = a * c, b * d, a * d, b * c
+        x, y = ac - bd, ad + bc
+        both = np.isnan(x) & np.isnan(y)
+        if not both.any():
+            return x, y
+        a, b, c, d = (np.where(both, v, 0).astype(v.dtype) for v in (a, b, c, d))
+        ft = x.dtype.type
+        inf_ab = np.isinf(a) | np.isinf(b)
+        inf_cd = np.isinf(c) | np.isinf(d)
+
+        def box(v: np.ndarray, on: np.ndarray) -> np.ndarray:
+            return np.where(on, np.copysign(np.where(np.isinf(v), ft(1), ft(0)), v), v)
+
+        def zero_nan(v: np.ndarray, on: np.ndarray) -> np.ndarray:
+            return np.where(on & np.isnan(v), np.copysign(ft(0), v), v)
+        a, b = box(a, inf_ab), box(b, inf_ab)
+        c, d = zero_nan(c, inf_ab), zero_nan(d, inf_ab)
+        c, d = box(c, inf_cd), box(d, inf_cd)
+        a, b = zero_nan(a, inf_cd), zero_nan(b, inf_cd)
+        over = ~(inf_ab | inf_cd) & (np.isinf(ac) | np.isinf(bd) | np.isinf(ad) | np.isinf(bc))
+        a, b, c, d = (zero_nan(v, over) for v in (a, b, c, d))
+        recalc = both & (inf_ab | inf_cd | over)
+        inf = ft(np.inf)
+        x = np.where(recalc, inf * (a * c - b * d), x)
+        y = np.where(recalc, inf * (a * d + b * c), y)
+    return x, y
+
+
+def _alpha_landed(re: np.ndarray, im: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """re + i·im times alpha = 1 as a complex product, added to a zero destination (`complex_gebp`)."""
+    ft = re.dtype.type
+    out = np.empty(re.shape, dtype)
+    out.real = (re * ft(1) - im * ft(0)) + ft(0)
+    out.imag = (re * ft(0) + im * ft(1)) + ft(0)
+    return out
+
+
+def _scalar_madd(x: np.ndarray, y: np.ndarray, annex_g: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """x [..., m, k] @ y [..., k, n] as complex multiply-adds in order: the real and imaginary parts of
+    acc += x·y, each complex product ar·br - ai·bi, ar·bi + ai·br rounded part by part (written out: NumPy's
+    complex multiply may fuse by CPU); `annex_g`: each product as std::complex's (`annex_g_mul`)."""
+    shape = np.broadcast_shapes(x.shape[:-2], y.shape[:-2]) + (x.shape[-2], y.shape[-1])
+    ft = x.real.dtype.type
+    re, im = np.zeros(shape, ft), np.zeros(shape, ft)
     with np.errstate(over="ignore", invalid="ignore"):
         for j in range(x.shape[-1]):
-            a_r, a_i = ar[..., :, j, None], ai[..., :, j, None]
-            b_r, b_i = br[..., None, j, :], bi[..., None, j, :]
-            p[0] = p[0] + a_r * b_r
-            p[1] = p[1] + a_r * b_i
-            p[2] = p[2] + a_i * b_r
-            p[3] = p[3] + a_i * b_i
-        re, im = p[0] - p[3], p[1] + p[2]
-        out = np.empty(shape, x.dtype)
-        out.real = re * ft(1) - im * ft(0)
-        out.imag = re * ft(0) + im * ft(1)
-    return out
+            a_r, a_i = x.real[..., :, j, None], x.imag[..., :, j, None]
+            b_r, b_i = y.real[..., None, j, :], y.imag[..., None, j, :]
+            if annex_g:
+                pr, pi = annex_g_mul(*np.broadcast_arrays(a_r, a_i, b_r, b_i))
+            else:
+                pr, pi = a_r * b_r - a_i * b_i, a_r * b_i + a_i * b_r
+            re, im = re + pr, im + pi
+    return re, im
 
 
 def takes_float64_gebp(x: np.ndarray, y: np.ndarray) -> bool:
@@ -536,9 +611,79 @@ def _gebp_sum(p: np.ndarray, order: str) -> np.ndarray:
 
 
 def takes_gebp(x: np.ndarray, y: np.ndarray) -> bool:
-    """Whether a complex product runs TF's GEBP kernel (`complex_gebp`): m, n and k at least 2."""
-    return x.dtype.kind == "c" and x.ndim >= 2 and y.ndim >= 2 and x.shape[-2] >= 2 and y.shape[-1] >= 2 \
-        and x.shape[-1] >= 2 and x.dtype == y.dtype
+    """Whether a complex product runs TF's GEBP kernel (`complex_gebp`): m, n and k at least 2, m, n <= 64 and
+    k <= 300 (measured), and not Eigen's coefficient-based product (m + k + n < 20 in a batch of two or more:
+    `complex_lazy`)."""
+    if not (x.dtype.kind == "c" and x.ndim >= 2 and y.ndim >= 2 and x.dtype == y.dtype and x.size and y.size):
+        return False
+    m, k, n = x.shape[-2], x.shape[-1], y.shape[-1]
+    if not (2 <= m <= 64 and 2 <= n <= 64 and 2 <= k <= 300):
+        return False
+    batch = int(np.prod(np.broadcast_shapes(x.shape[:-2], y.shape[:-2]), dtype=np.int64))
+    return not (m + k + n < 20 and batch >= 2)
+
+
+def takes_complex_lazy(x: np.ndarray, y: np.ndarray) -> bool:
+    """Whether a complex product is Eigen's coefficient-based (lazy) product in TF 2.21 (`complex_lazy`): m + k + n
+    < 20 in a batch of two or more (batch_matmul_op_impl.h SequentialMatMulKernel) or with one row or one column
+    (measured: cplx58_logs/cother.py)."""
+    if not (x.dtype.kind == "c" and x.ndim >= 2 and y.ndim >= 2 and x.dtype == y.dtype and x.size and y.size):
+        return False
+    m, k, n = x.shape[-2], x.shape[-1], y.shape[-1]
+    batch = int(np.prod(np.broadcast_shapes(x.shape[:-2], y.shape[:-2]), dtype=np.int64))
+    return m + k + n < 20 and (batch >= 2 or min(m, n) == 1)
+
+
+def complex_lazy(x: np.ndarray, y: np.ndarray, transpose_a: bool, transpose_b: bool) -> np.ndarray:
+    """A small batched complex product as Eigen's lazy product sums it (`takes_complex_lazy`): each complex product
+    rounded part by part (ar·br - ai·bi, ar·bi + ai·br) and added in order; where both operands run contiguous
+    along k (y transposed, x not) Redux's vectorized order over packets of 4 (complex64) or 2 (complex128)
+    complex terms (`complex_redux`). Measured on TF 2.21: 4,512 of 4,512 seeded products (cplx58_logs/ctest2.py);
+    the GEBP order before was off in all of them."""
+    if transpose_b and not transpose_a:
+        ft = x.real.dtype.type
+        a, b = x[..., :, None, :], np.swapaxes(y, -1, -2)[..., None, :, :]
+        with np.errstate(over="ignore", invalid="ignore"):
+            re = a.real * b.real - a.imag * b.imag
+            im = a.real * b.imag + a.imag * b.real
+        terms = np.empty(re.shape, x.dtype)
+        terms.real, terms.imag = re, im
+        return complex_redux(terms, 4 if ft == np.float32 else 2)
+    re, im = _scalar_madd(x, y)
+    out = np.empty(re.shape, x.dtype)
+    out.real, out.imag = re, im
+    return out
+
+
+def complex_redux(terms: np.ndarray, size: int) -> np.ndarray:
+    """The sum over the last axis of complex terms as Eigen's Redux.h adds a contiguous expression of packets of
+    `size` complex values (`redux_sum`'s order: fewer than `size` terms in order; else two packet accumulators over
+    each 2·size terms, their sum, a last full packet, the lanes halved down to one, then the rest in order).
+    Complex sums add part by part (np.add on complex: no rounding beyond each part's)."""
+    k = terms.shape[-1]
+    with np.errstate(over="ignore", invalid="ignore"):
+        if k < size:
+            acc = terms[..., 0]
+            for j in range(1, k):
+                acc = acc + terms[..., j]
+            return acc
+        full, full2 = (k // size) * size, (k // (2 * size)) * 2 * size
+        r0 = terms[..., :size]
+        if full > size:
+            r1 = terms[..., size:2 * size]
+            for i in range(2 * size, full2, 2 * size):
+                r0 = r0 + terms[..., i:i + size]
+                r1 = r1 + terms[..., i + size:i + 2 * size]
+            r0 = r0 + r1
+            if full > full2:
+                r0 = r0 + terms[..., full2:full2 + size]
+        while r0.shape[-1] > 1:
+            h = r0.shape[-1] // 2
+            r0 = r0[..., :h] + r0[..., h:]
+        acc = r0[..., 0]
+        for j in range(full, k):
+            acc = acc + terms[..., j]
+    return acc
 
 
 _NO_BLAS = ("float32", "float64", "complex64", "complex128")

@@ -213,6 +213,9 @@ def _ordered(ins: Sequence[str], out: str, arrays: Sequence[np.ndarray]) -> np.n
     lazy = _lazy(ins, out, x, y, shape, perm)
     if lazy is not None:
         return lazy
+    from simdist.runtime.ops.contraction_order import complex_lazy, takes_complex_lazy
+    if takes_complex_lazy(x, y):   # (small batched complex: Eigen's lazy product, clause ops.complex-gebp-order)
+        return np.transpose(complex_lazy(x, y, *_trans_flags(ins, out)).reshape(shape), perm)
     from simdist.runtime.ops.contraction_order import eigen_batched_in_order, eigen_pairs, paired_matmul
     if eigen_pairs(x, y):   # (a host without oneDNN: Eigen's orders first, infinities and all; fz45b, seed 45001 #69)
         return np.transpose(paired_matmul(x, y).reshape(shape), perm)
@@ -240,6 +243,9 @@ def _in_order(ins: Sequence[str], out: str, arrays: Sequence[np.ndarray]) -> np.
     lazy = _lazy(ins, out, x, y, shape, perm)
     if lazy is not None:
         return lazy
+    from simdist.runtime.ops.contraction_order import complex_lazy, takes_complex_lazy
+    if takes_complex_lazy(x, y):   # (small batched complex: Eigen's lazy product, clause ops.complex-gebp-order)
+        return np.transpose(complex_lazy(x, y, *_trans_flags(ins, out)).reshape(shape), perm)
     from simdist.runtime.ops.contraction_order import eigen_batched_in_order, eigen_pairs, ordered_matmul, paired_matmul
     if eigen_pairs(x, y):   # (a host without oneDNN: BatchMatMulV2's Eigen order of a small product; fz45b)
         return np.transpose(paired_matmul(x, y).reshape(shape), perm)
@@ -248,6 +254,9 @@ def _in_order(ins: Sequence[str], out: str, arrays: Sequence[np.ndarray]) -> np.
     from simdist.runtime.ops.contraction_order import float64_gebp, takes_float64_gebp
     if takes_float64_gebp(x, y):   # (float64: Eigen's GEBP accumulators, clause ops.float64-gebp-order)
         return np.transpose(float64_gebp(x, y).reshape(shape), perm)
+    from simdist.runtime.ops.contraction_order import complex_gebp, takes_gebp
+    if takes_gebp(x, y):   # (complex: Eigen's GEBP accumulators, clause ops.complex-gebp-order)
+        return np.transpose(complex_gebp(x, y).reshape(shape), perm)
     return np.transpose(matmul(x, y).reshape(shape), perm)
 
 

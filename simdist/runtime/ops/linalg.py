@@ -34,6 +34,9 @@ def _matmul(a: np.ndarray, b: np.ndarray, transpose_a: bool = False, transpose_b
                                                        takes_gebp)
     if takes_gebp(x, y):   # (complex: Eigen's GEBP, its four real sums and alpha's complex product)
         return complex_gebp(x, y)
+    from simdist.runtime.ops.contraction_order import complex_lazy, takes_complex_lazy
+    if takes_complex_lazy(x, y):   # (small batched complex: Eigen's lazy product, clause ops.complex-gebp-order)
+        return complex_lazy(x, y, transpose_a, transpose_b)
     from simdist.runtime.ops.contraction_order import eigen_batched_in_order, eigen_in_order, eigen_pairs, paired_matmul
     if eigen_in_order(x, y, transpose_b) or eigen_batched_in_order(x, y, transpose_b):
         # (a host without oneDNN: Eigen's order, rounded products)
