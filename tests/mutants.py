@@ -10916,8 +10916,8 @@ TRAINING_BATCH67: list[Mutant] = [
        "the rows in sequence instead of Eigen's unrolled InnerMostDimPreserver (a bias gradient of 8 units an "
        "ulp off)"),
     _t("sqrt-grad-half-no-packets", "formula", "simdist/runtime/ops/sqrt_grads.py",
-       "            mask = packet_mask(y.shape, y.dtype, HALF_LANES)\n",
-       "            mask = None\n",
+       "            out = (t(0.5) * dy).astype(y.dtype) / y\n            mask = packet_mask(y.shape, y.dtype, HALF_LANES)\n",
+       "            out = (t(0.5) * dy).astype(y.dtype) / y\n            mask = None\n",
        "subtle: float16/bfloat16 SqrtGrad takes the tail's formula (0.5 * dy) / y on every element instead of "
        "the packets' (0.5 / y) * dy"),
     _t("rsqrt-grad-arguments-swapped", "order", "simdist/runtime/ops/sqrt_grads.py",
@@ -11226,8 +11226,10 @@ TRAINING_BATCH69: list[Mutant] = [
        "mainstream, subtle: float32 sigmoid's scalar tail (past the last packet of 8) as the textbook 1 / (1 + exp(-x)) "
        "instead of Eigen's scalar_logistic_op e / (1 + e) with e = expf(min(x, 16.64)): an ulp off"),
     _t("half-rsqrt-packets-of-16", "boundary", "simdist/runtime/ops/unary.py",
-       "        k = (flat.size // 8) * 8\n",
-       "        k = (flat.size // 16) * 16\n",
+       "        from simdist.runtime.ops.rcp import rsqrt_packet\n"
+       "        flat = np.ascontiguousarray(a).ravel().astype(np.float32)\n        k = (flat.size // 8) * 8\n",
+       "        from simdist.runtime.ops.rcp import rsqrt_packet\n"
+       "        flat = np.ascontiguousarray(a).ravel().astype(np.float32)\n        k = (flat.size // 16) * 16\n",
        "subtle: float16/bfloat16 Rsqrt takes packets of 16 (an AVX-512 register) instead of TF's 8: elements 8..15 "
        "of a short half tensor by the tail's sqrt-then-divide, an ulp off"),
     _t("cast-float64-to-float32-no-flush", "dtype", "simdist/runtime/ops/math.py",
@@ -11727,10 +11729,11 @@ TRAINING_BATCH71: list[Mutant] = [
        "Conv2DBackpropInput given two input_sizes takes the input's depth from the filter's output channels "
        "instead of its input channels"),
     _t("onednn-in-order-one-column", "boundary", "simdist/runtime/ops/onednn_matmul.py",
-       "and 1 <= x.shape[1] <= 384 and y.shape[1] >= 2\n",
-       "and 1 <= x.shape[1] <= 384 and y.shape[1] >= 1\n",
-       "mainstream, subtle: a float32 product with one column (a Dense layer of one unit) taken in oneDNN's "
-       "in-order fused GEMM instead of its matrix-vector kernel's order: an ulp off"),
+       "            and y.shape[1] == 1 and x.shape[1] > 0 and x.shape[0] > 0\n",
+       "            and y.shape[1] == 0 and x.shape[1] > 0 and x.shape[0] > 0\n",
+       "mainstream, subtle: a float32 product with one column (a Dense layer of one unit) left to NumPy's BLAS "
+       "instead of oneDNN's matrix-vector kernel's order: an ulp off (re-anchored in the fifty-eighth session, "
+       "when the one-column kernel was modelled: onednn_matmul.applies_matvec)"),
     # -- random ops
     _t("uint32-to-float-high-mantissa-bits", "formula", "simdist/runtime/ops/philox_dists.py",
        "(w.astype(np.uint32) & np.uint32(0x7FFFFF))\n",
