@@ -169,6 +169,55 @@ def _mul_groups_with_shared_products(tf: Any, mk: Any) -> Any:
 _program("function-mul-groups-with-shared-products", _mul_groups_with_shared_products)
 
 
+# -- 3. the tape: variables watched explicitly whatever their trainability -------------------------------------------
+def _watched_variables(tf: Any, mk: Any) -> Any:
+    """Gradients of variables the program watches itself: non-trainable variables (tape.watch), with
+    watch_accessed_variables True and False, a trainable one unwatched under watch_accessed_variables=False, an
+    int32 variable's read, a non-trainable variable under MirroredStrategy in a replica; the gradients (None shown as
+    None) and the tape's watched_variables names."""
+    out = {}
+    nt = tf.Variable([2.0, -1.5], trainable=False, name="nt")
+    tr = tf.Variable([3.0, 0.5], name="tr")
+    iv = tf.Variable(4, trainable=False, name="iv")
+    for accessed in (True, False):
+        with tf.GradientTape(watch_accessed_variables=accessed, persistent=True) as tape:
+            tape.watch(nt)
+            y = tf.reduce_sum(nt * nt * tr) + tf.reduce_sum(tf.sin(nt))
+        grads = tape.gradient(y, [nt, tr])
+        out[f"non-trainable watched, accessed={accessed}"] = [None if g is None else _bits(g) for g in grads]
+        out[f"watched names, accessed={accessed}"] = sorted(v.name for v in tape.watched_variables())
+        with tf.GradientTape(watch_accessed_variables=accessed) as tape:
+            tape.watch(iv)
+            z = iv * 1
+        g = tape.gradient(z, iv)
+        out[f"int32 watched, accessed={accessed}"] = None if g is None else _bits(g)
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(nt * tr)
+    out["non-trainable unwatched"] = [None if g is None else _bits(g) for g in tape.gradient(y, [nt, tr])]
+    s = mk()
+    with s.scope():
+        mv = tf.Variable([1.5, 2.5], trainable=False)
+
+    def step() -> Any:
+        with tf.GradientTape() as tape:
+            tape.watch(mv)
+            y = tf.reduce_sum(mv * mv)
+        g = tape.gradient(y, mv)
+        return tf.constant([-1.0, -1.0]) if g is None else g
+    out["mirrored non-trainable watched"] = [_bits(v) for v in s.experimental_local_results(s.run(step))]
+    return out
+
+
+_program("tape-watched-variables", _watched_variables)
+
+
+@pytest.mark.clause("ops.gradient-none-or-zeros")
+@pytest.mark.parametrize("name", _ids("tape-"))
+def test_blind75_tape_watches(backend: Any, name: str) -> None:
+    """A variable watched by the program has a gradient whatever its trainability."""
+    _check(backend, name)
+
+
 @pytest.mark.clause("ops.eigen-kernels")
 @pytest.mark.parametrize("name", _ids("kernel-"))
 def test_blind75_kernels_bit_for_bit(backend: Any, name: str) -> None:
