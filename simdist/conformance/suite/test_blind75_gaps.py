@@ -218,6 +218,94 @@ def test_blind75_tape_watches(backend: Any, name: str) -> None:
     _check(backend, name)
 
 
+# -- 4. distribution: gradients through a replica context's all-reduce -------------------------------------------------
+def _all_reduce_gradients(tf: Any, mk: Any) -> Any:
+    """A tape inside strategy.run around ReplicaContext.all_reduce (SUM and MEAN, a tensor and a nested structure),
+    eagerly and in a tf.function: each replica's gradient of the reduced value with respect to its own input
+    (TF's all-reduce has a gradient, the same all-reduce of the upstream gradients)."""
+    s = mk()
+    out = {}
+    for op in ("SUM", "MEAN"):
+        def step() -> Any:
+            ctx = tf.distribute.get_replica_context()
+            w = tf.constant([2.0, -1.0])
+            x = tf.cast(ctx.replica_id_in_sync_group, tf.float32) + 1.5
+            with tf.GradientTape(persistent=True) as tape:
+                tape.watch(w)
+                y = ctx.all_reduce(op, w * x)
+                nested = ctx.all_reduce(op, {"a": w * w, "b": [w * 3.0]})
+                z = tf.reduce_sum(y * y) + tf.reduce_sum(nested["a"]) + tf.reduce_sum(nested["b"][0])
+            g1, g2 = tape.gradient(y, w), tape.gradient(z, w)
+            none = tf.constant([-7.0, -7.0])
+            return none if g1 is None else g1, none if g2 is None else g2
+        for mode, fn in (("eager", step), ("traced", tf.function(step))):
+            got = s.run(fn)
+            out[f"{op} {mode}"] = [[_bits(v) for v in s.experimental_local_results(part)] for part in got]
+    return out
+
+
+_program("dist-all-reduce-gradients", _all_reduce_gradients)
+
+
+@pytest.mark.clause("replica.all-reduce-gradient")
+@pytest.mark.parametrize("name", _ids("dist-"))
+def test_blind75_all_reduce_gradients(backend: Any, name: str) -> None:
+    """A replica context's all_reduce is differentiable: its gradient is the all-reduce of the upstream gradients."""
+    _check(backend, name)
+
+
+# -- 5. checkpoints: deferred restoration and the load status's assertions -------------------------------------------
+def _deferred_restorations(tf: Any, mk: Any) -> Any:
+    """Checkpoint.restore into an empty Checkpoint, then attributes assigned afterwards (a variable, a second one, a
+    tf.Module holding two): the values they take, and after each assignment the status's assert_consumed,
+    assert_existing_objects_matched and assert_nontrivial_match (the error's class or the status's class)."""
+    import os
+    import tempfile
+    d = tempfile.mkdtemp()
+
+    class Holder(tf.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.u = tf.Variable([0.0, 0.0, 0.0])
+            self.k = tf.Variable(0)
+
+    src_holder = Holder()
+    src_holder.u.assign([1.0, 2.0, 3.0])
+    src_holder.k.assign(7)
+    ck = tf.train.Checkpoint(x=tf.Variable([1.5, -2.5]), y=tf.Variable(4.0), m=src_holder)
+    path = ck.save(os.path.join(d, "ck"))
+    out = {}
+
+    def asserts(st: Any) -> Any:
+        return [_error(lambda: type(st.assert_consumed()).__name__),
+                _error(lambda: type(st.assert_existing_objects_matched()).__name__),
+                _error(lambda: type(st.assert_nontrivial_match()).__name__)]
+    ck2 = tf.train.Checkpoint()
+    st = ck2.restore(path)
+    out["nothing assigned"] = asserts(st)
+    ck2.x = tf.Variable([0.0, 0.0])
+    out["x assigned"] = [_bits(ck2.x), asserts(st)]
+    ck2.y = tf.Variable(0.0)
+    out["x, y assigned"] = [_bits(ck2.y), asserts(st)]
+    ck2.m = Holder()
+    out["x, y, m assigned"] = [_bits(ck2.m.u), _bits(ck2.m.k), asserts(st)]
+    ck3 = tf.train.Checkpoint(x=tf.Variable([0.0, 0.0]))
+    st3 = ck3.restore(path)
+    ck3.m = Holder()
+    out["x at restore, m later"] = [_bits(ck3.x), _bits(ck3.m.u), asserts(st3)]
+    return out
+
+
+_program("ckpt-deferred-restorations", _deferred_restorations)
+
+
+@pytest.mark.clause("checkpoint.restore-status")
+@pytest.mark.parametrize("name", _ids("ckpt-"))
+def test_blind75_deferred_restorations(backend: Any, name: str) -> None:
+    """Values a deferred restoration takes are consumed: the status's assertions see them."""
+    _check(backend, name)
+
+
 @pytest.mark.clause("ops.eigen-kernels")
 @pytest.mark.parametrize("name", _ids("kernel-"))
 def test_blind75_kernels_bit_for_bit(backend: Any, name: str) -> None:
