@@ -12098,3 +12098,172 @@ TRAINING_BATCH73: list[Mutant] = [
 ]
 TRAINING += TRAINING_BATCH73
 CATALOGUE += TRAINING_BATCH73
+
+
+#: Blind batch 75 (fifty-eighth session, helper blind58b): op kernels and gradients, Grappler's rewrites inside
+#: tf.function, the tape and custom gradients, tf.data, distribution, random ops and checkpoints; written from
+#: simdist's source before reading the suite. "mainstream": a changed line an ordinary training program runs
+#: (/work/wt/blind58b_logs/prog1-3.py under coverage.py); "subtle": a last-bit or signed-zero difference.
+TRAINING_BATCH75: list[Mutant] = [
+    # -- op kernels and gradients
+    _t("conv-window-dilations-swapped", "axis", "simdist/runtime/ops/conv.py",
+       "(s0, s1 * strides[0], s2 * strides[1], s1 * dilations[0], s2 * dilations[1], s3),",
+       "(s0, s1 * strides[0], s2 * strides[1], s1 * dilations[1], s2 * dilations[0], s3),",
+       "mainstream: a convolution's windows step the filter's rows by the width's dilation and its columns by the "
+       "height's: conv2d with dilations (2, 1) reads the wrong pixels"),
+    _t("full-reduction-thread-limit-floor", "boundary", "simdist/runtime/ops/sum_order.py",
+       "    return -(-210000 * 64 // (31 * dtype.itemsize * loads))\n",
+       "    return 210000 * 64 // (31 * dtype.itemsize * loads)\n",
+       "mainstream, subtle: the element count from which a full reduction runs on two threads rounded down instead "
+       "of up: a float32 sum of exactly 108,387 elements splits in halves where TF sums it on one thread"),
+    _t("sorted-segment-extreme-empty-not-zeroed", "boundary", "simdist/runtime/ops/segments.py",
+       "        if kind in (\"max\", \"min\"):\n            out[counts == 0] = 0\n",
+       "",
+       "segment_max/segment_min leave an empty segment (an id skipped) at the reduction's identity (-inf/+inf or the "
+       "integer's limits) instead of TF's 0"),
+    _t("unsorted-segment-extreme-empty-infinite", "boundary", "simdist/runtime/ops/segments.py",
+       "        out = _start(shape, data.dtype, kind, finite=True)\n",
+       "        out = _start(shape, data.dtype, kind, finite=False)\n",
+       "unsorted_segment_max/min fill an empty float segment with -inf/+inf instead of the type's lowest/highest "
+       "finite value (Eigen's numeric_limits::lowest())"),
+    _t("bias-add-channels-first-two-spatial", "axis", "simdist/runtime/ops/nn.py",
+       "    return x + b.reshape((b.shape[0],) + (1,) * (x.ndim - 2))\n",
+       "    return x + b.reshape((b.shape[0], 1, 1))\n",
+       "BiasAdd with data_format NCHW reshapes the bias for two spatial dimensions whatever the rank: an NCW or "
+       "NCDHW input gets its bias along the wrong axis (or a broadcasting error)"),
+    _t("range-size-float64-quotient", "dtype", "simdist/runtime/ops/array.py",
+       "            q = float(np.abs((dt.np.type(lim) - dt.np.type(s)) / dt.np.type(d)))\n",
+       "            q = float(np.abs((lim - s) / d))\n",
+       "subtle: a floating tf.range's length from the float64 quotient of its Python arguments instead of RangeOp's "
+       "in T: float32 ranges whose float32 quotient rounds across an integer have one element more or less"),
+    _t("gemv-in-order-k3-excluded", "boundary", "simdist/runtime/ops/contraction_order.py",
+       "    if 1 <= k <= 3:\n",
+       "    if 1 <= k < 3:\n",
+       "mainstream, subtle: a float32 matrix-vector product of k = 3 left to NumPy's BLAS (fused, in another order) "
+       "instead of TF's in-order sum of rounded products: a [m, 3] @ [3, 1] product an ulp off"),
+    _t("relu-signed-zeros-dropped", "formula", "simdist/runtime/ops/activations.py",
+       "    return _signed_zeros(a, np.maximum(a, _zero(a)))\n",
+       "    return np.maximum(a, _zero(a))\n",
+       "mainstream, subtle: Relu by np.maximum alone, without the signs of zero Eigen's max gives: relu(-0.0) "
+       "comes back with the wrong sign"),
+    _t("softmax-posinf-rows-not-onednn", "boundary", "simdist/runtime/ops/activations.py",
+       "    bad = np.isnan(a) | np.isposinf(a)\n",
+       "    bad = np.isnan(a)\n",
+       "mainstream: oneDNN's float32 softmax of a row holding +inf (NaN at the infinity, 0 elsewhere) not "
+       "modelled: the row is NaN throughout, the formula's"),
+    _t("truediv-python-operand-no-hint", "dtype", "simdist/runtime/ops/math.py",
+       "    y = convert_to_tensor(y, dtype_hint=x.dtype) if not isinstance(y, Tensor) else y\n",
+       "    y = convert_to_tensor(y) if not isinstance(y, Tensor) else y\n",
+       "mainstream: x / 2.0 of a float64 (or float16) tensor converts the Python number without x's dtype as its "
+       "hint: a float32 divisor and a dtype TypeError"),
+    _t("conv-pad-left-right-swapped", "axis", "simdist/runtime/ops/conv.py",
+       "    return np.pad(x, ((0, 0), (pt, pb), (pl, pr), (0, 0)), constant_values=value)\n",
+       "    return np.pad(x, ((0, 0), (pt, pb), (pr, pl), (0, 0)), constant_values=value)\n",
+       "a convolution's explicit or asymmetric SAME padding puts the left pad on the right and the right pad on the "
+       "left: an even filter or a stride of 2 with SAME padding reads shifted columns"),
+    _t("kahan-tail-double-function", "dtype", "simdist/runtime/ops/packet_math.py",
+       "    return packets_then_tail(a, packet, c_name + \"f\" if a.dtype == _F else c_name)\n",
+       "    return packets_then_tail(a, packet, c_name)\n",
+       "mainstream, subtle: float32 Log1p/Expm1's scalar tail (the elements after the last packet of 8) by the C library's "
+       "double log1p/expm1 rounded to float instead of log1pf/expm1f: an ulp off where the float function is not "
+       "correctly rounded"),
+    # -- Grappler's rewrites inside tf.function
+    _t("div-reciprocal-of-constant-numerator", "formula", "simdist/runtime/ops/grappler.py",
+       "    if folding and _const_value(rec, y) is not None:\n",
+       "    if folding and _const_value(rec, x) is not None:\n",
+       "mainstream, subtle: inside a tf.function the division by a constant is rewritten when the numerator is the "
+       "constant instead of the divisor: `t / 3.0` stays a division (TF: t * (1/3)) and `3.0 / t` becomes "
+       "3 * (1/t)"),
+    _t("pow-rsqrt-not-rewritten", "formula", "simdist/runtime/ops/grappler.py",
+       "    op = {0.5: unary.SQRT, -0.5: unary.RSQRT, -1.0: unary.RECIPROCAL}.get(c)\n",
+       "    op = {0.5: unary.SQRT, -1.0: unary.RECIPROCAL}.get(c)\n",
+       "subtle: inside a tf.function x ** -0.5 stays a Pow where TF's arithmetic optimizer makes it Rsqrt(x)"),
+    _t("sqrt-div-shared-sqrt-rewritten", "boundary", "simdist/runtime/ops/grappler.py",
+       "    if y.kind != 1 or y.op is None or y.op.name != \"Sqrt\" or view.consumers(j) != 1:\n",
+       "    if y.kind != 1 or y.op is None or y.op.name != \"Sqrt\":\n",
+       "mainstream, subtle: x / sqrt(z) rewritten to x * rsqrt(z) in a tf.function even when the Sqrt has other consumers "
+       "(TF's stage requires it to have one)"),
+    _t("monotonic-decreasing-not-flipped", "formula", "simdist/runtime/ops/grappler.py",
+       "        outer = ops[name if inner in _NON_DECREASING else _FLIP[name]]\n",
+       "        outer = ops[name]\n",
+       "inside a tf.function reduce_max(f(x)) of a non-increasing f (Neg, Reciprocal...) hoisted as f(reduce_max(x)) "
+       "instead of f(reduce_min(x)): argmax(-x) is argmax(x)"),
+    _t("mul-group-absorbs-shared-mul", "boundary", "simdist/runtime/ops/grappler.py",
+       "    if n.kind != 1 or n.op is None or n.op.name != \"Mul\" or len(n.ins) != 2 or view.consumers(j) != 1:\n",
+       "    if n.kind != 1 or n.op is None or n.op.name != \"Mul\" or len(n.ins) != 2:\n",
+       "mainstream, subtle: inside a tf.function a chain of Muls regrouped by the arithmetic optimizer absorbs a Mul "
+       "that other ops also read (TF's group takes only a Mul with one consumer): the product's order changes"),
+    # -- random ops
+    _t("stateless-words-counter-halves-swapped", "formula", "simdist/runtime/ops/philox.py",
+       "    return words_at(key, (hi << 64) | lo, blocks)\n",
+       "    return words_at(key, (lo << 64) | hi, blocks)\n",
+       "mainstream: the 128-bit Philox counter of a stateless draw assembled with its 64-bit halves swapped: "
+       "stateless_uniform's draws are another stream's"),
+    _t("box-muller-sincos-swapped", "formula", "simdist/runtime/ops/philox_dists.py",
+       "    return scalar_map(\"sinf\", v), scalar_map(\"cosf\", v)\n",
+       "    return scalar_map(\"cosf\", v), scalar_map(\"sinf\", v)\n",
+       "mainstream: the Box-Muller transform's sine and cosine exchanged: each pair of normal draws comes out "
+       "in the other order"),
+    _t("normal-logf-in-double", "dtype", "simdist/runtime/ops/philox_dists.py",
+       "    return scalar_map(\"logf\", x)\n",
+       "    return np.log(x.astype(np.float64)).astype(np.float32)\n",
+       "mainstream, subtle: the Box-Muller transform's log taken in double and rounded to float instead of glibc's "
+       "logf: a normal draw an ulp off where logf is not correctly rounded"),
+    _t("stateless-normal-mean-stddev-swapped", "formula", "simdist/runtime/ops/random.py",
+       "    return _scaled(philox_dists.normal(_stateless_gen(seed), shape, dtype._np), stddev, mean, dtype)\n",
+       "    return _scaled(philox_dists.normal(_stateless_gen(seed), shape, dtype._np), mean, stddev, dtype)\n",
+       "mainstream: a stateless normal draw scaled by its mean and shifted by its stddev (the arguments in the "
+       "signature's order, not _scaled's)"),
+    # -- tf.data
+    _t("batch-cardinality-ignores-drop-remainder", "formula", "simdist/runtime/data/batching.py",
+       "    def _card(self) -> int:\n        return _batch_card(self._input._card(), self._params[\"batch_size\"], "
+       "self._params[\"drop_remainder\"])\n\n\ndef",
+       "    def _card(self) -> int:\n        return _batch_card(self._input._card(), self._params[\"batch_size\"], "
+       "False)\n\n\ndef",
+       "mainstream: Dataset.batch's cardinality counts the partial last batch even with drop_remainder=True"),
+    _t("window-stride-dropped", "formula", "simdist/runtime/data/dataset.py",
+       "        return _window(self, size, shift, stride, drop_remainder)\n",
+       "        return _window(self, size, shift, 1, drop_remainder)\n",
+       "mainstream: Dataset.window ignores its stride argument"),
+    _t("batch-drop-remainder-not-passed", "formula", "simdist/runtime/data/dataset.py",
+       "        return _BatchDataset(self, _int_arg(batch_size), _bool_arg(drop_remainder), num_parallel_calls)\n",
+       "        return _BatchDataset(self, _int_arg(batch_size), False, num_parallel_calls)\n",
+       "mainstream: Dataset.batch drops its drop_remainder argument: the partial last batch is kept"),
+    # -- tf.function
+    _t("frame-key-replica-by-strategy-only", "formula", "simdist/tf/_function.py",
+       "    return (f.strategy, type(rc), rid, f.device)\n",
+       "    return (f.strategy, type(rc))\n",
+       "mainstream: a tf.function's recorded call keyed by the strategy and the replica context's type alone: "
+       "inside strategy.run every replica replays the first replica's recording (its replica id, its device)"),
+    # -- the tape
+    _t("tape-read-recorded-for-trainable-only", "gradient", "simdist/runtime/autodiff/tape.py",
+       "        if self._accessed(var, t):\n",
+       "        if self._accessed(var, t) and getattr(var, \"trainable\", True):\n",
+       "mainstream: the tape records a variable's read only for a trainable variable: a non-trainable variable the "
+       "program watched explicitly gets no gradient (None)"),
+    # -- distribution
+    _t("aggregated-assign-add-as-assign", "formula", "simdist/strategies/dist_variables.py",
+       "        return self._update(\"assign_add\", delta, read_value)\n",
+       "        return self._update(\"assign\", delta, read_value)\n",
+       "mainstream: a mirrored variable's assign_add in a replica context (aggregation SUM/MEAN/ONLY_FIRST_REPLICA) "
+       "assigns the aggregated delta instead of adding it"),
+    _t("all-reduce-not-recorded-on-tape", "gradient", "simdist/strategies/base.py",
+       "            self._bind_all_reduce(op, leaves, _flatten(out)[0])\n",
+       "            pass\n",
+       "a replica context's all_reduce is not recorded on the tape: no gradient flows through it "
+       "(TF's all-reduce has a gradient, the all-reduce of the upstream gradients)"),
+    _t("sync-on-read-assign-adds", "formula", "simdist/strategies/sync_on_read.py",
+       "        return self._write(\"assign\", value, read_value)\n",
+       "        return self._write(\"assign_add\", value, read_value)\n",
+       "mainstream: a sync-on-read variable's assign (a metric's reset, its update) adds the value to the replica's "
+       "copy instead of assigning it"),
+    # -- checkpoints
+    _t("deferred-restore-not-consumed", "formula", "simdist/strategies/checkpoint.py",
+       "            for k in (key, key + _SHAPE_ONLY):\n                saved.pop(k, None)\n"
+       "                if k in status._unused:\n                    status._unused.remove(k)\n        if done:\n",
+       "            for k in (key, key + _SHAPE_ONLY):\n                saved.pop(k, None)\n        if done:\n",
+       "a deferred restoration (a variable assigned to the checkpoint after restore) does not mark the values it "
+       "takes as consumed: assert_consumed then fails"),
+]
+TRAINING += TRAINING_BATCH75
+CATALOGUE += TRAINING_BATCH75
