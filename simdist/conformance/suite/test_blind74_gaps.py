@@ -20,8 +20,9 @@ from simdist.conformance.suite.recorded_programs import (RecordedPrograms, avx51
 
 PATH = os.path.join(os.path.dirname(__file__), "blind74_reference.json.gz")
 
-#: programs whose TF 2.21 bits follow the CPU's kernels (clause ops.host-cpu)
-HOST_DEPENDENT = ("layer-",)
+#: programs whose TF 2.21 bits follow the CPU's kernels (clause ops.host-cpu): the schedules' cosines,
+#: normalize's powers and reciprocal square roots
+HOST_DEPENDENT = ("schedule-", "util-")
 
 REF = RecordedPrograms(PATH, HOST_DEPENDENT, recording_host=avx512_with_onednn, recording_cpu=reference_cpu)
 _program, _ids, _check = REF.add, REF.ids, REF.check
