@@ -52,7 +52,7 @@ def _discretization_epsilons(tf: Any, mk: Any) -> Any:
 _program("adapt-discretization-epsilons", _discretization_epsilons)
 
 
-# -- 2. learning-rate schedules at their phase boundaries ----------------------------------------------------------------
+# -- 2. learning-rate schedules at their phase boundaries --------------------------------------------------------------
 def _warmup_boundaries(tf: Any, mk: Any) -> Any:
     """CosineDecay with a linear warmup at every step from 0 past the end of the decay, for initial/target pairs whose
     difference does not round-trip in float32 ((target − initial) + initial ≠ target: the step at warmup_steps is the
