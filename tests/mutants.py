@@ -6049,8 +6049,8 @@ TRAINING_BATCH34: list[Mutant] = [
        "a reshuffling shuffle's seeds for epoch 2 and later come from the generator's first block again: epoch 2 "
        "repeats epoch 0's order"),
     _t("skip-negative-count-skips-nothing", "boundary", "simdist/runtime/data/counting.py",
-       "        if count < 0:\n            for _ in it:\n                pass\n            return iter(())\n",
-       "        if count < 0:\n            return it\n",
+       "            return iter(())\n        it = self._input._iter_flat()\n",
+       "            return self._input._iter_flat()\n        it = self._input._iter_flat()\n",
        "Dataset.skip(-1) yields every element (TF: skips the whole dataset)"),
     # -- checkpoints and saving
     _t("checkpoint-manager-save-counter-not-advanced", "state", "simdist/strategies/checkpoint.py",

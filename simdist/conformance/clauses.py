@@ -1067,6 +1067,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'TF 2.21: a cast to float16 or bfloat16 from float64, complex128 or an integer wider than 16 bits goes through float32 first (Eigen\'s half and bfloat16 constructors), so it rounds twice: float64 1 + 2^-8 + 2^-40 is 1.0 in bfloat16.'),
     Clause('ops.philox-counter-wrap', 'ops', False, (),
            'TF 2.21: a Philox generator\'s 128-bit counter wraps; the carry out of its low 64 bits increments the upper 64 bits modulo 2^64, so draws from a Generator state near 2^128 continue from a zero counter.'),
+    Clause('ops.float64-gebp-order', 'ops', False, (),
+           'TF 2.21: a float64 matrix product of two or more rows and columns outside Eigen\'s coefficient-based region sums each entry in the accumulator order of Eigen\'s GEBP kernel for AVX packets (pairs of accumulators over k // 8 packets of eight in a four-column panel or a pair of columns, four over k // 4 for a last single column, in order elsewhere), then adds it to +0.'),
     Clause('train.reference-grid', 'training', False, (),
            'TF 2.21 + Keras 3: every program of the training reference grid (a pairwise covering of layers, losses and their options, optimizers with their own and base options, fit feeding options, value-changing callbacks, custom loops eager and in tf.function, weight files and checkpoints, mixed_float16, default/OneDevice/Mirrored(2, 3)/CentralStorage(2) strategies) gives the losses, weights after each step, History, predictions, evaluation, optimizer variables, tape gradients and restored values TF 2.21 recorded, or raises the error class TF raised.'),
 ]}

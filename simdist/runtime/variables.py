@@ -1041,6 +1041,10 @@ class ResourceVariable(InPlaceRefusals, Variable):
         if upd_t.dtype != self._dtype:
             raise ValueError(f"Tensor conversion requested dtype {self._dtype.name} for Tensor with dtype "
                              f"{upd_t.dtype.name}: {upd_t!r}")
+        if not kind.endswith("_update"):
+            # (ResourceScatter{Add,Sub,Mul,Div,Min,Max} and their Nd forms have number kernels only: a bool
+            # variable's scatter_add is InvalidArgumentError as its assign_add; vsweep58's v-var-*-bool programs)
+            self._update_kernel(op)
         idx, upd = _dispatch.raw(idx_t), _dispatch.raw(upd_t)
         _check_scatter(kind, idx, upd, tuple(self._shape.as_list()), op)
         operand = (idx, upd)

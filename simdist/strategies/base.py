@@ -707,7 +707,8 @@ class Strategy:
                 # Mirrored, dsweep55's api-one-function; an integer sum too, divided in float64 (float32 for 8- and
                 # 16-bit ones) by truediv: test_devices56.py devices-means-at-edges)
                 with context.device_scope(dest):
-                    out = _mean_of_sum(Tensor(arr, dt, dest), count)
+                    out = _folded_mean(arr, dt, count, dest) if _all_folded(ts) else \
+                        _mean_of_sum(Tensor(arr, dt, dest), count)
                 timing.charge_reduce(self, ts, out, "reduce")
                 return out
             out = Tensor(arr, dt, dest)
@@ -953,6 +954,24 @@ def _static_count(ts: list[Tensor], axis: Any) -> int | None:
             return None
         n += int(np.prod([dims[a] for a in axes], dtype=np.int64))
     return n
+
+
+def _all_folded(ts: list[Tensor]) -> bool:
+    """Whether every replica's value is one Grappler's constant folding makes a Const node (made in the function from
+    constants only): then the whole MEAN, the division too, is folded by its kernels before ReduceDivToReciprocalMul
+    could rewrite it (observed on TF 2.21: a traced reduce of a value made in the function divides exactly;
+    test_vsweep58.py's v-reduce-* programs)."""
+    rec = dispatch.recorder()
+    return rec is not None and all(rec.is_constant(t) and not rec.is_capture(t) for t in ts)
+
+
+def _folded_mean(arr: np.ndarray, dt: Any, n: int, dest: str) -> Tensor:
+    """`sum / n` divided as TF's RealDiv kernel divides (an integer sum as truediv converts it: float64, float32 for
+    8- and 16-bit integers)."""
+    if dt.is_integer:
+        f = np.float32 if dt.size <= 2 else np.float64
+        return Tensor(np.asarray(arr.astype(f) / f(n), f), dtypes.as_dtype(f), dest)
+    return Tensor(np.asarray(arr / np.asarray(n, arr.dtype), arr.dtype), dt, dest)
 
 
 def _mean_of_sum(total: Tensor, n: int) -> Tensor:

@@ -27,6 +27,33 @@ _SHAPE_ONLY = "/.shape_only"
 _ITERATOR = "/.ITERATOR_STATE"   # a tf.data iterator's position (clause dataset.iterator-checkpoint)
 TF_KEYS = "_simdist/tf_keys"   # (saved key, TF 2.21's checkpoint key) pairs: what tf.train.load_checkpoint lists
 _VALUE = "/.ATTRIBUTES/VARIABLE_VALUE"
+#: (saved key, dtype name) of the arrays NumPy's file format cannot name (bfloat16, an ml_dtypes type that np.savez
+#: writes as raw void bytes): they are saved as their bits (unsigned integers) and read back as that dtype
+#: (clause checkpoint.restore-status; test_vsweep58.py's v-ck-* programs)
+EXTENSION_DTYPES = "_simdist/extension_dtypes"
+
+
+def to_file(arrays: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """`arrays` as np.savez can write them: an extension-dtype array as its bits, named under EXTENSION_DTYPES."""
+    typed = [(k, a.dtype.name) for k, a in arrays.items() if a.dtype.kind == "V" and a.dtype.names is None
+             and not a.dtype.name.startswith("void")]
+    if not typed:
+        return arrays
+    out = dict(arrays)
+    for k, _name in typed:
+        out[k] = arrays[k].view(f"u{arrays[k].dtype.itemsize}")
+    out[EXTENSION_DTYPES] = np.asarray(typed, dtype=str).reshape(len(typed), 2)
+    return out
+
+
+def from_file(saved: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The arrays `to_file` wrote, each in its own dtype again (the EXTENSION_DTYPES entry consumed)."""
+    typed = saved.pop(EXTENSION_DTYPES, None)
+    if typed is not None:
+        for k, name in typed.tolist():
+            if k in saved:
+                saved[k] = saved[k].view(dtypes.as_dtype(name).np)
+    return saved
 
 
 def _is_iterator(v: Any) -> bool:
@@ -547,7 +574,7 @@ class Checkpoint:
         tmp = final + ".tmp"   # written whole, then renamed: an interrupted save never leaves half a file
         try:
             with open(tmp, "wb") as f:
-                np.savez(f, **arrays)
+                np.savez(f, **to_file(arrays))
             os.replace(tmp, final)
         finally:
             if os.path.exists(tmp):
@@ -567,7 +594,7 @@ class Checkpoint:
         if not os.path.exists(path):
             from simdist.runtime import errors
             raise errors.NotFoundError(None, None, f"Failed to find any matching files for {save_path}")
-        saved = _read_npz(save_path, path)
+        saved = from_file(_read_npz(save_path, path))
         pairs = list(_walk(self, ""))
         missing, used = [], set()
         todo: list[tuple[Any, np.ndarray | None]] = []

@@ -47,7 +47,7 @@ class CheckpointReader:
         import zipfile
         try:
             with np.load(path, allow_pickle=False) as data:
-                saved = {k: data[k] for k in data.files}
+                saved = _ckpt.from_file({k: data[k] for k in data.files})
         except (zipfile.BadZipFile, EOFError, ValueError, OSError, KeyError) as e:
             from simdist.runtime import errors
             raise errors.DataLossError(None, None, f"Unable to open table file {path}: Data loss: the file is "

@@ -373,7 +373,8 @@ def specs_of(function: Any, args: tuple, kwargs: dict) -> tuple[list[str], dict[
                 if dtype is not None and (dtype != s.dtype or not s.shape.is_compatible_with(shape)):
                     raise _binding(f"Can not cast {_spec_text(TensorSpec(shape, dtype))} to {_spec_text(s)}",
                                    args, kwargs)
-        out = {n: (TensorSpec(s.shape, s.dtype, n) if isinstance(s, TensorSpec) else s) for n, s in zip(names, specs)}
+        out = {n: (TensorSpec(s.shape, s.dtype, s.name or n) if isinstance(s, TensorSpec) else s)
+               for n, s in zip(names, specs)}
         # (the parameters the signature leaves out, each bound to its default: TF's FunctionType gives them the
         # default's Literal type, so structured_input_signature shows the value, a keyword-only one in the dict)
         kwonly = set()
@@ -426,7 +427,7 @@ def specs_of(function: Any, args: tuple, kwargs: dict) -> tuple[list[str], dict[
         v = values[n]
         t = _as_tensor(v)
         if isinstance(v, TensorSpec):
-            bound[n] = TensorSpec(v.shape, v.dtype, n)
+            bound[n] = TensorSpec(v.shape, v.dtype, v.name or n)
         elif t is not None:
             bound[n] = TensorSpec(t.shape, t.dtype, n)
         elif isinstance(v, np.ndarray):

@@ -112,6 +112,38 @@ def _as_composite(value: Any, spec: Any, args: tuple, kwargs: dict) -> Any:
     return value
 
 
+def _as_nested(value: Any, spec: Any, args: tuple, kwargs: dict, signature: str | None = None) -> Any:
+    """An argument for an input_signature entry that nests TensorSpecs in a tuple or a dict (TF 2.21's FunctionType
+    casts it item by item, observed: tsweep58): a tuple entry takes a tuple of its length (a list is TypeError), a
+    dict entry a dict of its keys; each TensorSpec leaf is bound as a top-level one (`_as_spec`: its dtype and shape
+    checked, the dimensions it leaves unknown unknown to the graph). A list entry takes a list or a tuple."""
+    from simdist.runtime.spec import TensorSpec
+    if isinstance(spec, TensorSpec):
+        return _as_spec(value, spec, args, kwargs, signature)
+    if isinstance(spec, _type_specs.TypeSpec):
+        return _as_composite(value, spec, args, kwargs)
+    if isinstance(spec, dict):
+        if not isinstance(value, dict) or set(value) != set(spec):
+            raise _fail(f"Can not cast {value!r} to a dict of keys {sorted(spec)}", args, kwargs, signature)
+        return type(value)((k, _as_nested(value[k], spec[k], args, kwargs, signature)) for k in value)
+    if isinstance(spec, (tuple, list)) and not hasattr(spec, "_fields"):
+        kinds = (tuple,) if isinstance(spec, tuple) else (list, tuple)
+        if not isinstance(value, kinds) or hasattr(value, "_fields") or len(value) != len(spec):
+            raise _fail(f"Can not cast {value!r} to a {type(spec).__name__} of {len(spec)} items", args, kwargs,
+                        signature)
+        return type(value)(_as_nested(v, sp, args, kwargs, signature) for v, sp in zip(value, spec))
+    return value
+
+
+def _nests_specs(spec: Any) -> bool:
+    from simdist.runtime.spec import TensorSpec
+    if isinstance(spec, dict):
+        return any(isinstance(v, TensorSpec) or _nests_specs(v) for v in spec.values())
+    if isinstance(spec, (tuple, list)) and not hasattr(spec, "_fields"):
+        return any(isinstance(v, TensorSpec) or _nests_specs(v) for v in spec)
+    return False
+
+
 def bind(fn: Callable[..., Any], signature: Any, args: tuple, kwargs: dict, ftype: list[tuple] | None = None,
          text: str | None = None) -> tuple[tuple, dict]:
     """`args` and `kwargs` with each argument a TensorSpec entry names made a tensor of that spec. `ftype` and
@@ -133,6 +165,8 @@ def bind(fn: Callable[..., Any], signature: Any, args: tuple, kwargs: dict, ftyp
             out_args[i] = _as_spec(v, specs[i], args, kwargs, text)
         elif isinstance(specs[i], _type_specs.TypeSpec):
             out_args[i] = _as_composite(v, specs[i], args, kwargs)
+        elif _nests_specs(specs[i]):
+            out_args[i] = _as_nested(v, specs[i], args, kwargs, text)
     out_kwargs = dict(kwargs)
     names = [p.name for p in params]
     for k, v in kwargs.items():
@@ -141,6 +175,8 @@ def bind(fn: Callable[..., Any], signature: Any, args: tuple, kwargs: dict, ftyp
             out_kwargs[k] = _as_spec(v, specs[i], args, kwargs, text)
         elif 0 <= i < len(specs) and isinstance(specs[i], _type_specs.TypeSpec):
             out_kwargs[k] = _as_composite(v, specs[i], args, kwargs)
+        elif 0 <= i < len(specs) and _nests_specs(specs[i]):
+            out_kwargs[k] = _as_nested(v, specs[i], args, kwargs, text)
     return tuple(out_args), out_kwargs
 
 

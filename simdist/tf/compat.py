@@ -53,6 +53,7 @@ from simdist.runtime.ops.fractional_pool import fractional_avg_pool_v1 as _fap_v
 from simdist.runtime.dimension import Dimension as _Dimension, dimension_value as _dimension_value  # noqa: E402
 from simdist.tf import _compat_v1_ops as _v1  # noqa: E402
 from simdist.tf import _compat_v1_debugging as _v1_debugging  # noqa: E402
+from simdist.tf import _compat_v1_image as _v1_image  # noqa: E402
 
 from simdist.tf import _compat_v1_aliases  # noqa: E402
 
@@ -76,6 +77,7 @@ v1 = _compat_v1_aliases.namespaces(dict(
                        avg_pool=_v1.avg_pool, conv2d_transpose=_v1.conv2d_transpose,
                        fused_batch_norm=_fused_batch_norm_v1),
     math=_NS(in_top_k=_v1.in_top_k),
+    image=_v1_image.namespace(),
     where=_v1.where, cond=_v1.cond, while_loop=_v1.while_loop, gather=_v1.gather, gather_nd=_v1.gather_nd,
     boolean_mask=_v1.boolean_mask, pad=_v1.pad, map_fn=_v1.map_fn, foldl=_v1.foldl, foldr=_v1.foldr, scan=_v1.scan,
     gradients=_v1.gradients, sparse_concat=_v1.sparse_concat, assign=_v1.assign, assign_add=_v1.assign_add,

@@ -466,6 +466,7 @@ class GradientTape:
                                "eager execution enabled and  with experimental_use_pfor set to False.")
         from simdist.runtime.ops import array
         unconnected = _unconnected(unconnected_gradients)
+        _pfor_iterations(parallel_iterations, experimental_use_pfor)
         flat_sources = nest.flatten(sources)
         t_shape = target.shape.as_list()
         with self._ensure_recording():
@@ -519,6 +520,7 @@ class GradientTape:
                                "with eager execution enabled and  with experimental_use_pfor set to False.")
         from simdist.runtime.ops import array
         unconnected = _unconnected(unconnected_gradients)
+        _pfor_iterations(parallel_iterations, experimental_use_pfor)
         b = t_shape[0]
         row = int(target.shape.num_elements()) // b
         with self._ensure_recording():
@@ -542,6 +544,15 @@ class GradientTape:
         out = array.reshape(array.stack(cols), [row, b, -1])
         out = array.transpose(out, [1, 0, 2])
         return array.reshape(out, t_shape + s_shape[1:])
+
+
+def _pfor_iterations(parallel_iterations: Any, use_pfor: bool) -> None:
+    """pfor's refusal of parallel_iterations below 2 (parallel_for/control_flow_ops.py `pfor`: "Found
+    parallel_iterations == 1. Use for_loop instead."), which jacobian and batch_jacobian re-raise as ValueError
+    "Encountered an exception while vectorizing ...": TF 2.21, observed (tsweep58)."""
+    if use_pfor and parallel_iterations is not None and parallel_iterations <= 1:
+        raise ValueError("Encountered an exception while vectorizing the jacobian computation. Vectorization can "
+                         "be disabled by setting experimental_use_pfor to False.")
 
 
 def _unconnected(value: Any) -> str:

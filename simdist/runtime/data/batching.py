@@ -186,6 +186,19 @@ def _padded_shape(p: Any) -> TensorShape:
     return TensorShape(None if p is None else [None if d is None or int(d) < 0 else int(d) for d in p])
 
 
+def _padding_value(value: Any, dtype: dtypes.DType) -> Any:
+    """A given padding value as TF's _padding_value_to_tensor takes it: converted as convert_to_tensor infers (a
+    Python int is int32, a float float32), a scalar, of exactly the component's dtype (else TypeError)."""
+    from simdist.runtime.tensor import convert_to_tensor
+    t = convert_to_tensor(value)
+    if t.shape.rank != 0:
+        raise ValueError(f"Invalid `padding_values`. `padding_values` values should be scalars, but got {t.shape}.")
+    if t.dtype != dtype:
+        raise TypeError(f"Invalid `padding_values`. `padding_values` values should be of the same type as the "
+                        f"corresponding input component, but got {t.dtype!r} for an input of type {dtype!r}.")
+    return _as_array(t, dtype)[()]
+
+
 class _PaddedBatchDataset(_UnaryDataset):
     _KIND = "PaddedBatchDatasetV2"
 
@@ -216,12 +229,10 @@ class _PaddedBatchDataset(_UnaryDataset):
                                      "corresponding input component.")
                 shapes.append(shape)
         if padding_values is None:
-            pads = [b"" if s.dtype is dtypes.string else 0 for s in in_specs]
-        elif isinstance(in_spec, (tuple, dict)):
-            pads = flatten(padding_values)
+            pads = [_as_array(b"" if s.dtype is dtypes.string else 0, s.dtype)[()] for s in in_specs]
         else:
-            pads = [padding_values]
-        pads = [_as_array(p, s.dtype)[()] for p, s in zip(pads, in_specs)]
+            given = flatten(padding_values) if isinstance(in_spec, (tuple, dict)) else [padding_values]
+            pads = [_padding_value(p, s.dtype) for p, s in zip(given, in_specs)]
         dim = batch_size if drop_remainder else None
         spec = pack_as(in_spec, [TensorSpec(TensorShape([dim]).concatenate(sh), s.dtype)
                                  for sh, s in zip(shapes, in_specs)])

@@ -209,6 +209,10 @@ def range_(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None, nam
             no_kernel = e
     vals = _range_scalars(vals)
     s, lim, d = (float(v) if dt.is_floating else int(v) for v in vals)
+    tiny = {"float32": 2.0**-126, "bfloat16": 2.0**-126, "float64": 2.0**-1022}.get(dt.name)
+    if tiny is not None:   # (RangeOp under DAZ: a subnormal start, limit or delta is a zero of its sign, so a
+        s, lim, d = (x * 0.0 if abs(x) < tiny else x for x in (s, lim, d))   # subnormal delta is "Requires
+        # delta != 0"; usweep58 u-range)
     if dt.name.startswith("uint"):   # (the constants as the dtype holds them: -1 as uint64 is 2**64 - 1)
         s, lim, d = (x % (1 << (8 * dt.np.itemsize)) for x in (s, lim, d))
     if d == 0:

@@ -25,7 +25,7 @@ import numpy as np
 
 from simdist.runtime import dtypes
 
-__all__ = ["dot", "eigen_batched_in_order", "eigen_gemv", "eigen_gemv_transposed", "lazy_transposed", "lazy_transposed_matmul", "redux_sum", "rowmajor_gemv", "eigen_in_order", "eigen_pairs", "gemv_in_order", "in_order", "matmul", "needs_order", "ordered_fma_pure", "ordered_matmul",
+__all__ = ["dot", "float64_gebp", "float64_gemv", "takes_float64_gebp", "eigen_batched_in_order", "eigen_gemv", "eigen_gemv_transposed", "lazy_transposed", "lazy_transposed_matmul", "redux_sum", "rowmajor_gemv", "eigen_in_order", "eigen_pairs", "gemv_in_order", "in_order", "matmul", "needs_order", "ordered_fma_pure", "ordered_matmul",
            "paired_matmul", "row_in_order"]
 
 
@@ -424,6 +424,115 @@ def complex_gebp(x: np.ndarray, y: np.ndarray) -> np.ndarray:
         out.real = re * ft(1) - im * ft(0)
         out.imag = re * ft(0) + im * ft(1)
     return out
+
+
+def takes_float64_gebp(x: np.ndarray, y: np.ndarray) -> bool:
+    """Whether a float64 x [..., m, k] @ y [..., k, n] runs TF 2.21's Eigen GEBP kernel (`float64_gebp`): m and n at
+    least 2 (one row or one column is a GEMV), m, n <= 64 and 1 <= k <= 300 (measured; larger products may be
+    blocked or split between threads otherwise), and not Eigen's coefficient-based product (m + k + n < 20 in
+    SequentialMatMulKernel: a batch of two or more, or k = 1; batch_matmul_op_impl.h LaunchBatchMatMul). A single
+    product with m, n >= 2 is ParallelMatMulKernel (Eigen's tensor contraction: GEBP at every size)."""
+    if x.dtype.name != "float64" or y.dtype != x.dtype or x.ndim < 2 or y.ndim < 2 or not x.size or not y.size:
+        return False
+    m, k, n = x.shape[-2], x.shape[-1], y.shape[-1]
+    if not (2 <= m <= 64 and 2 <= n <= 64 and 1 <= k <= 300):
+        return False
+    batch = int(np.prod(np.broadcast_shapes(x.shape[:-2], y.shape[:-2]), dtype=np.int64))
+    return not (m + k + n < 20 and (batch >= 2 or k == 1))
+
+
+def float64_gebp(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """A float64 x [..., m, k] @ y [..., k, n] as TF 2.21's Eigen GEBP kernel (GeneralBlockPanelKernel.h, the wheel's
+    AVX packets of 4 doubles, no FMA: products and sums rounded, mr = 8, nr = 4) sums each entry. TF's row-major
+    product is Eigen's column-major dst^T = y^T x^T: the kernel's rows are TF's columns, its columns TF's rows.
+    Columns c < 8·(n // 8) (the two-packet kernel) add over k in order; the next four-column packets (the one-packet
+    kernel) and a pair of columns of the remainder (the half-packet kernel) add the even terms into one
+    accumulator and the odd into another over the first 8·(k // 8) terms, their sum, then the rest in order; a last
+    single column (n % 4 odd) takes the swapped kernel: four accumulators (term j into j % 4) over 4·(k // 4)
+    terms, (C0 + C1) + (C2 + C3), then the rest. Rows from 4·(m // 4) on (the kernel's columns past its panels of
+    nr = 4) add in order in every kernel. Every sum then lands on +0 (dst set to zero, dst += alpha·C), so no entry
+    is -0.0. Measured on TF 2.21 (this AVX-512 Xeon; the wheel's Eigen code is AVX): 8,406 of 8,406 seeded products
+    of m, n in 2..13, k in 1..33, and 1,008 of 1,008 of m, n in 2..64, k in 40..300, plain, transposed and batched
+    (xsweep58_logs/gemm_tf.py, gemm_tf2.py, mtest2.py); the in-order sums before were off in 40% of them."""
+    m, k, n = x.shape[-2], x.shape[-1], y.shape[-1]
+    batch = np.broadcast_shapes(x.shape[:-2], y.shape[:-2])
+    out = np.empty(batch + (m, n), np.float64)
+    mc2, mc1 = (n // 8) * 8, (n // 4) * 4
+    mch = mc1 + ((n - mc1) // 2) * 2
+    r4 = (m // 4) * 4
+    yt = np.swapaxes(y, -1, -2)
+    with np.errstate(over="ignore", invalid="ignore"):
+        for lo, hi, order in ((0, mc2, "seq"), (mc2, mch, "pair"), (mch, n, "quad")):
+            if lo == hi:
+                continue
+            p = x[..., :, None, :] * yt[..., None, lo:hi, :]   # [..., m, cols, k], rounded
+            out[..., r4:, lo:hi] = _gebp_sum(p[..., r4:, :, :], "seq")
+            out[..., :r4, lo:hi] = _gebp_sum(p[..., :r4, :, :], order)
+        return out + 0.0
+
+
+def float64_gemv(x: np.ndarray, y: np.ndarray, transpose_a: bool, transpose_b: bool) -> np.ndarray | None:
+    """A float64 x [..., m, k] @ y [..., k, n] with one row or one column (not both) and m + k + n >= 20 as TF 2.21's
+    Eigen GEMV kernels compute it (the GEMM path's runtime-vector fallback, GeneralProduct.h), else None. One column:
+    x times the vector y; one row: the product's transpose, y^T times the vector x. The matrix is row-major where TF
+    holds it so (x without transpose_a; y^T when y came with transpose_b): general_matrix_vector_product<RowMajor>
+    (`rowmajor_gemv`, packets of 4 doubles); else column-major (GeneralMatrixVector.h<ColMajor>): for each block of
+    columns (all k when k < 128, else 16) each output adds the block's rounded products in order from zero and the
+    block's sum to the result, which lands on +0. Measured on TF 2.21 (this AVX-512 Xeon): 848 of 848 seeded products
+    of the other dimension in 2..13, k in 8..33, and 672 of 672 of it in 2..100, k in 20..200, all four transpose
+    pairs, batched or not (xsweep58_logs/gemv.py, gemv_tf2.py, gemv2chk.py). Not modelled: a one-by-one product (a dot product: 4 of 16
+    at k = 24 and 33 are neither in order nor Redux's order)."""
+    if x.dtype.name != "float64" or y.dtype != x.dtype or x.ndim < 2 or y.ndim < 2 or not x.size or not y.size:
+        return None
+    m, k, n = x.shape[-2], x.shape[-1], y.shape[-1]
+    if (m == 1) == (n == 1) or m + k + n < 20 or k > _GEMV_K or max(m, n) > _GEMV_MN:
+        return None
+    batch = np.broadcast_shapes(x.shape[:-2], y.shape[:-2])
+    x = np.broadcast_to(x, batch + x.shape[-2:])
+    y = np.broadcast_to(y, batch + y.shape[-2:])
+    if n == 1:
+        a, v, rowmajor = x, y[..., :, 0], not transpose_a
+    else:
+        a, v, rowmajor = np.swapaxes(y, -1, -2), x[..., 0, :], transpose_b
+    with np.errstate(over="ignore", invalid="ignore"):
+        if rowmajor:
+            out = rowmajor_gemv(np.ascontiguousarray(a), np.ascontiguousarray(v))
+        else:
+            out = np.zeros(a.shape[:-1], np.float64)
+            block = k if k < 128 else 16
+            for j0 in range(0, k, block):
+                c = np.zeros(a.shape[:-1], np.float64)
+                for j in range(j0, min(k, j0 + block)):
+                    c = c + a[..., :, j] * v[..., None, j]
+                out = out + c
+        out = out + 0.0
+    return out[..., :, None] if n == 1 else out[..., None, :]
+
+
+_GEMV_K, _GEMV_MN = 200, 100   # (the measured range)
+
+
+def _gebp_sum(p: np.ndarray, order: str) -> np.ndarray:
+    """The sum over p's last axis from +0 in one of GEBP's accumulator orders (`float64_gebp`)."""
+    k = p.shape[-1]
+    zero = np.zeros(p.shape[:-1], p.dtype)
+    if order == "seq":
+        acc, full = zero, 0
+    elif order == "pair":
+        full = (k // 8) * 8
+        c, d = zero, zero
+        for j in range(0, full, 2):
+            c, d = c + p[..., j], d + p[..., j + 1]
+        acc = c + d
+    else:
+        full = (k // 4) * 4
+        cs = [zero] * 4
+        for j in range(full):
+            cs[j % 4] = cs[j % 4] + p[..., j]
+        acc = (cs[0] + cs[1]) + (cs[2] + cs[3])
+    for j in range(full, k):
+        acc = acc + p[..., j]
+    return acc
 
 
 def takes_gebp(x: np.ndarray, y: np.ndarray) -> bool:

@@ -363,6 +363,9 @@ def _conv2d_values(x: np.ndarray, f: np.ndarray, strides: tuple, padding: str, e
         # that order, fused multiply-adds from +0; clause ops.packet-paths, "oneDNN's float32 Conv2D")
         from simdist.runtime.ops.contraction_order import ordered_matmul
         out = ordered_matmul(cols, f.reshape(kh * kw * fin, cout))
+    elif groups == 1 and tuple(dilations) in ((1, 1), (1, 1, 1, 1)) and float64_forward(cols, f.reshape(-1, cout)):
+        from simdist.runtime.ops.contraction_order import float64_gebp
+        out = float64_gebp(cols, f.reshape(kh * kw * fin, cout))   # (Eigen's spatial convolution: its GEBP's sums)
     elif groups == 1:
         out = matmul(cols, f.reshape(kh * kw * fin, cout))
     else:
@@ -370,14 +373,27 @@ def _conv2d_values(x: np.ndarray, f: np.ndarray, strides: tuple, padding: str, e
     return out.reshape(x.shape[0], oh, ow, cout)
 
 
-def _check_backprop_dilation(dtype: np.dtype, dilations: tuple, op: str) -> None:
+def float64_forward(cols: np.ndarray, w: np.ndarray) -> bool:
+    """Whether a float64 forward convolution's im2col product cols [P, K] @ w [K, C_out] is Eigen's GEBP kernel's
+    (clause ops.float64-gebp-order): TF 2.21's CPU Conv2D/Conv3D of float64 is Eigen's spatial (cuboid) convolution,
+    a tensor contraction of the patches with the filter; P and C_out at least 2 (one of 1 is a GEMV, not measured),
+    K <= 150 (measured: a K of 270 takes another order, the contraction's depth blocks, not modelled). Measured bit
+    for bit: 9 of 9 seeded Conv2Ds (VALID/SAME, strides 1 and 2, 1x1 to 5x5, K up to 150, up to 4x16x16x8 -> 16
+    channels) and a Conv3D (2x2x2, 3 -> 4 channels); in order 4 of the first 6 were off (xsweep58_logs/conv_cmp.py,
+    conv_tf2.py, conv_cmp2.py)."""
+    return cols.dtype == np.float64 and w.dtype == np.float64 and cols.ndim == 2 and cols.shape[0] >= 2 \
+        and w.shape[1] >= 2 and 1 <= cols.shape[1] <= 150
+
+
+def _check_backprop_dilation(dtype: np.dtype, dilations: tuple, op: str, padding: str = "") -> None:
     """TF 2.21's x86 build runs float32, bfloat16 and half conv backprops through oneDNN where the
     CPU has it for the dtype (`onednn_conv`), which dilates; elsewhere (float64 everywhere; every
     dtype on a CPU without oneDNN, as this AVX2-only AMD host) the CPU kernels refuse a dilation
     rate above 1 (conv_grad_input_ops.h / conv_grad_filter_ops.h; observed on the reference host:
     float64 refused, float32 computes; on the AMD host float32, float16 and bfloat16 refused too,
-    fz34b). Clause nn.conv-dilation."""
-    if any(d > 1 for d in dilations) and not onednn_conv(np.dtype(dtype).name):
+    fz34b). With EXPLICIT padding oneDNN's rewrite leaves every dtype to TF's own kernels (raw_layout.declined),
+    which refuse it too (float32 refused on the oneDNN host; suite/test_asweep58.py). Clause nn.conv-dilation."""
+    if any(d > 1 for d in dilations) and (padding == "EXPLICIT" or not onednn_conv(np.dtype(dtype).name)):
         raise errors.InvalidArgumentError(None, None, "Current CPU implementations do not yet support dilation rates "
                                                       f"larger than 1. [Op:{op}]")
 
@@ -419,13 +435,13 @@ def _conv2d_backprop_input(f: np.ndarray, dy: np.ndarray, input_sizes: tuple, st
     _out_backprop_rank_first(dy, f.dtype)
     input_sizes = backprop_input_shape(input_sizes, dy.shape, f.shape, f.dtype)
     groups = _check_conv(input_sizes, f.shape, strides, dilations, "Conv2DBackpropInput", dtype=f.dtype)
-    _check_backprop_dilation(f.dtype, dilations, "Conv2DBackpropInput")
+    _check_backprop_dilation(f.dtype, dilations, "Conv2DBackpropInput", padding)
     if _onednn_empty_sizes(input_sizes, f.dtype):
         return np.zeros(tuple(input_sizes), f.dtype)
     kh, kw, fin, cout = f.shape
     (oh, ow), pads = window_geometry(input_sizes[1:3], (kh, kw), strides[1:3], dilations[1:3], padding,
                                      explicit_paddings, "Conv2DBackpropInput")
-    _check_dw_out_backprop(dy, (input_sizes[0], oh, ow, cout), "Conv2DBackpropInput")
+    _check_dw_out_backprop(dy, (input_sizes[0], oh, ow, cout), "Conv2DBackpropInput", padding)
     if groups > 1 and not onednn_conv(np.dtype(f.dtype).name) and not context.in_xla():   # (TF's own kernel; fz35a)
         raise errors.InvalidArgumentError(None, None, "Gradients for grouped convolutions are not supported on CPU. "
                                           "Please file a feature request if you run into this issue. Otherwise "
@@ -455,13 +471,13 @@ def _conv2d_backprop_filter(x: np.ndarray, dy: np.ndarray, filter_sizes: tuple, 
         if onednn_filter_corner(x, dy, filter_sizes):
             return np.zeros(tuple(filter_sizes), x.dtype)
     groups = _check_conv(x.shape, filter_sizes, strides, dilations, "Conv2DBackpropFilter", dtype=x.dtype)
-    _check_backprop_dilation(x.dtype, dilations, "Conv2DBackpropFilter")
+    _check_backprop_dilation(x.dtype, dilations, "Conv2DBackpropFilter", padding)
     if _onednn_empty(x):
         return np.zeros(tuple(filter_sizes), x.dtype)
     kh, kw, fin, cout = filter_sizes
     cols, (oh, ow), _ = _cols(x, filter_sizes, strides, padding, explicit_paddings, dilations,
                               "Conv2DBackpropFilter")
-    _check_dw_out_backprop(dy, (x.shape[0], oh, ow, cout), "Conv2DBackpropFilter")
+    _check_dw_out_backprop(dy, (x.shape[0], oh, ow, cout), "Conv2DBackpropFilter", padding)
     if groups > 1 and not onednn_conv(x.dtype.name) and not context.in_xla():   # (XLA's kernels take it)
         # (TF's own Conv2DCustomBackpropFilterOp computes no groups: its filter_total_size is the window times the
         # input's depth, more than the filter of filter_sizes holds; fz35a, sig seed 3520261211 #139)
@@ -685,15 +701,26 @@ _ONEDNN_SOURCE = {"DepthwiseConv2dNativeBackpropInput": "mkl_conv_grad_input_ops
                   "Conv2DBackpropFilter": "mkl_conv_grad_filter_ops.cc:685"}
 
 
-def _check_dw_out_backprop(dy: np.ndarray, want: Sequence[int], op: str) -> None:
+def _check_dw_out_backprop(dy: np.ndarray, want: Sequence[int], op: str, padding: str = "") -> None:
     """The 2-D backprops' out_backprop shape (depthwise and Conv2D): Eigen's kernels' InvalidArgumentError,
     oneDNN's (float32, bfloat16; float16 where the CPU takes it) AbortedError from the primitive's creation for
     an out_backprop of rank 4 and another shape, its batch, rows, columns or depth (observed on TF 2.21; fz36a:
     Conv2DBackpropInput, sig seed 3620261212 #199, function seed 3620261216 #63). (TF aborts the process for
-    one of another rank: simdist keeps the InvalidArgumentError.)"""
-    if tuple(dy.shape) != tuple(want) and dy.ndim == len(want) and onednn_conv(np.dtype(dy.dtype).name):
+    one of another rank: simdist keeps the InvalidArgumentError.) With EXPLICIT padding the op is TF's own kernel
+    on every dtype (raw_layout.declined): InvalidArgumentError (suite/test_asweep58.py)."""
+    if (tuple(dy.shape) != tuple(want) and dy.ndim == len(want) and onednn_conv(np.dtype(dy.dtype).name)
+            and padding != "EXPLICIT"):
         raise _primitive_aborted(op)
     _check_out_backprop(dy, want, op)
+
+
+def _own_kernel_strides(strides: tuple, padding: str, op: str) -> None:
+    """A depthwise backprop with EXPLICIT padding is TF's own kernel on every dtype (raw_layout.declined), whose
+    constructor refuses unequal row and column strides (the gradient of depthwise_conv2d with strides [1, 2, 1, 1]
+    and explicit paddings: TF 2.21 on the oneDNN host, suite/test_asweep58.py)."""
+    if padding == "EXPLICIT" and int(strides[1]) != int(strides[2]):
+        raise errors.InvalidArgumentError(None, None, "Current implementation only supports equal length strides in "
+                                          f"the row and column dimensions. [Op:{op}]")
 
 
 def _primitive_aborted(op: str) -> errors.AbortedError:
@@ -724,6 +751,7 @@ def _layout_refusal(op: str) -> errors.UnimplementedError:
 def _depthwise_backprop_input(f: np.ndarray, dy: np.ndarray, input_sizes: tuple, strides: tuple, padding: str,
                               explicit_paddings: tuple, dilations: tuple, channels_first: bool = False) -> np.ndarray:
     op = "DepthwiseConv2dNativeBackpropInput"
+    _own_kernel_strides(strides, padding, op)
     dilations = _dw_dilations(f.dtype, dilations)
     grouped = _check_depthwise(input_sizes, f.shape, f.dtype, op)
     if _onednn_empty_sizes(input_sizes, f.dtype):
@@ -733,7 +761,7 @@ def _depthwise_backprop_input(f: np.ndarray, dy: np.ndarray, input_sizes: tuple,
                                      explicit_paddings, op)
     if grouped:
         raise _primitive_aborted(op)
-    _check_dw_out_backprop(dy, (input_sizes[0], oh, ow, c * m), op)
+    _check_dw_out_backprop(dy, (input_sizes[0], oh, ow, c * m), op, padding)
     if int(np.prod(input_sizes)) == 0:   # (nothing to compute: TF returns before its launcher)
         return np.zeros(tuple(input_sizes), f.dtype)
     if channels_first:
@@ -749,6 +777,7 @@ def _depthwise_backprop_input(f: np.ndarray, dy: np.ndarray, input_sizes: tuple,
 def _depthwise_backprop_filter(x: np.ndarray, dy: np.ndarray, filter_sizes: tuple, strides: tuple, padding: str,
                                explicit_paddings: tuple, dilations: tuple, channels_first: bool = False) -> np.ndarray:
     op = "DepthwiseConv2dNativeBackpropFilter"
+    _own_kernel_strides(strides, padding, op)
     dilations = _dw_dilations(x.dtype, dilations)
     grouped = _check_depthwise(x.shape, filter_sizes, x.dtype, op)
     if _onednn_empty(x):
@@ -757,7 +786,7 @@ def _depthwise_backprop_filter(x: np.ndarray, dy: np.ndarray, filter_sizes: tupl
     cols, (oh, ow), _ = _cols(x, filter_sizes, strides, padding, explicit_paddings, dilations, op)
     if grouped:
         raise _primitive_aborted(op)
-    _check_dw_out_backprop(dy, (x.shape[0], oh, ow, c * m), op)
+    _check_dw_out_backprop(dy, (x.shape[0], oh, ow, c * m), op, padding)
     if dy.size == 0 or int(np.prod(filter_sizes)) == 0:
         # (nothing to compute: TF 2.21's kernel returns the output as allocated, uninitialised where the filter is
         # not empty (observed: -6.9e-18); zeros here; fz47)

@@ -175,7 +175,12 @@ def _conv3d(x: np.ndarray, f: np.ndarray, strides: tuple, padding: str, explicit
     _check(x.shape, f.shape, strides, dilations, _dtname(x), "Conv3D")
     xw, fw = _wide(x, f)
     cols, out, _ = _cols(xw, f.shape[:3], strides, padding, dilations, "Conv3D")
-    y = matmul(cols, fw.reshape(-1, f.shape[4]))
+    from simdist.runtime.ops.conv import float64_forward
+    if tuple(dilations) in ((1, 1, 1), (1, 1, 1, 1, 1)) and float64_forward(cols, fw.reshape(-1, f.shape[4])):
+        from simdist.runtime.ops.contraction_order import float64_gebp
+        y = float64_gebp(cols, fw.reshape(-1, f.shape[4]))   # (Eigen's cuboid convolution: its GEBP's sums)
+    else:
+        y = matmul(cols, fw.reshape(-1, f.shape[4]))
     return y.reshape(x.shape[0], out[0], out[1], out[2], f.shape[4]).astype(x.dtype)
 
 

@@ -245,6 +245,9 @@ def _in_order(ins: Sequence[str], out: str, arrays: Sequence[np.ndarray]) -> np.
         return np.transpose(paired_matmul(x, y).reshape(shape), perm)
     if eigen_batched_in_order(x, y):   # (and of a batch of small products)
         return np.transpose(ordered_matmul(x, y, fused=False).reshape(shape), perm)
+    from simdist.runtime.ops.contraction_order import float64_gebp, takes_float64_gebp
+    if takes_float64_gebp(x, y):   # (float64: Eigen's GEBP accumulators, clause ops.float64-gebp-order)
+        return np.transpose(float64_gebp(x, y).reshape(shape), perm)
     return np.transpose(matmul(x, y).reshape(shape), perm)
 
 
@@ -360,6 +363,13 @@ def _parse(equation: str, ranks: Sequence[int], known: Sequence[bool] | None = N
             raise _rank_error(f"Expected input {i} to have rank {len(s)} but got: {r}",
                               f"Shape must be rank {len(s)} but is rank {r}", i, equation, ranks, known)
         out_ins.append(s)
+    if arrow and ell_rank > 0 and "..." not in rhs:
+        # (EinsumHelper::ProcessDimensions: an operand's ellipsis dimensions, of any size, need an ellipsis in the
+        # output; traced, the shape function's ValueError; TF 2.21, suite/test_asweep58.py 'a...,...b->ab')
+        first = next(i for i, (s, r) in enumerate(zip(ins, ranks)) if "..." in s and r - (len(s) - 3) > 0)
+        raise _rank_error(f"Output contains {ell_rank} broadcasting dimension(s) but no ellipsis (...) was found "
+                          "in the output subscripts.", "Output contains broadcasting dimensions but no ellipsis "
+                          "(...) was found in the output subscripts", first, equation, ranks, known)
     if arrow:
         out = rhs.replace("...", ell)
     else:

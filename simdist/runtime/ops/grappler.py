@@ -113,6 +113,11 @@ def _div_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     if simple is not None:
         return simple
     folding = _on("constant_folding")
+    if folding and _const_value(rec, x) is not None and _const_value(rec, y) is not None:
+        # (both operands Const nodes: constant_folding.cc's FoldGraph evaluates the division by its kernel before
+        # any strength reduction, so the folded value is x / y; a traced strategy.reduce MEAN of a value made in
+        # the function, vsweep58's v-reduce-* programs)
+        return None
     if folding and x.dtype.is_complex and y.dtype == x.dtype and _const_value(rec, y) is not None:
         # (ReduceDivToReciprocalMul takes complex T too: `x / tf.constant(0.25 - 3j)` made in the
         # function is x * (1 / c), another last bit; fz25b, seed 1420262502 #12)
@@ -655,11 +660,20 @@ _CONTRACTION_ACTIVATIONS = {"MatMul": frozenset(_FUSED_ACTIVATIONS + ("LeakyRelu
                             "DepthwiseConv2dNative": frozenset({"Elu", "Relu", "Relu6"})}
 
 
+def _read_once_op(view: Any, j: int, ops: Any) -> bool:
+    """Whether node j is a pure op named in `ops`, read once (not returned, read by no other op)."""
+    n = view.rec.nodes[j]
+    return n.kind == _PURE and n.op is not None and n.op.name in ops and view.consumers(j) == 1
+
+
 def _contraction_of(view: Any, j: int, act: str) -> bool:
     """Whether node j is a contraction (`_CONTRACTION_ACTIVATIONS`) taking activation `act`, read once."""
-    n = view.rec.nodes[j]
-    return n.kind == _PURE and n.op is not None and act in _CONTRACTION_ACTIVATIONS.get(n.op.name, ()) and \
-        view.consumers(j) == 1
+    return _read_once_op(view, j, [op for op, acts in _CONTRACTION_ACTIVATIONS.items() if act in acts])
+
+
+def _nhwc(node: Any) -> bool:
+    """Whether a BiasAdd node adds along the last dimension (data_format NHWC, its default): the fusions'."""
+    return (node.attrs or {}).get("data_format", "NHWC") in ("NHWC", b"NHWC", None)
 
 
 def _bias_semantic(view: Any, bias: int, out: int) -> bool:
@@ -695,8 +709,7 @@ def _contraction_fusion(view: Any, i: int) -> Tensor | None:
     if add.kind != _PURE or add.op is None or view.consumers(j) != 1 or len(add.ins) != 2:
         return None
     if add.op.name == "BiasAdd":
-        fmt = (add.attrs or {}).get("data_format", "NHWC")
-        if fmt not in ("NHWC", b"NHWC", None) or not _contraction_of(view, add.ins[0], act):
+        if not _nhwc(add) or not _contraction_of(view, add.ins[0], act):
             return None
     elif add.op.name in ("AddV2", "Add"):
         if not any(_contraction_of(view, add.ins[c], act) and _bias_semantic(view, add.ins[1 - c], j)
@@ -749,8 +762,7 @@ def _low_precision_fusion(view: Any, j: int, act_node: Any = None) -> Tensor | N
 
 
 def _is_matmul(view: Any, j: int) -> bool:
-    n = view.rec.nodes[j]
-    return n.kind == _PURE and n.op is not None and n.op.name == "MatMul" and view.consumers(j) == 1
+    return _read_once_op(view, j, ("MatMul",))
 
 
 def _bias_fusion(view: Any, i: int) -> Tensor | None:
@@ -769,7 +781,7 @@ def _bias_fusion(view: Any, i: int) -> Tensor | None:
     if n.op.name != "BiasAdd" and not any(_is_matmul(view, n.ins[c]) and _bias_semantic(view, n.ins[1 - c], i)
                                           for c in (0, 1)):
         return None
-    if n.op.name == "BiasAdd" and (n.attrs or {}).get("data_format", "NHWC") not in ("NHWC", b"NHWC", None):
+    if n.op.name == "BiasAdd" and not _nhwc(n):
         return None
     return _low_precision_fusion(view, i)
 
@@ -1142,7 +1154,7 @@ def _aggregation(tensors: Any) -> Tensor | None:
 
 
 # --- the inputs of an aggregate sorted by node name (ArithmeticOptimizer's canonical input order)
-def _by_name(ts: Any, rec: Any = None) -> list[Tensor] | None:
+def _by_name(ts: Any, rec: Any = None, canon: list[int] | None = None) -> list[Tensor] | None:
     """An AddN's inputs in the order TF's optimized graph holds them, sorted by their nodes' names
     (measured on TF 2.21: inside tf.function `tf.add_n([x, y, z, w])` and `((x + y) + z) + w` of float32
     arguments named x, y, z, w sum as add_n([w, x, y, z]); renamed b, a, d, c they follow the new names;
@@ -1152,11 +1164,12 @@ def _by_name(ts: Any, rec: Any = None) -> list[Tensor] | None:
     stays as written) or the order does not change. With `rec`, on the finished graph, an input that Grappler's
     DedupComputations merges with an earlier node (two `reduce_sum`s of one tensor) sorts by that node's name, so
     the merged inputs sit together (`_merged_names`; TF 2.21: add_n of Sum nodes Sum_2 .. Sum_6, Sum_6 a duplicate
-    of Sum_3 and none returned, sums Sum_2, Sum_3, Sum_3, Sum_4, Sum_5; fz57, fz54b seed 57102 #3)."""
+    of Sum_3 and none returned, sums Sum_2, Sum_3, Sum_3, Sum_4, Sum_5; fz57, fz54b seed 57102 #3). `canon`: the
+    caller's `_deduped` of the graph, where it has one."""
     from simdist.runtime import symbolic
     names = [symbolic.optimized_name(t) for t in ts]
     if rec is not None:
-        names = _merged_names(rec, ts, names)
+        names = _merged_names(rec, ts, names, canon)
     if any(n is None for n in names):
         return None
     order = sorted(range(len(ts)), key=lambda i: names[i])   # (stable: one tensor twice keeps its place)
@@ -1165,7 +1178,7 @@ def _by_name(ts: Any, rec: Any = None) -> list[Tensor] | None:
     return [ts[i] for i in order]
 
 
-def _merged_names(rec: Any, ts: Any, names: list) -> list:
+def _merged_names(rec: Any, ts: Any, names: list, canon: list[int] | None = None) -> list:
     """On the finished graph (a finished rule's view), each input's name, or that of the first node DedupComputations
     merges it with (it runs before the stages that sort an aggregate's inputs by name): `_deduped`."""
     view = _VIEWS[-1] if _VIEWS else None
@@ -1173,7 +1186,8 @@ def _merged_names(rec: Any, ts: Any, names: list) -> list:
     known = [i for i in slots if i is not None]
     if view is None or len(known) < 2:
         return names
-    canon = _deduped(rec, max(known))
+    if canon is None or len(canon) <= max(known):
+        canon = _deduped(rec, max(known))
     from simdist.runtime import symbolic
     out = list(names)
     for k, i in enumerate(slots):
@@ -1215,7 +1229,7 @@ def _add_n_by_merged_names(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
         merged.append(t if i is None else first.setdefault(canon[i], t))
     if all(a is b for a, b in zip(merged, tensors)):
         return None
-    named = _by_name(merged, rec) or merged
+    named = _by_name(merged, rec, canon) or merged
     was = rec.rewrites
     rec.rewrites = False   # (already in Grappler's order: not sorted again by the record-time rule)
     try:

@@ -40,10 +40,21 @@ def _matmul(a: np.ndarray, b: np.ndarray, transpose_a: bool = False, transpose_b
     from simdist.runtime.ops import onednn_matmul
     if onednn_matmul.applies_one_row(x, y, transpose_a, transpose_b):   # (oneDNN's kernel of one row, kopen57)
         return onednn_matmul.one_row_transposed_b(x, y)
+    if onednn_matmul.applies_matvec(x, y, transpose_a, transpose_b):   # (oneDNN's one column: one-row dot products)
+        return onednn_matmul.matvec(x, y)
+    if onednn_matmul.applies_matvec_transposed(x, y, transpose_a, transpose_b):   # (x^T @ column: k in order)
+        return ordered_matmul(x, y)
     if onednn_matmul.applies(x, y, transpose_a, transpose_b):   # (oneDNN's dot-product kernel of a few rows)
         return onednn_matmul.matmul_transposed_b(x, y)
     if onednn_matmul.in_order(x, y, transpose_a, transpose_b) and not needs_order(x, y):
-        return ordered_matmul(x, y)   # (oneDNN's plain product: over k in order, fused multiply-adds)
+        return onednn_matmul.plain(x, y)   # (oneDNN's plain product: over k in order (halves), fused multiply-adds)
+    from simdist.runtime.ops.contraction_order import float64_gebp, takes_float64_gebp
+    if takes_float64_gebp(x, y):   # (float64: Eigen's GEBP kernel's accumulators, clause ops.float64-gebp-order)
+        return float64_gebp(x, y)
+    from simdist.runtime.ops.contraction_order import float64_gemv
+    gemv64 = float64_gemv(x, y, transpose_a, transpose_b)
+    if gemv64 is not None:   # (float64, one row or one column: Eigen's GEMV kernels, clause ops.float64-gebp-order)
+        return gemv64
     if x.ndim >= 2 and y.ndim >= 2:
         if needs_order(x, y):   # infinities and overflows in TF's order (contraction_order.py)
             return ordered_matmul(x, y, fused=not (transpose_b and not transpose_a))
@@ -235,11 +246,15 @@ def _eigen_matvec(a: np.ndarray, b: np.ndarray, transpose_a: bool, transpose_b: 
 
 
 def _batch_matmul(a: np.ndarray, b: np.ndarray, transpose_a: bool = False, transpose_b: bool = False) -> np.ndarray:
-    """BatchMatMulV2's forward: `_matmul`, except Eigen's coefficient-based product of the kernel's outer-parallel
+    """BatchMatMulV2's forward: `_matmul`, except oneDNN's batched float32 product (onednn_matmul.batched) and
+    Eigen's coefficient-based product of the kernel's outer-parallel
     path with an operand transposed (contraction_order.lazy_transposed: the sum from the first product)."""
     from simdist.runtime.ops.contraction_order import lazy_transposed, lazy_transposed_matmul
     x = np.swapaxes(a, -1, -2) if transpose_a else a
     y = np.swapaxes(b, -1, -2) if transpose_b else b
+    from simdist.runtime.ops import onednn_matmul
+    if onednn_matmul.batched_in_order(x, y):   # (oneDNN's batched float32 product: k in blocks of 512 in order)
+        return onednn_matmul.batched(x, y)
     if lazy_transposed(x, y, transpose_a, transpose_b):
         return lazy_transposed_matmul(x, y, transpose_a, transpose_b)
     gemv = _eigen_matvec(a, b, transpose_a, transpose_b)   # (one column: TF's own kernel's GEMV orders)
@@ -789,9 +804,10 @@ def tensordot(a: Any, b: Any, axes: Any, name: str | None = None) -> Tensor:
             raise trace_errors.mark_shape(err, f"Dimensions must be equal, but are {ka} and {kb}", "MatMul",
                                           ([m, ka], [kb, n]))
         return _tensordot_matmul(ta, tb, xa, xb)
-    if ta.dtype in (dtypes.float16, dtypes.bfloat16):
+    if ta.dtype in (dtypes.float16, dtypes.bfloat16, dtypes.float64):
         # (TF's 16-bit Einsum and MatMul kernels round differently; bfloat16 MatMul truncates its float32 sum where
-        # oneDNN does not take bfloat16: fz50b, fz50b_gen seed 50002 #15)
+        # oneDNN does not take bfloat16: fz50b, fz50b_gen seed 50002 #15; float64: the gradient of TF's composition
+        # is a^T·g transposed, one Einsum's g^T·a, whose GEBP sums differ: ops.float64-gebp-order, xsweep58)
         return _tensordot_matmul(ta, tb, xa, xb)
     if not xa and ta.dtype.is_floating:   # (no axis contracted: TF's MatMul with k = 1 sums from +0.0, where an
         # einsum without a summed label multiplies, -0.0 kept; fz45b, fz44_gen seed 44010)

@@ -16,10 +16,11 @@ from __future__ import annotations
 import numpy as np
 
 from simdist.runtime import host_cpu
+from simdist.runtime.ops.nan_operands import first_nan
 from simdist.runtime.ops.onednn_softmax import fma32
 
-__all__ = ["applies", "applies_one_row", "in_order", "matmul_transposed_b", "one_row_transposed_b",
-           "transposed_b_pure"]
+__all__ = ["applies", "applies_matvec", "applies_matvec_transposed", "applies_one_row", "batched", "batched_in_order",
+           "in_order", "matmul_transposed_b", "matvec", "one_row_transposed_b", "plain", "transposed_b_pure"]
 
 _F = np.float32
 _LANES = 16
@@ -40,19 +41,79 @@ ORDERED_BUDGET = 4_000_000
 
 
 def in_order(x: np.ndarray, y: np.ndarray, transpose_a: bool, transpose_b: bool) -> bool:
-    """Whether x [m, k] @ y [k, n] (neither transposed) is oneDNN's product accumulated over k in order with fused
-    multiply-adds (contraction_order.ordered_matmul): n >= 2 columns and k <= 384. Observed on the same Xeon: every
+    """Whether x [m, k] @ y [k, n] (neither transposed, or x alone) is oneDNN's product accumulated over k in order with fused
+    multiply-adds (contraction_order.ordered_matmul; `plain`): n >= 2 columns and k <= 384 (768 in two halves
+    from two rows on). Observed on the same Xeon: every
     element of 22 seeded products of m in 1..256, k in 3..384, n in 2..256 (NumPy's BLAS was off in 5 of them);
     from k = 385 oneDNN splits k (2x385x3: 4 of 6 elements off in order), and one column (n = 1) is its
     matrix-vector kernel: neither modelled (NumPy's order kept). With transpose_b, 16 rows and more take the same
     order under the same bounds (fifty-fifth session, onednn55: every element of 11 seeded products of m 16..256,
     k 1..384, n 2..200; k = 385 and more, and one column, are off in most elements, as without transpose_b). Nor is a
-    product of more than ORDERED_BUDGET multiply-adds computed so (its cost: NumPy's BLAS kept)."""
-    return (not transpose_a and (not transpose_b or x.shape[0] >= 16) and x.dtype == np.float32 and x.ndim == 2
-            and y.ndim == 2
-            and x.shape[0] >= 1 and 1 <= x.shape[1] <= 384 and y.shape[1] >= 2
+    product of more than ORDERED_BUDGET multiply-adds computed so (its cost: NumPy's BLAS kept). With transpose_a
+    alone (x^T @ dy, a Dense layer's kernel gradient) the same (fifty-eighth session, /work/wt/lead58_logs/p_ta.py,
+    p_ta2.py: every element of seeded products of k 2..768 (halves from 385), m 1..32, n 2..17; NumPy's BLAS matched
+    only where its kernel happened to, depending on OpenBLAS's dispatch)."""
+    return ((not transpose_b if transpose_a else (not transpose_b or x.shape[0] >= 16)) and x.dtype == np.float32
+            and x.ndim == 2 and y.ndim == 2
+            and x.shape[0] >= 1 and 1 <= x.shape[1] <= (2 * PLAIN_K if x.shape[0] >= 2 else PLAIN_K)
+            and y.shape[1] >= 2
             and x.shape[0] * x.shape[1] * y.shape[1] <= ORDERED_BUDGET
             and host_cpu.current().onednn_supports("float32"))
+
+
+#: the longest k oneDNN's plain float32 MatMul sums in one pass; up to twice that, it sums two halves
+PLAIN_K = 384
+
+
+def plain(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """x [m, k] @ y [k, n] as oneDNN's plain float32 MatMul (`in_order`): over k in order with fused multiply-adds
+    from +0; from k = 385 to 768 (two rows or more) each half, the first ceil(k / 2) and the rest, so and the two
+    added (fifty-eighth session, /work/wt/lead58_logs/p_mm2d.py, p_mm2e.py: every element of 11 seeded products of
+    k 385..768, m 2..64, n 2..300, with transpose_b from 16 rows; 769 and more are split in three, in an order not
+    found: not modelled)."""
+    from simdist.runtime.ops.contraction_order import ordered_matmul
+    k = x.shape[1]
+    if k <= PLAIN_K:
+        return ordered_matmul(x, y)
+    h = -(-k // 2)
+    with np.errstate(over="ignore", invalid="ignore"):
+        return (ordered_matmul(x[:, :h], y[:h]) + ordered_matmul(x[:, h:], y[h:])).astype(_F)
+
+
+#: oneDNN's batched float32 product (BatchMatMulV2) sums k in blocks of this many
+BATCH_K_BLOCK = 512
+
+
+def batched_in_order(x: np.ndarray, y: np.ndarray) -> bool:
+    """Whether BatchMatMulV2's x [..., m, k] @ y [..., k, n] (transposes already applied) is oneDNN's batched float32
+    product `batched` computes: k in 1..1024 (two blocks at most; more are split otherwise, not modelled), within
+    ORDERED_BUDGET multiply-adds (larger keep NumPy's BLAS, for its cost), where oneDNN runs float32."""
+    if x.dtype != np.float32 or y.dtype != np.float32 or x.ndim < 2 or y.ndim < 2 or not x.size or not y.size:
+        return False
+    k = x.shape[-1]
+    if not 1 <= k <= 2 * BATCH_K_BLOCK:
+        return False
+    batch = int(np.prod(np.broadcast_shapes(x.shape[:-2], y.shape[:-2]), dtype=np.int64))
+    return (batch * x.shape[-2] * k * y.shape[-1] <= ORDERED_BUDGET
+            and host_cpu.current().onednn_supports("float32"))
+
+
+def batched(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """x [..., m, k] @ y [..., k, n] as TF 2.21's oneDNN BatchMatMulV2 computes float32 (any rank, either operand
+    given transposed, one row or one column alike): each block of BATCH_K_BLOCK along k accumulated in order with
+    fused multiply-adds from +0, the blocks' sums added in order. Observed on TF 2.21 on the Intel Xeon (fifty-eighth
+    session, /work/wt/lead58_logs/p_bmm*.py): every element of 48 seeded products of batch 1-3, m 1..20, k 1..40,
+    n 1..17 with transposes (simdist's 2-D kernels' rules were off in 10 of them), of 24 larger ones (k up to 1,024,
+    m and n up to 256, rank 4, broadcast batches, rank-3 by rank-2 as Keras' Dense on a sequence, einsum's
+    BatchMatMul) and of raw rank-2 BatchMatMulV2; k = 513..519 take two blocks (one block is off in 2 of 6), and
+    k = 1,025 / 1,536 / 2,048 neither."""
+    from simdist.runtime.ops.contraction_order import ordered_matmul
+    k = x.shape[-1]
+    out = ordered_matmul(x[..., :BATCH_K_BLOCK], y[..., :BATCH_K_BLOCK, :])
+    if k > BATCH_K_BLOCK:
+        with np.errstate(over="ignore", invalid="ignore"):
+            out = (out + ordered_matmul(x[..., BATCH_K_BLOCK:], y[..., BATCH_K_BLOCK:, :])).astype(_F)
+    return out
 
 
 def matmul_transposed_b(x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -87,6 +148,18 @@ def applies_one_row(x: np.ndarray, y: np.ndarray, transpose_a: bool, transpose_b
             and host_cpu.current().onednn_supports("float32"))
 
 
+def _add(u: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """float32 u + v, a NaN the first NaN operand's (vaddps; NumPy's choice depends on its loop)."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        return first_nan((u + v).astype(_F), u, v)
+
+
+def _mul(u: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """float32 u · v, a NaN the first NaN operand's (vmulps)."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        return first_nan((u * v).astype(_F), u, v)
+
+
 def _tree(p: np.ndarray) -> np.ndarray:
     """The sum over the last axis (width 1, 2, 4 or 8) as the kernel reduces a vector: pairs of neighbours first,
     the two 4-lane halves' pair sums added lane by lane, then the last pair: ((p0 + p1) + (p4 + p5)) + ((p2 + p3) +
@@ -94,39 +167,93 @@ def _tree(p: np.ndarray) -> np.ndarray:
     w = p.shape[-1]
     if w == 1:
         return p[..., 0]
-    pairs = (p[..., 0::2] + p[..., 1::2]).astype(_F)
+    pairs = _add(p[..., 0::2], p[..., 1::2])
     if w == 8:
-        pairs = (pairs[..., :2] + pairs[..., 2:]).astype(_F)   # ((p0 + p1) + (p4 + p5)), ((p2 + p3) + (p6 + p7))
+        pairs = _add(pairs[..., :2], pairs[..., 2:])   # ((p0 + p1) + (p4 + p5)), ((p2 + p3) + (p6 + p7))
     return _tree(pairs) if pairs.shape[-1] > 1 else pairs[..., 0]
 
 
 def one_row_transposed_b(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """x [1, k] @ y [k, n] (b = y transposed, [n, k]) as TF 2.21's oneDNN float32 MatMul computes a product of one row
     with transpose_b on an AVX-512 CPU: each output a dot product of x's row with b's row j. The first k - k mod 16
-    elements accumulate in 8 lanes (element i in lane i mod 8): the first 8 products, then fused multiply-adds of
-    each next 8, the lanes reduced as `_tree` does; the rest of k in pieces of 8, 4, 2 and 1 elements (the largest
-    that fits first), each piece's products reduced by `_tree` and added to the sum in turn. Observed on TF 2.21 on
+    elements accumulate in 8 lanes (element i in lane i mod 8) with fused multiply-adds from +0, the lanes reduced
+    as `_tree` does; the rest of k in pieces of 8, 4, 2 and 1 elements (the largest
+    that fits first), each piece's products reduced by `_tree` and added to the sum in turn (the piece the first
+    operand, which decides of two NaNs whose sign is kept: `nan_operands`). Observed on TF 2.21 on
     the Intel Xeon (kopen57): every element of 322 seeded products, k in 1..39, 47, 64, 100, 129, 200, 385 and 500,
     n in 1..33 (/work/wt/kopen57_logs/m1.py, m1j.py); the rule for 2..15 rows (`matmul_transposed_b`) was off in
     289 of them, NumPy's order in 275. A Dense layer's input gradient of a one-row batch is this product."""
-    k = x.shape[1]
-    b = np.ascontiguousarray(y.T)                  # [n, k]
-    a = x[0]
+    return _dots(x, np.ascontiguousarray(y.T))[None, :]
+
+
+def applies_matvec(x: np.ndarray, y: np.ndarray, transpose_a: bool, transpose_b: bool) -> bool:
+    """Whether x [m, k] @ y [k, 1] (one column; y given as [1, k] with transpose_b) is oneDNN's matrix-vector
+    product `matvec`: not transpose_a; without transpose_b two rows or more (one row by one column is another order:
+    `row_in_order`), with it one row or 16 and more (2..15 rows are `applies`)."""
+    return (not transpose_a and x.dtype == np.float32 and y.dtype == np.float32 and x.ndim == 2 and y.ndim == 2
+            and y.shape[1] == 1 and x.shape[1] > 0 and x.shape[0] > 0
+            and (x.shape[0] >= 16 or (x.shape[0] >= 2) != transpose_b)
+            and host_cpu.current().onednn_supports("float32"))
+
+
+def applies_matvec_transposed(x: np.ndarray, y: np.ndarray, transpose_a: bool, transpose_b: bool) -> bool:
+    """Whether x [m, k] @ y [k, 1] with x given transposed ([k, m]: a Dense(1) layer's kernel gradient x^T @ dy) is
+    oneDNN's product over k in order with fused multiply-adds from +0 (contraction_order.ordered_matmul): every
+    element of 20 seeded products of m 1..64, k 1..1,000 on TF 2.21 on the Xeon (fifty-eighth session,
+    /work/wt/lead58_logs/fit_mvta.py), but one row with transpose_b too (1 x 2 took two halves: not modelled);
+    k up to 1,024, within ORDERED_BUDGET."""
+    return (transpose_a and x.dtype == np.float32 and y.dtype == np.float32 and x.ndim == 2 and y.ndim == 2
+            and y.shape[1] == 1 and x.shape[0] > 0 and 1 <= x.shape[1] <= 1024
+            and not (x.shape[0] == 1 and transpose_b) and x.shape[0] * x.shape[1] <= ORDERED_BUDGET
+            and host_cpu.current().onednn_supports("float32"))
+
+
+def matvec(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """x [m, k] @ y [k, 1] as TF 2.21's oneDNN float32 MatMul computes one column: each row's dot product with the
+    column as `one_row_transposed_b` computes one (fifty-eighth session, /work/wt/lead58_logs/p_mv.py, fit_mv.py:
+    every element of 20 seeded products of m 1..64, k 1..1,000, plain and with transpose_b; NumPy's BLAS was off in
+    most. With transpose_a it is another order, not modelled)."""
+    return _dots(x, np.ascontiguousarray(y.T))[:, None]
+
+
+def _lane_sums(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The 8 lanes [r, 8] of a's and b's rows ([ra, k] and [rb, k], one of ra, rb 1; k a multiple of 16): lane l
+    the fused multiply-adds of elements j = l (mod 8) in order from +0 (so a lane of -0.0 products is +0.0, as on TF
+    2.21: a product of 32 zeros by -1 is +0.0). Operands without a NaN take the compiled in-order kernel
+    (fma_native: the lanes as a batch of 8 products; a 32 x 784 Dense(1) product 9.5 -> 0.4 ms), whose NaNs are then
+    default NaNs, as fma32's rule gives; otherwise fma32 step by step (the reference)."""
+    k = a.shape[1]
+    if not (np.isnan(a).any() or np.isnan(b).any()):
+        from simdist.runtime.ops import fma_native
+        ra, rb = a.shape[0], b.shape[0]
+        xs = np.ascontiguousarray(a.reshape(ra, k // 8, 8).transpose(2, 0, 1))   # [8, ra, k/8]
+        ys = np.ascontiguousarray(b.reshape(rb, k // 8, 8).transpose(2, 1, 0))   # [8, k/8, rb]
+        out = fma_native.ordered_matmul(xs, ys)
+        if out is not None:
+            return out.reshape(8, -1).T                                           # [r, 8]
+    acc = np.zeros(np.broadcast_shapes(a.shape[:1], b.shape[:1]) + (8,), _F)
+    for start in range(0, k, 8):
+        acc = fma32(a[:, start:start + 8], b[:, start:start + 8], acc)
+    return acc
+
+
+def _dots(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The dot products of a's and b's rows ([r, k] and [r, k], either [1, k] broadcast) as oneDNN's one-row kernel
+    sums one (`one_row_transposed_b`), a's elements the first operands of the products."""
+    k = a.shape[1]
     main = k - k % 16
     s: np.ndarray | None = None
     if main:
-        acc = (a[None, :8] * b[:, :8]).astype(_F)
-        for start in range(8, main, 8):
-            acc = fma32(a[None, start:start + 8], b[:, start:start + 8], acc)
-        s = _tree(acc)
+        s = _tree(_lane_sums(a[:, :main], b[:, :main]))
     i, w = main, 8
     while i < k:
         while w > k - i:
             w //= 2
-        piece = _tree((a[None, i:i + w] * b[:, i:i + w]).astype(_F))
+        piece = _tree(_mul(a[:, i:i + w], b[:, i:i + w]))
         # (without a 16-wide part the pieces add onto +0, as oneDNN's matmul does: a k = 1 product of -0.0 is +0.0 on
-        # TF 2.21, esweep57's e-matmul-float32 '(1, 17)(17, 1)' g0)
-        s = (_F(0) + piece).astype(_F) if s is None else (s + piece).astype(_F)
+        # TF 2.21, esweep57's e-matmul-float32 '(1, 17)(17, 1)' g0; a piece is the first operand: of two NaNs its
+        # own is kept, /work/wt/lead58_logs/fit_rows.py)
+        s = _add(piece, _F(0) if s is None else s)
         i += w
     assert s is not None
-    return s[None, :].astype(_F)
+    return s.astype(_F)

@@ -284,8 +284,18 @@ class Generator:
     def skip(self, delta: Any) -> Tensor:
         """RngReadAndSkip: the state before, the counter advanced by 256·delta."""
         var = self._state_var
+        if self._replica_id() is not None and "CentralStorage" in type(self._distribution_strategy).__name__:
+            # (TF's Generator.skip updates through strategy.extended.update under CentralStorageStrategy, in replica
+            # context too: one merge_call skips the one state once for the replicas, each reads the same old state;
+            # vsweep58's v-gen-traced program)
+            rc = context.get_replica_context()
+            return rc.merge_call(lambda strategy: strategy.extended.update(
+                var, lambda v: self._skip_var(v, delta)))
         if self._replica_id() is not None:   # TF's raw op on the handle: the replica's own copy
             var = getattr(var, "_local", lambda: var)()
+        return self._skip_var(var, delta)
+
+    def _skip_var(self, var: Any, delta: Any) -> Tensor:
         context.note_stateful_op("RngReadAndSkip")   # (TF's op reads the handle itself: no ReadVariableOp first)
         old = var.read_value()
         var.assign(dispatch.execute(SKIP, (old,), {"alg": self._alg, "delta": int(delta)}))

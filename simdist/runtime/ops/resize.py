@@ -47,6 +47,10 @@ def _weights(in_size: int, out_size: int, align_corners: bool, half_pixel: bool)
 
 
 def _resize_bilinear(x: np.ndarray, size: tuple, align_corners: bool, half_pixel_centers: bool) -> np.ndarray:
+    # (the kernel's own checks, raw ResizeBilinear's too: align_corners with half_pixel_centers is refused before the
+    # no-op resize; suite/test_asweep58.py)
+    resize_state.check_forward("ResizeBilinear", list(x.shape), tuple(int(v) for v in size), align_corners,
+                               half_pixel_centers)
     _, h, w, _ = x.shape
     oh, ow = size
     if (oh, ow) == (h, w):   # the kernel's no-op resize: the images cast to float32 (no lerp: inf stays inf)

@@ -132,6 +132,12 @@ def _half(fn: Any, y: np.ndarray, dy: np.ndarray) -> np.ndarray:
                 out = np.where(mask, (t(0.5) / y).astype(y.dtype) * dy, out)
         else:
             out = (t(-0.5) * (dy * y).astype(y.dtype)).astype(y.dtype) * (y * y).astype(y.dtype)
+            mask = packet_mask(y.shape, y.dtype, HALF_LANES)
+            if mask is not None:   # (the packets' mul_no_nan steps: a zero y * dy gives +0, rsqrt(inf)'s gradient;
+                inner = (y * dy).astype(y.dtype)                    # usweep58 u-unary-rsqrt)
+                half = (t(-0.5) * (y * y).astype(y.dtype)).astype(y.dtype)
+                packet = np.where(inner == 0, np.zeros((), y.dtype), (half * inner).astype(y.dtype))
+                out = np.where(mask, packet, out.astype(y.dtype))
         return np.where(dy == 0, np.zeros((), y.dtype), out.astype(y.dtype))
 
 

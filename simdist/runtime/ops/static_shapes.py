@@ -141,6 +141,15 @@ def mark_rank_unknown(t: Tensor) -> Tensor:
     return t
 
 
+def forget(t: Tensor) -> Tensor:
+    """t, with its shape known in full to the graph being built (TF's `set_shape` of a fully reduced output: math_ops
+    `_may_reduce_to_scalar`, an input of unknown rank reduced over every axis is a scalar)."""
+    entry = UNKNOWN.get(id(t))
+    if entry is not None and entry[0]() is t:
+        del UNKNOWN[id(t)]
+    return t
+
+
 def _ndim(t: Tensor) -> int:
     """t's rank, a pruned op's stand-in's read past its poisoned value (runtime/ops/pruning.py: a retry of
     a tf.function call marks the stand-in of GatherNd's refusal of unknown rank; fz48, fz14 seed 1420483001 #47's

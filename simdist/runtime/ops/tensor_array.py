@@ -8,7 +8,8 @@ a list of tensors of one dtype with TF's checks.
   (merged with each write when `infer_shape`) ValueError, an index < 0 or beyond a static size
   OutOfRangeError; `dynamic_size=True` grows the list. An unwritten slot reads as zeros of the
   element shape. With `clear_after_read` (the default) a read empties the slot and a second
-  read of it is InvalidArgumentError.
+  read of it is InvalidArgumentError (eagerly: an array made inside a tf.function is TF's
+  TensorList there, whose reads keep the slot).
 - Inside a tf.function simdist runs this same Python on the traced tensors (TF builds TensorList
   ops there, with the same values); reading an index given as a tensor reads its value.
 
@@ -21,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors
+from simdist.runtime.context import in_function
 from simdist.runtime.tensor import Tensor, TensorShape, convert_to_tensor
 
 __all__ = ["TensorArray"]
@@ -68,7 +70,9 @@ class TensorArray:
             else element_shape
         self._dtype = dtypes.as_dtype(dtype)
         self._dynamic_size = dynamic_size or False
-        self._clear_after_read = True if clear_after_read is None else clear_after_read
+        # (inside a tf.function TF builds a TensorList, whose reads keep the slot: clear_after_read is the eager
+        # array's only)
+        self._clear_after_read = (True if clear_after_read is None else clear_after_read) and not in_function()
         self._previously_read_indices: list[int] = []
         self._tensor_array: list[Tensor | None] = [None for _ in range(_index(size))]
 

@@ -186,6 +186,14 @@ def _reciprocal(a: np.ndarray) -> np.ndarray:
     if a.dtype == np.float32:
         from simdist.runtime.ops.rcp import reciprocal
         return reciprocal(a)
+    if a.dtype.name == "bfloat16":   # (Packet8bf: float32's preciprocal rounded to bfloat16, so the estimate's flushed
+        from simdist.runtime.ops.rcp import reciprocal_packet   # top binade: 1/2^126 is 0; usweep58 u-unary-reciprocal)
+        flat = np.ascontiguousarray(a).ravel().astype(np.float32)
+        k = (flat.size // 8) * 8
+        out = np.empty(flat.size, a.dtype)
+        out[:k] = reciprocal_packet(flat[:k]).astype(a.dtype)
+        out[k:] = (np.float32(1) / flat[k:]).astype(a.dtype)
+        return out.reshape(a.shape)
     if a.dtype.kind == "c":
         from simdist.runtime.ops.complex_div import divide
         return divide(np.ones((), a.dtype), a)
