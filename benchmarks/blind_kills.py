@@ -4,7 +4,7 @@ committed package (suite_kills.py's plant-and-run):
 
     python benchmarks/blind_kills.py BATCH ["-k EXPRESSION"]
 
-BATCH is 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73 or 75. Prints the baseline (the unmutated copy must pass) and one line per mutant: killed
+BATCH is 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74 or 75. Prints the baseline (the unmutated copy must pass) and one line per mutant: killed
 (with the failing test) or survived. docs/conformance.md has the figures: batch 19, 1 of 14 with its
 default slice ("Twenty-first session ... a nineteenth blind batch"); batch 20 in "Twenty-second session
 ... a twentieth blind batch"; batch 21 in "Twenty-third session: ... against the twenty-first blind
@@ -49,7 +49,8 @@ batch" (the 9 mutants not killed on first contact over the 97 suite modules of i
 session, 2026-12-06: a seventy-second blind batch" (the mutant not killed on first contact over the 136 suite modules of
 its areas, this session's sweeps merged); batch 73 in "Fifty-seventh
 session, 2026-12-06: a seventy-third blind batch" (the 9 mutants not killed on first contact over the 116 suite modules
-of its areas); batch 75 in "Fifty-eighth session, 2026-12-06: a seventy-fifth blind batch" (the 5 mutants not
+of its areas); batch 74 in "Fifty-eighth session, 2026-12-06: a seventy-fourth blind batch" (the 3 mutants not killed
+on first contact over the 153 suite modules of its areas, the six 58 sweeps merged); batch 75 in "Fifty-eighth session, 2026-12-06: a seventy-fifth blind batch" (the 5 mutants not
 killed on first contact over the 120 suite modules of its areas, the six 58 sweeps merged).
 """
 
@@ -390,6 +391,12 @@ BATCHES: dict[str, tuple[list[str], str]] = {
             "philox-blocks-carry-dropped", "relaxed-key-against-first-trace-only",
             "mean-aggregation-refuses-integers-only"],
            "blind73"),
+    # (batch 74: the survivors of first contact over the 153 suite modules of its areas, this session's six sweeps
+    # merged: docs/conformance.md, "a seventy-fourth blind batch"; the gaps slice "blind74", suite/test_blind74_gaps.py,
+    # kills all three)
+    "74": (["discretization-summary-step-by-epsilon", "cosine-warmup-boundary-inclusive",
+            "normalize-tensor-divides-by-clipped-norm"],
+           "blind74"),
     # (batch 75: the survivors of first contact over the 120 suite modules of its areas, the six 58 sweeps merged:
     # docs/conformance.md, "a seventy-fifth blind batch"; the gaps slice "blind75", suite/test_blind75_gaps.py, kills
     # four; gemv-in-order-k3-excluded is not observable on the merged code)

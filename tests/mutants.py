@@ -3480,8 +3480,8 @@ TRAINING_BATCH17: list[Mutant] = [
        "    left = int(left_size * total) if lt is float else (float(left_size) if lt is int else None)\n",
        "split_dataset(left_size=float) floors left_size * n instead of rounding it"),
     _t("normalize-lp-norm-root-missing", "formula", "simdist/keras/utils/numerical_utils.py",
-       "                  tf.cast(1.0 / order, x.dtype))\n",
-       "                  tf.cast(1.0, x.dtype))\n",
+       "    norm = tf.pow(tf.reduce_sum(tf.pow(tf.abs(x), ord_t), axis=axis, keepdims=True), 1.0 / ord_t)\n",
+       "    norm = tf.pow(tf.reduce_sum(tf.pow(tf.abs(x), ord_t), axis=axis, keepdims=True), 1.0)\n",
        "keras.utils.normalize of a tensor with order != 2 divides by sum(|x|^p) instead of its p-th root"),
     _t("manager-forgets-existing-checkpoints", "state", "simdist/strategies/checkpoint.py",
        "        if latest is not None:\n            self._checkpoints = _read_state(self._directory)[1]\n",
@@ -12267,3 +12267,155 @@ TRAINING_BATCH75: list[Mutant] = [
 ]
 TRAINING += TRAINING_BATCH75
 CATALOGUE += TRAINING_BATCH75
+
+# Batch 74 (blind58a, session 58): 30 training-layer mutants written blind from simdist's Keras source (layers,
+# preprocessing, losses, metrics, optimizers and schedules, the fit loop's class weights, keras.utils, mixed
+# precision), on lines no earlier mutant spans; see docs/conformance.md, "a seventy-fourth blind batch".
+TRAINING_BATCH74: list[Mutant] = [
+    # -- layers
+    _t("bidirectional-concat-backward-first", "order", "simdist/keras/layers/bidirectional.py",
+       "            output: Any = tf.concat([y, y_rev], axis=-1)\n",
+       "            output: Any = tf.concat([y_rev, y], axis=-1)\n",
+       "mainstream: Bidirectional's concat merge puts the backward layer's output before the forward one's"),
+    _t("dot-attention-softmax-over-queries", "axis", "simdist/keras/layers/dot_attention.py",
+       "        weights = tf.nn.softmax(scores, axis=-1)\n",
+       "        weights = tf.nn.softmax(scores, axis=-2)\n",
+       "mainstream: Attention/AdditiveAttention normalize their scores over the query axis instead of the key axis"),
+    _t("group-norm-centred-before-scaling", "formula", "simdist/keras/layers/group_normalization.py",
+       "        res = -mean * inv\n        if self.center:\n"
+       "            res = res + tf.cast(tf.reshape(self.beta, broadcast), compute)\n"
+       "        normalized = reshaped * inv + res\n",
+       "        normalized = (reshaped - mean) * inv\n        if self.center:\n"
+       "            normalized = normalized + tf.cast(tf.reshape(self.beta, broadcast), compute)\n",
+       "mainstream, subtle: GroupNormalization computes (x - mean) * inv + beta instead of x * inv + "
+       "(beta - mean * inv)"),
+    _t("normalization-layer-multiplies-by-reciprocal", "formula", "simdist/keras/layers/normalization_adapt.py",
+       "        return tf.divide(tf.subtract(inputs, self.mean), denom)\n",
+       "        return tf.multiply(tf.subtract(inputs, self.mean), tf.math.reciprocal(denom))\n",
+       "mainstream, subtle: the Normalization layer multiplies by 1 / std instead of dividing by std"),
+    _t("conv-same-output-size-floored", "boundary", "simdist/keras/layers/argument_validation.py",
+       "    elif padding in (\"same\", \"causal\"):\n        out = np.floor((spatial - 1) / strides) + 1\n",
+       "    elif padding in (\"same\", \"causal\"):\n        out = np.floor(spatial / strides)\n",
+       "mainstream: a strided 'same' convolution's static output size as floor(n / s) instead of ceil(n / s): one "
+       "short when the stride does not divide the size"),
+    _t("discretization-summary-step-by-epsilon", "formula", "simdist/keras/layers/discretization.py",
+       "    step = max(np.size(values) / (1.0 / epsilon), 1)\n",
+       "    step = max(np.size(values) * epsilon, 1)\n",
+       "mainstream, subtle: Discretization.adapt's summary step as n * epsilon instead of n / (1 / epsilon): a "
+       "last-bit different weight, boundaries interpolated an ulp off"),
+    _t("tf-idf-oov-weight-zero", "formula", "simdist/keras/layers/index_lookup.py",
+       "                                 constant_values=tf.reduce_mean(idf_weights))\n",
+       "                                 constant_values=0.0)\n",
+       "mainstream: a tf_idf lookup's OOV token gets idf weight 0 instead of the mean of the vocabulary's weights"),
+    # -- losses
+    _t("log-cosh-difference-reversed", "order", "simdist/keras/losses/regression_losses.py",
+       "    x = y_pred - y_true\n",
+       "    x = y_true - y_pred\n",
+       "mainstream, subtle: LogCosh's error as y_true - y_pred: log(cosh(x)) is even, but x + softplus(-2x) - log 2 "
+       "is not bit-symmetric"),
+    # -- metrics
+    _t("fbeta-false-positives-count-misses", "formula", "simdist/keras/metrics/f_score_metrics.py",
+       "        self.false_positives.assign(self.false_positives + weighted_sum(y_pred * (1 - y_true)))\n",
+       "        self.false_positives.assign(self.false_positives + weighted_sum((1 - y_pred) * y_true))\n",
+       "mainstream: FBetaScore/F1Score count missed positives as false positives (a copy of the false-negative line)"),
+    # -- optimizers and schedules
+    _t("cosine-restarts-fraction-by-reciprocal", "formula", "simdist/keras/optimizers/schedules.py",
+       "        completed_fraction = ops.cast(step, dtype) / first_decay_steps\n",
+       "        completed_fraction = ops.cast(step, dtype) * (1.0 / first_decay_steps)\n",
+       "mainstream, subtle: CosineDecayRestarts's completed fraction by the reciprocal of first_decay_steps"),
+    _t("cosine-restarts-m-mul-one-period-early", "boundary", "simdist/keras/optimizers/schedules.py",
+       "        m_fac = ops.power(m_mul, i_restart)\n",
+       "        m_fac = ops.power(m_mul, i_restart + 1)\n",
+       "mainstream: CosineDecayRestarts scales the first period by m_mul already (m_mul ** (i + 1))"),
+    # -- utilities and data
+    _t("pad-sequences-value-ignored", "formula", "simdist/keras/utils/sequence_utils.py",
+       "    x = np.full((num_samples, maxlen) + sample_shape, value, dtype=dtype)\n",
+       "    x = np.zeros((num_samples, maxlen) + sample_shape, dtype=dtype)\n",
+       "mainstream: pad_sequences pads with zeros whatever `value` says"),
+    _t("to-categorical-float32", "dtype", "simdist/keras/utils/numerical_utils.py",
+       "    categorical = np.zeros((x.shape[0], num_classes))\n",
+       "    categorical = np.zeros((x.shape[0], num_classes), dtype=\"float32\")\n",
+       "mainstream: to_categorical returns float32 one-hot rows instead of NumPy's float64"),
+    _t("timeseries-window-ignores-sampling-rate", "formula", "simdist/keras/utils/timeseries.py",
+       "        lambda i, positions: tf.range(positions[i], positions[i] + length * rate, rate),\n",
+       "        lambda i, positions: tf.range(positions[i], positions[i] + length, rate),\n",
+       "mainstream: timeseries_dataset_from_array's window spans sequence_length steps instead of sequence_length "
+       "samples: with sampling_rate > 1 the windows are short"),
+    _t("normalize-numpy-order-ignored", "formula", "simdist/keras/utils/numerical_utils.py",
+       "        norm = np.atleast_1d(np.linalg.norm(x, order, axis))\n",
+       "        norm = np.atleast_1d(np.linalg.norm(x, 2, axis))\n",
+       "mainstream: keras.utils.normalize of a NumPy array always by the L2 norm, whatever `order`"),
+    # -- optimizers, schedules, preprocessing, losses, metrics, fit, mixed precision, utilities (second pass)
+    _t("nadam-next-step-off-by-one", "boundary", "simdist/keras/optimizers/nadam.py",
+       "        next_step = ops.cast(self.iterations + 2, var_dtype)\n",
+       "        next_step = ops.cast(self.iterations + 1, var_dtype)\n",
+       "mainstream, subtle: Nadam's next momentum factor mu_(t+1) computed at step t (iterations + 1), not t + 1"),
+    _t("cosine-warmup-boundary-inclusive", "boundary", "simdist/keras/optimizers/schedules.py",
+       "        return tf.cond(global_step_recomp < warmup_steps,\n",
+       "        return tf.cond(global_step_recomp <= warmup_steps,\n",
+       "mainstream, subtle: CosineDecay with warmup takes the warmup formula at step == warmup_steps too (its end "
+       "value computed as initial + (target - initial) * 1, not the decay's target * 1)"),
+    _t("fbeta-threshold-inclusive", "boundary", "simdist/keras/metrics/f_score_metrics.py",
+       "            predicted = tf.greater(y_pred, self.threshold)\n",
+       "            predicted = tf.greater_equal(y_pred, self.threshold)\n",
+       "mainstream: FBetaScore/F1Score with a threshold count a prediction equal to the threshold as positive"),
+    _t("class-weight-missing-class-zero", "formula", "simdist/keras/trainers/data_adapter.py",
+       "        sample_weight[i] = class_weight.get(int(y_numpy[i]), 1.0)\n",
+       "        sample_weight[i] = class_weight.get(int(y_numpy[i]), 0.0)\n",
+       "mainstream: fit's class_weight gives weight 0 to classes the dict omits instead of 1"),
+    _t("categorical-hinge-pos-by-max", "formula", "simdist/keras/losses/hinge_losses.py",
+       "    pos = tf.reduce_sum(y_true * y_pred, axis=-1)\n",
+       "    pos = tf.reduce_max(y_true * y_pred, axis=-1)\n",
+       "mainstream: CategoricalHinge's positive term as the max of y_true * y_pred (a copy of the negative term's "
+       "reduction): 0 instead of a negative true-class score, and wrong for soft labels"),
+    _t("norm-layers-compute-in-input-dtype", "dtype", "simdist/keras/layers/normalization.py",
+       "    return tf.as_dtype(dtype_promotion.result_type(dtype, \"float32\"))\n",
+       "    return tf.as_dtype(dtype)\n",
+       "mainstream: under mixed precision BatchNormalization/LayerNormalization compute their statistics in float16 "
+       "instead of promoting to float32"),
+    _t("conv-transpose-same-size-one-short", "boundary", "simdist/keras/layers/conv_transpose.py",
+       "        return input_size * stride\n",
+       "        return (input_size - 1) * stride + 1\n",
+       "mainstream: a 'same' transposed convolution's output size as (n - 1) * s + 1 instead of n * s"),
+    _t("text-vectorization-strip-to-space", "formula", "simdist/keras/layers/text_vectorization.py",
+       "            inputs = tf.strings.regex_replace(inputs, DEFAULT_STRIP_REGEX, \"\")\n",
+       "            inputs = tf.strings.regex_replace(inputs, DEFAULT_STRIP_REGEX, \" \")\n",
+       "mainstream: TextVectorization replaces punctuation by a space instead of removing it (don't -> don t)"),
+    _t("pool-valid-output-size-ceiled", "boundary", "simdist/keras/layers/argument_validation.py",
+       "        out = np.floor((spatial - pool) / strides) + 1\n",
+       "        out = np.ceil((spatial - pool) / strides) + 1\n",
+       "mainstream: a 'valid' pooling layer's static output size rounds up, counting a partial last window"),
+    _t("adadelta-update-without-learning-rate", "formula", "simdist/keras/optimizers/adadelta.py",
+       "        self.assign_add(variable, ops.multiply(lr, delta_var))\n",
+       "        self.assign_add(variable, delta_var)\n",
+       "mainstream: Adadelta applies the paper's update without Keras's learning rate"),
+    _t("dot-normalize-divides-by-norm", "formula", "simdist/keras/layers/dot.py",
+       "    return x * inv_norm\n",
+       "    return tf.divide(x, tf.sqrt(square_sum))\n",
+       "mainstream, subtle: Dot(normalize=True) divides by the L2 norm instead of multiplying by min(rsqrt(sum x^2), "
+       "1 / eps)"),
+    _t("discretization-compress-percents-by-reciprocal", "formula", "simdist/keras/layers/discretization.py",
+       "    cum_weight_percents = cum_weights / cum_weights[-1]\n",
+       "    cum_weight_percents = cum_weights * (1.0 / cum_weights[-1])\n",
+       "mainstream, subtle: Discretization.adapt's summary compression scales cumulative weights by the reciprocal "
+       "of the total"),
+    _t("normalize-tensor-divides-by-clipped-norm", "formula", "simdist/keras/utils/numerical_utils.py",
+       "        inv_norm = tf.math.rsqrt(tf.reduce_sum(tf.square(x), axis=axis, keepdims=True))\n"
+       "        return x * tf.minimum(inv_norm, 1.0 / epsilon)\n",
+       "        norm = tf.sqrt(tf.reduce_sum(tf.square(x), axis=axis, keepdims=True))\n"
+       "        return tf.divide(x, tf.maximum(norm, epsilon))\n",
+       "mainstream, subtle: keras.utils.normalize of a tensor by x / max(sqrt(sum x^2), eps) (the other orders' "
+       "form) instead of x * min(rsqrt(sum x^2), 1 / eps)"),
+    _t("pad-sequences-default-padding-post", "formula", "simdist/keras/utils/sequence_utils.py",
+       "def pad_sequences(sequences: Any, maxlen: int | None = None, dtype: Any = \"int32\", "
+       "padding: str = \"pre\",\n",
+       "def pad_sequences(sequences: Any, maxlen: int | None = None, dtype: Any = \"int32\", "
+       "padding: str = \"post\",\n",
+       "mainstream: pad_sequences pads at the end by default"),
+    _t("r2-constant-target-nan-check", "formula", "simdist/keras/metrics/r2_score.py",
+       "        raw_scores = tf.where(tf.math.is_inf(raw_scores), tf.zeros_like(raw_scores), raw_scores)\n",
+       "        raw_scores = tf.where(tf.math.is_nan(raw_scores), tf.zeros_like(raw_scores), raw_scores)\n",
+       "mainstream: R2Score zeroes NaN scores instead of infinite ones: a constant target column scores -inf"),
+]
+TRAINING += TRAINING_BATCH74
+CATALOGUE += TRAINING_BATCH74

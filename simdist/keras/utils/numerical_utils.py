@@ -56,6 +56,9 @@ def normalize(x: Any, axis: int = -1, order: int = 2) -> Any:
     if order == 2:
         inv_norm = tf.math.rsqrt(tf.reduce_sum(tf.square(x), axis=axis, keepdims=True))
         return x * tf.minimum(inv_norm, 1.0 / epsilon)
-    norm = tf.pow(tf.reduce_sum(tf.pow(tf.abs(x), tf.cast(order, x.dtype)), axis=axis, keepdims=True),
-                  tf.cast(1.0 / order, x.dtype))
+    # (Keras's TF linalg.norm: the order a tensor of x's dtype and the root's exponent `1.0 / ord` divided in that
+    # dtype, not the Python float 1/order, which tf.cast rounds to float32 first: a float64 norm one float32
+    # rounding off, clause keras.utils.data-tools)
+    ord_t = tf.convert_to_tensor(order, dtype=x.dtype)
+    norm = tf.pow(tf.reduce_sum(tf.pow(tf.abs(x), ord_t), axis=axis, keepdims=True), 1.0 / ord_t)
     return tf.divide(x, tf.maximum(norm, epsilon))
