@@ -30,8 +30,20 @@ def test_asweep58_cast_truncate_and_bitcast(backend: Any, name: str) -> None:
     _check(backend, name)
 
 
+_GRAPH_POOLS = ("af-pool-formats", "af-pool-3d")
+
+
+@pytest.mark.clause("function.pool-graph-kernels")
+@pytest.mark.parametrize("name", list(_GRAPH_POOLS))
+def test_asweep58_pool_gradients_traced(backend: Any, name: str) -> None:
+    """avg_pool2d/3d and max_pool3d in both data formats with their gradients, eager and inside a tf.function, where
+    TF 2.21's graph folds the average pools' gradients with its own kernel and runs oneDNN's max_pool3d gradient
+    (pool58): TF 2.21's bits."""
+    _check(backend, name)
+
+
 @pytest.mark.clause("nn.max-pool-nan")
-@pytest.mark.parametrize("name", _ids("af-pool-") + _ids("ai-argmax-pool"))
+@pytest.mark.parametrize("name", [n for n in _ids("af-pool-") + _ids("ai-argmax-pool") if n not in _GRAPH_POOLS])
 def test_asweep58_pool_attributes(backend: Any, name: str) -> None:
     """MaxPool with EXPLICIT paddings (three layouts x three window/stride pairs, refusals), MaxPoolV2, data_format
     NCHW/NCDHW of MaxPool/AvgPool/MaxPool3D/AvgPool3D, MaxPoolWithArgmax's Targmax and include_batch_in_index, and
