@@ -390,7 +390,11 @@ BROKEN = [
     ("mean_of_means", {("reduce.partial-batch", "doc"), ("reduce.partial-batch", "tf221"),
                        ("reduce.dtypes", "tf221"), ("reduce.axis-batch", "tf221"),
                        ("train.reference-grid", "tf221"), ("keras.loss.distribution-scaling", "tf221"),
-                       ("nn.compute-average-loss", "tf221")}),
+                       ("nn.compute-average-loss", "tf221"),
+                       # (vsweep58's programs reduce MEAN over replicas of unequal batches: its reductions of every
+                       # dtype and its variables' reads, tagged reduce.dtypes and function.output-device)
+                       ("reduce.dtypes", "doc"), ("function.output-device", "doc"),
+                       ("function.output-device", "tf221")}),
     # longer shards last: the div rule, and each shard's rows in ShardedVariable updates and in
     # the sharded-gradients test (the documented div split)
     ("remainder_last", {("pss.partitioner-div", "doc"), ("pss.partitioner-div", "tf221"),
