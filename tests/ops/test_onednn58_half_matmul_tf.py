@@ -21,6 +21,7 @@ import numpy as np
 import pytest
 
 import case_results
+import portable_inputs
 import tf_workers
 
 pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
@@ -36,7 +37,7 @@ def _operands(seed: int, sa: tuple, sb: tuple, ta: bool, tb: bool, huge: float, 
     x, y = r.randn(*sa).astype(np.float32), r.randn(*sb).astype(np.float32)
     k = sa[-1]
     if dense:
-        x *= (2.0 ** r.randint(-8, 9, size=x.shape)).astype(np.float32)
+        x *= portable_inputs.pow2(r.randint(-8, 9, size=x.shape)).astype(np.float32)
     elif k >= 2:
         p, q = sorted(r.choice(k, 2, replace=False))
         x[..., :, p], x[..., :, q], y[..., p, :], y[..., q, :] = huge, -huge, 1.0, 1.0

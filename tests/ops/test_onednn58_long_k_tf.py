@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 import case_results
+import portable_inputs
 import tf_workers
 
 pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
@@ -29,7 +30,7 @@ def _bits(t: Any) -> list:
 def _product(seed: int, m: int, k: int, n: int, ta: bool, tb: bool, grads: bool = False) -> Callable[[Any], Any]:
     def run(tf: Any) -> Any:
         r = np.random.RandomState(seed)
-        x = (r.randn(m, k) * (2.0 ** r.randint(-6, 7, size=(m, k)))).astype(np.float32)
+        x = (r.randn(m, k) * portable_inputs.pow2(r.randint(-6, 7, size=(m, k)))).astype(np.float32)
         y = r.randn(k, n).astype(np.float32)
         a = tf.constant(np.ascontiguousarray(x.T) if ta else x)
         b = tf.constant(np.ascontiguousarray(y.T) if tb else y)

@@ -28,7 +28,7 @@ import numpy as np
 from simdist.runtime.ops import pooling, pooling3d
 from simdist.runtime.ops.conv3d import scatter_windows3d
 from simdist.runtime.ops.nn_rules import FLOATS, typed
-from simdist.runtime.ops.registry import lanes, register, rows
+from simdist.runtime.ops.registry import RegisterGradient, lanes, register, rows
 
 __all__ = ["FOLDED_AVG_POOL_GRAD", "FOLDED_AVG_POOL3D_GRAD", "ONEDNN_MAX_POOL3D_GRAD"]
 
@@ -74,6 +74,13 @@ FOLDED_AVG_POOL3D_GRAD = register(
 ONEDNN_MAX_POOL3D_GRAD = register(
     "_MklNativeMaxPool3DGrad", _onednn_max_pool3d_grad, typed("MaxPool3DGrad", "bfloat16, float"),
     pooling3d._grad_window_flops, kind="window", fusion=rows(0, 1, 2))
+
+
+# (a gradient taken through one of these is the gradient of the op it stands for: TF differentiates the graph as
+# written, before Grappler folds or rewrites it)
+RegisterGradient("_FoldedAvgPoolGrad")(pooling._avg_pool_grad_grad_fn)
+RegisterGradient("_FoldedAvgPool3DGrad")(pooling3d._avg_pool3d_grad_grad_fn)
+RegisterGradient("_MklNativeMaxPool3DGrad")(pooling3d._max_pool3d_grad_grad_fn)
 
 
 def folded_avg_rule(folded: Any) -> Any:
