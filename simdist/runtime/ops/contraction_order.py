@@ -170,8 +170,12 @@ def redux_sum(terms: np.ndarray, vectorized: bool = True) -> np.ndarray:
     than P terms (P = 8 float32, 4 float64: the wheel's AVX packets), or not `vectorized` (a strided one), in order
     from the first; else LinearVectorizedTraversal: packets of P terms, two accumulators over each 2P, their sum,
     a last full packet, the lanes summed as predux does (the two halves, then pairs), then the rest in order."""
+    return _redux(terms, 8 if terms.dtype == np.float32 else 4, vectorized)
+
+
+def _redux(terms: np.ndarray, size: int, vectorized: bool) -> np.ndarray:
+    """Redux.h's order over the last axis for packets of `size` terms (`redux_sum`, `complex_redux`)."""
     k = terms.shape[-1]
-    size = 8 if terms.dtype == np.float32 else 4
     with np.errstate(over="ignore", invalid="ignore"):
         if not vectorized or k < size:
             acc = terms[..., 0]
@@ -188,10 +192,10 @@ def redux_sum(terms: np.ndarray, vectorized: bool = True) -> np.ndarray:
             r0 = r0 + r1
             if full > full2:
                 r0 = r0 + terms[..., full2:full2 + size]
-        while r0.shape[-1] > 2:   # predux: 256 bits to 128 (float32: then 128 to 64)
+        while r0.shape[-1] > 1:   # predux: the halves added down to one lane (256 bits to 128, 128 to 64, ...)
             h = r0.shape[-1] // 2
             r0 = r0[..., :h] + r0[..., h:]
-        acc = r0[..., 0] + r0[..., 1]
+        acc = r0[..., 0]
         for j in range(full, k):
             acc = acc + terms[..., j]
     return acc
@@ -660,30 +664,7 @@ def complex_redux(terms: np.ndarray, size: int) -> np.ndarray:
     `size` complex values (`redux_sum`'s order: fewer than `size` terms in order; else two packet accumulators over
     each 2·size terms, their sum, a last full packet, the lanes halved down to one, then the rest in order).
     Complex sums add part by part (np.add on complex: no rounding beyond each part's)."""
-    k = terms.shape[-1]
-    with np.errstate(over="ignore", invalid="ignore"):
-        if k < size:
-            acc = terms[..., 0]
-            for j in range(1, k):
-                acc = acc + terms[..., j]
-            return acc
-        full, full2 = (k // size) * size, (k // (2 * size)) * 2 * size
-        r0 = terms[..., :size]
-        if full > size:
-            r1 = terms[..., size:2 * size]
-            for i in range(2 * size, full2, 2 * size):
-                r0 = r0 + terms[..., i:i + size]
-                r1 = r1 + terms[..., i + size:i + 2 * size]
-            r0 = r0 + r1
-            if full > full2:
-                r0 = r0 + terms[..., full2:full2 + size]
-        while r0.shape[-1] > 1:
-            h = r0.shape[-1] // 2
-            r0 = r0[..., :h] + r0[..., h:]
-        acc = r0[..., 0]
-        for j in range(full, k):
-            acc = acc + terms[..., j]
-    return acc
+    return _redux(terms, size, True)
 
 
 _NO_BLAS = ("float32", "float64", "complex64", "complex128")
