@@ -1367,11 +1367,17 @@ _ADD_SUB, _MUL = ("AddV2", "Add", "Sub"), ("Mul",)
 def _really_constant(rec: Any, t: Tensor) -> bool:
     """Whether t is a Const node of TF's graph once folded: a literal made in the call or computed
     from literals only (a tensor captured from outside is a placeholder there, not a Const)."""
-    from simdist.runtime.graph.ir import CONST
     i = rec.slot_of.get(id(t))
     if i is None:
         parent = getattr(rec, "parent", None)
         return parent is not None and _really_constant(parent, t)
+    return _back_to_literals(rec, i, lambda j, n: None if rec.static[j] else False)
+
+
+def _back_to_literals(rec: Any, i: int, visit: Any) -> bool:
+    """Walk node i's inputs back to the call's literals: False at a captured tensor (a placeholder in TF's graph) or
+    where `visit(j, node)` of a computed node says False; True says stop there, None go on into its inputs."""
+    from simdist.runtime.graph.ir import CONST
     seen: set[int] = set()
     todo = [i]
     while todo:
@@ -1384,9 +1390,11 @@ def _really_constant(rec: Any, t: Tensor) -> bool:
             if n.key == "capture":
                 return False
             continue
-        if not rec.static[j]:
+        v = visit(j, n)
+        if v is False:
             return False
-        todo.extend(n.ins)
+        if v is None:
+            todo.extend(n.ins)
     return True
 
 
@@ -1616,34 +1624,25 @@ def _materialized(rec: Any, t: Tensor) -> bool:
     whatever their input's value (so inside tf.function `softmax(zeros_like(x), axis=0)` of an argument x is folded
     with Eigen's kernel: 1/3 is 0x3eaaaaaa where oneDNN's, eagerly, is 0x3eaaaaab; fz58, fz54b seed 58205 #4,
     observed on TF 2.21)."""
-    from simdist.runtime.graph.ir import CONST, PURE
+    from simdist.runtime.graph.ir import PURE
     from simdist.runtime.ops import static_shapes
     i = rec.slot_of.get(id(t))
     if i is None:
         return False
-    seen: set[int] = set()
-    todo, materialized = [i], False
-    while todo:
-        j = todo.pop()
-        if j in seen:
-            continue
-        seen.add(j)
-        n = rec.nodes[j]
-        if n.kind == CONST:
-            if n.key == "capture":
-                return False
-            continue
+    materialized: list[int] = []
+
+    def visit(j: int, n: Any) -> bool | None:
         if n.kind != PURE or n.stateful or n.op is None:
             return False
-        if n.op.name in ("ZerosLike", "OnesLike"):
-            out = rec.tensor_at.get(j)
-            shape = static_shapes.known_shape(out) if out is not None else None
-            if shape is None or None in shape:
-                return False
-            materialized = True
-            continue
-        todo.extend(n.ins)
-    return materialized
+        if n.op.name not in ("ZerosLike", "OnesLike"):
+            return None
+        out = rec.tensor_at.get(j)
+        shape = static_shapes.known_shape(out) if out is not None else None
+        if shape is None or None in shape:
+            return False
+        materialized.append(j)
+        return True
+    return _back_to_literals(rec, i, visit) and bool(materialized)
 
 
 # --- constant_folding.cc SimplifyReduction: a reduction over no axes (or, keeping dims, over dims of size 1) is an
