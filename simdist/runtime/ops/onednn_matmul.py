@@ -41,9 +41,9 @@ ORDERED_BUDGET = 4_000_000
 
 
 def in_order(x: np.ndarray, y: np.ndarray, transpose_a: bool, transpose_b: bool) -> bool:
-    """Whether x [m, k] @ y [k, n] (neither transposed, or x alone) is oneDNN's product accumulated over k in order with fused
-    multiply-adds (contraction_order.ordered_matmul; `plain`): n >= 2 columns and k <= 384 (768 in two halves
-    from two rows on). Observed on the same Xeon: every
+    """Whether x [m, k] @ y [k, n] (neither transposed, or x alone) is oneDNN's product accumulated over k in order
+    with fused multiply-adds (contraction_order.ordered_matmul; `plain`): n >= 2 columns and k <= 384 (768 in two
+    halves from two rows on). Observed on the same Xeon: every
     element of 22 seeded products of m in 1..256, k in 3..384, n in 2..256 (NumPy's BLAS was off in 5 of them);
     from k = 385 oneDNN splits k (2x385x3: 4 of 6 elements off in order), and one column (n = 1) is its
     matrix-vector kernel: neither modelled (NumPy's order kept). With transpose_b, 16 rows and more take the same
@@ -74,19 +74,8 @@ def plain(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     found: not modelled), but a multiple of 384 (two rows or more), which sums each block of 384 so and adds the
     blocks' sums in order (onednn58: every element of 34 seeded products of k 1,152..4,608, m 2..64, n 2..40, plain,
     transpose_a, transpose_b from 16 rows; /work/wt/onednn58_logs/p_mm3.py, p_mm4.py, fit_mm3.py, fit_mm4.py)."""
-    from simdist.runtime.ops.contraction_order import ordered_matmul
     k = x.shape[1]
-    if k <= PLAIN_K:
-        return ordered_matmul(x, y)
-    if k > 2 * PLAIN_K:
-        out = ordered_matmul(x[:, :PLAIN_K], y[:PLAIN_K])
-        with np.errstate(over="ignore", invalid="ignore"):
-            for start in range(PLAIN_K, k, PLAIN_K):
-                out = (out + ordered_matmul(x[:, start:start + PLAIN_K], y[start:start + PLAIN_K])).astype(_F)
-        return out
-    h = -(-k // 2)
-    with np.errstate(over="ignore", invalid="ignore"):
-        return (ordered_matmul(x[:, :h], y[:h]) + ordered_matmul(x[:, h:], y[h:])).astype(_F)
+    return _blocked(x, y, k if k <= PLAIN_K else -(-k // 2) if k <= 2 * PLAIN_K else PLAIN_K)
 
 
 #: oneDNN's batched float32 product (BatchMatMulV2) sums k in blocks of this many
@@ -116,12 +105,18 @@ def batched(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     m and n up to 256, rank 4, broadcast batches, rank-3 by rank-2 as Keras' Dense on a sequence, einsum's
     BatchMatMul) and of raw rank-2 BatchMatMulV2; k = 513..519 take two blocks (one block is off in 2 of 6), and
     k = 1,025 / 1,536 / 2,048 neither."""
+    return _blocked(x, y, BATCH_K_BLOCK)
+
+
+def _blocked(x: np.ndarray, y: np.ndarray, block: int) -> np.ndarray:
+    """x [..., m, k] @ y [..., k, n] as oneDNN's float32 kernels split k: each block of `block` along k over k in
+    order with fused multiply-adds from +0 (contraction_order.ordered_matmul), the blocks' sums added in order."""
     from simdist.runtime.ops.contraction_order import ordered_matmul
     k = x.shape[-1]
-    out = ordered_matmul(x[..., :BATCH_K_BLOCK], y[..., :BATCH_K_BLOCK, :])
-    if k > BATCH_K_BLOCK:
-        with np.errstate(over="ignore", invalid="ignore"):
-            out = (out + ordered_matmul(x[..., BATCH_K_BLOCK:], y[..., BATCH_K_BLOCK:, :])).astype(_F)
+    out = ordered_matmul(x[..., :block], y[..., :block, :])
+    with np.errstate(over="ignore", invalid="ignore"):
+        for start in range(block, k, block):
+            out = (out + ordered_matmul(x[..., start:start + block], y[..., start:start + block, :])).astype(_F)
     return out
 
 
