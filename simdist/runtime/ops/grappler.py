@@ -256,15 +256,26 @@ def _complex_pow(rec: Any, x: Tensor, y: Tensor) -> Tensor | None:
     """ConvertPowStage of a complex Pow(x, c): c = 0 where x's shape is the output's and fully
     known is a Const of ones, c = 1 where it is the output's is Identity(x) (TF 2.21, observed: `x **
     -0.0` of a [2, 3, 3, 4] complex128 spec is 1 at x = 0, whose Pow kernel gives NaN + NaNj; `x ** 1.0`
-    of a [None] spec is x; an unknown rank, or a c that broadcasts x, runs the kernel; fz38b, fz14 seed 1420383003 #241). Other constants (Square, Sqrt,
-    ...) of complex x: not modelled."""
+    of a [None] spec is x; an unknown rank, or a c that broadcasts x, runs the kernel; fz38b, fz14 seed 1420383003 #241). c = 2, 3, 0.5, -0.5,
+    -1: Square, Mul(x, Square(x)), Sqrt, Rsqrt, Reciprocal of x alone, as for real x (gsweep59)."""
     from simdist.runtime.ops import array, static_shapes
     v = _const_value(rec, y)
     if v is None or v.size == 0:
         return None
     flat = v.reshape(-1).astype(np.complex128)
     c = complex(flat[0])
-    if not bool(np.all(flat == c)) or c not in (0, 1):
+    if not bool(np.all(flat == c)):
+        return None
+    if c in (2, 3, 0.5, -0.5, -1):
+        # (the stage's other exponents take complex x as real x: Square, Mul(x, Square(x)), Sqrt, Rsqrt, Reciprocal
+        # of x alone; TF 2.21 observed: `x ** 2` of complex64 1.5-2j is Square's exact -1.75-6j in a tf.function,
+        # the Pow kernel's -1.75-6.0000005j eagerly; gsweep59's g-pow-*-complex* programs)
+        from simdist.runtime.ops import dispatch, math, unary
+        if c == 3:
+            return dispatch.execute(math.MUL, (x, dispatch.execute(unary.SQUARE, (x,))))
+        op = {2: unary.SQUARE, 0.5: unary.SQRT, -0.5: unary.RSQRT, -1: unary.RECIPROCAL}[c.real]
+        return dispatch.execute(op, (x,))
+    if c not in (0, 1):
         return None
     known = static_shapes.graph_known_shape(x)
     try:
@@ -751,6 +762,11 @@ def _low_precision_fusion(view: Any, j: int, act_node: Any = None) -> Tensor | N
     if pre is None or pre.dtype.name not in ("bfloat16", "float16"):
         return None
     c_at = next((c for c in (0, 1) if _is_matmul(view, add.ins[c])), None)
+    if c_at is None and add.op.name == "BiasAdd" and act_node is not None and \
+            _read_once_op(view, add.ins[0], ("Conv2D",)) and _nhwc(rec.nodes[add.ins[0]]):
+        # (a Conv2D's BiasAdd and activation too: TF 2.21 observed, `relu(bias_add(conv2d(x, k), b))` of float16
+        # and bfloat16 in a tf.function is the float32 fused value rounded once; gsweep59's g-bias-* conv programs)
+        c_at = 0
     if c_at is None or (add.op.name == "BiasAdd" and c_at != 0):
         return None
     m = rec.nodes[add.ins[c_at]]
@@ -759,12 +775,12 @@ def _low_precision_fusion(view: Any, j: int, act_node: Any = None) -> Tensor | N
         return None
     f32 = {"DstT": dtypes.float32}
     wide = [dispatch.execute(math.CAST, (t,), f32) for t in (a, b, bias)]
-    y = dispatch.execute(linalg.MATMUL, (wide[0], wide[1]), m.attrs)
+    y = dispatch.execute(linalg.MATMUL if m.op.name == "MatMul" else m.op, (wide[0], wide[1]), m.attrs)
     y = dispatch.execute(math.ADD, (y, wide[2]) if c_at == 0 else (wide[2], y))
     if act_node is not None:
         name = act_node.op.name
         op = onednn_fused_activation.FUSED.get(name)
-        if name == "Relu" and pre.dtype.name == "float16":
+        if name == "Relu" and pre.dtype.name == "float16" and m.op.name == "MatMul":   # (Conv2D's: +0.0)
             op = onednn_fused_activation.RELU_ALPHA0
         y = dispatch.execute(op, (y,)) if op is not None else dispatch.execute(act_node.op, (y,), act_node.attrs)
         view.absorbed.add(j)
@@ -970,10 +986,11 @@ def _zeros(rec: Any, t: Tensor) -> bool:
     if node is not None and node.op.name == "ZerosLike":
         return True
     v = _const_value(rec, t)
-    if v is not None and v.dtype in (np.float32, np.float64):
+    if v is not None and (v.dtype in (np.float32, np.float64) or v.dtype.name == "bfloat16"):
         # (IsZeros compares on the CPU under DAZ: a float32/float64 subnormal is a zero, so
         # `[0.0, -0.0, 1e-40] - x` is Neg(x); a float16 one converts to a normal float and is not;
-        # fz27b, fz14 seed 1420272703 #21)
+        # fz27b, fz14 seed 1420272703 #21; a bfloat16 one widens to a float32 subnormal and is a zero:
+        # `x + bfloat16(1e-40)` is x in a tf.function, gsweep59's g-ones-bfloat16)
         from simdist.runtime import subnormals
         v = subnormals.flushed(v)
     elif v is not None and v.dtype in (np.complex64, np.complex128):
