@@ -588,3 +588,43 @@ def _traced(tf: Any, mk: Any) -> Any:
         y = cf(x)
     out["concrete"] = [b(y), b(t.gradient(y, x))]
     return out
+
+
+@program("hs-cg-two-variables-and-slices")
+def _two_variables(tf: Any, mk: Any) -> Any:
+    """A custom gradient over two variables of different shapes (the variables' gradients in the order the
+    function read them), and a variable read through two gathers whose IndexedSlices the tape aggregates (indices
+    in the order of the reads), plain, traced and in replicas."""
+    out: dict[str, Any] = {}
+    s = mk()
+
+    def make() -> Any:
+        return (tf.Variable(tf.constant(vals("hs-cg2-a", 3), tf.float32), name="hs_cg2_a"),
+                tf.Variable(tf.constant(vals("hs-cg2-b", 2, 3), tf.float32), name="hs_cg2_b"))
+    plain = make()
+    with s.scope():
+        mirrored = make()
+
+    def body(va: Any, vb: Any) -> Any:
+        @tf.custom_gradient
+        def f(x: Any) -> Any:
+            y = tf.reduce_sum(vb * x, axis=0) * va
+
+            def grad(up: Any, variables: Any = None) -> Any:
+                return (tf.reduce_sum(up * va) * tf.ones_like(x) * 0.5,
+                        [up * 3.0 for _ in range(1)] + [tf.ones_like(vb) * tf.reduce_sum(up)])
+            return y, grad
+        x = tf.constant(vals("hs-cg2-x", 3), tf.float32)
+        with tf.GradientTape() as t:
+            t.watch(x)
+            z = tf.reduce_sum(f(x) * x)
+            g = tf.reduce_sum(tf.gather(vb, [1, 0, 1]) * 2.0) + tf.reduce_sum(tf.gather(vb, [0]) * x)
+        gx, ga, gb = t.gradient(z, [x, va, vb])
+        with tf.GradientTape() as t2:
+            g = tf.reduce_sum(tf.gather(vb, [1, 0, 1]) * 2.0) + tf.reduce_sum(tf.gather(vb, [0]) * x)
+        gs = t2.gradient(g, vb)
+        return gx, ga, gb, gs.values, gs.indices, tf.convert_to_tensor(gs)
+    out["eager"] = error(lambda: [b(v) for v in body(*plain)])
+    out["traced"] = error(lambda: [b(v) for v in tf.function(lambda: body(*plain))()])
+    out["replicas traced"] = error(lambda: _locals(s, s.run(tf.function(lambda: body(*mirrored)))))
+    return out
