@@ -1,11 +1,11 @@
 """The Keras core, convolution, pooling, reshaping and merging layer sweep (fifty-ninth session, ysweep59;
 ysweep59_cases.py): Dense/EinsumDense/Embedding, Conv1D/2D/3D and their transposes, SeparableConv1D/2D and
-DepthwiseConv1D/2D, every pooling layer, Reshape/Flatten/Permute/RepeatVector/Cropping*/ZeroPadding*/UpSampling*, the
-merging layers, the dropout and noise layers with seeds, ActivityRegularization, Lambda, Identity and TimeDistributed —
-each with its defaults and each constructor option off its default, in float32, float64, mixed_float16 and
-mixed_bfloat16, in fit-like use (a training=True call under a GradientTape) eagerly and inside a tf.function: outputs
-and the gradients of a non-uniform upstream w.r.t. every input and trainable weight, compared bit for bit with TF
-2.21's recorded results (`python -m simdist.conformance.suite.test_ysweep59 --record` rewrites
+DepthwiseConv1D/2D, every pooling layer, Reshape/Flatten/Permute/RepeatVector/Cropping*/ZeroPadding*/UpSampling*,
+the merging layers, the dropout and noise layers with seeds, ActivityRegularization, Lambda, Identity and
+TimeDistributed — each with its defaults and each constructor option off its default, in float32, float64,
+mixed_float16 and mixed_bfloat16, in fit-like use (a training=True call under a GradientTape) eagerly and inside a
+tf.function: outputs and the gradients of a non-uniform upstream w.r.t. every input and trainable weight, compared
+bit for bit with TF 2.21's recorded results (`python -m simdist.conformance.suite.test_ysweep59 --record` rewrites
 ysweep59_reference.json.gz). Recorded on this session's AVX-512 Xeon with oneDNN on: simdist runs the programs under
 its reference model on any CPU. OPEN (ysweep59_cases.py) lists the cases left out, with the evidence."""
 

@@ -58,10 +58,11 @@ MODES = ("eager", "function")
 #: SeparableConv1D/2D's outputs and gradients at their defaults, TimeDistributed(Conv1D)'s gradient — a few of 20-60
 #: values each; (b) the same convolutions in float64 (Eigen's contraction order: input and kernel gradients, grouped
 #: Conv2D's outputs) and in mixed_float16/mixed_bfloat16 inside a tf.function (the outputs: eager ones agree);
-#: (c) Dense on a 3-D input (tensordot): the input gradient; (d) UnitNorm/MaxNorm constraints' gradients (the norm's
-#: reduction); (e) EinsumDense with lora under mixed precision: the A/B gradient; (f) Dot(normalize) in float64 in a
-#: tf.function (outputs); (g) ActivityRegularization's penalty gradient in a tf.function; (h) 3-D pooling gradients
-#: with 'same' padding (AvgPool3DGrad/MaxPool3DGrad) and AveragePooling1D 'same' in bfloat16.
+#: (c) (fixed: a 3-D Dense's input gradient, tensordot as TF's MatMul composition); (d) UnitNorm/MaxNorm
+#: constraints' gradients (the norm's reduction); (e) EinsumDense with lora under mixed precision: the A/B
+#: gradient; (f) Dot(normalize) in float64 in a tf.function (outputs); (g) ActivityRegularization's penalty
+#: gradient in a tf.function; (h) 3-D pooling gradients with 'same' padding (AvgPool3DGrad/MaxPool3DGrad) and
+#: AveragePooling1D 'same' in bfloat16.
 OPEN: dict[str, tuple[str, ...]] = {
     'y-conv-float32': (
         'conv1d-causal-dil2:eager/g', 'conv1d-causal:eager/g', 'conv1d-causal:function/g', 'conv1d-default:eager/g',
@@ -96,7 +97,7 @@ OPEN: dict[str, tuple[str, ...]] = {
         'sep2d-dm2-same-s2:function/y',
     ),
     'y-core-float32': (
-        'dense-3d:eager/g', 'dense-kconstraint:eager/g', 'emb-constraint:eager/g',
+        'dense-kconstraint:eager/g', 'emb-constraint:eager/g',
     ),
     'y-core-mixed_bfloat16': (
         'einsum-lora:eager/g', 'einsum-lora:function/g',
@@ -184,6 +185,8 @@ def _core_cases(tf: Any, dt: str) -> dict[str, Case]:
                   "lora2": {"lora_rank": 2}, "lora1-alpha": {"lora_rank": 1, "lora_alpha": 3.0}}.items():
         c[f"dense-{o}"] = (dense(**kw), _with_losses if o == "regularized" else _one, [x])
     c["dense-3d"] = (dense(), _one, [x3])
+    #: one unit (its bias is added by AddV2, not BiasAdd: ops.add squeezes a one-element bias) over 9 rows
+    c["dense-one-unit"] = (lambda: L.Dense(1, dtype=dt, name="y_dense1"), _one, [tensor(tf, arr("dx9", (9, 3)), dt)])
     c["init-dense-seeded"] = (dense(kernel_initializer=K.initializers.GlorotUniform(seed=7),
                                     bias_initializer=K.initializers.RandomNormal(0.5, 0.25, seed=3)), _one, [x])
     c["init-dense-he-trunc"] = (dense(kernel_initializer=K.initializers.HeNormal(seed=11),
@@ -195,6 +198,7 @@ def _core_cases(tf: Any, dt: str) -> dict[str, Case]:
     c["einsum-abc-nobias"] = (einsum("abc,cd->abd", (None, 4)), _one, [x3])
     c["einsum-abc-de"] = (einsum("abc,cde->abde", (None, 2, 3), bias_axes="de", activation="relu"), _one, [x3])
     c["einsum-lora"] = (einsum("abc,cd->abd", (None, 4), bias_axes="d", lora_rank=2), _one, [x3])
+    c["einsum-lora-alpha"] = (einsum("ab,bc->ac", 4, lora_rank=2, lora_alpha=3.0), _one, [x])
     ids = tf.constant([[0, 3, 5, 3], [5, 0, 0, 1]])
 
     def emb(**kw: Any) -> Callable[[], Any]:
@@ -213,7 +217,8 @@ def _core_cases(tf: Any, dt: str) -> dict[str, Case]:
     return c
 
 
-CORE_KEEP = ("dense-default", "dense-nobias-relu", "dense-regularized", "dense-lora2", "einsum-abc-de",
+CORE_KEEP = ("dense-default", "dense-one-unit", "dense-3d", "dense-nobias-relu", "dense-regularized", "dense-lora2",
+             "einsum-abc-de",
              "einsum-lora", "emb-mask-zero", "init-dense-seeded")
 
 
