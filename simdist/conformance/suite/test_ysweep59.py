@@ -21,11 +21,11 @@ _check, _ids = REF.check, REF.ids
 
 
 @pytest.mark.clause("keras.layer.forward-and-gradients")
-@pytest.mark.parametrize("name", _ids("y-core-"))
+@pytest.mark.parametrize("name", _ids("y-core-") + _ids("y-opt-"))
 def test_ysweep59_dense_einsum_dense_embedding(backend: Any, name: str) -> None:
     """Dense (use_bias, activations, regularizers' penalties as outputs, constraints, lora_rank/lora_alpha, a 3-D
     input, seeded initializers as built), EinsumDense (bias_axes, 3-D equations, lora) and Embedding (mask_zero's
-    mask, a constraint, lora): outputs and gradients, TF 2.21's bits."""
+    mask, a constraint, lora): outputs and gradients, TF 2.21's bits; one SGD step through weight constraints."""
     _check(backend, name)
 
 
@@ -71,7 +71,7 @@ def test_ysweep59_dropout_noise_and_wrappers(backend: Any, name: str) -> None:
     _check(backend, name)
 
 
-assert len(REF.programs) == len(FAMILIES) * len(DTYPES)
+assert len(REF.programs) == len(FAMILIES) * len(DTYPES) + 1
 
 if __name__ == "__main__":
     import sys

@@ -37,7 +37,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from simdist.conformance.suite.kpaths54_cases import packed, without_open
+from simdist.conformance.suite.kpaths54_cases import packed, upstream, without_open
 from simdist.conformance.suite.lsweep57_cases import arr, run, seed_weights
 from simdist.conformance.suite.recorded_programs import (RecordedPrograms, avx512_with_onednn, bits, error,
                                                          reference_cpu)
@@ -70,7 +70,7 @@ OPEN: dict[str, tuple[str, ...]] = {
         'conv1d-strides2-same:function/g', 'conv1dt-default:eager/y', 'conv1dt-dil2:eager/y',
         'conv2d-channels-first:eager/g', 'conv2d-default:eager/g', 'conv2d-dil-k1:eager/g', 'conv2d-groups2:eager/g',
         'conv2d-groups2:eager/y', 'conv2d-groups2:function/g', 'conv2d-groups2:function/y', 'conv2dt-default:eager/y',
-        'conv3d-default:eager/g', 'conv3d-default:function/g', 'conv3d-same-strides:eager/g',
+        'conv2dt-kreg:eager/y', 'conv3d-default:eager/g', 'conv3d-default:function/g', 'conv3d-same-strides:eager/g',
         'conv3dt-same-s2:eager/g', 'dw1d-default:eager/g', 'dw1d-default:eager/y', 'dw1d-dil2:eager/g',
         'dw1d-dil2:eager/y', 'dw1d-dm2-same:eager/g', 'dw1d-dm2-same:function/g', 'dw1d-s2-nobias:eager/g',
         'dw2d-default:eager/g', 'dw2d-default:eager/y', 'dw2d-dil2:eager/g', 'dw2d-dil2:eager/y',
@@ -150,6 +150,10 @@ def sweep(tf: Any, cases: dict[str, Case], dt: str, keep: tuple[str, ...]) -> di
                     seed_weights(layer, f"y/{key}")
                 r = run(tf, layer, lambda *vs: call(layer, *vs, training=True), xs, mode, f"y/{key}/{dt}")
                 if isinstance(r, dict):
+                    r["size"] = [len(v) for v in r["y"]]   # (kept when OPEN leaves the values out)
+                    shapes = [tuple(x.shape) for x in xs]
+                    r["static"] = error(lambda: _plain_shape(layer.compute_output_shape(
+                        shapes[0] if len(shapes) == 1 else shapes)))
                     if key.startswith("init-"):
                         r["w"] = [bits(w) for w in layer.weights]
                     if mode == "eager" and layer.losses:   # (after a traced call TF's list holds graph tensors)
@@ -157,6 +161,15 @@ def sweep(tf: Any, cases: dict[str, Case], dt: str, keep: tuple[str, ...]) -> di
                 return r
             out[f"{key}:{mode}"] = error(one)
     return out
+
+
+def _plain_shape(s: Any) -> Any:
+    """A static output shape (a tuple, a list of them, or a dict) as JSON lists."""
+    if isinstance(s, dict):
+        return {str(k): _plain_shape(v) for k, v in sorted(s.items())}
+    if isinstance(s, (list, tuple)) and any(isinstance(e, (list, tuple, dict)) for e in s):
+        return [_plain_shape(e) for e in s]
+    return [None if d is None else int(d) for d in s]
 
 
 def _one(l: Any, x: Any, training: Any = None) -> Any:
@@ -256,6 +269,8 @@ def _conv_cases(tf: Any, dt: str) -> dict[str, Case]:
     for o, kw in {"default": {}, "same-s2": {"padding": "same", "strides": 2},
                   "s21-op": {"strides": (2, 1), "output_padding": (1, 0)}}.items():
         c[f"conv2dt-{o}"] = (mk("Conv2DTranspose", 2, 2, **kw), _one, [x2])
+    c["conv2dt-kreg"] = (mk("Conv2DTranspose", 2, 2, kernel_regularizer="l2"),
+                         lambda l, x, training=None: [l(x, training=training)] + list(l.losses), [x2])
     c["conv3dt-same-s2"] = (mk("Conv3DTranspose", 2, 2, strides=2, padding="same"), _one, [x3])
     for o, kw in {"default": {}, "dm2-same": {"depth_multiplier": 2, "padding": "same"},
                   "s2-nobias": {"strides": 2, "use_bias": False}, "dil2": {"dilation_rate": 2}}.items():
@@ -442,6 +457,43 @@ def _misc_cases(tf: Any, dt: str) -> dict[str, Case]:
 
 
 MISC_KEEP = ("dropout", "dropout-noise-shape", "sdrop2d", "gnoise", "gdropout", "adropout", "actreg", "td-dense")
+
+def _optimizer_steps(tf: Any, mk: Any) -> Any:
+    """One SGD(0.5) step of a non-uniform linear loss through layers with weight constraints and regularizers (the
+    optimizer applies each variable's constraint after its update): every weight after the step, TF 2.21's bits."""
+    L, K = tf.keras.layers, tf.keras
+    x = tf.constant(arr("ox", (3, 5)).astype("float32"))
+    x2 = tf.constant(arr("ox2", (1, 4, 5, 2)).astype("float32"))
+    ids = tf.constant([[0, 3, 5, 3], [5, 0, 0, 1]])
+    cases = {
+        "dense": (lambda: L.Dense(4, kernel_constraint=K.constraints.MaxNorm(0.6), bias_constraint="non_neg",
+                                  name="y_dense"), x),
+        "dense-one-unit": (lambda: L.Dense(1, kernel_constraint="unit_norm", name="y_dense1"),
+                           tf.constant(arr("ox9", (9, 3)).astype("float32"))),
+        "conv2dt": (lambda: L.Conv2DTranspose(2, 2, kernel_constraint=K.constraints.MinMaxNorm(0.2, 0.7),
+                                              bias_constraint="non_neg", name="y_conv2dt"), x2),
+        "embedding": (lambda: L.Embedding(6, 3, embeddings_constraint="max_norm", name="y_embedding"), ids),
+        "einsum": (lambda: L.EinsumDense("ab,bc->ac", 4, bias_axes="c", kernel_constraint="non_neg",
+                                         name="y_einsum"), x),
+    }
+    out: dict[str, Any] = {}
+    for key, (make, xx) in cases.items():
+        def one(make: Any = make, xx: Any = xx, key: str = key) -> Any:
+            layer = make()
+            layer(xx)
+            seed_weights(layer, f"y/opt/{key}")
+            opt = K.optimizers.SGD(0.5)
+            with tf.GradientTape() as t:
+                y = layer(xx, training=True)
+                loss = tf.reduce_sum(y * upstream(tf, f"y/opt/{key}", tuple(y.shape), "float32"))
+            grads = t.gradient(loss, layer.trainable_weights)
+            opt.apply_gradients(zip(grads, layer.trainable_weights))
+            return [bits(w) for w in layer.weights]
+        out[key] = error(one)
+    return out
+
+
+program("y-opt-float32", _optimizer_steps)
 
 FAMILIES: dict[str, tuple[Callable[[Any, str], dict[str, Case]], tuple[str, ...]]] = {
     "core": (_core_cases, CORE_KEEP), "conv": (_conv_cases, CONV_KEEP), "pool": (_pool_cases, POOL_KEEP),
