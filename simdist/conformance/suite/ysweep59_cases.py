@@ -211,7 +211,7 @@ def _core_cases(tf: Any, dt: str) -> dict[str, Case]:
     c["einsum-abc-nobias"] = (einsum("abc,cd->abd", (None, 4)), _one, [x3])
     c["einsum-abc-de"] = (einsum("abc,cde->abde", (None, 2, 3), bias_axes="de", activation="relu"), _one, [x3])
     c["einsum-lora"] = (einsum("abc,cd->abd", (None, 4), bias_axes="d", lora_rank=2), _one, [x3])
-    c["einsum-lora-alpha"] = (einsum("ab,bc->ac", 4, lora_rank=2, lora_alpha=3.0), _one, [x])
+    c["einsum-lora-alpha"] = (einsum("ab,bc->ac", 4, lora_rank=3, lora_alpha=2.0), _one, [x])   # (2/3: not a power of 2)
     ids = tf.constant([[0, 3, 5, 3], [5, 0, 0, 1]])
 
     def emb(**kw: Any) -> Callable[[], Any]:
