@@ -830,6 +830,9 @@ def tensordot(a: Any, b: Any, axes: Any, name: str | None = None) -> Tensor:
         rows, inner = int(np.prod([da[k] for k in range(ra) if k not in xa])), int(np.prod([da[k] for k in xa]))
         if rows * inner and eigen_in_order(np.zeros((rows, inner), np.float32), np.zeros((inner, 1), np.float32)):
             return _tensordot_matmul(ta, tb, xa, xb)
+        # (and every other float32 product: TF's composition's gradient is MatMul's, g·bᵀ and aᵀ·g as oneDNN orders
+        # them, where one Einsum's gradient sums in another order — a 3-D Dense's input gradient; ysweep59)
+        return _tensordot_matmul(ta, tb, xa, xb)
     return einsum(f"{''.join(sa)},{''.join(sb)}->{''.join(out)}", ta, tb)
 
 
