@@ -52,6 +52,12 @@ OPEN: tuple[tuple[str, str, str], ...] = (
      "dependency and the read's status then raises AttributeError from assert_consumed, "
      "assert_existing_objects_matched and assert_nontrivial_match (observed; not traced further); simdist's status "
      "answers them (the root's values matched, `extra` unbound)"),
+    ("ss-keras-file-layouts", "node_kwargs",
+     "a functional model's config.json: Keras 3.15's Layer.__call__ (step 6) sets kwargs['mask'] to the input's "
+     "Keras mask whenever the layer's call has a `mask` argument and one tensor argument, None included, so the "
+     "BatchNormalization node's kwargs are {'mask': None}; simdist's _populate_masks (keras/layers/layer.py) sets it "
+     "only when a mask is not None, so its node kwargs are {} (the model computes the same; only the saved config "
+     "differs)"),
     ("ss-st-twice", "z", _TWICE),
     ("ss-st-twice", "first_after_z/assert_consumed", _TWICE),
     ("ss-st-twice", "second_after_z/assert_consumed", _TWICE),
@@ -640,6 +646,64 @@ def _weights_h5(tf: Any) -> Any:
 
 
 _program("ss-keras-weights-h5", _weights_h5)
+
+
+def _h5_layout(path: str) -> Any:
+    """A .weights.h5 file's datasets: [name, shape, values] in name order (h5py's visit order)."""
+    import h5py
+    out: list[Any] = []
+    with h5py.File(path, "r") as f:
+        def visit(name: str, obj: Any) -> None:
+            if isinstance(obj, h5py.Dataset):
+                a = np.asarray(obj[()])
+                out.append([name, list(a.shape), bits(a) if a.dtype.kind in "fiub" else str(a.dtype)])
+        f.visititems(visit)
+    return out
+
+
+def _scrub(c: Any) -> Any:
+    """A config without what names the process (a shared DTypePolicy's `shared_object_id`, Python's id of it) and
+    without the inbound nodes' call kwargs (recorded apart)."""
+    if isinstance(c, dict):
+        return {k: _scrub(v) for k, v in c.items() if k not in ("shared_object_id", "kwargs")}
+    if isinstance(c, list):
+        return [_scrub(v) for v in c]
+    return c
+
+
+def _file_layouts(tf: Any) -> Any:
+    """What the files hold: a .weights.h5 of a trained model with BatchNormalization and a frozen layer, and the
+    .keras archive's entries, config (without its dates and versions) and weights, compiled with a nesterov SGD
+    after one step."""
+    import json
+    import zipfile
+    k = tf.keras
+    x = k.Input((3,), name="x")
+    h = k.layers.Dense(4, name="d1")(k.layers.BatchNormalization(name="bn", momentum=0.5)(x))
+    y = k.layers.Dense(2, name="d2", use_bias=False)(k.layers.Dense(3, name="fz", trainable=False)(h))
+    m = k.Model(x, y, name="lay")
+    for v in m.weights:
+        v.assign(_arr("ss-keras-layout" + v.path, tuple(v.shape)))
+    m.compile(optimizer=k.optimizers.SGD(0.1, momentum=0.5, nesterov=True), loss="mae")
+    xs, ys = rng("ss-keras-layout-data").standard_normal((4, 3)), rng("ss-keras-layout-y").standard_normal((4, 2))
+    m.train_on_batch(xs.astype(np.float32), ys.astype(np.float32))
+    out: dict[str, Any] = {}
+    with _Dir() as d:
+        m.save_weights(d("m.weights.h5"))
+        out["h5"] = _h5_layout(d("m.weights.h5"))
+        m.save(d("m.keras"))
+        with zipfile.ZipFile(d("m.keras")) as z:
+            out["entries"] = sorted(z.namelist())
+            cfg = json.loads(z.read("config.json"))
+            out["node_kwargs"] = [[n.get("kwargs") for n in layer.get("inbound_nodes", [])]
+                                  for layer in cfg["config"]["layers"]]
+            out["config"] = plain(_scrub(cfg))
+            z.extract("model.weights.h5", d("x"))
+        out["keras_h5"] = _h5_layout(d("x", "model.weights.h5"))
+    return out
+
+
+_program("ss-keras-file-layouts", _file_layouts)
 
 
 # -- 4. get_weights / set_weights order ----------------------------------------------------------------------------
