@@ -697,6 +697,7 @@ def _file_layouts(tf: Any) -> Any:
             cfg = json.loads(z.read("config.json"))
             out["node_kwargs"] = [[n.get("kwargs") for n in layer.get("inbound_nodes", [])]
                                   for layer in cfg["config"]["layers"]]
+            cfg["compile_config"]["optimizer"]["config"].pop("name")   # ("sgd_9": numbered by the process)
             out["config"] = plain(_scrub(cfg))
             z.extract("model.weights.h5", d("x"))
         out["keras_h5"] = _h5_layout(d("x", "model.weights.h5"))
