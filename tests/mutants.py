@@ -7229,8 +7229,8 @@ TRAINING_BATCH41: list[Mutant] = [
        "take(count) with a negative count other than -1 yields nothing (TF: every element)"),
     # -- checkpoints and saving
     _t("checkpoint-assert-consumed-unused-ignored", "missing-error", "simdist/strategies/checkpoint.py",
-       "        if self._missing or self._unused:\n",
-       "        if self._missing:\n",
+       "        self.assert_existing_objects_matched()\n        if self._unused:\n",
+       "        self.assert_existing_objects_matched()\n        if self._unused and self._missing:\n",
        "a restore status's assert_consumed passes when the checkpoint holds values no object took"),
     _t("checkpoint-options-two-param-callback-accepted", "missing-error", "simdist/strategies/checkpoint.py",
        "                assert len(inspect.signature(callback).parameters) <= 1\n",
