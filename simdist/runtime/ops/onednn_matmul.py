@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from simdist.runtime import host_cpu
-from simdist.runtime.ops.nan_operands import first_nan
+from simdist.runtime.ops.nan_operands import chain_nan, first_nan
 from simdist.runtime.ops.onednn_softmax import fma32
 
 __all__ = ["applies", "applies_matvec", "applies_matvec_transposed", "applies_one_row", "applies_row_split", "batched", "batched_in_order",
@@ -82,8 +82,8 @@ def plain(x: np.ndarray, y: np.ndarray, transpose_a: bool = False, transpose_b: 
     (`copy_based`) the blocks are `copy_k_blocks`'s."""
     m, k = x.shape
     if copy_based(m, k, y.shape[1], transpose_a, transpose_b):
-        return _blocked(x, y, copy_k_blocks(k))
-    return _blocked(x, y, k_blocks(k))
+        return _blocked(x, y, copy_k_blocks(k), nans=True)
+    return _blocked(x, y, k_blocks(k), nans=True)
 
 
 def copy_based(m: int, k: int, n: int, transpose_a: bool, transpose_b: bool) -> bool:
@@ -140,12 +140,11 @@ def gemv_k_bounds(outputs: int, m: int, k: int, n: int) -> list[int] | None:
 
 
 def applies_row_split(x: np.ndarray, y: np.ndarray, transpose_a: bool, transpose_b: bool) -> bool:
-    """Whether x [1, k] @ y [k, n] (not transpose_b; x given transposed or not) is oneDNN's matrix-vector product whose
-    threads split k (`gemv_k_bounds`): computed by `split_gemv`; one row otherwise sums k in order
-    (contraction_order.row_in_order)."""
+    """Whether x [1, k] @ y [k, n] (not transpose_b; x given transposed or not) is oneDNN's matrix-vector product
+    without transpose (`split_gemv`: k in order, in parts where its threads split k, `gemv_k_bounds`; its NaNs the
+    kernel's). Where oneDNN does not run float32, contraction_order.row_in_order sums one row in order."""
     return (not transpose_b and x.dtype == np.float32 and y.dtype == np.float32 and x.ndim == 2 and y.ndim == 2
-            and x.shape[0] == 1 and y.shape[1] >= 2 and host_cpu.current().onednn_supports("float32")
-            and gemv_k_bounds(y.shape[1], 1, x.shape[1], y.shape[1]) is not None)
+            and x.shape[0] == 1 and x.shape[1] >= 1 and y.shape[1] >= 2 and host_cpu.current().onednn_supports("float32"))
 
 
 def split_gemv(x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -154,7 +153,9 @@ def split_gemv(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     m, k = x.shape
     n = y.shape[1]
     bounds = gemv_k_bounds(n if m == 1 else m, m, k, n)
-    return _blocked(x, y, bounds if bounds is not None else [0, k])
+    # (its NaNs as `_blocked`'s, the vector's (x's of one row, y's of one column) first at a step: onednn59,
+    # /work/wt/onednn59_logs/p_nan2.py, fit_nan3.py)
+    return _blocked(x, y, bounds if bounds is not None else [0, k], nans=True, x_first=m == 1)
 
 
 def k_blocks(k: int, block: int = PLAIN_K) -> list[int]:
@@ -199,14 +200,25 @@ def batched(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return _blocked(x, y, list(range(0, k, BATCH_K_BLOCK)) + [k])
 
 
-def _blocked(x: np.ndarray, y: np.ndarray, bounds: list[int]) -> np.ndarray:
+def _blocked(x: np.ndarray, y: np.ndarray, bounds: list[int], nans: bool = False, x_first: bool = True) -> np.ndarray:
     """x [..., m, k] @ y [..., k, n] as oneDNN's float32 kernels split k at `bounds` ([0, ..., k]): each block over k
-    in order with fused multiply-adds from +0 (contraction_order.ordered_matmul), the blocks' sums added in order."""
+    in order with fused multiply-adds from +0 (contraction_order.ordered_matmul), the blocks' sums added in order.
+    With `nans` (2-D, the no-copy sgemm's) its NaNs are the kernel's: each block's as its chain ends
+    (nan_operands.chain_nan), a block's sum the first operand of its addition to the earlier blocks' (onednn59,
+    /work/wt/onednn59_logs/fit_nan.py: every NaN of 40 plain, transpose_a and transpose_b products of k 3..800 with
+    tagged NaNs; x's NaN before y's at one step unless not `x_first`); without, whichever NaN the compiled kernel
+    gives."""
     from simdist.runtime.ops.contraction_order import ordered_matmul
-    out = ordered_matmul(x[..., :bounds[1]], y[..., :bounds[1], :])
+
+    def block(start: int, stop: int) -> np.ndarray:
+        p = ordered_matmul(x[..., start:stop], y[..., start:stop, :])
+        return chain_nan(p, x[:, start:stop], y[start:stop], x_first) if nans else p
+
+    out = block(0, bounds[1])
     with np.errstate(over="ignore", invalid="ignore"):
         for start, stop in zip(bounds[1:-1], bounds[2:]):
-            out = (out + ordered_matmul(x[..., start:stop], y[..., start:stop, :])).astype(_F)
+            p = block(start, stop)
+            out = first_nan((p + out).astype(_F), p, out) if nans else (out + p).astype(_F)
     return out
 
 
@@ -215,11 +227,17 @@ def matmul_transposed_b(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     `transposed_b_pure` (identical bits: tests/ops/test_fma_native.py)."""
     from simdist.runtime.ops import fma_native
     out = fma_native.matmul_transposed_b(x, y)
-    return out if out is not None else transposed_b_pure(x, y)
+    if out is None or np.isnan(out).any():
+        # (its NaNs the kernel's: `transposed_b_pure`'s steps choose them as the kernel's instructions do)
+        return transposed_b_pure(x, y)
+    return out
 
 
 def transposed_b_pure(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """matmul_transposed_b in NumPy: one fma32 pass over [m, n, 16] lanes per 16 elements of k."""
+    """matmul_transposed_b in NumPy: one fma32 pass over [m, n, 16] lanes per 16 elements of k. Its NaNs are the
+    kernel's: a step's NaN is its last NaN operand's, b's element before x's (fma32(b, x, acc)), and a lane sum's
+    NaN the lower lane's (onednn59: every NaN of 40 products of 2..15 rows with NaNs whose payloads name their
+    operand, /work/wt/onednn59_logs/p_nan.py, p_nan2.py, fit_nan.py; n = 7 and 9 columns 3 of 170 elements off)."""
     m, k = x.shape
     n = y.shape[1]
     b = np.ascontiguousarray(y.T)                  # [n, k]: the rows the kernel reads
@@ -227,11 +245,11 @@ def transposed_b_pure(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     for start in range(0, k, _LANES):
         stop = min(start + _LANES, k)
         w = stop - start
-        acc[:, :, :w] = fma32(x[:, None, start:stop], b[None, :, start:stop], acc[:, :, :w])
+        acc[:, :, :w] = fma32(b[None, :, start:stop], x[:, None, start:stop], acc[:, :, :w])
     width = _LANES
     while width > 1:
         width //= 2
-        acc = (acc[:, :, :width] + acc[:, :, width:2 * width]).astype(_F)
+        acc = _add(acc[:, :, :width], acc[:, :, width:2 * width])
     return acc[:, :, 0]
 
 
@@ -311,7 +329,9 @@ def matvec(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     column as `one_row_transposed_b` computes one (fifty-eighth session, /work/wt/lead58_logs/p_mv.py, fit_mv.py:
     every element of 20 seeded products of m 1..64, k 1..1,000, plain and with transpose_b; NumPy's BLAS was off in
     most. With transpose_a it is another order, not modelled)."""
-    return _dots(x, np.ascontiguousarray(y.T))[:, None]
+    # (the column is the kernel's vector, the first operand of each product as one row's is: which NaN it keeps,
+    # onednn59, /work/wt/lead58_logs/p_nanmm.py)
+    return _dots(np.ascontiguousarray(y.T), x)[:, None]
 
 
 def _lane_sums(a: np.ndarray, b: np.ndarray) -> np.ndarray:
