@@ -5,10 +5,10 @@ The operands' NaNs carry payloads that name the operand and its position along k
 output's NaN shows which one the kernel kept. Observed on TF 2.21 on the Xeon: the no-copy and copy-based sgemm
 kernels, one chain of fused multiply-adds per block, keep the last NaN operand along k (x's before y's at one step),
 a later block's NaN before the earlier blocks' sum; the matrix-vector kernel likewise with the vector's element
-first; the 2..15-row transpose_b kernel the same in each of its 16 lanes (b's element first), the lanes added by
-halves with the lower lane first. simdist's compiled kernels returned whichever NaN their instructions gave. Each case
-runs on TF 2.21 and on simdist (the golden's host model); outputs as float32 bit patterns. Its golden
-(tests/goldens/) is stamped with this file."""
+first; the 2..15-row transpose_b kernel the same in each of its 16 lanes (b's element first, x's in its calls of
+three rows for columns 5..7 of each 8), the lanes added by halves with the lower lane first. simdist's compiled
+kernels returned whichever NaN their instructions gave. Each case runs on TF 2.21 and on simdist (the golden's host
+model); outputs as float32 bit patterns. Its golden (tests/goldens/) is stamped with this file."""
 
 from __future__ import annotations
 
@@ -73,6 +73,8 @@ _SHAPES = {
     "copy": ((16, 500, 120, False, True, 0.02), (16, 800, 101, False, True, 0.02)),
     "lanes": ((2, 17, 5, False, True, 0.15), (5, 40, 3, False, True, 0.05), (9, 100, 2, False, True, 0.05),
               (15, 8, 3, False, True, 0.15), (3, 40, 13, False, True, 0.05)),
+    "lanes6": ((3, 40, 9, False, True, 0.15), (9, 17, 14, False, True, 0.15), (15, 8, 22, False, True, 0.3),
+               (7, 40, 12, False, True, 0.15), (5, 17, 6, False, True, 0.3)),
     "gemv": ((1, 40, 5, False, False, 0.15), (1, 400, 2, True, False, 0.05), (1, 5000, 129, False, False, 0.02),
              (5, 40, 1, True, False, 0.15), (700, 800, 1, True, False, 0.02)),
 }

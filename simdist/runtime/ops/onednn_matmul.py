@@ -19,8 +19,9 @@ from simdist.runtime import host_cpu
 from simdist.runtime.ops.nan_operands import chain_nan, first_nan
 from simdist.runtime.ops.onednn_softmax import fma32
 
-__all__ = ["applies", "applies_matvec", "applies_matvec_transposed", "applies_one_row", "applies_row_split", "batched", "batched_in_order",
-           "copy_based", "copy_k_blocks", "gemv_k_bounds", "in_order", "k_blocks", "matmul_transposed_b", "matvec", "one_row_transposed_b", "plain", "single_threaded", "split_gemv",
+__all__ = ["applies", "applies_matvec", "applies_matvec_transposed", "applies_one_row", "applies_row_split",
+           "batched", "batched_in_order", "copy_based", "copy_k_blocks", "gemv_k_bounds", "in_order", "k_blocks",
+           "matmul_transposed_b", "matvec", "one_row_transposed_b", "plain", "single_threaded", "split_gemv",
            "transposed_b_pure"]
 
 _F = np.float32
@@ -144,7 +145,8 @@ def applies_row_split(x: np.ndarray, y: np.ndarray, transpose_a: bool, transpose
     without transpose (`split_gemv`: k in order, in parts where its threads split k, `gemv_k_bounds`; its NaNs the
     kernel's). Where oneDNN does not run float32, contraction_order.row_in_order sums one row in order."""
     return (not transpose_b and x.dtype == np.float32 and y.dtype == np.float32 and x.ndim == 2 and y.ndim == 2
-            and x.shape[0] == 1 and x.shape[1] >= 1 and y.shape[1] >= 2 and host_cpu.current().onednn_supports("float32"))
+            and x.shape[0] == 1 and x.shape[1] >= 1 and y.shape[1] >= 2
+            and host_cpu.current().onednn_supports("float32"))
 
 
 def split_gemv(x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -241,16 +243,42 @@ def transposed_b_pure(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     m, k = x.shape
     n = y.shape[1]
     b = np.ascontiguousarray(y.T)                  # [n, k]: the rows the kernel reads
+    swapped = _x_first(m, n)[:, :, None]
     acc = np.zeros((m, n, _LANES), _F)
     for start in range(0, k, _LANES):
         stop = min(start + _LANES, k)
         w = stop - start
-        acc[:, :, :w] = fma32(b[None, :, start:stop], x[:, None, start:stop], acc[:, :, :w])
+        xs, bs = x[:, None, start:stop], b[None, :, start:stop]
+        step = fma32(bs, xs, acc[:, :, :w])
+        if swapped.any():
+            step = np.where(swapped, fma32(xs, bs, acc[:, :, :w]), step)
+        acc[:, :, :w] = step
     width = _LANES
     while width > 1:
         width //= 2
         acc = _add(acc[:, :, :width], acc[:, :, width:2 * width])
     return acc[:, :, 0]
+
+
+#: oneDNN's small-n kernel's split of 1..15 rows into kernel calls of 1, 2 or 3 rows (sgemm_smalln_tn's partitions)
+_SMALLN_PARTS = ((0, 1), (0, 2), (0, 3), (0, 2, 4), (0, 3, 5), (0, 3, 6), (0, 2, 4, 7), (0, 3, 6, 8), (0, 3, 6, 9),
+                 (0, 2, 4, 7, 10), (0, 3, 6, 9, 11), (0, 3, 6, 9, 12), (0, 2, 4, 7, 10, 13), (0, 3, 6, 9, 12, 14),
+                 (0, 3, 6, 9, 12, 15))
+
+
+def _x_first(m: int, n: int) -> np.ndarray:
+    """[m, n] bool: the outputs whose products the 2..15-row kernel multiplies as x · b (else b · x): in its calls of
+    three rows, the columns 5, 6, 7 of each 8 (its vfmadd231ps with the row's broadcast first, jit_avx512_core_gemm_
+    smalln_tn_f32_kern.cpp, MROW > 5): which NaN the product keeps (onednn59, /work/wt/onednn59_logs/p_nan2.py)."""
+    out = np.zeros((m, n), bool)
+    if not 1 <= m <= 15:
+        return out
+    parts = _SMALLN_PARTS[m - 1]
+    cols = (np.arange(n) % 8) >= 5
+    for lo, hi in zip(parts[:-1], parts[1:]):
+        if hi - lo == 3:
+            out[lo:hi] = cols
+    return out
 
 
 def applies_one_row(x: np.ndarray, y: np.ndarray, transpose_a: bool, transpose_b: bool) -> bool:
