@@ -105,6 +105,11 @@ def arr(name: str, shape: tuple[int, ...], scale: float = 1.0, dt: str = "float3
     return (rng(name).uniform(-1.0, 1.0, size=shape) * scale).astype(dt)
 
 
+def spec(t: Any) -> Any:
+    """A symbolic output's dtype and static shape."""
+    return [str(getattr(t.dtype, "name", t.dtype)), [None if d is None else int(d) for d in t.shape]]
+
+
 class tmpdir:
     """A temporary directory for a program's files (removed after)."""
 
@@ -170,6 +175,14 @@ def _disc_adapt(n: int) -> Callable[[Any, Any], dict[str, Callable[[], Any]]]:
         cases["2d-bins3"] = lambda: one(None, 3, "2d")
         cases["count-bins4"] = lambda: one(None, 4, "array", "count")
         cases["bins1"] = lambda: one(None, 1, "array")
+
+        def twice() -> Any:
+            layer = L.Discretization(num_bins=4, name="pd")
+            layer.adapt(data)
+            first = plain(list(layer.bin_boundaries))
+            layer.adapt(data[: max(1, n // 2)] * 3.0 + 10.0)
+            return {"first": first, "second": plain(list(layer.bin_boundaries)), "y": layer(x)}
+        cases["adapt-twice"] = twice
         return cases
     return fn
 
@@ -199,6 +212,18 @@ def _norm(tf: Any, mk: Any) -> dict[str, Callable[[], Any]]:
     cases["given-mixed"] = lambda: L.Normalization(mean=[0.1, 0.2, 0.3], variance=[3.0, 0.7, 10.0], name="pn",
                                                    dtype="mixed_float16")(xg)
     cases["given-tiny-var"] = lambda: L.Normalization(mean=0.0, variance=1e-12, name="pn")(xg)
+    # float64 data far from zero (a float32 mean or variance loses it), in float32 and float64 layers
+    far = (1.0e6 + arr("nrmfar", (301, 2), 1.0e-3, "float64")).astype("float64")
+    for ldt in ("float32", "float64"):
+        for src in ("array", "tensor", "dataset"):
+            def farcase(ldt: str = ldt, src: str = src) -> Any:
+                layer = L.Normalization(dtype=ldt, name="pn")
+                layer.adapt(far if src == "array" else tf.constant(far) if src == "tensor" else
+                            tf.data.Dataset.from_tensor_slices(far).batch(50))
+                return {"mean": layer.mean, "variance": layer.variance, "y": layer(tf.constant(far[:2]))}
+            cases[f"far-{ldt}-{src}"] = farcase
+    xy = tf.data.Dataset.from_tensor_slices((far.astype("float32") - 1.0e6, np.arange(301.0))).batch(64)
+    cases["adapt-xy-dataset"] = lambda: (lambda n: (n.adapt(xy), [n.mean, n.variance])[1])(L.Normalization(name="pn"))
     return cases
 
 
@@ -267,6 +292,24 @@ def _lookup(kind: str) -> Callable[[Any, Any], dict[str, Callable[[], Any]]]:
                                                             call=x[0] if mode == "one_hot" else x)
             cases[f"{mode}-mask"] = lambda mode=mode: one(output_mode=mode, mask_token=mask,
                                                           call=x[0] if mode == "one_hot" else x)
+        kdt = "string" if s else "int64"
+        for mode in ("int", "one_hot", "multi_hot", "count", "tf_idf"):
+            for pad in (False, True):
+                def sym(mode: str = mode, pad: bool = pad) -> Any:
+                    kw: dict[str, Any] = {"idf_weights": idf} if mode == "tf_idf" else {}
+                    if pad:
+                        kw.update(max_tokens=9, pad_to_max_tokens=True)
+                    layer = Layer(vocabulary=vocab, output_mode=mode, name="pl", **kw)
+                    return spec(layer(tf.keras.Input(shape=(3,), dtype=kdt)))
+                cases[f"symbolic-{mode}{'-pad' if pad else ''}"] = sym
+        cases["repeated-token"] = lambda: one(vocabulary=[vocab[0], vocab[1], vocab[0]], src="given")
+        cases["no-vocab-pad-multi_hot"] = lambda: one(src="none", max_tokens=6, pad_to_max_tokens=True,
+                                                      output_mode="multi_hot")
+        cases["no-vocab-multi_hot"] = lambda: one(src="none", output_mode="multi_hot")
+        cases["config-roundtrip"] = lambda: (lambda c: [plain(c), Layer.from_config(c)(x)])(
+            Layer(vocabulary=vocab, num_oov_indices=2, mask_token=mask, output_mode="count", name="pl").get_config())
+        cases["vocab-no-specials"] = lambda: [str(v) for v in Layer(vocabulary=vocab, mask_token=mask, name="pl")
+                                              .get_vocabulary(include_special_tokens=False)]
         if not s:
             cases["int32-vocab"] = lambda: one(vocabulary_dtype="int32", call=tf.cast(x, "int32"))
         else:
@@ -294,6 +337,15 @@ def _hashing(tf: Any, mk: Any) -> dict[str, Callable[[], Any]]:
                 x[0] if mode == "one_hot" else x)
         cases[f"{k}-count-sparse"] = lambda x=x: L.Hashing(num_bins=6, output_mode="count", sparse=True, name="ph")(x)
     cases["float-input"] = lambda: L.Hashing(num_bins=5, name="ph")(tf.constant([1.5, -0.0]))
+    cases["config-salt-roundtrip"] = lambda: (lambda c: [plain(c), L.Hashing.from_config(c)(xs["str"])])(
+        L.Hashing(num_bins=17, salt=133, mask_value="a", output_mode="count", name="ph").get_config())
+    cases["one_hot-column"] = lambda: L.Hashing(num_bins=5, output_mode="one_hot", name="ph")(
+        tf.constant([["a"], ["bb"], ["c"]]))
+    cases["one_hot-column-batch1"] = lambda: L.Hashing(num_bins=5, output_mode="one_hot", name="ph")(
+        tf.constant([["a"]]))
+    for mode in ("int", "one_hot", "multi_hot", "count"):
+        cases[f"symbolic-{mode}"] = lambda mode=mode: spec(L.Hashing(num_bins=6, output_mode=mode, name="ph")(
+            tf.keras.Input(shape=(3,), dtype="string")))
     r = tf.ragged.constant([["a", "b"], ["c"], []])
     ri = tf.ragged.constant([[1, 5], [7]], dtype="int64")
     sp = tf.sparse.from_dense(tf.constant([["a", ""], ["", "zz"]]))
@@ -328,6 +380,8 @@ def _crossing(tf: Any, mk: Any) -> dict[str, Callable[[], Any]]:
     cases["int-int"] = lambda: L.HashedCrossing(num_bins=13, name="pc")((a, a * 3))
     cases["scalar"] = lambda: L.HashedCrossing(num_bins=13, name="pc")((a[0], b[0]))
     cases["config"] = lambda: plain(L.HashedCrossing(num_bins=6, name="pc").get_config())
+    cases["one-input"] = lambda: L.HashedCrossing(num_bins=6, name="pc")((a,))
+    cases["three-inputs"] = lambda: L.HashedCrossing(num_bins=6, name="pc")((a, b, a))
     return cases
 
 
@@ -349,7 +403,13 @@ def _category(tf: Any, mk: Any) -> dict[str, Callable[[], Any]]:
         "dtype-int": lambda: L.CategoryEncoding(num_tokens=4, output_mode="count", dtype="int32", name="pe")(x2),
         "config": lambda: plain(L.CategoryEncoding(num_tokens=4, name="pe").get_config()),
         "none-tokens": lambda: L.CategoryEncoding(name="pe")(x2),
+        "scalar-one_hot": lambda: L.CategoryEncoding(num_tokens=4, output_mode="one_hot", name="pe")(tf.constant(2)),
+        "scalar-multi_hot": lambda: L.CategoryEncoding(num_tokens=4, name="pe")(tf.constant(3)),
+        "scalar-count": lambda: L.CategoryEncoding(num_tokens=4, output_mode="count", name="pe")(tf.constant(1)),
     }
+    for mode in ("one_hot", "multi_hot", "count"):
+        cases[f"symbolic-{mode}"] = lambda mode=mode: spec(L.CategoryEncoding(num_tokens=4, output_mode=mode,
+                                                                              name="pe")(tf.keras.Input(shape=(3,))))
     for mode in ("one_hot", "multi_hot", "count"):
         cases[mode] = lambda mode=mode: L.CategoryEncoding(num_tokens=4, output_mode=mode, name="pe")(x1)
         cases[f"{mode}-2d"] = lambda mode=mode: L.CategoryEncoding(num_tokens=4, output_mode=mode, name="pe")(x2)
@@ -405,6 +465,19 @@ def _textvec(tf: Any, mk: Any) -> dict[str, Callable[[], Any]]:
     cases["ragged"] = lambda: one(ragged=True)
     cases["vocab"] = lambda: one(vocab=True)
     cases["2d-input"] = lambda: one(call=tf.reshape(x, (3, 1)))
+    for sp in ("whitespace", None):
+        for mode in ("int", "multi_hot", "tf_idf"):
+            for shp in ((), (1,)):
+                def sym(sp: Any = sp, mode: str = mode, shp: Any = shp) -> Any:
+                    kw = {"idf_weights": [0.5, 1.0, 1.5, 2.0, 2.5]} if mode == "tf_idf" else {}
+                    layer = L.TextVectorization(split=sp, output_mode=mode, vocabulary=["the", "cat", "a", "dog",
+                                                                                        "hat"], name="pt", **kw)
+                    return spec(layer(tf.keras.Input(shape=shp, dtype="string")))
+                cases[f"symbolic-{sp}-{mode}-{len(shp)}"] = sym
+    cases["vocab-no-specials"] = lambda: (lambda t: (t.adapt(data), t.get_vocabulary(include_special_tokens=False))[1])(
+        L.TextVectorization(name="pt"))
+    cases["set-vocab-idf"] = lambda: (lambda t: (t.set_vocabulary(["the", "cat", "a"], idf_weights=[0.5, 1.5, 2.5]),
+                                                 t(x))[1])(L.TextVectorization(output_mode="tf_idf", name="pt"))
     cases["config"] = lambda: plain({k: v for k, v in L.TextVectorization(name="pt").get_config().items()
                                      if k not in ("vocabulary", "idf_weights")})
     return cases
@@ -425,6 +498,11 @@ def _img_rescale_resize(tf: Any, mk: Any) -> dict[str, Callable[[], Any]]:
         "rescale-uint8": lambda: L.Rescaling(1 / 127.5, offset=-1.0, name="pr")(xu),
         "rescale-f64": lambda: L.Rescaling(0.1, offset=0.3, dtype="float64", name="pr")(x),
         "rescale-list": lambda: L.Rescaling([0.5, 0.25, 2.0], offset=[1.0, 0.0, -3.0], name="pr")(x),
+        "rescale-mask": lambda: [L.Rescaling(0.5, name="pr").supports_masking, L.Rescaling(0.5, name="pr").compute_mask(
+            x, tf.constant([True, False]))],
+        "flip-infer-uint8": lambda: L.RandomFlip(seed=3, name="prf")(xu, training=False),
+        "flip-infer-int32": lambda: L.RandomFlip(seed=3, name="prf")(tf.cast(x, "int32"), training=False),
+        "flip-train-uint8": lambda: L.RandomFlip(seed=3, name="prf")(xu, training=True),
         "center-smaller": lambda: L.CenterCrop(3, 5, name="pcc")(x),
         "center-larger": lambda: L.CenterCrop(8, 9, name="pcc")(x),
         "center-odd": lambda: L.CenterCrop(5, 3, name="pcc")(x),
@@ -603,7 +681,9 @@ def _util_data(tf: Any, mk: Any) -> dict[str, Callable[[], Any]]:
         "ts-stride": lambda: ts(sequence_stride=3), "ts-rate": lambda: ts(sampling_rate=2),
         "ts-rate-stride": lambda: ts(sampling_rate=3, sequence_stride=2, targets=tgt),
         "ts-start-end": lambda: ts(start_index=2, end_index=15), "ts-batch-none": lambda: ts(batch_size=None)[:3],
-        "ts-batch-default": lambda: ts(batch_size=128), "ts-shuffle": lambda: ts(shuffle=True, seed=7, targets=tgt),
+        "ts-batch-default": lambda: ts(batch_size=128),
+        # (the shuffle buffer's seed pairs with the global seed: set here, so earlier programs' seeds do not count)
+        "ts-shuffle": lambda: (tf.random.set_seed(1234), ts(shuffle=True, seed=7, targets=tgt))[1],
         "ts-too-long": lambda: ts(sequence_length=25),
         "ts-end-short": lambda: ts(end_index=5, sampling_rate=2),
     })
