@@ -139,7 +139,12 @@ def _disc_given(tf: Any, mk: Any) -> dict[str, Callable[[], Any]]:
         "none": lambda: L.Discretization(name="pd")(x),
         "both": lambda: L.Discretization(bin_boundaries=bb, num_bins=3, name="pd")(x),
         "config": lambda: plain(L.Discretization(bin_boundaries=bb, name="pd").get_config()),
+        "zero-bins": lambda: L.Discretization(num_bins=0, name="pd"),
     }
+    for mode in ("int", "one_hot", "multi_hot", "count"):
+        for shp in ((), (3,), (2, 3)):
+            cases[f"symbolic-{mode}-{len(shp)}"] = lambda mode=mode, shp=shp: spec(L.Discretization(
+                bin_boundaries=bb, output_mode=mode, name="pd")(tf.keras.Input(shape=shp)))
     for mode in ("one_hot", "multi_hot", "count"):
         cases[mode] = lambda mode=mode: L.Discretization(bin_boundaries=bb, output_mode=mode, name="pd")(x1)
         cases[f"{mode}-2d"] = lambda mode=mode: L.Discretization(bin_boundaries=bb, output_mode=mode, name="pd")(x)
@@ -211,6 +216,13 @@ def _norm(tf: Any, mk: Any) -> dict[str, Callable[[], Any]]:
         tf.cast(xg, "float16"))
     cases["given-mixed"] = lambda: L.Normalization(mean=[0.1, 0.2, 0.3], variance=[3.0, 0.7, 10.0], name="pn",
                                                    dtype="mixed_float16")(xg)
+    x3 = tf.constant(arr("nrm3", (2, 3, 4), 2.0))
+    cases["given-3d-last"] = lambda: L.Normalization(mean=[0.1, 0.2, 0.3, 0.4], variance=[1.0, 2.0, 3.0, 4.0],
+                                                     name="pn")(x3)
+    cases["given-3d-axis1"] = lambda: L.Normalization(axis=1, mean=[0.1, 0.2, 0.3], variance=[1.0, 2.0, 3.0],
+                                                      name="pn")(x3)
+    cases["given-3d-axis-neg2"] = lambda: L.Normalization(axis=-2, mean=[0.5, -0.5, 0.0], variance=[2.0, 0.5, 1.0],
+                                                          name="pn")(x3)
     cases["given-tiny-var"] = lambda: L.Normalization(mean=0.0, variance=1e-12, name="pn")(xg)
     # float64 data far from zero (a float32 mean or variance loses it), in float32 and float64 layers
     far = (1.0e6 + arr("nrmfar", (301, 2), 1.0e-3, "float64")).astype("float64")
@@ -272,6 +284,8 @@ def _lookup(kind: str) -> Callable[[Any, Any], dict[str, Callable[[], Any]]]:
             "file": lambda: one("file"),
             "oov0": lambda: one(num_oov_indices=0), "oov0-known": lambda: one(call=x[:1, :2], num_oov_indices=0),
             "oov2": lambda: one(num_oov_indices=2), "oov2-adapt": lambda: one("adapt", num_oov_indices=2),
+        "oov3-mask": lambda: one(num_oov_indices=3, mask_token=mask),
+        "oov3-mask-count": lambda: one(num_oov_indices=3, mask_token=mask, output_mode="count"),
             "mask": lambda: one(mask_token=mask), "mask-adapt": lambda: one("adapt", mask_token=mask),
             "oov-token": lambda: one(oov_token=oov),
             "max3-adapt": lambda: one("adapt", max_tokens=4), "max-pad": lambda: one("adapt", max_tokens=7,
@@ -381,6 +395,12 @@ def _crossing(tf: Any, mk: Any) -> dict[str, Callable[[], Any]]:
     cases["scalar"] = lambda: L.HashedCrossing(num_bins=13, name="pc")((a[0], b[0]))
     cases["config"] = lambda: plain(L.HashedCrossing(num_bins=6, name="pc").get_config())
     cases["one-input"] = lambda: L.HashedCrossing(num_bins=6, name="pc")((a,))
+    cases["shape-mismatch"] = lambda: L.HashedCrossing(num_bins=6, name="pc")((a2, b))
+    for mode in ("int", "one_hot"):
+        for shp in ((), (1,)):
+            cases[f"symbolic-{mode}-{len(shp)}"] = lambda mode=mode, shp=shp: spec(L.HashedCrossing(
+                num_bins=6, output_mode=mode, name="pc")((tf.keras.Input(shape=shp, dtype="int64"),
+                                                          tf.keras.Input(shape=shp, dtype="string"))))
     cases["three-inputs"] = lambda: L.HashedCrossing(num_bins=6, name="pc")((a, b, a))
     return cases
 
@@ -403,13 +423,15 @@ def _category(tf: Any, mk: Any) -> dict[str, Callable[[], Any]]:
         "dtype-int": lambda: L.CategoryEncoding(num_tokens=4, output_mode="count", dtype="int32", name="pe")(x2),
         "config": lambda: plain(L.CategoryEncoding(num_tokens=4, name="pe").get_config()),
         "none-tokens": lambda: L.CategoryEncoding(name="pe")(x2),
+        "zero-tokens": lambda: L.CategoryEncoding(num_tokens=0, name="pe"),
         "scalar-one_hot": lambda: L.CategoryEncoding(num_tokens=4, output_mode="one_hot", name="pe")(tf.constant(2)),
         "scalar-multi_hot": lambda: L.CategoryEncoding(num_tokens=4, name="pe")(tf.constant(3)),
         "scalar-count": lambda: L.CategoryEncoding(num_tokens=4, output_mode="count", name="pe")(tf.constant(1)),
     }
     for mode in ("one_hot", "multi_hot", "count"):
-        cases[f"symbolic-{mode}"] = lambda mode=mode: spec(L.CategoryEncoding(num_tokens=4, output_mode=mode,
-                                                                              name="pe")(tf.keras.Input(shape=(3,))))
+        for shp in ((), (1,), (3,)):
+            cases[f"symbolic-{mode}-{shp}"] = lambda mode=mode, shp=shp: spec(L.CategoryEncoding(
+                num_tokens=4, output_mode=mode, name="pe")(tf.keras.Input(shape=shp)))
     for mode in ("one_hot", "multi_hot", "count"):
         cases[mode] = lambda mode=mode: L.CategoryEncoding(num_tokens=4, output_mode=mode, name="pe")(x1)
         cases[f"{mode}-2d"] = lambda mode=mode: L.CategoryEncoding(num_tokens=4, output_mode=mode, name="pe")(x2)
@@ -520,6 +542,14 @@ def _img_rescale_resize(tf: Any, mk: Any) -> dict[str, Callable[[], Any]]:
     cases["resize-pad-fill"] = lambda: L.Resizing(5, 3, pad_to_aspect_ratio=True, fill_value=7.5, name="prs")(x)
     cases["resize-uint8"] = lambda: L.Resizing(4, 5, name="prs")(xu)
     cases["resize-3d"] = lambda: L.Resizing(3, 3, name="prs")(x[0])
+    for k, make in {"resize": lambda: L.Resizing(3, 4, name="prs"), "center": lambda: L.CenterCrop(3, 4, name="pcc"),
+                    "rcrop": lambda: L.RandomCrop(3, 4, seed=1, name="prc")}.items():
+        cases[f"symbolic-{k}-batched"] = lambda make=make: spec(make()(tf.keras.Input(shape=(6, 8, 3))))
+        cases[f"symbolic-{k}-unbatched"] = lambda make=make: spec(make()(tf.keras.Input(batch_shape=(6, 8, 3))))
+        cases[f"shape-{k}-unbatched"] = lambda make=make: list(make().compute_output_shape((6, 8, 3)))
+        cases[f"shape-{k}-batched"] = lambda make=make: list(make().compute_output_shape((None, 6, 8, 3)))
+    cases["resize-mask"] = lambda: (lambda r: [r.supports_masking, r.compute_mask(x, None)])(
+        L.Resizing(3, 4, interpolation="bicubic", name="prs"))
     return cases
 
 
