@@ -434,7 +434,13 @@ def complex_gebp(x: np.ndarray, y: np.ndarray) -> np.ndarray:
             prods = (ar * br, ar * bi, ai * br, ai * bi)
             for rows, o in ((slice(r4, None), "seq"), (slice(0, r4), order)):
                 s = [_gebp_sum(p[..., rows, :, :], o) for p in prods]
-                out[..., rows, lo:hi] = _alpha_landed(s[0] - s[3], s[1] + s[2], x.dtype)
+                block = _alpha_landed(s[0] - s[3], s[1] + s[2], x.dtype)
+                if np.isnan(block.real).any() or np.isnan(block.imag).any():   # (the kernel's NaN signs)
+                    from simdist.runtime.ops.complex_gebp_nan import nan_signed_entries
+                    re, im = nan_signed_entries(ar[..., rows, :, :], ai[..., rows, :, :], br, bi, o)
+                    block.real = np.where(np.isnan(block.real), re, block.real)
+                    block.imag = np.where(np.isnan(block.imag), im, block.imag)
+                out[..., rows, lo:hi] = block
         if x.dtype == np.complex64 and n % 2 and r4 < m:
             re, im = _scalar_madd(x[..., r4:, :], y[..., :, n - 1:], annex_g=True)
             one, zero = np.ones_like(re), np.zeros_like(re)
