@@ -25,7 +25,7 @@ import numpy as np
 
 from simdist.runtime import dtypes
 
-__all__ = ["dot", "float64_gebp", "float64_gemv", "takes_float64_gebp", "eigen_batched_in_order", "eigen_gemv", "eigen_gemv_transposed", "lazy_transposed", "lazy_transposed_matmul", "redux_sum", "rowmajor_gemv", "eigen_in_order", "eigen_pairs", "gemv_in_order", "in_order", "matmul", "needs_order", "ordered_fma_pure", "ordered_matmul",
+__all__ = ["complex_gemv", "dot", "float64_gebp", "float64_gemv", "takes_float64_gebp", "eigen_batched_in_order", "eigen_gemv", "eigen_gemv_transposed", "lazy_transposed", "lazy_transposed_matmul", "redux_sum", "rowmajor_gemv", "eigen_in_order", "eigen_pairs", "gemv_in_order", "in_order", "matmul", "needs_order", "ordered_fma_pure", "ordered_matmul",
            "paired_matmul", "row_in_order"]
 
 
@@ -208,9 +208,10 @@ def rowmajor_gemv(a: np.ndarray, v: np.ndarray) -> np.ndarray:
     order; each single row left takes the full packets, then a half packet of P/2 lanes whose predux is added, then
     the rest in order. Eigen's LLT (A21 -= A20 * A10^T) with it and its squared norms by `redux_sum`: 288 of 300
     seeded Cholesky factors bit-exact on TF 2.21 (200 before; fz46b: logdet of a 6x6 matrix, fz46b_gen seed 46001);
-    small float32 ones are off in 3 of 87 (a half packet's use not settled)."""
+    small float32 ones are off in 3 of 87 (a half packet's use not settled). Complex (`complex_gemv`): packets of
+    P = 4 complex64 or 2 complex128, each product rounded part by part (`_complex_products`)."""
     r, k = a.shape[-2], a.shape[-1]
-    size = 8 if a.dtype == np.float32 else 4
+    size = {"float32": 8, "float64": 4, "complex64": 4, "complex128": 2}[a.dtype.name]
     out = np.empty(a.shape[:-1], a.dtype)
     single = np.zeros(r, bool)
     i = 0
@@ -220,7 +221,7 @@ def rowmajor_gemv(a: np.ndarray, v: np.ndarray) -> np.ndarray:
     single[i:] = True
     with np.errstate(over="ignore", invalid="ignore"):
         for row in range(r):
-            prods = a[..., row, :] * v   # [..., k], rounded
+            prods = a[..., row, :] * v if a.dtype.kind == "f" else _complex_products(a[..., row, :], v)
             full = (k // size) * size
             lanes = np.zeros(prods.shape[:-1] + (size,), a.dtype)
             for j in range(0, full, size):
@@ -434,7 +435,13 @@ def complex_gebp(x: np.ndarray, y: np.ndarray) -> np.ndarray:
             prods = (ar * br, ar * bi, ai * br, ai * bi)
             for rows, o in ((slice(r4, None), "seq"), (slice(0, r4), order)):
                 s = [_gebp_sum(p[..., rows, :, :], o) for p in prods]
-                out[..., rows, lo:hi] = _alpha_landed(s[0] - s[3], s[1] + s[2], x.dtype)
+                block = _alpha_landed(s[0] - s[3], s[1] + s[2], x.dtype)
+                if np.isnan(block.real).any() or np.isnan(block.imag).any():   # (the kernel's NaN signs)
+                    from simdist.runtime.ops.complex_gebp_nan import nan_signed_entries
+                    re, im = nan_signed_entries(ar[..., rows, :, :], ai[..., rows, :, :], br, bi, o)
+                    block.real = np.where(np.isnan(block.real), re, block.real)
+                    block.imag = np.where(np.isnan(block.imag), im, block.imag)
+                out[..., rows, lo:hi] = block
         if x.dtype == np.complex64 and n % 2 and r4 < m:
             re, im = _scalar_madd(x[..., r4:, :], y[..., :, n - 1:], annex_g=True)
             one, zero = np.ones_like(re), np.zeros_like(re)
@@ -589,6 +596,55 @@ def float64_gemv(x: np.ndarray, y: np.ndarray, transpose_a: bool, transpose_b: b
 
 
 _GEMV_K, _GEMV_MN = 200, 100   # (the measured range)
+
+
+def _complex_products(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """a·b element-wise as Eigen's complex packets multiply (ar·br - ai·bi, ar·bi + ai·br, each part rounded;
+    written out: NumPy's complex multiply may fuse by CPU)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        re = a.real * b.real - a.imag * b.imag
+        im = a.real * b.imag + a.imag * b.real
+    out = np.empty(re.shape, np.result_type(a, b))
+    out.real, out.imag = re, im
+    return out
+
+
+def complex_gemv(x: np.ndarray, y: np.ndarray, transpose_a: bool, transpose_b: bool) -> np.ndarray | None:
+    """A complex x [..., m, k] @ y [..., k, n] (transposes and conjugates applied) with one row or one column (not
+    both) and m + k + n >= 20 as TF 2.21's Eigen GEMV kernels sum it, else None. Where TF
+    holds the matrix row-major, general_matrix_vector_product<RowMajor> (`rowmajor_gemv` with complex packets). One column:
+    x (not transpose_a) times the vector y; one row: y^T (y given with transpose_b) times the vector x; the sum lands
+    on +0. Else the matrix is column-major (GeneralMatrixVector.h<ColMajor>, as `float64_gemv`): for each block of
+    columns (all k when k < 128, else 16) each output adds the block's products in order from zero, then the block's
+    sum to the result.
+    Measured on TF 2.21 (this AVX-512 Xeon, cplx59): 1,272 of 1,272 row-major products of cplx58's probe
+    (cplx58_logs/cgemm_tf.npz: other dimension 2..13, k <= 33) and 1,344 of 1,344 of the other dimension in 2..100,
+    k in 20..300, plain, transposed and adjoint, batched or not (cplx59_logs/gemv_tf.py, gemv_cmp.py); through the
+    facade 2,240 of 2,240 of that probe, row- and column-major (cother59.py; before: all row-major and the column-major
+    ones with k >= 128 among them: 1,790 off), and of cplx58's 8,952 one-row, one-column and k = 1 products all but 15
+    one-by-one products (before: 1,286 off)."""
+    if x.dtype.kind != "c" or y.dtype != x.dtype or x.ndim < 2 or y.ndim < 2 or not x.size or not y.size:
+        return None
+    m, k, n = x.shape[-2], x.shape[-1], y.shape[-1]
+    if (m == 1) == (n == 1) or m + k + n < 20 or k > 300 or max(m, n) > _GEMV_MN:
+        return None
+    batch = np.broadcast_shapes(x.shape[:-2], y.shape[:-2])
+    x = np.broadcast_to(x, batch + x.shape[-2:])
+    y = np.broadcast_to(y, batch + y.shape[-2:])
+    a, v = (x, y[..., :, 0]) if n == 1 else (np.swapaxes(y, -1, -2), x[..., 0, :])
+    with np.errstate(over="ignore", invalid="ignore"):
+        if transpose_b if m == 1 else not transpose_a:
+            out = rowmajor_gemv(np.ascontiguousarray(a), np.ascontiguousarray(v))
+        else:
+            out = np.zeros(a.shape[:-1], a.dtype)
+            block = k if k < 128 else 16
+            for j0 in range(0, k, block):
+                c = np.zeros(a.shape[:-1], a.dtype)
+                for j in range(j0, min(k, j0 + block)):
+                    c = c + _complex_products(a[..., :, j], v[..., None, j])
+                out = out + c
+        out = out + x.real.dtype.type(0)
+    return out[..., :, None] if n == 1 else out[..., None, :]
 
 
 def _gebp_sum(p: np.ndarray, order: str) -> np.ndarray:

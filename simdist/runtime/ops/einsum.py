@@ -257,6 +257,10 @@ def _in_order(ins: Sequence[str], out: str, arrays: Sequence[np.ndarray]) -> np.
     from simdist.runtime.ops.contraction_order import complex_gebp, takes_gebp
     if takes_gebp(x, y):   # (complex: Eigen's GEBP accumulators, clause ops.complex-gebp-order)
         return np.transpose(complex_gebp(x, y).reshape(shape), perm)
+    from simdist.runtime.ops.contraction_order import complex_gemv
+    gemv = complex_gemv(x, y, *_trans_flags(ins, out))
+    if gemv is not None:   # (complex, one row or column: Eigen's GEMV kernels with EinsumOp's transposes)
+        return np.transpose(gemv.reshape(shape), perm)
     return np.transpose(matmul(x, y).reshape(shape), perm)
 
 

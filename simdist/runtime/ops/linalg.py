@@ -37,6 +37,10 @@ def _matmul(a: np.ndarray, b: np.ndarray, transpose_a: bool = False, transpose_b
     from simdist.runtime.ops.contraction_order import complex_lazy, takes_complex_lazy
     if takes_complex_lazy(x, y):   # (small batched complex: Eigen's lazy product, clause ops.complex-gebp-order)
         return complex_lazy(x, y, transpose_a, transpose_b)
+    from simdist.runtime.ops.contraction_order import complex_gemv
+    cgemv = complex_gemv(x, y, transpose_a, transpose_b)
+    if cgemv is not None:   # (complex, one row or column of a row-major matrix: Eigen's GEMV, ops.complex-gebp-order)
+        return cgemv
     from simdist.runtime.ops.contraction_order import eigen_batched_in_order, eigen_in_order, eigen_pairs, paired_matmul
     if eigen_in_order(x, y, transpose_b) or eigen_batched_in_order(x, y, transpose_b):
         # (a host without oneDNN: Eigen's order, rounded products)
