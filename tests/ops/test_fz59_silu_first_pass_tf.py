@@ -6,10 +6,11 @@ Grappler's first shape inference does not know its rank, so constant folding's f
 `beta * x` (ShapesSymbolicallyEqual needs a known rank); the second iteration does, after the remapper has already
 passed the Mul(x, Sigmoid(Identity(x))), so TF 2.21 keeps Sigmoid and Mul where an ordinary silu becomes one
 _MklSwish (run metadata's optimized graphs, /work/wt/fz59_logs/q_swish3.py). The unknown rank carries through
-elementwise ops, reductions and unsorted segment reductions (`2.0 * mean`, `reduce_sum(mean, 0)`,
-`unsorted_segment_prod(mean, ...)` stay unfused), not through MatMul, ConcatV2, a Reshape to a constant shape, nor
-to a hand-written `m * sigmoid(m)` (no `beta * x`): those fuse. Float results compared as bit patterns. Its golden
-(tests/goldens/) is stamped with this file."""
+elementwise ops, reductions, unsorted segment reductions, the UnchangedShape ops (cumsum, softmax, reverse),
+StridedSlice, ExpandDims and GatherV2 (`2.0 * mean`, `reduce_sum(mean, 0)`, `cumsum(mean)` stay unfused), not through
+MatMul, ConcatV2, Pad, Tile, Transpose, a Reshape to a constant shape, nor to a hand-written `m * sigmoid(m)` (no
+`beta * x`): those fuse. Float results compared as bit patterns. Its golden (tests/goldens/) is stamped with this
+file."""
 
 from __future__ import annotations
 
@@ -37,7 +38,18 @@ _FORMS: dict[str, Callable[..., Any]] = {
     "mean_sum": lambda tf, x, y, ids: tf.nn.silu(tf.reduce_sum(tf.math.unsorted_segment_mean(y, ids, 16), axis=0)),
     "mean_scaled": lambda tf, x, y, ids: tf.nn.silu(2.5 * tf.math.unsorted_segment_mean(x, ids, 16)),
     "mean_abs": lambda tf, x, y, ids: tf.nn.silu(tf.abs(tf.math.unsorted_segment_mean(x, ids, 16))),
+    "mean_cumsum": lambda tf, x, y, ids: tf.nn.silu(tf.math.cumsum(tf.math.unsorted_segment_mean(x, ids, 16))),
+    "mean_cumprod_2d": lambda tf, x, y, ids: tf.nn.silu(
+        tf.math.cumprod(tf.math.unsorted_segment_mean(y, ids, 16) / 4.0, axis=0)),
+    "mean_softmax_2d": lambda tf, x, y, ids: tf.nn.silu(tf.nn.softmax(tf.math.unsorted_segment_mean(y, ids, 16))),
+    "mean_reverse": lambda tf, x, y, ids: tf.nn.silu(tf.reverse(tf.math.unsorted_segment_mean(x, ids, 16), [0])),
+    "mean_sliced": lambda tf, x, y, ids: tf.nn.silu(tf.math.unsorted_segment_mean(x, ids, 16)[3:]),
+    "mean_expanded": lambda tf, x, y, ids: tf.nn.silu(tf.expand_dims(tf.math.unsorted_segment_mean(x, ids, 16), 0)),
+    "mean_gathered": lambda tf, x, y, ids: tf.nn.silu(tf.gather(tf.math.unsorted_segment_mean(x, ids, 16), ids)),
     # (fused in TF 2.21)
+    "mean_padded": lambda tf, x, y, ids: tf.nn.silu(tf.pad(tf.math.unsorted_segment_mean(x, ids, 16), [[1, 2]])),
+    "mean_tiled": lambda tf, x, y, ids: tf.nn.silu(tf.tile(tf.math.unsorted_segment_mean(x, ids, 16), [3])),
+    "mean_transposed": lambda tf, x, y, ids: tf.nn.silu(tf.transpose(tf.math.unsorted_segment_mean(y, ids, 16))),
     "mean_matmul": lambda tf, x, y, ids: tf.nn.silu(
         tf.matmul(tf.math.unsorted_segment_mean(y, ids, 16), y[:8], transpose_b=True)),
     "mean_reshaped": lambda tf, x, y, ids: tf.nn.silu(tf.reshape(tf.math.unsorted_segment_mean(y, ids, 16), [48])),

@@ -716,9 +716,12 @@ def _swish_fusion(view: Any, i: int) -> Tensor | None:
 
 
 # ops whose output rank is unknown where an input's is (their shape functions: the elementwise ops' broadcast, the
-# reductions', UnsortedSegmentReductionShapeFn's data dimensions); any other op's output counts as of a known rank
+# reductions', UnsortedSegmentReductionShapeFn's data dimensions, UnchangedShape's, StridedSlice's, ExpandDims',
+# Squeeze's, GatherV2's); any other op's output counts as of a known rank (Pad, Tile and Transpose know theirs from
+# their paddings, multiples and perm: silu of them fuses, TF 2.21 observed, /work/wt/fz59_logs/q_swish5.py)
 _RANK_CARRIERS = frozenset({"Identity", "UnsortedSegmentSum", "UnsortedSegmentProd", "UnsortedSegmentMax",
-                            "UnsortedSegmentMin"})
+                            "UnsortedSegmentMin", "Cumsum", "Cumprod", "CumulativeLogsumexp", "Softmax", "LogSoftmax",
+                            "ReverseV2", "Roll", "StridedSlice", "ExpandDims", "Squeeze", "GatherV2"})
 
 
 def _first_pass_rank_unknown(view: Any, j: int, depth: int) -> bool:
@@ -736,8 +739,8 @@ def _first_pass_rank_unknown(view: Any, j: int, depth: int) -> bool:
     if depth > 64 or n.kind != _PURE or n.op is None:
         return False
     op = n.op
-    if op.name in _RANK_CARRIERS and n.ins:
-        return _first_pass_rank_unknown(view, n.ins[0], depth + 1)
+    if op.name in _RANK_CARRIERS:
+        return any(_first_pass_rank_unknown(view, k, depth + 1) for k in n.ins)
     if op.kind == "reduction" and n.ins:
         return _first_pass_rank_unknown(view, n.ins[0], depth + 1)
     if op.kind == "elementwise" or op.fusion is SAME_SHAPES or op.fusion is BROADCAST:
