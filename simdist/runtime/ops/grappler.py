@@ -705,12 +705,47 @@ def _swish_fusion(view: Any, i: int) -> Tensor | None:
             continue
         if _unforwarded(view, s.ins[0]) != _unforwarded(view, n.ins[x_at]) or view.consumers(j) != 1:
             continue
+        if view.alias[s.ins[0]] != view.alias[n.ins[x_at]] and _first_pass_rank_unknown(view, n.ins[x_at], 0):
+            return None   # (silu's `beta * x`, simplified only in the second iteration: Sigmoid and Mul stay)
         x = view.tensor(n.ins[x_at])
         if x is None or not host_cpu.current().onednn_supports(x.dtype.name):
             return None
         view.absorbed.add(j)
         return dispatch.execute(onednn_swish.MKL_SWISH, (x,))
     return None
+
+
+# ops whose output rank is unknown where an input's is (their shape functions: the elementwise ops' broadcast, the
+# reductions', UnsortedSegmentReductionShapeFn's data dimensions, UnchangedShape's, StridedSlice's, ExpandDims',
+# Squeeze's, GatherV2's); any other op's output counts as of a known rank (Pad, Tile and Transpose know theirs from
+# their paddings, multiples and perm: silu of them fuses, TF 2.21 observed, /work/wt/fz59_logs/q_swish5.py)
+_RANK_CARRIERS = frozenset({"Identity", "UnsortedSegmentSum", "UnsortedSegmentProd", "UnsortedSegmentMax",
+                            "UnsortedSegmentMin", "Cumsum", "Cumprod", "CumulativeLogsumexp", "Softmax", "LogSoftmax",
+                            "ReverseV2", "Roll", "StridedSlice", "ExpandDims", "Squeeze", "GatherV2"})
+
+
+def _first_pass_rank_unknown(view: Any, j: int, depth: int) -> bool:
+    """Whether Grappler's shape inference before constant folding does not know the rank of node j's output: a
+    Reshape static_shapes marks (`mark_first_pass_rank_unknown`: unsorted_segment_mean's and sqrt_n's count), or
+    an elementwise op, a reduction or an unsorted segment reduction of such an input (fz59; TF 2.21 observed,
+    /work/wt/fz59_logs/q_swish3.py: `silu(2.0 * unsorted_segment_mean(x, ids, 2))` and silu of its reduce_sum or
+    unsorted_segment_prod keep Sigmoid and Mul; of its MatMul, ConcatV2 or constant-shape Reshape fuse)."""
+    from simdist.runtime.ops import static_shapes
+    from simdist.runtime.ops.registry import BROADCAST, SAME_SHAPES
+    j = view.alias[j]
+    if static_shapes.first_pass_rank_unknown(view.tensor(j)):
+        return True
+    n = view.rec.nodes[j]
+    if depth > 64 or n.kind != _PURE or n.op is None:
+        return False
+    op = n.op
+    if op.name in _RANK_CARRIERS:
+        return any(_first_pass_rank_unknown(view, k, depth + 1) for k in n.ins)
+    if op.kind == "reduction" and n.ins:
+        return _first_pass_rank_unknown(view, n.ins[0], depth + 1)
+    if op.kind == "elementwise" or op.fusion is SAME_SHAPES or op.fusion is BROADCAST:
+        return any(_first_pass_rank_unknown(view, k, depth + 1) for k in n.ins)
+    return False
 
 
 # --- remapper.cc FindContractionWithBiasAndActivation: act(MatMul + bias) -> _MklNativeFusedMatMul on oneDNN ---

@@ -408,7 +408,7 @@ def reduce_std(input_tensor: Any, axis: Any = None, keepdims: bool = False, name
 
 # --- EuclideanNorm: one declaration (a reduction: stacked over lanes with its axis shifted) -----------------
 def _euclidean_norm(v: np.ndarray, axis: Any, keepdims: bool, stacked: bool = False) -> np.ndarray:
-    """sqrt(sum(x*x)) in the input's dtype (complex: sqrt(sum(x*conj(x))), Eigen's reducer; float32/
+    """sqrt(sum(x*x)) in the input's dtype (complex: sqrt(sum(x*conj(x))), Eigen's reducer; float16/float32/
     float64 squares added in Eigen's order, bfloat16 in float32 rounded once); for integers the square
     root truncates (Eigen's). `stacked`: as math.py `_sum`'s."""
     if v.dtype == _BF16:   # EuclideanNormReducer<bfloat16>: in float32, rounded once
@@ -418,7 +418,8 @@ def _euclidean_norm(v: np.ndarray, axis: Any, keepdims: bool, stacked: bool = Fa
     with np.errstate(over="ignore", invalid="ignore", under="ignore"):
         v2 = v * v
     sq = None
-    if v.dtype.name in ("float32", "float64"):   # the squares added in SumReducer's order (sum_order.py)
+    if v.dtype.name in ("float16", "float32", "float64"):   # the squares added in SumReducer's order (sum_order.py;
+        # float16 too: sqrt(reduce_sum(x * x)) of float16, each square and addition rounded, fz59: fz54b 59202 #3)
         from simdist.runtime.ops.sum_order import eigen_order_sum
         sq = eigen_order_sum(v2, axis, keepdims, stacked=stacked)
     if sq is None:

@@ -282,7 +282,8 @@ def _segment_n(data: Tensor, ids: Tensor, num_segments: Any) -> Tensor:
     n = unsorted_segment_sum(array.ones(ids.shape.as_list(), dtype=data.dtype), ids, num_segments)
     k = int(dispatch.static_value(num_segments) if isinstance(num_segments, Tensor) else num_segments)
     n = array.reshape(n, [k] + [1] * (data.ndim - ids.ndim))
-    return math.maximum(n, 1)
+    # (its shape is computed by ops: a rank Grappler's first pass does not know; grappler.py `_swish_fusion`)
+    return math.maximum(static_shapes.mark_first_pass_rank_unknown(n), 1)
 
 
 def _segment_n_types(data: Tensor) -> None:

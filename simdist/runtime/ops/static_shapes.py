@@ -33,7 +33,8 @@ __all__ = ["UNKNOWN", "mark", "unknown_batch", "mark_dim", "mark_rank_unknown", 
            "declare", "declared", "refine",
            "propagate",
            "broadcast_fails", "propagate_multi", "also_unknown", "GRAPH_ONLY", "graph_only_batch", "graph_known_shape",
-           "propagate_graph_only", "propagate_multi_graph_only"]
+           "propagate_graph_only", "propagate_multi_graph_only", "mark_first_pass_rank_unknown",
+           "first_pass_rank_unknown"]
 
 # id(tensor) -> (weak reference to it, one flag per dimension: True where the graph does not know
 # it, and whether the graph does not know its rank either: an input_signature's TensorSpec(None))
@@ -221,6 +222,33 @@ def argument(t: Any, shape: Any) -> Any:
     key = id(alias)
     UNKNOWN[key] = (weakref.ref(alias, functools.partial(_drop, key)), flags, no_rank)
     return alias
+
+
+# id(tensor) -> weak reference to it: outputs whose rank Grappler's first shape inference (before constant folding)
+# does not know although the traced Python knows it: math_ops._unsorted_segment_N's Reshape to a shape computed by
+# ops (concat of num_segments and ones([rank(data) - rank(segment_ids)])), which TF's C++ shape refiner evaluates
+# while the graph is built but Grappler learns only once constant folding has folded it. Read by grappler.py's
+# `_swish_fusion` alone (clause function.onednn-swish, fz59); no other rule or shape query sees these marks.
+FIRST_PASS: dict[int, Any] = {}
+
+
+def _drop_first_pass(key: int, ref: Any) -> None:
+    if FIRST_PASS.get(key) is ref:
+        del FIRST_PASS[key]
+
+
+def mark_first_pass_rank_unknown(t: Tensor) -> Tensor:
+    """t, marked as of a rank Grappler's first pass does not know (`FIRST_PASS`), inside a traced function."""
+    if context.in_function():
+        key = id(t)
+        FIRST_PASS[key] = weakref.ref(t, functools.partial(_drop_first_pass, key))
+    return t
+
+
+def first_pass_rank_unknown(t: Any) -> bool:
+    """Whether t is marked by `mark_first_pass_rank_unknown`."""
+    ref = FIRST_PASS.get(id(t))
+    return ref is not None and ref() is t
 
 
 def mark_rank_unknown(t: Tensor) -> Tensor:
