@@ -1,0 +1,68 @@
+"""oneDNN's float32 backward-data convolution (Conv2DBackpropInput, so the input gradient of every Keras Conv1D/Conv2D
+in float32) at stride 1 (clause ops.packet-paths, its paragraph "oneDNN's float32 Conv2D"), as TF
+2.21's x86-64 wheel runs it on an AVX-512 CPU (host_cpu: oneDNN on for float32); dilated too.
+
+oneDNN computes the backward data as a forward convolution of the output gradient (padded by the filter's size less
+one less the forward padding on each side) with the flipped filter: each input gradient element is a sum over the
+window's rows and columns (the filter's taps in descending order) and, inside each tap, the output channels in
+order, fused multiply-adds from +0. With SAME padding that is one sum over the whole window. With VALID padding
+(the forward view padded by the whole filter less one on each side) each filter column (descending) is its own sum
+over the rows and channels, and the columns' sums are added in that order (a brgemm call per column, each added to
+the stored result). Observed on TF 2.21 on an Intel Xeon (AVX-512, AVX512-FP16, AMX), fifty-ninth session (conv59):
+every element of 20 seeded Conv2DBackpropInput calls (1 to 32 images of 1x9 to 28x28, 1x3, 2x2, 3x3 and 5x5 filters,
+1 to 64 input and 1 to 64 output channels, VALID and SAME, stride 1, two of them dilated by 2), where one BLAS
+product (the model before) was off in the last bits in 35-90% of the elements (tests/ops/test_conv59_backprop_input_tf.py).
+Not this order (left to BLAS): strides above 1 (neither one sum, per-column, per-row nor per-tap sums fit: 73 of 294
+elements off at 3x3 VALID stride 2; /work/wt/conv59_logs/fit_str.py)."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+from numpy.lib.stride_tricks import as_strided
+
+from simdist.runtime.ops.contraction_order import ordered_matmul
+
+__all__ = ["applies", "backprop_input"]
+
+_F = np.float32
+
+
+def applies(f_shape: Sequence[int], strides: Sequence[int], padding: str) -> bool:
+    """Whether a float32 Conv2DBackpropInput (oneDNN's: the caller's conditions) takes this order: stride 1 (a
+    stride of 2 takes oneDNN's strided kernel, another order, not found), VALID or SAME, a filter other than 1x1
+    (oneDNN's 1x1 kernel, not measured); any dilation."""
+    return (padding in ("VALID", "SAME") and all(int(s) == 1 for s in strides)
+            and tuple(int(v) for v in f_shape[:2]) != (1, 1))
+
+
+def backprop_input(f: np.ndarray, dy: np.ndarray, input_sizes: Sequence[int], pads: Sequence[int],
+                   padding: str, dilations: Sequence[int] = (1, 1)) -> np.ndarray:
+    """The input gradient [N, H, W, C_in] of filter `f` [kh, kw, C_in, C_out] and output gradient `dy`
+    [N, OH, OW, C_out] at stride 1; `pads` the forward convolution's (top, bottom, left, right), `dilations` its
+    (rows, columns)."""
+    kh, kw, cin, cout = (int(v) for v in f.shape)
+    n, h, w, _ = (int(v) for v in input_sizes)
+    pt, pl = int(pads[0]), int(pads[2])
+    dh, dw = (int(v) for v in dilations)
+    eh, ew = (kh - 1) * dh, (kw - 1) * dw   # (the dilated filter's extent less one)
+    dyp = np.zeros((n, h + eh, w + ew, cout), _F)
+    dyp[:, eh - pt:eh - pt + dy.shape[1], ew - pl:ew - pl + dy.shape[2]] = dy
+    # channel-major, so that each window element's plane over the input pixels is one strided copy
+    dyc = np.ascontiguousarray(dyp.transpose(3, 0, 1, 2))   # [C_out, N, H + eh, W + ew]
+    c0, c1, c2, c3 = dyc.strides
+    # row (a, b, o) of the transposed columns is the output gradient that the filter's tap (kh-1-a, kw-1-b) of
+    # channel o carries to each input pixel (i, j): the sums run over a, b, o in that order
+    win = as_strided(dyc, (kh, kw, cout, n, h, w), (c2 * dh, c3 * dw, c0, c1, c2, c3), writeable=False)
+    wf = np.ascontiguousarray(f[::-1, ::-1].transpose(2, 0, 1, 3))   # [C_in, a, b, C_out]
+    # (the sums as [C_in, K] @ [K, pixels]: the same order per element, and the compiled kernel's fast layout)
+    if padding == "SAME":
+        cols = np.ascontiguousarray(win).reshape(kh * kw * cout, n * h * w)
+        return ordered_matmul(wf.reshape(cin, kh * kw * cout), cols).T.reshape(n, h, w, cin)
+    total = None
+    for b in range(kw):
+        cols = np.ascontiguousarray(win[:, b]).reshape(kh * cout, n * h * w)
+        part = ordered_matmul(np.ascontiguousarray(wf[:, :, b]).reshape(cin, kh * cout), cols)
+        total = part if total is None else (total + part).astype(_F)
+    return total.T.reshape(n, h, w, cin)

@@ -1,0 +1,120 @@
+"""oneDNN's float32 backward-data convolution, the fifty-ninth session's rule (clause ops.packet-paths, its paragraph
+"oneDNN's float32 Conv2D", "backward data").
+
+TF 2.21's Conv2DBackpropInput (the input gradient of tf.nn.conv2d / conv1d and of Keras' Conv1D/Conv2D) on a host
+where oneDNN runs float32 computes, at stride 1, a forward convolution of the output gradient with the flipped
+filter: each input-gradient element sums the window's taps in descending order and the output channels in order
+inside each tap, fused multiply-adds from +0 — one sum over the window with SAME padding, one per filter column
+(descending), the columns' sums then added, with VALID padding; dilated alike. simdist took NumPy's BLAS product and
+scattered it (35-90% of the elements off in the last bits). Each case runs on TF 2.21 and on simdist (the golden's
+host model); results as float32 bit patterns. Its golden (tests/goldens/) is stamped with this file."""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Any, Callable
+
+import numpy as np
+import pytest
+
+import case_results
+import tf_workers
+
+pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
+
+
+def _bits(t: Any) -> list:
+    return np.asarray(t.numpy(), np.float32).view(np.uint32).ravel().tolist()
+
+
+def _raw(seed: int, n: int, h: int, w: int, cin: int, cout: int, kh: int, kw: int, padding: str,
+         dil: int = 1) -> Callable[[Any], Any]:
+    def run(tf: Any) -> Any:
+        r = np.random.RandomState(seed)
+        f = (r.randn(kh, kw, cin, cout) * r.choice([1.0, 0.1])).astype(np.float32)
+        oh = h if padding == "SAME" else h - (kh - 1) * dil
+        ow = w if padding == "SAME" else w - (kw - 1) * dil
+        dy = r.randn(n, oh, ow, cout).astype(np.float32)
+        return _bits(tf.raw_ops.Conv2DBackpropInput(input_sizes=[n, h, w, cin], filter=f, out_backprop=dy,
+                                                    strides=[1, 1, 1, 1], padding=padding,
+                                                    dilations=[1, dil, dil, 1]))
+    return run
+
+
+def _nn_grad(seed: int, rank: int, padding: str) -> Callable[[Any], Any]:
+    """tf.nn.conv2d / conv1d's input gradient under a GradientTape (the gradient op Keras' layers reach)."""
+    def run(tf: Any) -> Any:
+        r = np.random.RandomState(seed)
+        shape, fshape = ((3, 9, 8, 4), (3, 3, 4, 6)) if rank == 2 else ((4, 11, 3), (3, 3, 5))
+        x = tf.constant(r.randn(*shape).astype(np.float32))
+        f = tf.constant(r.randn(*fshape).astype(np.float32))
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.nn.conv2d(x, f, 1, padding) if rank == 2 else tf.nn.conv1d(x, f, 1, padding)
+            loss = tf.reduce_sum(y * tf.constant(r.randn(*y.shape).astype(np.float32)))
+        return _bits(tape.gradient(loss, x))
+    return run
+
+
+def _keras(seed: int, layer: str, padding: str) -> Callable[[Any], Any]:
+    """A Keras Conv2D/Conv1D layer's input gradient, eagerly and in a tf.function."""
+    def run(tf: Any) -> Any:
+        r = np.random.RandomState(seed)
+        if layer == "Conv2D":
+            lay = tf.keras.layers.Conv2D(8, 3, padding=padding)
+            x = tf.constant(r.randn(4, 10, 10, 3).astype(np.float32))
+        else:
+            lay = tf.keras.layers.Conv1D(5, 3, padding=padding)
+            x = tf.constant(r.randn(3, 12, 4).astype(np.float32))
+        lay.build(x.shape)
+        lay.set_weights([r.randn(*w.shape).astype(np.float32) for w in lay.get_weights()])
+        up = tf.constant(r.randn(*lay.compute_output_shape(x.shape)).astype(np.float32))
+
+        def grad(x: Any) -> Any:
+            with tf.GradientTape() as tape:
+                tape.watch(x)
+                loss = tf.reduce_sum(lay(x) * up)
+            return tape.gradient(loss, x)
+        return [_bits(grad(x)), _bits(tf.function(grad)(x))]
+    return run
+
+
+_MEASURED = ((1, 5, 6, 2, 3, 2, 2, "VALID"), (2, 6, 6, 1, 4, 3, 3, "VALID"), (2, 6, 6, 3, 4, 3, 3, "SAME"),
+             (3, 7, 5, 4, 8, 3, 3, "VALID"), (2, 6, 7, 16, 16, 3, 3, "SAME"), (4, 8, 8, 1, 16, 3, 3, "SAME"),
+             (2, 5, 5, 8, 3, 3, 3, "VALID"), (1, 6, 6, 2, 17, 3, 3, "VALID"), (2, 6, 6, 5, 32, 3, 3, "SAME"),
+             (1, 4, 4, 3, 1, 3, 3, "SAME"), (2, 9, 9, 3, 4, 5, 5, "SAME"), (2, 6, 7, 3, 4, 2, 2, "SAME"),
+             (2, 9, 8, 3, 4, 5, 5, "VALID"), (2, 6, 6, 24, 20, 3, 3, "VALID"), (2, 1, 9, 3, 4, 1, 3, "VALID"),
+             (2, 1, 9, 3, 4, 1, 3, "SAME"), (2, 7, 6, 3, 5, 2, 3, "VALID"), (2, 6, 7, 4, 3, 3, 2, "SAME"))
+
+
+def _cases() -> dict[str, Callable[[Any], Any]]:
+    c: dict[str, Callable[[Any], Any]] = {}
+    for i, (n, h, w, cin, cout, kh, kw, pad) in enumerate(_MEASURED):
+        c[f"raw/{n}x{h}x{w}x{cin}/{kh}x{kw}x{cout}/{pad}"] = _raw(600 + i, n, h, w, cin, cout, kh, kw, pad)
+    c["raw/mnist-step/VALID"] = _raw(650, 8, 28, 28, 1, 16, 3, 3, "VALID")
+    for i, pad in enumerate(("VALID", "SAME")):
+        c[f"raw/dilated2/{pad}"] = _raw(660 + i, 2, 8, 8, 3, 4, 3, 3, pad, dil=2)
+        c[f"nn/conv2d/{pad}"] = _nn_grad(670 + i, 2, pad)
+        c[f"nn/conv1d/{pad}"] = _nn_grad(680 + i, 1, pad)
+        c[f"keras/Conv2D/{pad}"] = _keras(690 + i, "Conv2D", pad)
+        c[f"keras/Conv1D/{pad}"] = _keras(695 + i, "Conv1D", pad)
+    return c
+
+
+TABLE = case_results.Table(__file__, _cases(), re.compile(r"(conv2d?|conv1d)_\d+"))
+
+
+@pytest.fixture(scope="module")
+def tf_results() -> dict[int, Any]:
+    return TABLE.tf_results()
+
+
+@pytest.mark.clause("ops.packet-paths")
+def test_onednn_float32_backprop_input_as_tf(tf_results: dict[int, Any]) -> None:
+    TABLE.check(tf_results, lambda lab: True)
+
+
+if __name__ == "__main__":  # TF worker
+    tf_workers.serve(TABLE.tf_worker)
+    os._exit(0)
