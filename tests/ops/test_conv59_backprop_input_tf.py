@@ -5,7 +5,9 @@ TF 2.21's Conv2DBackpropInput (the input gradient of tf.nn.conv2d / conv1d and o
 where oneDNN runs float32 computes, at stride 1, a forward convolution of the output gradient with the flipped
 filter: each input-gradient element sums the window's taps in descending order and the output channels in order
 inside each tap, fused multiply-adds from +0 — one sum over the window with SAME padding, one per filter column
-(descending), the columns' sums then added, with VALID padding; dilated alike. simdist took NumPy's BLAS product and
+(descending), the columns' sums then added, with VALID padding; dilated alike. Strided (oneDNN's strided kernel):
+the taps ascending, one sum, or one per filter column (ascending) where the input's width is a multiple of the
+column stride. simdist took NumPy's BLAS product and
 scattered it (35-90% of the elements off in the last bits). Each case runs on TF 2.21 and on simdist (the golden's
 host model); results as float32 bit patterns. Its golden (tests/goldens/) is stamped with this file."""
 
@@ -29,15 +31,16 @@ def _bits(t: Any) -> list:
 
 
 def _raw(seed: int, n: int, h: int, w: int, cin: int, cout: int, kh: int, kw: int, padding: str,
-         dil: int = 1) -> Callable[[Any], Any]:
+         dil: int = 1, strides: tuple = (1, 1)) -> Callable[[Any], Any]:
     def run(tf: Any) -> Any:
         r = np.random.RandomState(seed)
         f = (r.randn(kh, kw, cin, cout) * r.choice([1.0, 0.1])).astype(np.float32)
-        oh = h if padding == "SAME" else h - (kh - 1) * dil
-        ow = w if padding == "SAME" else w - (kw - 1) * dil
+        sh, sw = strides
+        oh = -(-h // sh) if padding == "SAME" else (h - (kh - 1) * dil - 1) // sh + 1
+        ow = -(-w // sw) if padding == "SAME" else (w - (kw - 1) * dil - 1) // sw + 1
         dy = r.randn(n, oh, ow, cout).astype(np.float32)
         return _bits(tf.raw_ops.Conv2DBackpropInput(input_sizes=[n, h, w, cin], filter=f, out_backprop=dy,
-                                                    strides=[1, 1, 1, 1], padding=padding,
+                                                    strides=[1, sh, sw, 1], padding=padding,
                                                     dilations=[1, dil, dil, 1]))
     return run
 
@@ -57,16 +60,16 @@ def _nn_grad(seed: int, rank: int, padding: str) -> Callable[[Any], Any]:
     return run
 
 
-def _keras(seed: int, layer: str, padding: str) -> Callable[[Any], Any]:
+def _keras(seed: int, layer: str, padding: str, strides: Any = 1, width: int = 10) -> Callable[[Any], Any]:
     """A Keras Conv2D/Conv1D layer's input gradient, eagerly and in a tf.function."""
     def run(tf: Any) -> Any:
         r = np.random.RandomState(seed)
         if layer == "Conv2D":
-            lay = tf.keras.layers.Conv2D(8, 3, padding=padding)
-            x = tf.constant(r.randn(4, 10, 10, 3).astype(np.float32))
+            lay = tf.keras.layers.Conv2D(8, 3, strides=strides, padding=padding)
+            x = tf.constant(r.randn(4, 10, width, 3).astype(np.float32))
         else:
-            lay = tf.keras.layers.Conv1D(5, 3, padding=padding)
-            x = tf.constant(r.randn(3, 12, 4).astype(np.float32))
+            lay = tf.keras.layers.Conv1D(5, 3, strides=strides, padding=padding)
+            x = tf.constant(r.randn(3, width + 2, 4).astype(np.float32))
         lay.build(x.shape)
         lay.set_weights([r.randn(*w.shape).astype(np.float32) for w in lay.get_weights()])
         up = tf.constant(r.randn(*lay.compute_output_shape(x.shape)).astype(np.float32))
@@ -88,6 +91,15 @@ _MEASURED = ((1, 5, 6, 2, 3, 2, 2, "VALID"), (2, 6, 6, 1, 4, 3, 3, "VALID"), (2,
              (2, 1, 9, 3, 4, 1, 3, "SAME"), (2, 7, 6, 3, 5, 2, 3, "VALID"), (2, 6, 7, 4, 3, 3, 2, "SAME"))
 
 
+_STRIDED = ((2, 7, 7, 3, 4, 3, 3, "VALID", (2, 2)), (2, 8, 8, 3, 4, 3, 3, "VALID", (2, 2)),
+            (2, 8, 8, 3, 4, 3, 3, "SAME", (2, 2)), (2, 7, 7, 3, 4, 3, 3, "SAME", (2, 2)),
+            (2, 10, 10, 2, 5, 5, 5, "SAME", (2, 2)), (2, 9, 9, 2, 3, 4, 4, "VALID", (2, 2)),
+            (2, 11, 11, 3, 4, 5, 5, "SAME", (3, 3)), (2, 12, 12, 3, 4, 5, 5, "VALID", (3, 3)),
+            (2, 7, 8, 3, 4, 3, 3, "SAME", (2, 1)), (2, 8, 7, 3, 4, 3, 3, "VALID", (1, 2)),
+            (2, 1, 10, 3, 4, 1, 3, "SAME", (1, 2)), (2, 1, 11, 3, 4, 1, 3, "VALID", (1, 2)),
+            (4, 14, 14, 8, 16, 3, 3, "VALID", (2, 2)), (2, 9, 9, 16, 16, 3, 3, "SAME", (2, 2)))
+
+
 def _cases() -> dict[str, Callable[[Any], Any]]:
     c: dict[str, Callable[[Any], Any]] = {}
     for i, (n, h, w, cin, cout, kh, kw, pad) in enumerate(_MEASURED):
@@ -99,6 +111,14 @@ def _cases() -> dict[str, Callable[[Any], Any]]:
         c[f"nn/conv1d/{pad}"] = _nn_grad(680 + i, 1, pad)
         c[f"keras/Conv2D/{pad}"] = _keras(690 + i, "Conv2D", pad)
         c[f"keras/Conv1D/{pad}"] = _keras(695 + i, "Conv1D", pad)
+    # strided (oneDNN's strided kernel: taps ascending; per column where the width is a multiple of the column stride)
+    for i, (n, h, w, cin, cout, kh, kw, pad, st) in enumerate(_STRIDED):
+        c[f"strided/{n}x{h}x{w}x{cin}/{kh}x{kw}x{cout}/{pad}/s{st[0]}{st[1]}"] = _raw(
+            700 + i, n, h, w, cin, cout, kh, kw, pad, strides=st)
+    for i, (pad, st, width) in enumerate((("SAME", 2, 10), ("SAME", 2, 9), ("VALID", 2, 11), ("SAME", (2, 1), 9))):
+        c[f"keras/Conv2D/{pad}/strides{st}/w{width}"] = _keras(740 + i, "Conv2D", pad, st, width)
+    for i, (pad, width) in enumerate((("SAME", 8), ("VALID", 9), ("SAME", 9))):
+        c[f"keras/Conv1D/{pad}/strides2/w{width + 2}"] = _keras(750 + i, "Conv1D", pad, 2, width)
     return c
 
 

@@ -435,7 +435,7 @@ def _onednn_backprop_input_in_order(f: np.ndarray, dy: np.ndarray, input_sizes: 
     """Whether a float32 Conv2DBackpropInput runs in oneDNN's backward-data order here (onednn_backprop_input.py:
     its measured shapes; within the forward's budget of ordered products)."""
     return (f.dtype == np.float32 and dy.dtype == np.float32 and onednn_conv("float32")
-            and onednn_backprop_input.applies(f.shape, strides[1:3], padding)
+            and onednn_backprop_input.applies(f.shape, strides[1:3], dilations[1:3], padding)
             and 0 < int(np.prod(input_sizes)) * f.shape[0] * f.shape[1] * f.shape[3] <= _ORDERED_BUDGET)
 
 
@@ -466,7 +466,7 @@ def _conv2d_backprop_input(f: np.ndarray, dy: np.ndarray, input_sizes: tuple, st
     if groups == 1 and _onednn_backprop_input_in_order(f, dy, input_sizes, strides, dilations, padding):
         # (oneDNN's float32 backward data: the flipped filter's window per input pixel, fused multiply-adds in its
         # order; clause ops.packet-paths, "oneDNN's float32 Conv2D"; onednn_backprop_input.py)
-        return onednn_backprop_input.backprop_input(f, dy, input_sizes, pads, padding, dilations[1:3])
+        return onednn_backprop_input.backprop_input(f, dy, input_sizes, pads, padding, dilations[1:3], strides[1:3])
     dy2 = dy.reshape(n * oh * ow, cout)
     if groups == 1:
         dcols = matmul(dy2, f.reshape(kh * kw * fin, cout).T)

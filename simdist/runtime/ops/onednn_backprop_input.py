@@ -1,5 +1,5 @@
 """oneDNN's float32 backward-data convolution (Conv2DBackpropInput, so the input gradient of every Keras Conv1D/Conv2D
-in float32) at stride 1 (clause ops.packet-paths, its paragraph "oneDNN's float32 Conv2D"), as TF
+in float32; clause ops.packet-paths, its paragraph "oneDNN's float32 Conv2D"), as TF
 2.21's x86-64 wheel runs it on an AVX-512 CPU (host_cpu: oneDNN on for float32); dilated too.
 
 oneDNN computes the backward data as a forward convolution of the output gradient (padded by the filter's size less
@@ -8,12 +8,16 @@ window's rows and columns (the filter's taps in descending order) and, inside ea
 order, fused multiply-adds from +0. With SAME padding that is one sum over the whole window. With VALID padding
 (the forward view padded by the whole filter less one on each side) each filter column (descending) is its own sum
 over the rows and channels, and the columns' sums are added in that order (a brgemm call per column, each added to
-the stored result). Observed on TF 2.21 on an Intel Xeon (AVX-512, AVX512-FP16, AMX), fifty-ninth session (conv59):
-every element of 20 seeded Conv2DBackpropInput calls (1 to 32 images of 1x9 to 28x28, 1x3, 2x2, 3x3 and 5x5 filters,
-1 to 64 input and 1 to 64 output channels, VALID and SAME, stride 1, two of them dilated by 2), where one BLAS
-product (the model before) was off in the last bits in 35-90% of the elements (tests/ops/test_conv59_backprop_input_tf.py).
-Not this order (left to BLAS): strides above 1 (neither one sum, per-column, per-row nor per-tap sums fit: 73 of 294
-elements off at 3x3 VALID stride 2; /work/wt/conv59_logs/fit_str.py)."""
+the stored result). At a stride above 1 in
+either dimension (oneDNN's strided backward-data kernel) the taps run in ascending order instead (rows, then columns,
+the channels inside), over the output gradient spread out by the strides; one sum over the window, or, where the
+input's width is a multiple of the column stride, one sum per filter column (ascending), the columns' sums added.
+Observed on TF 2.21 on an Intel Xeon (AVX-512, AVX512-FP16, AMX), fifty-ninth session (conv59): every element of 20
+seeded stride-1 Conv2DBackpropInput calls (1 to 32 images of 1x9 to 28x28, 1x3, 2x2, 3x3 and 5x5 filters, 1 to 64
+input and 1 to 64 output channels, VALID and SAME, two of them dilated by 2) and of 33 strided ones (strides 2 and 3,
+(2, 1) and (1, 2), 1x3 to 5x5 filters, odd and even widths and heights, VALID and SAME), where one BLAS product (the
+model before) was off in the last bits in 20-90% of the elements (tests/ops/test_conv59_backprop_input_tf.py;
+/work/wt/conv59_logs/fit_bi5.py, fit_str4.py). Not measured: strides with dilation (left to BLAS)."""
 
 from __future__ import annotations
 
@@ -29,35 +33,49 @@ __all__ = ["applies", "backprop_input"]
 _F = np.float32
 
 
-def applies(f_shape: Sequence[int], strides: Sequence[int], padding: str) -> bool:
-    """Whether a float32 Conv2DBackpropInput (oneDNN's: the caller's conditions) takes this order: stride 1 (a
-    stride of 2 takes oneDNN's strided kernel, another order, not found), VALID or SAME, a filter other than 1x1
-    (oneDNN's 1x1 kernel, not measured); any dilation."""
-    return (padding in ("VALID", "SAME") and all(int(s) == 1 for s in strides)
-            and tuple(int(v) for v in f_shape[:2]) != (1, 1))
+def applies(f_shape: Sequence[int], strides: Sequence[int], dilations: Sequence[int], padding: str) -> bool:
+    """Whether a float32 Conv2DBackpropInput (oneDNN's: the caller's conditions) takes these orders: VALID or SAME, a
+    filter other than 1x1 (oneDNN's 1x1 kernel, not measured); dilated only at stride 1 (strided and dilated: not
+    measured)."""
+    strided = any(int(s) > 1 for s in strides)
+    return (padding in ("VALID", "SAME") and tuple(int(v) for v in f_shape[:2]) != (1, 1)
+            and not (strided and any(int(d) > 1 for d in dilations)))
+
+
+def per_column(padding: str, strides: Sequence[int], width: int) -> bool:
+    """Whether each filter column is its own sum (added in the columns' order): at stride 1 with VALID padding;
+    strided, where the input's width is a multiple of the column stride."""
+    if all(int(s) == 1 for s in strides):
+        return padding == "VALID"
+    return width % int(strides[1]) == 0
 
 
 def backprop_input(f: np.ndarray, dy: np.ndarray, input_sizes: Sequence[int], pads: Sequence[int],
-                   padding: str, dilations: Sequence[int] = (1, 1)) -> np.ndarray:
+                   padding: str, dilations: Sequence[int] = (1, 1), strides: Sequence[int] = (1, 1)) -> np.ndarray:
     """The input gradient [N, H, W, C_in] of filter `f` [kh, kw, C_in, C_out] and output gradient `dy`
-    [N, OH, OW, C_out] at stride 1; `pads` the forward convolution's (top, bottom, left, right), `dilations` its
+    [N, OH, OW, C_out]; `pads` the forward convolution's (top, bottom, left, right), `dilations` and `strides` its
     (rows, columns)."""
     kh, kw, cin, cout = (int(v) for v in f.shape)
     n, h, w, _ = (int(v) for v in input_sizes)
     pt, pl = int(pads[0]), int(pads[2])
     dh, dw = (int(v) for v in dilations)
+    sh, sw = (int(v) for v in strides)
     eh, ew = (kh - 1) * dh, (kw - 1) * dw   # (the dilated filter's extent less one)
     dyp = np.zeros((n, h + eh, w + ew, cout), _F)
-    dyp[:, eh - pt:eh - pt + dy.shape[1], ew - pl:ew - pl + dy.shape[2]] = dy
+    rows, cols_ = (dy.shape[1] - 1) * sh + 1, (dy.shape[2] - 1) * sw + 1   # (dy spread out by the strides)
+    dyp[:, eh - pt:eh - pt + rows:sh, ew - pl:ew - pl + cols_:sw] = dy
     # channel-major, so that each window element's plane over the input pixels is one strided copy
     dyc = np.ascontiguousarray(dyp.transpose(3, 0, 1, 2))   # [C_out, N, H + eh, W + ew]
     c0, c1, c2, c3 = dyc.strides
     # row (a, b, o) of the transposed columns is the output gradient that the filter's tap (kh-1-a, kw-1-b) of
-    # channel o carries to each input pixel (i, j): the sums run over a, b, o in that order
+    # channel o carries to each input pixel (i, j) (zero where none does: a fused multiply-add of it adds nothing)
     win = as_strided(dyc, (kh, kw, cout, n, h, w), (c2 * dh, c3 * dw, c0, c1, c2, c3), writeable=False)
-    wf = np.ascontiguousarray(f[::-1, ::-1].transpose(2, 0, 1, 3))   # [C_in, a, b, C_out]
+    wf = f[::-1, ::-1].transpose(2, 0, 1, 3)   # [C_in, a, b, C_out]
+    if sh > 1 or sw > 1:   # (the strided kernel: the taps ascending)
+        win, wf = win[::-1, ::-1], wf[:, ::-1, ::-1]
+    wf = np.ascontiguousarray(wf)
     # (the sums as [C_in, K] @ [K, pixels]: the same order per element, and the compiled kernel's fast layout)
-    if padding == "SAME":
+    if not per_column(padding, (sh, sw), w):
         cols = np.ascontiguousarray(win).reshape(kh * kw * cout, n * h * w)
         return ordered_matmul(wf.reshape(cin, kh * kw * cout), cols).T.reshape(n, h, w, cin)
     total = None
