@@ -7,7 +7,7 @@ filter: each input-gradient element sums the window's taps in descending order a
 inside each tap, fused multiply-adds from +0 — one sum over the window with SAME padding, one per filter column
 (descending), the columns' sums then added, with VALID padding; dilated alike. Strided (oneDNN's strided kernel):
 the taps ascending, one sum, or one per filter column (ascending) where the input's width is a multiple of the
-column stride. simdist took NumPy's BLAS product and
+column stride. Conv3DBackpropInputV2 at stride 1: the same, one dimension up. simdist took NumPy's BLAS product and
 scattered it (35-90% of the elements off in the last bits). Each case runs on TF 2.21 and on simdist (the golden's
 host model); results as float32 bit patterns. Its golden (tests/goldens/) is stamped with this file."""
 
@@ -100,6 +100,24 @@ _STRIDED = ((2, 7, 7, 3, 4, 3, 3, "VALID", (2, 2)), (2, 8, 8, 3, 4, 3, 3, "VALID
             (4, 14, 14, 8, 16, 3, 3, "VALID", (2, 2)), (2, 9, 9, 16, 16, 3, 3, "SAME", (2, 2)))
 
 
+def _raw3d(seed: int, n: int, d: int, h: int, w: int, cin: int, cout: int, k: int, padding: str) -> Callable[[Any], Any]:
+    """Conv3DBackpropInputV2 (tf.nn.conv3d's input gradient, Keras Conv3D's) at stride 1: the 2-D rule one
+    dimension up."""
+    def run(tf: Any) -> Any:
+        r = np.random.RandomState(seed)
+        f = r.randn(k, k, k, cin, cout).astype(np.float32)
+        o = (lambda s: s) if padding == "SAME" else (lambda s: s - k + 1)
+        dy = r.randn(n, o(d), o(h), o(w), cout).astype(np.float32)
+        x = tf.constant(r.randn(n, d, h, w, cin).astype(np.float32))
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            loss = tf.reduce_sum(tf.nn.conv3d(x, f, [1] * 5, padding) * dy)
+        return [_bits(tf.raw_ops.Conv3DBackpropInputV2(input_sizes=[n, d, h, w, cin], filter=f, out_backprop=dy,
+                                                       strides=[1] * 5, padding=padding)),
+                _bits(tape.gradient(loss, x))]
+    return run
+
+
 def _cases() -> dict[str, Callable[[Any], Any]]:
     c: dict[str, Callable[[Any], Any]] = {}
     for i, (n, h, w, cin, cout, kh, kw, pad) in enumerate(_MEASURED):
@@ -119,6 +137,10 @@ def _cases() -> dict[str, Callable[[Any], Any]]:
         c[f"keras/Conv2D/{pad}/strides{st}/w{width}"] = _keras(740 + i, "Conv2D", pad, st, width)
     for i, (pad, width) in enumerate((("SAME", 8), ("VALID", 9), ("SAME", 9))):
         c[f"keras/Conv1D/{pad}/strides2/w{width + 2}"] = _keras(750 + i, "Conv1D", pad, 2, width)
+    for i, (n, d, h, w, cin, cout, k, pad) in enumerate(((1, 4, 3, 4, 2, 2, 2, "VALID"), (2, 5, 5, 5, 3, 4, 3, "VALID"),
+                                                         (2, 5, 5, 5, 3, 4, 3, "SAME"), (2, 4, 6, 5, 2, 3, 2, "SAME"),
+                                                         (2, 6, 5, 4, 4, 5, 3, "VALID"), (1, 5, 6, 7, 8, 16, 3, "SAME"))):
+        c[f"conv3d/{n}x{d}x{h}x{w}x{cin}/{k}x{cout}/{pad}"] = _raw3d(760 + i, n, d, h, w, cin, cout, k, pad)
     return c
 
 

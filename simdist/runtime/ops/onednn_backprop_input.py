@@ -28,7 +28,7 @@ from numpy.lib.stride_tricks import as_strided
 
 from simdist.runtime.ops.contraction_order import ordered_matmul
 
-__all__ = ["applies", "backprop_input"]
+__all__ = ["applies", "applies_3d", "backprop_input", "backprop_input_3d", "per_column"]
 
 _F = np.float32
 
@@ -84,3 +84,39 @@ def backprop_input(f: np.ndarray, dy: np.ndarray, input_sizes: Sequence[int], pa
         part = ordered_matmul(np.ascontiguousarray(wf[:, :, b]).reshape(cin, kh * cout), cols)
         total = part if total is None else (total + part).astype(_F)
     return total.T.reshape(n, h, w, cin)
+
+
+def applies_3d(f_shape: Sequence[int], strides: Sequence[int], dilations: Sequence[int], padding: str) -> bool:
+    """Whether a float32 Conv3DBackpropInputV2 (oneDNN's: the caller's conditions) takes the stride-1 order: stride 1,
+    no dilation, VALID or SAME, a filter other than 1x1x1 (strided, dilated, 1x1x1: not measured)."""
+    return (padding in ("VALID", "SAME") and all(int(s) == 1 for s in strides) and all(int(d) == 1 for d in dilations)
+            and tuple(int(v) for v in f_shape[:3]) != (1, 1, 1))
+
+
+def backprop_input_3d(f: np.ndarray, dy: np.ndarray, input_sizes: Sequence[int], pads: Sequence[int],
+                      padding: str) -> np.ndarray:
+    """The 3-D input gradient [N, D, H, W, C_in] of filter `f` [kd, kh, kw, C_in, C_out] and `dy` at stride 1, the
+    2-D rule one dimension up (measured: 6 of 6 seeded shapes, /work/wt/conv59_logs/fit_3d.py): the taps descending
+    (depth, rows, columns), the channels inside; SAME one sum, VALID one sum per filter column (descending), added.
+    `pads` the forward's (front, back, top, bottom, left, right)."""
+    kd, kh, kw, cin, cout = (int(v) for v in f.shape)
+    n, d, h, w, _ = (int(v) for v in input_sizes)
+    pf, pt, pl = int(pads[0]), int(pads[2]), int(pads[4])
+    dyp = np.zeros((n, d + kd - 1, h + kh - 1, w + kw - 1, cout), _F)
+    dyp[:, kd - 1 - pf:kd - 1 - pf + dy.shape[1], kh - 1 - pt:kh - 1 - pt + dy.shape[2],
+        kw - 1 - pl:kw - 1 - pl + dy.shape[3]] = dy
+    dyc = np.ascontiguousarray(dyp.transpose(4, 0, 1, 2, 3))   # [C_out, N, D', H', W']
+    c0, c1, c2, c3, c4 = dyc.strides
+    # row (a, b, e, o): the output gradient the filter's tap (kd-1-a, kh-1-b, kw-1-e) of channel o carries
+    win = as_strided(dyc, (kd, kh, kw, cout, n, d, h, w), (c2, c3, c4, c0, c1, c2, c3, c4), writeable=False)
+    wf = np.ascontiguousarray(f[::-1, ::-1, ::-1].transpose(3, 0, 1, 2, 4))   # [C_in, a, b, e, C_out]
+    pixels = n * d * h * w
+    if padding == "SAME":
+        cols = np.ascontiguousarray(win).reshape(kd * kh * kw * cout, pixels)
+        return ordered_matmul(wf.reshape(cin, -1), cols).T.reshape(n, d, h, w, cin)
+    total = None
+    for e in range(kw):
+        cols = np.ascontiguousarray(win[:, :, e]).reshape(kd * kh * cout, pixels)
+        part = ordered_matmul(np.ascontiguousarray(wf[:, :, :, e]).reshape(cin, -1), cols)
+        total = part if total is None else (total + part).astype(_F)
+    return total.T.reshape(n, d, h, w, cin)
