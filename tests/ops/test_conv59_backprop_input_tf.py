@@ -7,7 +7,8 @@ filter: each input-gradient element sums the window's taps in descending order a
 inside each tap, fused multiply-adds from +0 — one sum over the window with SAME padding, one per filter column
 (descending), the columns' sums then added, with VALID padding; dilated alike. Strided (oneDNN's strided kernel):
 the taps ascending, one sum, or one per filter column (ascending) where the input's width is a multiple of the
-column stride. Conv3DBackpropInputV2 at stride 1: the same, one dimension up. simdist took NumPy's BLAS product and
+column stride. Conv3DBackpropInputV2 at stride 1: the same, one dimension up.
+Grouped (stride 1): per group, the taps ascending, one sum whatever the padding. simdist took NumPy's BLAS product and
 scattered it (35-90% of the elements off in the last bits). Each case runs on TF 2.21 and on simdist (the golden's
 host model); results as float32 bit patterns. Its golden (tests/goldens/) is stamped with this file."""
 
@@ -118,6 +119,23 @@ def _raw3d(seed: int, n: int, d: int, h: int, w: int, cin: int, cout: int, k: in
     return run
 
 
+def _grouped(seed: int, n: int, h: int, w: int, cin: int, cout: int, kh: int, kw: int, padding: str,
+             groups: int) -> Callable[[Any], Any]:
+    """A grouped Conv2DBackpropInput (filter [kh, kw, C_in / G, C_out]), eager and in a tf.function (oneDNN's kernel
+    both ways; Keras' grouped layers compile with XLA instead)."""
+    def run(tf: Any) -> Any:
+        r = np.random.RandomState(seed)
+        f = r.randn(kh, kw, cin // groups, cout).astype(np.float32)
+        oh, ow = (h, w) if padding == "SAME" else (h - kh + 1, w - kw + 1)
+        dy = r.randn(n, oh, ow, cout).astype(np.float32)
+
+        def op(f: Any, dy: Any) -> Any:
+            return tf.raw_ops.Conv2DBackpropInput(input_sizes=[n, h, w, cin], filter=f, out_backprop=dy,
+                                                  strides=[1, 1, 1, 1], padding=padding)
+        return [_bits(op(f, dy)), _bits(tf.function(op)(tf.constant(f), tf.constant(dy)))]
+    return run
+
+
 def _cases() -> dict[str, Callable[[Any], Any]]:
     c: dict[str, Callable[[Any], Any]] = {}
     for i, (n, h, w, cin, cout, kh, kw, pad) in enumerate(_MEASURED):
@@ -141,6 +159,11 @@ def _cases() -> dict[str, Callable[[Any], Any]]:
                                                          (2, 5, 5, 5, 3, 4, 3, "SAME"), (2, 4, 6, 5, 2, 3, 2, "SAME"),
                                                          (2, 6, 5, 4, 4, 5, 3, "VALID"), (1, 5, 6, 7, 8, 16, 3, "SAME"))):
         c[f"conv3d/{n}x{d}x{h}x{w}x{cin}/{k}x{cout}/{pad}"] = _raw3d(760 + i, n, d, h, w, cin, cout, k, pad)
+    for i, (n, h, w, cin, cout, kh, kw, pad, g) in enumerate((
+            (1, 5, 6, 4, 4, 2, 2, "VALID", 2), (2, 6, 6, 4, 6, 3, 3, "SAME", 2), (2, 6, 7, 6, 6, 3, 3, "VALID", 3),
+            (2, 7, 7, 8, 8, 3, 3, "SAME", 4), (1, 5, 6, 2, 2, 2, 2, "VALID", 2), (2, 1, 7, 4, 6, 1, 3, "SAME", 2),
+            (2, 1, 8, 6, 6, 1, 3, "VALID", 3))):
+        c[f"grouped/{n}x{h}x{w}x{cin}/{kh}x{kw}x{cout}/{pad}/g{g}"] = _grouped(780 + i, n, h, w, cin, cout, kh, kw, pad, g)
     return c
 
 

@@ -434,8 +434,17 @@ def _onednn_backprop_input_in_order(f: np.ndarray, dy: np.ndarray, input_sizes: 
                                     dilations: Sequence[int], padding: str) -> bool:
     """Whether a float32 Conv2DBackpropInput runs in oneDNN's backward-data order here (onednn_backprop_input.py:
     its measured shapes; within the forward's budget of ordered products)."""
-    return (f.dtype == np.float32 and dy.dtype == np.float32 and onednn_conv("float32")
+    return (f.dtype == np.float32 and dy.dtype == np.float32 and onednn_conv("float32") and not context.in_xla()
             and onednn_backprop_input.applies(f.shape, strides[1:3], dilations[1:3], padding)
+            and 0 < int(np.prod(input_sizes)) * f.shape[0] * f.shape[1] * f.shape[3] <= _ORDERED_BUDGET)
+
+
+def _onednn_grouped_backprop_input(f: np.ndarray, dy: np.ndarray, input_sizes: Sequence[int], strides: Sequence[int],
+                                   dilations: Sequence[int], padding: str) -> bool:
+    """Whether a grouped float32 Conv2DBackpropInput runs in oneDNN's grouped backward-data order here (not under XLA:
+    Keras' TF backend compiles grouped convolutions with jit_compile, whose kernels are XLA's)."""
+    return (f.dtype == np.float32 and dy.dtype == np.float32 and onednn_conv("float32") and not context.in_xla()
+            and onednn_backprop_input.applies_grouped(f.shape, strides[1:3], dilations[1:3], padding)
             and 0 < int(np.prod(input_sizes)) * f.shape[0] * f.shape[1] * f.shape[3] <= _ORDERED_BUDGET)
 
 
@@ -467,6 +476,9 @@ def _conv2d_backprop_input(f: np.ndarray, dy: np.ndarray, input_sizes: tuple, st
         # (oneDNN's float32 backward data: the flipped filter's window per input pixel, fused multiply-adds in its
         # order; clause ops.packet-paths, "oneDNN's float32 Conv2D"; onednn_backprop_input.py)
         return onednn_backprop_input.backprop_input(f, dy, input_sizes, pads, padding, dilations[1:3], strides[1:3])
+    if groups > 1 and _onednn_grouped_backprop_input(f, dy, input_sizes, strides, dilations, padding):
+        # (oneDNN's grouped float32 backward data: per group, the taps ascending, one sum; onednn_backprop_input.py)
+        return onednn_backprop_input.grouped_backprop_input(f, dy, input_sizes, pads, groups)
     dy2 = dy.reshape(n * oh * ow, cout)
     if groups == 1:
         dcols = matmul(dy2, f.reshape(kh * kw * fin, cout).T)

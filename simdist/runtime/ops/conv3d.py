@@ -199,7 +199,7 @@ def _backprop_input(f: np.ndarray, dy: np.ndarray, input_sizes: tuple, strides: 
     out, pads = geometry3d(input_sizes[1:4], f.shape[:3], strides[1:4], dilations[1:4], padding, op)
     cout = f.shape[4]
     _check_dy(dy, (input_sizes[0],) + out + (cout,), op)
-    if (f.dtype == np.float32 and dy.dtype == np.float32 and onednn_conv("float32")
+    if (f.dtype == np.float32 and dy.dtype == np.float32 and onednn_conv("float32") and not context.in_xla()
             and onednn_backprop_input.applies_3d(f.shape, strides[1:4], dilations[1:4], padding)
             and 0 < int(np.prod(input_sizes)) * int(np.prod(f.shape[:3])) * cout <= _ORDERED_BUDGET):
         # (oneDNN's float32 backward data: clause ops.packet-paths, "oneDNN's float32 Conv2D"; conv59)

@@ -17,7 +17,9 @@ seeded stride-1 Conv2DBackpropInput calls (1 to 32 images of 1x9 to 28x28, 1x3, 
 input and 1 to 64 output channels, VALID and SAME, two of them dilated by 2) and of 33 strided ones (strides 2 and 3,
 (2, 1) and (1, 2), 1x3 to 5x5 filters, odd and even widths and heights, VALID and SAME), where one BLAS product (the
 model before) was off in the last bits in 20-90% of the elements (tests/ops/test_conv59_backprop_input_tf.py;
-/work/wt/conv59_logs/fit_bi5.py, fit_str4.py). Not measured: strides with dilation (left to BLAS)."""
+/work/wt/conv59_logs/fit_bi5.py, fit_str4.py). A grouped convolution (stride 1) takes
+each group's sums with the taps ascending, one sum whatever the padding (5 of 5 seeded shapes, 2 to 4 groups).
+Not measured: strides with dilation, grouped with strides or dilation (left to BLAS)."""
 
 from __future__ import annotations
 
@@ -28,7 +30,8 @@ from numpy.lib.stride_tricks import as_strided
 
 from simdist.runtime.ops.contraction_order import ordered_matmul
 
-__all__ = ["applies", "applies_3d", "backprop_input", "backprop_input_3d", "per_column"]
+__all__ = ["applies", "applies_3d", "applies_grouped", "backprop_input", "backprop_input_3d", "grouped_backprop_input",
+           "per_column"]
 
 _F = np.float32
 
@@ -55,6 +58,32 @@ def backprop_input(f: np.ndarray, dy: np.ndarray, input_sizes: Sequence[int], pa
     """The input gradient [N, H, W, C_in] of filter `f` [kh, kw, C_in, C_out] and output gradient `dy`
     [N, OH, OW, C_out]; `pads` the forward convolution's (top, bottom, left, right), `dilations` and `strides` its
     (rows, columns)."""
+    strided = any(int(s) > 1 for s in strides)
+    return _sums(f, dy, input_sizes, pads, dilations, strides, strided, per_column(padding, strides, int(input_sizes[2])))
+
+
+def applies_grouped(f_shape: Sequence[int], strides: Sequence[int], dilations: Sequence[int], padding: str) -> bool:
+    """Whether a grouped float32 Conv2DBackpropInput takes the grouped order: stride 1, no dilation, VALID or SAME,
+    not 1x1 (the measured shapes)."""
+    return (padding in ("VALID", "SAME") and all(int(s) == 1 for s in strides) and all(int(d) == 1 for d in dilations)
+            and tuple(int(v) for v in f_shape[:2]) != (1, 1))
+
+
+def grouped_backprop_input(f: np.ndarray, dy: np.ndarray, input_sizes: Sequence[int], pads: Sequence[int],
+                           groups: int) -> np.ndarray:
+    """A grouped convolution's input gradient (filter [kh, kw, C_in / G, C_out]) at stride 1: each group's input
+    channels from its output channels, the taps ascending (rows, then columns), the channels inside, one sum over the
+    window whatever the padding (oneDNN's grouped backward data; measured: 5 of 5 seeded shapes, 2 to 4 groups,
+    VALID and SAME, /work/wt/conv59_logs/fit_grp2.py)."""
+    og, cg = int(f.shape[3]) // groups, int(input_sizes[3]) // groups
+    sizes = tuple(int(v) for v in input_sizes[:3]) + (cg,)
+    return np.concatenate([_sums(f[:, :, :, g * og:(g + 1) * og], dy[..., g * og:(g + 1) * og], sizes, pads, (1, 1),
+                                 (1, 1), True, False) for g in range(groups)], axis=3)
+
+
+def _sums(f: np.ndarray, dy: np.ndarray, input_sizes: Sequence[int], pads: Sequence[int], dilations: Sequence[int],
+          strides: Sequence[int], ascending: bool, columns: bool) -> np.ndarray:
+    """The input gradient with the taps ascending or descending, one sum or one per filter column."""
     kh, kw, cin, cout = (int(v) for v in f.shape)
     n, h, w, _ = (int(v) for v in input_sizes)
     pt, pl = int(pads[0]), int(pads[2])
@@ -71,11 +100,11 @@ def backprop_input(f: np.ndarray, dy: np.ndarray, input_sizes: Sequence[int], pa
     # channel o carries to each input pixel (i, j) (zero where none does: a fused multiply-add of it adds nothing)
     win = as_strided(dyc, (kh, kw, cout, n, h, w), (c2 * dh, c3 * dw, c0, c1, c2, c3), writeable=False)
     wf = f[::-1, ::-1].transpose(2, 0, 1, 3)   # [C_in, a, b, C_out]
-    if sh > 1 or sw > 1:   # (the strided kernel: the taps ascending)
+    if ascending:   # (the strided and grouped kernels)
         win, wf = win[::-1, ::-1], wf[:, ::-1, ::-1]
     wf = np.ascontiguousarray(wf)
     # (the sums as [C_in, K] @ [K, pixels]: the same order per element, and the compiled kernel's fast layout)
-    if not per_column(padding, (sh, sw), w):
+    if not columns:
         cols = np.ascontiguousarray(win).reshape(kh * kw * cout, n * h * w)
         return ordered_matmul(wf.reshape(cin, kh * kw * cout), cols).T.reshape(n, h, w, cin)
     total = None
