@@ -24,6 +24,7 @@ from numpy.lib.stride_tricks import as_strided
 from simdist.runtime import context, errors, host_cpu
 from simdist.runtime import symbolic as _symbolic
 from simdist.runtime.ops import args, array, conv2d_eigen, dispatch, graph_inputs, onednn_1x1, trace_errors
+from simdist.runtime.ops import onednn_backprop_input
 from simdist.runtime.ops import static_shapes as _static_shapes
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.nn_rules import CONV, FLOATS, typed
@@ -429,6 +430,24 @@ def backprop_input_shape(input_sizes: Sequence[int], dy_shape: Sequence[int], f_
     return sizes
 
 
+def _onednn_backprop_input_in_order(f: np.ndarray, dy: np.ndarray, input_sizes: Sequence[int], strides: Sequence[int],
+                                    dilations: Sequence[int], padding: str) -> bool:
+    """Whether a float32 Conv2DBackpropInput runs in oneDNN's backward-data order here (onednn_backprop_input.py:
+    its measured shapes; within the forward's budget of ordered products)."""
+    return (f.dtype == np.float32 and dy.dtype == np.float32 and onednn_conv("float32") and not context.in_xla()
+            and onednn_backprop_input.applies(f.shape, strides[1:3], dilations[1:3], padding)
+            and 0 < int(np.prod(input_sizes)) * f.shape[0] * f.shape[1] * f.shape[3] <= _ORDERED_BUDGET)
+
+
+def _onednn_grouped_backprop_input(f: np.ndarray, dy: np.ndarray, input_sizes: Sequence[int], strides: Sequence[int],
+                                   dilations: Sequence[int], padding: str) -> bool:
+    """Whether a grouped float32 Conv2DBackpropInput runs in oneDNN's grouped backward-data order here (not under XLA:
+    Keras' TF backend compiles grouped convolutions with jit_compile, whose kernels are XLA's)."""
+    return (f.dtype == np.float32 and dy.dtype == np.float32 and onednn_conv("float32") and not context.in_xla()
+            and onednn_backprop_input.applies_grouped(f.shape, strides[1:3], dilations[1:3], padding)
+            and 0 < int(np.prod(input_sizes)) * f.shape[0] * f.shape[1] * f.shape[3] <= _ORDERED_BUDGET)
+
+
 def _conv2d_backprop_input(f: np.ndarray, dy: np.ndarray, input_sizes: tuple, strides: tuple, padding: str,
                            explicit_paddings: tuple, dilations: tuple) -> np.ndarray:
     _check_conv_attrs(strides, dilations, "Conv2DBackpropInput", "", (), f.dtype)   # (the constructor's)
@@ -453,6 +472,13 @@ def _conv2d_backprop_input(f: np.ndarray, dy: np.ndarray, input_sizes: tuple, st
         return _conv2d_backprop_input(f.astype(np.float32), dy.astype(np.float32), input_sizes, strides, padding,
                                       explicit_paddings, dilations).astype(np.float16)
     n = input_sizes[0]
+    if groups == 1 and _onednn_backprop_input_in_order(f, dy, input_sizes, strides, dilations, padding):
+        # (oneDNN's float32 backward data: the flipped filter's window per input pixel, fused multiply-adds in its
+        # order; clause ops.packet-paths, "oneDNN's float32 Conv2D"; onednn_backprop_input.py)
+        return onednn_backprop_input.backprop_input(f, dy, input_sizes, pads, padding, dilations[1:3], strides[1:3])
+    if groups > 1 and _onednn_grouped_backprop_input(f, dy, input_sizes, strides, dilations, padding):
+        # (oneDNN's grouped float32 backward data: per group, the taps ascending, one sum; onednn_backprop_input.py)
+        return onednn_backprop_input.grouped_backprop_input(f, dy, input_sizes, pads, groups)
     dy2 = dy.reshape(n * oh * ow, cout)
     if groups == 1:
         dcols = matmul(dy2, f.reshape(kh * kw * fin, cout).T)

@@ -27,6 +27,8 @@ from simdist.runtime.ops.conv import _out_size, _register_gradients, onednn_filt
 from simdist.runtime.ops.nn_rules import FLOATS, attr_error, typed
 from simdist.runtime.ops.registry import lanes, register, rows
 from simdist.runtime.ops.contraction_order import matmul   # (float64/complex in order; float32 BLAS's)
+from simdist.runtime.ops import onednn_backprop_input
+from simdist.runtime.ops.conv import _ORDERED_BUDGET, onednn_conv
 from simdist.runtime.tensor import Tensor
 from simdist.runtime.ops.args import dims_text as _dims
 
@@ -197,6 +199,11 @@ def _backprop_input(f: np.ndarray, dy: np.ndarray, input_sizes: tuple, strides: 
     out, pads = geometry3d(input_sizes[1:4], f.shape[:3], strides[1:4], dilations[1:4], padding, op)
     cout = f.shape[4]
     _check_dy(dy, (input_sizes[0],) + out + (cout,), op)
+    if (f.dtype == np.float32 and dy.dtype == np.float32 and onednn_conv("float32") and not context.in_xla()
+            and onednn_backprop_input.applies_3d(f.shape, strides[1:4], dilations[1:4], padding)
+            and 0 < int(np.prod(input_sizes)) * int(np.prod(f.shape[:3])) * cout <= _ORDERED_BUDGET):
+        # (oneDNN's float32 backward data: clause ops.packet-paths, "oneDNN's float32 Conv2D"; conv59)
+        return onednn_backprop_input.backprop_input_3d(f, dy, input_sizes, pads, padding)
     fw, dyw = _wide(f, dy)
     dcols = matmul(dyw.reshape(-1, cout), fw.reshape(-1, cout).T)
     dwin = dcols.reshape((input_sizes[0],) + out + tuple(f.shape[:3]) + (input_sizes[4],))
