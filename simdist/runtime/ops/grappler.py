@@ -1386,10 +1386,44 @@ def _add_n_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     if k < 2 or k == len(tensors):
         named = _by_name(tensors) if k <= 1 else None   # (Grappler's canonical order: their nodes' names)
         return None if named is None else dispatch.execute(math.ADD_N, tuple(named))
+    named = _by_name_merged(rec, tensors)
+    if named is not None:   # (Grappler's canonical form has sorted the inputs by name before constant folding: the
+        tensors = named     # split takes the first constant's place in that order; fz54b seed 59103 #3, TF 2.21)
+        const = [rec.is_constant(t) for t in tensors]
     first = const.index(True)
     folded = dispatch.execute(math.ADD_N, tuple(t for t, c in zip(tensors, const) if c))
     kept = [folded if i == first else t for i, (t, c) in enumerate(zip(tensors, const)) if not c or i == first]
     return dispatch.execute(math.ADD_N, tuple(kept))
+
+
+def _by_name_merged(rec: Any, ts: Any) -> list[Tensor] | None:
+    """`_by_name` at record time where DedupComputations has merged inputs into an earlier node (equal constants, the
+    same op on the same inputs: `_deduped`): a merged input sorts under the kept node's name, beside it (observed on
+    TF 2.21: add_n of two equal literal constants `Const` and `Const_4`, or of two `tf.square(y)`, sums them next to
+    each other)."""
+    from simdist.runtime import symbolic
+    names = [symbolic.optimized_name(t) for t in ts]
+    if any(n is None for n in names):
+        return None
+    slots = [rec.slot_of.get(id(t)) for t in ts]
+    known = [i for i in slots if i is not None]
+    if len(known) >= 2:
+        canon = _deduped(rec, max(known))
+        for k, i in enumerate(slots):
+            first = None if i is None or canon[i] == i else rec.tensor_at.get(canon[i])
+            name = None if first is None else symbolic.optimized_name(first)
+            if name is not None:
+                names[k] = name
+    from simdist.runtime.ops import dispatch
+    const = [rec.is_constant(t) for t in ts]
+    raw = [np.asarray(dispatch.raw(t)) if c else None for t, c in zip(ts, const)]
+    for i in range(len(ts)):   # (equal constants: one Const node)
+        j = next((j for j in range(i) if const[i] and const[j] and ts[i].dtype == ts[j].dtype
+                  and raw[i].shape == raw[j].shape and raw[i].tobytes() == raw[j].tobytes()), None)
+        if j is not None:
+            names[i] = names[j]
+    order = sorted(range(len(ts)), key=lambda i: names[i])   # (stable: merged inputs keep their order)
+    return None if order == list(range(len(ts))) else [ts[i] for i in order]
 
 
 # --- arithmetic_optimizer.cc FuseSquaredDiffStage ------------------------------------------------------------
