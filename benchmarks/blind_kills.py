@@ -4,7 +4,7 @@ committed package (suite_kills.py's plant-and-run):
 
     python benchmarks/blind_kills.py BATCH ["-k EXPRESSION"]
 
-BATCH is 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74 or 75. Prints the baseline (the unmutated copy must pass) and one line per mutant: killed
+BATCH is 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75 or 76. Prints the baseline (the unmutated copy must pass) and one line per mutant: killed
 (with the failing test) or survived. docs/conformance.md has the figures: batch 19, 1 of 14 with its
 default slice ("Twenty-first session ... a nineteenth blind batch"); batch 20 in "Twenty-second session
 ... a twentieth blind batch"; batch 21 in "Twenty-third session: ... against the twenty-first blind
@@ -51,7 +51,9 @@ its areas, this session's sweeps merged); batch 73 in "Fifty-seventh
 session, 2026-12-06: a seventy-third blind batch" (the 9 mutants not killed on first contact over the 116 suite modules
 of its areas); batch 74 in "Fifty-eighth session, 2026-12-06: a seventy-fourth blind batch" (the 3 mutants not killed
 on first contact over the 153 suite modules of its areas, the six 58 sweeps merged); batch 75 in "Fifty-eighth session, 2026-12-06: a seventy-fifth blind batch" (the 5 mutants not
-killed on first contact over the 120 suite modules of its areas, the six 58 sweeps merged).
+killed on first contact over the 120 suite modules of its areas, the six 58 sweeps merged); batch 76 in "Fifty-ninth
+session, 2026-12-07: a seventy-sixth blind batch" (no survivor: all 30 killed on first contact over the 166 suite modules
+of its areas, the five 59 sweeps merged; its slice is this session's sweeps).
 """
 
 from __future__ import annotations
@@ -403,6 +405,9 @@ BATCHES: dict[str, tuple[list[str], str]] = {
     "75": (["gemv-in-order-k3-excluded", "pow-rsqrt-not-rewritten", "monotonic-decreasing-not-flipped",
             "all-reduce-not-recorded-on-tape", "deferred-restore-not-consumed"],
            "blind75"),
+    # (batch 76: no survivor of first contact over the 166 suite modules of its areas, the five 59 sweeps merged:
+    # docs/conformance.md, "a seventy-sixth blind batch"; no gaps module, so its slice is this session's sweeps)
+    "76": ([], "sweep59"),
 }
 
 

@@ -12419,3 +12419,163 @@ TRAINING_BATCH74: list[Mutant] = [
 ]
 TRAINING += TRAINING_BATCH74
 CATALOGUE += TRAINING_BATCH74
+
+# Batch 76 (blind59a, session 59): 30 training-layer mutants written blind from simdist's Keras source (layers,
+# mixed precision, losses and keras.ops' crossentropy, metrics, optimizers, fit/evaluate, callbacks, saving and
+# summary, preprocessing, keras.utils, activations), on lines no earlier mutant spans; see docs/conformance.md,
+# "a seventy-sixth blind batch".
+TRAINING_BATCH76: list[Mutant] = [
+    # -- layers
+    _t("mha-default-attention-axes-include-heads", "boundary", "simdist/keras/layers/attention.py",
+       "            self._attention_axes = tuple(range(1, rank - 2))\n",
+       "            self._attention_axes = tuple(range(1, rank - 1))\n",
+       "mainstream: MultiHeadAttention's default attention axes run to rank - 1 instead of rank - 2: the heads axis "
+       "is attended over as if it were a sequence axis (its scores and combine einsums)"),
+    _t("minimum-merge-takes-maximum", "formula", "simdist/keras/layers/merging.py",
+       "    _op = staticmethod(tf.minimum)\n",
+       "    _op = staticmethod(tf.maximum)\n",
+       "keras.layers.Minimum folds its inputs with tf.maximum (a copy of Maximum's body)"),
+    # -- mixed precision
+    _t("mixed-float16-variables-in-float16", "dtype", "simdist/keras/dtype_policies.py",
+       "        if name == \"mixed_float16\":\n            return \"float16\", \"float32\"\n",
+       "        if name == \"mixed_float16\":\n            return \"float16\", \"float16\"\n",
+       "mainstream: the mixed_float16 policy keeps its variables in float16 as well as computing in it"),
+    # -- losses
+    _t("categorical-focal-unclipped", "boundary", "simdist/keras/losses/probabilistic_losses.py",
+       "    output = ops.clip(output, eps, 1.0 - eps)\n    cce = ",
+       "    cce = ",
+       "mainstream: CategoricalFocalCrossentropy leaves the normalised probabilities unclipped: a 0 or 1 probability gives "
+       "log(0) (inf/NaN) instead of the loss at epsilon"),
+    # -- metrics
+    _t("r2-one-minus-ratio-as-difference", "formula", "simdist/keras/metrics/r2_score.py",
+       "        raw_scores = 1 - ops.convert_to_tensor(self.total_mse) / total\n",
+       "        raw_scores = (total - ops.convert_to_tensor(self.total_mse)) / total\n",
+       "mainstream, subtle: R2Score's raw score as (SST − SSE) / SST instead of 1 − SSE / SST: algebraically equal, last bits apart"),
+    _t("mean-metric-sums-extra-axes", "formula", "simdist/keras/metrics/reduction_metrics.py",
+       "        values, sample_weight = reduce_to_samplewise_values(values, sample_weight, reduce_fn=ops.mean,\n",
+       "        values, sample_weight = reduce_to_samplewise_values(values, sample_weight, reduce_fn=ops.sum,\n",
+       "mainstream: keras.metrics.Mean reduces each sample's extra axes by a sum (Sum's reduction) instead of a mean"),
+    _t("sensitivity-thresholds-with-epsilon", "boundary", "simdist/keras/metrics/sensitivity_specificity.py",
+       "            self.thresholds = [0.0] + inner + [1.0]\n",
+       "            self.thresholds = [0.0 - 1e-7] + inner + [1.0 + 1e-7]\n",
+       "mainstream: SensitivityAtSpecificity & co. put their end thresholds at -epsilon and 1 + epsilon (AUC's) instead of 0 and "
+       "1: a prediction of exactly 0 counts as positive at the first threshold, 1 not at the last"),
+    # -- optimizers
+    _t("adam-step-counted-from-zero", "boundary", "simdist/keras/optimizers/adam.py",
+       "        local_step = ops.cast(self.iterations + 1, variable.dtype)\n",
+       "        local_step = ops.cast(self.iterations, variable.dtype)\n",
+       "mainstream: Adam's bias correction uses the step count before the increment (t = 0 on the first step)"),
+    # -- fit / evaluate
+    _t("evaluate-single-result-as-list", "formula", "simdist/keras/trainers/trainer.py",
+       "        if len(results) == 1:\n            return results[0]\n",
+       "        if len(results) == 0:\n            return results[0]\n",
+       "mainstream: evaluate() of a model compiled with a loss and no metrics returns [loss] instead of the scalar"),
+    # -- callbacks
+    _t("checkpoint-message-epoch-zero-based", "boundary", "simdist/keras/callbacks/model_checkpoint.py",
+       "                print_msg(f\"\\nEpoch {epoch + 1}: saving model to {filepath}\")\n",
+       "                print_msg(f\"\\nEpoch {epoch}: saving model to {filepath}\")\n",
+       "mainstream: ModelCheckpoint(verbose=1)'s saving message numbers epochs from 0"),
+    # -- saving / summary
+    _t("summary-memory-units-of-1000", "denominator", "simdist/keras/models/summary.py",
+       "        size /= 1024\n",
+       "        size /= 1000\n",
+       "mainstream: model.summary() reports the weights' memory in units of 1000 bytes (KB = 1000) instead of 1024"),
+    # -- preprocessing
+    _t("hashing-floats-hashed-as-text", "dtype", "simdist/keras/layers/hashing.py",
+       "        if values.dtype.is_floating:\n            values = tf.cast(values, \"int64\")\n",
+       "",
+       "Hashing hashes a float input's decimal text (\"3.0\") instead of its int64 value's (\"3\")"),
+    _t("hashing-mask-bins-not-shifted", "boundary", "simdist/keras/layers/hashing.py",
+       "            values = tf.add(values, tf.ones_like(values))\n",
+       "            values = tf.add(values, tf.zeros_like(values))\n",
+       "Hashing with a mask_value does not shift the other values' bins up by one: bin 0 holds both the mask and "
+       "hashed values"),
+    _t("discretization-merge-unsorted", "order", "simdist/keras/layers/discretization.py",
+       "    merged = np.take(merged, np.argsort(merged[0]), axis=1)\n",
+       "",
+       "mainstream: Discretization.adapt over several batches merges their summaries without re-sorting them: the quantiles of "
+       "an unsorted summary"),
+    # -- keras.utils
+    _t("normalize-numpy-zero-norm-unguarded", "boundary", "simdist/keras/utils/numerical_utils.py",
+       "        norm[norm == 0] = 1\n",
+       "",
+       "mainstream: keras.utils.normalize of an array divides a zero row by its zero norm (NaN) instead of by 1"),
+    _t("batch-norm-written-out", "formula", "simdist/keras/layers/normalization.py",
+       "    return tf.nn.batch_normalization(x=x, mean=mean, variance=variance, offset=offset, scale=scale,\n"
+       "                                     variance_epsilon=epsilon)\n",
+       "    inv = tf.math.rsqrt(variance + epsilon)\n    if scale is not None:\n        inv = inv * scale\n"
+       "    out = (x - mean) * inv\n    return out + offset if offset is not None else out\n",
+       "mainstream, subtle: BatchNormalization normalizes by (x - mean) * inv + beta written out instead of "
+       "tf.nn.batch_normalization's x * inv + (beta - mean * inv)"),
+    _t("nadam-first-moment-interpolated", "formula", "simdist/keras/optimizers/nadam.py",
+       "        self.assign_add(m, ops.multiply(ops.subtract(gradient, m), (1 - beta_1)))\n",
+       "        self.assign(m, ops.add(ops.multiply(m, beta_1), ops.multiply(gradient, (1 - beta_1))))\n",
+       "mainstream, subtle: Nadam's first moment as beta_1 * m + (1 - beta_1) * g instead of Keras's "
+       "m + (g - m) * (1 - beta_1): equal in exact arithmetic, last bits apart"),
+    _t("ftrl-linear-ignores-shrinkage", "formula", "simdist/keras/optimizers/ftrl.py",
+       "        self.assign_add(linear, ops.subtract(grad_to_use, ops.multiply(\n",
+       "        self.assign_add(linear, ops.subtract(gradient, ops.multiply(\n",
+       "mainstream: Ftrl's linear accumulator takes the raw gradient instead of the one with the l2 shrinkage term"),
+    _t("masked-loss-weight-not-rescaled", "denominator", "simdist/keras/losses/loss.py",
+       "        mask_weight = ops.divide_no_nan(total, valid)\n",
+       "        mask_weight = ops.divide_no_nan(valid, valid)\n",
+       "mainstream: a masked loss weighs each valid entry 1 instead of total / valid: the mean runs over the masked "
+       "entries too (Keras 2's masked mean)"),
+    _t("normalize-numpy-multiplies-by-reciprocal", "formula", "simdist/keras/utils/numerical_utils.py",
+       "        return x / np.expand_dims(norm, axis)\n",
+       "        return x * (1.0 / np.expand_dims(norm, axis))\n",
+       "mainstream, subtle: keras.utils.normalize of an array multiplies by 1 / norm instead of dividing by the norm"),
+    _t("dense-bias-added-not-bias-add", "formula", "simdist/keras/layers/core.py",
+       "        return tf.nn.bias_add(x, b)\n",
+       "        return tf.add(x, b)\n",
+       "mainstream, subtle: Dense adds its bias with AddV2 instead of BiasAdd: the same forward values, but the "
+       "bias gradient sums the batch in Sum's order instead of BiasAddGrad's (last bits from 8 rows on)"),
+    _t("softmax-written-out", "formula", "simdist/keras/activations.py",
+       "        out = tf.nn.softmax(x, axis=axis)\n",
+       "        e = tf.exp(x - tf.reduce_max(x, axis=axis, keepdims=True))\n"
+       "        out = e / tf.reduce_sum(e, axis=axis, keepdims=True)\n",
+       "mainstream, subtle: the softmax activation written out as exp(x - max) / sum instead of tf.nn.softmax's "
+       "kernel: last bits apart"),
+    _t("weights-file-layer-names-numbered-from-2", "boundary", "simdist/keras/models/saving.py",
+       "        return f\"{name}_{used[name]}\"\n",
+       "        return f\"{name}_{used[name] + 1}\"\n",
+       "mainstream: a .weights.h5 file names a model's second Dense layer's group dense_2 instead of dense_1 (Keras's "
+       "numbering of repeated class names starts at 1): files do not load across"),
+    _t("text-vectorization-splits-on-single-space", "formula", "simdist/keras/layers/text_vectorization.py",
+       "                inputs = tf.strings.split(inputs)\n",
+       "                inputs = tf.strings.split(inputs, \" \")\n",
+       "mainstream: TextVectorization's whitespace split cuts at every single space (empty tokens between two spaces, "
+       "tabs and newlines kept inside tokens) instead of at runs of whitespace"),
+    _t("to-categorical-squeezes-single-label", "boundary", "simdist/keras/utils/numerical_utils.py",
+       "    if input_shape and input_shape[-1] == 1 and len(input_shape) > 1:\n",
+       "    if input_shape and input_shape[-1] == 1:\n",
+       "mainstream: keras.utils.to_categorical drops the axis of a one-label array of shape (1,): (num_classes,) "
+       "instead of (1, num_classes)"),
+    _t("sigmoid-written-out", "formula", "simdist/keras/activations.py",
+       "    return _set_logits(tf.nn.sigmoid(x), x)\n",
+       "    return _set_logits(1.0 / (1.0 + tf.exp(-x)), x)\n",
+       "mainstream, subtle: the sigmoid activation written out as 1 / (1 + exp(-x)) instead of tf.nn.sigmoid's "
+       "kernel: last bits apart"),
+    _t("bce-log1p-for-complement", "formula", "simdist/keras/ops/tf_nn.py",
+       "    bce += (1 - target) * tf.math.log(1 - output)\n",
+       "    bce += (1 - target) * tf.math.log1p(-output)\n",
+       "mainstream, subtle: binary crossentropy of probabilities takes log1p(-p) for the negative class instead of "
+       "Keras's log(1 - p): last bits apart"),
+    _t("l2-normalize-reciprocal-sqrt", "formula", "simdist/keras/losses/_ops.py",
+       "    inv_norm = tf.math.rsqrt(tf.reduce_sum(tf.square(x), axis=axis, keepdims=True))\n",
+       "    inv_norm = 1.0 / tf.sqrt(tf.reduce_sum(tf.square(x), axis=axis, keepdims=True))\n",
+       "mainstream, subtle: the losses' and metrics' l2_normalize (cosine similarity) takes 1 / sqrt(sum x^2) instead "
+       "of rsqrt: last bits apart"),
+    _t("validation-split-empty-training-accepted", "missing-error", "simdist/keras/trainers/data_adapter.py",
+       "    if split_at == 0 or split_at == batch_dim:\n",
+       "    if split_at == batch_dim:\n",
+       "mainstream: fit(validation_split=...) so large that no sample is left for training (0.95 of 10 samples) "
+       "goes on with an empty training set instead of raising Keras's ValueError"),
+    _t("softplus-written-out", "formula", "simdist/keras/activations.py",
+       "    return tf.math.softplus(_t(x))\n",
+       "    x = _t(x)\n    return tf.math.log(1.0 + tf.exp(x))\n",
+       "mainstream, subtle: the softplus activation written out as log(1 + exp(x)) instead of tf.math.softplus's "
+       "kernel (log1p(exp(x)) inside its thresholds): last bits apart, and inf for large x"),
+]
+TRAINING += TRAINING_BATCH76
+CATALOGUE += TRAINING_BATCH76
