@@ -162,6 +162,79 @@ def _split_products(tf: Any, mk: Any) -> Any:
 _program("kernel-split-products", _split_products)
 
 
+# -- 6. random: Generators whose state words sit at int64's ends --------------------------------------------------------
+def _generator_state_edges(tf: Any, mk: Any) -> Any:
+    """tf.random.Generator from_state / from_key_counter / reset_from_key_counter with a counter or key word at
+    int64's ends (2^63 - 1, 2^63 - 2, -2^63, -1, 0), philox and threefry where TF takes it: the state read back, a
+    uniform and a normal draw, the state after them, skip(1) across the carry, and the state after a reset."""
+    top = 2 ** 63 - 1
+    out = {}
+    for words in ([top, 5, 7], [9, top, 7], [top - 1, top, 0], [-(2 ** 63), -1, 3], [-1, -1, -1], [top, top, top]):
+        key = str(words)
+
+        def run(w: Any = words) -> Any:
+            g = tf.random.Generator.from_state(tf.constant(w, tf.int64), alg="philox")
+            first = _bits(g.state)
+            u = _bits(g.uniform([3]))
+            n = _bits(g.normal([2], dtype=tf.float64))
+            after = _bits(g.state)
+            g.skip(1)
+            return [first, u, n, after, _bits(g.state)]
+        out[f"from_state {key}"] = _error(run)
+        out[f"from_key_counter {key}"] = _error(lambda w=words: _bits(tf.random.Generator.from_key_counter(
+            key=w[2], counter=w[:2], alg="philox").uniform([2])))
+
+        def reset(w: Any = words) -> Any:
+            g = tf.random.Generator.from_seed(1)
+            g.reset_from_key_counter(key=w[2], counter=w[:2])
+            return [_bits(g.state), _bits(g.uniform_full_int([2], tf.int64))]
+        out[f"reset_from_key_counter {key}"] = _error(reset)
+    return out
+
+
+_program("random-generator-state-edges", _generator_state_edges)
+
+
+# -- 7. tf.data: the bytes of TFRecord files (CRC-32C checksums) --------------------------------------------------------
+def _tfrecord_bytes(tf: Any, mk: Any) -> Any:
+    """TFRecord files written by tf.io.TFRecordWriter (records empty, short, 300 bytes, of every byte value) and by
+    tf.data.experimental.TFRecordWriter from a dataset: every byte of the file (each record's length, its masked
+    CRC-32C, the data and the data's masked CRC-32C); tf.io.TFRecordDataset reading them back; a copy with one data
+    byte changed, one with a length's CRC changed: the error's class when read; the dataset writer's return, its
+    overwriting, and its errors for a list and for datasets of int64s and of string vectors."""
+    import tempfile
+    d = tempfile.mkdtemp(prefix="blind77_tfrecord_")
+    records = [b"", b"a", b"simdist blind batch 77", bytes(range(256)), b"\x00" * 300]
+    p1 = os.path.join(d, "one.tfrecord")
+    with tf.io.TFRecordWriter(p1) as w:
+        for rec in records:
+            w.write(rec)
+    raw = open(p1, "rb").read()
+    out = {"tf.io.TFRecordWriter bytes": list(raw)}
+    out["read back"] = [list(t.numpy()) for t in tf.data.TFRecordDataset(p1)]
+    p2 = os.path.join(d, "two.tfrecord")
+    tf.data.experimental.TFRecordWriter(p2).write(tf.data.Dataset.from_tensor_slices([b"x", b"yz", b"\xff" * 17]))
+    out["experimental writer bytes"] = list(open(p2, "rb").read())
+    out["experimental writer returns"] = repr(tf.data.experimental.TFRecordWriter(p2).write(
+        tf.data.Dataset.from_tensor_slices([b"again"])))
+    out["experimental writer rewrote"] = list(open(p2, "rb").read())
+    out["experimental writer of a list"] = _error(lambda: tf.data.experimental.TFRecordWriter(p2).write([b"x"]))
+    out["experimental writer of int64s"] = _error(lambda: tf.data.experimental.TFRecordWriter(p2).write(
+        tf.data.Dataset.range(3)))
+    out["experimental writer of vectors"] = _error(lambda: tf.data.experimental.TFRecordWriter(p2).write(
+        tf.data.Dataset.from_tensors([b"a", b"b"])))
+    for what, pos in (("a data byte", 12 + 1 + 4 + 12), ("a length's crc", 8)):
+        bad = bytearray(raw)
+        bad[pos] ^= 0x20
+        p3 = os.path.join(d, f"bad{pos}.tfrecord")
+        open(p3, "wb").write(bytes(bad))
+        out[f"{what} changed"] = _error(lambda p=p3: [list(t.numpy()) for t in tf.data.TFRecordDataset(p)])
+    return out
+
+
+_program("data-tfrecord-bytes", _tfrecord_bytes)
+
+
 @pytest.mark.clause("ops.eigen-kernels")
 @pytest.mark.parametrize("name", _ids("kernel-"))
 def test_blind77_kernels_bit_for_bit(backend: Any, name: str) -> None:
@@ -174,6 +247,20 @@ def test_blind77_kernels_bit_for_bit(backend: Any, name: str) -> None:
 @pytest.mark.parametrize("name", _ids("op-"))
 def test_blind77_ops_values(backend: Any, name: str) -> None:
     """Python operands' zeros and subnormals as TF's eager conversion and kernels take them; squeeze's axes."""
+    _check(backend, name)
+
+
+@pytest.mark.clause("ops.random-generator")
+@pytest.mark.parametrize("name", _ids("random-"))
+def test_blind77_random_generators(backend: Any, name: str) -> None:
+    """Generators whose state words sit at int64's ends: the state read back and the draws."""
+    _check(backend, name)
+
+
+@pytest.mark.clause("dataset.readers")
+@pytest.mark.parametrize("name", _ids("data-"))
+def test_blind77_data_files(backend: Any, name: str) -> None:
+    """TFRecord files byte for byte (their CRC-32C checksums) and their corruption errors."""
     _check(backend, name)
 
 
