@@ -235,6 +235,62 @@ def _tfrecord_bytes(tf: Any, mk: Any) -> Any:
 _program("data-tfrecord-bytes", _tfrecord_bytes)
 
 
+# -- 8. distribution: where colocated variables go; compute_average_loss's global batch sizes -------------------------
+def _colocated_variables(tf: Any, mk: Any) -> Any:
+    """Variables made under strategy.extended.colocate_vars_with(v): under the default strategy with v on another
+    device than the current device scope, and under MirroredStrategy (each component's device): their devices. (A
+    device scope entered inside the colocation, and a Keras optimizer's slots' devices, are left out: simdist
+    differs from TF 2.21 there, open items of the fifty-ninth session.)"""
+    s = mk()
+    st = tf.distribute.get_strategy()
+    out = {}
+    with tf.device("/cpu:1"):
+        v = tf.Variable([1.0, 2.0])
+    with tf.device("/cpu:0"):
+        with st.extended.colocate_vars_with(v):
+            w = tf.Variable(2.0)
+        after = tf.Variable(4.0)
+    out["default strategy"] = [v.device, w.device, after.device]
+    with s.scope():
+        a = tf.Variable([1.0, 2.0])
+        with s.extended.colocate_vars_with(a):
+            b = tf.Variable([0.0, 0.0])
+    out["mirrored"] = [[c.device for c in s.experimental_local_results(x)] for x in (a, b)]
+    return out
+
+
+_program("dist-colocated-variables", _colocated_variables)
+
+
+def _average_loss_batch_sizes(tf: Any, mk: Any) -> Any:
+    """tf.nn.compute_average_loss with global_batch_size 0, 1, 4 and -1, as a Python int, an int32 and an int64
+    tensor, a float, a vector; with sample_weight; inside a tf.function; and in a replica of MirroredStrategy without
+    a global batch size: the value or the error's class."""
+    losses = tf.constant([1.0, 2.0, 4.0])
+    out = {}
+    for gbs in (0, 1, 4, -1):
+        out[f"python {gbs}"] = _error(lambda g=gbs: _bits(tf.nn.compute_average_loss(losses, global_batch_size=g)))
+        for dt in ("int32", "int64"):
+            out[f"{dt} {gbs}"] = _error(lambda g=gbs, d=dt: _bits(tf.nn.compute_average_loss(
+                losses, global_batch_size=tf.constant(g, d))))
+        out[f"traced {gbs}"] = _error(lambda g=gbs: _bits(tf.function(
+            lambda x: tf.nn.compute_average_loss(x, global_batch_size=tf.constant(g)))(losses)))
+    out["float 4.0"] = _error(lambda: _bits(tf.nn.compute_average_loss(losses, global_batch_size=4.0)))
+    out["vector"] = _error(lambda: _bits(tf.nn.compute_average_loss(losses, global_batch_size=tf.constant([4]))))
+    out["sample_weight, 0"] = _error(lambda: _bits(tf.nn.compute_average_loss(
+        losses, sample_weight=tf.constant([1.0, 0.0, 2.0]), global_batch_size=0)))
+    out["no batch size"] = _bits(tf.nn.compute_average_loss(losses))
+    s = mk()
+    per = s.run(lambda: tf.nn.compute_average_loss(losses))
+    out["replicas"] = [_bits(c) for c in s.experimental_local_results(per)]
+    per0 = s.run(lambda: tf.nn.compute_average_loss(losses, global_batch_size=0))
+    out["replicas, 0"] = [_bits(c) for c in s.experimental_local_results(per0)]
+    return out
+
+
+_program("dist-average-loss-batch-sizes", _average_loss_batch_sizes)
+
+
 @pytest.mark.clause("ops.eigen-kernels")
 @pytest.mark.parametrize("name", _ids("kernel-"))
 def test_blind77_kernels_bit_for_bit(backend: Any, name: str) -> None:
@@ -261,6 +317,13 @@ def test_blind77_random_generators(backend: Any, name: str) -> None:
 @pytest.mark.parametrize("name", _ids("data-"))
 def test_blind77_data_files(backend: Any, name: str) -> None:
     """TFRecord files byte for byte (their CRC-32C checksums) and their corruption errors."""
+    _check(backend, name)
+
+
+@pytest.mark.clause("nn.compute-average-loss")
+@pytest.mark.parametrize("name", _ids("dist-"))
+def test_blind77_distribution(backend: Any, name: str) -> None:
+    """Where variables made under colocate_vars_with go, and compute_average_loss's global batch sizes."""
     _check(backend, name)
 
 
