@@ -20,13 +20,19 @@ def serialize_keras_object(obj: Any, module: str) -> dict[str, Any]:
     if registered is None and not type(obj).__module__.startswith("simdist.keras."):
         own = type(obj).__module__
         module, registered = (None if own == "__main__" else own), type(obj).__name__
-    out = {"module": None if registered and module and module.startswith("keras") else module,
+    elif registered is None and "_keras_src_module" in vars(type(obj)):
+        # (a Keras class no public module exports, FeatureSpace's TFDIdentity: Keras writes its private module and
+        # its class name as registered_name, and finds it again by importing that module; psweep59)
+        module, registered = type(obj)._keras_src_module, type(obj).__name__
+    out = {"module": None if registered and module and module.startswith("keras") and
+           not module.startswith("keras.src.") else module,
            "class_name": type(obj).__name__,
            "config": _functions_serialized(obj.get_config()), "registered_name": registered}
     # a built layer's build_config (Keras: get_build_and_compile_config), from which it is built again
     # when deserialized, before any model adds it
     from simdist.keras.layers.layer import Layer, is_metric
-    if isinstance(obj, Layer) and not is_metric(obj) and module == "keras.layers":
+    if isinstance(obj, Layer) and not is_metric(obj) and (module == "keras.layers" or
+                                                          "_keras_src_module" in vars(type(obj))):
         build = obj.get_build_config()
         if build is not None:
             out["build_config"] = _plain(build)

@@ -26,7 +26,7 @@ from typing import Any, Callable
 
 __all__ = ["GraphNames", "begin", "end", "current", "state", "set_state", "scope_name", "op_scope",
            "given_name", "first_op_named", "reserve", "identity_n", "scoped", "inner_name", "name_outputs",
-           "name_read", "name_constant", "quiet"]
+           "name_read", "name_constant", "named_constant", "quiet"]
 
 # ops.py's patterns: a scope at the root must be a valid op name; below it, a valid scope name
 _VALID_OP_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\\/>-]*$")
@@ -355,6 +355,14 @@ def name_read(t: Any) -> None:
     if symbolic.node_name(t) is not None or not symbolic.is_graph(t):
         return
     symbolic.name_output(t, names.unique(name_scopes._current() + "ReadVariableOp"), 0, "ReadVariableOp")
+
+
+def named_constant(t: Any) -> Any:
+    """t, a constant simdist's own code made as TF's internals make one with `constant_op.constant` (a gradient
+    function's coefficient), named as that Const node: `Const` below the current scope. Grappler's canonical order
+    sorts the leaves of a product by such names (runtime/ops/grappler.py)."""
+    name_constant(t, None)
+    return t
 
 
 def name_constant(t: Any, name: str | None) -> None:

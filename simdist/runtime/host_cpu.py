@@ -50,6 +50,10 @@ class CPUModel:
     # the Intel Xeon (AVX-512, AMX) host of session 35) or the convolution's own empty shape (the goldens'
     # reference host, [1, 0, 3, 1] in tests/ops/test_shapefn21_tf.py; why that host does is not known)
     conv_empty_input_shaped: bool = True
+    # the L2 cache of one core in bytes, as Eigen's CacheSizes reads it (cpuid): TF's oneDNN MatMul runs on one
+    # thread when its operands and output fit in 1.01 times this (ExecuteSingleThreadedGemm), and oneDNN's threads
+    # split k (onednn_matmul.gemv_k_bounds); the Xeon this project runs on has 2 MiB a core (onednn59)
+    l2_bytes: int = 2 * 1024 * 1024
 
     def has(self, flag: str) -> bool:
         return flag in self.flags
@@ -127,7 +131,25 @@ def detect(path: str = "/proc/cpuinfo") -> CPUModel:
         cpus = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):
         cpus = os.cpu_count() or 1
-    return dataclasses.replace(model, parallelism=cpus, onednn_opts=_onednn_opts(os.environ.get("TF_ENABLE_ONEDNN_OPTS")))
+    return dataclasses.replace(model, parallelism=cpus, onednn_opts=_onednn_opts(os.environ.get("TF_ENABLE_ONEDNN_OPTS")),
+                               l2_bytes=_l2_bytes(model.l2_bytes))
+
+
+def _l2_bytes(default: int, path: str = "/sys/devices/system/cpu/cpu0/cache") -> int:
+    """The first CPU's level-2 cache size as Linux's sysfs gives it ("2048K"), `default` where it cannot be read."""
+    try:
+        for index in sorted(os.listdir(path)):
+            base = os.path.join(path, index)
+            with open(os.path.join(base, "level"), encoding="utf-8") as f:
+                if f.read().strip() != "2":
+                    continue
+            with open(os.path.join(base, "size"), encoding="utf-8") as f:
+                size = f.read().strip()
+            scale = {"K": 1024, "M": 1024 * 1024}.get(size[-1:], 1)
+            return int(size.rstrip("KM")) * scale
+    except (OSError, ValueError):
+        pass
+    return default
 
 
 def _onednn_opts(value: str | None) -> bool | None:

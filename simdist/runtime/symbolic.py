@@ -45,7 +45,7 @@ class _Mark(weakref.ref):
     name TF gives an argument (`arg`), or the name of the node an op made (runtime/graph_names.py)
     with the output's index; for an op's output, the op's type and its inputs (`producer`)."""
 
-    __slots__ = ("name", "shape", "index", "arg", "forward", "op_type", "inputs")
+    __slots__ = ("name", "shape", "index", "arg", "forward", "op_type", "inputs", "control")
 
 
 def note(t: Any, name: str | None = None, shape: Any = None) -> None:
@@ -61,6 +61,7 @@ def note(t: Any, name: str | None = None, shape: Any = None) -> None:
     mark.forward = None
     mark.op_type = None
     mark.inputs = ()
+    mark.control = False
     _MARKS[key] = mark
     if name is not None:
         from simdist.runtime import graph_names
@@ -112,6 +113,22 @@ def node_name(t: Any) -> str | None:
     if mark is None or mark() is not t:
         return None
     return mark.name
+
+
+def drive_control(t: Any) -> None:
+    """t's node drives a control dependency in TF's graph: a gradient function took t as its upstream `grad` and
+    built, inside `ops.control_dependencies([grad])`, an op whose inputs were all made outside it (Erfc's Square, Sin's
+    Cos, Square's Const 2), which TF gives the control input `^t` (runtime/ops/grad_controls.py)."""
+    mark = _MARKS.get(id(t)) if _MARKS else None
+    if mark is not None and mark() is t:
+        mark.control = True
+
+
+def drives_control(t: Any) -> bool:
+    """Whether t's node drives a control dependency (drive_control): Grappler's MinimizeBroadcasts and AddOpsRewrite
+    leave such a node out of their groups (arithmetic_optimizer.cc DrivesControlDependency)."""
+    mark = _MARKS.get(id(t)) if _MARKS else None
+    return mark is not None and mark() is t and mark.control
 
 
 def forwarded(t: Any, src: Any) -> None:

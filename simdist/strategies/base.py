@@ -183,8 +183,10 @@ class ReplicaContext:
                              for k, t in enumerate(per_leaf)]) for i in range(len(payloads))]
 
         out = self._sync(SyncPoint("all_gather", merge, nbytes, "gather"), leaves)
-        if dispatch.tapes() and all(isinstance(v, Tensor) for v in leaves):   # (a traced tensor too)
-            collective.bind_all_gather(self, axis, leaves, _flatten(out)[0])
+        outs = _flatten(out)[0]
+        if dispatch.tapes() and all(isinstance(v, Tensor) for v in leaves) and \
+                not all(o is x for o, x in zip(outs, leaves)):   # (a traced tensor too; a lone replica's own
+            collective.bind_all_gather(self, axis, leaves, outs)   # values are already connected)
         return out
 
     def merge_call(self, merge_fn: Callable[..., Any], args: Sequence[Any] = (), kwargs: dict | None = None) -> Any:

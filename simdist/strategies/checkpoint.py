@@ -87,8 +87,24 @@ def _restore_leaf(saved: dict[str, np.ndarray], key: str, v: Any, path: str,
     if tuple(arr.shape) != tuple(v.shape.as_list()):
         raise ValueError(f"Checkpoint {path}: {key!r} has shape {list(arr.shape)} in the checkpoint but "
                          f"{v.shape.as_list()} in the program; nothing was restored")
+    want = _numpy_dtype(v)
+    if want is not None and arr.dtype != want:
+        # (TF 2.21's RestoreV2 reads the saved dtype and its assign refuses another: InvalidArgumentError, nothing
+        # restored; a float64 into a float32 variable is not cast; clause checkpoint.restore-status, ssweep59)
+        from simdist.runtime import errors
+        raise errors.InvalidArgumentError(
+            None, None, f"Checkpoint {path}: tensor {key!r} has dtype {arr.dtype.name} in the checkpoint but the "
+            f"variable is {want.name}: Expected dtype {want.name} doesn't match the checkpoint's; nothing was restored")
     todo.append((v, arr))
     return True
+
+
+def _numpy_dtype(v: Any) -> np.dtype | None:
+    """The NumPy dtype of a variable's values (None when it names none)."""
+    try:
+        return np.dtype(v.dtype.as_numpy_dtype)
+    except (AttributeError, TypeError):
+        return None
 
 
 def _apply(todo: list[tuple[Any, np.ndarray | None]]) -> None:
@@ -265,6 +281,45 @@ def _unbuilt(obj: Any, prefix: str) -> Iterator[tuple[str, Any]]:
             yield from _unbuilt(optimizer, f"{prefix}optimizer/")
 
 
+def _uncompiled(obj: Any, prefix: str) -> Iterator[tuple[str, Any]]:
+    """(prefix, model) of the tree's Keras models that have no optimizer yet (not compiled): the optimizer a later
+    `compile` gives them is tracked as their `optimizer`, so a restore defers its values to it."""
+    if getattr(obj, "_simdist_variable", None) is not None or isinstance(obj, ShardedVariable):
+        return
+    if isinstance(obj, Checkpoint):
+        for k in sorted(obj._objects):
+            yield from _uncompiled(obj._objects[k], f"{prefix}{k}/")
+    elif isinstance(obj, dict):
+        for k in sorted(obj):
+            yield from _uncompiled(obj[k], f"{prefix}{k}/")
+    elif isinstance(obj, (list, tuple)):
+        for i, v in enumerate(obj):
+            yield from _uncompiled(v, f"{prefix}{i}/")
+    elif hasattr(obj, "_tracker") and callable(getattr(obj, "compile", None)) and _compiled_optimizer(obj) is None:
+        yield prefix, obj
+
+
+def _optimizer_hook(pending: dict[int, np.ndarray], consumed: Any, path: str) -> Any:
+    """What a model restored before it was compiled calls with the optimizer `compile` gives it: the optimizer's
+    saved values not yet made are made with them (its `_checkpoint_pending`, as a deferred optimizer's)."""
+    def on_compile(optimizer: Any) -> None:
+        if optimizer is None:
+            return
+        existing = list(_checkpointed(optimizer))   # (iterations and the learning rate, made with the optimizer)
+        for i, v in enumerate(existing):
+            if i in pending:
+                resolve = getattr(v, "_simdist_variable", None)
+                todo: list[tuple[Any, np.ndarray | None]] = []
+                if _restore_leaf({"k": pending[i]}, "k", resolve() if resolve is not None else v, path, todo):
+                    _apply(todo)
+                    consumed(i)
+        rest = {i: arr for i, arr in pending.items() if i >= len(existing)}
+        if rest:
+            optimizer._checkpoint_pending = rest
+            optimizer._checkpoint_consumed = consumed
+    return on_compile
+
+
 def _defer(root: "Checkpoint", saved: dict[str, np.ndarray], status: "CheckpointLoadStatus", path: str) -> None:
     """Hand each unbuilt object the saved values of the variables it has yet to make, by position, as TF restores
     a variable created after `restore` when it is created (clause pch.deferred-restore): a Keras optimizer creates
@@ -290,6 +345,12 @@ def _defer(root: "Checkpoint", saved: dict[str, np.ndarray], status: "Checkpoint
         else:
             obj._checkpoint_pending = pending
             obj._checkpoint_consumed = consumed
+    for prefix, model in _uncompiled(root, ""):
+        head = f"{prefix}optimizer/"
+        waiting = {int(k[len(head):]): arr for k, arr in saved.items()
+                   if k.startswith(head) and k[len(head):].isdigit()}
+        if waiting:   # (TF 2.21: compile after the restore sets the tracked `optimizer`; ssweep59)
+            object.__setattr__(model, "_checkpoint_on_compile", _optimizer_hook(waiting, _consumer(status, head), path))
 
 
 def _consumer(status: "CheckpointLoadStatus", prefix: str) -> Any:
@@ -365,19 +426,27 @@ class CheckpointLoadStatus:
         self._matched = matched
 
     def assert_consumed(self) -> "_Status":
-        if self._missing or self._unused:
-            raise AssertionError(f"Unresolved objects in checkpoint: missing {self._missing}, unused {self._unused}")
+        """TF's: assert_existing_objects_matched first (objects the checkpoint has no value for), then values of the
+        checkpoint no object took ("Unresolved object in checkpoint")."""
+        self.assert_existing_objects_matched()
+        if self._unused:
+            raise AssertionError(f"Unresolved object in checkpoint: {self._unused}")
         return self
 
     def assert_existing_objects_matched(self) -> "_Status":
         if self._missing:
-            raise AssertionError(f"Objects not found in the checkpoint: {self._missing}")
+            n = len(self._missing)
+            raise AssertionError(f"Found {n} Python objects that were not bound to checkpointed values, likely due to "
+                                 f"changes in the Python program. Showing {min(10, n)} of {n} unmatched objects: "
+                                 f"{self._missing[:10]}")
         return self
 
     def assert_nontrivial_match(self) -> "_Status":
         """TF's CheckpointLoadStatus.assert_nontrivial_match: something besides the root matched a checkpointed
         value (values extra in the file or objects missing from it do not matter here)."""
         if not self._matched:
+            if not self._missing:   # (TF: no object besides the root to match)
+                raise AssertionError("Nothing to load. No dependencies have been added to the checkpoint yet.")
             raise AssertionError("Nothing except the root object matched a checkpointed value. Typically this means "
                                  "that the checkpoint does not match the Python program. The following objects have "
                                  f"no matching checkpointed value: {self._missing}")
@@ -386,9 +455,14 @@ class CheckpointLoadStatus:
     def expect_partial(self) -> "_Status":
         return self
 
+    def run_restore_ops(self, session: Any = None) -> None:
+        """TF's: eagerly the values are already restored, so nothing to run (None)."""
+        return None
 
-class _InitializationOnlyStatus:
-    """What `restore(None)` returns: every assertion fails, as TF's."""
+
+class InitializationOnlyStatus:
+    """What `restore(None)` and `read(None)` return (TF's class name): every assertion fails, as TF's, and so does
+    run_restore_ops."""
 
     _MESSAGE = "No checkpoint specified (save_path=None); nothing is being restored."
 
@@ -401,8 +475,15 @@ class _InitializationOnlyStatus:
     def assert_nontrivial_match(self) -> None:
         raise AssertionError(self._MESSAGE)
 
-    def expect_partial(self) -> "_InitializationOnlyStatus":
+    def expect_partial(self) -> "InitializationOnlyStatus":
         return self
+
+    def run_restore_ops(self, session: Any = None) -> None:
+        raise AssertionError("No checkpoint specified, so no restore ops are available (save_path=None to "
+                             "Saver.restore).")
+
+
+_InitializationOnlyStatus = InitializationOnlyStatus
 
 
 class CheckpointOptions:
@@ -520,7 +601,16 @@ class Checkpoint:
     def save_counter(self) -> Tensor:
         """The number of `save` calls (an int64 scalar; TF's is a variable), saved in the checkpoints
         written from its first use on and restored by `restore`."""
-        self._counter_made = True
+        if not self._counter_made:
+            self._counter_made = True
+            pending = self.__dict__.get("_pending")
+            if pending and _COUNTER in pending[0]:
+                # (TF makes the counter variable here, and a restore's deferred value of it is restored into it: a
+                # `read` leaves the counter to be made when first asked for; ssweep59)
+                self._counter = int(pending[0].pop(_COUNTER))
+                if _COUNTER in pending[2]._unused:
+                    pending[2]._unused.remove(_COUNTER)
+                pending[2]._matched = True
         return Tensor(np.asarray(self._counter, dtype=np.int64), dtypes.int64)
 
     def _count_save(self) -> int:
@@ -589,7 +679,9 @@ class Checkpoint:
         self._counter_made = True   # (TF's restore makes the counter, which then takes the saved count)
         return self.read(save_path)
 
-    def read(self, save_path: str, options: Any = None) -> _Status:
+    def read(self, save_path: str | None, options: Any = None) -> Any:
+        if save_path is None:   # (TF's read(None): the same status as restore(None))
+            return InitializationOnlyStatus()
         path = save_path + ".npz"
         if not os.path.exists(path):
             from simdist.runtime import errors

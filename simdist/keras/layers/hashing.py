@@ -80,10 +80,17 @@ class Hashing(Layer):
         return values
 
     def call(self, inputs: Any) -> Any:
-        inputs = inputs if isinstance(inputs, tf.Tensor) else tf.convert_to_tensor(inputs)
+        # (Keras's tf_utils.ensure_tensor: a RaggedTensor or SparseTensor stays one; a sparse input's values are
+        # hashed in place, a ragged one's by the string ops' ragged dispatch; psweep59)
+        if not isinstance(inputs, (tf.Tensor, tf.RaggedTensor, tf.SparseTensor)):
+            inputs = tf.convert_to_tensor(inputs)
         if self.output_mode == "one_hot" and inputs.shape[-1] == 1:
             inputs = tf.squeeze(inputs, axis=-1)
-        indices = self._hash_values_to_bins(inputs)
+        if isinstance(inputs, tf.SparseTensor):
+            indices = tf.SparseTensor(indices=inputs.indices, values=self._hash_values_to_bins(inputs.values),
+                                      dense_shape=inputs.dense_shape)
+        else:
+            indices = self._hash_values_to_bins(inputs)
         return encode_categorical_inputs(indices, self.output_mode, self.num_bins, dtype=self.dtype, sparse=self.sparse)
 
     def get_config(self) -> dict[str, Any]:

@@ -485,6 +485,25 @@ class Layer(KerasSaveable):
             out.extend(m.variables)
         return out
 
+    def save_own_variables(self, store: Any) -> None:
+        """Keras 3.15's Layer.save_own_variables: the layer's own variables (trainable, then non-trainable; not its
+        sublayers') into `store` under "0", "1", ... (clause keras.model.weights-order, ssweep59)."""
+        for i, v in enumerate(self._trainable_variables + self._non_trainable_variables):
+            store[f"{i}"] = v
+
+    def load_own_variables(self, store: Any) -> None:
+        """Keras 3.15's Layer.load_own_variables: ValueError unless `store` holds as many values as the layer has
+        own variables, else each assigned from its position."""
+        own = self._trainable_variables + self._non_trainable_variables
+        if len(store.keys()) != len(own):
+            if not own and not self.built:
+                raise ValueError(f"Layer '{self.name}' was never built and thus it doesn't have any variables. "
+                                 f"However the weights file lists {len(store.keys())} variables for this layer.")
+            raise ValueError(f"Layer '{self.name}' expected {len(own)} variables, but received "
+                             f"{len(store.keys())} variables during loading. Expected: {[v.name for v in own]}")
+        for i, v in enumerate(own):
+            v.assign(store[f"{i}"])
+
     def get_weights(self) -> list[np.ndarray]:
         """The values of `weights` as NumPy arrays."""
         return [v.numpy() for v in self.weights]

@@ -106,7 +106,9 @@ def _join(a: str, b: str) -> str:
 def _has_own_store(obj: Any) -> bool:
     """The object saves and loads its variables itself (Keras's save_own_variables hook; a layer whose hook differs
     from the plain store only in a mode, such as Dense with LoRA, says when through `_saves_own_variables`)."""
-    return callable(getattr(type(obj), "save_own_variables", None)) and getattr(obj, "_saves_own_variables", True)
+    hook = getattr(type(obj), "save_own_variables", None)
+    return (callable(hook) and hook is not Layer.save_own_variables   # (the base Layer's is the plain store)
+            and getattr(obj, "_saves_own_variables", True))
 
 
 class _H5Writer:

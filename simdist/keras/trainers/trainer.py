@@ -166,6 +166,9 @@ class Trainer:
             if auto_scale_loss and self.dtype_policy.name == "mixed_float16" and self.optimizer \
                     and not isinstance(self.optimizer, optimizers_module.LossScaleOptimizer):
                 self.optimizer = optimizers_module.LossScaleOptimizer(self.optimizer, name="loss_scale_optimizer")
+            restored = self.__dict__.pop("_checkpoint_on_compile", None)
+            if restored is not None:   # (a tf.train.Checkpoint restored before compile: the optimizer's values)
+                restored(self.optimizer)
             output_names = getattr(self, "output_names", None)
             if loss is not None:
                 self._compile_loss = CompileLoss(loss, loss_weights, output_names=output_names)

@@ -86,7 +86,10 @@ class TFDConcat(DataLayer):
 
 
 class TFDIdentity(DataLayer):
-    """The identity (the "float" feature's preprocessor)."""
+    """The identity (the "float" feature's preprocessor). Keras exports it nowhere: a .keras file names it by
+    Keras's private module (keras.utils.keras_object_serialization.KERAS_SRC_MODULES)."""
+
+    _keras_src_module = "keras.src.layers.preprocessing.feature_space"
 
     def call(self, x: Any) -> Any:
         return x

@@ -29,6 +29,11 @@ _LAMBDA_REFUSED = ("Requested the deserialization of a Python lambda. This carri
 
 _PLAIN = (str, int, float, bool)
 
+#: Keras's private modules whose unexported classes a .keras file names (serialization.py writes a class's
+#: `_keras_src_module`), and simdist's module holding them (Keras's _retrieve_class_or_fn imports a "keras.src.*"
+#: module and takes the class of that name from it)
+KERAS_SRC_MODULES = {"keras.src.layers.preprocessing.feature_space": "simdist.keras.utils.feature_space"}
+
 
 def _kinds() -> list[tuple[type, Any, str]]:
     """(base class, serialize function, module name) per kind, most specific first."""
@@ -122,6 +127,11 @@ def deserialize_keras_object(config: Any, custom_objects: dict | None = None, sa
     if custom is not None:   # (Keras: the registered/custom object first, by registered_name)
         with SafeModeScope(safe_mode):
             return custom.from_config(config["config"] if config["config"] is not None else {})
+    own = KERAS_SRC_MODULES.get(module) if isinstance(module, str) else None
+    found = getattr(importlib.import_module(own), class_name, None) if own else None
+    if found is not None and "_keras_src_module" in vars(found):
+        with SafeModeScope(safe_mode):
+            return found.from_config(config["config"])
     target = module if isinstance(module, str) and (module == "keras" or module.startswith("keras.")) else None
     if target is not None:
         if target == "keras":

@@ -19,8 +19,9 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from simdist.runtime import name_scopes
+from simdist.runtime import name_scopes, symbolic
 from simdist.runtime.indexed_slices import IndexedSlices
+from simdist.runtime.ops import grad_controls
 from simdist.runtime.tensor import Tensor
 
 __all__ = ["imperative_grad", "aggregate"]
@@ -144,6 +145,9 @@ def imperative_grad(tape: Any, targets: Sequence[Any], sources: Sequence[Any], o
             if entry.grad_scope is None:
                 in_grads = list(entry.backward(*out_grads))
             else:   # (inside a tf.function: the scope its gradient's nodes are named in, runtime/graph_names.py)
+                if len(out_grads) == 1 and isinstance(out_grads[0], Tensor) and \
+                        grad_controls.drives_control(entry.op_type, out_grads[0].dtype):
+                    symbolic.drive_control(out_grads[0])   # (`with ops.control_dependencies([grad])`)
                 with name_scopes.name_scope(entry.grad_scope):
                     in_grads = list(entry.backward(*out_grads))
             if len(in_grads) != len(entry.input_ids):

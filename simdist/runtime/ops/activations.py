@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from simdist.runtime import dtypes, errors, host_cpu
+from simdist.runtime import dtypes, errors, graph_names, host_cpu
 from simdist.runtime.ops import (array, complex_unary, dispatch, math, onednn_softmax, packet_math, packet_tanh,
                                  softmax_eigen, trace_errors, unary)
 from simdist.runtime.ops.args import t as _t
@@ -510,8 +510,8 @@ def gelu(features: Any, approximate: bool = False, name: str | None = None) -> T
         raise ValueError(f"`features.dtype` must be a floating point tensor.Received:features.dtype={tf_repr(x.dtype)}")
     if approximate:
         coeff = math.cast(0.044715, x.dtype)
-        inner = 0.7978845608028654 * (x + coeff * math.pow_(x, 3))
-        return 0.5 * x * (1.0 + tanh(inner))
+        # (one expression, evaluated as TF's: `0.5 * x` is the function graph's node `mul`, made first)
+        return 0.5 * x * (1.0 + tanh(0.7978845608028654 * (x + coeff * math.pow_(x, 3))))
     return 0.5 * x * erfc(-x * math.cast(0.7071067811865476, x.dtype))
 
 
@@ -659,7 +659,10 @@ no_tf_gradient("SoftsignGrad")
 @RegisterGradient("Erfc")
 def _erfc_grad(op: Any, grad: Any) -> list:
     x = op.inputs[0]
-    return [grad * math.cast(-2 / np.sqrt(np.pi), grad.dtype) * unary.exp(-unary.square(x))]
+    # (a Const of grad's dtype as math_grad.py makes it: a Cast of a float32 literal would round the float64
+    # constant to float32 and name the node Cast, which Grappler's canonical order reads)
+    minus_two_over_root_pi = graph_names.named_constant(array.constant(-2 / np.sqrt(np.pi), dtype=grad.dtype))
+    return [grad * minus_two_over_root_pi * unary.exp(-unary.square(x))]
 
 
 @RegisterGradient("Softmax")

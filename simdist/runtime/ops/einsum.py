@@ -263,11 +263,14 @@ def _in_order(ins: Sequence[str], out: str, arrays: Sequence[np.ndarray]) -> np.
 def _ordered_total(s0: str, out: str, a: np.ndarray) -> np.ndarray | None:
     """A one-operand float32/float64 einsum that sums labels ('ij->', 'ijk->j') as TF 2.21's EinsumOp reduces it:
     the operand transposed to [kept labels, summed labels] and reshaped to [out, reduce] (ReduceOperand), each row
-    summed by Eigen's scalar InnerMostDimReducer: one at a time from +0 in the summed labels' order, for rows of up to
-    1,024 values (kLeafSize; longer rows summed otherwise on TF, not modelled: `_full_order`). Observed on TF 2.21 for 18 shapes
+    summed one value at a time from +0 in the summed labels' order, however long. Observed on TF 2.21 for 18 shapes
     and equations x 30 draws, float32 and float64, every one in order (fz57: fz54b seed 57102 #2, `einsum('ij->')` of
     [[-1.5, -0.9], [0, 0], [3, -0.1]] is 0.5000000000000001 where reduce_sum's full reduction gives 0.5); NumPy's
-    pairwise einsum differed. Equations with a repeated label are left to NumPy."""
+    pairwise einsum differed. Rows longer than 1,024 values too (onednn59, /work/wt/onednn59_logs/p_ein1.py,
+    p_ein2.py, fit_ein1.py, fit_ein2.py: every output of 42 'ij->i'/'ji->i' reductions of rows of 1,025..20,000 and
+    34 more of 'ij->i', 'ij->', 'ij->j', 'ijk->j', 'ijk->ik' up to 200 x 5,000, 2 x 100,000 and 1,000 x 1,100, float32
+    and float64; no halving tree, lanes or thread split shows: simdist, which summed them as NumPy or Eigen's full
+    reduction does, was off in 28 of the 42). Equations with a repeated label are left to NumPy."""
     if a.dtype.name not in ("float32", "float64") or len(set(s0)) != len(s0) or "." in s0 or \
             any(c not in s0 for c in out) or len(out) == len(s0):
         return None
@@ -275,27 +278,14 @@ def _ordered_total(s0: str, out: str, a: np.ndarray) -> np.ndarray | None:
     red = [i for i in range(len(s0)) if i not in kept]
     rows = np.transpose(a, kept + red).reshape(int(np.prod([a.shape[i] for i in kept], dtype=np.int64)),
                                                int(np.prod([a.shape[i] for i in red], dtype=np.int64)))
-    if rows.shape[1] > 1024:
-        return _full_order(s0, out, a)   # (longer rows: TF's order not found; Eigen's full reduction where it shows)
-    acc = np.zeros(rows.shape[0], rows.dtype)
-    with np.errstate(over="ignore", invalid="ignore"):
-        for j in range(rows.shape[1]):
-            acc = acc + rows[:, j]
+    if rows.shape[1] == 0:
+        acc = np.zeros(rows.shape[0], rows.dtype)
+    else:
+        with np.errstate(over="ignore", invalid="ignore"):
+            # (add.accumulate adds in order, one value at a time; + 0.0 is the sum's start from +0: -0.0 only when
+            # every value is -0.0, which +0 + -0.0 makes +0.0)
+            acc = np.add.accumulate(rows, axis=1, dtype=rows.dtype)[:, -1] + rows.dtype.type(0)
     return acc.reshape([a.shape[i] for i in kept]).astype(a.dtype)
-
-
-def _full_order(s0: str, out: str, a: np.ndarray) -> np.ndarray | None:
-    """'ij->' of more than 1,024 values in Eigen's order of a full reduction (prod_order.py), where overflow or
-    infinities could show it: NumPy's einsum adds pairwise, so [1, inf, -FLT_MAX, -FLT_MAX] gave NaN where TF 2.21
-    gives inf (fuzzer, seed 20261130 #18554); None otherwise (NumPy's einsum)."""
-    from simdist.runtime.ops.prod_order import eigen_sum, sum_needs_order
-    if out:
-        return None
-    with np.errstate(over="ignore", invalid="ignore"):
-        total = np.add.reduce(a, axis=None)
-        if not sum_needs_order(a, np.asarray(total)):
-            return None
-        return np.asarray(eigen_sum(a, None, False, np.asarray(total)))
 
 
 def _einsum_flops(arrays: Any, out: Any, attrs: Any) -> float:

@@ -256,15 +256,26 @@ def _complex_pow(rec: Any, x: Tensor, y: Tensor) -> Tensor | None:
     """ConvertPowStage of a complex Pow(x, c): c = 0 where x's shape is the output's and fully
     known is a Const of ones, c = 1 where it is the output's is Identity(x) (TF 2.21, observed: `x **
     -0.0` of a [2, 3, 3, 4] complex128 spec is 1 at x = 0, whose Pow kernel gives NaN + NaNj; `x ** 1.0`
-    of a [None] spec is x; an unknown rank, or a c that broadcasts x, runs the kernel; fz38b, fz14 seed 1420383003 #241). Other constants (Square, Sqrt,
-    ...) of complex x: not modelled."""
+    of a [None] spec is x; an unknown rank, or a c that broadcasts x, runs the kernel; fz38b, fz14 seed 1420383003 #241). c = 2, 3, 0.5, -0.5,
+    -1: Square, Mul(x, Square(x)), Sqrt, Rsqrt, Reciprocal of x alone, as for real x (gsweep59)."""
     from simdist.runtime.ops import array, static_shapes
     v = _const_value(rec, y)
     if v is None or v.size == 0:
         return None
     flat = v.reshape(-1).astype(np.complex128)
     c = complex(flat[0])
-    if not bool(np.all(flat == c)) or c not in (0, 1):
+    if not bool(np.all(flat == c)):
+        return None
+    if c in (2, 3, 0.5, -0.5, -1):
+        # (the stage's other exponents take complex x as real x: Square, Mul(x, Square(x)), Sqrt, Rsqrt, Reciprocal
+        # of x alone; TF 2.21 observed: `x ** 2` of complex64 1.5-2j is Square's exact -1.75-6j in a tf.function,
+        # the Pow kernel's -1.75-6.0000005j eagerly; gsweep59's g-pow-*-complex* programs)
+        from simdist.runtime.ops import dispatch, math, unary
+        if c == 3:
+            return dispatch.execute(math.MUL, (x, dispatch.execute(unary.SQUARE, (x,))))
+        op = {2: unary.SQUARE, 0.5: unary.SQRT, -0.5: unary.RSQRT, -1: unary.RECIPROCAL}[c.real]
+        return dispatch.execute(op, (x,))
+    if c not in (0, 1):
         return None
     known = static_shapes.graph_known_shape(x)
     try:
@@ -387,7 +398,8 @@ def _mul_input(view: Any, t: Tensor, dtype: Any) -> tuple | None:
     from simdist.runtime.ops import static_shapes
     rec = view.rec
     j = view.node_of(t)
-    if j is None or t.dtype != dtype or rec.is_constant(t) or symbolic.optimized_name(t) is None:
+    if j is None or t.dtype != dtype or rec.is_constant(t) or symbolic.optimized_name(t) is None \
+            or symbolic.drives_control(t):   # (DrivesControlDependency: a gradient's `grad`, grad_controls.py)
         return None
     n = rec.nodes[j]
     if n.kind == 1 and n.op is not None and n.op.name == "Identity" and len(n.ins) == 1 and view.consumers(j) == 1:
@@ -529,14 +541,51 @@ def _pushed_down(view: Any, c: Tensor, child: Tensor, dt: Any, made: list[int], 
     if (xc and yc) or (top and (xc or yc)):
         return None
     if xc:
-        x, y = y, x   # (the constant leaf is Y: the push-down folds C * Y)
+        x, y, yc = y, x, True   # (the constant leaf is Y: the push-down folds C * Y)
     elif not yc and (_really_constant(rec, y) or not _no_larger(c.shape, y.shape)):
         return None
     made.append(k)
     if yc:
-        return [(x, 1), (dispatch.execute(math.MUL, (c, y)), 1)]   # (C * Y folded: one constant)
+        # (constant folding visits the nodes from the first: it has pushed Y into X already when X is a product it
+        # pushes into, rewriting X's nodes in place, and C then travels on into that tree (`_push_into`): inside
+        # tf.function `(((u * m) * K) * e) * c` of vectors is e * (m * (u * (c * K))), and the node u * m is gone
+        # (it may drive a control dependency that would keep it out of MinimizeBroadcasts' group: gelu's gradient;
+        # observed on TF 2.21)
+        inner = _pushed_down(view, y, x, dt, made, False) if _one_element(c) else None
+        if inner is not None:
+            return _push_into(view, c, inner, dt, made)
+        return [(x, 1), (dispatch.execute(math.MUL, (c, y)), _FOLDED)]   # (C * Y folded: one constant)
     deeper = _pushed_down(view, c, y, dt, made, False)
     return [(x, 1), (("node", name(child)), deeper if deeper is not None else [(c, 1), (y, 1)])]
+
+
+_FOLDED = 2   # (a tree item's mark: a constant the push-down folded, C * Y)
+
+
+def _one_element(c: Tensor) -> bool:
+    """Whether the constant C has one element: no larger than any product it meets (ConstantPushDown's shape check
+    passes wherever the rewritten nodes' shapes are not known here)."""
+    return None not in tuple(c.shape) and int(np.prod(tuple(c.shape))) == 1
+
+
+def _push_into(view: Any, c: Tensor, items: list, dt: Any, made: list[int]) -> list:
+    """ConstantPushDown's next passes: the constant C pushed into a product it has rewritten to `items` (constant
+    folding repeats its pass until nothing changes). A rewritten node's X is its input that is not constant (the
+    first when neither is, as the push-down wrote them); C goes past X into Y: folded with a constant Y, on into a
+    rewritten Y's own inputs, or into an untouched product Y as `_pushed_down` pushes (else beside Y)."""
+    from simdist.runtime.ops import dispatch, math
+
+    def constant(item: Any) -> bool:
+        t, rest = item
+        return not isinstance(t, tuple) and (rest == _FOLDED or _really_constant(view.rec, t))
+    left, right = items
+    x, y = (right, left) if constant(left) else (left, right)
+    if isinstance(y[0], tuple):
+        return [x, (y[0], _push_into(view, c, y[1], dt, made))]
+    if constant(y):
+        return [x, (dispatch.execute(math.MUL, (c, y[0])), _FOLDED)]
+    deeper = _pushed_down(view, c, y[0], dt, made, False)
+    return [x, (("node", None), deeper if deeper is not None else [(c, 1), y])]
 
 
 def _product(items: list) -> Tensor:
@@ -552,6 +601,7 @@ def _product(items: list) -> Tensor:
 
 
 _VIEWS: list = []   # the finished graph (graph/rewrite.py View) a finished rule is judging, innermost last
+_PARENT: list = []   # the output of the node a finished rule is judging, innermost last
 
 
 def _sole(t: Tensor) -> bool:
@@ -585,10 +635,12 @@ def _finishing(owner: str, rule: Any) -> Any:
                 all(rec.is_constant(t) and not rec.is_capture(t) for t in tensors):
             return None
         _VIEWS.append(view)
+        _PARENT.append(view.tensor(i))
         try:
             return rule(rec, tensors, n.attrs)   # type: ignore[no-any-return]
         finally:
             _VIEWS.pop()
+            _PARENT.pop()
     run.__name__ = getattr(rule, "__name__", "rule")
     run.__doc__ = getattr(rule, "__doc__", None)
     return run
@@ -751,6 +803,11 @@ def _low_precision_fusion(view: Any, j: int, act_node: Any = None) -> Tensor | N
     if pre is None or pre.dtype.name not in ("bfloat16", "float16"):
         return None
     c_at = next((c for c in (0, 1) if _is_matmul(view, add.ins[c])), None)
+    if c_at is None and add.op.name == "BiasAdd" and act_node is not None and \
+            _read_once_op(view, add.ins[0], ("Conv2D",)) and _nhwc(rec.nodes[add.ins[0]]):
+        # (a Conv2D's BiasAdd and activation too: TF 2.21 observed, `relu(bias_add(conv2d(x, k), b))` of float16
+        # and bfloat16 in a tf.function is the float32 fused value rounded once; gsweep59's g-bias-* conv programs)
+        c_at = 0
     if c_at is None or (add.op.name == "BiasAdd" and c_at != 0):
         return None
     m = rec.nodes[add.ins[c_at]]
@@ -759,12 +816,12 @@ def _low_precision_fusion(view: Any, j: int, act_node: Any = None) -> Tensor | N
         return None
     f32 = {"DstT": dtypes.float32}
     wide = [dispatch.execute(math.CAST, (t,), f32) for t in (a, b, bias)]
-    y = dispatch.execute(linalg.MATMUL, (wide[0], wide[1]), m.attrs)
+    y = dispatch.execute(linalg.MATMUL if m.op.name == "MatMul" else m.op, (wide[0], wide[1]), m.attrs)
     y = dispatch.execute(math.ADD, (y, wide[2]) if c_at == 0 else (wide[2], y))
     if act_node is not None:
         name = act_node.op.name
         op = onednn_fused_activation.FUSED.get(name)
-        if name == "Relu" and pre.dtype.name == "float16":
+        if name == "Relu" and pre.dtype.name == "float16" and m.op.name == "MatMul":   # (Conv2D's: +0.0)
             op = onednn_fused_activation.RELU_ALPHA0
         y = dispatch.execute(op, (y,)) if op is not None else dispatch.execute(act_node.op, (y,), act_node.attrs)
         view.absorbed.add(j)
@@ -970,10 +1027,11 @@ def _zeros(rec: Any, t: Tensor) -> bool:
     if node is not None and node.op.name == "ZerosLike":
         return True
     v = _const_value(rec, t)
-    if v is not None and v.dtype in (np.float32, np.float64):
+    if v is not None and (v.dtype in (np.float32, np.float64) or v.dtype.name == "bfloat16"):
         # (IsZeros compares on the CPU under DAZ: a float32/float64 subnormal is a zero, so
         # `[0.0, -0.0, 1e-40] - x` is Neg(x); a float16 one converts to a normal float and is not;
-        # fz27b, fz14 seed 1420272703 #21)
+        # fz27b, fz14 seed 1420272703 #21; a bfloat16 one widens to a float32 subnormal and is a zero:
+        # `x + bfloat16(1e-40)` is x in a tf.function, gsweep59's g-ones-bfloat16)
         from simdist.runtime import subnormals
         v = subnormals.flushed(v)
     elif v is not None and v.dtype in (np.complex64, np.complex128):
@@ -1328,10 +1386,44 @@ def _add_n_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     if k < 2 or k == len(tensors):
         named = _by_name(tensors) if k <= 1 else None   # (Grappler's canonical order: their nodes' names)
         return None if named is None else dispatch.execute(math.ADD_N, tuple(named))
+    named = _by_name_merged(rec, tensors)
+    if named is not None:   # (Grappler's canonical form has sorted the inputs by name before constant folding: the
+        tensors = named     # split takes the first constant's place in that order; fz54b seed 59103 #3, TF 2.21)
+        const = [rec.is_constant(t) for t in tensors]
     first = const.index(True)
     folded = dispatch.execute(math.ADD_N, tuple(t for t, c in zip(tensors, const) if c))
     kept = [folded if i == first else t for i, (t, c) in enumerate(zip(tensors, const)) if not c or i == first]
     return dispatch.execute(math.ADD_N, tuple(kept))
+
+
+def _by_name_merged(rec: Any, ts: Any) -> list[Tensor] | None:
+    """`_by_name` at record time where DedupComputations has merged inputs into an earlier node (equal constants, the
+    same op on the same inputs: `_deduped`): a merged input sorts under the kept node's name, beside it (observed on
+    TF 2.21: add_n of two equal literal constants `Const` and `Const_4`, or of two `tf.square(y)`, sums them next to
+    each other)."""
+    from simdist.runtime import symbolic
+    names = [symbolic.optimized_name(t) for t in ts]
+    if any(n is None for n in names):
+        return None
+    slots = [rec.slot_of.get(id(t)) for t in ts]
+    known = [i for i in slots if i is not None]
+    if len(known) >= 2:
+        canon = _deduped(rec, max(known))
+        for k, i in enumerate(slots):
+            first = None if i is None or canon[i] == i else rec.tensor_at.get(canon[i])
+            name = None if first is None else symbolic.optimized_name(first)
+            if name is not None:
+                names[k] = name
+    from simdist.runtime.ops import dispatch
+    const = [rec.is_constant(t) for t in ts]
+    raw = [np.asarray(dispatch.raw(t)) if c else None for t, c in zip(ts, const)]
+    for i in range(len(ts)):   # (equal constants: one Const node)
+        j = next((j for j in range(i) if const[i] and const[j] and ts[i].dtype == ts[j].dtype
+                  and raw[i].shape == raw[j].shape and raw[i].tobytes() == raw[j].tobytes()), None)
+        if j is not None:
+            names[i] = names[j]
+    order = sorted(range(len(ts)), key=lambda i: names[i])   # (stable: merged inputs keep their order)
+    return None if order == list(range(len(ts))) else [ts[i] for i in order]
 
 
 # --- arithmetic_optimizer.cc FuseSquaredDiffStage ------------------------------------------------------------
@@ -1470,15 +1562,31 @@ def _push_down_rule(rec: Any, tensors: Any, attrs: Any, name: str) -> Tensor | N
     plus, minus = (math.ADD, math.SUB) if family is _ADD_SUB else (math.MUL, None)
     _absorb(child)
     if sym and child_sym:
-        return dispatch.execute(plus, (x, dispatch.execute(plus, (c, y))))
+        return _kept_names(dispatch.execute(plus, (c, y)), child, lambda inner: dispatch.execute(plus, (x, inner)))
 
     def negated(right_leaf: bool) -> bool:
         return (not child_sym and right_leaf) != (not sym and left_const)
     neg_c = not sym and not left_const
     neg_x, neg_y = negated(ll_const), negated(not ll_const)
-    inner = dispatch.execute(minus if neg_c != neg_y else plus, (y, c) if neg_c else (c, y))
     outer = minus if neg_x or (neg_c and neg_y) else plus
-    return dispatch.execute(outer, (inner, x) if neg_x else (x, inner))
+    return _kept_names(dispatch.execute(minus if neg_c != neg_y else plus, (y, c) if neg_c else (c, y)), child,
+                       lambda inner: dispatch.execute(outer, (inner, x) if neg_x else (x, inner)))
+
+
+def _kept_names(inner: Tensor, child: Tensor, make_outer: Any) -> Tensor:
+    """The push-down's two nodes under the names they had: constant_folding.cc rewrites the child in place (`C op Y`,
+    a Const of that name once folded) and the parent (`X op child`), so the arithmetic optimizer's canonical order
+    after it sorts them by those names (gelu's gradient: `((c * g) * 3) * square(x)` is (3c * square(x)) * g)."""
+    from simdist.runtime import symbolic
+
+    def rename(t: Tensor, was: Any) -> None:
+        name, op = symbolic.node_name(was) if was is not None else None, symbolic.producer(t)
+        if name is not None and op is not None:
+            symbolic.rename_output(t, name, 0, op.type, tuple(op.inputs))
+    rename(inner, child)
+    outer = make_outer(inner)
+    rename(outer, _PARENT[-1] if _PARENT else None)
+    return outer  # type: ignore[no-any-return]
 
 
 # --- constant_folding.cc SimplifyPad: Pad/PadV2 of constant zero paddings

@@ -49,11 +49,14 @@ def _matmul(a: np.ndarray, b: np.ndarray, transpose_a: bool = False, transpose_b
     if onednn_matmul.applies_matvec(x, y, transpose_a, transpose_b):   # (oneDNN's one column: one-row dot products)
         return onednn_matmul.matvec(x, y)
     if onednn_matmul.applies_matvec_transposed(x, y, transpose_a, transpose_b):   # (x^T @ column: k in order)
-        return ordered_matmul(x, y)
+        return onednn_matmul.split_gemv(x, y)   # (in parts where oneDNN's threads split k)
+    if onednn_matmul.applies_row_split(x, y, transpose_a, transpose_b):   # (one row whose k oneDNN's threads split)
+        return onednn_matmul.split_gemv(x, y)
     if onednn_matmul.applies(x, y, transpose_a, transpose_b):   # (oneDNN's dot-product kernel of a few rows)
         return onednn_matmul.matmul_transposed_b(x, y)
-    if onednn_matmul.in_order(x, y, transpose_a, transpose_b) and not needs_order(x, y):
-        return onednn_matmul.plain(x, y)   # (oneDNN's plain product: over k in order (halves), fused multiply-adds)
+    if onednn_matmul.in_order(x, y, transpose_a, transpose_b):
+        # (oneDNN's plain product: k in blocks in order, fused multiply-adds; infinities and NaNs too)
+        return onednn_matmul.plain(x, y, transpose_a, transpose_b)
     from simdist.runtime.ops.contraction_order import float64_gebp, takes_float64_gebp
     if takes_float64_gebp(x, y):   # (float64: Eigen's GEBP kernel's accumulators, clause ops.float64-gebp-order)
         return float64_gebp(x, y)
@@ -830,6 +833,9 @@ def tensordot(a: Any, b: Any, axes: Any, name: str | None = None) -> Tensor:
         rows, inner = int(np.prod([da[k] for k in range(ra) if k not in xa])), int(np.prod([da[k] for k in xa]))
         if rows * inner and eigen_in_order(np.zeros((rows, inner), np.float32), np.zeros((inner, 1), np.float32)):
             return _tensordot_matmul(ta, tb, xa, xb)
+        # (and every other float32 product: TF's composition's gradient is MatMul's, g·bᵀ and aᵀ·g as oneDNN orders
+        # them, where one Einsum's gradient sums in another order — a 3-D Dense's input gradient; ysweep59)
+        return _tensordot_matmul(ta, tb, xa, xb)
     return einsum(f"{''.join(sa)},{''.join(sb)}->{''.join(out)}", ta, tb)
 
 

@@ -563,6 +563,7 @@ def floormod(x: Any, y: Any, name: str | None = None) -> Tensor:
     return call2(FLOORMOD, x, y)
 
 
+@graph_names.scoped("Pow", "Pow")   # (math_ops.pow's scope names its node; its gradient runs below it)
 def pow_(x: Any, y: Any, name: str | None = None) -> Tensor:
     return call2(POW, x, y)
 
@@ -1513,16 +1514,23 @@ def _floormod_grad(op: Any, grad: Any) -> list:
 
 @RegisterGradient("Pow")
 def _pow_grad(op: Any, grad: Any) -> list:
+    """TF's _PowGrad with its skip_input_indices shortcuts: a scalar exponent no tape watches gives x's gradient
+    alone, `grad * y * pow(x, y - 1)` (operators: nodes mul, sub, Pow, mul_1, which Grappler's rewrites name and
+    order), with no reduction; otherwise the gradients the tape needs, reduced over their broadcast axes."""
     from simdist.runtime.ops import array
     x, y = op.inputs
-    z = op.outputs[0]
     sx, sy = _shapes(op)
-    x, y, z = unary._conj(x), unary._conj(y), unary._conj(z)   # (TF's _PowGrad, complex)
-    gx = multiply(multiply(grad, y), pow_(x, subtract(y, 1)))
-    mask = not_equal(x, 0) if x.dtype.kind == "c" else greater(x, 0)
-    safe_x = where(mask, x, array.ones_like(x))
-    log_x = where(mask, unary.log(safe_x), array.zeros_like(x))
-    gy = multiply(multiply(grad, z), log_x)
+    cx, cy = unary._conj(x), unary._conj(y)   # (TF's _PowGrad, complex)
+    skip = op.skip_input_indices or ()
+    if 1 in skip and not sy:
+        return [grad * cy * pow_(cx, cy - 1), None]
+    gx = None if 0 in skip else grad * cy * pow_(cx, cy - 1)
+    gy = None
+    if 1 not in skip:
+        mask = not_equal(cx, 0) if x.dtype.kind == "c" else greater(cx, 0)
+        safe_x = where(mask, cx, array.ones_like(x))
+        log_x = where(mask, unary.log(safe_x), array.zeros_like(x))
+        gy = grad * unary._conj(op.outputs[0]) * log_x
     return [unbroadcast(gx, sx), unbroadcast(gy, sy)]
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["first_nan"]
+__all__ = ["DEFAULT_NAN", "chain_nan", "first_nan"]
 
 
 def first_nan(result: np.ndarray, *operands: np.ndarray) -> np.ndarray:
@@ -28,4 +28,39 @@ def first_nan(result: np.ndarray, *operands: np.ndarray) -> np.ndarray:
         take = ~done & np.isnan(v)
         out[take] = v[take].astype(out.dtype)
         done |= take
+    return out
+
+
+#: the default NaN an invalid float32 operation without a NaN operand returns on x86 (inf · 0, inf − inf)
+DEFAULT_NAN = np.uint32(0xFFC00000)
+_QUIET = np.uint32(0x00400000)
+
+
+def _last_nan_operand(xs: np.ndarray, ys: np.ndarray, x_first: bool) -> tuple[np.ndarray, np.ndarray]:
+    """For rows of operand pairs xs, ys [q, k] (a chain's a and b along k): whether any is a NaN, and the bits of
+    the last one along k (of a step with two, x's when `x_first`, else y's), quieted."""
+    hit = np.isnan(xs) | np.isnan(ys)
+    has = hit.any(axis=-1)
+    last = xs.shape[-1] - 1 - np.argmax(hit[..., ::-1], axis=-1)
+    xv = np.take_along_axis(xs, last[..., None], axis=-1)[..., 0]
+    yv = np.take_along_axis(ys, last[..., None], axis=-1)[..., 0]
+    first, second = (xv, yv) if x_first else (yv, xv)
+    bits = np.where(np.isnan(first), first, second).astype(np.float32).view(np.uint32) | _QUIET
+    return has, bits
+
+
+def chain_nan(result: np.ndarray, x: np.ndarray, y: np.ndarray, x_first: bool = True) -> np.ndarray:
+    """`result` [m, n], x [m, k] @ y [k, n] summed over k by one chain of fused multiply-adds acc = fma(a, b, acc)
+    from +0 whose NaN the last NaN operand sets (the multiplicands precede the accumulator), with each NaN set as
+    such a chain ends: the last NaN operand along k (x's before y's at one step when `x_first`), quieted, and the
+    default NaN where no operand is a NaN (an invalid inf · 0 or inf − inf). oneDNN's no-copy float32 sgemm
+    (onednn_matmul.plain) sums so; observed on TF 2.21 on the Xeon with NaNs whose payloads name their operand
+    (onednn59, /work/wt/onednn59_logs/p_nan.py, fit_nan.py)."""
+    nan = np.isnan(result)
+    if not nan.any():
+        return result
+    out = np.array(result, copy=True)
+    i, j = np.nonzero(nan)
+    has, bits = _last_nan_operand(x[i], y[:, j].T, x_first)
+    out[i, j] = np.where(has, bits, DEFAULT_NAN).view(np.float32)
     return out

@@ -16,11 +16,13 @@ from __future__ import annotations
 import numpy as np
 
 from simdist.runtime import host_cpu
-from simdist.runtime.ops.nan_operands import first_nan
+from simdist.runtime.ops.nan_operands import chain_nan, first_nan
 from simdist.runtime.ops.onednn_softmax import fma32
 
-__all__ = ["applies", "applies_matvec", "applies_matvec_transposed", "applies_one_row", "batched", "batched_in_order",
-           "in_order", "matmul_transposed_b", "matvec", "one_row_transposed_b", "plain", "transposed_b_pure"]
+__all__ = ["applies", "applies_matvec", "applies_matvec_transposed", "applies_one_row", "applies_row_split",
+           "batched", "batched_in_order", "copy_based", "copy_k_blocks", "gemv_k_bounds", "in_order", "k_blocks",
+           "matmul_transposed_b", "matvec", "one_row_transposed_b", "plain", "single_threaded", "split_gemv",
+           "transposed_b_pure"]
 
 _F = np.float32
 _LANES = 16
@@ -52,11 +54,13 @@ def in_order(x: np.ndarray, y: np.ndarray, transpose_a: bool, transpose_b: bool)
     product of more than ORDERED_BUDGET multiply-adds computed so (its cost: NumPy's BLAS kept). With transpose_a
     alone (x^T @ dy, a Dense layer's kernel gradient) the same (fifty-eighth session, /work/wt/lead58_logs/p_ta.py,
     p_ta2.py: every element of seeded products of k 2..768 (halves from 385), m 1..32, n 2..17; NumPy's BLAS matched
-    only where its kernel happened to, depending on OpenBLAS's dispatch)."""
-    return ((not transpose_b if transpose_a else (not transpose_b or x.shape[0] >= 16)) and x.dtype == np.float32
+    only where its kernel happened to, depending on OpenBLAS's dispatch). Beyond k = 768 (two rows or more) k is
+    split as `k_blocks` gives (onednn59); one row beyond k = 384 is another kernel (contraction_order.row_in_order).
+    Both transposed, two rows or more, the same (onednn59, /work/wt/onednn59_logs/p_tt.py: every element of 24
+    seeded products of m 2..40, k 100..1,000, n 3..50; the old model, NumPy's BLAS, was off in 18)."""
+    return ((not transpose_b or x.shape[0] >= (2 if transpose_a else 16)) and x.dtype == np.float32
             and x.ndim == 2 and y.ndim == 2
-            and x.shape[0] >= 1 and 1 <= x.shape[1] and (x.shape[1] <= (2 * PLAIN_K if x.shape[0] >= 2 else PLAIN_K)
-                                                         or (x.shape[0] >= 2 and x.shape[1] % PLAIN_K == 0))
+            and x.shape[0] >= 1 and 1 <= x.shape[1] and (x.shape[1] <= PLAIN_K or x.shape[0] >= 2)
             and y.shape[1] >= 2
             and x.shape[0] * x.shape[1] * y.shape[1] <= ORDERED_BUDGET
             and host_cpu.current().onednn_supports("float32"))
@@ -66,16 +70,105 @@ def in_order(x: np.ndarray, y: np.ndarray, transpose_a: bool, transpose_b: bool)
 PLAIN_K = 384
 
 
-def plain(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """x [m, k] @ y [k, n] as oneDNN's plain float32 MatMul (`in_order`): over k in order with fused multiply-adds
-    from +0; from k = 385 to 768 (two rows or more) each half, the first ceil(k / 2) and the rest, so and the two
-    added (fifty-eighth session, /work/wt/lead58_logs/p_mm2d.py, p_mm2e.py: every element of 11 seeded products of
-    k 385..768, m 2..64, n 2..300, with transpose_b from 16 rows; 769 and more are split in three, in an order not
-    found: not modelled), but a multiple of 384 (two rows or more), which sums each block of 384 so and adds the
-    blocks' sums in order (onednn58: every element of 34 seeded products of k 1,152..4,608, m 2..64, n 2..40, plain,
-    transpose_a, transpose_b from 16 rows; /work/wt/onednn58_logs/p_mm3.py, p_mm4.py, fit_mm3.py, fit_mm4.py)."""
-    k = x.shape[1]
-    return _blocked(x, y, k if k <= PLAIN_K else -(-k // 2) if k <= 2 * PLAIN_K else PLAIN_K)
+def plain(x: np.ndarray, y: np.ndarray, transpose_a: bool = False, transpose_b: bool = False) -> np.ndarray:
+    """x [m, k] @ y [k, n] as oneDNN's plain float32 MatMul (`in_order`): each of `k_blocks`'s blocks of k summed in
+    order with fused multiply-adds from +0, the blocks' sums added in order (`_blocked`). One block up to k = 384,
+    two halves to 768 (fifty-eighth session, /work/wt/lead58_logs/p_mm2d.py, p_mm2e.py: every element of 11 seeded
+    products of k 385..768, m 2..64, n 2..300, with transpose_b from 16 rows), blocks of 384 for a multiple of 384
+    (onednn58: 34 seeded products of k 1,152..4,608; /work/wt/onednn58_logs/p_mm4.py), and every other k beyond 768
+    so (onednn59: blocks of 384 while 768 or more remain, then the rest in two halves; every element of 60 seeded
+    products of k 769..3,000 (/work/wt/onednn58_logs/mm3_tf.txt) and 53 of two rows or more, k 784..12,000, m 2..100,
+    n 2..128 (/work/wt/onednn59_logs/p_k.py, fit_k.py), plain, transpose_a, transpose_b from 16 rows): oneDNN's
+    no-copy sgemm (jit_avx512_common_gemm_f32.cpp, its k loop). Where oneDNN takes its copy-based sgemm instead
+    (`copy_based`) the blocks are `copy_k_blocks`'s."""
+    m, k = x.shape
+    if copy_based(m, k, y.shape[1], transpose_a, transpose_b):
+        return _blocked(x, y, copy_k_blocks(k), nans=True)
+    return _blocked(x, y, k_blocks(k), nans=True)
+
+
+def copy_based(m: int, k: int, n: int, transpose_a: bool, transpose_b: bool) -> bool:
+    """Whether oneDNN's float32 sgemm runs x [m, k] @ y [k, n] on its copy-based kernel (gemm_driver.cpp
+    nocopy_checker_avx512, the product as TF's row-major call hands it over: m and n swapped, transposes swapped):
+    transpose_b alone, 16 rows or more (2..15 are its small-n kernel, `applies`), on one thread (`single_threaded`),
+    more than 100 columns and either fewer than 1,200 columns, fewer than 200 rows and k < 1,200, or k a multiple of
+    256 (both leading dimensions k then "bad"). Its other copy-based cases need m and n beyond 510 or k beyond 500
+    with 100 rows and 1,024 columns: past ORDERED_BUDGET. Observed on TF 2.21 on the Xeon (onednn59,
+    /work/wt/onednn59_logs/p_thr.py, p_thr2.py): 16 x 800 x 101 copy-based and 16 x 800 x 100 not, 199 and 200
+    rows, k 1,199 and 1,200, k 1,280, 1,792, 2,048 (copy-based) and 1,300 (not)."""
+    return (transpose_b and not transpose_a and m >= 16 and n > 100
+            and ((n < 1200 and m < 200 and k < 1200) or k % 256 == 0) and single_threaded(m, k, n))
+
+
+def copy_k_blocks(k: int, block: int = PLAIN_K) -> list[int]:
+    """The bounds of the blocks oneDNN's copy-based float32 sgemm splits k into (gemm_driver.cpp get_k_padd and its
+    k loop): one block up to `block`, two halves (the first ceil(k / 2)) below two blocks, else blocks of `block` and
+    the rest last: k = 784 is 384 + 384 + 16 (the no-copy kernel's `k_blocks`: 384 + 200 + 200)."""
+    size = k if k <= block else -(-k // 2) if k < 2 * block else block
+    return list(range(0, k, size)) + [k]
+
+
+def single_threaded(m: int, k: int, n: int) -> bool:
+    """TF 2.21's ExecuteSingleThreadedGemm (mkl_matmul_ops_common.h): its oneDNN MatMul runs on one thread when
+    4 (m n + k (m + n)) bytes (C int arithmetic, then float) are fewer than 1.01 times the L2 cache of a core
+    (host_cpu `l2_bytes`, float), on the op's thread pool otherwise. Observed on the Xeon (2 MiB, onednn59): one row
+    of 4,130 x 127 (2,115,068 bytes) in one pass and 4,140 x 127 (2,120,188) split between the two threads."""
+    def wrap(v: int) -> int:
+        return (v + 2 ** 31) % 2 ** 32 - 2 ** 31
+    size = wrap(4 * wrap(wrap(m * n) + wrap(k * wrap(m + n))))
+    return bool(np.float32(size) < np.float32(host_cpu.current().l2_bytes) * np.float32(1.01))
+
+
+def gemv_k_bounds(outputs: int, m: int, k: int, n: int) -> list[int] | None:
+    """The bounds [0, ..., k] of the parts oneDNN's float32 matrix-vector product without transpose (one row times a
+    matrix, or a matrix given transposed times a column: `outputs` of them, each a dot product over k) splits k into
+    among its threads, None where it does not split: TF runs the [m, k] @ [k, n] MatMul on its thread pool
+    (not `single_threaded`), and oneDNN's gemv_threading_driver finds it short and fat (outputs <= 500 per thread,
+    k >= 128 per thread), so each thread sums its part of k (part_1d: the first k mod threads parts one longer) in
+    order from +0 and the parts are added in thread order. Threads: host_cpu `parallelism` (the 2 cores measured).
+    Observed on TF 2.21 on the Xeon (onednn59, /work/wt/onednn59_logs/p_row.py, p_thr.py, p_thr2.py): one row of k
+    4,140..30,001 by 20..300 columns in two halves (the first ceil(k / 2)), 1 x 2,001 x 1,100 and 1 x 2,000 x 1,001
+    in order (more than 1,000 outputs: the threads split the outputs); a column x^T @ y of 600..1,000 rows likewise,
+    1,001 rows in order."""
+    threads = host_cpu.current().parallelism
+    if threads < 2 or outputs > 500 * threads or k < 128 * threads or single_threaded(m, k, n):
+        return None
+    width, extra = divmod(k, threads)
+    bounds = [0]
+    for t in range(threads):
+        bounds.append(bounds[-1] + width + (t < extra))
+    return bounds
+
+
+def applies_row_split(x: np.ndarray, y: np.ndarray, transpose_a: bool, transpose_b: bool) -> bool:
+    """Whether x [1, k] @ y [k, n] (not transpose_b; x given transposed or not) is oneDNN's matrix-vector product
+    without transpose (`split_gemv`: k in order, in parts where its threads split k, `gemv_k_bounds`; its NaNs the
+    kernel's). Where oneDNN does not run float32, contraction_order.row_in_order sums one row in order."""
+    return (not transpose_b and x.dtype == np.float32 and y.dtype == np.float32 and x.ndim == 2 and y.ndim == 2
+            and x.shape[0] == 1 and x.shape[1] >= 1 and y.shape[1] >= 2
+            and host_cpu.current().onednn_supports("float32"))
+
+
+def split_gemv(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """x [m, k] @ y [k, n] of one row or one column as oneDNN's matrix-vector product without transpose sums it: k in
+    order with fused multiply-adds from +0, in `gemv_k_bounds`'s parts where its threads split k."""
+    m, k = x.shape
+    n = y.shape[1]
+    bounds = gemv_k_bounds(n if m == 1 else m, m, k, n)
+    # (its NaNs as `_blocked`'s, the vector's (x's of one row, y's of one column) first at a step: onednn59,
+    # /work/wt/onednn59_logs/p_nan2.py, fit_nan3.py)
+    return _blocked(x, y, bounds if bounds is not None else [0, k], nans=True, x_first=m == 1)
+
+
+def k_blocks(k: int, block: int = PLAIN_K) -> list[int]:
+    """The bounds [0, ..., k] of the blocks oneDNN's float32 GEMM driver splits k into (its k loop: a block of `block`
+    while two or more blocks' worth remain, else the rest, in two halves (the first ceil(rest / 2)) when it is more
+    than one block): k = 784 is 384 + 200 + 200, 1,000 is 384 + 308 + 308, 1,536 four blocks of 384."""
+    bounds = [0]
+    while bounds[-1] < k:
+        rest = k - bounds[-1]
+        bounds.append(bounds[-1] + (block if rest >= 2 * block else -(-rest // 2) if rest > block else rest))
+    return bounds
 
 
 #: oneDNN's batched float32 product (BatchMatMulV2) sums k in blocks of this many
@@ -105,18 +198,29 @@ def batched(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     m and n up to 256, rank 4, broadcast batches, rank-3 by rank-2 as Keras' Dense on a sequence, einsum's
     BatchMatMul) and of raw rank-2 BatchMatMulV2; k = 513..519 take two blocks (one block is off in 2 of 6), and
     k = 1,025 / 1,536 / 2,048 neither."""
-    return _blocked(x, y, BATCH_K_BLOCK)
-
-
-def _blocked(x: np.ndarray, y: np.ndarray, block: int) -> np.ndarray:
-    """x [..., m, k] @ y [..., k, n] as oneDNN's float32 kernels split k: each block of `block` along k over k in
-    order with fused multiply-adds from +0 (contraction_order.ordered_matmul), the blocks' sums added in order."""
-    from simdist.runtime.ops.contraction_order import ordered_matmul
     k = x.shape[-1]
-    out = ordered_matmul(x[..., :block], y[..., :block, :])
+    return _blocked(x, y, list(range(0, k, BATCH_K_BLOCK)) + [k])
+
+
+def _blocked(x: np.ndarray, y: np.ndarray, bounds: list[int], nans: bool = False, x_first: bool = True) -> np.ndarray:
+    """x [..., m, k] @ y [..., k, n] as oneDNN's float32 kernels split k at `bounds` ([0, ..., k]): each block over k
+    in order with fused multiply-adds from +0 (contraction_order.ordered_matmul), the blocks' sums added in order.
+    With `nans` (2-D, the no-copy sgemm's) its NaNs are the kernel's: each block's as its chain ends
+    (nan_operands.chain_nan), a block's sum the first operand of its addition to the earlier blocks' (onednn59,
+    /work/wt/onednn59_logs/fit_nan.py: every NaN of 40 plain, transpose_a and transpose_b products of k 3..800 with
+    tagged NaNs; x's NaN before y's at one step unless not `x_first`); without, whichever NaN the compiled kernel
+    gives."""
+    from simdist.runtime.ops.contraction_order import ordered_matmul
+
+    def block(start: int, stop: int) -> np.ndarray:
+        p = ordered_matmul(x[..., start:stop], y[..., start:stop, :])
+        return chain_nan(p, x[:, start:stop], y[start:stop], x_first) if nans else p
+
+    out = block(0, bounds[1])
     with np.errstate(over="ignore", invalid="ignore"):
-        for start in range(block, k, block):
-            out = (out + ordered_matmul(x[..., start:start + block], y[..., start:start + block, :])).astype(_F)
+        for start, stop in zip(bounds[1:-1], bounds[2:]):
+            p = block(start, stop)
+            out = first_nan((p + out).astype(_F), p, out) if nans else (out + p).astype(_F)
     return out
 
 
@@ -125,29 +229,63 @@ def matmul_transposed_b(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     `transposed_b_pure` (identical bits: tests/ops/test_fma_native.py)."""
     from simdist.runtime.ops import fma_native
     out = fma_native.matmul_transposed_b(x, y)
-    return out if out is not None else transposed_b_pure(x, y)
+    if out is None or np.isnan(out).any():
+        # (its NaNs the kernel's: `transposed_b_pure`'s steps choose them as the kernel's instructions do)
+        return transposed_b_pure(x, y)
+    return out
 
 
 def transposed_b_pure(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """matmul_transposed_b in NumPy: one fma32 pass over [m, n, 16] lanes per 16 elements of k."""
+    """matmul_transposed_b in NumPy: one fma32 pass over [m, n, 16] lanes per 16 elements of k. Its NaNs are the
+    kernel's: a step's NaN is its last NaN operand's, b's element before x's (fma32(b, x, acc)), and a lane sum's
+    NaN the lower lane's (onednn59: every NaN of 40 products of 2..15 rows with NaNs whose payloads name their
+    operand, /work/wt/onednn59_logs/p_nan.py, p_nan2.py, fit_nan.py; n = 7 and 9 columns 3 of 170 elements off)."""
     m, k = x.shape
     n = y.shape[1]
     b = np.ascontiguousarray(y.T)                  # [n, k]: the rows the kernel reads
+    swapped = _x_first(m, n)[:, :, None]
     acc = np.zeros((m, n, _LANES), _F)
     for start in range(0, k, _LANES):
         stop = min(start + _LANES, k)
         w = stop - start
-        acc[:, :, :w] = fma32(x[:, None, start:stop], b[None, :, start:stop], acc[:, :, :w])
+        xs, bs = x[:, None, start:stop], b[None, :, start:stop]
+        step = fma32(bs, xs, acc[:, :, :w])
+        if swapped.any():
+            step = np.where(swapped, fma32(xs, bs, acc[:, :, :w]), step)
+        acc[:, :, :w] = step
     width = _LANES
     while width > 1:
         width //= 2
-        acc = (acc[:, :, :width] + acc[:, :, width:2 * width]).astype(_F)
+        acc = _add(acc[:, :, :width], acc[:, :, width:2 * width])
     return acc[:, :, 0]
 
 
+#: oneDNN's small-n kernel's split of 1..15 rows into kernel calls of 1, 2 or 3 rows (sgemm_smalln_tn's partitions)
+_SMALLN_PARTS = ((0, 1), (0, 2), (0, 3), (0, 2, 4), (0, 3, 5), (0, 3, 6), (0, 2, 4, 7), (0, 3, 6, 8), (0, 3, 6, 9),
+                 (0, 2, 4, 7, 10), (0, 3, 6, 9, 11), (0, 3, 6, 9, 12), (0, 2, 4, 7, 10, 13), (0, 3, 6, 9, 12, 14),
+                 (0, 3, 6, 9, 12, 15))
+
+
+def _x_first(m: int, n: int) -> np.ndarray:
+    """[m, n] bool: the outputs whose products the 2..15-row kernel multiplies as x · b (else b · x): in its calls of
+    three rows, the columns 5, 6, 7 of each 8 (its vfmadd231ps with the row's broadcast first, jit_avx512_core_gemm_
+    smalln_tn_f32_kern.cpp, MROW > 5): which NaN the product keeps (onednn59, /work/wt/onednn59_logs/p_nan2.py)."""
+    out = np.zeros((m, n), bool)
+    if not 1 <= m <= 15:
+        return out
+    parts = _SMALLN_PARTS[m - 1]
+    cols = (np.arange(n) % 8) >= 5
+    for lo, hi in zip(parts[:-1], parts[1:]):
+        if hi - lo == 3:
+            out[lo:hi] = cols
+    return out
+
+
 def applies_one_row(x: np.ndarray, y: np.ndarray, transpose_a: bool, transpose_b: bool) -> bool:
-    """Whether x [1, k] @ y [k, n] (y = b [n, k] transposed) is oneDNN's one-row kernel (`one_row_transposed_b`)."""
-    return (transpose_b and not transpose_a and x.dtype == np.float32 and y.dtype == np.float32 and x.ndim == 2
+    """Whether x [1, k] @ y [k, n] (y = b [n, k] transposed) is oneDNN's one-row kernel (`one_row_transposed_b`):
+    x given transposed too (its matrix-vector product with transpose reads a column of stride 1 as a row;
+    onednn59, /work/wt/onednn59_logs/p_tt.py: 1 x 100 x 5 and 1 x 1,000 x 3)."""
+    return (transpose_b and x.dtype == np.float32 and y.dtype == np.float32 and x.ndim == 2
             and y.ndim == 2 and x.shape[0] == 1 and x.shape[1] > 0 and y.shape[1] > 0
             and host_cpu.current().onednn_supports("float32"))
 
@@ -205,9 +343,11 @@ def applies_matvec_transposed(x: np.ndarray, y: np.ndarray, transpose_a: bool, t
     oneDNN's product over k in order with fused multiply-adds from +0 (contraction_order.ordered_matmul): every
     element of 20 seeded products of m 1..64, k 1..1,000 on TF 2.21 on the Xeon (fifty-eighth session,
     /work/wt/lead58_logs/fit_mvta.py), but one row with transpose_b too (1 x 2 took two halves: not modelled);
-    k up to 1,024, within ORDERED_BUDGET."""
+    within ORDERED_BUDGET. It is oneDNN's matrix-vector product without transpose, as one row times a matrix is:
+    beyond k = 1,024 too (the same kernel sums one row over k = 20,000 in order), and where its threads split k
+    (`gemv_k_bounds`) in parts (onednn59): computed by `split_gemv`."""
     return (transpose_a and x.dtype == np.float32 and y.dtype == np.float32 and x.ndim == 2 and y.ndim == 2
-            and y.shape[1] == 1 and x.shape[0] > 0 and 1 <= x.shape[1] <= 1024
+            and y.shape[1] == 1 and x.shape[0] > 0 and 1 <= x.shape[1]
             and not (x.shape[0] == 1 and transpose_b) and x.shape[0] * x.shape[1] <= ORDERED_BUDGET
             and host_cpu.current().onednn_supports("float32"))
 
@@ -217,7 +357,9 @@ def matvec(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     column as `one_row_transposed_b` computes one (fifty-eighth session, /work/wt/lead58_logs/p_mv.py, fit_mv.py:
     every element of 20 seeded products of m 1..64, k 1..1,000, plain and with transpose_b; NumPy's BLAS was off in
     most. With transpose_a it is another order, not modelled)."""
-    return _dots(x, np.ascontiguousarray(y.T))[:, None]
+    # (the column is the kernel's vector, the first operand of each product as one row's is: which NaN it keeps,
+    # onednn59, /work/wt/lead58_logs/p_nanmm.py)
+    return _dots(np.ascontiguousarray(y.T), x)[:, None]
 
 
 def _lane_sums(a: np.ndarray, b: np.ndarray) -> np.ndarray:
