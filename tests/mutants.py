@@ -12506,10 +12506,11 @@ TRAINING_BATCH77: list[Mutant] = [
        "mainstream: tf.squeeze's axes deduplicated without normalizing negatives: squeeze(x, [-1, 1]) of a rank-2 "
        "tensor names one dimension twice"),
     _t("onednn-matmul-half-split-floor", "boundary", "simdist/runtime/ops/onednn_matmul.py",
-       "PLAIN_K else -(-k // 2) if k <= 2 * PLAIN_K else PLAIN_K)\n",
-       "PLAIN_K else k // 2 if k <= 2 * PLAIN_K else PLAIN_K)\n",
-       "mainstream, subtle: oneDNN's float32 MatMul of k in 385..768 splits k at floor(k / 2) instead of ceil(k / 2): "
-       "an odd k's two halves summed in other blocks"),
+       "        bounds.append(bounds[-1] + (block if rest >= 2 * block else -(-rest // 2) if rest > block else rest))\n",
+       "        bounds.append(bounds[-1] + (block if rest >= 2 * block else rest // 2 if rest > block else rest))\n",
+       "mainstream, subtle: oneDNN's float32 MatMul splits a rest of k between one and two blocks (385..767) at "
+       "floor(rest / 2) instead of ceil(rest / 2): an odd k's two halves summed in other blocks (anchor moved to "
+       "k_blocks when main's onednn59 restructured `plain`, after the batch's commit)"),
     _t("onednn-dot-tree-neighbour-pairs", "order", "simdist/runtime/ops/onednn_matmul.py",
        "        pairs = _add(pairs[..., :2], pairs[..., 2:])   # ((p0 + p1) + (p4 + p5)), ((p2 + p3) + (p6 + p7))\n",
        "        pairs = _add(pairs[..., 0::2], pairs[..., 1::2])\n",
