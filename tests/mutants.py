@@ -12579,3 +12579,161 @@ TRAINING_BATCH76: list[Mutant] = [
 ]
 TRAINING += TRAINING_BATCH76
 CATALOGUE += TRAINING_BATCH76
+
+#: Blind batch 77 (fifty-ninth session, helper blind59b): op kernels and gradients, tf.data, random ops, the tape
+#: and distribution; written from simdist's source before reading the suite. "mainstream":
+#: a changed line an ordinary training program runs (/work/wt/blind59b_logs/prog1-3.py under coverage.py);
+#: "subtle": a last-bit or signed-zero difference.
+TRAINING_BATCH77: list[Mutant] = [
+    # -- op kernels and gradients
+    _t("onednn-relu-nan-propagated", "formula", "simdist/runtime/ops/onednn_eltwise.py",
+       "        return np.where(x > _F32(0), x, _F32(0)).astype(_F32)\n",
+       "        return np.maximum(x, _F32(0)).astype(_F32)\n",
+       "mainstream: oneDNN's float32 Relu by np.maximum: a NaN comes back as NaN where oneDNN's vmaxps(x, 0) gives 0"),
+    _t("onednn-tanh-horner-unfused", "formula", "simdist/runtime/ops/onednn_eltwise.py",
+       "            pol = _ftz(_fma32(pol, r, _TANH_TABLE[deg][idx]))\n",
+       "            pol = _ftz((pol * r + _TANH_TABLE[deg][idx]).astype(_F32))\n",
+       "mainstream, subtle: oneDNN's fused tanh evaluates its polynomial with a multiply and an add, each rounded, "
+       "instead of the injector's fused multiply-adds: a Dense layer's tanh an ulp off"),
+    _t("onednn-dot-pieces-without-zero-start", "formula", "simdist/runtime/ops/onednn_matmul.py",
+       "        s = _add(piece, _F(0) if s is None else s)\n",
+       "        s = piece if s is None else _add(piece, s)\n",
+       "mainstream, subtle: oneDNN's one-row product of k < 16 starts its sum at the first piece instead of adding it "
+       "to +0: a product of -0.0 comes back -0.0"),
+    _t("fused-bn-running-variance-grouping", "order", "simdist/runtime/ops/fused_batch_norm.py",
+       "                    out_var = one_minus * variance.astype(_F) + (f * adjust) * batch_var\n",
+       "                    out_var = one_minus * variance.astype(_F) + f * (adjust * batch_var)\n",
+       "subtle: FusedBatchNorm's running variance with exponential_avg_factor != 1 multiplies the corrected batch "
+       "variance by the factor instead of the factor times the correction (TF's grouping): an ulp off"),
+    _t("scatter-rows-duplicates-buffered", "formula", "simdist/runtime/ops/array.py",
+       "        np.add.at(out, ids, values)\n",
+       "        out[ids] += values\n",
+       "mainstream: UnsortedSegmentSum (and the dense gradient of a gather) by buffered fancy-index addition: rows "
+       "with the same id add only the last one"),
+    _t("gather-axis-default-zero", "axis", "simdist/runtime/ops/array.py",
+       "    if axis is None:\n        axis = batch_dims\n",
+       "    if axis is None:\n        axis = 0\n",
+       "mainstream: tf.gather's axis defaults to 0 instead of batch_dims: gather(p, i, batch_dims=1) gathers rows"),
+    _t("fused-bn-variance-not-bessel-corrected", "denominator", "simdist/runtime/ops/fused_batch_norm.py",
+       "                adjust = _F(_F(rest) / _F(rest - 1 if rest > 1 else 1))\n",
+       "                adjust = _F(1)\n",
+       "FusedBatchNorm in training returns the biased batch variance (divided by n) instead of TF's n / (n - 1) "
+       "corrected one"),
+    _t("box-muller-double-sincos-swapped", "formula", "simdist/runtime/ops/philox_dists.py",
+       "        f0[i], f1[i] = math.sin(b) * u2, math.cos(b) * u2\n",
+       "        f0[i], f1[i] = math.cos(b) * u2, math.sin(b) * u2\n",
+       "a float64 normal draw's Box-Muller pair with sine and cosine exchanged: the pairs' draws in the wrong order"),
+    _t("reverse-grad-not-reversed", "gradient", "simdist/runtime/ops/slicing.py",
+       "    return [dispatch.execute(REVERSE, (grad,), {\"axis\": op.get_attr(\"axis\")})]\n",
+       "    return [grad]\n",
+       "ReverseV2's gradient passes the upstream gradient through unreversed"),
+    _t("python-zero-operand-not-cached", "state", "simdist/runtime/ops/math.py",
+       "            if key is not None:\n                y = scalar_cache.lookup(key, y)\n"
+       "                scalar_cache.insert(key, y)\n",
+       "            if key is not None:\n                pass\n",
+       "mainstream, subtle: a Python zero operand converted afresh each time, without TF's eager scalar cache that "
+       "hands x * -0.0 the +0.0 an earlier x * 0.0 cached"),
+    _t("subnormal-literal-not-flushed", "boundary", "simdist/runtime/ops/math.py",
+       "        if tp is float and y and -1.2e-38 < y < 1.2e-38:\n"
+       "            subnormals.mark_made(out)   # a subnormal literal: TF's kernels read it as zero\n",
+       "",
+       "mainstream, subtle: a subnormal Python operand (x * 1e-40) not marked as one, so the kernel multiplies by it "
+       "instead of reading it as zero as TF's denormals-are-zero kernels do"),
+    _t("fma-nan-operand-order-dropped", "formula", "simdist/runtime/ops/onednn_softmax.py",
+       "    s = first_nan(s, a64, b64, c64)\n",
+       "",
+       "mainstream, subtle: a float32 fused multiply-add's NaN is whatever NumPy's addition keeps instead of the first "
+       "NaN operand's of a, b, c"),
+    _t("avg-pool-times-reciprocal-count", "formula", "simdist/runtime/ops/pooling.py",
+       "    return s / _valid_counts(x.shape, ksize, strides, out_hw, pads).astype(x.dtype)\n",
+       "    return s * (1 / _valid_counts(x.shape, ksize, strides, out_hw, pads)).astype(x.dtype)\n",
+       "subtle: an average pool multiplies each window's sum by the reciprocal of its count instead of dividing: "
+       "windows of 3, 6 or 9 elements an ulp off"),
+    _t("segment-sqrt-n-times-rsqrt", "formula", "simdist/runtime/ops/segments.py",
+       "    return math.truediv(unsorted_segment_sum(d, ids, num_segments), unary.sqrt(n))\n",
+       "    return math.multiply(unsorted_segment_sum(d, ids, num_segments), unary.rsqrt(n))\n",
+       "subtle: unsorted_segment_sqrt_n multiplies by rsqrt(count) instead of dividing by sqrt(count)"),
+    _t("zeros-like-dtype-dropped", "dtype", "simdist/runtime/ops/array.py",
+       "    t = _t(input)\n    dt = t.dtype if dtype is None else dtypes.as_dtype(dtype)\n"
+       "    return call_with_layout(lambda: dispatch.execute(ZEROS_LIKE",
+       "    t = _t(input)\n    dt = t.dtype\n"
+       "    return call_with_layout(lambda: dispatch.execute(ZEROS_LIKE",
+       "mainstream: tf.zeros_like ignores its dtype argument: zeros_like(x, dtype=tf.int32) of floats is float"),
+    _t("squeeze-repeated-axis-not-normalized", "axis", "simdist/runtime/ops/array.py",
+       "            ax = tuple(dict.fromkeys(a % nd for a in ax))\n",
+       "            ax = tuple(dict.fromkeys(ax))\n",
+       "mainstream: tf.squeeze's axes deduplicated without normalizing negatives: squeeze(x, [-1, 1]) of a rank-2 "
+       "tensor names one dimension twice"),
+    _t("onednn-matmul-half-split-floor", "boundary", "simdist/runtime/ops/onednn_matmul.py",
+       "        bounds.append(bounds[-1] + (block if rest >= 2 * block else -(-rest // 2) if rest > block else rest))\n",
+       "        bounds.append(bounds[-1] + (block if rest >= 2 * block else rest // 2 if rest > block else rest))\n",
+       "mainstream, subtle: oneDNN's float32 MatMul splits a rest of k between one and two blocks (385..767) at "
+       "floor(rest / 2) instead of ceil(rest / 2): an odd k's two halves summed in other blocks (anchor moved to "
+       "k_blocks when main's onednn59 restructured `plain`, after the batch's commit)"),
+    _t("onednn-dot-tree-neighbour-pairs", "order", "simdist/runtime/ops/onednn_matmul.py",
+       "        pairs = _add(pairs[..., :2], pairs[..., 2:])   # ((p0 + p1) + (p4 + p5)), ((p2 + p3) + (p6 + p7))\n",
+       "        pairs = _add(pairs[..., 0::2], pairs[..., 1::2])\n",
+       "mainstream, subtle: oneDNN's one-row kernel reduces an 8-lane vector by neighbouring pair sums, "
+       "((p0 + p1) + (p2 + p3)) + ..., instead of adding the two halves' pair sums lane by lane"),
+    # -- random ops
+    _t("philox-int64-uniform-words-swapped", "order", "simdist/runtime/ops/philox.py",
+       "        bits = w[0:2 * n:2] | (w[1:2 * n:2] << np.uint64(32))\n",
+       "        bits = w[1:2 * n:2] | (w[0:2 * n:2] << np.uint64(32))\n",
+       "a bounded int64 uniform draw takes the first Philox word of each pair as the high half instead of the low"),
+    _t("categorical-words-swapped", "order", "simdist/runtime/ops/philox_dists.py",
+       "    u = _uint64_to_double(w[0::2], w[1::2]) * total\n",
+       "    u = _uint64_to_double(w[1::2], w[0::2]) * total\n",
+       "categorical's uniform double from its two words in the wrong order"),
+    _t("generator-state-int64-boundary", "boundary", "simdist/runtime/ops/random_generator.py",
+       "    return v - (1 << 64) if v > (1 << 63) - 1 else v\n",
+       "    return v - (1 << 64) if v >= (1 << 63) - 1 else v\n",
+       "mainstream: a Generator's state word of exactly 2^63 - 1 wrapped as if it were past int64's range"),
+    # -- tf.data
+    _t("padded-batch-padding-value-cast", "missing-error", "simdist/runtime/data/batching.py",
+       "    if t.dtype != dtype:\n        raise TypeError(f\"Invalid `padding_values`.",
+       "    if False:\n        raise TypeError(f\"Invalid `padding_values`.",
+       "padded_batch casts a padding value of another dtype (0 for a float component) instead of TF's TypeError"),
+    _t("crc32c-polynomial-crc32", "formula", "simdist/runtime/data/readers.py",
+       "            c = (c >> 1) ^ 0x82F63B78 if c & 1 else c >> 1\n",
+       "            c = (c >> 1) ^ 0xEDB88320 if c & 1 else c >> 1\n",
+       "mainstream: TFRecord's checksums by CRC-32's polynomial instead of CRC-32C's (Castagnoli): the files TF "
+       "writes and reads have other CRCs"),
+    _t("options-nested-not-stored", "state", "simdist/runtime/data/options.py",
+       "            values[name] = default()            # nested options objects are created on first access\n"
+       "            return values[name]\n",
+       "            return default()\n",
+       "mainstream: a tf.data.Options' nested group (threading, experimental_optimization) made afresh at each access: "
+       "options.threading.private_threadpool_size = 2 is set on a temporary and lost"),
+    # -- distribution
+    _t("mean-reduce-times-reciprocal", "formula", "simdist/semantics/reduce.py",
+       "        return np.asarray(np.true_divide(total, np.asarray(n, dtype=dt.np)), dtype=dt.np)\n",
+       "        return np.asarray(total * np.asarray(1.0 / n, dtype=dt.np), dtype=dt.np)\n",
+       "mainstream, subtle: a MEAN across replicas multiplies the sum by 1/n instead of dividing by n: three replicas' "
+       "means an ulp off"),
+    _t("colocate-vars-with-ignored", "placement", "simdist/strategies/base.py",
+       "            return self._colocate_with.device\n",
+       "            return context.current_device()\n",
+       "mainstream: a variable made under colocate_vars_with (an optimizer's slots) goes to the current device "
+       "instead of the colocated variable's"),
+    _t("reduce-result-device-caller-lost", "placement", "simdist/strategies/base.py",
+       "        callers.append(context.current().device)\n",
+       "        callers.append(None)\n",
+       "mainstream: strategy.reduce forgets the caller's device scope: its result lands on the host instead of the "
+       "device the caller's tf.device names"),
+    _t("all-gather-axis-beyond-rank-off-by-one", "boundary", "simdist/semantics/gather.py",
+       "    if axis + 1 > rank:\n",
+       "    if axis > rank:\n",
+       "mainstream: the collective all-gather's axis check lets an axis equal to the rank through (off by one) instead "
+       "of the Range shape function's ValueError: strategy.gather(x, axis=1) of vectors"),
+    # -- the tape
+    _t("tape-watch-accessed-option-dropped", "state", "simdist/runtime/autodiff/tape.py",
+       "        self.watch_accessed = watch_accessed\n",
+       "        self.watch_accessed = True\n",
+       "mainstream: GradientTape(watch_accessed_variables=False) still watches the trainable variables it reads"),
+    _t("global-batch-size-zero-refused", "boundary", "simdist/runtime/ops/losses.py",
+       "    v = int(dispatch.static_value(gbs))\n    if v < 0:\n",
+       "    v = int(dispatch.static_value(gbs))\n    if v <= 0:\n",
+       "compute_average_loss refuses a global_batch_size of 0, which TF's assert_non_negative lets pass"),
+]
+TRAINING += TRAINING_BATCH77
+CATALOGUE += TRAINING_BATCH77

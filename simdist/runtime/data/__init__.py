@@ -68,7 +68,8 @@ from simdist.runtime.data.parse_example_dataset import parse_example_dataset
 from simdist.runtime.data.copy_to_device import _CopyToDeviceDataset, copy_to_device, prefetch_to_device
 from simdist.runtime.data.csv_reader import CsvDataset
 from simdist.runtime.data.make_csv import make_csv_dataset
-from simdist.runtime.data.readers import FixedLengthRecordDataset, TextLineDataset, TFRecordDataset, TFRecordWriter
+from simdist.runtime.data.readers import (DatasetTFRecordWriter, FixedLengthRecordDataset, TextLineDataset,
+                                          TFRecordDataset, TFRecordWriter)
 from simdist.runtime.data.window import DatasetSpec
 from simdist.runtime.data.scan import _ScanDataset
 from simdist.runtime.data.shuffle import _ShuffleDataset
@@ -105,7 +106,7 @@ experimental = types.SimpleNamespace(
     bucket_by_sequence_length=experimental_forms.bucket_by_sequence_length,
     Counter=experimental_forms.Counter,
     RandomDataset=experimental_forms.RandomDataset,
-    TFRecordWriter=TFRecordWriter,
+    TFRecordWriter=DatasetTFRecordWriter,
     choose_from_datasets=experimental_forms.choose_from_datasets,
     ignore_errors=ignore_errors,
     assert_cardinality=assert_cardinality,

@@ -137,6 +137,37 @@ class TFRecordWriter:
         self.close()
 
 
+
+class DatasetTFRecordWriter:
+    """`tf.data.experimental.TFRecordWriter(filename, compression_type=None)`: `write(dataset)` writes every element of
+    a dataset of scalar strings as a record of `filename` (overwriting it), TF's DatasetToTFRecord; eagerly at once,
+    returning None (TF 2.21's writers.py: a dataset's elements other than scalar strings, or no dataset, TypeError;
+    clause dataset.readers)."""
+
+    def __init__(self, filename: Any, compression_type: Any = None) -> None:
+        from simdist.runtime.tensor import convert_to_tensor
+        from simdist.runtime import dtypes
+        name = convert_to_tensor(filename, dtype=dtypes.string)
+        self._filename = name.numpy().decode() if isinstance(name.numpy(), bytes) else str(name.numpy())
+        self._compression = _compression("" if compression_type is None else compression_type)
+
+    def write(self, dataset: Any) -> None:
+        from simdist.runtime.data.dataset import DatasetV2
+        from simdist.runtime import dtypes
+        if not isinstance(dataset, DatasetV2):
+            raise TypeError(f"Invalid `dataset.` Expected a `tf.data.Dataset` object but got {type(dataset)}.")
+        spec = dataset.element_spec
+        if type(spec).__name__ != "TensorSpec" or spec.dtype != dtypes.string or not spec.shape.is_compatible_with([]):
+            from simdist.runtime.data.experimental_forms import get_structure
+            from simdist.runtime.nest import map_structure
+            shapes = map_structure(lambda v: getattr(v, "shape", None), get_structure(dataset))
+            types = map_structure(lambda v: getattr(v, "dtype", None), get_structure(dataset))
+            raise TypeError("Invalid `dataset`. Expected a`dataset` that produces scalar `tf.string` elements, but got "
+                            f"a dataset which produces elements with shapes {shapes} and types {types}.")
+        with TFRecordWriter(self._filename, TFRecordOptions(self._compression)) as w:
+            for element in dataset:
+                w.write(element)
+
 def _records(data: bytes, path: str) -> Iterator[bytes]:
     pos, n = 0, len(data)
     while pos < n:
