@@ -259,44 +259,44 @@ def tf_checkpoint_keys(root: "Checkpoint") -> dict[int, str]:
     return keys
 
 
-def _unbuilt(obj: Any, prefix: str) -> Iterator[tuple[str, Any]]:
-    """(prefix, object) of the tree's objects that have not made all their variables yet (a Keras
-    optimizer before its first step: `built` False), whose later variables a restore defers."""
+def _tree(obj: Any, prefix: str, visit: Any) -> Iterator[tuple[str, Any]]:
+    """What `visit(obj, prefix)` yields for each object of a checkpoint's tree that is not a container: a
+    Checkpoint's attributes and a dict's entries by sorted key, a list's by index, variables skipped."""
     if getattr(obj, "_simdist_variable", None) is not None or isinstance(obj, ShardedVariable):
         return
     if isinstance(obj, Checkpoint):
-        for k in sorted(obj._objects):
-            yield from _unbuilt(obj._objects[k], f"{prefix}{k}/")
+        items: list = [(k, obj._objects[k]) for k in sorted(obj._objects)]
     elif isinstance(obj, dict):
-        for k in sorted(obj):
-            yield from _unbuilt(obj[k], f"{prefix}{k}/")
+        items = [(k, obj[k]) for k in sorted(obj)]
     elif isinstance(obj, (list, tuple)):
-        for i, v in enumerate(obj):
-            yield from _unbuilt(v, f"{prefix}{i}/")
-    elif hasattr(obj, "variables") and not callable(obj.variables):
-        if getattr(obj, "built", True) is False:
-            yield prefix, obj
-        optimizer = _compiled_optimizer(obj)
-        if optimizer is not None:
-            yield from _unbuilt(optimizer, f"{prefix}optimizer/")
+        items = list(enumerate(obj))
+    else:
+        yield from visit(obj, prefix)
+        return
+    for k, v in items:
+        yield from _tree(v, f"{prefix}{k}/", visit)
+
+
+def _unbuilt(obj: Any, prefix: str) -> Iterator[tuple[str, Any]]:
+    """(prefix, object) of the tree's objects that have not made all their variables yet (a Keras
+    optimizer before its first step: `built` False), whose later variables a restore defers."""
+    def visit(o: Any, at: str) -> Iterator[tuple[str, Any]]:
+        if hasattr(o, "variables") and not callable(o.variables):
+            if getattr(o, "built", True) is False:
+                yield at, o
+            optimizer = _compiled_optimizer(o)
+            if optimizer is not None:
+                yield from _tree(optimizer, f"{at}optimizer/", visit)
+    return _tree(obj, prefix, visit)
 
 
 def _uncompiled(obj: Any, prefix: str) -> Iterator[tuple[str, Any]]:
     """(prefix, model) of the tree's Keras models that have no optimizer yet (not compiled): the optimizer a later
     `compile` gives them is tracked as their `optimizer`, so a restore defers its values to it."""
-    if getattr(obj, "_simdist_variable", None) is not None or isinstance(obj, ShardedVariable):
-        return
-    if isinstance(obj, Checkpoint):
-        for k in sorted(obj._objects):
-            yield from _uncompiled(obj._objects[k], f"{prefix}{k}/")
-    elif isinstance(obj, dict):
-        for k in sorted(obj):
-            yield from _uncompiled(obj[k], f"{prefix}{k}/")
-    elif isinstance(obj, (list, tuple)):
-        for i, v in enumerate(obj):
-            yield from _uncompiled(v, f"{prefix}{i}/")
-    elif hasattr(obj, "_tracker") and callable(getattr(obj, "compile", None)) and _compiled_optimizer(obj) is None:
-        yield prefix, obj
+    def visit(o: Any, at: str) -> Iterator[tuple[str, Any]]:
+        if hasattr(o, "_tracker") and callable(getattr(o, "compile", None)) and _compiled_optimizer(o) is None:
+            yield at, o
+    return _tree(obj, prefix, visit)
 
 
 def _optimizer_hook(pending: dict[int, np.ndarray], consumed: Any, path: str) -> Any:
