@@ -21,6 +21,8 @@ sometimes split k (Eigen's contraction sharding).
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from simdist.runtime import dtypes
@@ -584,18 +586,26 @@ def float64_gemv(x: np.ndarray, y: np.ndarray, transpose_a: bool, transpose_b: b
         if rowmajor:
             out = rowmajor_gemv(np.ascontiguousarray(a), np.ascontiguousarray(v))
         else:
-            out = np.zeros(a.shape[:-1], np.float64)
-            block = k if k < 128 else 16
-            for j0 in range(0, k, block):
-                c = np.zeros(a.shape[:-1], np.float64)
-                for j in range(j0, min(k, j0 + block)):
-                    c = c + a[..., :, j] * v[..., None, j]
-                out = out + c
+            out = _colmajor_gemv(a, v, np.multiply)
         out = out + 0.0
     return out[..., :, None] if n == 1 else out[..., None, :]
 
 
 _GEMV_K, _GEMV_MN = 200, 100   # (the measured range)
+
+
+def _colmajor_gemv(a: np.ndarray, v: np.ndarray, mul: Any) -> np.ndarray:
+    """Eigen's column-major GEMV kernel: a's columns times v's entries added in order, k in one block below 128 and
+    in blocks of 16 from 128 on, each block's sum added to the result (`mul`: the dtype's product)."""
+    k = a.shape[-1]
+    out = np.zeros(a.shape[:-1], a.dtype)
+    block = k if k < 128 else 16
+    for j0 in range(0, k, block):
+        c = np.zeros(a.shape[:-1], a.dtype)
+        for j in range(j0, min(k, j0 + block)):
+            c = c + mul(a[..., :, j], v[..., None, j])
+        out = out + c
+    return out
 
 
 def _complex_products(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -636,13 +646,7 @@ def complex_gemv(x: np.ndarray, y: np.ndarray, transpose_a: bool, transpose_b: b
         if transpose_b if m == 1 else not transpose_a:
             out = rowmajor_gemv(np.ascontiguousarray(a), np.ascontiguousarray(v))
         else:
-            out = np.zeros(a.shape[:-1], a.dtype)
-            block = k if k < 128 else 16
-            for j0 in range(0, k, block):
-                c = np.zeros(a.shape[:-1], a.dtype)
-                for j in range(j0, min(k, j0 + block)):
-                    c = c + _complex_products(a[..., :, j], v[..., None, j])
-                out = out + c
+            out = _colmajor_gemv(a, v, _complex_products)
         out = out + x.real.dtype.type(0)
     return out[..., :, None] if n == 1 else out[..., None, :]
 
