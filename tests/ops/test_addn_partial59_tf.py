@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 import case_results
+import portable_inputs
 import tf_workers
 
 pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
@@ -27,9 +28,9 @@ _KINDS = ("arg", "mul", "abs", "const", "folded", "square")
 def _case(seed: int) -> Callable[[Any], Any]:
     def run(tf: Any) -> Any:
         r = np.random.RandomState(seed)
-        xs = [(r.standard_normal(4) * (10.0 ** r.randint(-3, 4))).astype(np.float32) for _ in range(3)]
+        xs = [(r.standard_normal(4) * portable_inputs.pow10(r.randint(-3, 4))).astype(np.float32) for _ in range(3)]
         picks = [(_KINDS[r.randint(0, len(_KINDS))], r.randint(0, 3),
-                  (r.standard_normal(4) * (10.0 ** r.randint(-3, 4))).astype(np.float32)) for _ in range(6)]
+                  (r.standard_normal(4) * portable_inputs.pow10(r.randint(-3, 4))).astype(np.float32)) for _ in range(6)]
         picks[r.randint(0, 6)] = ("const", 0, picks[0][2])
         picks[r.randint(0, 6)] = ("folded", 1, picks[1][2])
 
