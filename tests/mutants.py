@@ -6902,10 +6902,8 @@ TRAINING_BATCH39: list[Mutant] = [
        "                every = [os.path.join(directory, val)]\n",
        "the checkpoint state file's all_model_checkpoint_paths keep only the last one when read back"),
     _t("unbuilt-prefix-without-slash", "state", "simdist/strategies/checkpoint.py",
-       "        for k in sorted(obj._objects):\n"
-       "            yield from _unbuilt(obj._objects[k], f\"{prefix}{k}/\")\n",
-       "        for k in sorted(obj._objects):\n"
-       "            yield from _unbuilt(obj._objects[k], f\"{prefix}{k}\")\n",
+       "        yield from _tree(v, f\"{prefix}{k}/\", visit)\n",
+       "        yield from _tree(v, f\"{prefix}{k}\", visit)\n",
        "a Checkpoint's unbuilt objects (an optimizer before its first step) are found under a prefix without '/': "
        "their slots' saved values are not deferred to their creation"),
     _t("sequential-identity-src-module", "state", "simdist/keras/models/keras_file.py",
