@@ -155,7 +155,7 @@ def both(tf: Any, names: tuple[str, ...], t: Any, x: Any) -> dict[str, Any]:
     return out
 
 
-# -- 1. zeros of either sign, in sequences (the eager scalar cache's hand-on) -------------------------------------------
+# -- 1. zeros of either sign, in sequences (the eager scalar cache's hand-on) -----------------------------------------
 def zeros(tf: Any, dt: str) -> dict[str, Any]:
     """0.0 and -0.0 beside a float tensor: for each form, one sign first, then the other, then the first again, with
     the cache empty at the start of each order; Python int 0 and False; the same ops traced (no cache there)."""
@@ -186,15 +186,17 @@ def zeros(tf: Any, dt: str) -> dict[str, Any]:
     return out
 
 
-# -- 2. Grappler's folding of constant operands inside a tf.function, and the gradients ---------------------------------
+# -- 2. Grappler's folding of constant operands inside a tf.function, and the gradients -------------------------------
 def folds(tf: Any, dt: str) -> dict[str, Any]:
-    """x * 1, x + 0, x - (-0.0), x * 0, x / 1, 1 * x, 0 + x, x ** 1, x ** 0 with the constant as a Python float, int
-    and a tensor, inside a tf.function over a tensor holding +-0, +-inf, NaN and plain values (Grappler folds some:
+    """x * 1, x + 0, x - (-0.0), x * 0, x / 1, 1 * x, 0 + x, x ** 1, x ** 0 (and x ** 0.5, -0.5, 2, 3, which
+    Grappler's ConvertPow makes Sqrt, Rsqrt, Square, a cube) with the constant as a Python float, int and a tensor,
+    inside a tf.function over a tensor holding +-0, +-inf, NaN and plain values (Grappler folds some:
     a fold that drops the multiplication keeps -0.0 where x * 1 keeps it too, but x + 0 would make it +0); eagerly the
     same; the gradients w.r.t. the tensor of each, eager and traced."""
     out: dict[str, Any] = {}
     t = tensor(tf, dt, [-0.0, 0.0, 1.5, -np.inf, np.nan, -3.0])
-    consts = {"1.0": 1.0, "1": 1, "0.0": 0.0, "-0.0": -0.0, "0": 0, "-1.0": -1.0}
+    consts = {"1.0": 1.0, "1": 1, "0.0": 0.0, "-0.0": -0.0, "0": 0, "-1.0": -1.0, "0.5": 0.5, "-0.5": -0.5,
+              "2.0": 2.0, "2": 2, "3.0": 3.0}
     def prog(a: Any) -> dict[str, Any]:
         r = {}
         for k, c in consts.items():
@@ -228,7 +230,7 @@ def folds(tf: Any, dt: str) -> dict[str, Any]:
     return out
 
 
-# -- 3. subnormals, values that round to a subnormal or overflow, +-inf and NaN -----------------------------------------
+# -- 3. subnormals, values that round to a subnormal or overflow, +-inf and NaN ---------------------------------------
 SMALL = (5e-324, -5e-324, 1e-310, 1e-40, -1e-45, 1e-45, 1.1754942e-38, 1.1754944e-38, 1e-8, 6e-8, -3e-8, 3e-5,
          6.1e-5, 9.2e-41)
 LARGE = (65504.0, 65520.0, -65520.0, 65519.99, 3.3895313892515355e38, 3.4e38, 3.4e39, -3.4e39, 1e309)
@@ -240,7 +242,8 @@ GRAD_VALUES = (5e-324, 1e-40, -1e-45, 1.1754942e-38, 6e-8, 3e-5, 65520.0, 3.4e39
 def ranges(tf: Any, dt: str, values: tuple[float, ...]) -> dict[str, Any]:
     """Each value in each form beside a float tensor, through the ops (Python floats through all of
     them, the other forms through the short list); a traced program of the same ops over Python floats; the gradients
-    of the product, quotients, maximum, pow, xdivy and atan2 w.r.t. the tensor (GRAD_VALUES and NaN), eager and traced."""
+    of the product, quotients, maximum, pow, xdivy and atan2 w.r.t. the tensor (GRAD_VALUES and NaN), eager and
+    traced."""
     out: dict[str, Any] = {}
     t = tensor(tf, dt, [1.0, -3.0, 0.5, 1e-3, 0.0, 2.0])
     for v in values:
@@ -267,7 +270,7 @@ def ranges(tf: Any, dt: str, values: tuple[float, ...]) -> dict[str, Any]:
     return out
 
 
-# -- 4. int extremes and big ints, beside every dtype ---------------------------------------------------------------------
+# -- 4. int extremes and big ints, beside every dtype -----------------------------------------------------------------
 INT_VALUES = (2**31 - 1, -2**31, 2**31, 2**63 - 1, -2**63, 2**64 - 1, 2**64, 127, 128, -129, 255, 256, -1, 65504,
               65520, 2**24 + 1, 2**53 + 1)
 INT_OPS = ("+", "-", "*", "//", "%", "maximum", "==", "<")
@@ -292,7 +295,7 @@ def ints(tf: Any, dt: str) -> dict[str, Any]:
     return out
 
 
-# -- 5. tf.where's scalar branches, clip_by_value's bounds, tf.fill, assign_add/assign_sub ---------------------------------
+# -- 5. tf.where's scalar branches, clip_by_value's bounds, tf.fill, assign_add/assign_sub ----------------------------
 def others(tf: Any, dt: str) -> dict[str, Any]:
     out: dict[str, Any] = {}
     isf = dt in FLOATS
@@ -307,7 +310,8 @@ def others(tf: Any, dt: str) -> dict[str, Any]:
         for form, x in fs.items():
             out[f"{v!r} {form}"] = [
                 res(lambda: tf.where(cond, t, x)), res(lambda: tf.where(cond, x, t)),
-                res(lambda: tf.clip_by_value(t, x, x)), res(lambda: tf.clip_by_value(t, 1 if dt.startswith("uint") else -1, x)),
+                res(lambda: tf.clip_by_value(t, x, x)),
+                res(lambda: tf.clip_by_value(t, 1 if dt.startswith("uint") else -1, x)),
                 res(lambda: tf.clip_by_value(t, x, 1e9 if isf else 100)),
                 res(lambda: tf.fill([2], x)), res(lambda: tf.fill([2], tf.cast(x, dt)) if isf else None),
             ]

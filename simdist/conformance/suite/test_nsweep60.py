@@ -33,8 +33,9 @@ def test_nsweep60_zero_operands_in_sequences(backend: Any, name: str) -> None:
 @pytest.mark.clause("function.grappler-rewrites")
 @pytest.mark.parametrize("name", _ids("n-folds-"))
 def test_nsweep60_constant_operand_folds_and_gradients(backend: Any, name: str) -> None:
-    """x * 1, x + 0, x - (-0.0), x * 0, x / 1, x ** 1, x ** 0 and mirrors (Python float, int, tensor constants) over
-    +-0, +-inf and NaN, eager and inside a tf.function (Grappler's folds), and their gradients: TF 2.21's bits."""
+    """x * 1, x + 0, x - (-0.0), x * 0, x / 1, x ** 1, x ** 0, x ** +-0.5, 2, 3 and mirrors (Python float, int,
+    tensor constants) over +-0, +-inf and NaN, eager and inside a tf.function (Grappler's folds and ConvertPow), and
+    their gradients: TF 2.21's bits."""
     _check(backend, name)
 
 
