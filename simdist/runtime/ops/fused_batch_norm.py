@@ -194,7 +194,7 @@ def _backward(op: str) -> Any:
             x3, jit = onednn_batch_norm.view(rows, x.shape[0], data_format, x.dtype.name)
             dx, scale_bp, offset_bp = onednn_batch_norm.backward(x3, g.reshape(x3.shape), mean, var, sc, eps,
                                                                  bool(is_training), jit)
-            return (dx.reshape(x.shape).astype(x.dtype), scale_bp, offset_bp, *empty)
+            return (_channels_back(dx.reshape(xl.shape), data_format).astype(x.dtype), scale_bp, offset_bp, *empty)
         with np.errstate(all="ignore"):
             coef0 = rcp.rsqrt(var + eps)
             centered = rows - mean
