@@ -323,3 +323,64 @@ def _keras_fit(tf: Any, mk: Any) -> Any:
 
 
 program("b-keras-fit", _keras_fit)
+
+
+# -- 6. keras normalization layers' options in a training call --------------------------------------------------------
+def _keras_layers(tf: Any, mk: Any) -> Any:
+    """LayerNormalization (axis lists, rms_scaling, center/scale off, epsilon), GroupNormalization (groups 1, C and
+    between, center/scale off), UnitNormalization (axis lists) and BatchNormalization (frozen, renorm's clipping, a
+    mask, channels-first, mixed_float16) with weights set from a rule: outputs, the gradients of a non-uniform
+    upstream w.r.t. the input and the trainable weights, the non-trainable state after the call, the config, and the
+    static output shape."""
+    K, L = tf.keras, tf.keras.layers
+    r = rng("b/klayers")
+    x = (r.standard_normal((3, 4, 6)) * 1.4 + 0.3).astype("float32")
+    m = np.array([[True, True, False, True], [True, False, True, True], [False, True, True, True]])
+    cases: dict[str, tuple[Callable[[], Any], Any, str]] = {
+        "ln-axes-12": (lambda: L.LayerNormalization(axis=[1, 2], name="b_ln"), None, ""),
+        "ln-axis1": (lambda: L.LayerNormalization(axis=1, epsilon=0.5, name="b_ln"), None, ""),
+        "ln-rms": (lambda: L.LayerNormalization(rms_scaling=True, name="b_ln"), None, ""),
+        "ln-rms-axes": (lambda: L.LayerNormalization(axis=(-2, -1), rms_scaling=True, name="b_ln"), None, ""),
+        "ln-nocenter": (lambda: L.LayerNormalization(center=False, name="b_ln"), None, ""),
+        "ln-noscale": (lambda: L.LayerNormalization(scale=False, epsilon=1e-1, name="b_ln"), None, ""),
+        "gn-1": (lambda: L.GroupNormalization(groups=1, name="b_gn"), None, ""),
+        "gn-C": (lambda: L.GroupNormalization(groups=6, name="b_gn"), None, ""),
+        "gn-3": (lambda: L.GroupNormalization(groups=3, epsilon=0.2, name="b_gn"), None, ""),
+        "gn-2-noaffine": (lambda: L.GroupNormalization(groups=2, center=False, scale=False, name="b_gn"), None, ""),
+        "gn-axis1": (lambda: L.GroupNormalization(groups=2, axis=1, name="b_gn"), None, ""),
+        "unit-last": (lambda: L.UnitNormalization(name="b_unit"), None, ""),
+        "unit-axes": (lambda: L.UnitNormalization(axis=[1, 2], name="b_unit"), None, ""),
+        "bn-frozen": (lambda: L.BatchNormalization(name="b_bn"), None, "frozen"),
+        "bn-mask": (lambda: L.BatchNormalization(momentum=0.5, name="b_bn"), m, ""),
+        "bn-axis1": (lambda: L.BatchNormalization(axis=1, momentum=0.8, epsilon=0.05, name="b_bn"), None, ""),
+        "bn-renorm": (lambda: L.BatchNormalization(renorm=True, renorm_clipping={"rmax": 1.1, "rmin": 0.9,
+                                                                                  "dmax": 0.05},
+                                                   renorm_momentum=0.6, name="b_bn"), None, ""),
+        "bn-mixed": (lambda: L.BatchNormalization(momentum=0.7, dtype="mixed_float16", name="b_bn"), None, ""),
+        "bn-noaffine": (lambda: L.BatchNormalization(center=False, scale=False, name="b_bn"), None, ""),
+    }
+    out: dict[str, Any] = {}
+    for key, (make, mask, how) in cases.items():
+        def one(make: Any = make, mask: Any = mask, how: str = how, key: str = key) -> Any:
+            layer = make()
+            layer.build(x.shape)
+            for i, v in enumerate(layer.weights):
+                n = int(np.prod(v.shape))
+                v.assign(np.linspace(0.6 + 0.1 * i, 1.4 - 0.15 * i, n).reshape(tuple(v.shape)).astype("float32"))
+            if how == "frozen":
+                layer.trainable = False
+            xt = tf.constant(x)
+            with tf.GradientTape() as t:
+                t.watch(xt)
+                y = layer(xt, training=True) if mask is None else layer(xt, training=True, mask=tf.constant(mask))
+            up = upstream(tf, f"b/klayers/{key}", tuple(y.shape), y.dtype.name)
+            g = t.gradient(y, [xt] + list(layer.trainable_weights), output_gradients=up)
+            return {"y": bits(y), "dtype": y.dtype.name, "g": [bits(v) for v in g],
+                    "state": [bits(v) for v in layer.non_trainable_weights],
+                    "config": {k: str(v) for k, v in sorted(layer.get_config().items()) if k != "dtype"},
+                    "shape": [None if d is None else int(d) for d in layer.compute_output_shape((None, 4, 6))]}
+        out[key] = error(one)
+    return out
+
+
+program("b-keras-layers", _keras_layers)

@@ -37,10 +37,19 @@ def test_bsweep60_moments_and_normalize(backend: Any, name: str) -> None:
 
 
 @pytest.mark.clause("keras.layer.batchnorm")
-@pytest.mark.parametrize("name", _ids("b-keras-"))
+@pytest.mark.parametrize("name", _ids("b-keras-fit"))
 def test_bsweep60_batchnorm_in_fit(backend: Any, name: str) -> None:
     """keras BatchNormalization in Model.fit for three epochs of two steps (momentum, epsilon, center/scale off, axis
     1, mixed_float16): loss, weights and moving statistics after each, then predict and calls, TF 2.21's bits."""
+    _check(backend, name)
+
+
+@pytest.mark.clause("keras.layer.layernorm")
+@pytest.mark.parametrize("name", _ids("b-keras-layers"))
+def test_bsweep60_normalization_layers_options(backend: Any, name: str) -> None:
+    """LayerNormalization (axis lists, rms_scaling, center/scale off), GroupNormalization (groups 1, C, between, axis
+    1), UnitNormalization (axis lists) and BatchNormalization (frozen, mask, axis 1, renorm clipping, mixed_float16,
+    center/scale off) in a training call: outputs, gradients, state, config and static shape, TF 2.21's bits."""
     _check(backend, name)
 
 
