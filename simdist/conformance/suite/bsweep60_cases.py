@@ -358,6 +358,12 @@ def _keras_layers(tf: Any, mk: Any) -> Any:
                                                    renorm_momentum=0.6, name="b_bn"), None, ""),
         "bn-mixed": (lambda: L.BatchNormalization(momentum=0.7, dtype="mixed_float16", name="b_bn"), None, ""),
         "bn-noaffine": (lambda: L.BatchNormalization(center=False, scale=False, name="b_bn"), None, ""),
+        "bn-renorm-noscale": (lambda: L.BatchNormalization(renorm=True, scale=False, renorm_momentum=0.5,
+                                                           name="b_bn"), None, ""),
+        "gn-instance": (lambda: L.GroupNormalization(groups=-1, name="b_gn"), None, ""),
+        "ln-float16": (lambda: L.LayerNormalization(dtype="float16", name="b_ln"), None, "float16"),
+        "ln-mixed": (lambda: L.LayerNormalization(axis=[1, 2], dtype="mixed_float16", name="b_ln"), None, ""),
+        "unit-tiny": (lambda: L.UnitNormalization(name="b_unit"), None, "tiny"),
     }
     out: dict[str, Any] = {}
     for key, (make, mask, how) in cases.items():
@@ -369,7 +375,8 @@ def _keras_layers(tf: Any, mk: Any) -> Any:
                 v.assign(np.linspace(0.6 + 0.1 * i, 1.4 - 0.15 * i, n).reshape(tuple(v.shape)).astype("float32"))
             if how == "frozen":
                 layer.trainable = False
-            xt = tf.constant(x)
+            xv = (x * np.float32(1e-5)).astype("float32") if how == "tiny" else x
+            xt = tf.constant(xv.astype("float16") if how == "float16" else xv)
             with tf.GradientTape() as t:
                 t.watch(xt)
                 y = layer(xt, training=True) if mask is None else layer(xt, training=True, mask=tf.constant(mask))

@@ -47,9 +47,10 @@ def test_bsweep60_batchnorm_in_fit(backend: Any, name: str) -> None:
 @pytest.mark.clause("keras.layer.layernorm")
 @pytest.mark.parametrize("name", _ids("b-keras-layers"))
 def test_bsweep60_normalization_layers_options(backend: Any, name: str) -> None:
-    """LayerNormalization (axis lists, rms_scaling, center/scale off), GroupNormalization (groups 1, C, between, axis
-    1), UnitNormalization (axis lists) and BatchNormalization (frozen, mask, axis 1, renorm clipping, mixed_float16,
-    center/scale off) in a training call: outputs, gradients, state, config and static shape, TF 2.21's bits."""
+    """LayerNormalization (axis lists, rms_scaling, center/scale off, float16, mixed_float16), GroupNormalization
+    (groups 1, C, -1, between, axis 1), UnitNormalization (axis lists, tiny rows) and BatchNormalization (frozen, mask,
+    axis 1, renorm clipping, renorm without scale, mixed_float16, center/scale off) in a training call: outputs,
+    gradients, state, config and static shape, TF 2.21's bits."""
     _check(backend, name)
 
 
