@@ -67,7 +67,7 @@ def test_zsweep60_colocated_variables(backend: Any, name: str) -> None:
 
 
 @pytest.mark.clause("gather.axis-range")
-@pytest.mark.parametrize("name", ["zd-reduce-gather"])
+@pytest.mark.parametrize("name", ["zd-reduce-gather", "zd-reduce-traced-placed"])
 def test_zsweep60_reduce_and_gather_axes(backend: Any, name: str) -> None:
     """strategy.reduce axes, strategy.gather and all_gather axes (in and out of range), all_reduce MAX/MIN, the
     default and OneDeviceStrategy's reduce/gather, num_replicas_in_sync: TF 2.21's bits or error classes."""

@@ -21,6 +21,7 @@ on. OPEN lists simdist's disagreements with TF 2.21 left out of the comparison."
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from typing import Any, Callable
@@ -710,3 +711,37 @@ def _distribute_dataset(tf: Any, mk: Any) -> dict[str, Any]:
 
 
 program("zd-distribute-dataset", _distribute_dataset)
+
+
+def _reduce_traced_and_placed(tf: Any, mk: Any) -> dict[str, Any]:
+    """strategy.reduce inside a tf.function (SUM/MEAN × axis None/0/-1, replicas holding 3 and 1 rows: a partial
+    batch), eagerly beside it; the result's device under tf.device("/cpu:1") and without a scope (mirrored, default,
+    OneDeviceStrategy), eager and traced."""
+    out: dict[str, Any] = {}
+    s = mk()
+    data = tf.constant([[1.0, 2.0], [3.0, 5.0], [-4.0, 0.5], [8.0, 1.0]])
+
+    def per() -> Any:
+        return s.experimental_distribute_values_from_function(
+            lambda ctx: data[:3] if ctx.replica_id_in_sync_group == 0 else data[3:] * 2.0)
+    for op in ("SUM", "MEAN"):
+        for axis in (None, 0, -1):
+            v = per()
+            out[f"eager {op} {axis}"] = error(lambda: bits(s.reduce(op, v, axis=axis)))
+            out[f"traced {op} {axis}"] = error(lambda: bits(tf.function(lambda: s.reduce(op, per(), axis=axis))()))
+    for where in (None, "/cpu:1", "/cpu:0"):
+        scope = tf.device(where) if where else contextlib.nullcontext()
+        with scope:
+            r1 = s.reduce("SUM", s.run(lambda: tf.constant([1.0, 2.0])), axis=None)
+            r2 = s.reduce("MEAN", per(), axis=0)
+            r3 = tf.function(lambda: s.reduce("SUM", s.run(lambda: tf.constant([1.0, 2.0])), axis=0))()
+            d0 = tf.distribute.get_strategy().reduce("SUM", tf.constant([1.0, 2.0]), axis=None)
+        out[f"devices {where}"] = [r1.device, r2.device, r3.device, d0.device, bits(r1), bits(r2), bits(r3)]
+    one = tf.distribute.OneDeviceStrategy("/cpu:1")
+    with tf.device("/cpu:0"):
+        r = one.reduce("SUM", one.run(lambda: tf.constant([1.0, 3.0])), axis=0)
+    out["one device under /cpu:0"] = [r.device, bits(r)]
+    return out
+
+
+program("zd-reduce-traced-placed", _reduce_traced_and_placed)
