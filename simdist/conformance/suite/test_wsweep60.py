@@ -19,7 +19,7 @@ _check, _ids = REF.check, REF.ids
 
 
 @pytest.mark.clause("dataset.readers")
-@pytest.mark.parametrize("name", _ids("w-tfrecord-"))
+@pytest.mark.parametrize("name", _ids("w-tfrecord-") + _ids("w-readers-") + _ids("w-io-"))
 def test_wsweep60_tfrecord_bytes(backend: Any, name: str) -> None:
     """TFRecord files written by tf.io.TFRecordWriter and tf.data.experimental.TFRecordWriter ('', GZIP, ZLIB; levels,
     mem_level, strategies; flushes) byte for byte, read back by TFRecordDataset (lists, tensors, datasets of names,
@@ -44,7 +44,7 @@ def test_wsweep60_example_bytes_and_parsing(backend: Any, name: str) -> None:
 
 
 @pytest.mark.clause("dataset.batching")
-@pytest.mark.parametrize("name", _ids("w-data-padded"))
+@pytest.mark.parametrize("name", _ids("w-data-padded") + _ids("w-data-batch"))
 def test_wsweep60_padded_batch_values(backend: Any, name: str) -> None:
     """padded_batch's padding values of each dtype (a tensor, a Python scalar, another dtype's TypeError), padded
     shapes None, -1 and given: elements, specs, cardinality."""
@@ -66,6 +66,8 @@ def test_wsweep60_options_nested_groups(backend: Any, name: str) -> None:
     zip/concatenate/interleave: the fields' values and the cardinality."""
     _check(backend, name)
 
+
+assert len(set(_ids("w-"))) == len(REF.programs) == 16   # every program in one test above
 
 if __name__ == "__main__":
     import sys

@@ -33,6 +33,7 @@ import json
 import os
 import shutil
 import tempfile
+import zlib
 from typing import Any, Callable
 
 import numpy as np
@@ -534,6 +535,15 @@ def _cache_file(tf: Any, d: str) -> dict[str, Any]:
     out["after partial"] = elems(tf, part)
     out["after partial again"] = elems(tf, part)
     out["other source same file"] = elems(tf, D.range(10, 13).cache(fn2))
+    mp = D.range(5).cache()
+    it2 = iter(mp)
+    out["memory partial"] = [int(next(it2)), int(next(it2))]
+    del it2
+    out["memory after partial"] = [elems(tf, mp), elems(tf, mp)]
+    mt = D.range(5).map(lambda v: v * 3).cache()
+    out["memory take then all"] = [elems(tf, mt.take(2)), elems(tf, mt), elems(tf, mt.take(3))]
+    ft = D.range(5).map(lambda v: v * 3).cache(os.path.join(d, "ft"))
+    out["file take then all"] = [elems(tf, ft.take(2)), elems(tf, ft), elems(tf, ft.take(3))]
     mem = D.range(6).shuffle(6, seed=3, reshuffle_each_iteration=True).cache()
     out["memory epochs"] = [elems(tf, mem), elems(tf, mem)]
     rep = D.range(3).cache().repeat(2)
@@ -611,4 +621,153 @@ def _options_nested(tf: Any, d: str) -> dict[str, Any]:
     t.private_threadpool_size = 3
     out["through a reference"] = show(g)
     out["same options equal"] = [a == a.merge(tf.data.Options()), a == b]
+    return out
+
+
+@_program("w-data-batch-edges")
+def _batch_edges(tf: Any, d: str) -> dict[str, Any]:
+    """batch and padded_batch at their fast paths (tensor slices) and after a map, drop_remainder both ways (elements
+    and cardinality), padded shapes equal to, larger than and -1 for a component, batch size 0, a map then a batch
+    of elements of another shape (the fused MapAndBatch), and tf.data.Options given a value of the wrong type."""
+    D = tf.data.Dataset
+    out: dict[str, Any] = {}
+    rows = np.arange(14, dtype=np.int32).reshape(7, 2)
+    for drop in (False, True):
+        for k in (1, 3, 7, 8):
+            out[f"slices batch {k} drop={drop}"] = obs(tf, lambda: D.from_tensor_slices(rows).batch(k, drop))
+            out[f"map batch {k} drop={drop}"] = obs(tf, lambda: D.from_tensor_slices(rows).map(lambda v: v * 2)
+                                                    .batch(k, drop_remainder=drop))
+            out[f"slices padded {k} drop={drop}"] = obs(tf, lambda: D.from_tensor_slices(rows).padded_batch(
+                k, drop_remainder=drop))
+            out[f"slices padded [4] {k} drop={drop}"] = obs(tf, lambda: D.from_tensor_slices(rows).padded_batch(
+                k, padded_shapes=[4], padding_values=-1, drop_remainder=drop))
+        out[f"range filter batch drop={drop}"] = obs(tf, lambda: D.range(9).filter(lambda v: v % 4 > 0).batch(
+            2, drop_remainder=drop))
+    out["padded equal shape"] = obs(tf, lambda: D.from_tensor_slices(rows).padded_batch(3, padded_shapes=[2]))
+    out["padded smaller shape"] = obs(tf, lambda: D.from_tensor_slices(rows).padded_batch(3, padded_shapes=[1]))
+    out["padded -1 scalar"] = obs(tf, lambda: D.from_tensor_slices(rows).padded_batch(3, padded_shapes=-1))
+    out["padded [-1]"] = obs(tf, lambda: D.from_tensor_slices(rows).padded_batch(3, padded_shapes=[-1]))
+    out["padded 3 scalar"] = obs(tf, lambda: D.from_tensor_slices(rows).padded_batch(3, padded_shapes=3))
+    for k in (0, -1):
+        out[f"padded size {k}"] = obs(tf, lambda: D.from_tensor_slices(rows).padded_batch(k))
+        out[f"batch size {k}"] = obs(tf, lambda: D.from_tensor_slices(rows).batch(k))
+    shaped = D.range(4).map(lambda v: tf.cond(v % 2 == 0, lambda: tf.zeros([2, 3], tf.int64),
+                                              lambda: tf.ones([3, 2], tf.int64)))
+    # (a fused map+batch of [2, 3] and [3, 2] elements takes the shape of the element its threads copy first: TF's
+    # varies from run to run, so only the unfused batch's error is compared)
+    o = tf.data.Options()
+    o.experimental_optimization.map_and_batch_fusion = False
+    out["map batch other shapes unfused"] = obs(tf, lambda: shaped.batch(2).with_options(o))
+    grow = D.range(1, 4).map(lambda v: tf.range(v))
+    out["map batch other sizes"] = obs(tf, lambda: grow.batch(3))
+    out["map batch other sizes unfused"] = obs(tf, lambda: grow.batch(3).with_options(o))
+    for field, v in (("deterministic", "yes"), ("experimental_slack", 1), ("threading.private_threadpool_size", 2.5),
+                     ("autotune.ram_budget", "big"), ("experimental_optimization.map_fusion", 0)):
+        def setit(field: str = field, v: Any = v) -> Any:
+            opts = tf.data.Options()
+            obj = opts
+            parts = field.split(".")
+            for part in parts[:-1]:
+                obj = getattr(obj, part)
+            setattr(obj, parts[-1], v)
+            return "set"
+        out[f"options {field} = {v!r}"] = error(setit)
+    return out
+
+
+@_program("w-readers-more")
+def _readers_more(tf: Any, d: str) -> dict[str, Any]:
+    """FixedLengthRecordDataset with header and footer bytes over two files (compressed too), list_files with its
+    shuffle default, seeds and shuffle=False, CsvDataset with a header in each file, int32/int64 range ends, na_value
+    and select_cols at the last field."""
+    D = tf.data.Dataset
+    out: dict[str, Any] = {}
+    for k in range(2):
+        open(os.path.join(d, f"fixed{k}.bin"), "wb").write(b"HDR" + bytes(range(10 * k, 10 * k + 8)) + b"FT")
+    names = [os.path.join(d, f"fixed{k}.bin") for k in range(2)]
+    for hb, fb, rb in ((3, 2, 4), (3, 2, 2), (3, 0, 2), (0, 2, 13), (3, 2, 3)):
+        out[f"fixed h{hb} f{fb} r{rb}"] = records(tf, tf.data.FixedLengthRecordDataset(
+            names, rb, header_bytes=hb, footer_bytes=fb))
+    for k in range(6):
+        open(os.path.join(d, f"lf{k}.txt"), "w").write(str(k))
+    pat = os.path.join(d, "lf*.txt")
+
+    def base(ds: Any) -> Any:
+        return [os.path.basename(x.numpy().decode()) for x in ds]
+    out["list_files seed 7"] = base(tf.data.Dataset.list_files(pat, seed=7))
+    out["list_files seed 7 two epochs"] = base(tf.data.Dataset.list_files(pat, seed=7).repeat(2))
+    out["list_files shuffle False"] = base(tf.data.Dataset.list_files(pat, shuffle=False))
+    out["list_files shuffle True seed 1"] = base(tf.data.Dataset.list_files(pat, shuffle=True, seed=1))
+    out["list_files default twice"] = [len(base(tf.data.Dataset.list_files(pat))), "(order unseeded: not compared)"]
+    out["list_files no match"] = error(lambda: base(tf.data.Dataset.list_files(os.path.join(d, "none*"))))
+    csvs = []
+    for k in range(2):
+        p = os.path.join(d, f"c{k}.csv")
+        open(p, "w").write("a,b,c\n" + f"{k},2147483647,x{k}\n" + f"{k + 5},NA,\n")
+        csvs.append(p)
+    out["csv header each file"] = elems(tf, tf.data.experimental.CsvDataset(
+        csvs, [tf.int32, tf.int32, tf.string], header=True, na_value="NA"))
+    out["csv no na_value"] = elems(tf, tf.data.experimental.CsvDataset(
+        csvs, [tf.int32, tf.constant([7], tf.int32), tf.string], header=True))
+    out["csv na default"] = elems(tf, tf.data.experimental.CsvDataset(
+        csvs, [tf.int32, tf.constant([-9], tf.int32), tf.constant(["dflt"])], header=True, na_value="NA"))
+    for v in ("2147483648", "-2147483648", "-2147483649", "9223372036854775807", "9223372036854775808"):
+        p = os.path.join(d, f"big{v}.csv")
+        open(p, "w").write(f"{v}\n")
+        out[f"csv int32 {v}"] = elems(tf, tf.data.experimental.CsvDataset(p, [tf.int32]))
+        out[f"csv int64 {v}"] = elems(tf, tf.data.experimental.CsvDataset(p, [tf.int64]))
+    p = os.path.join(d, "sel.csv")
+    open(p, "w").write("1,2,3\n4,5\n6,7,8,9\n")
+    for cols in ([0, 2], [2], [1], [0, 3]):
+        out[f"csv select {cols}"] = elems(tf, tf.data.experimental.CsvDataset(
+            p, [tf.int32] * len(cols), select_cols=cols))
+    return out
+
+
+@_program("w-io-more")
+def _io_more(tf: Any, d: str) -> dict[str, Any]:
+    """TextLineDataset over line ends ("\\r\\n", a lone "\\r", no last newline, empty lines; GZIP and ZLIB),
+    parse_sequence_example's sequence features over examples of different frame counts, unbatch's cardinality and
+    unequal components, prefetch's buffer at the end of its input."""
+    D = tf.data.Dataset
+    out: dict[str, Any] = {}
+    text = b"one\r\ntwo\r\n\nthr\ree\r\n\r\nlast\r"
+    for comp in ("", "ZLIB", "GZIP"):
+        data = text
+        if comp:
+            c = zlib.compressobj(6, zlib.DEFLATED, 31 if comp == "GZIP" else 15)
+            data = c.compress(text) + c.flush()
+        p = os.path.join(d, f"t{comp}.txt")
+        open(p, "wb").write(data)
+        out[f"text lines {comp or 'none'}"] = elems(tf, tf.data.TextLineDataset(p, compression_type=comp))
+    T = tf.train
+    F = T.Feature
+
+    def seq(frames: list[list[int]], ctx: int) -> bytes:
+        return T.SequenceExample(
+            context=T.Features(feature={"c": F(int64_list=T.Int64List(value=[ctx]))}),
+            feature_lists=T.FeatureLists(feature_list={"v": T.FeatureList(feature=[
+                F(int64_list=T.Int64List(value=f)) for f in frames])})).SerializeToString()
+    sers = [seq([[1, 2], [3], []], 5), seq([[4]], 6), seq([], 7)]
+    io = tf.io
+    ctx = {"c": io.FixedLenFeature([], tf.int64)}
+    sq = {"v": io.VarLenFeature(tf.int64)}
+    out["parse_sequence_example"] = error(lambda: nest_val(tf, io.parse_sequence_example(tf.constant(sers), ctx,
+                                                                                          sq)))
+    for j, s in enumerate(sers):
+        out[f"parse_single_sequence_example {j}"] = error(lambda: nest_val(tf, io.parse_single_sequence_example(
+            tf.constant(s), ctx, sq)))
+    fixed = {"v": io.FixedLenSequenceFeature([], tf.int64, allow_missing=True, default_value=-1)}
+    out["parse_sequence_example fixed"] = error(lambda: nest_val(tf, io.parse_sequence_example(
+        tf.constant(sers[1:]), ctx, fixed)))
+    b = D.range(10).batch(3)
+    out["unbatch"] = obs(tf, lambda: b.unbatch())
+    out["unbatch drop"] = obs(tf, lambda: D.range(10).batch(3, drop_remainder=True).unbatch())
+    out["unbatch unequal"] = obs(tf, lambda: D.from_tensors((tf.range(2), tf.range(3))).unbatch())
+    out["unbatch unequal other way"] = obs(tf, lambda: D.from_tensors((tf.range(3), tf.range(2))).unbatch())
+    out["unbatch scalar"] = obs(tf, lambda: D.from_tensors((tf.range(3), tf.constant(1))).unbatch())
+    for k in (1, 3, 20):
+        out[f"prefetch {k}"] = obs(tf, lambda: D.range(5).prefetch(k))
+        out[f"prefetch {k} map filter"] = obs(tf, lambda: D.range(7).map(lambda v: v * 2).filter(
+            lambda v: v % 3 > 0).prefetch(k))
     return out
