@@ -777,6 +777,9 @@ def _io_more(tf: Any, d: str) -> dict[str, Any]:
     for a, b2 in ((2, 3), (3, 2), (2, 2), (0, 1)):   # shapes known only when run (a map's [None] components)
         out[f"unbatch dynamic {a} {b2}"] = obs(tf, lambda: D.range(1).map(
             lambda v: (tf.range(v + a), tf.range(v + b2))).unbatch())
+    for a, r in ((3, 2), (2, 3), (2, 2)):   # a dense component's run-time rows beside a sparse one's
+        out[f"unbatch sparse {a} {r}"] = obs(tf, lambda: D.range(1).map(lambda v: (
+            tf.range(v + a), tf.sparse.from_dense(tf.ones([r, 2], tf.int64)))).unbatch())
     for k in (1, 3, 20):
         out[f"prefetch {k}"] = obs(tf, lambda: D.range(5).prefetch(k))
         out[f"prefetch {k} map filter"] = obs(tf, lambda: D.range(7).map(lambda v: v * 2).filter(
