@@ -22,7 +22,8 @@ _AXES = ("q-squeeze", "q-expand", "q-transpose", "q-reshape", "q-tile", "q-rever
 _SLICES = ("q-slice", "q-strided", "q-getitem", "q-pad")
 _PIECES = ("q-concat", "q-stack", "q-split")
 _INDEX = ("q-gather", "q-gather-nd", "q-scatter", "q-one-hot", "q-bcast-mask-where")
-_REDUCE = ("q-reduce-sum", "q-reduce-max", "q-reduce-prod", "q-reduce-mean", "q-reduce-bool-arg")
+_REDUCE = ("q-reduce-sum", "q-reduce-max", "q-reduce-prod", "q-reduce-mean", "q-reduce-euclidean-norm",
+           "q-reduce-bool-arg", "q-cumulative")
 _OTHER = ("q-unique-sort", "q-range")
 
 
@@ -62,8 +63,9 @@ def test_qsweep60_gather_scatter_one_hot_mask(backend: Any, name: str) -> None:
 @pytest.mark.clause("ops.argument-errors")
 @pytest.mark.parametrize("name", _REDUCE)
 def test_qsweep60_reduction_axis_forms(backend: Any, name: str) -> None:
-    """reduce_sum/max/prod/mean/any/all and argmax/argmin: axis repeated, negative, empty, None, out of range,
-    keepdims, int32/int64 tensors and function inputs; gradients."""
+    """reduce_sum/max/prod/mean/euclidean_norm/any/all and argmax/argmin: axis repeated, negative, empty, None, out
+    of range, keepdims, int32/int64 tensors and function inputs; cumsum/cumprod/cumulative_logsumexp (axis forms,
+    exclusive, reverse) and top_k (k 0 to past the end, sorted, ties); gradients."""
     _check(backend, name)
 
 
