@@ -287,6 +287,12 @@ def _tile() -> dict[str, Any]:
     c["m-input"] = ((lambda tf, a, m: tf.tile(a, m), [x, I([2, 2], "int64")]), True)
     c["zero-size"] = ((lambda tf, a: tf.tile(a, [3, 2]), [X("tiz", (0, 2))]), True)
     c["rank0"] = ((lambda tf, a: tf.tile(a, []), [X("tis", ())]), True)
+    for k, (r, ax) in {"scalar": (2, None), "scalar-ax0": (2, 0), "list-ax1": ([1, 0, 2], 1),
+                       "neg-ax": (3, -1), "t64": ("t64", 0)}.items():
+        if r == "t64":
+            c[f"repeat-{k}"] = ((lambda tf, a: tf.repeat(a, tf.constant([2, 1], tf.int64), axis=0), [x]), True)
+        else:
+            c[f"repeat-{k}"] = ((lambda tf, a, r=r, ax=ax: tf.repeat(a, r, axis=ax), [x]), True)
     return c
 
 
@@ -674,6 +680,13 @@ def _range() -> dict[str, Any]:
         "dtype-f16": lambda tf: tf.range(0, 1, 0.125, dtype=tf.float16),
         "t64": lambda tf: tf.range(tf.constant(2, tf.int64), 9, 3),
         "limit-none": lambda tf: tf.range(4, None, 1),
+        # deltas that are not dyadic: RangeOp's size and RangeFunctor's start + i * delta, in T
+        "f32-tenth": lambda tf: tf.range(0.0, 1.0, 0.1),
+        "f32-third": lambda tf: tf.range(0.2, 2.0, 0.3),
+        "f32-neg-tenth": lambda tf: tf.range(1.0, 0.0, -0.1),
+        "f64-tenth": lambda tf: tf.range(0.0, 1.0, 0.1, dtype=tf.float64),
+        "f16-tenth": lambda tf: tf.range(0.0, 1.0, 0.1, dtype=tf.float16),
+        "f32-size-edge": lambda tf: tf.range(0.0, 0.7, 0.1),
         "dtype-mismatch": lambda tf: tf.range(tf.constant(1), tf.constant(4, tf.int64)),
     }
     for k, g in specs.items():
