@@ -58,6 +58,7 @@ OPEN: dict[str, tuple[str, ...]] = {
     # values): the order of trace-time and run-time errors, not modelled
     "q-concat": ("t64-axis/grad-fn",),
     "q-getitem": ("two-ellipsis/grad-fn",),
+    "q-reduce-euclidean-norm": ("input-rep/grad-fn",),
     "q-reduce-max": ("input-rep/grad-fn",),
     "q-reduce-mean": ("input-rep/grad-fn",),
     "q-reduce-prod": ("input-rep/grad-fn", "keep-rep/grad-fn", "rep-neg/grad-fn", "rep/grad-fn"),
@@ -734,20 +735,20 @@ def _reduce(op: str) -> Callable[[], dict[str, Any]]:
         c: dict[str, Any] = {}
         for k, ax in {"none": None, "0": 0, "neg1": -1, "list": [0, 2], "rep": [1, 1], "rep-neg": [-1, 2],
                       "empty": [], "all": [0, 1, 2], "oob": [3], "neg-oob": -4, "tuple": (2, -3)}.items():
-            c[k] = ((lambda tf, a, ax=ax: getattr(tf, op)(a, axis=ax), [x]), True)
-        c["keep-rep"] = ((lambda tf, a: getattr(tf, op)(a, axis=[-1, 2], keepdims=True), [x]), True)
-        c["keep-none"] = ((lambda tf, a: getattr(tf, op)(a, keepdims=True), [x]), True)
-        c["keep-empty"] = ((lambda tf, a: getattr(tf, op)(a, axis=[], keepdims=True), [x]), True)
+            c[k] = ((lambda tf, a, ax=ax: getattr(tf.math, op)(a, axis=ax), [x]), True)
+        c["keep-rep"] = ((lambda tf, a: getattr(tf.math, op)(a, axis=[-1, 2], keepdims=True), [x]), True)
+        c["keep-none"] = ((lambda tf, a: getattr(tf.math, op)(a, keepdims=True), [x]), True)
+        c["keep-empty"] = ((lambda tf, a: getattr(tf.math, op)(a, axis=[], keepdims=True), [x]), True)
         for dt in ("int32", "int64"):
-            c[f"t-{dt}"] = ((lambda tf, a, dt=dt: getattr(tf, op)(a, tf.constant([1, -1], dt)), [x]), True)
-            c[f"input-{dt}"] = ((lambda tf, a, ax: getattr(tf, op)(a, ax, keepdims=True), [x, I([-3, 1], dt)]), True)
-        c["input-rep"] = ((lambda tf, a, ax: getattr(tf, op)(a, ax), [x, I([2, -1])]), True)
-        c["zero-size"] = ((lambda tf, a: getattr(tf, op)(a, axis=1), [X("rdz", (2, 0, 3))]), True)
-        c["zero-size-other"] = ((lambda tf, a: getattr(tf, op)(a, axis=-1), [X("rdz2", (2, 0, 3))]), True)
-        c["rank0"] = ((lambda tf, a: getattr(tf, op)(a), [X("rds", ())]), True)
-        c["rank0-axis"] = ((lambda tf, a: getattr(tf, op)(a, axis=[]), [X("rds2", ())]), True)
-        c["rank0-axis0"] = ((lambda tf, a: getattr(tf, op)(a, axis=0), [X("rds3", ())]), False)
-        c["int-input"] = ((lambda tf, a: getattr(tf, op)(a, axis=[0, -1]), [X("rdi", (2, 3), "int64")]), False)
+            c[f"t-{dt}"] = ((lambda tf, a, dt=dt: getattr(tf.math, op)(a, tf.constant([1, -1], dt)), [x]), True)
+            c[f"input-{dt}"] = ((lambda tf, a, ax: getattr(tf.math, op)(a, ax, keepdims=True), [x, I([-3, 1], dt)]), True)
+        c["input-rep"] = ((lambda tf, a, ax: getattr(tf.math, op)(a, ax), [x, I([2, -1])]), True)
+        c["zero-size"] = ((lambda tf, a: getattr(tf.math, op)(a, axis=1), [X("rdz", (2, 0, 3))]), True)
+        c["zero-size-other"] = ((lambda tf, a: getattr(tf.math, op)(a, axis=-1), [X("rdz2", (2, 0, 3))]), True)
+        c["rank0"] = ((lambda tf, a: getattr(tf.math, op)(a), [X("rds", ())]), True)
+        c["rank0-axis"] = ((lambda tf, a: getattr(tf.math, op)(a, axis=[]), [X("rds2", ())]), True)
+        c["rank0-axis0"] = ((lambda tf, a: getattr(tf.math, op)(a, axis=0), [X("rds3", ())]), False)
+        c["int-input"] = ((lambda tf, a: getattr(tf.math, op)(a, axis=[0, -1]), [X("rdi", (2, 3), "int64")]), False)
         return c
     return cases
 
