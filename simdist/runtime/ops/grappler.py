@@ -1150,6 +1150,13 @@ def _output_zero(rec: Any, x: Tensor) -> Tensor:
     return x
 
 
+#: the ops whose OpDef is_commutative (TF 2.21's registry; Maximum, Minimum and the string-capable Add are not):
+#: Grappler's CanonicalizeNode sorts their regular inputs by name before DedupComputations, so `Mul(a, b)` and
+#: `Mul(b, a)` are one node (utils/canonicalizer.cc; common_subgraph_elimination.cc)
+_COMMUTATIVE = frozenset({"AccumulateNV2", "AddN", "AddV2", "ApproximateEqual", "BitwiseAnd", "BitwiseOr", "BitwiseXor",
+                          "Equal", "LogicalAnd", "LogicalOr", "Mul", "NotEqual", "SquaredDifference"})
+
+
 def _merged(rec: Any, a: Tensor, b: Tensor) -> bool:
     """Whether Grappler's common-subexpression elimination makes a and b one tensor: the outputs of
     stateless ops of one kind and attributes on merged inputs, constants of one value."""
@@ -1160,9 +1167,11 @@ def _merged(rec: Any, a: Tensor, b: Tensor) -> bool:
     return canon[ia] == canon[ib]
 
 
-def _canonical(rec: Any, upto: int, bypass_identity: bool = False) -> list[int]:
+def _canonical(rec: Any, upto: int, bypass_identity: bool = False, commutative: bool = False) -> list[int]:
     """For nodes 0..upto, the first node each merges with (see _merged); `bypass_identity`: an Identity is its input
-    (DedupComputations after the model pruner: `_deduped`)."""
+    (DedupComputations after the model pruner: `_deduped`); `commutative`: a commutative op's inputs in either order
+    are one node (CanonicalizeNode; only `_canonical_add_n` asks: with it the finished graph's AddN rules, whose
+    order TF 2.21 confirms, gave hs-ord-matmul-bfloat16's traced second order one bfloat16 ulp off)."""
     from simdist.runtime.graph.ir import CONST, PURE
     canon: list[int] = []
     seen: dict[Any, int] = {}
@@ -1175,7 +1184,9 @@ def _canonical(rec: Any, upto: int, bypass_identity: bool = False) -> list[int]:
         if n.kind == CONST and n.key != "capture" and isinstance(n.value, np.ndarray):
             key = ("const", str(n.dtype), n.value.shape, n.value.dtype.str, n.value.tobytes())
         elif n.kind == PURE and not n.stateful and n.key is not None and n.key[0] != "unique":
-            key = (n.key, tuple(canon[k] for k in n.ins))
+            ins = tuple(canon[k] for k in n.ins)
+            key = (n.key, tuple(sorted(ins)) if commutative and n.op is not None and n.op.name in _COMMUTATIVE
+                   else ins, getattr(n, "lane", None))   # (replicas' ops: other devices, not merged)
         if key is None:
             canon.append(j)
             continue
@@ -1389,9 +1400,50 @@ def _add_n_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
         tensors = named     # split takes the first constant's place in that order; fz54b seed 59103 #3, TF 2.21)
         const = [rec.is_constant(t) for t in tensors]
     first = const.index(True)
-    folded = dispatch.execute(math.ADD_N, tuple(t for t, c in zip(tensors, const) if c))
+    was = rec.rewrites
+    rec.rewrites = False   # (the split's AddN, folded over its constants in the sorted order: not sorted again)
+    try:
+        folded = dispatch.execute(math.ADD_N, tuple(t for t, c in zip(tensors, const) if c))
+    finally:
+        rec.rewrites = was
     kept = [folded if i == first else t for i, (t, c) in enumerate(zip(tensors, const)) if not c or i == first]
     return dispatch.execute(math.ADD_N, tuple(kept))
+
+
+def _canonical_add_n(rec: Any, tensors: Any) -> Tensor | None:
+    """AddN of three or more float constants (Const nodes of TF's graph: `_folded_first`), in the order TF's constant
+    folding evaluates it: the meta optimizer runs common_subgraph_elimination before constant_folding, and its
+    CanonicalizeNode sorts a commutative node's inputs by name, merging identical nodes (`Mul(g, v)` and `Mul(v, g)`
+    are one node, read twice, sorted under the first one's name: `_deduped`). The traced gradient of
+    `v = w * 1.0; (v * v) * 2 + v` of a constant bfloat16 w, AddN(ones, gradient_tape/mul_2/Mul,
+    gradient_tape/mul_2/Mul_1), folds as AddN(Mul, Mul, ones): (2v + 2v) + 1 (TF 2.21, lead60 gd60; cse60). None
+    where the order does not change or a name is unknown."""
+    from simdist.runtime import symbolic
+    from simdist.runtime.ops import dispatch, math
+    if len(tensors) < 3 or not _is_float(tensors[0]):
+        return None
+    names = [symbolic.optimized_name(t) for t in tensors]
+    slots = [rec.slot_of.get(id(t)) for t in tensors]
+    known = [i for i in slots if i is not None]
+    if known:
+        canon = _canonical(rec, max(known), bypass_identity=True, commutative=True)
+        for k, i in enumerate(slots):
+            if i is not None and canon[i] != i:
+                first = rec.tensor_at.get(canon[i])
+                name = None if first is None else symbolic.optimized_name(first)
+                if name is not None:
+                    names[k] = name
+    if any(n is None for n in names):
+        return None
+    order = sorted(range(len(tensors)), key=lambda i: names[i])   # (stable: merged inputs keep their order)
+    if order == list(range(len(tensors))):
+        return None
+    was = rec.rewrites
+    rec.rewrites = False   # (folded as it stands: its kernel over the sorted constants)
+    try:
+        return dispatch.execute(math.ADD_N, tuple(tensors[i] for i in order))   # type: ignore[no-any-return]
+    finally:
+        rec.rewrites = was
 
 
 def _by_name_merged(ts: Any, const: list[bool]) -> list[Tensor] | None:
@@ -1816,6 +1868,9 @@ def _folded_first(rule: Any) -> Any:
         if getattr(rule, "inner", rule) not in (_pack_rule, _ones_like_rule, _softmax_folded) and \
                 not getattr(getattr(rule, "inner", rule), "__name__", "").startswith("folded_") and \
                 all(rec.is_constant(t) and not rec.is_capture(t) for t in tensors) and not _folding_fails(rule, tensors):
+            if getattr(rule, "inner", rule) is _add_n_rule and _on("common_subgraph_elimination"):
+                with np.errstate(all="ignore"):   # (CSE's canonical order first: `_canonical_add_n`)
+                    return _canonical_add_n(rec, tensors)
             return None
         with np.errstate(all="ignore"):   # (as the ops' own eager paths: inf * 0 is NaN, quietly)
             return rule(rec, tensors, attrs)
