@@ -24,7 +24,7 @@ from numpy.lib.stride_tricks import as_strided
 from simdist.runtime import context, errors, host_cpu
 from simdist.runtime import symbolic as _symbolic
 from simdist.runtime.ops import args, array, conv2d_eigen, dispatch, graph_inputs, onednn_1x1, trace_errors
-from simdist.runtime.ops import onednn_backprop_input
+from simdist.runtime.ops import onednn_backprop_filter, onednn_backprop_input
 from simdist.runtime.ops import static_shapes as _static_shapes
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.nn_rules import CONV, FLOATS, typed
@@ -339,6 +339,19 @@ def _onednn_in_order(cols: np.ndarray, cout: int) -> bool:
             and 0 < cols.shape[0] * cols.shape[1] * cout <= _ORDERED_BUDGET)
 
 
+#: the filter gradient's ordered budget (output pixels x window size x output channels) where the compiled kernels
+#: run the order (fma_native): 32x14x14x32 -> 3x3x64 is 1.2e8 (a few ms); beyond, or without the build, the forward's
+_ORDERED_FILTER_BUDGET = 1 << 30
+
+
+def _onednn_filter_in_order(cols: np.ndarray, cout: int) -> bool:
+    """Whether a float32 filter gradient of im2col rows `cols` [P, K] runs in oneDNN's order here (not under XLA)."""
+    from simdist.runtime.ops import fma_native
+    budget = _ORDERED_FILTER_BUDGET if fma_native.state()["compiled"] else _ORDERED_BUDGET
+    return (cols.dtype == np.float32 and cols.ndim == 2 and onednn_conv("float32") and not context.in_xla()
+            and 0 < cols.shape[0] * cols.shape[1] * cout <= budget)
+
+
 def _onednn_filter_sums(cols: np.ndarray, dy2: np.ndarray, n: int) -> np.ndarray:
     """oneDNN's float32 backward-weights convolution (clause ops.packet-paths, "oneDNN's float32 Conv2D"): two
     threads take the images (balance211: the first ceil(n / 2)), each adds x·dy over its images' output pixels in
@@ -501,8 +514,8 @@ def _conv2d_backprop_filter(x: np.ndarray, dy: np.ndarray, filter_sizes: tuple, 
     if _onednn_empty(x):
         return np.zeros(tuple(filter_sizes), x.dtype)
     kh, kw, fin, cout = filter_sizes
-    cols, (oh, ow), _ = _cols(x, filter_sizes, strides, padding, explicit_paddings, dilations,
-                              "Conv2DBackpropFilter")
+    cols, (oh, ow), pads = _cols(x, filter_sizes, strides, padding, explicit_paddings, dilations,
+                                  "Conv2DBackpropFilter")
     _check_dw_out_backprop(dy, (x.shape[0], oh, ow, cout), "Conv2DBackpropFilter", padding)
     if groups > 1 and not onednn_conv(x.dtype.name) and not context.in_xla():   # (XLA's kernels take it)
         # (TF's own Conv2DCustomBackpropFilterOp computes no groups: its filter_total_size is the window times the
@@ -520,8 +533,14 @@ def _conv2d_backprop_filter(x: np.ndarray, dy: np.ndarray, filter_sizes: tuple, 
     if groups == 1 and fin <= 9 and _onednn_in_order(cols, cout) and onednn_1x1.applies(
             filter_sizes, strides, padding, explicit_paddings):
         return onednn_1x1.filter_sums(cols, dy2, x.shape[0], x.shape[2]).reshape(filter_sizes)
+    if groups == 1 and _onednn_filter_in_order(cols, cout) and onednn_backprop_filter.applies(
+            x.shape, filter_sizes, (oh, ow), strides[1:3], dilations[1:3], padding, pads):
+        # (oneDNN's float32 backward weights, its threads' split and its kernels' sums: per chunk of an output row
+        # from 16 input channels at column stride 1, else one sum a thread; onednn_backprop_filter.py, conv60)
+        return onednn_backprop_filter.filter_sums(cols, dy, x.shape, filter_sizes, strides[1:3], pads,
+                                                  host_cpu.current().parallelism)
     if groups == 1 and fin <= 9 and _onednn_in_order(cols, cout):
-        # (observed for 1 to 9 input channels; 17, 32 and 64 take another order, not found: BLAS's kept)
+        # (dilated or explicitly padded, 1 to 9 input channels: two threads over the images, as onednn55 measured)
         return _onednn_filter_sums(cols, dy2, x.shape[0]).reshape(filter_sizes)
     if groups == 1:
         return matmul(cols.T, dy2).reshape(filter_sizes)
