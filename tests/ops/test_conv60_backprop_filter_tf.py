@@ -98,6 +98,12 @@ _RAW = ((2, 6, 6, 16, 16, 3, 3, "VALID", (1, 1)), (2, 6, 6, 17, 16, 3, 3, "VALID
         (3, 9, 9, 4, 32, 3, 3, "VALID", (2, 2)), (2, 8, 8, 10, 16, 3, 3, "SAME", (2, 2)))
 
 
+# (n, h, w, C_in, C_out) of 1x1 filters: the images' pixel blocks split or not, one call an image or two
+_ONE_BY_ONE = ((1, 30, 30, 8, 32), (4, 10, 10, 3, 32), (1, 9, 9, 20, 10), (4, 3, 3, 64, 16), (3, 12, 12, 24, 48),
+               (8, 7, 7, 64, 128), (3, 5, 5, 16, 16), (1, 16, 16, 32, 16), (2, 30, 30, 16, 16), (4, 5, 5, 12, 64),
+               (1, 1, 20, 16, 16), (3, 6, 6, 10, 10))
+
+
 def _cases() -> dict[str, Callable[[Any], Any]]:
     c: dict[str, Callable[[Any], Any]] = {}
     for i, (n, h, w, cin, cout, kh, kw, pad, st) in enumerate(_RAW):
@@ -111,6 +117,9 @@ def _cases() -> dict[str, Callable[[Any], Any]]:
         c[f"keras/Conv2D/{pad}/cin16"] = _keras(860 + i, "Conv2D", pad, 16)
         c[f"keras/Conv2D/{pad}/cin12"] = _keras(862 + i, "Conv2D", pad, 12)
         c[f"keras/Conv1D/{pad}/cin32"] = _keras(864 + i, "Conv1D", pad, 32)
+    # 1x1 filters (oneDNN's 1x1 kernel: pixel blocks per call, its own thread balance)
+    for i, (n, h, w, cin, cout) in enumerate(_ONE_BY_ONE):
+        c[f"raw1x1/{n}x{h}x{w}x{cin}/{cout}"] = _raw(870 + i, n, h, w, cin, cout, 1, 1, "VALID")
     c["nn/conv2d/SAME/strides2"] = _nn_grad(856, 2, "SAME", 2)
     c["keras/Conv2D/SAME/cin16/strides2"] = _keras(866, "Conv2D", "SAME", 16, 2)
     return c

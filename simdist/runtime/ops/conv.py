@@ -344,12 +344,14 @@ def _onednn_in_order(cols: np.ndarray, cout: int) -> bool:
 _ORDERED_FILTER_BUDGET = 1 << 30
 
 
-def _onednn_filter_in_order(cols: np.ndarray, cout: int) -> bool:
-    """Whether a float32 filter gradient of im2col rows `cols` [P, K] runs in oneDNN's order here (not under XLA)."""
+def _onednn_filter_in_order(cols: np.ndarray, cout: int, in_xla_too: bool = False) -> bool:
+    """Whether a float32 filter gradient of im2col rows `cols` [P, K] runs in oneDNN's order here (measured outside
+    XLA: conv60's rules are gated off inside it; `in_xla_too` for onednn55's 1x1 rule below 10 input channels, which
+    never was)."""
     from simdist.runtime.ops import fma_native
     budget = _ORDERED_FILTER_BUDGET if fma_native.state()["compiled"] else _ORDERED_BUDGET
-    return (cols.dtype == np.float32 and cols.ndim == 2 and onednn_conv("float32") and not context.in_xla()
-            and 0 < cols.shape[0] * cols.shape[1] * cout <= budget)
+    return (cols.dtype == np.float32 and cols.ndim == 2 and onednn_conv("float32")
+            and (in_xla_too or not context.in_xla()) and 0 < cols.shape[0] * cols.shape[1] * cout <= budget)
 
 
 def _onednn_filter_sums(cols: np.ndarray, dy2: np.ndarray, n: int) -> np.ndarray:
@@ -530,9 +532,11 @@ def _conv2d_backprop_filter(x: np.ndarray, dy: np.ndarray, filter_sizes: tuple, 
             return np.zeros(tuple(filter_sizes), x.dtype)
         return _eigen_half_filter_sum(cols.reshape(x.shape[0], -1, kh * kw * fin), dy2.reshape(x.shape[0], -1, cout),
                                       per_image=False).reshape(filter_sizes)
-    if groups == 1 and fin <= 9 and _onednn_in_order(cols, cout) and onednn_1x1.applies(
+    if groups == 1 and _onednn_filter_in_order(cols, cout, fin <= 9) and onednn_1x1.applies(
             filter_sizes, strides, padding, explicit_paddings):
-        return onednn_1x1.filter_sums(cols, dy2, x.shape[0], x.shape[2]).reshape(filter_sizes)
+        # (oneDNN's 1x1 kernel: pixel blocks per call, its threads' balance; onednn_1x1.py, onednn55 and conv60)
+        return onednn_1x1.filter_sums(cols, dy2, x.shape[0], x.shape[2], x.shape[1],
+                                      host_cpu.current().parallelism).reshape(filter_sizes)
     if groups == 1 and _onednn_filter_in_order(cols, cout) and onednn_backprop_filter.applies(
             x.shape, filter_sizes, (oh, ow), strides[1:3], dilations[1:3], padding, pads):
         # (oneDNN's float32 backward weights, its threads' split and its kernels' sums: per chunk of an output row
@@ -540,7 +544,8 @@ def _conv2d_backprop_filter(x: np.ndarray, dy: np.ndarray, filter_sizes: tuple, 
         return onednn_backprop_filter.filter_sums(cols, dy, x.shape, filter_sizes, strides[1:3], pads,
                                                   host_cpu.current().parallelism)
     if groups == 1 and fin <= 9 and _onednn_in_order(cols, cout):
-        # (dilated or explicitly padded, 1 to 9 input channels: two threads over the images, as onednn55 measured)
+        # (elsewhere — dilated, explicitly padded, under XLA — 1 to 9 input channels: two threads over the images, as
+        # onednn55 measured)
         return _onednn_filter_sums(cols, dy2, x.shape[0]).reshape(filter_sizes)
     if groups == 1:
         return matmul(cols.T, dy2).reshape(filter_sizes)
