@@ -339,15 +339,16 @@ def _onednn_in_order(cols: np.ndarray, cout: int) -> bool:
             and 0 < cols.shape[0] * cols.shape[1] * cout <= _ORDERED_BUDGET)
 
 
-#: the filter gradient's ordered budget (output pixels x window size x output channels) where the compiled kernels
-#: run the order (fma_native): 32x14x14x32 -> 3x3x64 is 1.2e8 (a few ms); beyond, or without the build, the forward's
+#: conv60's ordered budget (multiply-adds) for the kernel gradients, the depthwise convolutions and the 1x1 backward
+#: data: 32x14x14x32 -> 3x3x64's kernel gradient is 1.2e8 (12 ms with the compiled kernels, fma_native; the pure
+#: kernels give the same bits, slower); beyond it NumPy's BLAS (off in the last bits)
 _ORDERED_FILTER_BUDGET = 1 << 30
 
 
 def _ordered_filter_budget() -> int:
-    """conv60's budget of ordered multiply-adds: _ORDERED_FILTER_BUDGET with the compiled kernels, else the forward's."""
-    from simdist.runtime.ops import fma_native
-    return _ORDERED_FILTER_BUDGET if fma_native.state()["compiled"] else _ORDERED_BUDGET
+    """conv60's budget of ordered multiply-adds (the same whether the compiled kernels are built or not: the build
+    changes the speed, never the bits)."""
+    return _ORDERED_FILTER_BUDGET
 
 
 def _onednn_filter_in_order(cols: np.ndarray, cout: int, in_xla_too: bool = False) -> bool:

@@ -136,13 +136,24 @@ def filter_sums(cols: np.ndarray, dy: np.ndarray, x_shape: Sequence[int], filter
         if hi <= lo:
             continue
         if chunked:
-            part = _chunked_sum(c3[lo:hi].reshape(-1, ow, k), d3[lo:hi].reshape(-1, ow, oc), chunks)
+            part = _chunked(c3[lo:hi].reshape(-1, k), d3[lo:hi].reshape(-1, oc), (hi - lo) * oh, ow, chunks)
         else:   # (one in-order sum over the thread's images' pixels)
             part = ordered_matmul(np.ascontiguousarray(c3[lo:hi].reshape(-1, k).T), d3[lo:hi].reshape(-1, oc))
         total = part if total is None else (total + part).astype(_F)
     if total is None:
         return np.zeros((kh, kw, ic, oc), _F)
     return total.reshape(kh, kw, ic, oc)
+
+
+def _chunked(x: np.ndarray, d: np.ndarray, rows: int, ow: int, chunks: list[int]) -> np.ndarray:
+    """x [rows·OW, K] and d [rows·OW, O]: the compiled segmented kernel (fma_native.segment_sums, _fma_rows.c) where
+    built, else `_chunked_sum`; the same bits."""
+    from simdist.runtime.ops import fma_native
+    ends = (np.arange(1, rows + 1)[:, None] * ow - ow + np.cumsum(chunks)[None, :]).ravel()
+    out = fma_native.segment_sums(x, d, np.zeros((x.shape[1], d.shape[1]), _F), ends)
+    if out is not None:
+        return out
+    return _chunked_sum(x.reshape(rows, ow, -1), d.reshape(rows, ow, -1), chunks)
 
 
 def _chunked_sum(rows: np.ndarray, drows: np.ndarray, chunks: list[int]) -> np.ndarray:
