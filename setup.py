@@ -8,10 +8,11 @@ SIMDIST_BUILD_PURE=1) installs pure Python instead, with a message. A successful
 simdist/sim/_native.json (each source's SHA-256), by which simdist.sim sets aside a build that
 is out of date with edited sources (see simdist/sim/_native.py).
 
-Beside them, one plain C extension: simdist/runtime/ops/_fma.c, the in-order float32 fused-multiply-add
-products of the oneDNN models (simdist/runtime/ops/fma_native.py). It needs only a C compiler, is built
-with or without mypyc, and carries its source's SHA-256 (a macro), by which fma_native.py sets aside a
-build out of date with _fma.c. If it does not compile, the pure-Python kernels are used (identical bits).
+Beside them, two plain C extensions: simdist/runtime/ops/_fma.c, the in-order float32 fused-multiply-add
+products of the oneDNN models, and _fma_rows.c, the segmented sums of oneDNN's backward-weights kernel
+(simdist/runtime/ops/fma_native.py loads both). Each needs only a C compiler, is built with or without
+mypyc, and carries its source's SHA-256 (a macro), by which fma_native.py sets aside a build out of date
+with its source. If one does not compile, the pure-Python (NumPy) kernels are used (identical bits).
 """
 
 from __future__ import annotations
@@ -30,6 +31,9 @@ COMPILED = ("clock", "sharing", "flows", "batches", "pools", "network", "chunked
 MANIFEST = "_native.json"
 FMA_NAME = "simdist.runtime.ops._fma"
 FMA_SOURCE = "simdist/runtime/ops/_fma.c"   # (setuptools takes sources relative to the project, with /)
+ROWS_NAME = "simdist.runtime.ops._fma_rows"   # (conv60: the segmented sums of oneDNN's backward-weights kernel)
+ROWS_SOURCE = "simdist/runtime/ops/_fma_rows.c"
+PLAIN_C = {FMA_NAME: FMA_SOURCE, ROWS_NAME: ROWS_SOURCE}   # (the plain C extensions: each fails on its own)
 
 
 def _say(msg: str) -> None:
@@ -62,9 +66,12 @@ def _compiled_extensions() -> list:
 def _fma_extensions() -> list:
     if os.environ.get("SIMDIST_BUILD_PURE", "") not in ("", "0"):
         return []
-    with open(os.path.join(HERE, FMA_SOURCE), "rb") as fh:
-        digest = hashlib.sha256(fh.read()).hexdigest()
-    return [Extension(FMA_NAME, [FMA_SOURCE], define_macros=[("SIMDIST_FMA_SHA256", f'"{digest}"')])]
+    out = []
+    for name, source in PLAIN_C.items():
+        with open(os.path.join(HERE, source), "rb") as fh:
+            digest = hashlib.sha256(fh.read()).hexdigest()
+        out.append(Extension(name, [source], define_macros=[("SIMDIST_FMA_SHA256", f'"{digest}"')]))
+    return out
 
 
 class BuildExt(build_ext):
@@ -80,30 +87,30 @@ class BuildExt(build_ext):
         except Exception as e:   # (distutils' CompileError/LinkError, a missing compiler, ...)
             _say(f"compiling the simulator failed ({type(e).__name__}: {e}): pure Python")
             self._remove_outputs()
-            self.extensions = [ext for ext in self.extensions if ext.name == FMA_NAME]
+            self.extensions = [ext for ext in self.extensions if ext.name in PLAIN_C]
             return
-        if any(ext.name != FMA_NAME for ext in self.extensions):
+        if any(ext.name not in PLAIN_C for ext in self.extensions):
             self._write_manifest()
 
     def build_extension(self, ext: Extension) -> None:
-        if ext.name != FMA_NAME:
+        if ext.name not in PLAIN_C:
             super().build_extension(ext)
             return
         try:
             super().build_extension(ext)
         except Exception as e:   # (CompileError, LinkError, no compiler, ...)
-            _say(f"compiling {FMA_SOURCE} failed ({type(e).__name__}: {e}): the pure-Python kernels")
+            _say(f"compiling {PLAIN_C[ext.name]} failed ({type(e).__name__}: {e}): the pure-Python kernels")
             for base in (self.build_lib, HERE if self.inplace else None):
                 p = base and os.path.join(base, self.get_ext_filename(ext.name))
                 if p and os.path.exists(p):
                     os.remove(p)
-            self._fma_failed = True
+            self._plain_failed = getattr(self, "_plain_failed", set()) | {ext.name}
 
     def get_outputs(self) -> list[str]:
         out = super().get_outputs()
-        if getattr(self, "_fma_failed", False):
-            out = [p for p in out if not p.endswith(self.get_ext_filename(FMA_NAME))]
-        if any(ext.name != FMA_NAME for ext in self.extensions):
+        for name in sorted(getattr(self, "_plain_failed", set())):
+            out = [p for p in out if not p.endswith(self.get_ext_filename(name))]
+        if any(ext.name not in PLAIN_C for ext in self.extensions):
             out.append(os.path.join(self.build_lib, PACKAGE_DIR, MANIFEST))
         return out
 
@@ -115,7 +122,7 @@ class BuildExt(build_ext):
 
     def _remove_outputs(self) -> None:
         for ext in self.extensions:
-            if ext.name == FMA_NAME:
+            if ext.name in PLAIN_C:
                 continue
             for base in (self.build_lib, HERE if self.inplace else None):
                 if base is None:

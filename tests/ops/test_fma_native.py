@@ -214,3 +214,56 @@ def test_libm_loop_is_the_ctypes_calls_bit_for_bit(name: str, arity: int, monkey
     assert not bad.size, (f"{name}: {bad.size} of {got.size} differ; element {int(bad[0])} of "
                           f"{[a[bad[0]] for a in args]}: expected (ctypes) {want[bad[0]]!r}, got (compiled) "
                           f"{got[bad[0]]!r}")
+
+
+# ---- _fma_rows.c (conv60): the segmented sums of oneDNN's backward-weights kernel ----
+
+def _segments_pure(x: np.ndarray, y: np.ndarray, acc: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """The reference: each segment's in-order fused sum from +0 (ordered_fma_pure), added to acc in float32."""
+    out, start = acc.copy(), 0
+    for end in ends:
+        part = contraction_order.ordered_fma_pure(np.ascontiguousarray(x[start:end].T), y[start:end])
+        out = (out + part).astype(F32)
+        start = int(end)
+    return out
+
+
+_ROWS = fma_native._load_rows() is not None
+needs_rows = pytest.mark.skipif(not _ROWS, reason="the compiled _fma_rows module is not built")
+
+
+@clause("ops.packet-paths")
+@needs_rows
+@pytest.mark.parametrize("kind", _KINDS)
+def test_segment_sums_are_the_pure_kernels_bit_for_bit(kind: str) -> None:
+    r = np.random.RandomState(60_000 + _KINDS.index(kind))
+    for p, k, n, cuts in ((0, 3, 4, []), (5, 1, 1, [5]), (28, 9, 16, [14, 28]), (40, 7, 5, [3, 3, 17, 40]),
+                          (30, 18, 33, [1, 2, 30]), (12, 5, 64, [12])):
+        x, y = _operand(r, (p, k), kind), _operand(r, (p, n), kind)
+        acc = _operand(r, (k, n), kind)
+        ends = np.array(cuts, np.int64)
+        with np.errstate(all="ignore"):
+            _same_bits(fma_native.segment_sums(x, y, acc, ends), _segments_pure(x, y, acc, ends),
+                       f"segments {kind} x{x.shape} y{y.shape} ends {cuts}")
+
+
+def test_a_stale_rows_build_falls_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    stale = types.ModuleType("simdist.runtime.ops._fma_rows")
+    stale.SOURCE_SHA256 = "0" * 64   # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "simdist.runtime.ops._fma_rows", stale)
+    monkeypatch.setattr(ops_package, "_fma_rows", stale, raising=False)
+    monkeypatch.setattr(fma_native, "_rows_state", {})
+    if fma_native._load() is None:
+        pytest.skip("the compiled _fma module is not in use: _fma_rows is not loaded at all")
+    with pytest.warns(RuntimeWarning, match="out of date"):
+        assert fma_native.segment_sums(np.ones((2, 3), F32), np.ones((2, 1), F32), np.zeros((3, 1), F32),
+                                       np.array([2], np.int64)) is None
+
+
+def test_setup_builds_the_rows_source() -> None:
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    with open(os.path.join(root, "setup.py"), encoding="utf-8") as fh:
+        text = fh.read()
+    assert ('ROWS_SOURCE = "simdist/runtime/ops/_fma_rows.c"' in text
+            and 'ROWS_NAME = "simdist.runtime.ops._fma_rows"' in text), \
+        "setup.py no longer names simdist/runtime/ops/_fma_rows.c as the extension simdist.runtime.ops._fma_rows"

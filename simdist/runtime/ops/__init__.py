@@ -59,6 +59,7 @@ from simdist.runtime.ops import fused_pad_conv as _fused_pad_conv  # noqa: F401 
 from simdist.runtime.ops import sparse_bincount as _sparse_bincount  # noqa: F401  (registers SparseBincount)
 from simdist.runtime.ops import onednn_swish as _onednn_swish  # noqa: F401  (registers _MklSwish, the remapper's)
 from simdist.runtime.ops import onednn_fused_activation as _onednn_fused_activation  # noqa: F401
+from simdist.runtime.ops import onednn_conv_bias as _onednn_conv_bias  # noqa: F401  (registers _OneDnnConvBiasGrad)
 from simdist.runtime.tensor import TensorShape, convert_to_tensor  # noqa: F401
 from simdist.runtime.ops import grappler as _grappler
 

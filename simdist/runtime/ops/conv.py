@@ -24,7 +24,7 @@ from numpy.lib.stride_tricks import as_strided
 from simdist.runtime import context, errors, host_cpu
 from simdist.runtime import symbolic as _symbolic
 from simdist.runtime.ops import args, array, conv2d_eigen, dispatch, graph_inputs, onednn_1x1, trace_errors
-from simdist.runtime.ops import onednn_backprop_input
+from simdist.runtime.ops import onednn_backprop_filter, onednn_backprop_input, onednn_depthwise
 from simdist.runtime.ops import static_shapes as _static_shapes
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.nn_rules import CONV, FLOATS, typed
@@ -339,6 +339,27 @@ def _onednn_in_order(cols: np.ndarray, cout: int) -> bool:
             and 0 < cols.shape[0] * cols.shape[1] * cout <= _ORDERED_BUDGET)
 
 
+#: conv60's ordered budget (multiply-adds) for the kernel gradients, the depthwise convolutions and the 1x1 backward
+#: data: 32x14x14x32 -> 3x3x64's kernel gradient is 1.2e8 (12 ms with the compiled kernels, fma_native; the pure
+#: kernels give the same bits, slower); beyond it NumPy's BLAS (off in the last bits)
+_ORDERED_FILTER_BUDGET = 1 << 30
+
+
+def _ordered_filter_budget() -> int:
+    """conv60's budget of ordered multiply-adds (the same whether the compiled kernels are built or not: the build
+    changes the speed, never the bits)."""
+    return _ORDERED_FILTER_BUDGET
+
+
+def _onednn_filter_in_order(cols: np.ndarray, cout: int, in_xla_too: bool = False) -> bool:
+    """Whether a float32 filter gradient of im2col rows `cols` [P, K] runs in oneDNN's order here (measured outside
+    XLA: conv60's rules are gated off inside it; `in_xla_too` for onednn55's 1x1 rule below 10 input channels, which
+    never was)."""
+    budget = _ordered_filter_budget()
+    return (cols.dtype == np.float32 and cols.ndim == 2 and onednn_conv("float32")
+            and (in_xla_too or not context.in_xla()) and 0 < cols.shape[0] * cols.shape[1] * cout <= budget)
+
+
 def _onednn_filter_sums(cols: np.ndarray, dy2: np.ndarray, n: int) -> np.ndarray:
     """oneDNN's float32 backward-weights convolution (clause ops.packet-paths, "oneDNN's float32 Conv2D"): two
     threads take the images (balance211: the first ceil(n / 2)), each adds x·dy over its images' output pixels in
@@ -480,6 +501,15 @@ def _conv2d_backprop_input(f: np.ndarray, dy: np.ndarray, input_sizes: tuple, st
         # (oneDNN's grouped float32 backward data: per group, the taps ascending, one sum; onednn_backprop_input.py)
         return onednn_backprop_input.grouped_backprop_input(f, dy, input_sizes, pads, groups)
     dy2 = dy.reshape(n * oh * ow, cout)
+    if (groups == 1 and (kh, kw) == (1, 1) and all(int(s) == 1 for s in strides[1:3]) and padding in ("VALID", "SAME")
+            and f.dtype == np.float32 and dy.dtype == np.float32 and onednn_conv("float32") and not context.in_xla()
+            and 0 < dy2.size * fin <= _ordered_filter_budget()):
+        # (oneDNN's 1x1 backward data at stride 1: each input-gradient element one in-order sum over the output
+        # channels, fused from +0; 8 of 8 probed shapes, 3 to 260 channels, conv60's probe_bi1.py: the pointwise half
+        # of a separable convolution's input gradient)
+        from simdist.runtime.ops.contraction_order import ordered_matmul
+        return ordered_matmul(np.ascontiguousarray(dy2), np.ascontiguousarray(f.reshape(fin, cout).T)).reshape(
+            tuple(input_sizes))
     if groups == 1:
         dcols = matmul(dy2, f.reshape(kh * kw * fin, cout).T)
     else:
@@ -501,8 +531,8 @@ def _conv2d_backprop_filter(x: np.ndarray, dy: np.ndarray, filter_sizes: tuple, 
     if _onednn_empty(x):
         return np.zeros(tuple(filter_sizes), x.dtype)
     kh, kw, fin, cout = filter_sizes
-    cols, (oh, ow), _ = _cols(x, filter_sizes, strides, padding, explicit_paddings, dilations,
-                              "Conv2DBackpropFilter")
+    cols, (oh, ow), pads = _cols(x, filter_sizes, strides, padding, explicit_paddings, dilations,
+                                  "Conv2DBackpropFilter")
     _check_dw_out_backprop(dy, (x.shape[0], oh, ow, cout), "Conv2DBackpropFilter", padding)
     if groups > 1 and not onednn_conv(x.dtype.name) and not context.in_xla():   # (XLA's kernels take it)
         # (TF's own Conv2DCustomBackpropFilterOp computes no groups: its filter_total_size is the window times the
@@ -517,11 +547,20 @@ def _conv2d_backprop_filter(x: np.ndarray, dy: np.ndarray, filter_sizes: tuple, 
             return np.zeros(tuple(filter_sizes), x.dtype)
         return _eigen_half_filter_sum(cols.reshape(x.shape[0], -1, kh * kw * fin), dy2.reshape(x.shape[0], -1, cout),
                                       per_image=False).reshape(filter_sizes)
-    if groups == 1 and fin <= 9 and _onednn_in_order(cols, cout) and onednn_1x1.applies(
+    if groups == 1 and _onednn_filter_in_order(cols, cout, fin <= 9) and onednn_1x1.applies(
             filter_sizes, strides, padding, explicit_paddings):
-        return onednn_1x1.filter_sums(cols, dy2, x.shape[0], x.shape[2]).reshape(filter_sizes)
+        # (oneDNN's 1x1 kernel: pixel blocks per call, its threads' balance; onednn_1x1.py, onednn55 and conv60)
+        return onednn_1x1.filter_sums(cols, dy2, x.shape[0], x.shape[2], x.shape[1],
+                                      host_cpu.current().parallelism).reshape(filter_sizes)
+    if groups == 1 and _onednn_filter_in_order(cols, cout) and onednn_backprop_filter.applies(
+            x.shape, filter_sizes, (oh, ow), strides[1:3], dilations[1:3], padding, pads):
+        # (oneDNN's float32 backward weights, its threads' split and its kernels' sums: per chunk of an output row
+        # from 16 input channels at column stride 1, else one sum a thread; onednn_backprop_filter.py, conv60)
+        return onednn_backprop_filter.filter_sums(cols, dy, x.shape, filter_sizes, strides[1:3], pads,
+                                                  host_cpu.current().parallelism)
     if groups == 1 and fin <= 9 and _onednn_in_order(cols, cout):
-        # (observed for 1 to 9 input channels; 17, 32 and 64 take another order, not found: BLAS's kept)
+        # (elsewhere — dilated, explicitly padded, under XLA — 1 to 9 input channels: two threads over the images, as
+        # onednn55 measured)
         return _onednn_filter_sums(cols, dy2, x.shape[0]).reshape(filter_sizes)
     if groups == 1:
         return matmul(cols.T, dy2).reshape(filter_sizes)
@@ -633,9 +672,20 @@ def _depthwise(x: np.ndarray, f: np.ndarray, strides: tuple, padding: str, expli
         return _eigen_half_depthwise(cols, f).reshape(x.shape[0], oh, ow, c * m)
     if _eigen_depthwise_in_order(x.dtype):
         return _eigen_taps_in_order(cols, f).reshape(x.shape[0], oh, ow, c * m)
+    if _onednn_depthwise_in_order(x.dtype, padding, dilations, cols.size * m):
+        # (oneDNN's float32 depthwise forward: the taps ascending, fused from +0; onednn_depthwise.py, conv60)
+        return onednn_depthwise.forward(cols, f).reshape(x.shape[0], oh, ow, c * m)
     by_channel = cols.reshape(-1, kh * kw, c).transpose(2, 0, 1)            # [C, P, K]
     out = matmul(by_channel, f.reshape(kh * kw, c, m).transpose(1, 0, 2))  # [C, P, M]
     return out.transpose(1, 0, 2).reshape(x.shape[0], oh, ow, c * m)
+
+
+def _onednn_depthwise_in_order(dtype: Any, padding: str, dilations: Sequence[int], products: int) -> bool:
+    """Whether a float32 depthwise convolution (forward or backward data) of `products` multiply-adds runs in
+    oneDNN's order here (onednn_depthwise.py): oneDNN on for float32, not under XLA, VALID or SAME, no dilation."""
+    budget = _ordered_filter_budget()
+    return (np.dtype(dtype) == np.float32 and onednn_conv("float32") and not context.in_xla()
+            and onednn_depthwise.applies(padding, dilations[1:3]) and 0 < products <= budget)
 
 
 def _eigen_half(dtype: Any) -> bool:
@@ -794,6 +844,11 @@ def _depthwise_backprop_input(f: np.ndarray, dy: np.ndarray, input_sizes: tuple,
         raise _layout_refusal(op)
     if dy.size == 0:   # (an input the empty gradient never reaches: zeros)
         return np.zeros(tuple(input_sizes), f.dtype)
+    if dy.dtype == np.float32 and _onednn_depthwise_in_order(f.dtype, padding, dilations,
+                                                             int(np.prod(input_sizes)) * kh * kw * m):
+        # (oneDNN's float32 depthwise backward data: the taps ascending, the multipliers inside, one sum fused from
+        # +0, strided too; onednn_depthwise.py, conv60)
+        return onednn_depthwise.backprop_input(f, dy, input_sizes, pads, strides[1:3])
     dyc = dy.reshape(-1, c, m).transpose(1, 0, 2)                             # [C, P, M]
     dcols = matmul(dyc, f.reshape(kh * kw, c, m).transpose(1, 2, 0))       # [C, P, K]
     dwin = dcols.transpose(1, 2, 0).reshape(input_sizes[0], oh, ow, kh, kw, c)
@@ -809,7 +864,7 @@ def _depthwise_backprop_filter(x: np.ndarray, dy: np.ndarray, filter_sizes: tupl
     if _onednn_empty(x):
         return np.zeros(tuple(filter_sizes), x.dtype)
     kh, kw, c, m = filter_sizes
-    cols, (oh, ow), _ = _cols(x, filter_sizes, strides, padding, explicit_paddings, dilations, op)
+    cols, (oh, ow), pads = _cols(x, filter_sizes, strides, padding, explicit_paddings, dilations, op)
     if grouped:
         raise _primitive_aborted(op)
     _check_dw_out_backprop(dy, (x.shape[0], oh, ow, c * m), op, padding)
@@ -823,6 +878,12 @@ def _depthwise_backprop_filter(x: np.ndarray, dy: np.ndarray, filter_sizes: tupl
         n = x.shape[0]
         taps = cols.reshape(n, -1, kh * kw, c, 1)                              # [N, P, K, C, 1]
         return _eigen_half_filter_sum(taps, dy.reshape(n, -1, 1, c, m), per_image=True).reshape(filter_sizes)
+    threads = host_cpu.current().parallelism
+    dw = onednn_depthwise.dw_kernel(x.shape, filter_sizes, (oh, ow), strides[1:3], pads)
+    if (dy.dtype == np.float32 and _onednn_depthwise_in_order(x.dtype, padding, dilations, cols.size * m)
+            and onednn_depthwise.filter_applies(c, dw, threads)):
+        # (oneDNN's float32 depthwise backward weights: its threads' split and its kernels' chains; onednn_depthwise.py)
+        return onednn_depthwise.filter_sums(cols, dy, x.shape, filter_sizes, strides[1:3], pads, dw, threads)
     by_channel = cols.reshape(-1, kh * kw, c).transpose(2, 1, 0)              # [C, K, P]
     dyc = dy.reshape(-1, c, m).transpose(1, 0, 2)                             # [C, P, M]
     return matmul(by_channel, dyc).transpose(1, 0, 2).reshape(filter_sizes)

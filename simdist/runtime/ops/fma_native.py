@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["c_map", "ordered_matmul", "matmul_transposed_b", "state"]
+__all__ = ["c_map", "ordered_matmul", "matmul_transposed_b", "segment_sums", "state"]
 
 SOURCE = "_fma.c"
 _HERE = os.path.dirname(os.path.abspath(__file__))
@@ -137,3 +137,48 @@ def c_map(fn: Any, dtype: np.dtype, args: tuple) -> np.ndarray | None:
     address = ctypes.cast(fn, ctypes.c_void_p).value
     mod.map(address, "f" if dtype == np.float32 else "d", len(arrays), arrays[0], arrays[-1], out, n)
     return out
+
+
+# ---- _fma_rows.c (conv60): segmented sums, a second module, optional ----
+
+ROWS_SOURCE = "_fma_rows.c"
+_rows_state: dict[str, Any] = {}
+
+
+def _load_rows() -> Any:
+    """The compiled _fma_rows module, or None: not built (an older build of the package: the caller's NumPy path),
+    out of date with _fma_rows.c (with a warning), or the pure kernels asked for (as _load)."""
+    if _rows_state:
+        return _rows_state["module"]
+    module = None
+    if _load() is not None:   # (the same switches and the same compiler as _fma)
+        try:
+            from simdist.runtime.ops import _fma_rows as module   # type: ignore[attr-defined]
+        except ImportError:
+            module = None
+    if module is not None:
+        src = os.path.join(_HERE, ROWS_SOURCE)
+        if os.path.exists(src):
+            with open(src, "rb") as fh:
+                digest = hashlib.sha256(fh.read()).hexdigest()
+            if getattr(module, "SOURCE_SHA256", "") != digest:
+                warnings.warn(f"simdist.runtime.ops.fma_native: the compiled build is out of date with {ROWS_SOURCE} "
+                              "(edited since the build); using the NumPy path. Rebuild with `pip install -e .`.",
+                              RuntimeWarning, stacklevel=3)
+                module = None
+    _rows_state["module"] = module
+    return module
+
+
+def segment_sums(x: np.ndarray, y: np.ndarray, acc: np.ndarray, ends: np.ndarray) -> np.ndarray | None:
+    """acc [k, n] + each row segment's in-order fused sum of x [p, k]^T y [p, n] from +0 (segment i the rows up to
+    ends[i]), the segments' partials added to acc one after another in float32: a new array; None when the
+    compiled module is not in use."""
+    mod = _load_rows()
+    if mod is None or x.dtype != np.float32 or y.dtype != np.float32 or x.ndim != 2 or y.ndim != 2:
+        return None
+    p, k = x.shape
+    n = y.shape[1]
+    out = np.array(acc, np.float32, order="C", copy=True)
+    mod.segments(np.ascontiguousarray(x), np.ascontiguousarray(y), out, np.ascontiguousarray(ends, np.int64), p, k, n)
+    return _noted(out)

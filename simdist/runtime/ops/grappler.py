@@ -629,6 +629,7 @@ def finished_phases() -> list[tuple[bool, dict[str, Any]]]:
     remap = {"Mul": _swish_fusion}
     remap.update({name: _contraction_fusion for name in _FUSED_ACTIVATIONS + ("LeakyRelu",)})
     remap.update({name: _bias_fusion for name in ("BiasAdd", "AddV2", "Add")})
+    remap["BiasAddGrad"] = _conv_bias_grad_fusion
     return [(True, push), (False, arith), (False, remap), (True, {"AddN": _add_n_forwarding})]
 
 
@@ -850,6 +851,30 @@ def _bias_fusion(view: Any, i: int) -> Tensor | None:
     if n.op.name == "BiasAdd" and not _nhwc(n):
         return None
     return _low_precision_fusion(view, i)
+
+
+# --- mkl_layout_pass.cc: Conv2DBackpropFilter + BiasAddGrad of one out_backprop -> _MklConv2DBackpropFilterWithBias -
+def _conv_bias_grad_fusion(view: Any, i: int) -> Tensor | None:
+    """A float32 NHWC BiasAddGrad whose input is also a Conv2DBackpropFilter's out_backprop (a Conv2D layer's bias
+    and kernel gradients): oneDNN's fused backward weights computes the bias (onednn_conv_bias.py), where oneDNN
+    takes float32. TF's oneDNN layout pass, not a Grappler optimizer: no tf.config.optimizer option turns it off."""
+    from simdist.runtime import host_cpu
+    from simdist.runtime.ops import dispatch, onednn_conv_bias
+    rec = view.rec
+    n = rec.nodes[i]
+    if len(n.ins) != 1 or not _nhwc(n):
+        return None
+    dy = view.tensor(n.ins[0])
+    if dy is None or dy.dtype.name != "float32" or dy.shape.rank != 4 or \
+            not host_cpu.current().onednn_supports("float32"):
+        return None
+    src = view.alias[n.ins[0]]
+    for m in rec.nodes:
+        # (the recorded Conv2DBackpropFilter reads the input and out_backprop, its filter_sizes an attr)
+        if m.kind == _PURE and m.op is not None and m.op.name == "Conv2DBackpropFilter" and len(m.ins) >= 2 and \
+                view.alias[m.ins[-1]] == src and _nhwc(m):
+            return dispatch.execute(onednn_conv_bias.CONV_BIAS_GRAD, (dy,))
+    return None
 
 
 # --- aggregate_ops.cc AddNOp: the kernel accumulates into the first input whose buffer it may take over ---------
