@@ -384,7 +384,7 @@ def _parse(equation: str, ranks: Sequence[int], known: Sequence[bool] | None = N
     return out_ins, out
 
 
-def _check_and_broadcast(ts: list[Tensor], ins: list[str], equation: str) -> list[Tensor]:
+def _check_and_broadcast(ts: list[Tensor], ins: list[str], equation: str, out_labels: str = "") -> list[Tensor]:
     """TF's dimension checks; ellipsis dims of size 1 broadcast (as BroadcastTo ops). An ellipsis's letters are
     _parse's spare letters, those not in the equation: a label the equation names, upper or lower case, never
     broadcasts (TF 2.21: tf.einsum("BTNH,BSNH->BNTS") of N=2 and N=1 is InvalidArgumentError "Expected dimension 2
@@ -392,11 +392,21 @@ def _check_and_broadcast(ts: list[Tensor], ins: list[str], equation: str) -> lis
     was taken for an ellipsis letter and broadcast)."""
     from simdist.runtime.ops import array
     size = _sizes_broadcast(ins, [t.shape.as_list() for t in ts])
+    # (EinsumHelper::ProcessDimensions takes a recorded size 0 for unset, so a label of size 0 in the first operand
+    # and 1 in the second passes it; where that label is one of the output's (a batch label, 0 against 1: the output
+    # is empty) TF 2.21 returns the empty result in float32 and float64; a contracted one the float32 kernel refuses
+    # (float64's zeros of a contraction over it are not modelled). Eager only: traced, the shape function's ValueError. fz60, /work/wt/fz60_logs/q_ein3.py and
+    # fz59's q_ein2.py: 'ij,jk->kij' of [2, 0] and [1, 3] is an empty [3, 2, 0])
+    zero_first: set = set()
+    if len(ts) == 2 and context.executing_eagerly() and ts[0].dtype.name in ("float32", "float64"):
+        zero_first = {c for c, d in zip(ins[0], ts[0].shape.as_list()) if d == 0 and c in out_labels}
     out = []
-    for t, s in zip(ts, ins):
+    for i, (t, s) in enumerate(zip(ts, ins)):
         shp = t.shape.as_list()
         want = [size[c] for c in s]
         for ax, (c, d) in enumerate(zip(s, shp)):
+            if i == 1 and d == 1 and size[c] == 0 and c in zero_first:
+                continue
             if d != size[c] and not (d == 1 and c not in equation):
                 # (a traced graph's Einsum shape function: ValueError "Dimensions must be equal"; tnp29)
                 raise trace_errors.shape_error(
@@ -457,7 +467,7 @@ def einsum(equation: str, *inputs: Any, **kwargs: Any) -> Tensor:
                 EINSUM.dtype(tuple(ts[0].dtype for _ in ts), {"equation": equation})
             raise args.dtype_error("Einsum", i, ts[0].dtype, ts[i].dtype)
     ins, out = _parse(equation, [t.ndim for t in ts], [not static_shapes.rank_unknown(t) for t in ts])
-    ts = _check_and_broadcast(ts, ins, equation)
+    ts = _check_and_broadcast(ts, ins, equation, out)
     if len(ts) == 2:
         ts, ins = _ellipsis_as_batch(ts, ins, out, equation)
     while len(ts) > 2:   # contract the first two, keeping the labels still needed

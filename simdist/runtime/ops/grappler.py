@@ -674,9 +674,55 @@ def _swish_fusion(view: Any, i: int) -> Tensor | None:
         x = view.tensor(n.ins[x_at])
         if x is None or not host_cpu.current().onednn_supports(x.dtype.name):
             return None
+        if view.alias[s.ins[0]] != view.alias[n.ins[x_at]] and \
+                _late_sigmoid_twin(view, view.alias[j], n.ins[x_at], x.dtype.name):
+            return None   # (the second iteration's CSE merges the silu's Sigmoid into another Sigmoid of x)
         view.absorbed.add(j)
         return dispatch.execute(onednn_swish.MKL_SWISH, (x,))
     return None
+
+
+# the unary ops the arithmetic optimizer's UnaryOpsComposition stage chains after a Sigmoid, by dtype (TF 2.21
+# observed on the Xeon host: `op(sigmoid(x))` beside `silu(x)` leaves no Sigmoid of x, /work/wt/fz60_logs/q_silu4.py;
+# none for bfloat16)
+_COMPOSED_HALF = frozenset({"Abs", "Ceil", "Cos", "Elu", "Exp", "Expm1", "Floor", "Log", "Log1p", "Neg", "Reciprocal",
+                            "Relu", "Relu6", "Round", "Rsqrt", "Selu", "Sigmoid", "Sin", "Sqrt", "Square", "Tanh"})
+_COMPOSED_AFTER_SIGMOID = {
+    "float16": _COMPOSED_HALF,
+    "float32": _COMPOSED_HALF | {"Acos", "Acosh", "Asin", "Asinh", "Atan", "Atanh", "Cosh", "Rint", "Sinh", "Tan"}}
+
+
+def _late_sigmoid_twin(view: Any, j: int, x_node: int, dtype: str) -> bool:
+    """Whether the finished graph holds another Sigmoid of x (node x_node, read directly or through Identity nodes)
+    that Grappler's first iteration leaves standing, beside silu's Sigmoid j that reads x through its simplified
+    `beta * x`: the dependency optimizer's removal of that Identity makes the two equal, the second iteration's common
+    subgraph elimination merges them, and the merged Sigmoid's two consumers keep the remapper from fusing (TF 2.21
+    observed, fz60: `[tf.sigmoid(x), tf.nn.silu(x)]` in either order, `sigmoid(x * 1.0)` or `sigmoid(x + 0.0)`
+    beside silu keep Sigmoid and Mul). A twin the first iteration absorbs does not count: one whose sole consumer is
+    a unary op UnaryOpsComposition chains it into (`exp(sigmoid(x))`), or a hand-written `x * sigmoid(x)` the first
+    remapper pass fuses (/work/wt/fz60_logs/q_silu3.py)."""
+    rec = view.rec
+    nodes = rec.nodes
+    target = _unforwarded(view, x_node)
+    composed = _COMPOSED_AFTER_SIGMOID.get(dtype, frozenset())
+    for k, m in enumerate(nodes[:len(view.alias)]):   # (the graph as the phase found it: not the rewrites' nodes)
+        if k == j or view.alias[k] != k or k in view.absorbed or m.kind != _PURE or m.op is None or \
+                m.op.name != "Sigmoid" or len(m.ins) != 1 or view.consumers(k) == 0:
+            continue
+        if _unforwarded(view, m.ins[0]) != target or m.lane != nodes[j].lane:
+            continue
+        if view.consumers(k) == 1:
+            readers = [c for c, r in enumerate(nodes[:len(view.alias)])
+                       if view.alias[c] == c and k in (view.alias[i] for i in r.ins)]
+            if len(readers) == 1:
+                r = nodes[readers[0]]
+                if r.kind == _PURE and r.op is not None and r.op.name in composed and len(r.ins) == 1:
+                    continue   # (composed away in the first iteration)
+                if r.kind == _PURE and r.op is not None and r.op.name == "Mul" and len(r.ins) == 2 and \
+                        view.alias[m.ins[0]] in (view.alias[i] for i in r.ins):
+                    continue   # (a hand-written swish, fused in the first iteration)
+        return True
+    return False
 
 
 # ops whose output rank is unknown where an input's is (their shape functions: the elementwise ops' broadcast, the

@@ -177,7 +177,56 @@ def _parts_daz(fn: Any) -> Any:
     return kernel
 
 
-ADD = binary_op("AddV2", _parts_daz(np.add), _numeric("AddV2"), exact=True)
+# Eigen's packet width of float32 and float64 on TF 2.21's CPU kernels (AVX: 256 bits)
+_PACKET = {"float32": 8, "float64": 4}
+
+
+def _eigen_nan_choice(fn: Any) -> Any:
+    """fn (np.add, np.multiply) of real floats with TF's choice of NaN where both operands are NaNs (an x86 add or
+    multiply returns its first source operand's; NumPy's loops pick by how they vectorise, clause ops.packet-paths).
+    TF 2.21's BinaryOp kernels observed on the Xeon host (fz60, /work/wt/fz60_logs/q_nan.py, q_nan2.py, NaNs whose
+    payloads name their operand): the first operand's everywhere, except where one operand is a single element
+    broadcast to the other's shape (the scalar_left/scalar_right functors): float32 and float64 take the scalar's NaN
+    in Eigen's packets (the first len - len % 8 elements of float32, len - len % 4 of float64) and the tensor's in the
+    scalar tail; float16 the tensor's everywhere (bfloat16's canonical NaNs are left as they were). A signalling
+    NaN operand is taken as it is, not quieted."""
+    def kernel(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        out = fn(x, y)
+        if out.dtype.kind != "f" or out.size == 0:   # (not bfloat16: its kernels' NaN bits are open)
+            return out
+        x, y = np.asarray(x), np.asarray(y)
+        if x.dtype != out.dtype or y.dtype != out.dtype or not np.isnan(out).any():
+            return out
+        both = np.isnan(x) & np.isnan(y)
+        if not both.any():
+            return out
+        xb, yb = np.broadcast_arrays(x, y)
+        scalar = None
+        if x.shape != y.shape:
+            if x.size == 1 and x.shape != out.shape:
+                scalar = "x"
+            elif y.size == 1 and y.shape != out.shape:
+                scalar = "y"
+        out = np.array(out, copy=True)
+        both = np.broadcast_to(both, out.shape)
+        if scalar is None:
+            out[both] = xb[both]
+            return out
+        tensor_v, scalar_v = (yb, xb) if scalar == "x" else (xb, yb)
+        pick = np.array(tensor_v, copy=True).reshape(-1)
+        p = _PACKET.get(out.dtype.name, 0)
+        if p:
+            head = out.size - out.size % p
+            pick[:head] = scalar_v.reshape(-1)[:head]
+        flat = out.reshape(-1)
+        m = both.reshape(-1)
+        flat[m] = pick[m]
+        return flat.reshape(out.shape)
+    kernel.__name__ = fn.__name__
+    return kernel
+
+
+ADD = binary_op("AddV2", _eigen_nan_choice(_parts_daz(np.add)), _numeric("AddV2"), exact=True)
 SUB = binary_op("Sub", _parts_daz(np.subtract), _numeric("Sub"), exact=True)
 def _multiply(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """np.multiply; complex as TF's kernel (packets textbook, tail Annex G, DAZ/FTZ: complex_mul.py)."""
@@ -187,7 +236,7 @@ def _multiply(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return np.multiply(x, y)
 
 
-MUL = binary_op("Mul", _multiply, args.same_dtype("Mul"), exact=True)
+MUL = binary_op("Mul", _eigen_nan_choice(_multiply), args.same_dtype("Mul"), exact=True)
 _MUL_TYPES = ("bfloat16, half, float, double, uint8, int8, uint16, int16, int32, uint32, uint64, int64, complex64, "
               "complex128")
 FLOORDIV = binary_op("FloorDiv", _int_div_checked(np.floor_divide, "FloorDiv", _float_floordiv),
