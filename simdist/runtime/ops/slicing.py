@@ -114,7 +114,6 @@ def _slice_static(a: dict) -> list[int | None] | None:
     return out
 
 
-@partial_values.shaped("begin", "size", rule=_slice_static)
 def _slice_shape_refusal(begin: list[int], size: list[int], shape: list[Any]) -> str | None:
     """SliceShape's (common_shape_fns.cc) refusal of constant begin and size, dimension by dimension, or None: a size
     below -1 ("Invalid value in tensor used for shape"), a -1 size whose begin is past the known dimension (its
@@ -127,6 +126,7 @@ def _slice_shape_refusal(begin: list[int], size: list[int], shape: list[Any]) ->
     return None
 
 
+@partial_values.shaped("begin", "size", rule=_slice_static)
 def slice_(input_: Any, begin: Any, size: Any, name: str | None = None) -> Tensor:
     """`tf.slice`: size -1 takes the rest of the dimension; out-of-range begin/size raise as TF."""
     # (a graph: op_def_library converts begin, then size with begin's Index: an int32 tensor size beside
