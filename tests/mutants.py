@@ -12735,3 +12735,164 @@ TRAINING_BATCH77: list[Mutant] = [
 ]
 TRAINING += TRAINING_BATCH77
 CATALOGUE += TRAINING_BATCH77
+
+#: Blind batch 79 (sixtieth session, helper blind60b): op kernels and gradients, the tape and custom gradients,
+#: random ops, tf.data, distribution and tf.function; written from simdist's source before reading the suite.
+#: "mainstream": a changed line an ordinary training program runs (/work/wt/blind60b_logs/prog1-3.py under
+#: coverage.py); "subtle": a last-bit or signed-zero difference.
+TRAINING_BATCH79: list[Mutant] = [
+    # -- op kernels and gradients
+    _t("xent-half-backprop-times-reciprocal", "formula", "simdist/runtime/ops/losses.py",
+       "    return loss, e / s - labels\n",
+       "    return loss, e * (1 / s) - labels\n",
+       "subtle: the half types' softmax cross entropy's backprop multiplies by the reciprocal of the class sum instead "
+       "of dividing by it: the gradient an ulp off"),
+    _t("momentum-nesterov-regrouped", "order", "simdist/runtime/ops/training_kernels.py",
+       "        var = v[\"var\"] - (g * s[\"lr\"] + accum * s[\"momentum\"] * s[\"lr\"])\n",
+       "        var = v[\"var\"] - (g + accum * s[\"momentum\"]) * s[\"lr\"]\n",
+       "subtle: ApplyMomentum with use_nesterov factors the learning rate out of the two terms instead of TF's "
+       "grad * lr + accum * momentum * lr: the variable an ulp off"),
+    _t("bias-add-nc-formats-refused", "boundary", "simdist/runtime/ops/nn.py",
+       "        if data_format.startswith(\"NC\"):\n            fmt = \"NCHW\"\n",
+       "        if data_format == \"NCHW\":\n            fmt = \"NCHW\"\n",
+       "mainstream: tf.nn.bias_add takes only the literal 'NCHW' as channels-first: 'NCW' and 'NCDHW' are its ValueError instead "
+       "of TF's channels-first addition"),
+    _t("training-kernel-rsqrt-correctly-rounded", "formula", "simdist/runtime/ops/training_kernels.py",
+       "        return rsqrt_kernel(np.asarray(x)).astype(x.dtype, copy=False)\n",
+       "        return (1 / np.sqrt(np.asarray(x))).astype(x.dtype, copy=False)\n",
+       "subtle: the training kernels' rsqrt (ApplyAdagrad, ApplyAdadelta, ApplyAdagradDA) correctly rounded "
+       "instead of Eigen's packet estimate and Newton step"),
+    _t("slice-negative-size-taken-as-rest", "boundary", "simdist/runtime/ops/slicing.py",
+       "        if si == -1:\n            si = d - bi\n",
+       "        if si < 0:\n            si = d - bi\n",
+       "mainstream: tf.slice reads any negative size as 'the rest of the dimension' instead of only -1: a size of -2 slices "
+       "instead of TF's InvalidArgumentError"),
+    _t("tile-zero-multiple-refused", "boundary", "simdist/runtime/ops/slicing.py",
+       "        if k < 0:\n            raise errors.InvalidArgumentError(None, None, f\"Expected multiples[{i}] >= 0",
+       "        if k <= 0:\n            raise errors.InvalidArgumentError(None, None, f\"Expected multiples[{i}] >= 0",
+       "mainstream: tf.tile refuses a multiple of 0 instead of returning TF's empty tensor"),
+    _t("jacobian-one-parallel-iteration-accepted", "boundary", "simdist/runtime/autodiff/tape.py",
+       "    if use_pfor and parallel_iterations is not None and parallel_iterations <= 1:\n",
+       "    if use_pfor and parallel_iterations is not None and parallel_iterations < 1:\n",
+       "GradientTape.jacobian with parallel_iterations=1 computes instead of pfor's refusal (TF's ValueError "
+       "'Encountered an exception while vectorizing')"),
+    _t("stateless-key-counter-halves-swapped", "order", "simdist/runtime/ops/philox.py",
+       "    return Philox(key, (hi << 64) | lo)\n",
+       "    return Philox(key, (lo << 64) | hi)\n",
+       "mainstream: a stateless kernel's Philox counter from the seed's two counter words in the wrong order"),
+    _t("categorical-shard-skip-rounding", "formula", "simdist/runtime/ops/philox_dists.py",
+       "        local.skip(start * (num_samples + 3) // 4)\n",
+       "        local.skip(start * ((num_samples + 3) // 4))\n",
+       "a multinomial shard skips its generator by start * ceil(samples / 4) instead of TF's "
+       "(start * (samples + 3)) / 4: the later shards' samples from other words"),
+    _t("ring-sum-reverse-direction", "order", "simdist/semantics/reduce.py",
+       "            np.add(flat[c][lo:hi], flat[(c + 1) % r][lo:hi], out=part)\n            for k in range(2, r):\n"
+       "                np.add(part, flat[(c + k) % r][lo:hi], out=part)\n",
+       "            np.add(flat[c][lo:hi], flat[(c - 1) % r][lo:hi], out=part)\n            for k in range(2, r):\n"
+       "                np.add(part, flat[(c - k) % r][lo:hi], out=part)\n",
+       "subtle: the ring all-reduce of three or more CPU replicas gathers each chunk from the previous ranks instead "
+       "of the next ones: sums an ulp off"),
+    _t("ring-chunk-aligned-no-extra-unit", "boundary", "simdist/semantics/reduce.py",
+       "        EIGEN_MAX_ALIGN_BYTES - nbytes % EIGEN_MAX_ALIGN_BYTES\n",
+       "        (EIGEN_MAX_ALIGN_BYTES - nbytes % EIGEN_MAX_ALIGN_BYTES) % EIGEN_MAX_ALIGN_BYTES\n",
+       "subtle: the ring collective's chunk of an already aligned size gains no alignment unit (TF's AlignedChunkElts "
+       "adds a whole one): the chunks' boundaries, so the elements' summation orders, move"),
+    _t("broadcast-to-mutual-broadcast-accepted", "missing-error", "simdist/runtime/ops/array.py",
+       "        fits = list(np.broadcast_shapes(t.shape.as_list(), shp)) == list(shp)\n",
+       "        fits = bool(np.broadcast_shapes(t.shape.as_list(), shp)) or True\n",
+       "mainstream: tf.broadcast_to checks only that the two shapes broadcast together, not that the result is the target "
+       "shape: [2] to [3, 1] is not TF's InvalidArgumentError"),
+    _t("softmax-exp-partial-packet-as-packet", "boundary", "simdist/runtime/ops/softmax_eigen.py",
+       "    tail[:, (c // p) * p:] = True\n",
+       "    tail[:, -(-c // p) * p:] = True\n",
+       "mainstream, subtle: softmax's exp inside the row reduction takes a row's last partial packet as a whole packet (rounded "
+       "up) instead of leaving it to the C library's expf: the last classes' probabilities an ulp off"),
+    _t("argop-axis-equal-rank-accepted", "boundary", "simdist/runtime/ops/reductions.py",
+       "    if not -nd <= ax < nd:   # traced: the shape function's ValueError",
+       "    if not -nd <= ax <= nd:   # traced: the shape function's ValueError",
+       "mainstream: argmax/argmin's axis check off by one: an axis equal to the rank wraps to axis 0 instead of TF's "
+       "InvalidArgumentError"),
+    _t("log1p-by-numpy", "formula", "simdist/runtime/ops/unary.py",
+       "    out = packet_math.log1p(a)\n    return np.log1p(a) if out is None else out\n",
+       "    return np.log1p(a)\n",
+       "mainstream, subtle: float32/float64 log1p by NumPy's instead of Eigen's generic_log1p in packets: "
+       "softplus and sigmoid cross entropy an ulp off"),
+    _t("reciprocal-float32-correctly-rounded", "formula", "simdist/runtime/ops/unary.py",
+       "    if a.dtype == np.float32:\n        from simdist.runtime.ops.rcp import reciprocal\n        return reciprocal(a)\n",
+       "    if a.dtype == np.float32:\n        return np.reciprocal(a)\n",
+       "mainstream, subtle: float32 Reciprocal correctly rounded instead of Eigen's preciprocal (the vrcpps estimate "
+       "and a Newton step) in packets of 8"),
+    _t("scan-axis-vector-accepted", "boundary", "simdist/runtime/ops/reductions.py",
+       "    if a.ndim:\n        shape = \"[\" + \",\".join(str(d) for d in a.shape) + \"]\"\n"
+       "        raise errors.InvalidArgumentError(None, None, f\"ScanOp: axis",
+       "    if a.ndim > 1:\n        shape = \"[\" + \",\".join(str(d) for d in a.shape) + \"]\"\n"
+       "        raise errors.InvalidArgumentError(None, None, f\"ScanOp: axis",
+       "mainstream: cumsum/cumprod take a one-element axis vector ([1]) as the scalar axis instead of the kernel's "
+       "InvalidArgumentError 'axis must be a scalar'"),
+    _t("conv-filter-grad-nine-channels-by-matmul", "boundary", "simdist/runtime/ops/conv.py",
+       "    if groups == 1 and fin <= 9 and _onednn_in_order(cols, cout):\n",
+       "    if groups == 1 and fin < 9 and _onednn_in_order(cols, cout):\n",
+       "mainstream, subtle: Conv2DBackpropFilter of 9 input channels sums by a plain product instead of oneDNN's ordered "
+       "filter sums (the boundary of its small-channel kernel off by one): the kernel's gradient an ulp off"),
+    _t("sigmoid-by-scipy-expit", "formula", "simdist/runtime/ops/activations.py",
+       "    return _scipy_special().expit(a) if out is None else out\n",
+       "    return _scipy_special().expit(a)\n",
+       "mainstream, subtle: float32/float64 sigmoid by SciPy's correctly rounded expit instead of Eigen's logistic functor "
+       "(its packet exp and division): LSTM gates and sigmoid outputs an ulp off"),
+    _t("function-autograph-false-converted", "missing-error", "simdist/tf/_function.py",
+       "            conv = self.python_function if self._strict() or not _autograph_errors._converted(\n",
+       "            conv = self.python_function if not _autograph_errors._converted(\n",
+       "mainstream: tf.function(autograph=False) still converts its Python with AutoGraph: a Python `if` on a tensor runs as a "
+       "tf.cond instead of TF's OperatorNotAllowedInGraphError"),
+    _t("spatial-sequence-long-list-accepted", "boundary", "simdist/runtime/ops/conv.py",
+       "    if len(vals) == n + 2:\n        return tuple(_int_or_raw(v) for v in vals)\n",
+       "    if len(vals) >= n + 2:\n        return tuple(_int_or_raw(v) for v in vals)\n",
+       "mainstream: a pooling or convolution's ksize/strides/dilations list longer than rank + 2 is taken as it is "
+       "instead of _get_sequence's ValueError"),
+    _t("random-int64-shape-kernel-shared", "state", "simdist/runtime/ops/random.py",
+       "    return {\"T\": \"int64\"} if dt is not None and str(getattr(dt, \"name\", dt)) == \"int64\" else {}\n",
+       "    return {}\n",
+       "mainstream: a seeded stateful random op with an int64 shape continues the int32-shaped kernel's stream instead of "
+       "TF's own kernel (an eager kernel per attrs): uniform(int64 shape, seed=s) after uniform([4], seed=s)"),
+    _t("iterator-end-in-function-stop-iteration", "error-class", "simdist/runtime/data/iterators.py",
+       "            if context.in_function():   # (a graph's IteratorGetNext: errors.end_of_sequence)\n"
+       "                raise errors.end_of_sequence()\n",
+       "",
+       "mainstream: next() of an exhausted iterator inside a tf.function raises Python's StopIteration instead of the "
+       "graph's OutOfRangeError (End of sequence)"),
+    _t("stack-axis-minus-rank-refused", "boundary", "simdist/runtime/ops/array.py",
+       "    if not -n <= axis < n:   # (Pack's shape function checks it",
+       "    if not -n < axis < n:   # (Pack's shape function checks it",
+       "mainstream: tf.stack refuses the axis -(rank + 1) (stacking in front, counted from the end) instead of taking it as TF's "
+       "Pack does"),
+    _t("map-spec-probes-one-size", "boundary", "simdist/runtime/data/map_filter.py",
+       "                out2 = probe(3, fill2)\n",
+       "                out2 = probe(2, fill2)\n",
+       "mainstream: a tf.data map function's output spec probed twice at one input size: a dimension that follows an unknown "
+       "input dimension (a batch's) comes out static instead of None"),
+    _t("colocate-other-strategy-variable-accepted", "missing-error", "simdist/strategies/base.py",
+       "    if not created_in or getattr(created_in, \"extended\", None) is not extended:\n",
+       "    if not created_in:\n",
+       "mainstream: colocate_vars_with accepts a variable made in another strategy's scope instead of TF's ValueError"),
+    _t("mirrored-mean-int-variable-accepted", "missing-error", "simdist/strategies/dist_variables.py",
+       "        check_mean_dtype(components, aggregation)\n        Mirrored.__init__(self, components)\n",
+       "        Mirrored.__init__(self, components)\n",
+       "mainstream: a MirroredVariable of an integer dtype with aggregation MEAN is made instead of TF's ValueError"),
+    _t("int32-split-first-leaf-ignored", "missing-error", "simdist/semantics/replica_batch.py",
+       "        elif is_int32 or first_int32:\n",
+       "        elif is_int32:\n",
+       "mainstream: MirroredStrategy's reduce of a nest whose first leaf is int32 and later ones float goes through instead of "
+       "TF's ValueError (each int32 leaf its own ReductionToOneDevice)"),
+    _t("checkpoint-extension-dtype-cast-not-viewed", "dtype", "simdist/strategies/checkpoint.py",
+       "                saved[k] = saved[k].view(dtypes.as_dtype(name).np)\n",
+       "                saved[k] = saved[k].astype(dtypes.as_dtype(name).np)\n",
+       "a checkpoint's bfloat16 (extension dtype) values read back by converting their stored bits as numbers "
+       "instead of viewing them: a restored bfloat16 variable holds garbage"),
+    _t("conv-groups-output-depth-unchecked", "missing-error", "simdist/runtime/ops/conv.py",
+       "    if cout % groups:\n        raise errors.InvalidArgumentError(None, None, f\"output depth must be evenly",
+       "    if False:\n        raise errors.InvalidArgumentError(None, None, f\"output depth must be evenly",
+       "mainstream: a grouped Conv2D whose filter's output depth the groups do not divide goes on past TF's "
+       "InvalidArgumentError 'output depth must be evenly divisible by number of groups'"),
+]
+TRAINING += TRAINING_BATCH79
+CATALOGUE += TRAINING_BATCH79

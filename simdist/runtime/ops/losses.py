@@ -54,7 +54,7 @@ def _xent(features: np.ndarray, labels: np.ndarray, lanes: int = 1) -> tuple[np.
     shifted = features - np.max(features, axis=1, keepdims=True)
     e = packet_math.exp(shifted)   # (half types: Eigen's half exp and log, not NumPy's CPU-dispatched loops)
     s = _class_sums(e)
-    loss = np.sum(labels * (packet_math.log(s) - shifted), axis=1)
+    loss = _class_sums(labels * (packet_math.log(s) - shifted))[:, 0]   # (SumReducer's order in the half type too)
     return loss, e / s - labels
 
 

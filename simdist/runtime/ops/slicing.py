@@ -114,6 +114,18 @@ def _slice_static(a: dict) -> list[int | None] | None:
     return out
 
 
+def _slice_shape_refusal(begin: list[int], size: list[int], shape: list[Any]) -> str | None:
+    """SliceShape's (common_shape_fns.cc) refusal of constant begin and size, dimension by dimension, or None: a size
+    below -1 ("Invalid value in tensor used for shape"), a -1 size whose begin is past the known dimension (its
+    Subtract's "Negative dimension size")."""
+    for bi, si, d in zip(begin, size, shape):
+        if si < -1:
+            return f"Invalid value in tensor used for shape: {si}"
+        if si == -1 and d is not None and bi > d:
+            return f"Negative dimension size caused by subtracting {bi} from {d}"
+    return None
+
+
 @partial_values.shaped("begin", "size", rule=_slice_static)
 def slice_(input_: Any, begin: Any, size: Any, name: str | None = None) -> Tensor:
     """`tf.slice`: size -1 takes the rest of the dimension; out-of-range begin/size raise as TF."""
@@ -151,15 +163,21 @@ def slice_(input_: Any, begin: Any, size: Any, name: str | None = None) -> Tenso
                                     for v in (begin, size)):
             raise trace_errors.mark_shape(err, text, "Slice", [known or [], [len(b)], [len(s)]])
         raise err
+    # (SliceShape, while a graph is built, with begin and size constants: a size below -1, or a -1 size whose begin
+    # is past its dimension, is its ValueError at trace; the kernel's other refusals come when the graph runs.
+    # Observed on TF 2.21: blind79's op-slice-bounds)
+    static_text = _slice_shape_refusal(b, s, shp) if _python_ints(begin) and _python_ints(size) else None
     sizes = []
     for i, (bi, si, d) in enumerate(zip(b, s, shp)):
         if si == -1:
             si = d - bi
         if not 0 <= bi <= d:
-            raise errors.InvalidArgumentError(None, None, f"Expected begin[{i}] in [0, {d}], but got {bi} [Op:Slice]")
+            err = errors.InvalidArgumentError(None, None, f"Expected begin[{i}] in [0, {d}], but got {bi} [Op:Slice]")
+            raise trace_errors.mark_shape(err, static_text, "Slice", [shp, [len(b)], [len(s)]]) if static_text else err
         if not 0 <= si <= d - bi:
-            raise errors.InvalidArgumentError(None, None, f"Expected size[{i}] in [0, {d - bi}], but got {si} "
+            err = errors.InvalidArgumentError(None, None, f"Expected size[{i}] in [0, {d - bi}], but got {si} "
                                               "[Op:Slice]")
+            raise trace_errors.mark_shape(err, static_text, "Slice", [shp, [len(b)], [len(s)]]) if static_text else err
         sizes.append(si)
     return dispatch.execute(SLICE, (t,), {"begin": b, "size": tuple(sizes)})
 
