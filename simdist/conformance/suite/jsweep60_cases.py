@@ -163,6 +163,17 @@ def _reduce_nested(tf: Any, mk: Any, n: int) -> dict[str, Any]:
             out[f"{sn} tuple same leaf {op}"] = r_ if isinstance(r_, str) else [
                 B(r_[0]), B(r_[1]), B(r_[2][0]), type(r_).__name__, type(r_[2]).__name__]
 
+        # Mirrored leaves in a nest: a batch_reduce_to result and a mirrored variable beside a PerReplica
+        px = per_replica(tf, s, a, "float32")
+        with s.scope():
+            mv = tf.Variable([0.5, -1.0, 2.0, 4.0], name=f"jrn_v_{sn}")
+        mr = error(lambda: s.extended.batch_reduce_to("SUM", [(px, px)])[0])
+        for op in ("SUM", "MEAN"):
+            def mleaves(op: str = op) -> Any:
+                r_ = s.reduce(op, {"m": mr, "p": px, "v": mv}, axis=None)
+                return {k: B(v) for k, v in r_.items()}
+            out[f"{sn} mirrored leaves {op}"] = error(mleaves) if not isinstance(mr, str) else mr
+
         def slices() -> Any:
             ctx = tf.distribute.get_replica_context()
             i = ctx.replica_id_in_sync_group
@@ -322,6 +333,19 @@ def _datasets(tf: Any, mk: Any, n: int) -> dict[str, Any]:
                     if drop or fetch or gb in (5, 7):
                         out[f"{sn} batch {gb} drop {drop} fetch {fetch}"] = error(go)
 
+        for policy in ("OFF", "DATA"):
+            for gb in (5, 7, 8):
+                def shard(gb: int = gb, policy: str = policy) -> Any:
+                    ds = tf.data.Dataset.range(13).map(lambda i: tf.cast(i, tf.float32) * 0.25).batch(gb)
+                    o = tf.data.Options()
+                    o.experimental_distribute.auto_shard_policy = getattr(tf.data.experimental.AutoShardPolicy,
+                                                                          policy)
+                    res = []
+                    for el in s.experimental_distribute_dataset(ds.with_options(o)):
+                        res.append([[B(c), list(c.shape)] for c in s.experimental_local_results(el)])
+                    return res
+                out[f"{sn} policy {policy} batch {gb}"] = error(shard)
+
         def nested_batch() -> Any:
             ds = tf.data.Dataset.range(24).map(lambda i: tf.cast(i, tf.int32)).batch(2).batch(5)
             return [[B(c), list(c.shape)] for el in s.experimental_distribute_dataset(ds)
@@ -440,16 +464,19 @@ def _replay(tf: Any, mk: Any, n: int) -> dict[str, Any]:
         @tf.function
         def traced(k: Any) -> Any:
             x, got = s.run(step, args=(k,))
-            return s.reduce("MEAN", x, axis=None), s.reduce("SUM", x, axis=0), got
+            xs = s.run(lambda x: [tf.cast(x * 8.0, tf.int32), tf.cast(x, tf.float16), tf.cast(x, tf.float64)],
+                       args=(x,))
+            more = [s.reduce(op, v, axis=ax) for v in xs for op in ("MEAN", "SUM") for ax in (None, 0)]
+            return s.reduce("MEAN", x, axis=None), s.reduce("SUM", x, axis=0), got, more
         for call in range(3):
             k = tf.constant(float(call + 1))
             r_ = error(lambda: traced(k))
             if isinstance(r_, str):
                 out[f"{sn} call {call}"] = r_
                 break
-            mean, total, got = r_
+            mean, total, got, more = r_
             out[f"{sn} call {call}"] = {
-                "mean": B(mean), "sum0": B(total),
+                "mean": B(mean), "sum0": B(total), "int/half/double": [B(v) for v in more],
                 "all_reduce of on-read": [locals_(s, g) for g in got],
                 "on_read": {k_: [B(v.read_value()), locals_(s, v)] for k_, v in on_read.items()},
                 "mirrored": {k_: [B(v.read_value()), locals_(s, v)] for k_, v in mirrored.items()}}
