@@ -925,7 +925,8 @@ def _reduce_axis_none(op: ReduceOp, comps: list[Any], device: str | None = None,
     ts = [convert_to_tensor(c) for c in comps]
     in_dt = ts[0].dtype
     daz = any(t._sub for t in ts)   # (a component marked as holding subnormals: reduce.subnormals)
-    if op is ReduceOp.MEAN and len(ts) > 1 and in_dt in (dtypes.float32, dtypes.float64) and dispatch.recording():
+    if op is ReduceOp.MEAN and len(ts) > 1 and dispatch.recording() and in_dt in (
+            dtypes.float32, dtypes.float64, dtypes.float16, dtypes.bfloat16, dtypes.int32, dtypes.int64):
         # (MEAN in a tf.function: the sum (AddN, or the ring collective), then Python's `value / n`
         # (cross_device_utils.divide_by_n_tensors_or_indexed_slices, CollectiveAllReduce's `v / group_size`), a
         # RealDiv by a constant that Grappler's ReduceDivToReciprocalMul makes a product by 1/n unless the sum

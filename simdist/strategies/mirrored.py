@@ -6,7 +6,7 @@ from typing import Any, Sequence
 
 from simdist import session
 from simdist.runtime import context, dtypes, nest, scalar_cache, variables
-from simdist.runtime.tensor import convert_to_tensor
+from simdist.runtime.tensor import Tensor, convert_to_tensor
 from simdist.runtime.values import DistributedValues, Mirrored, PerReplica, regroup, select_replica
 from simdist.semantics import broadcast
 from simdist.semantics import reduce as reduce_rules
@@ -100,14 +100,25 @@ class MirroredExtended(StrategyExtended):
             self.check_packed([v.values[0] for v in values if not isinstance(v.values[0], IndexedSlices)])
         op = reduce_rules.parse_reduce_op(reduce_op)
         ring = self._ring_reduce()
+        # (CollectiveAllReduce.batch_reduce_implementation: when every value's devices match its destination's and
+        # the first value's, the batch is one all-reduce whose results sit on the collective's devices, one per
+        # replica, whatever devices the inputs and destinations named — a destination "/cpu:0" beside values on
+        # /cpu:0 included; jsweep60, clause extended.reduce-to)
+        on_devices = (self._same_leaf_reduce == "all_or_nothing" and len(self._devices) > 1 and not any(plain)
+                      and _all_devices_match(pairs))
         out = []
         for (v, d), is_plain in zip(pairs, plain):
             if is_plain:
                 out.append(v)
-            elif isinstance(v, variables.Variable):   # (a distributed variable: its copies, as values)
-                out.append(self._reduce_to(op, _as_per_replica(v), d, ring))
-            else:
-                out.append(self._reduce_to(op, v, d, ring))
+                continue
+            if isinstance(v, variables.Variable):   # (a distributed variable: its copies, as values)
+                v = _as_per_replica(v)
+            r = self._reduce_to(op, v, d, ring)
+            if on_devices and not isinstance(v.values[0], IndexedSlices):
+                first = r.values[0] if isinstance(r, Mirrored) else r
+                if isinstance(first, Tensor):
+                    r = Mirrored([Tensor(first._v, first.dtype, dv) for dv in self._devices])
+            out.append(r)
         return out
 
     # StrategyExtendedV1 methods (clause extended.v1-methods), MirroredExtended's values
