@@ -408,6 +408,9 @@ def _bfloat16_of_python(obj: np.ndarray) -> np.ndarray:
     return f32.astype(dtypes.bfloat16.np)
 
 
+bfloat16_of_python = _bfloat16_of_python   # (binary ops' Python operands, ops/math.py `_operand`)
+
+
 def _ftz_float32(wide: np.ndarray) -> np.ndarray:
     """Doubles cast to float32 with the thread's flush-to-zero set: a result tiny after rounding is
     a zero of its sign."""

@@ -114,10 +114,21 @@ class Discarded(list):
     branch, a get_concrete_function trace) runs under one, its FLOP tally restored after it."""
 
 
+class AloneDiscarded(Discarded):
+    """The collector of an untaken tf.cond branch traced in one replica of a multi-replica strategy.run:
+    the branch must finish without meeting the other replicas (`BranchMeetsReplicas` at a collective)."""
+
+
+class BranchMeetsReplicas(BaseException):
+    """An untaken branch traced in one replica of a multi-replica strategy.run reached a collective: its
+    trace stops there (a BaseException, so the user's `except Exception` does not swallow it), before the
+    replica hands its turn on; replicas' effect-free traces must not interleave (their FLOP tallies)."""
+
+
 def effect_free(c: "ExecutionContext") -> bool:
     """Whether context c runs an effect-free trace (a `Discarded` collector is open): replicas that
     meet inside one merge without ending a phase of their run (TF never runs that graph)."""
-    return any(type(x) is Discarded for x in c.charges)
+    return any(isinstance(x, Discarded) for x in c.charges)
 
 
 class ExecutionContext:

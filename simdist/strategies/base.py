@@ -26,7 +26,7 @@ from simdist.semantics import broadcast, replica_batch
 from simdist.semantics import gather as gather_rules
 from simdist.semantics import reduce as reduce_rules
 from simdist.semantics.reduce import ReduceOp
-from simdist.strategies import shared_variables, timing
+from simdist.strategies import reduce_gradient, shared_variables, timing
 from simdist.strategies.replica_run import ReplicaRunner, SyncPoint, current_runner, function_run
 from simdist.runtime.function_type import function_type
 
@@ -712,9 +712,13 @@ class Strategy:
                     out = _folded_mean(arr, dt, count, dest) if _all_folded(ts) else \
                         _mean_of_sum(Tensor(arr, dt, dest), count)
                 timing.charge_reduce(self, ts, out, "reduce")
+                if len(ts) == 1 and not self._replica_threads:
+                    reduce_gradient.record(op, ts[0], out, axis)
                 return out
             out = Tensor(arr, dt, dest)
             timing.charge_reduce(self, ts, out, "reduce")
+            if len(ts) == 1 and not self._replica_threads:
+                reduce_gradient.record(op, ts[0], out, axis)
             return out
 
     def _mean_operands(self, value: Any, comps: list[Any]) -> list[Any]:
@@ -1224,6 +1228,7 @@ class DefaultStrategy(Strategy):
     """The strategy in effect outside any scope: one replica on the current device."""
 
     _nested_local_results = False
+    _replica_threads = False   # (`run` calls the function on the caller's thread, as TF's default strategy)
 
     def _make_extended(self) -> StrategyExtended:
         ext = _DefaultExtended(self)

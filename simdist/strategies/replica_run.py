@@ -154,6 +154,8 @@ class ReplicaRunner:
             # meet the other replicas (nor split the run's phases), so it stays eager
             dispatch.unrecordable(f"it calls {point.kind} inside strategy.run (the replicas meet inside it)")
         free = execution.effect_free(_current.ctx)
+        if free and self.n > 1 and any(type(x) is execution.AloneDiscarded for x in _current.ctx.charges):
+            raise execution.BranchMeetsReplicas()
         if free:
             # inside an effect-free trace (an untaken tf.cond branch): the replicas meet and merge,
             # but no phase ends, as TF never runs this graph (its FLOPs are restored after it)

@@ -85,3 +85,42 @@ def test_a_merge_inside_an_untaken_cond_branch_ends_no_phase(replicas: int):
         out = s.experimental_local_results(step(tf.ones([2, 1])))
         assert [o.numpy().tolist() for o in out] == [want] * replicas, (
             f"out={[o.numpy().tolist() for o in out]}, but should be w @ (x + 1) = {want} per replica")
+
+
+def test_untaken_branches_are_traced_in_every_replica_of_a_multi_replica_run():
+    """Inside a tf.function each replica of MirroredStrategy(2) traces both branches of a tf.cond (TF's cond_v2
+    builds both graphs per replica): the untaken branch's Python runs, its variable write is dropped, and a capture
+    only it differentiates gets a zero gradient, so replica 0 (which stop_gradient's its all_reduce input) still
+    joins the gradient's all-reduce. Observed on TF 2.21 (lead60; the same program with two logical CPUs):
+    gradients [[0, 0], [7, -7]]; simdist raised RuntimeError (replica 0 skipped the all-reduce) until lead60."""
+    s = mirrored(2)
+    with s.scope():
+        w = tf.Variable(np.array([1.5, -2.0], np.float32))
+        v_side = tf.Variable(0.0)
+    log: list[str] = []
+
+    def step():
+        ctx = tf.distribute.get_replica_context()
+        with tf.GradientTape() as t:
+            r = ctx.replica_id_in_sync_group
+
+            def stopped():
+                log.append("stopped")
+                return tf.stop_gradient(w)
+
+            def live():
+                log.append("live")
+                v_side.assign_add(1.0)
+                return w * 1.0
+            v = tf.cond(tf.equal(r, 0), stopped, live)
+            y = ctx.all_reduce("SUM", v * v) + v
+            loss = tf.reduce_sum(y)
+        return t.gradient(loss, w)
+
+    out = s.run(tf.function(step))
+    got = [o.numpy().tolist() for o in s.experimental_local_results(out)]
+    assert got == [[0.0, 0.0], [7.0, -7.0]], f"gradients per replica {got}, but should be [[0, 0], [7, -7]] (TF 2.21)"
+    assert log.count("live") == 2 and len(log) == 4, (
+        f"branch Python ran {log}, but should run both branches once per replica")
+    assert v_side.values[1].numpy() == 1.0 and v_side.values[0].numpy() == 0.0, (
+        f"v_side={[x.numpy() for x in v_side.values]}, but only replica 1's taken branch should write (0 and 1)")

@@ -232,6 +232,9 @@ class _PaddedBatchDataset(_UnaryDataset):
             pads = [_as_array(b"" if s.dtype is dtypes.string else 0, s.dtype)[()] for s in in_specs]
         else:
             given = flatten(padding_values) if isinstance(in_spec, (tuple, dict)) else [padding_values]
+            if len(given) != len(in_specs):   # TF's nest.map_structure_up_to refuses it when built (wsweep60)
+                raise ValueError(f"The two structures don't have the same sequence length. Input structure has length "
+                                 f"{len(in_specs)}, while shallow structure has length {len(given)}.")
             pads = [_padding_value(p, s.dtype) for p, s in zip(given, in_specs)]
         dim = batch_size if drop_remainder else None
         spec = pack_as(in_spec, [TensorSpec(TensorShape([dim]).concatenate(sh), s.dtype)

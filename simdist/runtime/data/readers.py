@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import copy
 import glob as _glob
-import gzip
 import os
 import struct
 import zlib
@@ -64,10 +63,22 @@ def masked_crc32c(data: bytes) -> int:
 
 
 class TFRecordOptions:
-    """`tf.io.TFRecordOptions(compression_type)`: "" (none), "GZIP" or "ZLIB"."""
+    """`tf.io.TFRecordOptions(compression_type, ..., compression_level, mem_level, compression_strategy)`: "" (none),
+    "GZIP" or "ZLIB", and zlib's deflate parameters (None: TF's ZlibCompressionOptions defaults, level
+    Z_DEFAULT_COMPRESSION, mem_level 9, strategy Z_DEFAULT_STRATEGY)."""
 
-    def __init__(self, compression_type: Any = None) -> None:
+    def __init__(self, compression_type: Any = None, flush_mode: Any = None, input_buffer_size: Any = None,
+                 output_buffer_size: Any = None, window_bits: Any = None, compression_level: Any = None,
+                 compression_method: Any = None, mem_level: Any = None, compression_strategy: Any = None) -> None:
         self.compression_type = _compression(compression_type)
+        self.flush_mode = flush_mode
+        self.input_buffer_size = input_buffer_size
+        self.output_buffer_size = output_buffer_size
+        self.window_bits = window_bits
+        self.compression_level = compression_level
+        self.compression_method = compression_method
+        self.mem_level = mem_level
+        self.compression_strategy = compression_strategy
 
 
 def _compression(value: Any) -> str:
@@ -84,31 +95,59 @@ def _compression(value: Any) -> str:
     return value
 
 
+def _reader_compression(value: Any) -> str:
+    """A record reader's compression_type: TF's RecordReaderOptions::CreateRecordReaderOptions reads a name other
+    than "", "ZLIB" and "GZIP" as no compression (it logs "Unsupported compression_type"; wsweep60)."""
+    try:
+        return _compression(value)
+    except errors.InvalidArgumentError:
+        return ""
+
+
 def _open_read(path: str, compression: str) -> bytes:
+    """The file's bytes, inflated as TF's ZlibInputStream does: a damaged stream is DataLossError, one cut short gives
+    what inflated before the cut (the records whole in it are read, a record cut there is "truncated"; wsweep60)."""
     if not os.path.exists(path):
         raise errors.NotFoundError(None, None, f"{path}; No such file or directory")
     with open(path, "rb") as f:
         raw = f.read()
-    if compression == "GZIP":
-        return gzip.decompress(raw)
-    if compression == "ZLIB":
-        return zlib.decompress(raw)
+    if compression in ("GZIP", "ZLIB"):
+        inflate = zlib.decompressobj(31 if compression == "GZIP" else 15)
+        try:
+            return inflate.decompress(raw)
+        except zlib.error as e:
+            raise errors.DataLossError(None, None, f"inflate() failed with error -3: {e}") from None
     return raw
 
 
 class TFRecordWriter:
-    """`tf.io.TFRecordWriter(path, options=None)`: writes records in TF's framing."""
+    """`tf.io.TFRecordWriter(path, options=None)`: writes records in TF's framing. A compressed file is one zlib
+    stream as TF's ZlibOutputBuffer makes it (tsl/lib/io/zlib_outputbuffer.cc): deflateInit2 with the options' level
+    (Z_DEFAULT_COMPRESSION), window bits 15 (ZLIB) or 31 (GZIP: zlib's own gzip header, mtime 0, no name), mem_level 9
+    and the strategy; `flush()` deflates what was written with Z_PARTIAL_FLUSH, `close()` with Z_FINISH (clause
+    dataset.readers; wsweep60)."""
 
     def __init__(self, path: Any, options: Any = None) -> None:
         self._path = os.fspath(path)
+        if isinstance(options, (str, bytes)) and options not in ("", "GZIP", "ZLIB", b"", b"GZIP", b"ZLIB"):
+            raise ValueError(f'Not a valid compression_type: "{options}"')
         self._compression = _compression(options)
         self._chunks: list[bytes] = []
         self._closed = False
+        self._deflate: Any = None
+        if self._compression:
+            opts = options if isinstance(options, TFRecordOptions) else TFRecordOptions(self._compression)
+            level = -1 if opts.compression_level is None else int(opts.compression_level)
+            mem = 9 if opts.mem_level is None else int(opts.mem_level)
+            strategy = 0 if opts.compression_strategy is None else int(opts.compression_strategy)
+            self._deflate = zlib.compressobj(level, zlib.DEFLATED, 31 if self._compression == "GZIP" else 15, mem,
+                                             strategy)
         open(self._path, "wb").close()
 
     def write(self, record: Any) -> None:
-        if isinstance(record, Tensor):
-            record = record.numpy()
+        if isinstance(record, Tensor):   # TF's pybind write(record: str) takes str or bytes only (wsweep60)
+            raise TypeError("write(): incompatible function arguments. The following argument types are supported:\n"
+                            "    1. (self: RecordWriter, record: str) -> None")
         if isinstance(record, str):
             record = record.encode()
         data = bytes(record)
@@ -116,18 +155,20 @@ class TFRecordWriter:
         self._chunks.append(header + struct.pack("<I", masked_crc32c(header)) + data
                             + struct.pack("<I", masked_crc32c(data)))
 
-    def flush(self) -> None:
+    def _write_out(self, mode: int) -> None:
         raw = b"".join(self._chunks)
-        if self._compression == "GZIP":
-            raw = gzip.compress(raw)
-        elif self._compression == "ZLIB":
-            raw = zlib.compress(raw)
-        with open(self._path, "wb") as f:
+        self._chunks = []
+        if self._deflate is not None:   # (no deflate call without input: zlib would not see a repeated flush as one)
+            raw = (self._deflate.compress(raw) if raw else b"") + self._deflate.flush(mode)
+        with open(self._path, "ab") as f:
             f.write(raw)
+
+    def flush(self) -> None:
+        self._write_out(zlib.Z_PARTIAL_FLUSH)
 
     def close(self) -> None:
         if not self._closed:
-            self.flush()
+            self._write_out(zlib.Z_FINISH)
             self._closed = True
 
     def __enter__(self) -> "TFRecordWriter":
@@ -166,7 +207,7 @@ class DatasetTFRecordWriter:
                             f"a dataset which produces elements with shapes {shapes} and types {types}.")
         with TFRecordWriter(self._filename, TFRecordOptions(self._compression)) as w:
             for element in dataset:
-                w.write(element)
+                w.write(element.numpy())
 
 def _records(data: bytes, path: str) -> Iterator[bytes]:
     pos, n = 0, len(data)
@@ -281,7 +322,7 @@ class TFRecordDataset(_FileDataset):
 
     def __init__(self, filenames: Any, compression_type: Any = None, buffer_size: Any = None,
                  num_parallel_reads: Any = None, name: str | None = None) -> None:
-        super().__init__(filenames, compression_type, num_parallel_reads)
+        super().__init__(filenames, _reader_compression(compression_type), num_parallel_reads)
 
     def _items(self, data: bytes, path: str) -> Iterator[bytes]:
         return _records(data, path)

@@ -1012,6 +1012,9 @@ def broadcast_to(input: Any, shape: Any, name: str | None = None) -> Tensor:  # 
     except ValueError:
         err = errors.InvalidArgumentError(None, None, f"Incompatible shapes: {args.dims(t.shape.as_list())} vs. "
                                           f"{args.dims(shp)} [Op:BroadcastTo]")
+    if err is not None and t.ndim > len(shp):   # (BroadcastToOp checks the ranks first; qsweep60 bcast-fewer)
+        err = errors.InvalidArgumentError(None, None, f"Rank of input ({t.ndim}) must be no greater than rank of "
+                                          f"output shape ({len(shp)}). [Op:BroadcastTo]")
     if err is not None:
         text = array_shape_fns.broadcast_to(t, 1, array_shape_fns.shape_tensor(shape, shp))
         if text is not None:
@@ -1536,6 +1539,10 @@ def split(value: Any, num_or_size_splits: Any, axis: int = 0, num: Any = None, n
     if isinstance(num_or_size_splits, (int, np.integer)) and int(num_or_size_splits) < 1:
         raise trace_errors.attr_minimum("Split", "num_split", int(num_or_size_splits), 1)   # (before any shape)
     op = "Split" if isinstance(num_or_size_splits, (int, np.integer)) else "SplitV"
+    if isinstance(axis, Tensor) and axis.dtype.is_integer and axis.dtype != dtypes.int32:
+        # (Split's and SplitV's split_dim is int32 in the op def, no type attr: an int64 tensor is the kernel's
+        # input-type error eagerly, op_def_library's TypeError when traced; TF 2.21 observed, qsweep60 axis-t64)
+        raise args.dtype_error(op, 0 if op == "Split" else 2, dtypes.int32, axis.dtype)
     if not -t.ndim <= int(axis) < t.ndim:   # (Split/SplitV's kernel; traced, the shape function's ValueError,
         # a scalar input's too: fz26b, fz14 seed 1420262603 #77)
         err = errors.InvalidArgumentError(None, None, f"-input rank(-{t.ndim}) <= split_dim < input rank ({t.ndim}), "
@@ -1877,7 +1884,12 @@ def _slice_key(key: Any, shp: tuple[int, ...]) -> tuple:
             for b in (k.start, k.stop, k.step):
                 parts.append(None if b is None else _check_index(b))
             if parts[2] == 0:
-                raise ValueError("slice step cannot be zero")
+                # (ValidateStridedSliceOp: the kernel's InvalidArgumentError, the shape function's ValueError when
+                # traced; i the index in the sparse spec; qsweep60 stride-zero)
+                err = errors.InvalidArgumentError(None, None, f"strides[{len(out)}] must be non-zero "
+                                                              "[Op:StridedSlice]")
+                raise trace_errors.static(err, ValueError,
+                                          f"strides[{len(out)}] must be non-zero for '{{{{node StridedSlice}}}}'")
             out.append(("s", *parts))
         elif isinstance(k, (int, np.integer)) and not isinstance(k, bool):
             out.append(("i", int(k)))
@@ -1965,8 +1977,8 @@ def strided_slice(x: Any, key: Any, index_dtype: str = "int32") -> Tensor:
     t = _t(x)
     try:
         attrs: dict = {"key": _slice_key(key, tuple(t.shape.as_list()))}
-    except ValueError as e:
-        if str(e) != "slice step cannot be zero" or not context._placeholder_depth[0] or \
+    except errors.InvalidArgumentError as e:
+        if "must be non-zero" not in str(e) or not context._placeholder_depth[0] or \
                 not any(isinstance(k, slice) and partial_values.varying(k.step)
                         for k in (key if isinstance(key, tuple) else (key,))):
             raise

@@ -246,12 +246,12 @@ def untaken(fn: Callable[[], Any], keep_recorder: bool = False, reads: list[Any]
     runs. With keep_recorder the recording (a branch's: graph/branches.py) still sees its ops;
     a charge it makes stops that recording. `reads` receives the variables it reads."""
     c = execution.current()
-    if getattr(c.runner, "n", 1) > 1:
-        # Not traced in a replica of a multi-replica strategy.run: replicas take turns at their
-        # collectives, and one's effect-free trace restoring the FLOP tally while another's is
-        # open would corrupt both (a merge_call inside the branch showed it). Taken as a branch
-        # whose kernel fails (its output checks are skipped); docs/spec.md function.traced-branches.
-        return _FAILED
+    # In a replica of a multi-replica strategy.run the branch is traced alone: replicas take turns at
+    # their collectives, and one's effect-free trace restoring the FLOP tally while another's is open
+    # would corrupt both (a merge_call inside the branch showed it), so a collective in it stops the
+    # trace before the replica hands its turn on (BranchMeetsReplicas), as a kernel's error does: its
+    # output checks are then skipped. docs/spec.md function.traced-branches.
+    alone = getattr(c.runner, "n", 1) > 1
     rec = c.recorder
     saved = (c.tapes, c.observers, c.aside, c.through, rec)
     created = None
@@ -265,7 +265,7 @@ def untaken(fn: Callable[[], Any], keep_recorder: bool = False, reads: list[Any]
         + ([observer] if observer is not None else [])
     txn = variables.Transaction()
     c.transactions.append(txn)
-    dropped: list[Any] = execution.Discarded()
+    dropped: list[Any] = execution.AloneDiscarded() if alone else execution.Discarded()
     c.charges.append(dropped)
     flops, backward, update = tally.snapshot()
     try:
@@ -274,6 +274,8 @@ def untaken(fn: Callable[[], Any], keep_recorder: bool = False, reads: list[Any]
         except errors.OpError as e:
             if trace_errors.builds(e):
                 raise
+            return _FAILED
+        except execution.BranchMeetsReplicas:
             return _FAILED
     finally:
         if writes is not None:   # (how many variable writes the branch made, all undone)

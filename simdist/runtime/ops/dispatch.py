@@ -311,7 +311,7 @@ def run(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], dt: 
     if (_fired[0] or marked or rule is _CHECK or npd is _BF16) and rule is not _KEEP:
         # an underflow was noted (a subnormal result, or one rounded to zero), the inputs held
         # subnormals, or the op's NumPy kernel does not note underflows: flush the result (FTZ)
-        out = _flush_result(out, rule)
+        out = _flush_result(out, rule if marked else None)   # (a Fixed rule mends only marked inputs' results)
     # (a stand-in's zeros are no kernel's output: the op's cost rule, which may read the output's shape, is not
     # asked; SparseSegmentSumWithNumSegments' OOM deferred in a tf.function's retry had met its IndexError, fz42)
     fl = op.flops if pruned is None else None
@@ -594,7 +594,7 @@ def _run_multi(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray
         if out.dtype != dt._np and dt is not _STRING:
             out = out.astype(dt._np, copy=False)
         if (flush or dt._np is _BF16) and rule is not _KEEP:
-            out = _flush_result(out, rule)
+            out = _flush_result(out, rule if marked else None)
         fixed.append(out)
     fl = op.flops if ran else None   # (not `ran`: a stand-in's zeros, run's comment)
     n = sum(o.size for o in fixed) if fl is None else fl(arrays, fixed, attrs)
@@ -657,7 +657,9 @@ def _marked_forward(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.nd
 
 
 def _flush_result(out: np.ndarray, rule: Any) -> np.ndarray:
-    """out with its subnormals flushed to zeros of their sign (FTZ), unless a Fixed rule made it;
+    """out with its subnormals flushed to zeros of their sign (FTZ), unless a Fixed rule made it (the
+    callers pass the rule only when the inputs were marked, so the fix ran: a Fixed op's subnormal
+    result of normal inputs is flushed, bfloat16 `xdivy(2**-126, -3.0)` is -0.0 as in TF 2.21, nsweep60);
     a recorded call whose result changed stays eager, or replays op by op (graph.Recorder.subnormal)."""
     _fired[0] = False
     if type(rule) is _sn.Fixed or out.dtype not in _FLUSHED:

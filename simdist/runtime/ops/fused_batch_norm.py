@@ -120,10 +120,10 @@ def _forward(op: str, v3: bool) -> Any:
         xl = _channels_last(x, data_format)
         rows = np.ascontiguousarray(xl.reshape(-1, depth)).astype(_F)
         rest = rows.shape[0]
-        dnn = onednn_batch_norm.applies(x, data_format, _onednn(x))
+        dnn = onednn_batch_norm.applies(x, data_format, _onednn(x), forward=True)
         with np.errstate(all="ignore"):
             if dnn:
-                x3, jit = rows.reshape(x.shape[0], -1, depth), onednn_batch_norm.jit(x.dtype.name, depth)
+                x3, jit = onednn_batch_norm.view(rows, x.shape[0], data_format, x.dtype.name)
                 batch_mean, batch_var = onednn_batch_norm.statistics(x3, jit) if is_training else (None, None)
                 m_use, v_use = (batch_mean, batch_var) if is_training else (mean.astype(_F), variance.astype(_F))
                 y = onednn_batch_norm.normalize(x3, m_use, v_use, scale.astype(_F), offset.astype(_F), eps, jit)
@@ -151,7 +151,10 @@ def _forward(op: str, v3: bool) -> Any:
                 saved = (batch_mean.copy(), batch_var.copy())
             else:
                 out_mean, out_var = mean.astype(_F).copy(), variance.astype(_F).copy()
-                saved = (np.zeros(depth, _F), np.zeros(depth, _F))   # (TF: uninitialised memory)
+                # oneDNN's kernel (MklFusedBatchNormOp) copies the estimates into the reserve spaces too (observed:
+                # every dtype and layout, bsweep60); TF's own kernel leaves them uninitialised (zeros here)
+                saved = ((out_mean.copy(), out_var.copy()) if _onednn(x)
+                         else (np.zeros(depth, _F), np.zeros(depth, _F)))
         y = _channels_back(y.reshape(xl.shape), data_format)
         return (y, out_mean, out_var, *saved, *tail)
     return kernel
@@ -188,11 +191,10 @@ def _backward(op: str) -> Any:
         rest = rows.shape[0]
         mean, var, sc = reserve_space_1.astype(_F), reserve_space_2.astype(_F), scale.astype(_F)
         if onednn_batch_norm.applies(x, data_format, _onednn(x)):
-            shape3 = (x.shape[0], -1, depth)
-            dx, scale_bp, offset_bp = onednn_batch_norm.backward(rows.reshape(shape3), g.reshape(shape3), mean, var,
-                                                                 sc, eps, bool(is_training),
-                                                                 onednn_batch_norm.jit(x.dtype.name, depth))
-            return (dx.reshape(x.shape).astype(x.dtype), scale_bp, offset_bp, *empty)
+            x3, jit = onednn_batch_norm.view(rows, x.shape[0], data_format, x.dtype.name)
+            dx, scale_bp, offset_bp = onednn_batch_norm.backward(x3, g.reshape(x3.shape), mean, var, sc, eps,
+                                                                 bool(is_training), jit)
+            return (_channels_back(dx.reshape(xl.shape), data_format).astype(x.dtype), scale_bp, offset_bp, *empty)
         with np.errstate(all="ignore"):
             coef0 = rcp.rsqrt(var + eps)
             centered = rows - mean

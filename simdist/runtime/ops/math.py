@@ -285,7 +285,12 @@ def _operand(y: Any, dt: dtypes.DType, python_side: bool = False) -> Tensor:
                 # (bfloat16 has no converter of its own: an int beyond int64 is the inference's
                 # ValueError eagerly, convert.py; fz25b, seed 1420262501 #134)
                 raise OverflowError
-            arr = np.asarray(y, dtype=dt._np)   # what convert_to_tensor gives, without its checks
+            if tp is float and dt is dtypes.bfloat16 and not context.in_function():
+                # (eagerly through float32 under flush-to-zero, as convert_to_tensor: `bfloat16 * 1e-40` multiplies
+                # by +0, `* 1.1754942e-38` too, not by bfloat16's rounding of the double; nsweep60)
+                arr = convert.bfloat16_of_python(np.asarray(y, dtype=object))
+            else:
+                arr = np.asarray(y, dtype=dt._np)   # what convert_to_tensor gives, without its checks
         except OverflowError:                   # an int beyond the dtype: wraps, as TF converts it
             if not python_side:
                 _uint64_overflow(y, dt)

@@ -22,8 +22,8 @@ x is viewed as [N, SP, C] (SP = H·W). Two implementations, chosen by the dtype 
 
 TF divides by n (the count converted to float32), not multiplying by its reciprocal, and returns the batch
 variance times n / (n - 1) as fused_batch_norm.py does. bfloat16 x is computed by the C++ kernel in float32 and rounded once
-(observed: kpaths54's bfloat16 batch-norm program, every case); float16 x through oneDNN rounds otherwise (not
-found: the Eigen model stays, off in the last bits of some gradients).
+(observed: kpaths54's bfloat16 batch-norm program, every case); so is float16 x's forward (bsweep60); float16 x's
+backprop through oneDNN rounds otherwise (not found: the Eigen model stays, off in the last bits of some gradients).
 """
 
 from __future__ import annotations
@@ -38,13 +38,29 @@ from simdist.runtime.ops.onednn_softmax import fma32
 __all__ = ["applies", "jit", "statistics", "normalize", "backward"]
 
 _F = np.float32
-_DTYPES = ("float32", "bfloat16")   # (float16 through oneDNN rounds otherwise: not found, the Eigen model kept)
+_DTYPES = ("float32", "bfloat16")
+#: float16 x: the forward is the C++ nspc kernel's, computed in float32 and rounded once, as bfloat16's (observed:
+#: bsweep60's b-fbn-float16-NHWC and b-fbn-values-float16, every case); its backprop rounds otherwise (not found: the
+#: Eigen model kept, off in the last bits of some gradients)
+_FORWARD_DTYPES = _DTYPES + ("float16",)
 
 
-def applies(x: np.ndarray, data_format: str, onednn: bool) -> bool:
-    """Whether oneDNN's kernel computes this call's values as modelled here: float32 or bfloat16 x of 4
-    dimensions, NHWC, where the CPU runs the op through oneDNN (NCHW and 5-D x run other oneDNN layouts: not measured)."""
-    return onednn and x.dtype.name in _DTYPES and x.ndim == 4 and data_format == "NHWC" and x.size > 0
+def applies(x: np.ndarray, data_format: str, onednn: bool, forward: bool = False) -> bool:
+    """Whether oneDNN's kernel computes this call's values as modelled here: float32 or bfloat16 x (and float16 x in
+    the forward) of 4 dimensions, NHWC, where the CPU runs the op through oneDNN (NCHW and 5-D x run other oneDNN
+    layouts: not measured)."""
+    return (onednn and x.dtype.name in (_FORWARD_DTYPES if forward else _DTYPES) and x.ndim == 4
+            and data_format in ("NHWC", "NCHW") and x.size > 0)
+
+
+def view(rows: np.ndarray, n_img: int, data_format: str, dtype_name: str) -> tuple[np.ndarray, bool]:
+    """The [N, SP, C] view of the [rest, C] rows the kernel computes over, and whether the jit kernel runs. NCHW x
+    runs oneDNN's C++ ncsp kernel: every channel's rows (image by image, spatial rows in order) summed in one pass,
+    the C++ kernel's rounding (observed: bsweep60's b-fbn-*-NCHW, float32, bfloat16 and float16, 3 and 8 channels).
+    An NCHW x of one spatial element is NHWC's memory, and runs as NHWC."""
+    if data_format == "NCHW" and rows.shape[0] != n_img:
+        return rows.reshape(1, -1, rows.shape[-1]), False
+    return rows.reshape(n_img, -1, rows.shape[-1]), jit(dtype_name, rows.shape[-1])
 
 
 def jit(dtype_name: str, c: int) -> bool:

@@ -346,6 +346,14 @@ def _vector(shape: Any, opname: str) -> tuple[int, ...]:
     if scalar:
         raise trace_errors.shape_error(f"shape must be a vector of {{int32,int64}}, got shape [] [Op:{opname}]",
                                        "Shape must be rank 1 but is rank 0", opname, ([],))
+    nested = type(shape) in (list, tuple) and len(shape) > 0 and all(type(d) in (list, tuple) for d in shape)
+    if nested or (isinstance(shape, (Tensor, np.ndarray)) and shape.ndim > 1):
+        # a shape of rank 2 or more: the kernel's vector check eagerly, the shape function's ValueError traced
+        # (TF 2.21 observed, `tf.random.uniform([[2]])`, `stateless_normal([[2]], seed)`; zsweep60)
+        dims = list(np.shape(shape)) if nested else list(shape.shape)
+        raise trace_errors.shape_error(f"shape must be a vector of {{int32,int64}}, got shape "
+                                       f"[{','.join(str(d) for d in dims)}] [Op:{opname}]",
+                                       f"Shape must be rank 1 but is rank {len(dims)}", opname, (dims,))
     return shape_arg(shape)
 
 

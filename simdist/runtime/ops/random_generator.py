@@ -376,6 +376,17 @@ class Generator:
         if dt.is_integer and minval is None:
             return self.uniform_full_int(shape, dt)
         lo, hi = convert_to_tensor(minval, dtype=dt), convert_to_tensor(maxval, dtype=dt)
+        if dt in (dtypes.uint32, dtypes.uint64):
+            # StatelessRandomUniformIntV2 has CPU kernels for int32 and int64 only: TF skips the counter
+            # (_prepare_key_counter), then finds no kernel — NotFoundError eagerly, InvalidArgumentError in a
+            # tf.function (trace_errors), where the graph fails to place and no op of it runs, the skip neither —
+            # before any range check (clause ops.random-generator; zsweep60)
+            _, ddt = _draw_shape(shape)
+            if not context._function_depth:
+                self._prepare(shape, "StatelessRandomUniformIntV2")
+            raise errors.NotFoundError(None, None, "Could not find device for node: {{node StatelessRandomUniformIntV2}}"
+                                       f" = StatelessRandomUniformIntV2[Tshape=DT_{ddt.name.upper()}, "
+                                       f"dtype=DT_{dt.name.upper()}] [Op:StatelessRandomUniformIntV2]")
         if dt.is_integer:
             if lo.shape.ndims != 0 or hi.shape.ndims != 0:
                 raise errors.InvalidArgumentError(None, None, f"minval must be 0-D, got shape {lo.shape} "
@@ -387,7 +398,16 @@ class Generator:
                                                   "[Op:StatelessRandomUniformIntV2]")
             return dispatch.execute(UNIFORM_INT, (old,), {"shape": shp, "dtype": dt, "minval": a, "maxval": b})
         if not dt.is_floating:
-            raise ValueError(f"simdist: Generator.uniform of dtype {dt.name} (TF: float or integer dtypes)")
+            # StatelessRandomUniformV2's dtype attr (half, bfloat16, float, double): eagerly the counter is skipped
+            # and the op refuses the attr (InvalidArgumentError); traced, op_def_library refuses it while the graph
+            # is built (TypeError), so nothing runs (TF 2.21 observed, complex64; zsweep60)
+            if context._function_depth:
+                raise TypeError(f"Value passed to parameter 'dtype' has DataType {dt.name} not in list of allowed "
+                                "values: float16, bfloat16, float32, float64")
+            self._prepare(shape, "StatelessRandomUniformV2")
+            raise errors.InvalidArgumentError(None, None, f"Value for attr 'dtype' of {dt.name} is not in the list of "
+                                              "allowed values: half, bfloat16, float, double\n\t; NodeDef: "
+                                              "{{node StatelessRandomUniformV2}}; [Op:StatelessRandomUniformV2]")
         shp, state = self._prepare(shape, "StatelessRandomUniformV2")
         rnd = dispatch.execute(UNIFORM, (state,), {"shape": shp, "dtype": dt})
         return add(multiply(rnd, subtract(hi, lo)), lo)

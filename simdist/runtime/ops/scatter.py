@@ -427,6 +427,10 @@ def scatter_nd(indices: Any, updates: Any, shape: Any, name: str | None = None) 
     # indices' before the shape function; fz14 seed 1420262402 #49)
     idx = _indices(indices, "ScatterNd")
     upd = _t(updates)
+    if isinstance(shape, Tensor) and shape.dtype != idx.dtype and shape.dtype.is_integer:
+        # (shape shares the Tindices attr the indices fixed: an int64 shape beside int32 indices is the kernel's
+        # input-type error eagerly; TF 2.21 observed, qsweep60 scatter-nd-shape-t64)
+        raise args.dtype_error("ScatterNd", 2, idx.dtype, shape.dtype)
     raw = shape._v if isinstance(shape, Tensor) else shape
     shape_rank = np.ndim(raw) if isinstance(raw, (list, tuple, np.ndarray, int, np.integer)) else 1
     shp = args.shape_arg(shape) if shape_rank == 1 else ()   # (else "Shape must be a vector", after the ranks)

@@ -481,6 +481,8 @@ def _pad_const(a: np.ndarray, paddings: tuple, value: Any = None) -> np.ndarray:
         value = b"" if a.dtype == object else 0
     if a.dtype == object:   # (np.pad would fill with np.bytes_ values)
         value = np.array(value, dtype=object)
+    if not paddings:   # (a scalar's [0, 2] paddings: a copy; np.pad reads the empty tuple as floats, qsweep60)
+        return a.copy()
     return np.pad(a, paddings, mode="constant", constant_values=value)
 
 
@@ -488,6 +490,8 @@ def _mirror_pad(a: np.ndarray, paddings: tuple, mode: str) -> np.ndarray:
     """MirrorPadOp's kernel: each dimension's paddings checked (_check_dims), then NumPy's reflect
     or symmetric pad."""
     _check_dims(paddings, a.shape, "MirrorPad", mode)
+    if not paddings:
+        return a.copy()
     return np.pad(a, paddings, mode="reflect" if mode == "REFLECT" else "symmetric")
 
 
@@ -565,14 +569,15 @@ def _check_paddings(p: tuple, shp: list[int], opname: str, mode: str, rank_unkno
     if constant is not None and len(constant) != 0:
         raise errors.InvalidArgumentError(None, None, f"constant_values must be a scalar. Found: {args.dims(constant)} "
                                                       f"[Op:{opname}]")
+    if known and context.in_function() and any(lo < 0 or hi < 0 for lo, hi in p):
+        # (PadShapeFn and MirrorPad's shape function read paddings the graph knows: ValueError at trace;
+        # overlap_and_add's frame_step 0, fz29b, fz14 seed 1420292902 #172; tf.pad(x, [[-1, 0], [0, 0]],
+        # "REFLECT") in a tf.function, qsweep60)
+        lo, hi = next((lo, hi) for lo, hi in p if lo < 0 or hi < 0)
+        raise trace_errors.mark_shape(errors.InvalidArgumentError(
+            None, None, f"Paddings must be non-negative: {lo} {hi} [Op:{opname}]"), "Paddings must be non-negative",
+            opname, (shp, [len(p), 2]))
     if opname != "MirrorPad":   # (MirrorPad's kernel checks its dimensions itself: `_mirror_pad`)
-        if known and context.in_function() and any(lo < 0 or hi < 0 for lo, hi in p):
-            # (PadShapeFn reads paddings the graph knows: ValueError at trace; overlap_and_add's frame_step
-            # 0, fz29b, fz14 seed 1420292902 #172)
-            lo, hi = next((lo, hi) for lo, hi in p if lo < 0 or hi < 0)
-            raise trace_errors.mark_shape(errors.InvalidArgumentError(
-                None, None, f"Paddings must be non-negative: {lo} {hi} [Op:{opname}]"), "Paddings must be non-negative",
-                opname, (shp, [len(p), 2]))
         _check_dims(p, shp, opname, mode)
 
 
@@ -658,7 +663,8 @@ def pad(tensor: Any, paddings: Any, mode: str = "CONSTANT", constant_values: Any
         c = constant_values if c is None else c
         _check_paddings(p, shp, "PadV2", m, static_shapes.rank_unknown(t), list(_t(c).shape), known=known)
         return dispatch.execute(PADV2, (t, c), {"paddings": p})
-    _check_paddings(p, shp, "MirrorPad", m, static_shapes.rank_unknown(t))
+    known = not isinstance(paddings, Tensor) or graph_constants.known(paddings)
+    _check_paddings(p, shp, "MirrorPad", m, static_shapes.rank_unknown(t), known=known)
     return dispatch.execute(MIRROR_PAD, (t,), {"paddings": p, "mode": m})
 
 
@@ -666,6 +672,8 @@ def _pad_grad(op: Any, grad: Any) -> list:
     """TF's _PadGrad: the input's window of the gradient (constant_values gets None)."""
     shp = op.inputs[0].shape.as_list()
     begin = [lo for lo, _ in op.get_attr("paddings")]
+    if not begin:   # (a scalar's: TF's Slice of rank 0 is the gradient itself; qsweep60 pad rank0)
+        return [grad] + [None] * (len(op.inputs) - 1)
     return [slice_(grad, begin, shp)] + [None] * (len(op.inputs) - 1)
 
 
