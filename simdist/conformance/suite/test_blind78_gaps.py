@@ -283,6 +283,107 @@ def _initializer_numbers_in_dtypes(tf: Any, mk: Any) -> Any:
 _program("keras-initializer-numbers-in-dtypes", _initializer_numbers_in_dtypes)
 
 
+# -- 5. Keras image layers: value ranges other than their defaults ---------------------------------------------------
+def _image_value_ranges(tf: Any, mk: Any) -> Any:
+    """The image layers that map their input's value_range onto another (RandomPosterization and CLAHE through
+    (0, 255), AutoContrast, Equalization, Solarization, RandomColorDegeneration, RandomInvert,
+    RandomBrightness, RandomContrast), each with value_range (0, 1), (-1, 1), (0, 100) and (10, 20) on float32 images
+    drawn inside the range, seeded, in training: the outputs by their bits (the range map is
+    `(x - lo) / (hi - lo)`, then `* (hi' - lo') + lo'`). (RandomSharpness is left out: simdist's blur is an ulp off
+    TF 2.21 on ~10% of its elements at every range, an open disagreement of the sixtieth session.)"""
+    keras = tf.keras
+    L = keras.layers
+    r = _rng("valueranges")
+    out: dict[str, Any] = {}
+    makers = {
+        "posterization": lambda vr: L.RandomPosterization(factor=(3, 5), value_range=vr, seed=1),
+        "clahe": lambda vr: getattr(L, "CLAHE")(value_range=vr, tile_grid_size=(2, 2)),
+        "auto-contrast": lambda vr: L.AutoContrast(value_range=vr),
+        "equalization": lambda vr: L.Equalization(value_range=vr),
+        "solarization": lambda vr: L.Solarization(addition_factor=0.2, threshold_factor=0.5, value_range=vr, seed=2),
+        "color-degeneration": lambda vr: L.RandomColorDegeneration(0.5, value_range=vr, seed=3),
+        "invert": lambda vr: L.RandomInvert(1.0, value_range=vr, seed=5),
+        "brightness": lambda vr: L.RandomBrightness(0.3, value_range=vr, seed=6),
+        "contrast": lambda vr: L.RandomContrast(0.4, value_range=vr, seed=7),
+    }
+    for lo, hi in ((0, 1), (-1, 1), (0, 100), (10, 20)):
+        img = (lo + (hi - lo) * r.uniform(0, 1, (2, 8, 8, 3))).astype("float32")
+        for name, make in makers.items():
+            out[f"{name} {lo},{hi}"] = _error(lambda make=make, img=img, vr=(lo, hi): _bits(make(vr)(img, training=True)))
+    return out
+
+
+_program("keras-image-value-ranges", _image_value_ranges)
+
+
+# -- 6. keras.ops' image metric and the global dtype policy's life -----------------------------------------------------
+def _ops_psnr(tf: Any, mk: Any) -> Any:
+    """keras.ops.psnr of float32 and float64 image pairs at max_val 1, 255, 0.7 and 2 (Keras's
+    20 log10(max) - 10 log10(mse)), of equal images (inf) and of a single pixel: the values by their bits."""
+    keras = tf.keras
+    r = _rng("opspsnr")
+    out: dict[str, Any] = {}
+    for dt in ("float32", "float64"):
+        for j, mv in enumerate((1.0, 255.0, 0.7, 2.0)):
+            a = (r.uniform(0, 1, (3, 6, 6, 2)) * mv).astype(dt)
+            b = np.clip(a + r.uniform(-0.1, 0.1, a.shape) * mv, 0, mv).astype(dt)
+            out[f"{dt} max {mv}"] = _error(lambda a=a, b=b, mv=mv: _bits(keras.ops.psnr(a, b, mv)))
+        out[f"{dt} equal"] = _error(lambda dt=dt: _bits(keras.ops.psnr(np.ones((2, 2), dt), np.ones((2, 2), dt), 1.0)))
+        out[f"{dt} one pixel"] = _error(lambda dt=dt: _bits(keras.ops.psnr(np.array([0.3], dt), np.array([0.7], dt), 1.0)))
+    return out
+
+
+_program("keras-ops-psnr", _ops_psnr)
+
+
+def _ops_exponential_activations(tf: Any, mk: Any) -> Any:
+    """keras.ops.celu (alpha 1, 0.5, 2), elu, selu and keras.activations.celu of float32 and float64 inputs near zero
+    (where expm1 and exp - 1 part: -1e-2 to 1e-3) and of ordinary ones (-5 to 2): the values by their bits."""
+    keras = tf.keras
+    r = _rng("opsexpact")
+    out: dict[str, Any] = {}
+    for dt in ("float32", "float64"):
+        for lo, hi in ((-1e-2, 1e-3), (-5.0, 2.0)):
+            x = tf.constant(r.uniform(lo, hi, 24).astype(dt))
+            for alpha in (1.0, 0.5, 2.0):
+                out[f"celu {dt} {lo} alpha {alpha}"] = _error(lambda x=x, a=alpha: _bits(keras.ops.celu(x, alpha=a)))
+            out[f"elu {dt} {lo}"] = _error(lambda x=x: _bits(keras.ops.elu(x)))
+            out[f"selu {dt} {lo}"] = _error(lambda x=x: _bits(keras.ops.selu(x)))
+            out[f"activations.celu {dt} {lo}"] = _error(lambda x=x: _bits(keras.activations.celu(x)))
+    return out
+
+
+_program("keras-ops-exponential-activations", _ops_exponential_activations)
+
+
+def _global_policy_life(tf: Any, mk: Any) -> Any:
+    """The global dtype policy once read (keras.config.dtype_policy() makes it from floatx and keeps it): set_floatx
+    to float64 and float16 afterwards, then a Dense and an Embedding without a dtype, the policy read again, a
+    set_dtype_policy(None)-free reset; and set_floatx before the policy is first read in a fresh state
+    (set_dtype_policy back to float32 between): the policies' names and the layers' dtypes."""
+    keras = tf.keras
+    L = keras.layers
+    out: dict[str, Any] = {}
+    for fx in ("float64", "float16"):
+        keras.config.set_dtype_policy("float32")
+        keras.config.dtype_policy()
+        keras.config.set_floatx(fx)
+        try:
+            d, e = L.Dense(2), L.Embedding(3, 2)
+            d.build((None, 2))
+            e.build()
+            out[f"floatx {fx} after the policy"] = [keras.config.dtype_policy().name, d.dtype_policy.name,
+                                                    d.compute_dtype, d.kernel.dtype, e.embeddings.dtype,
+                                                    keras.config.floatx()]
+        finally:
+            keras.config.set_floatx("float32")
+            keras.config.set_dtype_policy("float32")
+    return out
+
+
+_program("keras-global-policy-life", _global_policy_life)
+
+
 @pytest.mark.clause("keras.model.weights-order")
 @pytest.mark.parametrize("name", _ids("keras-load"))
 def test_blind78_keras_load_own_variables(backend: Any, name: str) -> None:
@@ -310,6 +411,27 @@ def test_blind78_keras_explicit_masks(backend: Any, name: str) -> None:
 @pytest.mark.parametrize("name", _ids("keras-initializer"))
 def test_blind78_keras_initializer_numbers(backend: Any, name: str) -> None:
     """Initializers given Python numbers float32 does not hold, for float64, float32 and half weights."""
+    _check(backend, name)
+
+
+@pytest.mark.clause("keras.layer.image-color-augment")
+@pytest.mark.parametrize("name", _ids("keras-image"))
+def test_blind78_keras_image_value_ranges(backend: Any, name: str) -> None:
+    """The image layers' value-range maps at ranges other than their defaults, bit for bit."""
+    _check(backend, name)
+
+
+@pytest.mark.clause("keras.ops")
+@pytest.mark.parametrize("name", _ids("keras-ops"))
+def test_blind78_keras_ops_psnr(backend: Any, name: str) -> None:
+    """keras.ops.psnr and keras.ops' exponential activations bit for bit."""
+    _check(backend, name)
+
+
+@pytest.mark.clause("keras.config.globals")
+@pytest.mark.parametrize("name", _ids("keras-global"))
+def test_blind78_keras_global_policy(backend: Any, name: str) -> None:
+    """The global dtype policy kept from its first read across set_floatx."""
     _check(backend, name)
 
 
