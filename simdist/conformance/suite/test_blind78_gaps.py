@@ -384,6 +384,32 @@ def _global_policy_life(tf: Any, mk: Any) -> Any:
 _program("keras-global-policy-life", _global_policy_life)
 
 
+def _nested_model_losses(tf: Any, mk: Any) -> Any:
+    """model.losses of models nesting models (a Sequential inside a functional model inside another, with activity
+    and weight regularizers at every level, seeded kernels): the losses in their order, by their bits."""
+    keras = tf.keras
+    L = keras.layers
+    reg = keras.regularizers
+    gu = keras.initializers.GlorotUniform
+    inner = keras.Sequential([keras.Input((3,)), L.Dense(3, kernel_regularizer=reg.L2(0.1), kernel_initializer=gu(1),
+                                                         name="i1"),
+                              L.Dense(3, kernel_regularizer=reg.L1(0.2), kernel_initializer=gu(2), name="i2")],
+                             name="inner")
+    x = keras.Input((3,))
+    mid = keras.Model(x, L.Dense(3, kernel_regularizer=reg.L2(0.3), kernel_initializer=gu(3), name="m1")(inner(x)),
+                      name="mid")
+    y = keras.Input((3,))
+    h = L.Dense(3, kernel_regularizer=reg.L1L2(0.01, 0.02), kernel_initializer=gu(4), name="o0")(y)
+    out = L.Dense(2, kernel_regularizer=reg.L2(0.4), activity_regularizer=reg.L2(0.05), kernel_initializer=gu(5),
+                  name="o1")(mid(h))
+    m = keras.Model(y, out)
+    m(np.ones((2, 3), "float32"))
+    return [_bits(v) for v in m.losses]
+
+
+_program("keras-global-nested-model-losses", _nested_model_losses)
+
+
 @pytest.mark.clause("keras.model.weights-order")
 @pytest.mark.parametrize("name", _ids("keras-load"))
 def test_blind78_keras_load_own_variables(backend: Any, name: str) -> None:
