@@ -356,6 +356,28 @@ def _ops_exponential_activations(tf: Any, mk: Any) -> Any:
 _program("keras-ops-exponential-activations", _ops_exponential_activations)
 
 
+def _ops_moments_and_logaddexp(tf: Any, mk: Any) -> Any:
+    """keras.ops.moments of float32/float64 data far from zero (1000 + u) and near it, over one axis, two axes and
+    keepdims; keras.ops.logaddexp of operands far apart and close, float32 and float64: the values by their bits."""
+    keras = tf.keras
+    r = _rng("opsmomlae")
+    out: dict[str, Any] = {}
+    for dt in ("float32", "float64"):
+        for off in (1000.0, 0.0):
+            x = (off + r.uniform(0, 1, (4, 30))).astype(dt)
+            out[f"moments {dt} {off} axis 1"] = _error(lambda x=x: [_bits(v) for v in keras.ops.moments(x, axes=[1])])
+            out[f"moments {dt} {off} axes 0,1 keepdims"] = _error(
+                lambda x=x: [_bits(v) for v in keras.ops.moments(x, axes=[0, 1], keepdims=True)])
+        a = r.uniform(-20, 20, 40).astype(dt)
+        b = r.uniform(-20, 20, 40).astype(dt)
+        out[f"logaddexp {dt}"] = _error(lambda a=a, b=b: _bits(keras.ops.logaddexp(a, b)))
+        out[f"logaddexp {dt} close"] = _error(lambda a=a: _bits(keras.ops.logaddexp(a, a + 0.5)))
+    return out
+
+
+_program("keras-ops-moments-logaddexp", _ops_moments_and_logaddexp)
+
+
 def _global_policy_life(tf: Any, mk: Any) -> Any:
     """The global dtype policy once read (keras.config.dtype_policy() makes it from floatx and keeps it): set_floatx
     to float64 and float16 afterwards, then a Dense and an Embedding without a dtype, the policy read again, a
