@@ -40,8 +40,8 @@ def _load_own_variables(tf: Any, mk: Any) -> Any:
 
     class Own(L.Layer):
         def build(self, shape: Any) -> None:
-            self.k = self.add_weight(shape=(3, 2), initializer="zeros")
-            self.s = self.add_weight(shape=(2,), initializer="zeros", trainable=False)
+            self.k = self.add_weight(shape=(3, 2), initializer="zeros", name="k")
+            self.s = self.add_weight(shape=(2,), initializer="zeros", trainable=False, name="s")
 
         def call(self, x: Any) -> Any:
             return x
@@ -112,32 +112,32 @@ def _summaries_of_shared_layers(tf: Any, mk: Any) -> Any:
     def dense_two_ranks() -> Any:
         sh = L.Dense(2, name="shared")
         x1, x2 = keras.Input((3,), name="x1"), keras.Input((5, 3), name="x2")
-        return keras.Model([x1, x2], [sh(x1), sh(x2)])
+        return keras.Model([x1, x2], [sh(x1), sh(x2)], name="m")
 
     def dense_three_calls() -> Any:
         sh = L.Dense(4, name="shared")
         x1, x2, x3 = keras.Input((4,), name="x1"), keras.Input((2, 4), name="x2"), keras.Input((3, 2, 4), name="x3")
-        return keras.Model([x1, x2, x3], [sh(x1), sh(x2), sh(x3)])
+        return keras.Model([x1, x2, x3], [sh(x1), sh(x2), sh(x3)], name="m")
 
     def conv_two_lengths() -> Any:
         c = L.Conv1D(3, 2, name="conv")
         a, b = keras.Input((7, 2), name="a"), keras.Input((4, 2), name="b")
-        return keras.Model([a, b], [c(a), c(b)])
+        return keras.Model([a, b], [c(a), c(b)], name="m")
 
     def embedding_two_lengths() -> Any:
         e = L.Embedding(10, 3, name="emb")
         a, b = keras.Input((6,), dtype="int32", name="a"), keras.Input((2,), dtype="int32", name="b")
-        return keras.Model([a, b], L.Concatenate(axis=1, name="cat")([e(a), e(b)]))
+        return keras.Model([a, b], L.Concatenate(axis=1, name="cat")([e(a), e(b)]), name="m")
 
     def nested_twice() -> Any:
-        inner = keras.Sequential([keras.Input((None, 3)), L.Dense(2, name="d")], name="inner")
+        inner = keras.Sequential([keras.Input((None, 3), name="inner_in"), L.Dense(2, name="d")], name="inner")
         a, b = keras.Input((4, 3), name="a"), keras.Input((6, 3), name="b")
-        return keras.Model([a, b], [inner(a), inner(b)])
+        return keras.Model([a, b], [inner(a), inner(b)], name="m")
 
     def chain_reused() -> Any:
         sh = L.Dense(3, name="sh")
         x = keras.Input((3,), name="x")
-        return keras.Model(x, L.Dense(3, name="mid")(sh(L.Dense(3, name="first")(sh(x)))))
+        return keras.Model(x, L.Dense(3, name="mid")(sh(L.Dense(3, name="first")(sh(x)))), name="m")
 
     for name, make in (("dense-two-ranks", dense_two_ranks), ("dense-three-calls", dense_three_calls),
                        ("conv-two-lengths", conv_two_lengths), ("embedding-two-lengths", embedding_two_lengths),
