@@ -12896,3 +12896,160 @@ TRAINING_BATCH79: list[Mutant] = [
 ]
 TRAINING += TRAINING_BATCH79
 CATALOGUE += TRAINING_BATCH79
+
+
+#: Blind batch 78 (sixtieth session, helper blind60a): Keras layers, functional/Sequential models, initializers,
+#: activations, keras.random, mixed precision, losses/metrics, callbacks and keras.ops; written from simdist's source
+#: before reading the suite. "mainstream": a changed line an ordinary training program runs
+#: (/work/wt/blind60a_logs/mainstream*.py under coverage.py); "subtle": a last-bit difference.
+TRAINING_BATCH78: list[Mutant] = [
+    _t("functional-layers-listed-output-first", "order", "simdist/keras/models/functional.py",
+       "    for depth in sorted(ops_by_depth, reverse=True):\n",
+       "    for depth in sorted(ops_by_depth):\n",
+       "mainstream: a functional model's operations (model.layers, and so the weights' order) listed from the outputs "
+       "back to the inputs instead of from the deepest level (the inputs) first"),
+    _t("functional-parent-depth-not-maximal", "formula", "simdist/keras/models/functional.py",
+       "            node_depth[id(parent)] = max(depth + 1, node_depth.get(id(parent), 0))\n",
+       "            node_depth[id(parent)] = depth + 1\n",
+       "mainstream: map_graph gives a parent node the depth of the last child visited + 1 instead of the maximum over its "
+       "children: in a residual graph a parent can sit at or below a child's level (layer order, disconnected runs)"),
+    _t("summary-shape-from-first-call", "boundary", "simdist/keras/models/summary.py",
+       "        outputs = layer._inbound_nodes[-1].output_tensors\n",
+       "        outputs = layer._inbound_nodes[0].output_tensors\n",
+       "mainstream: summary's output shape of a layer read from its first call node instead of its last (a shared layer "
+       "called on inputs of several shapes)"),
+    _t("sequential-input-takes-variable-dtype", "dtype", "simdist/keras/models/sequential.py",
+       "            dtype = self._layers[0].compute_dtype\n",
+       "            dtype = self._layers[0].variable_dtype\n",
+       "mainstream: a Sequential built without an Input makes its InputLayer in the first layer's variable dtype instead "
+       "of its compute dtype (float32 instead of float16 under mixed_float16)"),
+    _t("populate-masks-overrides-explicit-mask", "boundary", "simdist/keras/layers/layer.py",
+       "        if \"mask\" in call_spec.argument_names and call_spec.arguments_dict[\"mask\"] is None:\n",
+       "        if \"mask\" in call_spec.argument_names:\n",
+       "mainstream: Layer.__call__ fills `mask` from the input's Keras mask even when the caller passed a mask explicitly"),
+    _t("depthwise-kernel-shape-swapped", "order", "simdist/keras/layers/depthwise_separable.py",
+       "        self.kernel = self.add_weight(name=\"kernel\", shape=self.kernel_size + (input_channel, self.depth_multiplier),\n",
+       "        self.kernel = self.add_weight(name=\"kernel\", shape=self.kernel_size + (self.depth_multiplier, input_channel),\n",
+       "mainstream: DepthwiseConv2D's kernel made (k..., depth_multiplier, channels) instead of (k..., channels, "
+       "depth_multiplier)"),
+    _t("separable-conv-call-drops-dilation", "formula", "simdist/keras/layers/depthwise_separable.py",
+       "                                 padding=self.padding, data_format=self.data_format,\n"
+       "                                 dilation_rate=self.dilation_rate)\n",
+       "                                 padding=self.padding, data_format=self.data_format,\n"
+       "                                 dilation_rate=(1,) * self.rank)\n",
+       "mainstream: SeparableConv1D/2D's call convolves without its dilation_rate"),
+    _t("gru-bias-shape-condition-inverted", "boundary", "simdist/keras/layers/rnn_cells.py",
+       "        shape = (2, 3 * self.units) if self.reset_after else (3 * self.units,)\n",
+       "        shape = (3 * self.units,) if self.reset_after else (2, 3 * self.units)\n",
+       "mainstream: GRUCell's bias made (3 * units,) with reset_after (the default) and (2, 3 * units) without"),
+    _t("leaky-relu-activation-default-slope-keras2", "formula", "simdist/keras/activations.py",
+       "def leaky_relu(x: Any, negative_slope: float = 0.2) -> Any:\n",
+       "def leaky_relu(x: Any, negative_slope: float = 0.3) -> Any:\n",
+       "mainstream: keras.activations.leaky_relu (activation=\"leaky_relu\") with tf.keras 2's LeakyReLU default slope "
+       "0.3 instead of Keras 3's 0.2"),
+    _t("mish-softplus-by-log-one-plus-exp", "formula", "simdist/keras/activations.py",
+       "    return x * tf.nn.tanh(tf.math.softplus(x))\n",
+       "    return x * tf.nn.tanh(tf.math.log(1.0 + tf.exp(x)))\n",
+       "subtle: keras.activations.mish with softplus written log(1 + exp(x)): 1 + exp(x) rounds for negative x (and "
+       "overflows for large x)"),
+    _t("truncated-normal-initializer-untruncated", "formula", "simdist/keras/initializers.py",
+       "        return random.truncated_normal(shape, mean=self.mean, stddev=self.stddev, seed=self.seed, dtype=dtype)\n",
+       "        return random.normal(shape, mean=self.mean, stddev=self.stddev, seed=self.seed, dtype=dtype)\n",
+       "mainstream: keras.initializers.TruncatedNormal draws an untruncated normal (RandomNormal's body)"),
+    _t("constant-initializer-value-exact", "dtype", "simdist/keras/initializers.py",
+       "        return tf.cast(self.value, dtype) * tf.ones(list(shape), dtype=dtype)\n",
+       "        return tf.constant(self.value, dtype=dtype) * tf.ones(list(shape), dtype=dtype)\n",
+       "subtle: keras.initializers.Constant converts a Python float straight to the dtype (float64 0.1 exact) instead of "
+       "through Keras's cast (float32 first: 0.10000000149...)"),
+    _t("keras-uniform-bounds-not-cast", "dtype", "simdist/keras/random.py",
+       "    return tf.random.stateless_uniform(shape=list(shape), minval=tf.cast(minval, dtype), maxval=tf.cast(maxval, dtype),\n",
+       "    return tf.random.stateless_uniform(shape=list(shape), minval=minval, maxval=maxval,\n",
+       "mainstream, subtle: keras.random.uniform passes Python bounds to the op as they are (exact in float64) instead of "
+       "through tf.cast (float32-rounded): float64 uniform initializers and draws differ in their last bits"),
+    _t("keras-normal-moments-cast", "dtype", "simdist/keras/random.py",
+       "    return tf.random.stateless_normal(shape=list(shape), mean=mean, stddev=stddev, dtype=dtype,\n",
+       "    return tf.random.stateless_normal(shape=list(shape), mean=tf.cast(mean, dtype), stddev=tf.cast(stddev, dtype),\n"
+       "                                      dtype=dtype,\n",
+       "mainstream, subtle: keras.random.normal casts its Python mean and stddev (uniform's way: through float32) instead of passing "
+       "them to the op as they are: float64 normal draws differ in their last bits"),
+    _t("dtype-policy-global-not-cached", "formula", "simdist/keras/dtype_policies.py",
+       "        policy = DTypePolicy(floatx())\n        _config[\"policy\"] = policy\n",
+       "        policy = DTypePolicy(floatx())\n",
+       "mainstream: keras.config.dtype_policy() makes the floatx policy afresh on each call instead of setting it as the "
+       "global policy on first use (a later set_floatx changes the layers' policy)"),
+    _t("dtype-policy-get-none-floatx", "formula", "simdist/keras/dtype_policies.py",
+       "        return dtype_policy()\n",
+       "        return DTypePolicy(floatx())\n",
+       "mainstream: dtype_policies.get(None) (a layer made without dtype) gives the floatx policy instead of the global "
+       "policy (mixed_float16 ignored by layers without a dtype)"),
+    _t("keras-squeeze-all-unit-axes", "formula", "simdist/keras/losses/_ops.py",
+       "    return tf.squeeze(x, axis=axis)\n",
+       "    return tf.squeeze(x)\n",
+       "the losses' and metrics' ops.squeeze removes every unit axis, not only `axis`: sparse labels of a "
+       "batch of one (shape (1, 1)) become a scalar"),
+    _t("mean-iou-reset-keeps-confusion-matrix", "formula", "simdist/keras/metrics/iou_metrics.py",
+       "        self.total_cm.assign(tf.zeros(self.total_cm.shape, dtype=self.total_cm.dtype))\n",
+       "        self.total_cm.assign(self.total_cm)\n",
+       "mainstream: IoU/MeanIoU & co.'s reset_state leaves the accumulated confusion matrix: the next epoch's value counts "
+       "the earlier epochs"),
+    _t("progbar-logger-unit-sample", "formula", "simdist/keras/callbacks/progbar_logger.py",
+       "            self.progbar = Progbar(target=self.target, verbose=self.verbose, unit_name=\"step\",\n",
+       "            self.progbar = Progbar(target=self.target, verbose=self.verbose, unit_name=\"sample\",\n",
+       "mainstream: fit/evaluate/predict's progress bar counts in \"sample\" units (tf.keras 1's) instead of \"step\""),
+    _t("image-value-range-by-reciprocal", "formula", "simdist/keras/layers/preprocessing/image/base.py",
+       "        images = (images - original_min) / (original_max - original_min)\n",
+       "        images = (images - original_min) * (1.0 / (original_max - original_min))\n",
+       "subtle: the image layers' value-range map multiplies by the reciprocal of the range instead of dividing "
+       "(RandomPosterization, CLAHE with a value_range other than (0, 255))"),
+    _t("psnr-as-log-of-ratio", "formula", "simdist/keras/ops/tf_nn.py",
+       "    psnr = 20 * log10(max_val) - 10 * log10(mse)\n",
+       "    psnr = 10 * log10(max_val * max_val / mse)\n",
+       "subtle: keras.ops.psnr as 10 log10(max² / mse) instead of 20 log10(max) - 10 log10(mse)"),
+    _t("keras-var-half-not-upcast", "dtype", "simdist/keras/ops/tf_numpy.py",
+       "def var(x, axis=None, keepdims=False):\n    x = convert_to_tensor(x)\n    compute_dtype = dtypes.result_type(x.dtype, \"float32\")\n",
+       "def var(x, axis=None, keepdims=False):\n    x = convert_to_tensor(x)\n    compute_dtype = dtypes.result_type(x.dtype, float)\n",
+       "subtle: keras.ops.var of float16/bfloat16 computed in the half type instead of float32"),
+    _t("flatten-layers-breadth-first", "order", "simdist/keras/layers/layer.py",
+       "                queue[:0] = list(layer._layers)\n",
+       "                queue.extend(layer._layers)\n",
+       "mainstream: Layer._flatten_layers walks nested layers breadth-first instead of depth-first (the order of "
+       "model.losses' regularization terms of nested models, so their sum)"),
+    _t("variable-autocast-flag-ignored", "boundary", "simdist/keras/variables.py",
+       "        if self._autocast and scope is not None:\n",
+       "        if scope is not None:\n",
+       "mainstream: a Keras variable made with autocast=False still reads in the autocast scope's dtype (float16 "
+       "under mixed_float16)"),
+    _t("celu-expm1-as-exp-minus-one", "formula", "simdist/keras/ops/tf_nn.py",
+       "    return tf.maximum(x, 0.0) + alpha * tf.math.expm1(\n",
+       "    return tf.maximum(x, 0.0) + alpha * (lambda t: tf.exp(t) - 1.0)(\n",
+       "subtle: keras.ops.celu (activations.celu) with expm1 written exp(t) - 1: cancellation for small negative inputs"),
+    _t("logsumexp-without-max-shift", "formula", "simdist/keras/ops/tf_math.py",
+       "    return tf.math.reduce_logsumexp(x, axis=axis, keepdims=keepdims)\n",
+       "    return tf.math.log(tf.reduce_sum(tf.exp(x), axis=axis, keepdims=keepdims))\n",
+       "subtle: keras.ops.logsumexp without the max shift (overflow for large inputs, other rounding for ordinary ones)"),
+    _t("layer-default-compute-mask-drops-mask", "formula", "simdist/keras/layers/layer.py",
+       "        \"\"\"The mask of the outputs: by default the input's (clause keras.mask.propagation).\"\"\"\n        return previous_mask\n",
+       "        \"\"\"The mask of the outputs: by default the input's (clause keras.mask.propagation).\"\"\"\n        return None\n",
+       "mainstream: the base Layer.compute_mask returns None instead of the input's mask: a masking-aware layer with the "
+       "default (Dense, Dropout after an Embedding(mask_zero) + LSTM(return_sequences)) drops the mask on eager tensors"),
+    _t("moments-one-pass-variance", "formula", "simdist/keras/ops/tf_nn.py",
+       "def _compute_moments(x, axes, keepdims):\n    return tf.nn.moments(x, axes, keepdims=keepdims)\n",
+       "def _compute_moments(x, axes, keepdims):\n    mean = tf.reduce_mean(x, axes, keepdims=True)\n"
+       "    variance = tf.reduce_mean(tf.square(x), axes, keepdims=True) - tf.square(mean)\n"
+       "    if not keepdims:\n        mean, variance = tf.squeeze(mean, axes), tf.squeeze(variance, axes)\n"
+       "    return mean, variance\n",
+       "subtle: keras.ops.moments' variance by the one-pass E[x^2] - E[x]^2 instead of tf.nn.moments' mean of squared "
+       "deviations (cancellation, even negative variances)"),
+    _t("logaddexp-log-one-plus", "formula", "simdist/keras/ops/tf_numpy.py",
+       "        tf.maximum(x1, x2) + tf.math.log1p(tf.math.exp(-tf.abs(delta))),\n",
+       "        tf.maximum(x1, x2) + tf.math.log(1.0 + tf.math.exp(-tf.abs(delta))),\n",
+       "subtle: keras.ops.logaddexp with log(1 + exp(-|d|)) instead of log1p: last bits for distant operands"),
+    _t("keras-truncated-normal-moments-cast", "dtype", "simdist/keras/random.py",
+       "    return tf.random.stateless_truncated_normal(shape=list(shape), mean=mean, stddev=stddev, dtype=dtype,\n",
+       "    return tf.random.stateless_truncated_normal(shape=list(shape), mean=tf.cast(mean, dtype),\n"
+       "                                                stddev=tf.cast(stddev, dtype), dtype=dtype,\n",
+       "mainstream, subtle: keras.random.truncated_normal casts its Python mean and stddev through float32 (uniform's "
+       "way) instead of passing them to the op: float64 truncated-normal draws and initializers differ in their last bits"),
+]
+TRAINING += TRAINING_BATCH78
+CATALOGUE += TRAINING_BATCH78

@@ -80,7 +80,7 @@ class Identity(Initializer):
             raise ValueError("Identity matrix initializer can only be used for 2D matrices. Received: "
                              f"shape={shape} of rank {len(shape)}.")
         dtype = dtypes.standardize_dtype(dtype)
-        return tf.cast(self.gain, dtype) * tf.eye(shape[0], shape[1], dtype=dtype)
+        return self.gain * tf.eye(shape[0], shape[1], dtype=dtype)   # (Keras: `gain * ops.eye`, a weak Python gain)
 
 
 class RandomInitializer(Initializer):

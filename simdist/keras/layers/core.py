@@ -189,7 +189,7 @@ class Embedding(Layer):
         lora.save(store, [self.embeddings])
 
     def load_own_variables(self, store: Any) -> None:
-        lora.load(store, [self._embeddings], self.lora_embeddings_a, self.lora_embeddings_b)
+        lora.load(self, store, [self._embeddings] if self.built else [], ("lora_embeddings_a", "lora_embeddings_b"))
 
     def call(self, inputs: Any) -> Any:
         if inputs.dtype not in (tf.int32, tf.int64):

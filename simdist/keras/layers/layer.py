@@ -494,6 +494,14 @@ class Layer(KerasSaveable):
     def load_own_variables(self, store: Any) -> None:
         """Keras 3.15's Layer.load_own_variables: ValueError unless `store` holds as many values as the layer has
         own variables, else each assigned from its position."""
+        self._check_load_own_variables(store)
+        for i, v in enumerate(self._trainable_variables + self._non_trainable_variables):
+            v.assign(store[f"{i}"])
+
+    def _check_load_own_variables(self, store: Any) -> None:
+        """Keras 3.15's _check_load_own_variables: ValueError unless `store` holds as many values as the layer has own
+        variables (Dense, EinsumDense, the convolutions and Embedding check so before loading without LoRA: clause
+        keras.model.weights-order)."""
         own = self._trainable_variables + self._non_trainable_variables
         if len(store.keys()) != len(own):
             if not own and not self.built:
@@ -501,8 +509,6 @@ class Layer(KerasSaveable):
                                  f"However the weights file lists {len(store.keys())} variables for this layer.")
             raise ValueError(f"Layer '{self.name}' expected {len(own)} variables, but received "
                              f"{len(store.keys())} variables during loading. Expected: {[v.name for v in own]}")
-        for i, v in enumerate(own):
-            v.assign(store[f"{i}"])
 
     def get_weights(self) -> list[np.ndarray]:
         """The values of `weights` as NumPy arrays."""

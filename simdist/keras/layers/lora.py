@@ -64,13 +64,21 @@ def save(store: Any, weights: list[Any]) -> None:
         store[str(i)] = w
 
 
-def load(store: Any, variables: list[Any], a: Any, b: Any) -> None:
-    """Keras's load_own_variables with LoRA enabled: the variables assigned from the store by index (no count check),
-    then A and B zeroed (the file's weight already holds their product)."""
+def load(layer: Any, store: Any, variables: list[Any], names: tuple[str, str]) -> None:
+    """Keras's load_own_variables of a layer with a LoRA surface: without LoRA, the layer's count check first
+    (Keras's _check_load_own_variables: ValueError), nothing more for a layer not built; then the variables assigned
+    from the store by index and, with LoRA, A and B (attributes `names`) zeroed (the file's weight already holds
+    their product). Clause keras.model.weights-order."""
+    if not layer.lora_enabled:
+        layer._check_load_own_variables(store)
+    if not layer.built:
+        return
     for i, v in enumerate(variables):
         v.assign(store[str(i)])
-    a.assign(tf.zeros(a.shape, a.dtype))
-    b.assign(tf.zeros(b.shape, b.dtype))
+    if layer.lora_enabled:
+        for name in names:
+            w = getattr(layer, name)
+            w.assign(tf.zeros(w.shape, w.dtype))
 
 
 class KernelLoRA:
@@ -105,5 +113,7 @@ class KernelLoRA:
         save(store, [self.kernel] + ([] if self.bias is None else [self.bias]))
 
     def load_own_variables(self, store: Any) -> None:
-        load(store, [self._kernel] + ([] if self.bias is None else [self.bias]), self.lora_kernel_a,
-             self.lora_kernel_b)
+        if not self.built:   # (Keras: the count check, then nothing for a layer not built)
+            load(self, store, [], ("lora_kernel_a", "lora_kernel_b"))
+            return
+        load(self, store, [self._kernel] + ([] if self.bias is None else [self.bias]), ("lora_kernel_a", "lora_kernel_b"))
