@@ -5895,8 +5895,8 @@ TRAINING_BATCH33: list[Mutant] = [
        "keras.layers.deserialize of a built layer's config leaves it unbuilt (Keras builds it from its build_config)"),
     # -- distribution strategies
     _t("mirrored-batch-reduce-variable-not-summed", "denominator", "simdist/strategies/mirrored.py",
-       "                out.append(self._reduce_to(op, _as_per_replica(v), d, ring))\n",
-       "                out.append(self._reduce_to(op, v.values[0], d, ring))\n",
+       "                v = _as_per_replica(v)\n",
+       "                v = PerReplica([v.values[0]])\n",
        "MirroredStrategy.extended.batch_reduce_to(SUM) of a MirroredVariable returns one copy (TF adds the copies)"),
 ]
 TRAINING += TRAINING_BATCH33
