@@ -195,7 +195,12 @@ def _eigen_nan_choice(fn: Any) -> Any:
         if out.dtype.kind != "f" or out.size == 0:   # (not bfloat16: its kernels' NaN bits are open)
             return out
         x, y = np.asarray(x), np.asarray(y)
-        if x.dtype != out.dtype or y.dtype != out.dtype or not np.isnan(out).any():
+        if x.dtype != out.dtype or y.dtype != out.dtype:
+            return out
+        # (the cheap exits first, on the hot path of every float Add/Mul: a one-element operand that is not NaN, then
+        # an output without NaN — np.min propagates NaN without the boolean array isnan(...).any() makes)
+        if (x.size == 1 and not np.isnan(x.reshape(-1)[0])) or (y.size == 1 and not np.isnan(y.reshape(-1)[0])) \
+                or not np.isnan(out.min()):
             return out
         both = np.isnan(x) & np.isnan(y)
         if not both.any():
