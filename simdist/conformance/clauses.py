@@ -55,6 +55,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'TF 2.21: `tf.distribute.RunOptions` is a namedtuple (experimental_enable_dynamic_batch_size=True, experimental_bucketizing_dynamic_shape=False, experimental_xla_options=None) for TPUStrategy; every other strategy\'s `run` ignores `options`, whatever it is.'),
     Clause('run.distributed-variable-args', 'run_values', False, (),
            'TF 2.21: `run(fn, args=(v,))` passes a distributed variable whole to every replica (its reads and writes reach the replica\'s own copy); a replica returning it returns the one distributed variable (regroup\'s identity rule), so `reduce(SUM, axis=None)` of it is an AssertionError and MEAN gives it back; an update\'s read value is the replica\'s own copy (PerReplica).'),
+    Clause('run.lifted-function', 'run_values', False, (),
+           'TF 2.21: on MirroredStrategy, CentralStorageStrategy and MultiWorkerMirroredStrategy, `run(fn)` with a tf.function `fn` calls one clone of fn per (strategy, fn), with fn\'s decorator arguments, whose Python runs fn\'s Python on each replica: fn\'s defaults are not bound (a NumPy default stays an array), fn itself never traces (experimental_get_tracing_count 0) and its Python runs once per replica per trace of the clone; replica i > 0 of a run traced in a graph starts in the name scope `replica_i/` below the caller\'s, replica 0 in the caller\'s, and eagerly every replica at the root, each with name scopes of its own.'),
     Clause('local-results.tuple', 'run_values', True, ('CSS24', 'CSS20', 'ODS', 'PSS'),
            '`experimental_local_results(v)` returns a tuple of the per-replica components; `(v,)` for a non-distributed value.'),
     Clause('values-from-function', 'run_values', True, ('CSS24', 'PSS'),

@@ -27,7 +27,7 @@ from simdist.semantics import gather as gather_rules
 from simdist.semantics import reduce as reduce_rules
 from simdist.semantics.reduce import ReduceOp
 from simdist.strategies import reduce_gradient, shared_variables, timing
-from simdist.strategies.replica_run import ReplicaRunner, SyncPoint, current_runner, function_run
+from simdist.strategies.replica_run import ReplicaRunner, SyncPoint, current_runner, lifted
 from simdist.runtime.function_type import function_type
 
 CROSS_REPLICA_REQUIRED = "Method requires being in cross-replica context, use get_replica_context().merge_call()"
@@ -623,11 +623,12 @@ class Strategy:
         if not isinstance(args, (list, tuple)):
             raise ValueError(f"positional args must be a list or tuple, got {type(args)}")
         kwargs = kwargs or {}
-        lifted = self._replica_threads and isinstance(fn, function_type())
-        if lifted:
-            # (TF's mirrored_run lifts a tf.function around the replicas: its PerReplica arguments are
-            # traced as PerReplicaSpecs, their UnreadVariable components as tensors)
-            args, kwargs = unread_components_read(tuple(args)), unread_components_read(kwargs)
+        if self._replica_threads and isinstance(fn, function_type()):
+            # (TF's mirrored_run lifts a tf.function around the replicas: replica_run.lifted. Its PerReplica
+            # arguments are traced as PerReplicaSpecs, their UnreadVariable components as tensors), called in the
+            # strategy's scope, as TF's Strategy.run calls extended.call_for_each_replica
+            with self.scope():
+                return lifted(self, fn)(*unread_components_read(tuple(args)), **unread_components_read(kwargs))
         with self.scope():
             devices = self._replica_devices()
             n = self.num_replicas_in_sync
@@ -640,14 +641,10 @@ class Strategy:
                 return fn(*select_replica(i, tuple(args), keep_variables=True),
                           **select_replica(i, kwargs, keep_variables=True))
 
-            with timing.observe_variables() as traffic, function_run(fn, self._replica_threads, self):
+            with timing.observe_variables() as traffic:
                 record = ReplicaRunner(n, body, frames, self._replica_threads).run()
             timing.charge_run(self, fn, record, args, kwargs, traffic)
-            out = self._regroup(record.results)
-        if lifted and not context.in_function():   # (the lifted function's outputs: on the call's device)
-            from simdist.runtime.call_outputs import on_call_device
-            return on_call_device(out)
-        return out
+            return self._regroup(record.results)
 
     def _make_replica_context(self, i: int) -> ReplicaContext:
         return ReplicaContext(self, i)
