@@ -627,7 +627,8 @@ class Strategy:
             # (TF's mirrored_run lifts a tf.function around the replicas: replica_run.lifted. Its PerReplica
             # arguments are traced as PerReplicaSpecs, their UnreadVariable components as tensors), called in the
             # strategy's scope, as TF's Strategy.run calls extended.call_for_each_replica
-            with self.scope():
+            device = context.current().device   # (TF's scope keeps the caller's device)
+            with self.scope(), context.device_scope(device):
                 return lifted(self, fn)(*unread_components_read(tuple(args)), **unread_components_read(kwargs))
         with self.scope():
             devices = self._replica_devices()

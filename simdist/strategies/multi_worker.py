@@ -426,7 +426,8 @@ class MultiWorkerMirroredStrategy(MirroredStrategy):
         kwargs = kwargs or {}
         if isinstance(fn, function_type()):   # (TF's mirrored_run lifts the tf.function: base.Strategy.run)
             from simdist.strategies.base import unread_components_read
-            with self.scope():
+            device = context.current().device   # (TF's scope keeps the caller's device)
+            with self.scope(), context.device_scope(device):
                 return lifted(self, fn)(*unread_components_read(tuple(args)), **unread_components_read(kwargs))
         with self.scope():
             devices = self._replica_devices()
