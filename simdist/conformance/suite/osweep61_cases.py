@@ -464,6 +464,12 @@ def _norms(dt: str) -> Callable[[Any], Any]:
             binp = lg if fl else bp
             modes(tf, out, f"bce {fl}", lambda v: n.binary_crossentropy(bl, v, from_logits=fl), binp, traced=False)
         out["cce unnormalised"] = res(lambda: n.categorical_crossentropy(lab, pr * 3.0))
+        # certain predictions: probabilities of exactly 1 and 0 (the clip to [eps, 1 - eps] at both ends)
+        certain = tf.constant(np.array([[0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0], [0.5, 0.0, 0.5, 0.0]]), dtype=dt)
+        modes(tf, out, "cce certain", lambda v: n.categorical_crossentropy(lab, v), certain, traced=False)
+        out["cce certain axis 0"] = res(lambda: n.categorical_crossentropy(tf.transpose(lab), tf.transpose(certain),
+                                                                           axis=0))
+        modes(tf, out, "bce certain", lambda v: n.binary_crossentropy(lab, v), certain, traced=False)
         # the softmax/sigmoid outputs that carry their logits (Keras's `_keras_logits`), eagerly and traced (the
         # graph's Softmax/Sigmoid op), at logits where the probabilities saturate
         wide = lg * 12.0
@@ -504,6 +510,12 @@ def _math(dt: str) -> Callable[[Any], Any]:
                                       -20.0]), dtype=dt)
             modes(tf, out, "logaddexp", lambda v: k.logaddexp(v, b), a, traced=True, grad=True)
             modes(tf, out, "hypot", lambda v: k.hypot(v, b), a, traced=False, grad=True)
+            # the larger operand at or near zero, the other 3 ... 50 below (the log1p term is the whole result)
+            a0 = tf.constant(np.array([0.0, 0.0, 0.0, 0.0, -0.0, 0.0, 0.125, 1.0, -1.0, 0.0, 0.5, 0.0]), dtype=dt)
+            b0 = tf.constant(np.array([-3.0, -10.0, -17.0, -30.0, -20.0, -50.0, -12.0, -9.0, -8.0, -1.0, -0.5, -6.0]),
+                             dtype=dt)
+            modes(tf, out, "logaddexp near zero", lambda v: k.logaddexp(v, b0), a0, traced=True, grad=True)
+            out["logaddexp near zero swapped"] = res(lambda: k.logaddexp(b0, a0))
         m = np.array(image(r, (3, 4, 5), -8.0, 8.0, 0.125))
         if floating:
             m[0, 0, :] = [1000.0, 1000.0, 1000.0, 1000.0, 1000.0]
