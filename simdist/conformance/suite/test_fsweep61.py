@@ -30,7 +30,7 @@ def test_fsweep61_bias_add_formats_and_lengths(backend: Any, name: str) -> None:
     _check(backend, name)
 
 
-@pytest.mark.clause("nn.conv-dilation")
+@pytest.mark.clause("nn.conv-dilation", "ops.nn-3d")
 @pytest.mark.parametrize("name", _ids("f-conv") + _ids("f-transpose-") + _ids("f-depthwise-"))
 def test_fsweep61_convolutions_by_format_and_window_form(backend: Any, name: str) -> None:
     """conv1d/2d/3d, convolution, conv1d/2d/3d_transpose, depthwise, separable and atrous convolutions under each
