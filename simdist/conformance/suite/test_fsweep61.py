@@ -30,7 +30,7 @@ def test_fsweep61_bias_add_formats_and_lengths(backend: Any, name: str) -> None:
     _check(backend, name)
 
 
-@pytest.mark.clause("nn.conv-dilation", "ops.nn-3d")
+@pytest.mark.clause("nn.conv-dilation", "ops.nn-3d", "ops.nn-wrapper-order")
 @pytest.mark.parametrize("name", _ids("f-conv") + _ids("f-transpose-") + _ids("f-depthwise-"))
 def test_fsweep61_convolutions_by_format_and_window_form(backend: Any, name: str) -> None:
     """conv1d/2d/3d, convolution, conv1d/2d/3d_transpose, depthwise, separable and atrous convolutions under each
@@ -39,7 +39,7 @@ def test_fsweep61_convolutions_by_format_and_window_form(backend: Any, name: str
     _check(backend, name)
 
 
-@pytest.mark.clause("nn.max-pool-nan")
+@pytest.mark.clause("nn.max-pool-nan", "ops.nn-wrapper-order")
 @pytest.mark.parametrize("name", _ids("f-pool"))
 def test_fsweep61_pools_by_format_and_window_form(backend: Any, name: str) -> None:
     """avg/max pools of ranks 1-3 (their own functions, avg_pool/max_pool, tf.nn.pool) and max_pool_with_argmax,
