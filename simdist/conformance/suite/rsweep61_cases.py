@@ -511,3 +511,57 @@ def _nccl(tf: Any, mk: Any, n: int) -> dict[str, Any]:
 
 
 program("nccl", _nccl)
+
+
+def _edges(tf: Any, mk: Any, n: int) -> dict[str, Any]:
+    """The collectives' argument edges: all_gather and all_reduce of a tensor every replica captures (the same object:
+    returned as is), CrossDeviceOps objects used directly (ReductionToOneDevice's reduce of one value onto another
+    CPU, HierarchicalCopyAllReduce's batch_reduce onto the values' devices, onto another CPU and a mix), all_reduce of
+    nests mixing int64/float32 leaves, then the refusals last (TF's collectives may stay aborted after an error): an
+    int32 leaf first beside a float one, all_gather and strategy.gather along the rank of vectors."""
+    s = mk()
+    out: dict[str, Any] = {}
+    a = order_values(n, 6, "float32", "edge")
+    cap = tf.constant([1.5, -2.0, 3.25])
+    out["all_gather captured"] = error(lambda: results(s, s.run(
+        lambda: tf.distribute.get_replica_context().all_gather(cap, axis=0))))
+    out["all_reduce captured MEAN"] = error(lambda: results(s, s.run(
+        lambda: tf.distribute.get_replica_context().all_reduce("MEAN", cap))))
+    per = per_replica(tf, s, a, "float32")
+    SUM = tf.distribute.ReduceOp.SUM
+    r1d = tf.distribute.ReductionToOneDevice()
+    hc = tf.distribute.HierarchicalCopyAllReduce()
+    with tf.device("/cpu:0"):
+        one = tf.constant([2.5, -1.0])
+    out["r1d one value to last"] = error(lambda: [[B(c), dev(c)] for c in s.experimental_local_results(
+        r1d.reduce(SUM, one, destinations=f"/cpu:{n - 1}"))])
+    out["r1d per to last"] = error(lambda: [[B(c), dev(c)] for c in s.experimental_local_results(
+        r1d.reduce(SUM, per, destinations=f"/cpu:{n - 1}"))])
+    for dn, pairs in (("self", lambda: [(per, per), (per, per)]), ("last", lambda: [(per, f"/cpu:{n - 1}")]),
+                      ("mixed", lambda: [(per, per), (per, f"/cpu:{n - 1}")]),
+                      ("one value", lambda: [(one, "/cpu:0"), (one, one)])):
+        for cn, ops in (("r1d", r1d), ("hc", hc)):
+            out[f"{cn} batch_reduce {dn}"] = error(lambda: [[[B(c), dev(c)] for c in s.experimental_local_results(r_)]
+                                                            for r_ in ops.batch_reduce(SUM, pairs())])
+
+    def nest(first: str, second: str) -> Callable[[], Any]:
+        def fn() -> Any:
+            ctx = tf.distribute.get_replica_context()
+            i = ctx.replica_id_in_sync_group
+            x = tf.gather(tf.constant(a), i)
+            return ctx.all_reduce("SUM", [tf.cast(x, getattr(tf, first)), tf.cast(x * 2, getattr(tf, second))])
+        return fn
+    for first, second in (("int64", "float32"), ("float32", "int64"), ("float64", "float32")):
+        res = error(lambda: s.run(nest(first, second)))
+        out[f"nest {first} {second}"] = res if isinstance(res, str) else [results(s, r_) for r_ in res]
+    # refusals last
+    for first, second in (("float32", "int32"), ("int32", "float32")):
+        res = error(lambda: s.run(nest(first, second)))
+        out[f"nest {first} {second}"] = res if isinstance(res, str) else [results(s, r_) for r_ in res]
+    out["all_gather axis rank"] = error(lambda: results(s, s.run(
+        lambda: tf.distribute.get_replica_context().all_gather(tf.constant([1.0, 2.0]), axis=1))))
+    out["gather axis rank"] = error(lambda: B(s.gather(per, axis=1)))
+    return out
+
+
+program("edges", _edges)

@@ -79,6 +79,14 @@ def test_rsweep61_one_worker_multi_worker_mirrored(backend: Any, name: str) -> N
     _check(backend, name)
 
 
+@pytest.mark.clause("reduce.same-object-leaves")
+@pytest.mark.parametrize("name", _ids("edges"))
+def test_rsweep61_collective_argument_edges(backend: Any, name: str) -> None:
+    """Captured (same-object) tensors all-gathered and all-reduced, CrossDeviceOps objects' reduce/batch_reduce onto
+    matching, other and mixed destinations, nests mixing int32/int64/float leaves, axes at the rank: TF 2.21's."""
+    _check(backend, name)
+
+
 if __name__ == "__main__":
     import sys
     if "--record" in sys.argv:
