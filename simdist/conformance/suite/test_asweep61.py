@@ -50,6 +50,7 @@ def test_asweep61_retracing_by_argument_kind(backend: Any, name: str) -> None:
 
 
 @pytest.mark.clause("function.trace-once")
+@pytest.mark.clause("ops.function-utilities")
 @pytest.mark.parametrize("name", _ids("a-side"))
 def test_asweep61_side_effects(backend: Any, name: str) -> None:
     """Python side effects at trace time, variables created on the first call only or on every call, variables
