@@ -22,7 +22,11 @@ the rest):
   functions' structured input signatures;
 - a-side: Python lists appended at trace time, variables created on the first call only (and on every call: TF's
   error, on the first or the second trace), variables assigned inside tensor loops, tf.py_function and
-  tf.numpy_function (how often the Python runs).
+  tf.numpy_function (how often the Python runs), their exceptions and numpy_function's Tout check;
+- a-relaxed: reduce_retracing over shape sequences (the shapes each serving trace saw); a-tape: a tf.function
+  under a GradientTape; a-replicas: a tf.function inside strategy.run; a-misc: get_next() at the end, returned
+  Python values, NumPy arguments, copies of functions, a decorator's input_signature, a returned variable, a
+  concrete function's Python argument, Optional's spec.
 
 No program is host-dependent: every value is an integer or a dyadic float whose arithmetic is exact.
 `python -m simdist.conformance.suite.test_asweep61 --record` rewrites asweep61_reference.json.gz. OPEN lists
@@ -61,7 +65,7 @@ REF = RecordedPrograms(PATH, host_dependent=(), recording_host=avx512_with_onedn
 #: a relaxed trace (reduce_retracing) or an input_signature with None dimensions serves, and a call with a Variable
 #: argument other than the first one of its spec (docs/spec.md function.trace-once, "Differences"); the values and
 #: experimental_get_tracing_count agree.
-#: (5) input_signature of a list: a tuple argument is TF's TypeError; simdist runs it.
+#: (5) input_signature of a list, the function taking *args: a tuple argument is TF's TypeError; simdist runs it.
 #: (6) A function creating tf.Variable(x) from its argument on each trace: TF's ValueError on the first call, simdist
 #: from the second (fz11's open item); py_function/numpy_function outputs' static rank inside a tf.function is
 #: unknown in TF, the eager result's in simdist (py_func.py).
@@ -833,3 +837,201 @@ def _side_effects(tf: Any, mk: Any) -> Any:
 
 
 program("a-side", _side_effects)
+
+
+# -- 6. relaxed traces, tapes through functions, functions in replicas -------------------------------------------------
+def _relaxed(tf: Any, mk: Any) -> Any:
+    """reduce_retracing over shape sequences: each call's sum, the static shapes the Python saw (a string baked
+    into the trace that serves the call) and the tracing count; a defaulted tensor parameter left out."""
+    out = {}
+    z = tf.zeros
+    seqs = {
+        "rows-then-cols": [[4, 2], [4, 3], [5, 2], [6, 3], [4, 2], [7, 7], [2]],
+        "growing": [[1], [2], [3], [1, 1], [2, 2], [3, 1], [1]],
+        "ranks": [[], [2], [2, 2], [3], [], [2, 2, 2]],
+    }
+
+    def seen(x, y=tf.ones([2])):
+        return tf.reduce_sum(x) + tf.reduce_sum(y), tf.constant(f"{x.shape} {y.shape}")
+    for name, shapes in seqs.items():
+        for omit in (True, False):
+            f = tf.function(seen, reduce_retracing=True)
+            calls = []
+            for i, sh in enumerate(shapes):
+                x = z(sh) + float(i)
+                calls.append([outcome(lambda: f(x) if omit else f(x, tf.ones([2]))), f.experimental_get_tracing_count()])
+            out[f"{name} default {'omitted' if omit else 'given'}"] = calls
+    f = tf.function(seen, reduce_retracing=True)
+    out["keyword"] = [[outcome(lambda sh=sh: f(x=z(sh), y=z(sh))), f.experimental_get_tracing_count()]
+                      for sh in ([2], [3], [2, 2], [4])]
+    return out
+
+
+program("a-relaxed", _relaxed)
+
+
+def _tape(tf: Any, mk: Any) -> Any:
+    """A tf.function called under a GradientTape (first call and replays), with AutoGraph control flow inside:
+    the gradients w.r.t. a variable and the input, eager and inside an outer tf.function."""
+    out = {}
+    v = tf.Variable([1.0, 2.0])
+
+    def inner(x):
+        y = x * v
+        i = tf.constant(0)
+        while i < 2:
+            y = y * 2.0
+            i += 1
+        if tf.reduce_sum(x) > 0.0:
+            y = y + v
+        return tf.reduce_sum(y * y)
+    for ag in (True, False):
+        f = tf.function(inner, autograph=ag)
+
+        def taped(x, f=f):
+            xt = tf.constant(x)
+            with tf.GradientTape() as tape:
+                tape.watch(xt)
+                loss = f(xt)
+            return [loss] + list(tape.gradient(loss, [xt, v]))
+        out[f"autograph={ag} eager tape"] = [outcome(lambda x=x: taped(x))
+                                             for x in ([1.0, 0.5], [-1.0, -3.0], [2.0, 0.25])]
+
+    @tf.function
+    def outer(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            loss = inner_f(x)
+        return tape.gradient(loss, [x, v])
+    inner_f = tf.function(inner)
+    out["nested function"] = [outcome(lambda x=x: outer(tf.constant(x))) for x in ([1.0, 0.5], [3.0, 1.0])]
+    g = tf.function(lambda x: x * x)
+    xt = tf.constant(3.0)
+    plain = g(xt)
+    with tf.GradientTape() as tape:
+        tape.watch(xt)
+        y = g(xt)
+    out["plain call then taped"] = outcome(lambda: [plain, y, tape.gradient(y, xt)])
+    return out
+
+
+program("a-tape", _tape)
+
+
+def _replicas(tf: Any, mk: Any) -> Any:
+    """A tf.function called inside strategy.run (two replicas), called twice: each replica's id, device suffix and
+    value."""
+    s = mk()
+
+    @tf.function
+    def per_replica(x):
+        ctx = tf.distribute.get_replica_context()
+        return x * tf.cast(ctx.replica_id_in_sync_group + 1, tf.float32), ctx.replica_id_in_sync_group
+
+    def step(x):
+        a, rid = per_replica(x)
+        return a, rid, tf.constant(a.device.split(":")[-1] if a.device else "")
+    out = {}
+    for k in range(2):
+        res = s.run(step, args=(tf.constant(float(k + 1)),))
+        out[f"call {k}"] = [[outcome(lambda t=t: t) for t in s.experimental_local_results(r)] for r in res]
+    dstep = tf.function(lambda x: s.run(step, args=(x,)))
+    for k in range(2):
+        res = dstep(tf.constant(float(k + 5)))
+        out[f"traced call {k}"] = [[outcome(lambda t=t: t) for t in s.experimental_local_results(r)] for r in res]
+    return out
+
+
+program("a-replicas", _replicas)
+
+
+def _misc(tf: Any, mk: Any) -> Any:
+    """get_next() at the end, what a function may return, NumPy arguments (top level, in a list, a dict, by
+    keyword, as a default), copies of functions and of objects with a function method, a decorator's
+    input_signature, a returned variable, a concrete function's Python argument, Optional.from_value's spec."""
+    import copy
+
+    import numpy as _np
+    out = {}
+    c = tf.constant
+    it = iter(tf.data.Dataset.range(1))
+    out["get_next eagerly"] = [outcome(it.get_next) for _ in range(2)]
+    it2 = iter(tf.data.Dataset.range(1))
+
+    def gn(i):
+        return i.get_next()
+    f = tf.function(gn)
+    out["get_next in function"] = [outcome(lambda: f(it2)) for _ in range(2)]
+    for label, value in (("big int", 2 ** 70), ("text", "abc"), ("none", None), ("tuple", (1, 2.5)),
+                         ("dict", {"b": 1, "a": 2.5}), ("list of arrays", [_np.float64(1.5), _np.arange(2)]),
+                         ("object", object())):
+        def ret(x, value=value):
+            return value
+        out[f"return {label}"] = outcome(lambda: tf.function(ret)(c(1.0)))
+
+    def kinds(x, y=None, z=_np.array([1, 2], _np.int32)):
+        leaves = tf.nest.flatten((x, y, z))
+        return [tf.constant([tf.is_tensor(v) for v in leaves]), tf.constant([str(getattr(v, "dtype", type(v).__name__))
+                                                                             for v in leaves])]
+    f = tf.function(kinds)
+    a64 = _np.array([1.5, 2.5])
+    calls = {"array": ((a64,), {}), "array again": ((a64 * 2,), {}), "in list": (([a64, _np.int64(3)],), {}),
+             "in dict": (({"k": a64},), {}), "keyword": ((), {"x": a64, "y": a64.astype(_np.float32)}),
+             "scalar": ((_np.float32(2.0),), {}), "other shape": ((_np.zeros([3]),), {})}
+    out["numpy arguments"] = {k: [outcome(lambda a=a, kw=kw: f(*a, **kw)), f.experimental_get_tracing_count()]
+                              for k, (a, kw) in calls.items()}
+
+    def square(x):
+        return x * x
+    g = tf.function(square)
+    g2 = copy.copy(g)
+    g2(c(2.0))
+    out["copy before first call"] = [g.experimental_get_tracing_count(), g2.experimental_get_tracing_count()]
+    g(c([1.0]))
+    out["copy shares"] = [g.experimental_get_tracing_count(), g2.experimental_get_tracing_count()]
+    out["deepcopy traced"] = outcome(lambda: type(copy.deepcopy(g)).__name__)
+
+    class Scaler:
+        def __init__(self, k):
+            self.k = k
+
+        @tf.function
+        def __call__(self, x):
+            return x * self.k
+    s1 = Scaler(2.0)
+    first = s1(c(3.0))
+    s2 = copy.copy(s1)
+    s2.k = 5.0
+    out["method of a copy"] = [outcome(lambda: first), outcome(lambda: s2(c(3.0))), outcome(lambda: s1(c(3.0))),
+                               outcome(lambda: Scaler(7.0)(c(3.0)))]
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+    def decorated(x):
+        return tf.reduce_sum(x)
+    out["decorator signature"] = [outcome(lambda: decorated(c([1.0, 2.0]))), outcome(lambda: decorated(c([4.0]))),
+                                  outcome(lambda: decorated(c([1, 2]))), outcome(lambda: decorated(c(1.0))),
+                                  decorated.experimental_get_tracing_count()]
+    v = tf.Variable(1.0)
+
+    @tf.function
+    def give(x):
+        v.assign_add(x)
+        return v
+    r = give(c(2.0))
+    v.assign(10.0)
+    out["returned variable"] = [outcome(lambda: r), type(r).__name__ == type(v).__name__]
+
+    def scaled(x, k=2):
+        return x * float(k)
+    h = tf.function(scaled)
+    cf = h.get_concrete_function(tf.TensorSpec([], tf.float32), 3)
+    out["concrete python argument"] = [outcome(lambda: cf(c(2.0), 3)), outcome(lambda: cf(c(2.0), 4)),
+                                       outcome(lambda: cf(c(2.0)))]
+    opt = tf.experimental.Optional.from_value(c([[1, 2, 3]]))
+    out["optional spec"] = [_spec_text(opt.element_spec), outcome(opt.has_value), outcome(opt.get_value)]
+    empty = tf.experimental.Optional.empty(tf.TensorSpec([2], tf.int32))
+    out["empty optional"] = [outcome(empty.has_value), outcome(empty.get_value)]
+    return out
+
+
+program("a-misc", _misc)

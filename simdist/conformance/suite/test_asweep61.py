@@ -50,6 +50,15 @@ def test_asweep61_retracing_by_argument_kind(backend: Any, name: str) -> None:
 
 
 @pytest.mark.clause("function.trace-once")
+@pytest.mark.parametrize("name", _ids("a-relaxed") + _ids("a-tape") + _ids("a-replicas") + _ids("a-misc"))
+def test_asweep61_relaxed_traces_tapes_and_replicas(backend: Any, name: str) -> None:
+    """reduce_retracing over shape sequences (the static shapes each serving trace saw, defaults left out), a
+    tf.function under a GradientTape (first call and replays, AutoGraph control flow inside, nested in an outer
+    function), a tf.function inside strategy.run (each replica's id and value): TF 2.21's."""
+    _check(backend, name)
+
+
+@pytest.mark.clause("function.trace-once")
 @pytest.mark.clause("ops.function-utilities")
 @pytest.mark.parametrize("name", _ids("a-side"))
 def test_asweep61_side_effects(backend: Any, name: str) -> None:
