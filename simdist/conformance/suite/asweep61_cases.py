@@ -1035,3 +1035,76 @@ def _misc(tf: Any, mk: Any) -> Any:
 
 
 program("a-misc", _misc)
+
+
+def _concrete(tf: Any, mk: Any) -> Any:
+    """Concrete functions: outputs' names and structure for dict and namedtuple returns, inputs' names for *args
+    and dict arguments, the signature texts, a call of another dtype, a NaN literal, the tracing count of
+    get_concrete_function of a function creating a variable; an iterator's checkpoint after two elements."""
+    import collections
+    import tempfile as _tempfile
+    out = {}
+    c = tf.constant
+    Pair = collections.namedtuple("Pair", ["lo", "hi"])
+
+    def dict_out(x):
+        return {"b": x * 2.0, "a": x, "c": {"z": x + 1.0, "y": x}}
+
+    def pair_out(x):
+        return Pair(x - 1.0, x + 1.0)
+
+    def star(*args):
+        return tf.add_n(list(args))
+
+    def nested_in(d, k=2.0, *, scale=c(1.0)):
+        return d["q"] * scale + d["p"] * k
+    spec = tf.TensorSpec([None], tf.float32)
+    for label, fn, args, kwargs in (("dict", dict_out, (spec,), {}), ("namedtuple", pair_out, (spec,), {}),
+                                    ("star", star, (spec, spec, spec), {}),
+                                    ("nested", nested_in, ({"q": spec, "p": tf.TensorSpec([2], tf.float32)},),
+                                     {"scale": tf.TensorSpec([], tf.float32)})):
+        f = tf.function(fn)
+        cf = f.get_concrete_function(*args, **kwargs)
+        out[f"{label} outputs"] = [t.name for t in cf.outputs]
+        out[f"{label} inputs"] = [t.name for t in cf.inputs]
+        out[f"{label} structured outputs"] = _spec_text(cf.structured_outputs)
+        out[f"{label} output shapes"] = outcome(lambda cf=cf: str(cf.output_shapes))
+        out[f"{label} output dtypes"] = outcome(lambda cf=cf: str(cf.output_dtypes))
+        out[f"{label} signature"] = outcome(lambda cf=cf: cf.pretty_printed_signature(verbose=False))
+        out[f"{label} verbose signature"] = outcome(lambda cf=cf: cf.pretty_printed_signature())
+    cf = tf.function(lambda x: x * 2.0).get_concrete_function(tf.TensorSpec([3], tf.float32))
+    out["call float64"] = outcome(lambda: cf(c([1.0, 2.0, 3.0], tf.float64)))
+    out["call int32"] = outcome(lambda: cf(c([1, 2, 3])))
+    out["call other shape"] = outcome(lambda: cf(c([1.0, 2.0])))
+
+    def lit(x, k):
+        return x * 2.0 if k != k else x
+    h = tf.function(lit)
+    cn = h.get_concrete_function(tf.TensorSpec([], tf.float32), float("nan"))
+    out["nan literal"] = [outcome(lambda: cn(c(3.0), float("nan"))), outcome(lambda: cn(c(3.0), 1.0))]
+    box: list = []
+
+    def creates(x):
+        if not box:
+            box.append(tf.Variable(1.0))
+        return x * box[0]
+    g = tf.function(creates)
+    g.get_concrete_function(tf.TensorSpec([], tf.float32))
+    out["creating concrete count"] = [g.experimental_get_tracing_count(), outcome(lambda: g(c(2.0))),
+                                      g.experimental_get_tracing_count()]
+    d = _tempfile.mkdtemp()
+    try:
+        it = iter(tf.data.Dataset.range(6))
+        ck = tf.train.Checkpoint(it=it)
+        first = [outcome(lambda: next(it)) for _ in range(2)]
+        path = ck.save(os.path.join(d, "ck"))
+        later = [outcome(lambda: next(it)) for _ in range(2)]
+        ck.restore(path)
+        again = [outcome(lambda: next(it)) for _ in range(2)]
+        out["iterator checkpoint"] = [first, later, again]
+    finally:
+        shutil.rmtree(d)
+    return out
+
+
+program("a-concrete", _concrete)

@@ -50,7 +50,8 @@ def test_asweep61_retracing_by_argument_kind(backend: Any, name: str) -> None:
 
 
 @pytest.mark.clause("function.trace-once")
-@pytest.mark.parametrize("name", _ids("a-relaxed") + _ids("a-tape") + _ids("a-replicas") + _ids("a-misc"))
+@pytest.mark.parametrize("name", _ids("a-relaxed") + _ids("a-tape") + _ids("a-replicas") + _ids("a-misc")
+                         + _ids("a-concrete"))
 def test_asweep61_relaxed_traces_tapes_and_replicas(backend: Any, name: str) -> None:
     """reduce_retracing over shape sequences (the static shapes each serving trace saw, defaults left out), a
     tf.function under a GradientTape (first call and replays, AutoGraph control flow inside, nested in an outer
