@@ -13004,8 +13004,8 @@ TRAINING_BATCH78: list[Mutant] = [
        "def var(x, axis=None, keepdims=False):\n    x = convert_to_tensor(x)\n    compute_dtype = dtypes.result_type(x.dtype, float)\n",
        "subtle: keras.ops.var of float16/bfloat16 computed in the half type instead of float32"),
     _t("flatten-layers-breadth-first", "order", "simdist/keras/layers/layer.py",
-       "                queue[:0] = list(layer._layers)\n",
-       "                queue.extend(layer._layers)\n",
+       "                queue[:0] = list(reversed(layer._layers))   # (Keras: deque.extendleft, which reverses them)\n",
+       "                queue.extend(reversed(layer._layers))\n",
        "mainstream: Layer._flatten_layers walks nested layers breadth-first instead of depth-first (the order of "
        "model.losses' regularization terms of nested models, so their sum)"),
     _t("variable-autocast-flag-ignored", "boundary", "simdist/keras/variables.py",
