@@ -4956,7 +4956,7 @@ TRAINING_BATCH27: list[Mutant] = [
        "    if isinstance(out, Variable):\n        return out\n",
        "a tf.function returning a variable returns the variable itself (which later assigns change), not its value"),
     _t("tracing-count-variables-by-identity", "state", "simdist/tf/_tracing_count.py",
-       "        return (\"variable\", x.dtype.name, tuple(x.shape.as_list()), bool(getattr(x, \"trainable\", True)))\n",
+       "        return (\"variable\", x.dtype.name, _declared(x.shape), bool(getattr(x, \"trainable\", True)))\n",
        "        return (\"variable\", id(x))\n",
        "experimental_get_tracing_count counts a trace per variable object (TF: variables of one dtype and shape "
        "share a trace)"),

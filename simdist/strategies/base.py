@@ -399,7 +399,7 @@ class StrategyExtended:
         (a device name puts the result on that device); cross-replica context only."""
         return self._reduce_to(reduce_op, value, destinations, ring=False)
 
-    def _reduce_to(self, reduce_op: Any, value: Any, destinations: Any, ring: bool) -> Any:
+    def _reduce_to(self, reduce_op: Any, value: Any, destinations: Any, ring: bool | str) -> Any:
         strategy = self._container_strategy
         strategy._check_cross_replica_or_default()
         op = reduce_rules.parse_reduce_op(reduce_op)
@@ -742,7 +742,7 @@ class Strategy:
         d = callers[-1] if callers else context.current().device   # (reduce's caller's scope: reduce above)
         return d if d is not None else self._extended._host_device
 
-    def _reduce_no_axis(self, op: ReduceOp, value: Any, ring: bool = False, leaf: bool = False) -> Any:
+    def _reduce_no_axis(self, op: ReduceOp, value: Any, ring: bool | str = False, leaf: bool = False) -> Any:
         """`leaf`: a leaf of a nested structure (MirroredStrategy's map over it), where a Mirrored
         value is reduced as its components like a PerReplica (TF's MirroredExtended._reduce_to
         checks `is_mirrored` of the whole value only)."""
@@ -773,7 +773,7 @@ class Strategy:
         return reduce_rules.reduce_plain_value(op, value, self.num_replicas_in_sync, str(value),
                                                broadcast.copy_to_device if reads is not None else None)
 
-    def _reduce_structure(self, op: ReduceOp, value: Any, ring: bool = False) -> Any:
+    def _reduce_structure(self, op: ReduceOp, value: Any, ring: bool | str = False) -> Any:
         """A nested structure given to `reduce(axis=None)`: TF's non-mirrored strategies treat it
         as one non-distributed value (MEAN returns it unchanged; SUM with several replicas is an
         error); MirroredStrategy reduces leaf by leaf (clause reduce.nested)."""
@@ -919,7 +919,7 @@ def _validate_colocate(v: Any, extended: "StrategyExtended", check: str) -> None
 
 
 def _reduce_axis_none(op: ReduceOp, comps: list[Any], device: str | None = None, strategy: Any = None,
-                      ring: bool = False) -> Tensor:
+                      ring: bool | str = False) -> Tensor:
     """The cross-replica reduction of one value per replica; `ring`: in TF's ring collective's
     order (an all-reduce over CPU devices), else in AddN's (a reduction to one device)."""
     ts = [convert_to_tensor(c) for c in comps]
