@@ -37,6 +37,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'a variable created in scope captures the strategy; reading/writing it outside the scope works.'),
     Clause('scope.outside-not-distributed', 'scope', True, ('CSS24', 'ODS', 'PSS'),
            'a variable created outside any scope is a plain variable (PSS: placed on the coordinator, `/job:chief/...` in TF 2.21).'),
+    Clause('scope.keeps-device', 'scope', False, (),
+           'TF 2.21: a strategy scope enters no device scope: ops made inside it (and a tf.function\'s outputs) are placed by the caller\'s tf.device on every strategy; variables follow the strategy (a MirroredVariable answers `device` with its component on the current device, else the primary; OneDevice and CentralStorage variables on their device; the default strategy\'s on the device scope).'),
     Clause('scope.default-replica-context', 'scope', False, (),
            "TF 2.21: inside the default strategy's `scope()`, `get_replica_context()` returns the default replica context (the one outside any scope), not None; `in_cross_replica_context()` stays False."),
     Clause('run.per-replica', 'run_values', True, ('CSS24', 'CSS20', 'ODS', 'PSS'),

@@ -545,7 +545,9 @@ class _Scope:
             raise mixing_error(f.strategy, s)
         # The default strategy's scope keeps the default replica context (TF 2.21:
         # get_replica_context() there is the default ReplicaContext, not None).
-        self._frame = context.Frame(s, _default_replica_context if s is _default else None, s._scope_device())
+        # (TF's scope enters no device scope: ops inside keep the caller's device, clause scope.device)
+        self._frame = context.Frame(s, _default_replica_context if s is _default else None,
+                                    s._scope_device() or f.device)
         if f.strategy is not s and s is not _default:
             # TF's strategy scope (not the default's) also re-enters the current variable_scope,
             # whose exit restores the variable-scope name counts to what they were here
@@ -556,7 +558,7 @@ class _Scope:
 
     def __exit__(self, *exc: object) -> None:
         assert self._frame is not None
-        msg = context.NESTING_MESSAGES["device" if self._frame.device else "creator"]
+        msg = context.NESTING_MESSAGES["device" if self._strategy._scope_device() else "creator"]
         context.pop(self._frame, msg)
         if self._scope_counts is not None:
             execution.current().client.collections[SCOPE_COUNTS] = self._scope_counts

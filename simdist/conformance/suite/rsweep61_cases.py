@@ -39,12 +39,10 @@ REF4 = RecordedPrograms(os.path.join(HERE, "rsweep61_r4_reference.json.gz"), rec
 
 #: simdist's disagreements with TF 2.21 this sweep found and did not fix: program -> case keys left out.
 OPEN: dict[str, tuple[str, ...]] = {
-    # (1) strategy.run(tf.function(fn)) whose fn all-reduces MEAN: TF's mirrored_run lifts the replicas into one
-    # tf.function, where Grappler's ReduceDivToReciprocalMul makes `sum / 3` a product by 1/3 (-3.5 -> -0x1.2aaaacp+0);
-    # simdist runs each replica's function apart and divides (-0x1.2aaaaap+0). tf.function(lambda: s.run(fn)) agrees.
-    # Three replicas only (x * (1/4) is x / 4). Evidence: /work/wt/rsweep61_logs/mean_probe.py.
-    "r3-packs": tuple(f"bpp {b} MEAN" for b in (0, 1, 4, 100, 131, 132, 133, 135, 136, 148, 256, 10 ** 6)) +
-    ("bfloat16 bpp 40",),
+    # (1) fixed (lead61, clause run.lifted-function): strategy.run(tf.function(fn)) whose fn all-reduces MEAN over
+    # three replicas runs as TF's lifted clone, one graph, where Grappler makes `sum / 3` a product by 1/3 (the r3-packs
+    # "bpp ... MEAN" keys and "bfloat16 bpp 40", formerly left out here, now compared). The traced gradients below
+    # still differ after the lift (/work/wt/lead61_logs/rs_open.py).
     "r3-grads": ("all_reduce MEAN traced",),
     # (2) The gradient of a nest all-reduce inside strategy.run(tf.function(fn)) over four replicas: TF's lifted
     # function packs the upstream gradients' all-reduce; simdist's per-replica functions sum them leaf by leaf.
@@ -54,11 +52,8 @@ OPEN: dict[str, tuple[str, ...]] = {
     # simdist reduces each value alone (as eagerly).
     "r3-batch-reduce": ("SUM none traced", "SUM bpp64 traced", "MEAN none traced", "MEAN bpp64 traced"),
     "r4-batch-reduce": ("SUM none traced", "SUM bpp64 traced", "MEAN none traced", "MEAN bpp64 traced"),
-    # (4) strategy.run(tf.function(fn)) where fn has a NumPy default argument: TF's mirrored_run calls
-    # fn.python_function inside its own function (no argument binding); simdist calls the tf.function per replica,
-    # which refuses the NumPy default (TypeError "Expected any non-tensor type", as TF's own tf.function call does).
-    "r3-all-gather": ("numpy default traced",),
-    "r4-all-gather": ("numpy default traced",),
+    # (4) fixed (lead61, clause run.lifted-function): strategy.run(tf.function(fn)) where fn has a NumPy default
+    # argument: as TF's lifted clone, fn's Python gets its defaults unbound (the "numpy default traced" keys).
 }
 
 FLOATS = ("float16", "bfloat16", "float32", "float64")
