@@ -32,6 +32,7 @@ import specs_fz56
 import specs_onednn57
 import specs_pool58
 import specs_conv60
+import specs_fz61
 
 SPECS = all_specs()
 UNTESTED_OPS = {**all_untested(), **specs_complex.UNTESTED_OPS, **specs_gap6.UNTESTED_OPS, **specs_ops8.UNTESTED_OPS,
@@ -42,7 +43,8 @@ UNTESTED_OPS = {**all_untested(), **specs_complex.UNTESTED_OPS, **specs_gap6.UNT
                 **specs_rawops37.UNTESTED_OPS, **specs_rawops38.UNTESTED_OPS,
                 **specs_rawops39.UNTESTED_OPS, **specs_distribute40.UNTESTED_OPS,
                 **specs_fz56.UNTESTED_OPS, **specs_onednn57.UNTESTED_OPS,
-                **specs_pool58.UNTESTED_OPS, **specs_conv60.UNTESTED_OPS}
+                **specs_pool58.UNTESTED_OPS, **specs_conv60.UNTESTED_OPS,
+                **specs_fz61.UNTESTED_OPS}
 
 
 @pytest.mark.parametrize("spec", [s for s in SPECS if s.fd], ids=lambda s: s.name)

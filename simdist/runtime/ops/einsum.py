@@ -395,15 +395,28 @@ def _check_and_broadcast(ts: list[Tensor], ins: list[str], equation: str, out_la
     # (EinsumHelper::ProcessDimensions takes a recorded size 0 for unset, so a label of size 0 in the first operand
     # and 1 in the second passes it; where that label is one of the output's (a batch label, 0 against 1: the output
     # is empty) TF 2.21 returns the empty result in float32 and float64; a contracted one the float32 kernel refuses
-    # (float64's zeros of a contraction over it are not modelled). Eager only: traced, the shape function's ValueError. fz60, /work/wt/fz60_logs/q_ein3.py and
+    # (float64's zeros: fz61 below). Eager only: traced, the shape function's ValueError. fz60, /work/wt/fz60_logs/q_ein3.py and
     # fz59's q_ein2.py: 'ij,jk->kij' of [2, 0] and [1, 3] is an empty [3, 2, 0])
+    # (fz61: the empty output holds in every dtype (float16, bfloat16, complex128, int64 as float32 and float64), and
+    # where that label is contracted TF's own EinsumOp -- every dtype oneDNN's _MklEinsum does not run: float64, the
+    # complex and integer types, and float32/float16/bfloat16 with oneDNN off -- gives zeros whatever the second
+    # operand's size ('ij,jk->ik' of [3, 0] and [5, 3]: zeros [3, 3]; 'i,i->' of [0] and [4]: 0), the contraction
+    # being over the first operand's zero elements; _MklEinsum refuses; /work/wt/fz61_logs/q_ein64.py)
     zero_first: set = set()
-    if len(ts) == 2 and context.executing_eagerly() and ts[0].dtype.name in ("float32", "float64"):
-        zero_first = {c for c, d in zip(ins[0], ts[0].shape.as_list()) if d == 0 and c in out_labels}
+    zero_contracted: set = set()
+    if len(ts) == 2 and context.executing_eagerly():
+        first = list(zip(ins[0], ts[0].shape.as_list()))
+        zero_first = {c for c, d in first if d == 0 and c in out_labels}
+        if not host_cpu.current().onednn(ts[0].dtype.name, ("float32", "bfloat16", "float16")):
+            zero_contracted = {c for c, d in first if d == 0 and c not in out_labels and c in ins[1]}
     out = []
     for i, (t, s) in enumerate(zip(ts, ins)):
         shp = t.shape.as_list()
         want = [size[c] for c in s]
+        if i == 1 and any(c in zero_contracted and d != 0 for c, d in zip(s, shp)):
+            from simdist.runtime.ops import slicing
+            t = slicing.slice_(t, [0] * len(shp), [0 if c in zero_contracted else -1 for c in s])
+            shp = t.shape.as_list()
         for ax, (c, d) in enumerate(zip(s, shp)):
             if i == 1 and d == 1 and size[c] == 0 and c in zero_first:
                 continue

@@ -619,8 +619,9 @@ def finished_phases() -> list[tuple[bool, dict[str, Any]]]:
     ao = "arithmetic_optimization"
     push = {name: _finishing("both", lambda rec, tensors, attrs, name=name: _push_down_rule(rec, tensors, attrs, name))
             for name in ("AddV2", "Add", "Sub", "Mul")}
-    arith = {"RealDiv": _sqrt_div, "Mul": _finished_mul, "AddV2": _finishing(ao, _add_ops_rule),
-             "Add": _finishing(ao, _add_ops_rule), "LogicalNot": _finishing(ao, _logical_not_rule),
+    arith = {"RealDiv": _sqrt_div, "Mul": _finished_mul, "AddV2": _finishing(ao, _add_ops_then_negation),
+             "Add": _finishing(ao, _add_ops_then_negation), "Sub": _finishing(ao, _remove_negation),
+             "LogicalNot": _finishing(ao, _logical_not_rule),
              "Square": _finishing(ao, _square_rule), "AddN": _finishing(ao, _add_n_by_merged_names)}
     for name in ("Max", "Min", "ArgMax", "ArgMin"):
         arith[name] = _finishing(ao, _monotonic_rule(name))
@@ -1057,6 +1058,13 @@ def _sub_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     simple = _simplified(rec, "Sub", e, c)
     if simple is not None:
         return simple
+    if e.dtype.is_complex and _pruned_op(rec, c) == "Neg" and _on("arithmetic_optimization"):
+        # (RemoveNegationStage: `a - (-b)` is AddV2(a, b), an aggregate where a and b are one node: Mul(2, a);
+        # fz61, TF 2.21 observed)
+        neg = rec.nodes[rec.pruned(rec.slot_of[id(c)])]
+        inner = rec.tensor_at.get(neg.ins[0])
+        if inner is not None and rec.same_node(e, inner):
+            return _aggregation((e, e))
     if not _is_float(e):
         # (IsZeros reads a Const of the integer and complex types too, not uint32/uint64: 0 - y is
         # Neg(y) for them, whose kernel refuses uint8/uint16 when the graph runs ("Value for attr 'T'
@@ -1086,9 +1094,23 @@ def _add_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     ZerosLike (whose shape TF knows) -> x itself (`_simplified`: broadcast only when the zeros have
     the output's shape): so -0.0 + 0.0 is -0.0 inside tf.function, +0.0 eagerly."""
     a, b = tensors
+    if a.dtype.is_complex and (_pruned_op(rec, a) == "Neg" or _pruned_op(rec, b) == "Neg"):
+        # (RemoveNegationStage before SimplifyAggregation: `a + (-b)` is Sub(a, b), `(-a) + b` Sub(b, a), of one
+        # value as the sum for every part but a NaN's sign, and no aggregate: `y + y` of y = -x keeps inf + nan j
+        # parts that Mul(2, y) makes NaN; fz61, TF 2.21 observed)
+        return _simplified(rec, "AddV2", a, b)
     if a is b or (a.dtype.is_complex and rec.same_node(a, b)):   # (DedupComputations first: one node)
         return _aggregation((a, a)) if _on("arithmetic_optimization") else None
     return _simplified(rec, "AddV2", a, b)
+
+
+def _pruned_op(rec: Any, t: Tensor) -> str | None:
+    """The op of t's node past Identity and StopGradient nodes (the model pruner's), or None."""
+    i = rec.slot_of.get(id(t))
+    if i is None:
+        return None
+    n = rec.nodes[rec.pruned(i)]
+    return None if n.op is None else n.op.name  # type: ignore[no-any-return]
 
 
 def _zeros(rec: Any, t: Tensor) -> bool:
@@ -1450,6 +1472,42 @@ def _add_ops_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     return out
 
 
+# --- arithmetic_optimizer.cc RemoveNegationStage
+def _add_ops_then_negation(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
+    """An Add/AddV2 of the finished graph: AddOpsRewriteStage's tree first (it runs before RemoveNegationStage in the
+    stage pipeline, and a node it absorbs is not visited again), else RemoveNegationStage."""
+    out = _add_ops_rule(rec, tensors, attrs)
+    return _remove_negation(rec, tensors, attrs, add=True) if out is None else out
+
+
+def _remove_negation(rec: Any, tensors: Any, attrs: Any, add: bool = False) -> Tensor | None:
+    """RemoveNegationStage of floats and complex numbers: `a + (-b)` is Sub(a, b), `(-a) + b` Sub(b, a), `a - (-b)`
+    AddV2(a, b), the Neg read past Identity nodes (the model pruner's). Of one value but a NaN's sign: the kernel
+    returns b's NaN where a + (-b) returned -b's, so inside tf.function `x + (-exp(x))` of complex128 inf + 1j keeps
+    +NaN parts where eagerly they are -NaN (fz61, TF 2.21 observed). Integers are left alone (no value changes)."""
+    from simdist.runtime.ops import dispatch, math
+    a, b = tensors
+    if not (_is_float(a) or a.dtype.is_complex) or a.dtype != b.dtype:
+        return None
+    if _pruned_op(rec, b) == "Neg":
+        inner = _neg_input(rec, b)
+        if inner is None or list(inner.shape.as_list()) != list(b.shape.as_list()):
+            return None
+        return dispatch.execute(math.SUB if add else math.ADD, (a, inner))
+    if add and _pruned_op(rec, a) == "Neg":
+        inner = _neg_input(rec, a)
+        if inner is None or list(inner.shape.as_list()) != list(a.shape.as_list()):
+            return None
+        return dispatch.execute(math.SUB, (b, inner))
+    return None
+
+
+def _neg_input(rec: Any, t: Tensor) -> Tensor | None:
+    """The input of the Neg node t is (past Identity nodes), as the recording holds it."""
+    neg = rec.nodes[rec.pruned(rec.slot_of[id(t)])]
+    return rec.tensor_at.get(neg.ins[0])   # type: ignore[no-any-return]
+
+
 # --- constant_folding.cc PartialAssocOpConstFolding: AddN's constant inputs summed first
 def _add_n_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     """AddN of more than two float (or complex) inputs, at least two but not all of them constant:
@@ -1461,15 +1519,18 @@ def _add_n_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
         return _aggregation(tensors)
     if len(tensors) <= 2 or not (_is_float(tensors[0]) or tensors[0].dtype.is_complex):
         return None
-    const = [rec.is_constant(t) for t in tensors]
+    const = [_folded_const(rec, t) for t in tensors]
     k = sum(const)
+    if k == len(tensors) and not all(rec.is_constant(t) for t in tensors):
+        # (constants only once materialized: folded as `_folded_first` folds an all-constant AddN)
+        return _canonical_add_n(rec, tensors) if _on("common_subgraph_elimination") else None
     if k < 2 or k == len(tensors):
         named = _by_name(tensors) if k <= 1 else None   # (Grappler's canonical order: their nodes' names)
         return None if named is None else dispatch.execute(math.ADD_N, tuple(named))
     named = _by_name_merged(tensors, const)
     if named is not None:   # (Grappler's canonical form has sorted the inputs by name before constant folding: the
         tensors = named     # split takes the first constant's place in that order; fz54b seed 59103 #3, TF 2.21)
-        const = [rec.is_constant(t) for t in tensors]
+        const = [_folded_const(rec, t) for t in tensors]
     first = const.index(True)
     was = rec.rewrites
     rec.rewrites = False   # (the split's AddN, folded over its constants in the sorted order: not sorted again)
@@ -1478,7 +1539,37 @@ def _add_n_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     finally:
         rec.rewrites = was
     kept = [folded if i == first else t for i, (t, c) in enumerate(zip(tensors, const)) if not c or i == first]
-    return dispatch.execute(math.ADD_N, tuple(kept))
+    resorted = _split_resorted(kept, folded, k)
+    if resorted is None:
+        return dispatch.execute(math.ADD_N, tuple(kept))
+    rec.rewrites = False   # (in the second iteration's canonical order already: not sorted again)
+    try:
+        return dispatch.execute(math.ADD_N, tuple(resorted))   # type: ignore[no-any-return]
+    finally:
+        rec.rewrites = was
+
+
+def _folded_const(rec: Any, t: Tensor) -> bool:
+    """Whether t is a Const node when constant folding splits an AddN: a constant of the recording, or a value
+    computed from literals and ZerosLike/OnesLike of a fully known shape (`_materialized`: tf.zeros_like of a known
+    shape is a Const in TF's graph, whatever its input; so `reduce_sum(exp(imag(x)))` of a real argument x is one;
+    fz61, fz54b seed 59206 #7)."""
+    return rec.is_constant(t) or _materialized(rec, t)
+
+
+def _split_resorted(kept: list, folded: Tensor, k: int) -> list | None:
+    """The AddN left by PartialAssocOpConstFolding, its inputs sorted again by name in the meta optimizer's second
+    iteration (common_subgraph_elimination's CanonicalizeNode), the split's node named
+    `ConstantFolding/<AddN>_partial_split_<k>` (OptimizedNodeName) and forwarded inputs under their sources' names
+    (`_reduction_identity`, `_forward`): add_n([k1, Abs, Sqrt, k2, mul]) of constants named k1 and k2 runs as
+    AddN(Abs, ConstantFolding/AddN_partial_split_2, Sqrt, mul) (TF 2.21's optimized graph; fz61). None where the
+    order does not change or a name is unknown."""
+    from simdist.runtime import symbolic
+    names = [f"ConstantFolding/AddN_partial_split_{k}" if t is folded else symbolic.optimized_name(t) for t in kept]
+    if any(n is None for n in names):
+        return None
+    order = sorted(range(len(kept)), key=lambda i: names[i])   # (stable: one tensor twice keeps its place)
+    return None if order == list(range(len(kept))) else [kept[i] for i in order]
 
 
 def _canonical_add_n(rec: Any, tensors: Any) -> Tensor | None:

@@ -10,7 +10,8 @@ from simdist.runtime import context, dtypes, errors, graph_names, host_cpu, name
 from simdist.runtime.ops import args, attr_rules, dispatch, graph_inputs
 from simdist.runtime.ops import trace_errors
 from simdist.runtime.ops.args import t as _t
-from simdist.runtime.ops.registry import BATCH_MATMUL_ROWS, MATMUL_ROWS, RegisterGradient, register
+from simdist.runtime.ops.raw_args import RawArgs
+from simdist.runtime.ops.registry import BATCH_MATMUL_ROWS, MATMUL_ROWS, RegisterGradient, lanes, register, set_raw_args
 from simdist.runtime.ops.cpu_kernels import kernel_first, lookup
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
@@ -284,6 +285,33 @@ MATMUL.dtype = kernel_first("MatMul", MATMUL.dtype)
 BATCH_MATMUL.dtype = kernel_first("BatchMatMulV2", BATCH_MATMUL.dtype)
 
 
+def _v3_bfloat16(a: np.ndarray, b: np.ndarray, transpose_a: bool = False, transpose_b: bool = False) -> np.ndarray:
+    """BatchMatMulV3 of bfloat16 operands into bfloat16 (Ta = Tb = Tout): TF 2.21's kernel sums each element's
+    products over k in order, in float32 with fused multiply-adds from +0, and truncates the sum to bfloat16 (its
+    FloatToBFloat16; a NaN stays NaN), where BatchMatMulV2 rounds oneDNN's product (onednn59's measurement,
+    /work/wt/onednn59_logs/fit_v3bf.py, fit_v3bf2.py: every element of 12 products, k 3..5,000, adjoint flags, batch
+    1-4, but 1 of 2,640; fz61)."""
+    from simdist.runtime.ops.contraction_order import ordered_matmul
+    x = np.swapaxes(a, -1, -2) if transpose_a else a
+    y = np.swapaxes(b, -1, -2) if transpose_b else b
+    out = ordered_matmul(np.ascontiguousarray(x.astype(np.float32)), np.ascontiguousarray(y.astype(np.float32)))
+    cut = (np.asarray(out, np.float32).view(np.uint32) & np.uint32(0xFFFF0000)).view(np.float32)
+    return np.where(np.isnan(out), out, cut).astype(a.dtype)
+
+
+BATCH_MATMUL_V3_BF16 = register("BatchMatMulV3", _v3_bfloat16, args.first, _matmul_flops, kind="contraction",
+                                fusion=lanes("a raw op's product, rare: each replica's call on its own"))
+
+
+def _raw_v3(**kw: Any) -> Any:
+    """tf.raw_ops.BatchMatMulV3 (raw_legacy's form: its checks, the cast to Tout, this op for bfloat16)."""
+    from simdist.runtime.ops import raw_legacy
+    return raw_legacy._batch_matmul_v3(**kw)
+
+
+set_raw_args("BatchMatMulV3", RawArgs(via=_raw_v3))
+
+
 def batch_matmul(a: Any, b: Any, adjoint_a: bool = False, adjoint_b: bool = False) -> Tensor:
     """BatchMatMulV2 at every rank (tf.raw_ops' form: its int16 kernel multiplies matrices too; fuzz20 seed
     2920261201 #168)."""
@@ -537,6 +565,21 @@ def _matmul_v3(ta: Tensor, tb: Tensor, tout: Any, adj_a: bool, adj_b: bool, grad
     return matmul(cast(ta, tout), cast(tb, tout), adjoint_a=adj_a, adjoint_b=adj_b)
 
 
+def v3_shapes_fit(ta: Tensor, tb: Tensor, adj_a: bool, adj_b: bool) -> bool:
+    """Whether the operands' shapes are known and multiply (contraction sizes equal, batch dimensions broadcasting):
+    then `_v3_bfloat16` computes the product; otherwise the product is left to BatchMatMulV2's checks and errors."""
+    sa, sb = ta.shape.as_list(), tb.shape.as_list()
+    if len(sa) < 2 or len(sb) < 2 or None in sa or None in sb:
+        return False
+    if (sa[-2] if adj_a else sa[-1]) != (sb[-1] if adj_b else sb[-2]):
+        return False
+    try:
+        np.broadcast_shapes(tuple(sa[:-2]), tuple(sb[:-2]))
+    except ValueError:
+        return False
+    return True
+
+
 def _conjugated(ta: Tensor, tb: Tensor, transpose_a: Any, transpose_b: Any, adjoint_a: Any, adjoint_b: Any,
                 a_is_sparse: Any, b_is_sparse: Any) -> None:
     """math_ops.matmul's conj() before it builds the op: on the batch path (an operand above rank 2
@@ -641,6 +684,9 @@ def _batch_matmul_grad(op: Any, grad: Any) -> list:
     from simdist.runtime.ops.math import unbroadcast
     ga, gb = _matmul_grads(op, grad)
     return [unbroadcast(ga, op.inputs[0].shape.as_list()), unbroadcast(gb, op.inputs[1].shape.as_list())]
+
+
+RegisterGradient("BatchMatMulV3")(_batch_matmul_grad)   # (math_grad.py registers one function for both)
 
 
 def _install_operators() -> None:

@@ -905,6 +905,7 @@ def _sum_ordered(v: np.ndarray, axis: Any, keepdims: bool, stacked: bool) -> np.
     if ordered is not None:
         return ordered
     kind = v.dtype.kind   # np.add.reduce = ndarray.sum, without its Python wrapper
+    v = np.ascontiguousarray(v)   # (NumPy's pairwise loops follow a view's strides: one order whatever the layout; fz61)
     with np.errstate(over="ignore", invalid="ignore"):
         return np.add.reduce(v, axis=axis, dtype=v.dtype if kind != "b" else None, keepdims=keepdims)
 
@@ -967,9 +968,8 @@ def _extreme(fn: Any, lowest: bool) -> Any:
     def forward(v: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray:
         if v.size:
             out = fn(v, axis=axis, keepdims=keepdims)
-            if v.dtype == np.float16:
-                return _half_zero_ties(v, axis, out)
-            if v.dtype.kind == "f":   # the zero Eigen's order keeps (clause ops.simd-signed-zeros)
+            if v.dtype.kind == "f" or v.dtype == _BF16:   # the zero Eigen's order keeps (clause ops.simd-signed-zeros;
+                # float16 and bfloat16 in their own packets: fz61)
                 from simdist.runtime.ops.minmax_zeros import zero_signs
                 return zero_signs(v, axis, keepdims, out, lowest)
             return out
@@ -980,22 +980,6 @@ def _extreme(fn: Any, lowest: bool) -> Any:
             init = info.min if lowest else info.max
         return fn(v, axis=axis, keepdims=keepdims, initial=init)
     return forward
-
-
-def _half_zero_ties(v: np.ndarray, axis: Any, out: Any) -> Any:
-    """float16 Max/Min of a slice whose extreme is zero: TF 2.21's half reducer keeps the last of
-    the tied zeros (flat order of the reduced axes), so max([-0.0, 0.0]) is 0.0 and max([0.0,
-    -0.0]) is -0.0; NumPy (and TF's float32/float64) keep the first. Clause ops.simd-signed-zeros."""
-    out = np.asarray(out)
-    zero = out == 0
-    if not zero.any():
-        return out
-    axes = tuple(range(v.ndim)) if axis is None else tuple(a % v.ndim for a in axis)
-    keep = [a for a in range(v.ndim) if a not in axes]
-    rows = np.transpose(v, keep + list(axes)).reshape([v.shape[a] for a in keep] + [-1])
-    last = rows.shape[-1] - 1 - np.argmax((rows == 0)[..., ::-1], axis=-1)
-    neg = np.signbit(np.take_along_axis(rows, last[..., None], -1)[..., 0]).reshape(out.shape)
-    return np.where(zero, np.where(neg, np.float16(-0.0), np.float16(0.0)), out).astype(np.float16)
 
 
 MAX = reduction("Max", _extreme(np.max, True), args.allowed("Max", *REAL), args.zero_flops)

@@ -441,7 +441,11 @@ def _batch_matmul_v3(x: Any, y: Any, Tout: Any, adj_x: bool, adj_y: bool, grad_x
                      grad_y: bool = False) -> Any:
     """BatchMatMulV3: BatchMatMulV2's product of the inputs cast to Tout (its kernels: int8/uint8
     pairs summed in int32, bfloat16 with int8/uint8 in bfloat16, else one type throughout)."""
-    from simdist.runtime.ops import math
+    from simdist.runtime.ops import dispatch, linalg, math
+    if x.dtype == y.dtype == dtypes.as_dtype(Tout) == dtypes.bfloat16 and linalg.v3_shapes_fit(x, y, adj_x, adj_y):
+        # (its own kernel: the in-order float32 sum truncated, not BatchMatMulV2's; fz61)
+        return dispatch.execute(linalg.BATCH_MATMUL_V3_BF16, (x, y), {"transpose_a": bool(adj_x),
+                                                                      "transpose_b": bool(adj_y)})
     xc = x if x.dtype == Tout else math.cast(x, Tout)
     yc = y if y.dtype == Tout else math.cast(y, Tout)
     return _raw("BatchMatMulV2")(x=xc, y=yc, adj_x=adj_x, adj_y=adj_y)

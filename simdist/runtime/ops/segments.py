@@ -201,6 +201,23 @@ SEGMENT_MEAN = register("SegmentMean", _sorted("mean", "SegmentMean"),
 for _op in (SEGMENT_MAX, SEGMENT_MIN, SEGMENT_PROD, SEGMENT_MEAN):   # (the segment ids' rank, at trace)
     _op.shape_fn = sorted_segment_shape_fn
     _op.subnormals = one_row_subnormals   # (a one-row segment is copied with its subnormals)
+
+
+def _extreme_rule(name: str) -> Any:
+    """SegmentMax/Min's subnormal rule: for bfloat16 data holding subnormals the unsorted ops' (subnormals.RULES: the
+    running extreme compares under DAZ, a tie takes the later element with its bits: `segment_max` of bfloat16
+    [-9.2e-41, 1e-39] is 1e-39, TF 2.21 observed; fz61, /work/wt/fz61_logs/q_usm.py), of which a one-row segment's
+    copy is a case; else `one_row_subnormals` (simdist flushed such a segment's result to zeros)."""
+    def rule(arrays: Any, attrs: Any) -> Any:
+        from simdist.runtime import subnormals
+        if arrays[0].dtype == _BF16 and subnormals.holds(arrays[0]):
+            return subnormals.RULES[name](arrays, attrs)
+        return one_row_subnormals(arrays, attrs)
+    return rule
+
+
+SEGMENT_MAX.subnormals = _extreme_rule("SegmentMax")
+SEGMENT_MIN.subnormals = _extreme_rule("SegmentMin")
 UNSORTED_SEGMENT_MAX = register("UnsortedSegmentMax", _unsorted("max", "UnsortedSegmentMax"),
                                 lambda dts, attrs: args.allowed("UnsortedSegmentMax", *REAL)(dts[:1], attrs),
                                 _rows_read, kind="gather/scatter", fusion=_PER_LANE)

@@ -249,6 +249,10 @@ def eigen_order_sum(v: np.ndarray, axis: Any, keepdims: bool, loads: int = 1,
     dtype = v.dtype
     if (dtype.char not in _BY_CHAR and dtype != _BF16) or not v.size:
         return None
+    # (a strided view another op left, depthwise_conv2d's output or a transpose, held contiguously first: the plan's
+    # NumPy reductions follow the strides in their pairwise inner loops, so `reduce_mean(depthwise_conv2d(x, k),
+    # [1, 2])` differed from the same values held contiguously, which are Eigen's sum; fz61, tf.image.ssim)
+    v = np.ascontiguousarray(v)
     axes = tuple(range(v.ndim)) if axis is None else tuple(sorted({a % v.ndim for a in axis}))
     key = (v.shape, axes, keepdims, dtype, loads, stacked)
     try:
