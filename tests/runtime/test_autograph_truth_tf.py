@@ -1,0 +1,166 @@
+"""The truth of a graph tensor that AutoGraph leaves to Python, against real TensorFlow 2.21 (session 61's helper
+fix61a; clause function.autograph, "Python's truth in converted code").
+
+AutoGraph converts the truth an `if`, `while`, `and`, `or`, `not` or `a if c else b` takes of a tensor (tf.cond,
+tf.while_loop, logical_not), but not an explicit `bool(t)` (bool is not among py_builtins' converted builtins), an
+`assert t` (asserts.py runs only with the optional Feature.ASSERT_STATEMENTS, which tf.function does not ask for)
+nor the `if` clause of a comprehension (comprehensions stay Python): a graph tensor's truth there is TF's
+OperatorNotAllowedInGraphError at trace time, with AutoGraph on as off, whatever value the call would have had; a
+Python value's truth, a `bool` the function rebinds, and a static shape's assert are Python's. simdist computed the
+truth of the eager value it runs on (an `assert` on a false value: AssertionError; a true one: the call's value).
+Each case: a list of [label, outcome]; an outcome is [phase, value or error class] with the tracing count after it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+import tf_programs
+import tf_workers
+
+pytestmark = [pytest.mark.tf, tf_workers.tf_or_golden(__file__)]
+
+
+def _bodies(tf: Any) -> dict[str, Any]:
+    c = tf.constant
+    v = tf.Variable(1.0)
+
+    def bool_in_ifexp(x):
+        return c(1.0) if bool(x > 0.0) else c(0.0)
+
+    def bool_assigned(x):
+        y = bool(x > 0.0)
+        return x if y else -x
+
+    def bool_of_arg_in_if(x):
+        if bool(x):
+            return x
+        return -x
+
+    def bool_of_python(x):
+        return c(1.0) if bool(1) else x
+
+    def bool_rebound(x):
+        bool = lambda t: True   # noqa: E731
+        return x if bool(x) else -x
+
+    def helper(x):
+        return bool(x)
+
+    def bool_in_callee(x):
+        return x if helper(x > 0.0) else -x
+
+    def assert_tensor(x):
+        assert x > 0.0, "x must be positive"
+        return x * 2.0
+
+    def assert_variable(x):
+        assert v > 0.0
+        return x
+
+    def assert_static(x):
+        assert x.shape.rank == 0
+        return x * 3.0
+
+    def comprehension_if(x):
+        return tf.add_n([x for i in range(3) if x > 0.0])
+
+    def comprehension_python_if(x):
+        return tf.add_n([x * float(i) for i in range(4) if i % 2])
+
+    def plain_if(x):
+        if x > 0.0:
+            return x
+        return -x
+
+    return {k: f for k, f in locals().items() if callable(f) and k not in ("c", "helper", "v")}
+
+
+def _py_shapes(tf: Any) -> list:
+    """py_function's and numpy_function's outputs inside a tf.function: their static shapes (unknown rank in TF,
+    an input func returns as it is too, while the input keeps its own), what ops on them infer, the values, and a
+    gradient through a py_function that returns its input (clause ops.function-utilities)."""
+    out: list[Any] = []
+
+    def py(t):
+        return t * 2.0
+
+    @tf.function
+    def shapes(x):
+        a = tf.py_function(py, [x], tf.float32)
+        b = tf.numpy_function(lambda t: t, [x], tf.float32)
+        c = tf.py_function(lambda t: (t, t + 1.0), [x], [tf.float32, tf.float32])
+        d = tf.numpy_function(lambda t: (t, t + 1), [x], [tf.float32, tf.float32])
+        seen = [str(v.shape) for v in (a, b, c[0], c[1], d[0], d[1], x)]
+        seen += [str((a + x).shape), str(tf.reshape(a, [-1, 1]).shape), str(tf.reduce_sum(b).shape)]
+        out.append(seen)
+        return a + b + c[0]
+
+    @tf.function
+    def grad(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.py_function(lambda t: t, [x], tf.float32) * 3.0
+        return tape.gradient(y, x)
+    vals = [np.asarray(shapes(tf.constant([1.0, 2.0])).numpy()).tobytes().hex(),
+            np.asarray(grad(tf.constant([1.0, 2.0])).numpy()).tobytes().hex(),
+            str(tf.py_function(py, [tf.constant([1.0])], tf.float32).shape)]
+    return [["py shapes", out], ["py values", vals]]
+
+
+def program(tf: Any, case: dict, workdir: str) -> Any:
+    if case["name"] == "py_shapes":
+        return _py_shapes(tf)
+    out: list[Any] = []
+    for name, fn in _bodies(tf).items():
+        for ag in (True, False):
+            for arg in (2.0, -2.0):
+                f = tf.function(fn, autograph=ag)
+                x = tf.constant(arg)
+                try:
+                    f.get_concrete_function(x)
+                    try:
+                        got = ["run", np.asarray(f(x).numpy()).tobytes().hex()]
+                    except Exception as e:  # noqa: BLE001 - the class is what is compared
+                        got = ["run", type(e).__name__]
+                except Exception as e:  # noqa: BLE001
+                    got = ["trace", type(e).__name__]
+                out.append([f"{name} autograph={ag} x={arg}", got + [f.experimental_get_tracing_count()]])
+    return out
+
+
+CASES: dict[str, dict] = {n: {"strategy": "default", "name": n} for n in ("truth", "py_shapes")}
+NAMES = list(CASES)
+
+
+@pytest.fixture(scope="module")
+def tf_results(request: Any) -> dict[int, Any]:
+    return tf_programs.spawn(__file__, CASES, tf_programs.selected(request, __file__))
+
+
+def _check(name: str, tf_results: dict[int, Any], tmp_path: Any) -> None:
+    got, want = tf_programs.on_simdist(program, CASES[name], str(tmp_path)), tf_results[NAMES.index(name)]
+    assert [g[0] for g in got] == [w[0] for w in want], f"{name}: labels differ"
+    bad = [f"{w[0]}: TF {w[1]!r}, simdist {g[1]!r}" for g, w in zip(got, want) if g[1] != w[1]]
+    assert not bad, f"{name}: {len(bad)} of {len(want)} outcomes differ from TF 2.21:\n" + "\n".join(bad[:12])
+
+
+@pytest.mark.clause("function.autograph")
+@pytest.mark.parametrize("index", [NAMES.index("truth")])
+def test_python_truth_of_a_graph_tensor_in_converted_code(index: int, tf_results: dict[int, Any],
+                                                           tmp_path: Any) -> None:
+    _check("truth", tf_results, tmp_path)
+
+
+@pytest.mark.clause("ops.function-utilities")
+@pytest.mark.parametrize("index", [NAMES.index("py_shapes")])
+def test_py_function_outputs_have_unknown_rank_in_a_function(index: int, tf_results: dict[int, Any],
+                                                             tmp_path: Any) -> None:
+    _check("py_shapes", tf_results, tmp_path)
+
+
+if __name__ == "__main__":  # TF worker
+    tf_workers.serve(tf_programs.worker(CASES, program))
