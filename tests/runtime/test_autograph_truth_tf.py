@@ -111,9 +111,50 @@ def _py_shapes(tf: Any) -> list:
     return [["py shapes", out], ["py values", vals]]
 
 
+def _signature_kinds(tf: Any) -> list:
+    """input_signature entries of a list and of a tuple of TensorSpecs, for a named parameter, two, and *args, called
+    with a list and a tuple (eagerly, after a call of the other kind, and on the concrete function): a list entry
+    takes a list only, a tuple entry a tuple only (trace_type's List.cast / Tuple.cast), else the binding TypeError
+    with TF's message; a value of another length too."""
+    S = tf.TensorSpec([None], tf.float32)
+    c = tf.constant
+    out: list[Any] = []
+
+    def va(*a):
+        return tf.add_n([tf.reduce_sum(x) for x in tf.nest.flatten(a)])
+
+    def named(x):
+        return tf.add_n([tf.reduce_sum(v) for v in tf.nest.flatten(x)])
+
+    def two(x, y):
+        return tf.add_n([tf.reduce_sum(v) for v in tf.nest.flatten((x, y))])
+
+    def show(label: str, f: Any, *a: Any) -> None:
+        try:
+            out.append([label, np.asarray(f(*a).numpy()).tobytes().hex()])
+        except Exception as e:  # noqa: BLE001 - the class and message are what is compared
+            out.append([label, [type(e).__name__, str(e)]])
+    lst, tup = [c([1.0]), c([2.0])], (c([1.0]), c([2.0]))
+    for sk, sig in (("list", [S, S]), ("tuple", (S, S))):
+        for vk, v in (("list", lst), ("tuple", tup)):
+            show(f"*args {sk} entry, {vk}", tf.function(va, input_signature=[sig]), v)
+            show(f"named {sk} entry, {vk}", tf.function(named, input_signature=[sig]), v)
+            show(f"two {sk} entry, {vk}", tf.function(two, input_signature=[sig, S]), v, c([1.0]))
+            show(f"named {sk} entry, concrete, {vk}",
+                 tf.function(named, input_signature=[sig]).get_concrete_function(), v)
+        f = tf.function(va, input_signature=[sig])
+        show(f"*args {sk} entry, first call", f, lst if sk == "list" else tup)
+        show(f"*args {sk} entry, then the other kind", f, tup if sk == "list" else lst)
+        show(f"named {sk} entry, three items", tf.function(named, input_signature=[sig]),
+             type(sig)([c([1.0]), c([2.0]), c([3.0])]))
+    return out
+
+
 def program(tf: Any, case: dict, workdir: str) -> Any:
     if case["name"] == "py_shapes":
         return _py_shapes(tf)
+    if case["name"] == "signature_kinds":
+        return _signature_kinds(tf)
     out: list[Any] = []
     for name, fn in _bodies(tf).items():
         for ag in (True, False):
@@ -132,7 +173,7 @@ def program(tf: Any, case: dict, workdir: str) -> Any:
     return out
 
 
-CASES: dict[str, dict] = {n: {"strategy": "default", "name": n} for n in ("truth", "py_shapes")}
+CASES: dict[str, dict] = {n: {"strategy": "default", "name": n} for n in ("truth", "py_shapes", "signature_kinds")}
 NAMES = list(CASES)
 
 
@@ -160,6 +201,13 @@ def test_python_truth_of_a_graph_tensor_in_converted_code(index: int, tf_results
 def test_py_function_outputs_have_unknown_rank_in_a_function(index: int, tf_results: dict[int, Any],
                                                              tmp_path: Any) -> None:
     _check("py_shapes", tf_results, tmp_path)
+
+
+
+@pytest.mark.clause("function.input-signature")
+@pytest.mark.parametrize("index", [NAMES.index("signature_kinds")])
+def test_list_and_tuple_signature_entries(index: int, tf_results: dict[int, Any], tmp_path: Any) -> None:
+    _check("signature_kinds", tf_results, tmp_path)
 
 
 if __name__ == "__main__":  # TF worker
