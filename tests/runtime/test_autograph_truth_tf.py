@@ -150,7 +150,70 @@ def _signature_kinds(tf: Any) -> list:
     return out
 
 
+def _iterator_end(tf: Any) -> list:
+    """A tf.data iterator's end inside a tf.function (clause dataset.api-surface), AutoGraph on and off:
+    next(it) and next(it, default) across calls (OutOfRangeError, the default never taken), a Python `for` over a
+    dataset and over iter(dataset) of 3, 32, 33 and 40 elements (AutoGraph's loop; with AutoGraph off TF's ValueError
+    at trace), two loops in one function, a distributed dataset's iterator with next(it, default)."""
+    out: list[Any] = []
+
+    def o(fn: Any) -> Any:
+        try:
+            r = fn()
+            return np.asarray(r.numpy()).tolist()
+        except Exception as e:  # noqa: BLE001 - the class and message are what is compared
+            if type(e).__name__ == "OutOfRangeError":   # (TF's text is "Graph execution error: ..." around it)
+                return [type(e).__name__, "End of sequence" in str(e)]
+            return [type(e).__name__, str(e).split("\n")[0]]
+
+    def with_default(i):
+        return next(i, tf.constant(-1, tf.int64))
+
+    def step(i):
+        return next(i)
+
+    def loop(ds):
+        t = tf.constant(0, tf.int64)
+        for b in ds:
+            t += b
+        return t
+
+    def loop_iter(ds):
+        t = tf.constant(0, tf.int64)
+        for b in iter(ds):
+            t += b
+        return t
+
+    def two_loops(ds):
+        t = tf.constant(0, tf.int64)
+        for b in ds:
+            t += b
+        for b in ds:
+            t += b
+        return t
+    s = tf.distribute.MirroredStrategy(["/cpu:0"])
+    for ag in (True, False):
+        f = tf.function(with_default, autograph=ag)
+        it = iter(tf.data.Dataset.range(2))
+        out.append([f"{ag} next default", [o(lambda: f(it)) for _ in range(4)]])
+        f = tf.function(step, autograph=ag)
+        it = iter(tf.data.Dataset.range(2))
+        out.append([f"{ag} next", [o(lambda: f(it)) for _ in range(4)]])
+        for n in (3, 32, 33, 40):
+            out.append([f"{ag} for {n}", o(lambda: tf.function(loop, autograph=ag)(tf.data.Dataset.range(n)))])
+            out.append([f"{ag} for iter {n}",
+                        o(lambda: tf.function(loop_iter, autograph=ag)(tf.data.Dataset.range(n)))])
+        out.append([f"{ag} two loops", o(lambda: tf.function(two_loops, autograph=ag)(tf.data.Dataset.range(3)))])
+        d = s.experimental_distribute_dataset(tf.data.Dataset.range(4).batch(2))
+        f = tf.function(with_default, autograph=ag)
+        it = iter(d)
+        out.append([f"{ag} distributed next default", [o(lambda: f(it)) for _ in range(3)]])
+    return out
+
+
 def program(tf: Any, case: dict, workdir: str) -> Any:
+    if case["name"] == "iterator_end":
+        return _iterator_end(tf)
     if case["name"] == "py_shapes":
         return _py_shapes(tf)
     if case["name"] == "signature_kinds":
@@ -173,7 +236,7 @@ def program(tf: Any, case: dict, workdir: str) -> Any:
     return out
 
 
-CASES: dict[str, dict] = {n: {"strategy": "default", "name": n} for n in ("truth", "py_shapes", "signature_kinds")}
+CASES: dict[str, dict] = {n: {"strategy": "default", "name": n} for n in ("truth", "py_shapes", "signature_kinds", "iterator_end")}
 NAMES = list(CASES)
 
 
@@ -208,6 +271,13 @@ def test_py_function_outputs_have_unknown_rank_in_a_function(index: int, tf_resu
 @pytest.mark.parametrize("index", [NAMES.index("signature_kinds")])
 def test_list_and_tuple_signature_entries(index: int, tf_results: dict[int, Any], tmp_path: Any) -> None:
     _check("signature_kinds", tf_results, tmp_path)
+
+
+
+@pytest.mark.clause("dataset.api-surface")
+@pytest.mark.parametrize("index", [NAMES.index("iterator_end")])
+def test_an_iterators_end_inside_a_function(index: int, tf_results: dict[int, Any], tmp_path: Any) -> None:
+    _check("iterator_end", tf_results, tmp_path)
 
 
 if __name__ == "__main__":  # TF worker

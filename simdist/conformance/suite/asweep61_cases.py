@@ -54,10 +54,7 @@ REF = RecordedPrograms(PATH, host_dependent=(), recording_host=avx512_with_onedn
 #: simdist's disagreements with TF 2.21 left out of the comparison: program -> case keys (docs/conformance.md,
 #: "Sixty-first session ... asweep61"; /work/wt/asweep61_logs/cmp_all.txt, TF 2.21 against simdist).
 #: (1) [fixed by fix61a: bool(), assert and a tuple for a list input_signature entry, py_function's static rank]
-#: (2) `for x in dataset` (or an iterator) inside a tf.function with autograph=False: TF's ValueError at trace ("An
-#: unusually high number of `tf.data.Iterator.get_next()` calls was detected"); next(it, default) at an iterator's
-#: end in a tf.function, AutoGraph on or off: TF's OutOfRangeError at run time. simdist's in-function end of sequence
-#: is also a StopIteration (errors._GraphEndOfSequence), so the loop ends and next() returns the default.
+#: (2) [fixed by fix61a: an iterator's end inside a tf.function, runtime/data/graph_get_next.py]
 #: (3) A tf.data.Dataset argument: TF keys its trace by the element spec (four datasets of one spec, one trace);
 #: simdist traces each dataset object (4).
 #: (4) The Python counter where simdist runs the body again without a new trace: a call of new concrete shapes that
@@ -67,12 +64,7 @@ REF = RecordedPrograms(PATH, host_dependent=(), recording_host=avx512_with_onedn
 #: (6) A function creating tf.Variable(x) from its argument on each trace: TF's ValueError on the first call, simdist
 #: from the second (fz11's open item).
 OPEN: dict[str, tuple[str, ...]] = {
-    'a-flow-for-dataset': ('autograph=False', 'autograph=False traces'),
-    'a-flow-for-iterator': ('autograph=False', 'autograph=False traces'),
-    'a-iter': ('autograph=False batches traces', 'autograph=False drop remainder', 'autograph=False empty',
-               'autograph=False loop variable shape', 'autograph=False next default', 'autograph=False partial batch',
-               'autograph=False same structure again', 'autograph=True batches traces',
-               'autograph=True next default'),
+    'a-iter': ('autograph=True batches traces',),
     'a-retrace-python-reduce': ('14/python', '15/python', '16/python'),
     'a-retrace-signatures': ('g after python', 'nested python', 'none-dim python', 'none-rank python',
                              'two-none python'),
