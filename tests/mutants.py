@@ -10984,8 +10984,9 @@ TRAINING_BATCH67: list[Mutant] = [
        "mainstream, subtle: Checkpoint's restore passes a float64 variable's saved value through float32 (rounded "
        "to 24 bits)"),
     _t("dist-iterator-traced-end-stop-iteration", "error-class", "simdist/strategies/input.py",
-       "        except errors.OutOfRangeError:\n            if context.in_function():\n"
-       "                raise errors.end_of_sequence() from None\n            raise StopIteration from None\n",
+       "        except errors.OutOfRangeError:\n            if context.in_function():   # (runtime/data/graph_get_next.py)\n"
+       "                from simdist.runtime.data import graph_get_next\n"
+       "                raise graph_get_next.end(1) from None\n            raise StopIteration from None\n",
        "        except errors.OutOfRangeError:\n            raise StopIteration from None\n",
        "mainstream: next() of an exhausted distributed iterator inside a tf.function raises StopIteration instead of TF's "
        "OutOfRangeError"),
@@ -12849,8 +12850,8 @@ TRAINING_BATCH79: list[Mutant] = [
        "mainstream: a seeded stateful random op with an int64 shape continues the int32-shaped kernel's stream instead of "
        "TF's own kernel (an eager kernel per attrs): uniform(int64 shape, seed=s) after uniform([4], seed=s)"),
     _t("iterator-end-in-function-stop-iteration", "error-class", "simdist/runtime/data/iterators.py",
-       "            if context.in_function():   # (a graph's IteratorGetNext: errors.end_of_sequence)\n"
-       "                raise errors.end_of_sequence()\n",
+       "            if context.in_function():\n"
+       "                raise graph_get_next.end(1)\n",
        "",
        "mainstream: next() of an exhausted iterator inside a tf.function raises Python's StopIteration instead of the "
        "graph's OutOfRangeError (End of sequence)"),

@@ -124,9 +124,9 @@ class _GraphEndOfSequence(OutOfRangeError, StopIteration):  # type: ignore[misc]
     """`next(iterator)` of an exhausted iterator inside a tf.function: TF 2.21 builds an IteratorGetNext node there,
     whose run raises OutOfRangeError "End of sequence" (eager `next` raises StopIteration). It is also a
     StopIteration so the Python that simdist runs in place of AutoGraph's conversions still ends a `for` loop over
-    the iterator there (AutoGraph's for_stmt uses get_next_as_optional: no error). Known difference: Python's
-    `next(it, default)` catches it and returns the default, where TF 2.21 raises OutOfRangeError. Its class name is
-    TF's; it pickles as a plain OutOfRangeError."""
+    the iterator there (AutoGraph's for_stmt uses get_next_as_optional: no error). An explicit next() gets a plain
+    OutOfRangeError instead, so `next(it, default)` raises as on TF 2.21 (runtime/data/graph_get_next.py, fix61a).
+    Its class name is TF's; it pickles as a plain OutOfRangeError."""
 
     def __reduce__(self) -> Any:
         return OutOfRangeError, (self.node_def, self.op, self.message)

@@ -432,8 +432,9 @@ class DistributedIterator(input_types.DistributedIterator):
         try:
             return self.get_next()
         except errors.OutOfRangeError:
-            if context.in_function():
-                raise errors.end_of_sequence() from None
+            if context.in_function():   # (runtime/data/graph_get_next.py)
+                from simdist.runtime.data import graph_get_next
+                raise graph_get_next.end(1) from None
             raise StopIteration from None
 
     def next(self) -> Any:

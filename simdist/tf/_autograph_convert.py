@@ -292,6 +292,12 @@ class _Converter:
             s.orelse = self.block(s.orelse, live_after | _loads(s.finalbody))
             s.finalbody = self.block(s.finalbody, live_after)
             return [s]
+        if isinstance(s, ast.Assert):
+            # (AutoGraph leaves `assert` Python without Feature.ASSERT_STATEMENTS: a graph tensor's truth is refused)
+            self.changed = True
+            s = self.exprs_in(s)
+            s.test = ast.copy_location(_call("truth", s.test), s.test)
+            return [s]
         return [self.exprs_in(s)]
 
     def exprs_in(self, s: ast.stmt) -> ast.stmt:
@@ -444,6 +450,11 @@ class _Exprs(ast.NodeTransformer):
         return node
 
     def _comp(self, node: ast.AST) -> ast.AST:
+        # (AutoGraph leaves comprehensions Python: the truth of an `if` clause of a graph tensor is refused)
+        for gen in node.generators:
+            if gen.ifs:
+                self.conv.changed = True
+                gen.ifs = [ast.copy_location(_call("truth", c), c) for c in gen.ifs]
         return node
     visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = _comp
 
@@ -453,6 +464,9 @@ class _Exprs(ast.NodeTransformer):
         if isinstance(f, ast.Name) and f.id == "len" and len(node.args) == 1 and not node.keywords:
             self.conv.changed = True   # (py_builtins.len_: a tensor's first dimension, a tensor where unknown)
             return ast.copy_location(_call("len_", node.args[0]), node)
+        if isinstance(f, ast.Name) and f.id == "bool":
+            self.conv.changed = True   # (Python's truth, refused for a graph tensor: _autograph_ops.bool_)
+            return ast.copy_location(ast.Call(func=_ag("bool_"), args=[f] + node.args, keywords=node.keywords), node)
         if isinstance(f, ast.Name) and f.id in _BUILTIN_NAMES:
             return node
         node.func = ast.copy_location(_call("converted_call", f), f)   # (converted_call: a user function converted)

@@ -77,6 +77,27 @@ def len_(s: Any) -> Any:
     return len(s)
 
 
+def truth(x: Any) -> Any:
+    """x where converted code takes its truth in Python: an explicit `bool(x)` and an `assert x` (AutoGraph converts
+    neither: bool is not among py_builtins' BUILTIN_FUNCTIONS_MAP, and asserts.py runs only with the optional
+    Feature.ASSERT_STATEMENTS), so a graph tensor or a Variable read in a graph is TF's
+    OperatorNotAllowedInGraphError there, as in code AutoGraph does not convert (clause function.autograph)."""
+    if _is_tensor(x):
+        from simdist.runtime import symbolic
+        from simdist.runtime.variables import Variable
+        if isinstance(x, Variable) or symbolic.is_graph(x):
+            raise symbolic.bool_error()
+    return x
+
+
+def bool_(f: Any, *args: Any, **kwargs: Any) -> Any:
+    """`bool(...)` in converted code: Python's bool, of a graph tensor TF's OperatorNotAllowedInGraphError (truth);
+    f is whatever the name `bool` means there."""
+    if f is bool and len(args) == 1 and not kwargs:
+        return bool(truth(args[0]))
+    return f(*args, **kwargs)
+
+
 def retval(value: Any) -> Any:
     """The function's result (FunctionScope.ret): None where no return statement ran."""
     return None if isinstance(value, UndefinedReturnValue) else value

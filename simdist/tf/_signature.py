@@ -116,7 +116,7 @@ def _as_nested(value: Any, spec: Any, args: tuple, kwargs: dict, signature: str 
     """An argument for an input_signature entry that nests TensorSpecs in a tuple or a dict (TF 2.21's FunctionType
     casts it item by item, observed: tsweep58): a tuple entry takes a tuple of its length (a list is TypeError), a
     dict entry a dict of its keys; each TensorSpec leaf is bound as a top-level one (`_as_spec`: its dtype and shape
-    checked, the dimensions it leaves unknown unknown to the graph). A list entry takes a list or a tuple."""
+    checked, the dimensions it leaves unknown unknown to the graph). A list entry takes a list only (fix61a)."""
     from simdist.runtime.spec import TensorSpec
     if isinstance(spec, TensorSpec):
         return _as_spec(value, spec, args, kwargs, signature)
@@ -127,10 +127,16 @@ def _as_nested(value: Any, spec: Any, args: tuple, kwargs: dict, signature: str 
             raise _fail(f"Can not cast {value!r} to a dict of keys {sorted(spec)}", args, kwargs, signature)
         return type(value)((k, _as_nested(value[k], spec[k], args, kwargs, signature)) for k in value)
     if isinstance(spec, (tuple, list)) and not hasattr(spec, "_fields"):
-        kinds = (tuple,) if isinstance(spec, tuple) else (list, tuple)
-        if not isinstance(value, kinds) or hasattr(value, "_fields") or len(value) != len(spec):
-            raise _fail(f"Can not cast {value!r} to a {type(spec).__name__} of {len(spec)} items", args, kwargs,
-                        signature)
+        # (trace_type default_types List.cast / Tuple.cast: a list entry takes a list only, a tuple entry a tuple;
+        # fix61a, tests/runtime/test_autograph_truth_tf.py `test_list_and_tuple_signature_entries`)
+        kind = "tuple" if isinstance(spec, tuple) else "list"
+        if not isinstance(value, tuple if kind == "tuple" else list) or hasattr(value, "_fields"):
+            raise _fail(f"Can not cast {value!r} to {kind} type.", args, kwargs, signature)
+        if len(value) != len(spec):
+            # (List.cast's message takes len() of its components' Tuple, itself an error: TF 2.21's text)
+            why = f"Expected {value} to have length of {len(spec)}" if kind == "tuple" else \
+                "object of type 'Tuple' has no len()"
+            raise _fail(why, args, kwargs, signature)
         return type(value)(_as_nested(v, sp, args, kwargs, signature) for v, sp in zip(value, spec))
     return value
 
@@ -258,8 +264,18 @@ def _as_signature(ftype: list[tuple], typed: bool) -> inspect.Signature:
     <captured_default_value>, each constraint its annotation when `typed`. ValueError if inspect refuses it."""
     return inspect.Signature([inspect.Parameter(
         n, k, default=_Shown(_DEFAULT) if opt else inspect.Parameter.empty,
-        annotation=_Shown(repr(c)) if typed and c is not None else inspect.Parameter.empty)
+        annotation=_Shown(_constraint_text(c)) if typed and c is not None else inspect.Parameter.empty)
         for n, k, opt, c in ftype])
+
+
+def _constraint_text(c: Any) -> str:
+    """A parameter's constraint as TF's FunctionType writes it: a list of specs `List[...]`, a tuple `Tuple[...]`
+    (trace_type default_types; fix61a), anything else its repr."""
+    if isinstance(c, list):
+        return "List[" + ", ".join(_constraint_text(v) for v in c) + "]"
+    if isinstance(c, tuple) and not hasattr(c, "_fields"):
+        return "Tuple[" + ", ".join(_constraint_text(v) for v in c) + "]"
+    return repr(c)
 
 
 def type_text(fn: Callable[..., Any], ftype: list[tuple] | None = None) -> str | None:

@@ -53,36 +53,23 @@ REF = RecordedPrograms(PATH, host_dependent=(), recording_host=avx512_with_onedn
 
 #: simdist's disagreements with TF 2.21 left out of the comparison: program -> case keys (docs/conformance.md,
 #: "Sixty-first session ... asweep61"; /work/wt/asweep61_logs/cmp_all.txt, TF 2.21 against simdist).
-#: (1) bool() of a graph tensor inside an AutoGraph function, and an `assert` on one (AutoGraph leaves it Python):
-#: TF's OperatorNotAllowedInGraphError at trace; simdist computes, or raises AssertionError (blind79's open item).
-#: (2) `for x in dataset` (or an iterator) inside a tf.function with autograph=False: TF's ValueError at trace ("An
-#: unusually high number of `tf.data.Iterator.get_next()` calls was detected"); next(it, default) at an iterator's
-#: end in a tf.function, AutoGraph on or off: TF's OutOfRangeError at run time. simdist's in-function end of sequence
-#: is also a StopIteration (errors._GraphEndOfSequence), so the loop ends and next() returns the default.
+#: (1) [fixed by fix61a: bool(), assert and a tuple for a list input_signature entry, py_function's static rank]
+#: (2) [fixed by fix61a: an iterator's end inside a tf.function, runtime/data/graph_get_next.py]
 #: (3) A tf.data.Dataset argument: TF keys its trace by the element spec (four datasets of one spec, one trace);
 #: simdist traces each dataset object (4).
 #: (4) The Python counter where simdist runs the body again without a new trace: a call of new concrete shapes that
 #: a relaxed trace (reduce_retracing) or an input_signature with None dimensions serves, and a call with a Variable
 #: argument other than the first one of its spec (docs/spec.md function.trace-once, "Differences"); the values and
 #: experimental_get_tracing_count agree.
-#: (5) input_signature of a list, the function taking *args: a tuple argument is TF's TypeError; simdist runs it.
 #: (6) A function creating tf.Variable(x) from its argument on each trace: TF's ValueError on the first call, simdist
-#: from the second (fz11's open item); py_function/numpy_function outputs' static rank inside a tf.function is
-#: unknown in TF, the eager result's in simdist (py_func.py).
+#: from the second (fz11's open item).
 OPEN: dict[str, tuple[str, ...]] = {
-    'a-flow-assert': ('autograph=True', 'autograph=True traces'),
-    'a-flow-bool': ('autograph=True', 'autograph=True traces'),
-    'a-flow-for-dataset': ('autograph=False', 'autograph=False traces'),
-    'a-flow-for-iterator': ('autograph=False', 'autograph=False traces'),
-    'a-iter': ('autograph=False batches traces', 'autograph=False drop remainder', 'autograph=False empty',
-               'autograph=False loop variable shape', 'autograph=False next default', 'autograph=False partial batch',
-               'autograph=False same structure again', 'autograph=True batches traces',
-               'autograph=True next default'),
+    'a-iter': ('autograph=True batches traces',),
     'a-retrace-python-reduce': ('14/python', '15/python', '16/python'),
-    'a-retrace-signatures': ('g after python', 'nested', 'nested python', 'none-dim python', 'none-rank python',
+    'a-retrace-signatures': ('g after python', 'nested python', 'none-dim python', 'none-rank python',
                              'two-none python'),
     'a-retrace-variables': tuple(f"{i:02d}/python" for i in range(1, 8)),
-    'a-side': ('create per trace', 'py_function static ranks'),
+    'a-side': ('create per trace',),
 }
 
 

@@ -10,7 +10,7 @@ import numpy as np
 from simdist.runtime import context, dtypes, errors
 from simdist.runtime.cost import tally
 from simdist.runtime.ops import static_shapes
-from simdist.runtime.data import checkpoint_state, components, resources
+from simdist.runtime.data import checkpoint_state, components, graph_get_next, resources
 from simdist.runtime.data.elements import _to_tensor, host_device
 from simdist.runtime.spec import TensorSpec, flatten, map_structure, pack_as
 from simdist.runtime.tensor import Tensor
@@ -159,10 +159,12 @@ class OwnedIterator:
         return flat
 
     def __next__(self) -> Any:
+        if context.in_function():   # (a graph's IteratorGetNext: runtime/data/graph_get_next.py)
+            graph_get_next.counted(self, 1)
         flat = self._next_flat()
         if flat is None:
-            if context.in_function():   # (a graph's IteratorGetNext: errors.end_of_sequence)
-                raise errors.end_of_sequence()
+            if context.in_function():
+                raise graph_get_next.end(1)
             raise StopIteration
         return self._element(flat)
 

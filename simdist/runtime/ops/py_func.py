@@ -21,7 +21,7 @@ from typing import Any, Callable
 import numpy as np
 
 from simdist.runtime import context, dtypes, errors
-from simdist.runtime.ops import dispatch
+from simdist.runtime.ops import dispatch, static_shapes
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
 __all__ = ["numpy_function", "py_function", "kernel_error"]
@@ -82,7 +82,7 @@ def numpy_function(func: Callable[..., Any], inp: Any, Tout: Any, stateful: bool
         if t.dtype != d:
             raise errors.InvalidArgumentError(None, None, f"{i}-th value returned by pyfunc is {t.dtype.name}, "
                                               f"but expects {d.name}")
-        got.append(t)
+        got.append(static_shapes.mark_rank_unknown(t))   # (the PyFunc op's outputs: shape unknown to the graph)
     return got if listed else got[0]
 
 
@@ -96,15 +96,28 @@ def py_function(func: Callable[..., Any], inp: Any = None, Tout: Any = None, nam
             out = func(*_inputs(inp))   # tensors themselves, so a tape differentiates through func's ops)
     except Exception as e:  # noqa: BLE001 - the kernel turns any exception into a status
         raise kernel_error(e) from e
+    ins = [id(x) for x in _inputs(inp)]
     if isinstance(Tout, (list, tuple)):
         outs = [] if out is None else out if isinstance(out, (list, tuple)) else [out]
         if len(outs) != len(Tout):
             raise errors.InvalidArgumentError(None, None, f"The function returned {len(outs)} values, but expected "
                                               f"{len(Tout)}")
-        return [_convert(o, dtypes.as_dtype(d)) for o, d in zip(outs, Tout)]
+        return [_unknown_rank(_convert(o, dtypes.as_dtype(d)), ins) for o, d in zip(outs, Tout)]
     if Tout is None:
         return None
-    return _convert(out, dtypes.as_dtype(Tout))
+    return _unknown_rank(_convert(out, dtypes.as_dtype(Tout)), ins)
+
+
+def _unknown_rank(t: Tensor, inputs: list[int]) -> Tensor:
+    """t, an output of the EagerPyFunc op, whose shape the graph does not know (TF 2.21: rank None inside a
+    tf.function; clause function.autograph); an input func returned as it is is passed through an identity (so a
+    tape still differentiates through it, and the input keeps its shape)."""
+    if not context.in_function():
+        return t
+    if id(t) in inputs:
+        from simdist.runtime.ops import array
+        t = array.identity(t)
+    return static_shapes.mark_rank_unknown(t)
 
 
 def _convert(value: Any, dt: dtypes.DType) -> Tensor:
