@@ -11,6 +11,7 @@ from simdist.runtime.values import DistributedValues, Mirrored, PerReplica, regr
 from simdist.semantics import broadcast
 from simdist.semantics import reduce as reduce_rules
 from simdist.semantics import replica_batch
+from simdist.strategies import base as strategy_base
 from simdist.strategies.base import Strategy, StrategyExtended, _local_results, _strip, run_update
 from simdist.strategies import shared_variables, timing
 from simdist.strategies.cross_device_ops import HierarchicalCopyAllReduce, NcclAllReduce, ReductionToOneDevice  # noqa: F401
@@ -112,10 +113,20 @@ class MirroredExtended(StrategyExtended):
         # matching devices none of which is a CPU, otherwise ReductionToOneDevice's AddN; clause
         # extended.cross-device-ops, rsweep61)
         hier_batch = ring == "hierarchical" and not any(plain) and _all_devices_match(pairs)
+        # (CollectiveAllReduce._all_reduce_per_replica_values in a tf.function: the batch is one `_all_reduce`, whose
+        # dense values, reversed and grouped by bytes_per_pack, ring as one concatenation per pack; eagerly each
+        # value alone: clause reduce.ring-order, fix61d)
+        packed = strategy_base._ring_packs(
+            op, [list(_as_per_replica(v).values if isinstance(v, variables.Variable) else v.values) for v in values],
+            int(getattr(options, "bytes_per_pack", 0) or 0)) \
+            if strategy_base.RING_PACKS and on_devices and ring is True and context.in_function() else {}
         out = []
-        for (v, d), is_plain in zip(pairs, plain):
+        for k, ((v, d), is_plain) in enumerate(zip(pairs, plain)):
             if is_plain:
                 out.append(v)
+                continue
+            if k in packed:
+                out.append(Mirrored([strategy_base._place(packed[k], dv) for dv in self._devices]))
                 continue
             if isinstance(v, variables.Variable):   # (a distributed variable: its copies, as values)
                 v = _as_per_replica(v)

@@ -43,15 +43,17 @@ OPEN: dict[str, tuple[str, ...]] = {
     # three replicas runs as TF's lifted clone, one graph, where Grappler makes `sum / 3` a product by 1/3 (the r3-packs
     # "bpp ... MEAN" keys and "bfloat16 bpp 40", formerly left out here, now compared). The traced gradients below
     # still differ after the lift (/work/wt/lead61_logs/rs_open.py).
+    # (2) The traced gradient through two all-reduces (a product and a two-leaf nest) inside
+    # strategy.run(tf.function(fn)): not the packing of the upstream gradients' all-reduce (simdist packs it as TF:
+    # fix61d's variants with one all-reduce, a nest's included, agree on 3 and 4 replicas, SUM and MEAN), but how the
+    # function's graph adds x's four gradient terms (4 replicas, SUM and MEAN: one element 64 off at 8e8, TF's sum
+    # ((4e8 + g) + 12) + 4e8 rounding the other way) and, on 3 replicas, MEAN's `/ 3` met by a product in the
+    # gradient (Grappler's arithmetic rewrites); /work/wt/fix61d_logs/g2.py.
     "r3-grads": ("all_reduce MEAN traced",),
-    # (2) The gradient of a nest all-reduce inside strategy.run(tf.function(fn)) over four replicas: TF's lifted
-    # function packs the upstream gradients' all-reduce; simdist's per-replica functions sum them leaf by leaf.
     "r4-grads": ("all_reduce MEAN traced", "all_reduce SUM traced"),
-    # (3) extended.batch_reduce_to in a tf.function (cross-replica): TF packs the seven values into one ring
-    # all-reduce (its chunks cut across the values: the 48-element value's elements 26, 29 summed in another order);
-    # simdist reduces each value alone (as eagerly).
-    "r3-batch-reduce": ("SUM none traced", "SUM bpp64 traced", "MEAN none traced", "MEAN bpp64 traced"),
-    "r4-batch-reduce": ("SUM none traced", "SUM bpp64 traced", "MEAN none traced", "MEAN bpp64 traced"),
+    # (3) fixed (fix61d, clause reduce.ring-order): extended.batch_reduce_to in a tf.function (cross-replica) packs
+    # the values into one ring all-reduce per pack, as a replica's traced nest all_reduce (the "SUM/MEAN none/bpp64
+    # traced" keys of r3-/r4-batch-reduce, formerly left out here, now compared).
     # (4) fixed (lead61, clause run.lifted-function): strategy.run(tf.function(fn)) where fn has a NumPy default
     # argument: as TF's lifted clone, fn's Python gets its defaults unbound (the "numpy default traced" keys).
 }
