@@ -158,9 +158,11 @@ def _render_table(header: list[str], rows: list[list[str]], widths: list[int], j
     def rule(left: str, fill: str, mid: str, right: str) -> str:
         return left + mid.join(fill * w for w in widths) + right
 
-    def render_row(cells: list[str], bar: str) -> list[str]:
+    def render_row(cells: list[str], bar: str, bottom: bool = False) -> list[str]:
         wrapped = [_wrap(c, w, j) for c, w, j in zip(cells, inner, justify)]
         height = max(len(c) for c in wrapped)
+        if bottom:   # rich aligns a header row's cells to the bottom (Table._render's align_cell), others to the top
+            wrapped = [[" " * w] * (height - len(c)) + c for c, w in zip(wrapped, inner)]
         out = []
         for i in range(height):
             parts = [(c[i] if i < len(c) else " " * w) for c, w in zip(wrapped, inner)]
@@ -168,7 +170,7 @@ def _render_table(header: list[str], rows: list[list[str]], widths: list[int], j
         return out
 
     lines = [rule("┏", "━", "┳", "┓")]
-    lines += render_row(header, "┃")
+    lines += render_row(header, "┃", bottom=True)
     lines.append(rule("┡", "━", "╇", "┩"))
     for i, row in enumerate(rows):
         if i:
