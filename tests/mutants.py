@@ -2531,7 +2531,7 @@ TRAINING_BATCH13: list[Mutant] = [
        "Dataset.range(start, stop, step)'s cardinality floors (stop - start) / step: range(0, 10, 3) reports 3 "
        "elements and yields 4"),
     _t("enumerate-start-ignored", "boundary", "simdist/runtime/data/dataset.py",
-       "        return _ZipDataset((_RangeDataset(_int_arg(start), _INT64_MAX, 1, dtypes.int64), self))\n",
+       "        return _ZipDataset((_RangeDataset(_int_arg(start, \"start\"), _INT64_MAX, 1, dtypes.int64), self))\n",
        "        return _ZipDataset((_RangeDataset(0, _INT64_MAX, 1, dtypes.int64), self))\n",
        "Dataset.enumerate(start=k) counts from 0 whatever start is"),
     _t("unbatch-cardinality-not-multiplied", "boundary", "simdist/runtime/data/batching.py",
@@ -3177,8 +3177,8 @@ TRAINING_BATCH15: list[Mutant] = [
        "merging tf.data Options replaces a nested options object (threading, experimental_optimization, ...) "
        "wholesale: a downstream with_options loses the fields set upstream in the same group"),
     _t("enumerate-index-int32", "dtype", "simdist/runtime/data/dataset.py",
-       "        return _ZipDataset((_RangeDataset(_int_arg(start), _INT64_MAX, 1, dtypes.int64), self))\n",
-       "        return _ZipDataset((_RangeDataset(_int_arg(start), _INT64_MAX, 1, dtypes.int32), self))\n",
+       "        return _ZipDataset((_RangeDataset(_int_arg(start, \"start\"), _INT64_MAX, 1, dtypes.int64), self))\n",
+       "        return _ZipDataset((_RangeDataset(_int_arg(start, \"start\"), _INT64_MAX, 1, dtypes.int32), self))\n",
        "enumerate's index is int32 instead of int64"),
 ]
 TRAINING += TRAINING_BATCH15
@@ -8646,9 +8646,9 @@ TRAINING_BATCH51: list[Mutant] = [
        "a concrete function's output type text writes a returned dict's keys sorted (TF: as returned)"),
     # -- tf.data
     _t("padded-batch-drop-remainder-ignored", "boundary", "simdist/runtime/data/dataset.py",
-       "        return _PaddedBatchDataset(self, _int_arg(batch_size), padded_shapes, padding_values,\n"
+       "        return _PaddedBatchDataset(self, _int_arg(batch_size, \"batch_size\"), padded_shapes, padding_values,\n"
        "                                   _bool_arg(drop_remainder))\n",
-       "        return _PaddedBatchDataset(self, _int_arg(batch_size), padded_shapes, padding_values,\n"
+       "        return _PaddedBatchDataset(self, _int_arg(batch_size, \"batch_size\"), padded_shapes, padding_values,\n"
        "                                   False)\n",
        "padded_batch(drop_remainder=True) keeps the partial last batch"),
     _t("rebatch-drop-remainder-ignored", "boundary", "simdist/runtime/data/dataset.py",
@@ -11294,8 +11294,8 @@ TRAINING_BATCH69: list[Mutant] = [
        "mainstream: a map function's list output is converted as one tensor (stacked) instead of TF's tuple of "
        "components"),
     _t("dataset-repeat-default-zero", "boundary", "simdist/runtime/data/dataset.py",
-       "        return _RepeatDataset(self, -1 if count is None else _int_arg(count))\n",
-       "        return _RepeatDataset(self, 0 if count is None else _int_arg(count))\n",
+       "        return _RepeatDataset(self, -1 if count is None else _int_arg(count, \"count\"))\n",
+       "        return _RepeatDataset(self, 0 if count is None else _int_arg(count, \"count\"))\n",
        "mainstream: Dataset.repeat() with no count repeats 0 times (an empty dataset) instead of forever"),
     _t("shard-first-round-count-from-zero", "boundary", "simdist/runtime/data/shard.py",
        "                seen = pos + 1\n",
@@ -12224,8 +12224,8 @@ TRAINING_BATCH75: list[Mutant] = [
        "        return _window(self, size, shift, 1, drop_remainder)\n",
        "mainstream: Dataset.window ignores its stride argument"),
     _t("batch-drop-remainder-not-passed", "formula", "simdist/runtime/data/dataset.py",
-       "        return _BatchDataset(self, _int_arg(batch_size), _bool_arg(drop_remainder), num_parallel_calls)\n",
-       "        return _BatchDataset(self, _int_arg(batch_size), False, num_parallel_calls)\n",
+       "        return _BatchDataset(self, _int_arg(batch_size, \"batch_size\"), _bool_arg(drop_remainder), num_parallel_calls)\n",
+       "        return _BatchDataset(self, _int_arg(batch_size, \"batch_size\"), False, num_parallel_calls)\n",
        "mainstream: Dataset.batch drops its drop_remainder argument: the partial last batch is kept"),
     # -- tf.function
     _t("frame-key-replica-by-strategy-only", "formula", "simdist/tf/_function.py",
