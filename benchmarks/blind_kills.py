@@ -4,7 +4,7 @@ committed package (suite_kills.py's plant-and-run):
 
     python benchmarks/blind_kills.py BATCH ["-k EXPRESSION"]
 
-BATCH is 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78 or 79. Prints the baseline (the unmutated copy must pass) and one line per mutant: killed
+BATCH is 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79 or 81. Prints the baseline (the unmutated copy must pass) and one line per mutant: killed
 (with the failing test) or survived. docs/conformance.md has the figures: batch 19, 1 of 14 with its
 default slice ("Twenty-first session ... a nineteenth blind batch"); batch 20 in "Twenty-second session
 ... a twentieth blind batch"; batch 21 in "Twenty-third session: ... against the twenty-first blind
@@ -58,7 +58,9 @@ session, 2026-12-07: a seventy-seventh blind batch" (the 11 mutants not killed o
 modules of its areas, the five 59 sweeps merged); batch 78 in "Sixtieth session, 2026-12-07: a seventy-eighth blind
 batch" (the 11 mutants not killed on first contact over the 167 suite modules of its areas and the five 60 sweeps);
 batch 79 in "Sixtieth session, 2026-12-07: a seventy-ninth blind batch" (the 12 mutants not killed on first contact over
-the 138 suite modules of its areas, the five 60 sweeps merged).
+the 138 suite modules of its areas, the five 60 sweeps merged); batch 81 in "Sixty-first session, 2026-12-07: an
+eighty-first blind batch" (the 14 mutants not killed on first contact over the 147 suite modules of its areas, the five
+61 sweeps merged).
 """
 
 from __future__ import annotations
@@ -430,6 +432,15 @@ BATCHES: dict[str, tuple[list[str], str]] = {
             "iterator-end-in-function-stop-iteration", "colocate-other-strategy-variable-accepted",
             "int32-split-first-leaf-ignored", "conv-groups-output-depth-unchecked"],
            "blind79"),
+    # (batch 81: the survivors of first contact over the 147 suite modules of its areas, the five 61 sweeps merged:
+    # docs/conformance.md, "an eighty-first blind batch"; the gaps slice "blind81", suite/test_blind81_gaps.py, kills
+    # all fourteen)
+    "81": (["conv-bias-grad-per-image-first", "gather-int16-indices-refused", "backprop-filter-top-pad-strict",
+            "gemv-split-longer-parts-last", "nan-choice-scalar-tail-too", "int-div-zero-empty-refused",
+            "tensor-scatter-inner-rank-below-accepted", "softmax-axis-equal-rank-wraps", "pool-batch-stride-unchecked",
+            "prod-complex-one-element-multiplied", "cast-same-dtype-variable-read",
+            "function-traces-share-random-kernels", "probe-unknown-rank-as-scalar", "rng-philox-alg-as-auto-select"],
+           "blind81"),
 
     # (batch 78: the survivors of first contact over the 167 suite modules of its areas and the five 60 sweeps:
     # docs/conformance.md, "a seventy-eighth blind batch"; the gaps slice "blind78", suite/test_blind78_gaps.py;

@@ -2525,7 +2525,7 @@ TRAINING_BATCH13: list[Mutant] = [
        "Dataset.range(start, stop, step)'s cardinality floors (stop - start) / step: range(0, 10, 3) reports 3 "
        "elements and yields 4"),
     _t("enumerate-start-ignored", "boundary", "simdist/runtime/data/dataset.py",
-       "        return _ZipDataset((_RangeDataset(_int_arg(start), _INT64_MAX, 1, dtypes.int64), self))\n",
+       "        return _ZipDataset((_RangeDataset(_int_arg(start, \"start\"), _INT64_MAX, 1, dtypes.int64), self))\n",
        "        return _ZipDataset((_RangeDataset(0, _INT64_MAX, 1, dtypes.int64), self))\n",
        "Dataset.enumerate(start=k) counts from 0 whatever start is"),
     _t("unbatch-cardinality-not-multiplied", "boundary", "simdist/runtime/data/batching.py",
@@ -3171,8 +3171,8 @@ TRAINING_BATCH15: list[Mutant] = [
        "merging tf.data Options replaces a nested options object (threading, experimental_optimization, ...) "
        "wholesale: a downstream with_options loses the fields set upstream in the same group"),
     _t("enumerate-index-int32", "dtype", "simdist/runtime/data/dataset.py",
-       "        return _ZipDataset((_RangeDataset(_int_arg(start), _INT64_MAX, 1, dtypes.int64), self))\n",
-       "        return _ZipDataset((_RangeDataset(_int_arg(start), _INT64_MAX, 1, dtypes.int32), self))\n",
+       "        return _ZipDataset((_RangeDataset(_int_arg(start, \"start\"), _INT64_MAX, 1, dtypes.int64), self))\n",
+       "        return _ZipDataset((_RangeDataset(_int_arg(start, \"start\"), _INT64_MAX, 1, dtypes.int32), self))\n",
        "enumerate's index is int32 instead of int64"),
 ]
 TRAINING += TRAINING_BATCH15
@@ -8640,9 +8640,9 @@ TRAINING_BATCH51: list[Mutant] = [
        "a concrete function's output type text writes a returned dict's keys sorted (TF: as returned)"),
     # -- tf.data
     _t("padded-batch-drop-remainder-ignored", "boundary", "simdist/runtime/data/dataset.py",
-       "        return _PaddedBatchDataset(self, _int_arg(batch_size), padded_shapes, padding_values,\n"
+       "        return _PaddedBatchDataset(self, _int_arg(batch_size, \"batch_size\"), padded_shapes, padding_values,\n"
        "                                   _bool_arg(drop_remainder))\n",
-       "        return _PaddedBatchDataset(self, _int_arg(batch_size), padded_shapes, padding_values,\n"
+       "        return _PaddedBatchDataset(self, _int_arg(batch_size, \"batch_size\"), padded_shapes, padding_values,\n"
        "                                   False)\n",
        "padded_batch(drop_remainder=True) keeps the partial last batch"),
     _t("rebatch-drop-remainder-ignored", "boundary", "simdist/runtime/data/dataset.py",
@@ -11289,8 +11289,8 @@ TRAINING_BATCH69: list[Mutant] = [
        "mainstream: a map function's list output is converted as one tensor (stacked) instead of TF's tuple of "
        "components"),
     _t("dataset-repeat-default-zero", "boundary", "simdist/runtime/data/dataset.py",
-       "        return _RepeatDataset(self, -1 if count is None else _int_arg(count))\n",
-       "        return _RepeatDataset(self, 0 if count is None else _int_arg(count))\n",
+       "        return _RepeatDataset(self, -1 if count is None else _int_arg(count, \"count\"))\n",
+       "        return _RepeatDataset(self, 0 if count is None else _int_arg(count, \"count\"))\n",
        "mainstream: Dataset.repeat() with no count repeats 0 times (an empty dataset) instead of forever"),
     _t("shard-first-round-count-from-zero", "boundary", "simdist/runtime/data/shard.py",
        "                seen = pos + 1\n",
@@ -12219,8 +12219,8 @@ TRAINING_BATCH75: list[Mutant] = [
        "        return _window(self, size, shift, 1, drop_remainder)\n",
        "mainstream: Dataset.window ignores its stride argument"),
     _t("batch-drop-remainder-not-passed", "formula", "simdist/runtime/data/dataset.py",
-       "        return _BatchDataset(self, _int_arg(batch_size), _bool_arg(drop_remainder), num_parallel_calls)\n",
-       "        return _BatchDataset(self, _int_arg(batch_size), False, num_parallel_calls)\n",
+       "        return _BatchDataset(self, _int_arg(batch_size, \"batch_size\"), _bool_arg(drop_remainder), num_parallel_calls)\n",
+       "        return _BatchDataset(self, _int_arg(batch_size, \"batch_size\"), False, num_parallel_calls)\n",
        "mainstream: Dataset.batch drops its drop_remainder argument: the partial last batch is kept"),
     # -- tf.function
     _t("frame-key-replica-by-strategy-only", "formula", "simdist/tf/_function.py",
@@ -13048,3 +13048,169 @@ TRAINING_BATCH78: list[Mutant] = [
 ]
 TRAINING += TRAINING_BATCH78
 CATALOGUE += TRAINING_BATCH78
+
+
+#: Blind batch 81 (sixty-first session, helper blind61b): op kernels and gradients, tf.data, tf.function,
+#: checkpoints, distribution and random ops; written from simdist's source before reading the suite. "mainstream": a
+#: changed line an ordinary training program runs (/work/wt/blind61b_logs/prog1-3.py under coverage.py);
+#: "subtle": a last-bit (or NaN-payload) difference.
+TRAINING_BATCH81: list[Mutant] = [
+    # -- op kernels and gradients
+    _t("leaf-sum-float16-lanes-in-half", "dtype", "simdist/runtime/ops/sum_order.py",
+       "    half = dtype.char == \"e\" or dtype == _BF16\n",
+       "    half = dtype == _BF16\n",
+       "mainstream, subtle: a float16 sum's packet lanes are combined in float16 instead of TF's float32 (rounded "
+       "once): reduce_sum of float16 rows an ulp off"),
+    _t("conv-bias-grad-per-image-first", "order", "simdist/runtime/ops/onednn_conv_bias.py",
+       "        s = np.add.reduce(np.ascontiguousarray(part), axis=0, dtype=_F) if part.shape[0] else np.zeros(c, _F)\n",
+       "        s = np.add.reduce(np.add.reduce(rows[start - size:start], axis=1, dtype=_F), axis=0, dtype=_F) "
+       "if part.shape[0] else np.zeros(c, _F)\n",
+       "mainstream, subtle: oneDNN's convolution bias gradient sums each image's pixels first and then the images, "
+       "instead of one in-order sum over the thread's pixels: the bias gradient an ulp off"),
+    _t("backprop-filter-first-part-floor", "boundary", "simdist/runtime/ops/onednn_backprop_filter.py",
+       "    first = _cdiv(n, nmb)\n",
+       "    first = n // nmb\n",
+       "mainstream, subtle: the first of oneDNN's two image groups in Conv2DBackpropFilter takes floor(n / 2) images "
+       "instead of balance211's ceil: an odd batch's filter gradient summed in other parts, an ulp off"),
+    _t("gather-int16-indices-refused", "dtype", "simdist/runtime/ops/array.py",
+       "    if idx.dtype not in (dtypes.int16, dtypes.int32, dtypes.int64):\n",
+       "    if idx.dtype not in (dtypes.int32, dtypes.int64):\n",
+       "mainstream: tf.gather refuses int16 indices (GatherV2's Tindices takes int16, int32 and int64)"),
+    _t("backprop-input-columns-reversed", "order", "simdist/runtime/ops/onednn_backprop_input.py",
+       "    for b in range(kw):\n        cols = np.ascontiguousarray(win[:, b])",
+       "    for b in reversed(range(kw)):\n        cols = np.ascontiguousarray(win[:, b])",
+       "mainstream, subtle: the input gradient's per-column sums (VALID, stride 1) added from the last filter column "
+       "instead of the first: Conv2DBackpropInput an ulp off"),
+    _t("backprop-input-same-per-column", "boundary", "simdist/runtime/ops/onednn_backprop_input.py",
+       "        return padding == \"VALID\"\n",
+       "        return padding in (\"VALID\", \"SAME\")\n",
+       "mainstream, subtle: a SAME-padded stride-1 input gradient taken as one sum per filter column (VALID's order) "
+       "instead of one sum: an ulp off"),
+    _t("backprop-filter-top-pad-strict", "boundary", "simdist/runtime/ops/onednn_backprop_filter.py",
+       "    return (left < kw and right < kw and top <= kh // 2 and bottom <= kh // 2\n",
+       "    return (left < kw and right < kw and top < kh // 2 and bottom <= kh // 2\n",
+       "mainstream, subtle: oneDNN's backward-weights kernel taken only for a top padding below kh // 2: a SAME 3x3 "
+       "filter gradient summed in another order, an ulp off"),
+    _t("gemv-split-longer-parts-last", "order", "simdist/runtime/ops/onednn_matmul.py",
+       "        bounds.append(bounds[-1] + width + (t < extra))\n",
+       "        bounds.append(bounds[-1] + width + (t >= threads - extra))\n",
+       "subtle: oneDNN's matrix-vector product splits an odd k with the longer part last instead of first "
+       "(part_1d): one row times a wide matrix an ulp off"),
+    _t("addn-chain-from-last", "order", "simdist/runtime/ops/sum_chain.py",
+       "    out = np.asarray(np.add(arrays[lo], arrays[lo + 1]))\n    for a in arrays[lo + 2:hi]:\n",
+       "    out = np.asarray(np.add(arrays[hi - 1], arrays[hi - 2]))\n    for a in arrays[lo:hi - 2][::-1]:\n",
+       "mainstream, subtle: AddN's chain (gradient aggregation, add_n, cross-replica sums) adds its inputs from the "
+       "last one back instead of TF's in1 + in2 + ...: sums of three or more an ulp off"),
+    _t("nan-choice-scalar-tail-too", "boundary", "simdist/runtime/ops/math.py",
+       "            head = out.size - out.size % p\n",
+       "            head = out.size\n",
+       "subtle: where both operands of a float Add/Mul with a scalar are NaN, the scalar's NaN is taken in the "
+       "packets' scalar tail too (TF takes the tensor's there): NaN payloads differ"),
+    _t("int-div-zero-empty-refused", "boundary", "simdist/runtime/ops/math.py",
+       "            if not np.all(b) and 0 not in np.broadcast_shapes(np.shape(a), np.shape(b)):\n",
+       "            if not np.all(b):\n",
+       "mainstream: an integer division (floordiv, floormod, truncatediv) of an empty output by a zero divisor is "
+       "'Integer division by zero' instead of TF's empty result"),
+    _t("split-count-not-dividing-accepted", "missing-error", "simdist/runtime/ops/array.py",
+       "        if k <= 0 or n % k:\n",
+       "        if k <= 0 or n < k:\n",
+       "mainstream: tf.split into num_split pieces checks only that the dimension holds that many, not that it "
+       "divides evenly: split(range(5), 2) goes on instead of TF's InvalidArgumentError"),
+    _t("concat-dims-after-axis-unchecked", "missing-error", "simdist/runtime/ops/array.py",
+       "            if d != ax and a.shape[d] != s0[d]:\n",
+       "            if d < ax and a.shape[d] != s0[d]:\n",
+       "mainstream: ConcatV2 compares only the dimensions before the axis: a mismatch after it is NumPy's ValueError "
+       "instead of TF's InvalidArgumentError"),
+    _t("unstack-num-below-dim-accepted", "missing-error", "simdist/runtime/ops/array.py",
+       "    if num is not None and int(num) != t.shape[ax]:",
+       "    if num is not None and int(num) > t.shape[ax]:",
+       "mainstream: tf.unstack with a num below the axis's size unpacks instead of TF's InvalidArgumentError"),
+    _t("tensor-scatter-inner-rank-below-accepted", "missing-error", "simdist/runtime/ops/scatter.py",
+       "    if len(us) - outer != len(xs) - ix:\n",
+       "    if len(us) - outer > len(xs) - ix:\n",
+       "mainstream: tensor_scatter_nd_* accepts updates with fewer inner dimensions than the slices they replace "
+       "(broadcast) instead of TF's InvalidArgumentError"),
+    _t("nd-index-equal-dim-accepted", "boundary", "simdist/runtime/ops/scatter.py",
+       "    lim = np.asarray(shape[:k], dtype=np.int64)\n    bad = np.any((idx < 0) | (idx >= lim), axis=-1)\n",
+       "    lim = np.asarray(shape[:k], dtype=np.int64)\n    bad = np.any((idx < 0) | (idx > lim), axis=-1)\n",
+       "mainstream: gather_nd / scatter_nd's index check lets an index equal to the dimension through: NumPy's "
+       "IndexError instead of TF's InvalidArgumentError"),
+    _t("softmax-axis-equal-rank-wraps", "boundary", "simdist/runtime/ops/activations.py",
+       "    if not -nd <= axis < nd:\n",
+       "    if not -nd <= axis <= nd:\n",
+       "softmax/log_softmax with axis equal to the rank wraps to axis 0 instead of TF's InvalidArgumentError"),
+    _t("pool-batch-stride-unchecked", "missing-error", "simdist/runtime/ops/pooling.py",
+       "    if ksize[0] != 1 or strides[0] != 1:\n        raise errors.UnimplementedError(None, None, f\"Pooling is not "
+       "yet supported on the batch dimension. [Op:{op}]\")\n    if op == \"AvgPool\" and not first:\n",
+       "    if ksize[0] != 1:\n        raise errors.UnimplementedError(None, None, f\"Pooling is not "
+       "yet supported on the batch dimension. [Op:{op}]\")\n    if op == \"AvgPool\" and not first:\n",
+       "mainstream: max/avg pooling checks only the window's batch entry: a batch stride other than 1 pools instead "
+       "of TF's UnimplementedError"),
+    _t("prod-complex-one-element-multiplied", "formula", "simdist/runtime/ops/reductions.py",
+       "        one = _one_each(v, axis, keepdims)\n        if one is not None:\n            return one\n",
+       "",
+       "subtle: a complex reduce_prod with one element per output multiplies it into 1 instead of TF's copy: "
+       "infinities and NaNs (and signed zeros) come out otherwise"),
+    _t("cast-same-dtype-variable-read", "formula", "simdist/runtime/ops/math.py",
+       "    if (isinstance(x, Tensor) or isinstance(x, _variables().ResourceVariable)) and x.dtype == dt:\n",
+       "    if isinstance(x, Tensor) and x.dtype == dt:\n",
+       "mainstream: tf.cast of a variable to its own dtype returns a read tensor instead of TF's variable itself"),
+    # -- tf.data
+    _t("flat-map-ends-at-empty-inner", "boundary", "simdist/runtime/data/resumable.py",
+       "            try:\n                state[\"out\"] = iter(handle(flat))\n",
+       "            try:\n                state[\"out\"] = iter(handle(flat))\n                return next(state[\"out\"])\n",
+       "mainstream: flat_map (and the expanding datasets) ends at the first element whose dataset is empty instead "
+       "of going on with the next element"),
+    _t("dataset-element-ragged-densified", "formula", "simdist/runtime/data/elements.py",
+       "    if isinstance(value, (SparseTensor, RaggedTensor)):\n        return value\n    if isinstance(value, DatasetV2):",
+       "    if isinstance(value, SparseTensor):\n        return value\n    if isinstance(value, DatasetV2):",
+       "mainstream: a ragged element of a dataset converted as a dense tensor instead of kept ragged"),
+    _t("flat-map-spec-probes-one-fill", "formula", "simdist/runtime/data/map_filter.py",
+       "    for size, fill in ((2, 0), (3, 1)):\n        arrays = input_dataset._probe_flat(size, fill)\n"
+       "        with _tracing(trace), warnings.catch_warnings():\n            warnings.simplefilter(\"ignore\")\n"
+       "            try:\n                ds = _returned_dataset(",
+       "    for size, fill in ((2, 0), (3, 0)):\n        arrays = input_dataset._probe_flat(size, fill)\n"
+       "        with _tracing(trace), warnings.catch_warnings():\n            warnings.simplefilter(\"ignore\")\n"
+       "            try:\n                ds = _returned_dataset(",
+       "mainstream: flat_map's element spec probed twice with the same element values: a dimension that follows the "
+       "values stays known instead of TF's None"),
+    # -- tf.function
+    _t("function-no-creation-trace-uncounted", "state", "simdist/tf/_function.py",
+       "                self._count_trace(args, kwargs, _NO_CREATION_TRACE)\n",
+       "                pass\n",
+       "mainstream: a tf.function whose first call creates variables counts one trace instead of TF's two (its "
+       "second trace with creation refused): experimental_get_tracing_count off by one"),
+    _t("function-traces-share-random-kernels", "formula", "simdist/tf/_function.py",
+       "        return random_graphs.scope(traces, key)\n",
+       "        return random_graphs.scope(traces, None)\n",
+       "mainstream: a tf.function's traces share one set of random kernels (op seeds' streams) instead of each "
+       "concrete function's own: a second trace's draws continue the first's"),
+    _t("probe-unknown-rank-as-scalar", "boundary", "simdist/runtime/data/elements.py",
+       "        dims = (size,) if s.shape.rank is None else",
+       "        dims = () if s.shape.rank is None else",
+       "mainstream: a dataset function's spec probe gives an element of unknown rank as a scalar instead of a "
+       "vector of the probe's size: the function's output shapes come out known where TF's are not"),
+    _t("reduce-bool-accepted", "missing-error", "simdist/semantics/reduce.py",
+       "    return dtype.is_bool or dtype == dtypes.string\n",
+       "    return dtype == dtypes.string\n",
+       "mainstream: a cross-replica SUM/MEAN of bool values goes on instead of TF's refusal (AddN and Sum have no "
+       "bool kernel)"),
+    _t("gather-int64-not-collective", "formula", "simdist/semantics/gather.py",
+       "    return collective and dtype != \"int32\"\n",
+       "    return collective and dtype not in (\"int32\", \"int64\")\n",
+       "mainstream: MirroredStrategy's gather of int64 values takes the concatenation path's checks instead of the "
+       "collective all-gather's"),
+    # -- random ops
+    _t("philox-counter-64-bits", "dtype", "simdist/runtime/ops/philox.py",
+       "        self.counter = counter & ((1 << 128) - 1)\n",
+       "        self.counter = counter & ((1 << 64) - 1)\n",
+       "mainstream: the Philox counter kept in 64 bits instead of 128: a counter whose high words are set (a "
+       "Generator's, a stateless kernel's) draws other numbers"),
+    _t("rng-philox-alg-as-auto-select", "formula", "simdist/runtime/ops/rng_alg.py",
+       "    if a == 3:\n        return _random._seed(seed, opname)\n",
+       "    if a in (1, 3):\n        return _random._seed(seed, opname)\n",
+       "mainstream: the stateless ops' alg='philox' seed taken as auto_select's (StatelessRandomGetKeyCounter) instead "
+       "of the Philox key draw: seeds of other lengths and dtypes refused or drawn otherwise"),
+]
+TRAINING += TRAINING_BATCH81
+CATALOGUE += TRAINING_BATCH81

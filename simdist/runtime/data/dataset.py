@@ -162,7 +162,8 @@ class DatasetV2:
         """`range(stop)`, `range(start, stop[, step])` like Python's, as int64 scalars by default."""
         if not 1 <= len(args) <= 3:
             raise ValueError("Invalid arguments to `range`: expected 1 to 3 arguments, got %d" % len(args))
-        ints = [_int_arg(a) for a in args]
+        names = ("stop",) if len(args) == 1 else ("start", "stop", "step")
+        ints = [_int_arg(a, w) for a, w in zip(args, names)]
         start, stop, step = (0, ints[0], 1) if len(ints) == 1 else (ints + [1])[:3] if len(ints) == 2 else ints
         return _RangeDataset(start, stop, step, dtypes.as_dtype(output_type))
 
@@ -227,12 +228,12 @@ class DatasetV2:
     # --- transformations ---------------------------------------------------------------------------
     def batch(self, batch_size: Any, drop_remainder: Any = False, num_parallel_calls: Any = None,
               deterministic: Any = None, name: str | None = None) -> "DatasetV2":
-        return _BatchDataset(self, _int_arg(batch_size), _bool_arg(drop_remainder), num_parallel_calls)
+        return _BatchDataset(self, _int_arg(batch_size, "batch_size"), _bool_arg(drop_remainder), num_parallel_calls)
 
     def padded_batch(self, batch_size: Any, padded_shapes: Any = None, padding_values: Any = None,
                      drop_remainder: Any = False, name: str | None = None) -> "DatasetV2":
         """Batch, padding each component to `padded_shapes` (unknown dims: the longest in the batch)."""
-        return _PaddedBatchDataset(self, _int_arg(batch_size), padded_shapes, padding_values,
+        return _PaddedBatchDataset(self, _int_arg(batch_size, "batch_size"), padded_shapes, padding_values,
                                    _bool_arg(drop_remainder))
 
     def ragged_batch(self, batch_size: Any, drop_remainder: Any = False, row_splits_dtype: Any = dtypes.int64,
@@ -256,10 +257,10 @@ class DatasetV2:
         return _RebatchDataset(self, sizes, bool(drop_remainder))
 
     def repeat(self, count: Any = None, name: str | None = None) -> "DatasetV2":
-        return _RepeatDataset(self, -1 if count is None else _int_arg(count))
+        return _RepeatDataset(self, -1 if count is None else _int_arg(count, "count"))
 
     def shard(self, num_shards: Any, index: Any, name: str | None = None) -> "DatasetV2":
-        return _ShardDataset(self, _int_arg(num_shards), _int_arg(index))
+        return _ShardDataset(self, _int_arg(num_shards, "num_shards"), _int_arg(index, "index"))
 
     def map(self, map_func: Callable[..., Any], num_parallel_calls: Any = None, deterministic: Any = None,
             synchronous: Any = None, use_unbounded_threadpool: bool = False, name: str | None = None) -> "DatasetV2":
@@ -375,13 +376,21 @@ class DatasetV2:
         return snapshot(self, path, compression, reader_func, shard_func)
 
     def take(self, count: Any, name: str | None = None) -> "DatasetV2":
-        return _TakeDataset(self, _int_arg(count))
+        return _TakeDataset(self, _int_arg(count, "count"))
 
     def skip(self, count: Any, name: str | None = None) -> "DatasetV2":
-        return _SkipDataset(self, _int_arg(count))
+        return _SkipDataset(self, _int_arg(count, "count"))
 
     def prefetch(self, buffer_size: Any, name: str | None = None) -> "DatasetV2":
-        return _PrefetchDataset(self, _int_arg(buffer_size))
+        size = _int_arg(buffer_size, "buffer_size")
+        if not isinstance(buffer_size, (int, type(None))):
+            # (TF passes `legacy_autotune=(buffer_size == AUTOTUNE)` to the op, whose bool attr refuses NumPy's
+            # np.False_ and a tensor's comparison: TypeError after the int64 conversion; TF 2.21 observed, blind61b)
+            shown = "np.False_" if size != -1 else "np.True_"
+            if isinstance(buffer_size, Tensor):
+                shown = f"<tf.Tensor: shape=(), dtype=bool, numpy={size == -1}>"
+            raise TypeError(f"Expected bool for argument 'legacy_autotune' not {shown}.")
+        return _PrefetchDataset(self, size)
 
     def cache(self, filename: str = "", name: str | None = None) -> "DatasetV2":
         if filename:
@@ -394,14 +403,16 @@ class DatasetV2:
         """A buffer shuffle with TF's order for its seeds (clause dataset.shuffle): the (seed, seed2)
         pair is resolved now, as TF's get_seed at construction (a global seed alone draws an op seed)."""
         from simdist.runtime.ops.random_gamma import tf_seeds
+        if isinstance(seed, Tensor) and seed.dtype == dtypes.bool_:   # (random_seed.get_seed's int32 bound, TF 2.21)
+            raise TypeError("Cannot convert 2147483647 to EagerTensor of dtype bool")
         op_seed = None if seed is None else _int_arg(seed)
-        return _ShuffleDataset(self, _int_arg(buffer_size), op_seed,
+        return _ShuffleDataset(self, _int_arg(buffer_size, "buffer_size"), op_seed,
                                True if reshuffle_each_iteration is None else bool(reshuffle_each_iteration),
                                tf_seeds(op_seed))
 
     def enumerate(self, start: Any = 0, name: str | None = None) -> "DatasetV2":
         """(index, element) pairs, index int64 from `start` (TF builds it as zip(range, self))."""
-        return _ZipDataset((_RangeDataset(_int_arg(start), _INT64_MAX, 1, dtypes.int64), self))
+        return _ZipDataset((_RangeDataset(_int_arg(start, "start"), _INT64_MAX, 1, dtypes.int64), self))
 
     def concatenate(self, dataset: "DatasetV2", name: str | None = None) -> "DatasetV2":
         return _ConcatenateDataset(self, dataset)

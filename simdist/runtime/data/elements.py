@@ -87,8 +87,15 @@ def _fmt_shape(shape: tuple[int, ...]) -> str:
 
 
 def _int_arg(value: Any, what: str = "") -> int:
-    """An int64 scalar argument (Python int, NumPy integer or integer tensor), TF's TypeError otherwise."""
+    """An int64 scalar argument (Python int, NumPy integer or int64 tensor), TF's TypeError otherwise. TF converts it
+    with `convert_to_tensor(value, dtype=int64, name=what)`: a tensor of another dtype (int32, uint8, bool, a float)
+    is that conversion's ValueError "<what>: Tensor conversion requested dtype int64 for Tensor with dtype ...",
+    eagerly and when traced (a dataset function's `range(x)` of an int32 element; TF 2.21 observed, blind61b;
+    clause dataset.api-surface)."""
     if isinstance(value, Tensor):
+        if value.dtype != dtypes.int64:
+            raise ValueError(f"{what + ': ' if what else ''}Tensor conversion requested dtype int64 for Tensor with "
+                             f"dtype {value.dtype.name}: {value!r}")
         value = value.numpy()
     if isinstance(value, (bool, np.bool_)):
         return int(value)
