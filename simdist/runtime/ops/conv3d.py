@@ -202,9 +202,11 @@ _ONEDNN_SOURCE = {"Conv3DBackpropInputV2": "mkl_conv_grad_input_ops.cc:546",
 def _check_dy(dy: np.ndarray, want: Sequence[int], op: str) -> None:
     """The 3-D backprops' out_backprop shape: Eigen's kernels' (float64) InvalidArgumentError; oneDNN's (float32,
     float16, bfloat16 where the CPU takes them) AbortedError from the primitive's creation, for an out_backprop of
-    another shape or rank (clause ops.nn-3d; conv3d_transpose with an output_shape the input does not fit, TF 2.21
-    on the oneDNN host, fsweep61's f-transpose `r3 ... bad`)."""
-    if tuple(dy.shape) != tuple(want) and onednn_conv(_dtname(dy)) and not context.in_xla():
+    rank 4 or 5 and another shape (clause ops.nn-3d; conv3d_transpose with an output_shape the input does not fit,
+    TF 2.21 on the oneDNN host, fsweep61's f-transpose `r3 ... bad`)."""
+    # (an out_backprop of another rank than 4 or 5 is the oneDNN kernel's InvalidArgumentError "input_sizes must be 4
+    # or 5-dimensional" first, observed: fz31b's rank-2 conv3d_transpose input)
+    if tuple(dy.shape) != tuple(want) and dy.ndim in (4, 5) and onednn_conv(_dtname(dy)) and not context.in_xla():
         raise errors.AbortedError(None, None, "Operation received an exception:Status: 2, message: could not create "
                                   "a primitive descriptor for the convolution forward propagation primitive. Run "
                                   "workload with environment variable ONEDNN_VERBOSE=all to get additional "
