@@ -539,6 +539,15 @@ def _dilated_floor(tf: Any) -> Any:
         for p in ("VALID", "SAME"):
             out[f"max_pool floor {dt} {p}"] = case(tf, f"f-floor {dt} {p}",
                                                    lambda a, p=p: tf.nn.max_pool2d(a, 2, 2, p), [xm], grad=False)
+        # a MaxPool of depth window 1 ignores its depth stride (its gradient refuses it: fsweep61's cases)
+        xd = arr(f"depthsx{dt}", (2, 5, 6, 4), dt)
+        for sk, st in (("s2222", [1, 2, 2, 2]), ("s1113", [1, 1, 1, 3])):
+            out[f"max_pool depth stride {dt} {sk}"] = case(
+                tf, f"f-mpds {dt} {sk}", lambda a, st=st: tf.nn.max_pool2d(a, [1, 2, 2, 1], st, "SAME"), [xd],
+                grad=False)
+        out[f"max_pool1d full strides {dt}"] = case(
+            tf, f"f-mp1ds {dt}", lambda a: tf.nn.max_pool1d(a, 2, [2, 2, 2], "VALID"),
+            [arr(f"depths1x{dt}", (2, 9, 4), dt)], grad=False)
     return out
 
 
