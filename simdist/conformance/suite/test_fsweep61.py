@@ -48,6 +48,14 @@ def test_fsweep61_pools_by_format_and_window_form(backend: Any, name: str) -> No
     _check(backend, name)
 
 
+@pytest.mark.clause("nn.conv-dilation", "nn.max-pool-nan")
+def test_fsweep61_half_dilated_convolutions_and_max_pool_floor(backend: Any) -> None:
+    """float16/bfloat16 conv2d with dilations 2, 3 and per-axis (the generic kernel's dilated geometry, values and
+    both gradients), max pools of all -inf windows (TF's lowest-finite floor): fix61b's cases for fsweep61's
+    surviving mutants."""
+    _check(backend, "f-dilated-floor")
+
+
 @pytest.mark.clause("ops.argument-errors")
 @pytest.mark.parametrize("name", _ids("f-depth-space-") + ["f-lrn", "f-topk-axes"])
 def test_fsweep61_depth_space_lrn_topk_and_axes(backend: Any, name: str) -> None:
@@ -58,7 +66,7 @@ def test_fsweep61_depth_space_lrn_topk_and_axes(backend: Any, name: str) -> None
 
 
 assert sorted(_ids("f-bias-") + _ids("f-conv") + _ids("f-transpose-") + _ids("f-depthwise-") + _ids("f-pool")
-              + _ids("f-depth-space-") + ["f-lrn", "f-topk-axes"]) == sorted(REF.programs)
+              + _ids("f-depth-space-") + ["f-dilated-floor", "f-lrn", "f-topk-axes"]) == sorted(REF.programs)
 
 if __name__ == "__main__":
     import sys

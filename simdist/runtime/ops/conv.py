@@ -1065,9 +1065,10 @@ def conv2d(input: Any, filters: Any, strides: Any, padding: Any, data_format: st
         if x.ndim != 4:
             raise errors.InvalidArgumentError(None, None, f"input must be 4-dimensional{_dims(x.shape.as_list())} "
                                               "[Op:Conv2D]")
+        explicit_nchw = isinstance(padding, (list, tuple))
         out = conv2d(to_channels_last(x), f, list(nchw_to_nhwc(st)), padding, "NHWC",
                      list(nchw_to_nhwc(dl)))
-        return to_channels_first(out)
+        return explicit_backprops_refused(to_channels_first(out)) if explicit_nchw else to_channels_first(out)
     if not context.in_function() and not _fast_conv2d(input, filters, strides, padding, dilations):
         # (the op's eager fallback, taken for a strides or dilations the fast path cannot read (a tensor):
         # args_to_matching_eager converts the inputs before the NodeDef's attr checks, a variable of
@@ -1104,6 +1105,23 @@ def conv2d(input: Any, filters: Any, strides: Any, padding: Any, data_format: st
         out = dispatch.execute(CONV2D, (flat, f), _traced_attr(attrs))
         return array.reshape(out, lead + out.shape.as_list()[1:])
     return dispatch.execute(CONV2D, (x, f), _traced_attr(attrs))
+
+
+def explicit_backprops_refused(y: Tensor) -> Tensor:
+    """An NCHW Conv2D with explicit paddings that oneDNN computes: oneDNN's layout pass leaves a
+    Conv2DBackpropInput/Filter with padding EXPLICIT to TF's own kernels, which refuse NCHW in their
+    constructor, so the gradient a tape asks for is InvalidArgumentError "Conv2DCustomBackpropInputOp
+    only supports NHWC." (clause ops.nn-nchw-explicit-backprop; observed on TF 2.21 float32,
+    float16, bfloat16; fsweep61's f-conv2d `NCHW padding explicit s1/s2`)."""
+    from simdist.runtime.autodiff import custom_gradient
+
+    @custom_gradient
+    def refused(v: Tensor) -> Any:
+        def grad(dy: Tensor) -> Any:
+            raise errors.InvalidArgumentError(None, None, "Conv2DCustomBackpropInputOp only supports NHWC. "
+                                              "[Op:Conv2DBackpropInput]")
+        return array.identity(v), grad
+    return refused(y)
 
 
 def _fast_conv2d(input: Any, filters: Any, strides: Any, padding: Any, dilations: Any) -> bool:  # noqa: A002
@@ -1312,7 +1330,10 @@ def convolution(input: Any, filters: Any, strides: Any = None, padding: str = "V
         f = _t(filters)
 
         def undilated(inp: Tensor, num_spatial_dims: int, pad: str) -> Tensor:
-            return convolution(inp, f, None, pad, data_format)
+            # (TF's _NonAtrousConvolution gives a 3-D convolution the format "NDHWC" where it was None: its
+            # gradient computes, unlike the undilated None Conv3D's; fsweep61)
+            fmt = data_format if data_format is not None or num_spatial_dims != 3 else "NDHWC"
+            return convolution(inp, f, None, pad, fmt)
         return with_space_to_batch(x, dl, padding, undilated, filter_shape=f.shape.as_list(), data_format=data_format)
     if nsp == 2:
         return conv2d(x, filters, list(st), padding, data_format or "NHWC", list(dl))
@@ -1320,7 +1341,7 @@ def convolution(input: Any, filters: Any, strides: Any = None, padding: str = "V
         from simdist.runtime.ops.conv3d import conv3d
         fmt = data_format or "NDHWC"
         st5, dl5 = ([1, 1, *st], [1, 1, *dl]) if fmt == "NCDHW" else ([1, *st, 1], [1, *dl, 1])
-        return conv3d(x, filters, st5, padding, fmt, dl5)
+        return conv3d(x, filters, st5, padding, data_format, dl5)
     if data_format in ("NCW", "NCHW"):   # (convolution_internal calls conv1d, which reads NCHW as NCW)
         return _ncw_convolution(x, filters, st[0], padding, dl[0])
     if data_format not in (None, "NWC", "NHWC"):   # (conv1d's own check: ValueError; fsweep61)

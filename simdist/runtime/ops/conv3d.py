@@ -195,7 +195,23 @@ def _conv3d(x: np.ndarray, f: np.ndarray, strides: tuple, padding: str, explicit
     return y.reshape(x.shape[0], out[0], out[1], out[2], f.shape[4]).astype(x.dtype)
 
 
+_ONEDNN_SOURCE = {"Conv3DBackpropInputV2": "mkl_conv_grad_input_ops.cc:546",
+                  "Conv3DBackpropFilterV2": "mkl_conv_grad_filter_ops.cc:685"}
+
+
 def _check_dy(dy: np.ndarray, want: Sequence[int], op: str) -> None:
+    """The 3-D backprops' out_backprop shape: Eigen's kernels' (float64) InvalidArgumentError; oneDNN's (float32,
+    float16, bfloat16 where the CPU takes them) AbortedError from the primitive's creation, for an out_backprop of
+    rank 4 or 5 and another shape (clause ops.nn-3d; conv3d_transpose with an output_shape the input does not fit,
+    TF 2.21 on the oneDNN host, fsweep61's f-transpose `r3 ... bad`)."""
+    # (an out_backprop of another rank than 4 or 5 is the oneDNN kernel's InvalidArgumentError "input_sizes must be 4
+    # or 5-dimensional" first, observed: fz31b's rank-2 conv3d_transpose input)
+    if tuple(dy.shape) != tuple(want) and dy.ndim in (4, 5) and onednn_conv(_dtname(dy)) and not context.in_xla():
+        raise errors.AbortedError(None, None, "Operation received an exception:Status: 2, message: could not create "
+                                  "a primitive descriptor for the convolution forward propagation primitive. Run "
+                                  "workload with environment variable ONEDNN_VERBOSE=all to get additional "
+                                  f"diagnostic information., in file tensorflow/core/kernels/mkl/{_ONEDNN_SOURCE[op]} "
+                                  f"[Op:{op}]")
     if tuple(dy.shape) != tuple(want):
         raise errors.InvalidArgumentError(None, None, f"{op}: Size of out_backprop doesn't match computed: actual = "
                                           f"{_dims(dy.shape)}, computed = {_dims(want)} [Op:{op}]")
@@ -345,7 +361,27 @@ def conv3d(input: Any, filters: Any, strides: Any, padding: Any, data_format: st
     pad = _padding(padding, "Conv3D")
     check_format(data_format, "Conv3D")
     attrs = {"strides": st5, "padding": pad, "explicit_paddings": (), "dilations": _list5(dl, "dilations")}
-    return dispatch.execute(CONV3D, (x, f), attrs)
+    y = dispatch.execute(CONV3D, (x, f), attrs)
+    return _none_format_gradient(y) if data_format is None else y
+
+
+def _none_format_gradient(y: Tensor) -> Tensor:
+    """A Conv3D op made with data_format=None (tf.nn.conv3d(data_format=None), tf.nn.convolution of rank 3
+    without dilation or format): eagerly its op record keeps the None attr, which TF 2.21's nn_grad._Conv3DGrad
+    decodes, so the gradient an eager tape asks for is AttributeError "'NoneType' object has no attribute 'decode'";
+    in a tf.function the graph op holds the attr's default and the gradient computes (clause ops.nn-3d; observed,
+    fsweep61's f-convolution `r3 None ... d1`)."""
+    from simdist.runtime import context
+    if context.in_function():
+        return y
+    from simdist.runtime.autodiff import custom_gradient
+
+    @custom_gradient
+    def refused(v: Tensor) -> Any:
+        def grad(dy: Tensor) -> Any:
+            raise AttributeError("'NoneType' object has no attribute 'decode'")
+        return array.identity(v), grad
+    return refused(y)
 
 
 def _graph_backprop_input_types(filters: Any, input: Any) -> None:  # noqa: A002

@@ -43,7 +43,11 @@ def conv2d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, 
             # filter's T is ValueError; fz32b, fz14 seed 1420323001 #203)
             _, x = attr_rules.eager_group([filters, input], _fast_path(output_shape, filters, input, strides, padding,
                                                                        dilations))
-        if not host_cpu.current().onednn(x.dtype.name, ("float32", "bfloat16")):
+        # (oneDNN's layout pass leaves a Conv2DBackpropInput with padding EXPLICIT to TF's own kernel, which
+        # refuses NCHW in its constructor; its oneDNN kernel takes float16 too on an AVX512-FP16 CPU; clause
+        # ops.nn-nchw-explicit-backprop, fsweep61's f-transpose `explicit NCHW s1/s2`, observed)
+        if not host_cpu.current().onednn(x.dtype.name, ("float32", "bfloat16", "float16")) or \
+                isinstance(padding, (list, tuple)):
             raise errors.InvalidArgumentError(None, None, "Conv2DCustomBackpropInputOp only supports NHWC. "
                                               "[Op:Conv2DBackpropInput]")
         shape = output_shape._v.tolist() if isinstance(output_shape, Tensor) else list(output_shape)

@@ -172,9 +172,7 @@ def pool(input: Any, window_shape: Any, pooling_type: str, strides: Any = None, 
     fn = ops[(pooling_type, nsp)]
     if data_format is not None and data_format.startswith("NC"):
         if np.any(rate > 1):
-            from simdist.runtime import errors
-            raise errors.UnimplementedError(None, None, "simdist computes dilated pooling in the channels-last "
-                                            f"layout only; got data_format={data_format!r}")
+            return _channels_first_dilated(fn, x, window, st, rate, padding, data_format, nsp)
         # TF's pool: the window and strides of the channels-first op ([1, 1] + window), no dilation
         if nsp == 1:
             from simdist.runtime.ops import nn_more
@@ -195,6 +193,31 @@ def pool(input: Any, window_shape: Any, pooling_type: str, strides: Any = None, 
         return array.squeeze(result, [1]) if nsp == 1 else result
 
     return with_space_to_batch(x, rate, padding, op, filter_shape=window, spatial_dims=range(1, nsp + 1))
+
+
+def _channels_first_dilated(fn: Callable[..., Any], x: Tensor, window: list, st: Any, rate: Any, padding: str,
+                            data_format: str, nsp: int) -> Tensor:
+    """A dilated channels-first tf.nn.pool as TF's nn_ops.pool builds it (clause ops.nn-pool-window-forms): the
+    window and strides [1, 1] + spatial, with_space_to_batch over the spatial dimensions from 2 (the channel's
+    block 1), the pool op in the format (a 1-D one expanded at axis 2 and pooled as NCHW), so the channels-first
+    op's own rules follow: oneDNN's float32 AvgPool computes, a float64 one or a MaxPool's eager gradient is the
+    layout's InvalidArgumentError, a float64 AvgPool3D has no kernel (NotFoundError) (fsweep61's
+    `pool ... NC* w2 s1 d2 VALID`, observed on TF 2.21)."""
+    ksize = [1, 1] + list(window)
+    kstrides = [1, 1] + [int(s) for s in st]
+    fmt = data_format
+    if nsp == 1:
+        if data_format != "NCW":
+            raise ValueError(f"data_format must be either 'NWC' or 'NCW'. Received: data_format={data_format}")
+        fmt, ksize, kstrides = "NCHW", [1] + ksize, [1] + kstrides
+
+    def op(converted: Tensor, _: int, converted_padding: str) -> Tensor:
+        if nsp == 1:
+            converted = array.expand_dims(converted, 2)
+        result = fn(converted, ksize, kstrides, converted_padding, data_format=fmt)
+        return array.squeeze(result, [2]) if nsp == 1 else result
+
+    return with_space_to_batch(x, rate, padding, op, filter_shape=window, spatial_dims=range(2, nsp + 2))
 
 
 def atrous_conv2d_transpose(value: Any, filters: Any, output_shape: Any, rate: int, padding: str,
