@@ -388,9 +388,12 @@ def _own_kernel_ncdhw(op: str, x: Tensor, ksize: Any, strides: Any, padding: Any
     from simdist.runtime.ops import raw_layout, raw_ops
     from simdist.runtime.ops.pooling import batch_or_depth_wise
     if op == "MaxPool3D" and not context.in_xla() and batch_or_depth_wise(ksize, strides, 3):
-        # (oneDNN's layout pass leaves it to TF's own kernel: its layout refusal; fsweep61)
-        raise errors.InvalidArgumentError(None, None, "Default Pooling3DOp only supports NDHWC on device type CPU "
+        # (oneDNN's layout pass leaves it to TF's own kernel: its layout refusal, fsweep61; pruned where nothing
+        # uses it, as the kernel's refusal is: open52's `function unused max_pool3d batch window`)
+        from simdist.runtime.ops import dispatch
+        err = errors.InvalidArgumentError(None, None, "Default Pooling3DOp only supports NDHWC on device type CPU "
                                           f"[Op:{op}]")
+        return dispatch.layout_refused(err, x.dtype, (), [x])
     if context.in_xla() or host_cpu.current().onednn(x.dtype.name, raw_layout.registered(op)):
         return None
     return raw_ops.call(op, dict(input=x, ksize=spatial_sequence(ksize, 3, "ksize", True),
