@@ -152,9 +152,9 @@ CATALOGUE: list[Mutant] = [
            "every replica's all-reduce result lives on replica 0's device"),
     Mutant("run-args-type-error-class", "error-class", B,
            "        if not isinstance(args, (list, tuple)):\n            raise ValueError(f\"positional args must be "
-           "a list or tuple, got {type(args)}\")\n        kwargs = kwargs or {}\n        lifted = self._replica_threads",
+           "a list or tuple, got {type(args)}\")\n        kwargs = kwargs or {}\n        if self._replica_threads",
            "        if not isinstance(args, (list, tuple)):\n            raise TypeError(f\"positional args must be "
-           "a list or tuple, got {type(args)}\")\n        kwargs = kwargs or {}\n        lifted = self._replica_threads",
+           "a list or tuple, got {type(args)}\")\n        kwargs = kwargs or {}\n        if self._replica_threads",
            "run(fn, args=x) with a non-sequence raises TypeError instead of TF's ValueError"),
     Mutant("reduce-single-replica-recomputes", "dtype", B,
            "            if n == 1:   # (the cross-device ops' one-value shortcut: an identity on the component's device)\n"
@@ -1928,14 +1928,8 @@ TRAINING_BATCH10: list[Mutant] = [
        "a variable with overwrite_with_gradient=True is updated by the optimizer's rule instead of taking the gradient"),
     # the tape
     _t("tape-jacobian-releases-persistent", "state", "simdist/runtime/autodiff/tape.py",
-       "        if not self._persistent:\n            if self._recording:   # (TF's jacobian calls `gradient`, which stops "
-       "a non-persistent tape's recording)\n                self._pop_tape()\n"
-       "            self._watched_variables = tuple(in_creation_order(tape.watched_vars))\n"
-       "            tape.release()\n            self._tape = None\n        out = []\n",
-       "        if True:\n            if self._recording:   # (TF's jacobian calls `gradient`, which stops "
-       "a non-persistent tape's recording)\n                self._pop_tape()\n"
-       "            self._watched_variables = tuple(in_creation_order(tape.watched_vars))\n"
-       "            tape.release()\n            self._tape = None\n        out = []\n",
+       "        if not self._persistent:\n            self._consumed()\n        out = []\n",
+       "        if True:\n            self._consumed()\n        out = []\n",
        "GradientTape.jacobian releases a persistent tape: a later gradient or jacobian raises"),
     # Keras's dtype promotion
     _t("promotion-uint8-skips-int16", "dtype", "simdist/keras/dtype_promotion.py",
@@ -4962,7 +4956,7 @@ TRAINING_BATCH27: list[Mutant] = [
        "    if isinstance(out, Variable):\n        return out\n",
        "a tf.function returning a variable returns the variable itself (which later assigns change), not its value"),
     _t("tracing-count-variables-by-identity", "state", "simdist/tf/_tracing_count.py",
-       "        return (\"variable\", x.dtype.name, tuple(x.shape.as_list()), bool(getattr(x, \"trainable\", True)))\n",
+       "        return (\"variable\", x.dtype.name, _declared(x.shape), bool(getattr(x, \"trainable\", True)))\n",
        "        return (\"variable\", id(x))\n",
        "experimental_get_tracing_count counts a trace per variable object (TF: variables of one dtype and shape "
        "share a trace)"),
@@ -12772,8 +12766,8 @@ TRAINING_BATCH79: list[Mutant] = [
        "        if k <= 0:\n            raise errors.InvalidArgumentError(None, None, f\"Expected multiples[{i}] >= 0",
        "mainstream: tf.tile refuses a multiple of 0 instead of returning TF's empty tensor"),
     _t("jacobian-one-parallel-iteration-accepted", "boundary", "simdist/runtime/autodiff/tape.py",
-       "    if use_pfor and parallel_iterations is not None and parallel_iterations <= 1:\n",
-       "    if use_pfor and parallel_iterations is not None and parallel_iterations < 1:\n",
+       "    if parallel_iterations <= 1:\n        return True\n",
+       "    if parallel_iterations <= 1:\n        return parallel_iterations < 1\n",
        "GradientTape.jacobian with parallel_iterations=1 computes instead of pfor's refusal (TF's ValueError "
        "'Encountered an exception while vectorizing')"),
     _t("stateless-key-counter-halves-swapped", "order", "simdist/runtime/ops/philox.py",
@@ -13010,8 +13004,8 @@ TRAINING_BATCH78: list[Mutant] = [
        "def var(x, axis=None, keepdims=False):\n    x = convert_to_tensor(x)\n    compute_dtype = dtypes.result_type(x.dtype, float)\n",
        "subtle: keras.ops.var of float16/bfloat16 computed in the half type instead of float32"),
     _t("flatten-layers-breadth-first", "order", "simdist/keras/layers/layer.py",
-       "                queue[:0] = list(layer._layers)\n",
-       "                queue.extend(layer._layers)\n",
+       "                queue[:0] = list(reversed(layer._layers))   # (Keras: deque.extendleft, which reverses them)\n",
+       "                queue.extend(reversed(layer._layers))\n",
        "mainstream: Layer._flatten_layers walks nested layers breadth-first instead of depth-first (the order of "
        "model.losses' regularization terms of nested models, so their sum)"),
     _t("variable-autocast-flag-ignored", "boundary", "simdist/keras/variables.py",

@@ -135,7 +135,7 @@ class ExecutionContext:
     """The state of one thread of control (a thread, or one replica of `strategy.run`)."""
 
     __slots__ = ("stack", "device", "tapes", "observers", "recorder", "sections", "held_bytes", "held_peak", "runner", "client",
-                 "transactions", "charges", "rng", "aside", "through", "graphs")
+                 "transactions", "charges", "rng", "aside", "through", "graphs", "scopes")
 
     def __init__(self, client: Client, stack: list[Any] | None = None) -> None:
         self.client = client
@@ -162,6 +162,8 @@ class ExecutionContext:
         self.rng = client.rng
         # the tf.function traces whose Python runs here, innermost last (runtime/ops/random_graphs.py)
         self.graphs: list[Any] = []
+        # the name scopes entered here, innermost last: (tf.function depth, scope) (runtime/name_scopes.py)
+        self.scopes: list[tuple[int, str]] = []
 
     # --- the interpreters ---------------------------------------------------------------------
     def push_tape(self, tape: Any) -> None:
@@ -211,13 +213,15 @@ def switch(ctx: ExecutionContext) -> ExecutionContext:
     return prev
 
 
-def child(parent: ExecutionContext, stack: list[Any], runner: Any, own_thread: bool = True) -> ExecutionContext:
+def child(parent: ExecutionContext, stack: list[Any], runner: Any, own_thread: bool = True,
+          scope: tuple[int, str] | None = None) -> ExecutionContext:
     """A replica's context under `parent`: the context stack `stack`, the parent's client and
     recording, and (as a new TF replica thread has) no tapes, cost sections or kept bytes, but
     for the tapes of a tf.function call the run is part of (`through`: TF's function graph
     holds the replicas' ops, which a tape around the call differentiates). With own_thread
     False (OneDevice runs its replica on the caller's thread) it shares the parent's tapes and
-    sections, and starts its kept-bytes peak from the parent's bytes."""
+    sections, and starts its kept-bytes peak from the parent's bytes. Its name scopes start at
+    `scope` (runtime/name_scopes.replica_entry), or on the caller's thread are the caller's."""
     c = _new(ExecutionContext)   # (made field by field: strategy.run makes one per replica per call)
     c.client = parent.client
     c.transactions, c.charges, c.rng = parent.transactions, parent.charges, parent.rng
@@ -233,7 +237,9 @@ def child(parent: ExecutionContext, stack: list[Any], runner: Any, own_thread: b
         c.observers = ([] if rec is None else [rec]) + c.tapes
         c.sections = []
         c.held_bytes = c.held_peak = 0
+        c.scopes = [] if scope is None else [scope]
     else:
+        c.scopes = parent.scopes
         c.tapes = parent.tapes
         c.observers = parent.observers
         c.sections = parent.sections

@@ -8,26 +8,28 @@ now, as TF 2.21 keeps it (observed):
 - `tf.init_scope()` lifts into the eager context at the current scope and pauses the gradient
   tapes (ops inside are not recorded: their results get no gradient).
 Inside a tf.function a scope is a graph's: validated and made unique (`a`, `a_1`) with the nodes'
-names (runtime/graph_names.py), which name the graph's tensors. The stack is per thread, and each
-entry remembers the tf.function depth it was entered at, so a function call sees only the scopes
-entered inside it.
+names (runtime/graph_names.py), which name the graph's tensors. The stack is per thread — in simdist
+per execution context, so each replica of a strategy.run has its own (runtime/execution.py) — and
+each entry remembers the tf.function depth it was entered at, so a function call sees only the
+scopes entered inside it. A replica starts as TF's replica thread does (mirrored_run
+_MirroredReplicaThread): in a graph at the caller's scope, replica i > 0 below it in
+`replica_i/`; executing eagerly at the root (`replica_entry`); and a collective's merge runs in
+replica 0's scope at the call (merge_call's captured_name_scope: `entered`).
 """
 
 from __future__ import annotations
 
-import threading
-from typing import Any
+from contextlib import contextmanager
+from typing import Any, Iterator
 
-__all__ = ["name_scope", "get_current_name_scope", "init_scope"]
+from simdist.runtime import execution
 
-_local = threading.local()
+__all__ = ["name_scope", "get_current_name_scope", "init_scope", "replica_entry", "current_of", "entered"]
 
 
 def _stack() -> list[tuple[int, str]]:
-    s = getattr(_local, "stack", None)
-    if s is None:
-        s = _local.stack = []
-    return s
+    """The running thread's (or replica's) scopes: its execution context's."""
+    return execution._current.ctx.scopes
 
 
 def _depth() -> int:
@@ -111,3 +113,36 @@ class init_scope:  # noqa: N801 - TF's name
         self._scope.__exit__(*exc)
         c = execution.current()
         c.tapes, c.observers = self._saved
+
+
+def replica_entry(i: int) -> tuple[int, str] | None:
+    """The scope replica `i` of a strategy.run starts in, made in the caller's context: in a function's
+    graph the caller's scope, `replica_i/` below it for i > 0 (absolute, not made unique); eagerly none."""
+    from simdist.runtime import context
+    depth = _depth()
+    if not depth or context.executing_eagerly():
+        return None
+    return (depth, _current() + (f"replica_{i}/" if i else ""))
+
+
+def current_of(c: Any) -> tuple[int, str]:
+    """Execution context `c`'s current scope as an entry (its depth's, with the trailing "/")."""
+    depth = _depth()
+    for d, scope in reversed(c.scopes):
+        if d == depth:
+            return (depth, scope)
+    return (depth, "")
+
+
+@contextmanager
+def entered(entry: tuple[int, str]) -> Iterator[None]:
+    """Run in `entry`'s scope (absolute) in the current context."""
+    stack = _stack()
+    stack.append(entry)
+    try:
+        yield
+    finally:
+        for i in range(len(stack) - 1, -1, -1):
+            if stack[i] is entry:
+                del stack[i]
+                break

@@ -116,6 +116,19 @@ def ring_sum(arrays: Sequence[np.ndarray], daz: bool = False) -> np.ndarray:
     return flushed(out.reshape(first.shape))
 
 
+def hierarchical_sum(arrays: Sequence[np.ndarray], daz: bool = False) -> np.ndarray:
+    """Clause extended.cross-device-ops, the sum of TF 2.21's HierarchicalCopyAllReduce
+    (cross_device_utils.aggregate_gradients_using_hierarchical_copy, written for a DGX-1's two groups of
+    GPUs): the devices are cut into two groups of `len // 2` (the first half, the second half), each group
+    added by AddN, then the two group sums added. With an odd number of devices the last one's value is in
+    neither group: three replicas' 1, 10 and 100 sum to 11 (observed on TF 2.21, test_rsweep61.py's
+    cross-device-ops programs); four add as (x0 + x1) + (x2 + x3). Subnormals as sum_arrays."""
+    half = len(arrays) // 2
+    if half == 0:
+        return np.array(arrays[0], copy=True)
+    return sum_arrays([sum_arrays(arrays[:half], daz), sum_arrays(arrays[half:2 * half], daz)], daz)
+
+
 def ring_sum_parts(members: Sequence[Sequence[np.ndarray]], daz: bool = False) -> np.ndarray:
     """`ring_sum` of each member's parts concatenated (flat), without concatenating them: a traced nest's all-reduce
     over a pack of leaves (strategies/base.py `_ring_packs`), whose chunks cut across the leaves. The same additions
@@ -156,19 +169,24 @@ def _truediv_dtype(dt: dtypes.DType) -> dtypes.DType:
     return dt
 
 
-def reduce_components(op: ReduceOp, arrays: Sequence[np.ndarray], dtype: dtypes.DType, ring: bool = False,
+def reduce_components(op: ReduceOp, arrays: Sequence[np.ndarray], dtype: dtypes.DType, ring: bool | str = False,
                       daz: bool = False) -> tuple[np.ndarray, dtypes.DType]:
     """Clause reduce.axis-none: SUM adds the components elementwise; MEAN divides by the number of
     components (empty/dummy replicas included) with truediv, so integer MEAN is float64 [2.21].
     Clause reduce.bool-refused: TF sums the components with AddN, which takes no bools
     (InvalidArgumentError for SUM and MEAN alike) [2.21]. `ring`: summed in TF's ring collective's
-    order (clause reduce.ring-order) instead of AddN's; `daz`: a component may hold subnormals."""
+    order (clause reduce.ring-order) instead of AddN's, or "hierarchical": HierarchicalCopyAllReduce's two
+    groups (`hierarchical_sum`; int32 goes to ReductionToOneDevice's AddN); `daz`: a component may hold
+    subnormals."""
     if _addn_refuses(dtype) and len(arrays) > 1:
         raise errors.InvalidArgumentError(None, None, f"Value for attr 'T' of {dtype.name} is not in the list of "
                                           "allowed values: float, double, int32, uint8, int16, int8, complex64, "
                                           "int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, "
                                           "complex128, half, uint32, uint64, variant [Op:AddN]")
-    total = ring_sum(arrays, daz) if ring and dtype.is_floating else sum_arrays(arrays, daz)
+    if ring == "hierarchical" and dtype != dtypes.int32:
+        total = hierarchical_sum(arrays, daz)
+    else:
+        total = ring_sum(arrays, daz) if ring and dtype.is_floating else sum_arrays(arrays, daz)
     if op is ReduceOp.SUM:
         return total, dtype
     out_dt = _truediv_dtype(dtype)

@@ -27,7 +27,7 @@ from simdist.semantics import gather as gather_rules
 from simdist.semantics import reduce as reduce_rules
 from simdist.semantics.reduce import ReduceOp
 from simdist.strategies import reduce_gradient, shared_variables, timing
-from simdist.strategies.replica_run import ReplicaRunner, SyncPoint, current_runner, function_run
+from simdist.strategies.replica_run import ReplicaRunner, SyncPoint, current_runner, lifted
 from simdist.runtime.function_type import function_type
 
 CROSS_REPLICA_REQUIRED = "Method requires being in cross-replica context, use get_replica_context().merge_call()"
@@ -399,7 +399,7 @@ class StrategyExtended:
         (a device name puts the result on that device); cross-replica context only."""
         return self._reduce_to(reduce_op, value, destinations, ring=False)
 
-    def _reduce_to(self, reduce_op: Any, value: Any, destinations: Any, ring: bool) -> Any:
+    def _reduce_to(self, reduce_op: Any, value: Any, destinations: Any, ring: bool | str) -> Any:
         strategy = self._container_strategy
         strategy._check_cross_replica_or_default()
         op = reduce_rules.parse_reduce_op(reduce_op)
@@ -545,7 +545,9 @@ class _Scope:
             raise mixing_error(f.strategy, s)
         # The default strategy's scope keeps the default replica context (TF 2.21:
         # get_replica_context() there is the default ReplicaContext, not None).
-        self._frame = context.Frame(s, _default_replica_context if s is _default else None, s._scope_device())
+        # (TF's scope enters no device scope: ops inside keep the caller's device, clause scope.device)
+        self._frame = context.Frame(s, _default_replica_context if s is _default else None,
+                                    s._scope_device() or f.device)
         if f.strategy is not s and s is not _default:
             # TF's strategy scope (not the default's) also re-enters the current variable_scope,
             # whose exit restores the variable-scope name counts to what they were here
@@ -556,7 +558,7 @@ class _Scope:
 
     def __exit__(self, *exc: object) -> None:
         assert self._frame is not None
-        msg = context.NESTING_MESSAGES["device" if self._frame.device else "creator"]
+        msg = context.NESTING_MESSAGES["device" if self._strategy._scope_device() else "creator"]
         context.pop(self._frame, msg)
         if self._scope_counts is not None:
             execution.current().client.collections[SCOPE_COUNTS] = self._scope_counts
@@ -623,11 +625,13 @@ class Strategy:
         if not isinstance(args, (list, tuple)):
             raise ValueError(f"positional args must be a list or tuple, got {type(args)}")
         kwargs = kwargs or {}
-        lifted = self._replica_threads and isinstance(fn, function_type())
-        if lifted:
-            # (TF's mirrored_run lifts a tf.function around the replicas: its PerReplica arguments are
-            # traced as PerReplicaSpecs, their UnreadVariable components as tensors)
-            args, kwargs = unread_components_read(tuple(args)), unread_components_read(kwargs)
+        if self._replica_threads and isinstance(fn, function_type()):
+            # (TF's mirrored_run lifts a tf.function around the replicas: replica_run.lifted. Its PerReplica
+            # arguments are traced as PerReplicaSpecs, their UnreadVariable components as tensors), called in the
+            # strategy's scope, as TF's Strategy.run calls extended.call_for_each_replica
+            device = context.current().device   # (TF's scope keeps the caller's device)
+            with self.scope(), context.device_scope(device):
+                return lifted(self, fn)(*unread_components_read(tuple(args)), **unread_components_read(kwargs))
         with self.scope():
             devices = self._replica_devices()
             n = self.num_replicas_in_sync
@@ -640,14 +644,10 @@ class Strategy:
                 return fn(*select_replica(i, tuple(args), keep_variables=True),
                           **select_replica(i, kwargs, keep_variables=True))
 
-            with timing.observe_variables() as traffic, function_run(fn, self._replica_threads, self):
+            with timing.observe_variables() as traffic:
                 record = ReplicaRunner(n, body, frames, self._replica_threads).run()
             timing.charge_run(self, fn, record, args, kwargs, traffic)
-            out = self._regroup(record.results)
-        if lifted and not context.in_function():   # (the lifted function's outputs: on the call's device)
-            from simdist.runtime.call_outputs import on_call_device
-            return on_call_device(out)
-        return out
+            return self._regroup(record.results)
 
     def _make_replica_context(self, i: int) -> ReplicaContext:
         return ReplicaContext(self, i)
@@ -742,7 +742,7 @@ class Strategy:
         d = callers[-1] if callers else context.current().device   # (reduce's caller's scope: reduce above)
         return d if d is not None else self._extended._host_device
 
-    def _reduce_no_axis(self, op: ReduceOp, value: Any, ring: bool = False, leaf: bool = False) -> Any:
+    def _reduce_no_axis(self, op: ReduceOp, value: Any, ring: bool | str = False, leaf: bool = False) -> Any:
         """`leaf`: a leaf of a nested structure (MirroredStrategy's map over it), where a Mirrored
         value is reduced as its components like a PerReplica (TF's MirroredExtended._reduce_to
         checks `is_mirrored` of the whole value only)."""
@@ -773,7 +773,7 @@ class Strategy:
         return reduce_rules.reduce_plain_value(op, value, self.num_replicas_in_sync, str(value),
                                                broadcast.copy_to_device if reads is not None else None)
 
-    def _reduce_structure(self, op: ReduceOp, value: Any, ring: bool = False) -> Any:
+    def _reduce_structure(self, op: ReduceOp, value: Any, ring: bool | str = False) -> Any:
         """A nested structure given to `reduce(axis=None)`: TF's non-mirrored strategies treat it
         as one non-distributed value (MEAN returns it unchanged; SUM with several replicas is an
         error); MirroredStrategy reduces leaf by leaf (clause reduce.nested)."""
@@ -919,7 +919,7 @@ def _validate_colocate(v: Any, extended: "StrategyExtended", check: str) -> None
 
 
 def _reduce_axis_none(op: ReduceOp, comps: list[Any], device: str | None = None, strategy: Any = None,
-                      ring: bool = False) -> Tensor:
+                      ring: bool | str = False) -> Tensor:
     """The cross-replica reduction of one value per replica; `ring`: in TF's ring collective's
     order (an all-reduce over CPU devices), else in AddN's (a reduction to one device)."""
     ts = [convert_to_tensor(c) for c in comps]

@@ -155,7 +155,19 @@ class _AllReduceCrossDeviceOps(CrossDeviceOps):
 
 
 class HierarchicalCopyAllReduce(_AllReduceCrossDeviceOps):
-    """`tf.distribute.HierarchicalCopyAllReduce(num_packs=1)` (simulated as a ring all-reduce)."""
+    """`tf.distribute.HierarchicalCopyAllReduce(num_packs=1)` (simulated as a ring all-reduce). Its all-reduce adds
+    the values in two device groups (semantics/reduce.py `hierarchical_sum`: an odd last device's value is left
+    out), int32 and IndexedSlices as ReductionToOneDevice (clause extended.cross-device-ops)."""
+
+    def _all_reduce(self, reduce_op: Any, value: DistributedValues) -> Any:
+        comps = list(value.values)
+        if len(comps) < 2 or reduce_op not in (ReduceOp.SUM, ReduceOp.MEAN) or \
+                any(isinstance(c, IndexedSlices) for c in comps):
+            return super()._all_reduce(reduce_op, value)
+        from simdist.strategies.base import _reduce_axis_none   # (the strategies' reduce rules)
+        devices = _devices(value)
+        reduced = _reduce_axis_none(reduce_op, comps, devices[0], ring="hierarchical")
+        return _regroup([broadcast.copy_to_device(reduced, d) for d in devices])
 
 
 class NcclAllReduce(_AllReduceCrossDeviceOps):

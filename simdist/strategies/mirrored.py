@@ -14,7 +14,7 @@ from simdist.semantics import replica_batch
 from simdist.strategies.base import Strategy, StrategyExtended, _local_results, _strip, run_update
 from simdist.strategies import shared_variables, timing
 from simdist.strategies.cross_device_ops import HierarchicalCopyAllReduce, NcclAllReduce, ReductionToOneDevice  # noqa: F401
-from simdist.strategies.cross_device_ops import _AllReduceCrossDeviceOps, _all_devices_match
+from simdist.strategies.cross_device_ops import _AllReduceCrossDeviceOps, _all_devices_match, _devices, _devices_match
 from simdist.runtime.indexed_slices import IndexedSlices
 from simdist.strategies.dist_variables import MirroredVariable, update_context
 from simdist.strategies.sync_on_read import SyncOnReadVariable
@@ -106,6 +106,12 @@ class MirroredExtended(StrategyExtended):
         # /cpu:0 included; jsweep60, clause extended.reduce-to)
         on_devices = (self._same_leaf_reduce == "all_or_nothing" and len(self._devices) > 1 and not any(plain)
                       and _all_devices_match(pairs))
+        # (HierarchicalCopyAllReduce, AllReduceCrossDeviceOps.batch_reduce_implementation: when every value's devices
+        # match its destination's and the first value's, one batch all-reduce in its two device groups whose results
+        # are copies on each value's component devices (a Mirrored); else each pair alone, all-reduced only onto
+        # matching devices none of which is a CPU, otherwise ReductionToOneDevice's AddN; clause
+        # extended.cross-device-ops, rsweep61)
+        hier_batch = ring == "hierarchical" and not any(plain) and _all_devices_match(pairs)
         out = []
         for (v, d), is_plain in zip(pairs, plain):
             if is_plain:
@@ -113,11 +119,21 @@ class MirroredExtended(StrategyExtended):
                 continue
             if isinstance(v, variables.Variable):   # (a distributed variable: its copies, as values)
                 v = _as_per_replica(v)
-            r = self._reduce_to(op, v, d, ring)
+            pair_ring = ring
+            if ring == "hierarchical" and not hier_batch:
+                pair_ring = "hierarchical" if _devices_match(v, d) and not any(
+                    "cpu" in x.lower() for x in _devices(d)) else False
+            r = self._reduce_to(op, v, d, pair_ring)
             if on_devices and not isinstance(v.values[0], IndexedSlices):
                 first = r.values[0] if isinstance(r, Mirrored) else r
                 if isinstance(first, Tensor):
                     r = Mirrored([Tensor(first._v, first.dtype, dv) for dv in self._devices])
+            if hier_batch and not isinstance(v.values[0], IndexedSlices) and \
+                    getattr(v.values[0], "dtype", None) is not dtypes.int32:
+                first = r.values[0] if isinstance(r, Mirrored) else r
+                if isinstance(first, Tensor):
+                    r = Mirrored([Tensor(first._v, first.dtype, getattr(c, "device", None) or first.device)
+                                  for c in v.values])
             out.append(r)
         return out
 
@@ -159,9 +175,12 @@ class MirroredExtended(StrategyExtended):
             raise AttributeError(f"'{type(first).__name__}' object has no attribute 'dtype'")
         return self._simple_broadcast(tensor, destinations)
 
-    def _ring_reduce(self) -> bool:
+    def _ring_reduce(self) -> bool | str:
         # TF 2.21 (mirrored_strategy.py _make_collective_ops_with_fallbacks): without cross_device_ops,
-        # CollectiveAllReduce with the RING implementation when every device is a CPU
+        # CollectiveAllReduce with the RING implementation when every device is a CPU; with
+        # HierarchicalCopyAllReduce, its two device groups (clause extended.cross-device-ops: "hierarchical")
+        if getattr(self._container_strategy, "_hierarchical", False) and len(self._devices) > 1:
+            return "hierarchical"
         return self._container_strategy._collective and all(":CPU:" in d for d in self._devices)
 
     @property
@@ -308,6 +327,9 @@ class MirroredStrategy(Strategy):
         self._packs = int(cross_device_ops.num_packs or 0) \
             if isinstance(cross_device_ops, _AllReduceCrossDeviceOps) else 0
         self._nccl = isinstance(cross_device_ops, NcclAllReduce)
+        # (HierarchicalCopyAllReduce's all-reduce and batch_reduce_to add in its two device groups: reduce.py
+        # hierarchical_sum; strategy.reduce and reduce_to take ReductionToOneDevice's AddN)
+        self._hierarchical = isinstance(cross_device_ops, HierarchicalCopyAllReduce)
         Strategy.__init__(self)
         # (TF builds its CollectiveAllReduce whatever cross_device_ops is: each device's ordering token)
         scalar_cache.collective_tokens(self._devs)
@@ -315,7 +337,7 @@ class MirroredStrategy(Strategy):
     def _gather_is_collective(self) -> bool:
         return self._collective
 
-    def _reduce_structure(self, op: Any, value: Any, ring: bool = False) -> Any:
+    def _reduce_structure(self, op: Any, value: Any, ring: bool | str = False) -> Any:
         """Clause reduce.nested: MirroredStrategy reduces a nested structure leaf by leaf (TF's
         MirroredExtended._reduce_to maps over it)."""
         return nest.map_structure(lambda v: self._reduce_no_axis(op, v, ring, leaf=True), value)

@@ -422,11 +422,13 @@ class MultiWorkerMirroredStrategy(MirroredStrategy):
         if not isinstance(args, (list, tuple)):
             raise ValueError(f"positional args must be a list or tuple, got {type(args)}")
         from simdist.runtime.values import select_replica
-        from simdist.strategies.replica_run import ReplicaRunner, function_run
+        from simdist.strategies.replica_run import ReplicaRunner, lifted
         kwargs = kwargs or {}
         if isinstance(fn, function_type()):   # (TF's mirrored_run lifts the tf.function: base.Strategy.run)
             from simdist.strategies.base import unread_components_read
-            args, kwargs = unread_components_read(tuple(args)), unread_components_read(kwargs)
+            device = context.current().device   # (TF's scope keeps the caller's device)
+            with self.scope(), context.device_scope(device):
+                return lifted(self, fn)(*unread_components_read(tuple(args)), **unread_components_read(kwargs))
         with self.scope():
             devices = self._replica_devices()
             n = len(devices)
@@ -438,7 +440,7 @@ class MultiWorkerMirroredStrategy(MirroredStrategy):
                 return fn(*select_replica(i, tuple(args), keep_variables=True),
                           **select_replica(i, kwargs, keep_variables=True))
 
-            with timing.observe_variables() as traffic, function_run(fn, self._replica_threads, self):
+            with timing.observe_variables() as traffic:
                 record = ReplicaRunner(n, body, frames, self._replica_threads).run()
             timing.charge_run(self, fn, record, args, kwargs, traffic)
             if not timing.collecting():

@@ -14,15 +14,14 @@ in the order they happened.
 
 from __future__ import annotations
 
-import contextlib
+import weakref
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Sequence
 
 import greenlet
 
-from simdist.runtime import context, cost, execution, function_tapes, subnormals
-from simdist.runtime.function_type import function_type
-from simdist.runtime.ops import dispatch, random_graphs
+from simdist.runtime import context, cost, execution, name_scopes, subnormals
+from simdist.runtime.ops import dispatch
 from simdist.runtime.cost import tally
 
 
@@ -87,42 +86,33 @@ def current_runner() -> "ReplicaRunner | None":
     return _current.ctx.runner
 
 
-def function_run(fn: Any, own_threads: bool, strategy: Any = None) -> Any:
-    """The replicas of a run of `fn` as TF 2.21 runs them, as a context manager around the run:
-    mirrored_run.call_for_each_replica runs a tf.function's replicas inside one tf.function (a
-    clone whose Python calls the function's on each replica), so the tapes around the run see
-    into its replicas as around any tf.function call (runtime/function_tapes.py, clause
-    function.trace-under-tape-and-in-run). Strategies whose replicas run on the caller's thread
-    (`own_threads` False: OneDevice, TF's too) share its tapes already; without tapes there is
-    nothing to see (a shared no-op context, as strategy.run is a hot path). The clone's graph
-    also gives the replicas' random ops their seeds and kernels (runtime/ops/random_graphs.py,
-    clause ops.random-in-function): one trace per (function, strategy)."""
-    if not own_threads or not isinstance(fn, function_type()):
-        return _NO_TAPES
-    return _one_function(execution.current(), fn, strategy)
+def lifted(strategy: Any, fn: Any) -> Any:
+    """The tf.function that runs `strategy.run(fn)` for tf.function `fn` on replicas of their own threads,
+    as TF 2.21 runs it: mirrored_run.call_for_each_replica lifts the function around the replicas, a clone
+    of `fn` with its decorator's arguments (Function._clone) whose Python runs fn's Python — AutoGraph-
+    converted as fn converts it — on each replica; one clone per (strategy, fn), TF's _cfer_fn_cache. So
+    the replicas are one trace: one graph's rewrites, op seeds in replica order (clause
+    ops.random-in-function), tapes around the call see into it as into any tf.function (clause
+    function.trace-under-tape-and-in-run), and fn's Python gets the call's arguments as they are,
+    its defaults unbound (clause run.lifted-function). The clone holds its strategy and `fn` weakly,
+    so a cached clone keeps neither alive."""
+    per = _LIFTED.get(strategy)
+    if per is None:
+        per = _LIFTED[strategy] = weakref.WeakKeyDictionary()
+    clone = per.get(fn)
+    if clone is None:
+        strategy_ref, fn_ref = weakref.ref(strategy), weakref.ref(fn)
+
+        def call_for_each_replica(*args: Any, **kwargs: Any) -> Any:
+            return strategy_ref().run(fn_ref()._traced_python(), args, kwargs)
+
+        call_for_each_replica.__name__ = getattr(fn, "__name__", "call_for_each_replica")
+        call_for_each_replica.__qualname__ = getattr(fn, "__qualname__", call_for_each_replica.__name__)
+        clone = per[fn] = fn._clone(call_for_each_replica)
+    return clone
 
 
-@contextlib.contextmanager
-def _one_function(c: execution.ExecutionContext, fn: Any, strategy: Any) -> Iterator[None]:
-    traces = fn.__dict__.get("_random_traces")
-    if traces is None:
-        traces = fn._random_traces = {}
-    with random_graphs.replicas(traces, ("strategy.run", strategy), fn):
-        if not c.tapes:
-            yield
-            return
-        with _seen_through(c):
-            yield
-
-
-_NO_TAPES = contextlib.nullcontext()
-
-
-@contextlib.contextmanager
-def _seen_through(c: execution.ExecutionContext) -> Iterator[None]:
-    with function_tapes.seeing(c, c.tapes) as th:
-        yield
-    function_tapes.check(th, th.tapes)
+_LIFTED: "weakref.WeakKeyDictionary[Any, weakref.WeakKeyDictionary]" = weakref.WeakKeyDictionary()
 
 
 class ReplicaRunner:
@@ -209,7 +199,7 @@ class ReplicaRunner:
         # As on a thread of its own: no tapes, sections or kept bytes of the caller's; else on the
         # caller's thread (OneDevice): its tapes and sections see the ops.
         self._outer_recorder = _current.ctx.recorder
-        ctx = execution.child(_current.ctx, list(self.frames[0]), self, self.own_thread)
+        ctx = execution.child(_current.ctx, list(self.frames[0]), self, self.own_thread, name_scopes.replica_entry(0))
         outer = execution.switch(ctx)
         base = ctx.held_bytes
         self._mark = tally.snapshot()
@@ -228,7 +218,8 @@ class ReplicaRunner:
         self._parent = greenlet.getcurrent()
         parent = _current.ctx
         self._outer_recorder = parent.recorder
-        self._ctxs = [execution.child(parent, list(self.frames[i]), self) for i in range(self.n)]
+        self._ctxs = [execution.child(parent, list(self.frames[i]), self, True, name_scopes.replica_entry(i))
+                      for i in range(self.n)]
         self._greenlets = [greenlet.greenlet(self._replica_main) for _ in range(self.n)]
         try:
             self._loop()
@@ -298,7 +289,8 @@ class ReplicaRunner:
             assert point is not None
             if not point.free:
                 self.phases.append(_phase(self._take_flops(), point))
-            outs = point.run_merge(list(self._payload))
+            with name_scopes.entered(name_scopes.current_of(self._ctxs[0])):   # (merge_call's captured scope)
+                outs = point.run_merge(list(self._payload))
             for i in range(self.n):
                 self._resume[i] = outs[i]
                 self._payload[i] = None

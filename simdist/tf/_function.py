@@ -389,8 +389,6 @@ class Function:
         """A run of the Python as the trace of `key` (its graph seed, op seeds and kernels:
         runtime/ops/random_graphs.py, clause ops.random-in-function)."""
         from simdist.runtime.ops import random_graphs
-        if random_graphs.inlined(self):   # (a replica of strategy.run(self): the run's graph)
-            return _NO_SCOPE
         traces = self.__dict__.get("_random_traces")
         if traces is None:
             traces = self._random_traces = {}
@@ -613,6 +611,11 @@ class Function:
         if self._replay is not None and not args and not kwargs:
             return self._replay()
         return self._invoke(args, kwargs)   # (a closure runs the traced function: not run_functions_eagerly)
+
+    def _clone(self, python_function: Callable[..., Any]) -> "Function":
+        """A tf.function of `python_function` with this one's decorator arguments (TF's Function._clone, by which
+        mirrored_run lifts a tf.function given to strategy.run: strategies/replica_run.py `lifted`)."""
+        return Function(python_function, self.input_signature, **self._options)
 
     def __get__(self, obj: Any, objtype: Any = None) -> Any:
         if obj is None:
@@ -891,8 +894,6 @@ def _as_tensor(x: Any) -> Any:
 _PASS: tuple[type, ...] = ()
 _GRAPH: Any = None
 register_function_type(Function)   # the strategies recognise tf.functions through the runtime
-
-_NO_SCOPE = contextlib.nullcontext()
 
 
 class _Eager:

@@ -41,14 +41,15 @@ def _key(x: Any) -> Any:
         return ("tensor", x.dtype.name, tuple(x.shape.as_list()))
     if isinstance(x, ResourceVariable):
         # (TF's VariableSpec: dtype, shape and trainable; observed: a trainable=False variable of one
-        # spec takes its own trace)
-        return ("variable", x.dtype.name, tuple(x.shape.as_list()), bool(getattr(x, "trainable", True)))
+        # spec takes its own trace; a variable made with shape=TensorShape(None) is keyed by that unknown rank:
+        # asweep61's a-retrace-variables)
+        return ("variable", x.dtype.name, _declared(x.shape), bool(getattr(x, "trainable", True)))
     from simdist.runtime.values import DistributedValues
     from simdist.runtime.variables import Variable
     if isinstance(x, DistributedValues) and isinstance(x, Variable):
         # (TF 2.21: a distributed variable's trace type is its dtype and shape, one kind for mirrored and
         # sync-on-read whatever their aggregation, another than a plain variable's)
-        return ("distributed variable", x.dtype.name, tuple(x.shape.as_list()))
+        return ("distributed variable", x.dtype.name, _declared(x.shape))
     if isinstance(x, (np.ndarray, np.generic)):
         return ("tensor", np.asarray(x).dtype.name, np.shape(x))
     if isinstance(x, (bool, int, float, str, complex)) or x is None:
@@ -62,6 +63,11 @@ def _key(x: Any) -> Any:
     if hasattr(x, "dtype") and hasattr(x, "shape"):   # a distributed value or another tensor-like
         return (type(x).__name__, str(x.dtype), str(x.shape), id(x))
     return ("object", id(x))
+
+
+def _declared(shape: Any) -> Any:
+    """A variable's declared shape as a key's shape (a tuple, None for an unknown rank)."""
+    return None if shape.rank is None else tuple(shape.as_list())
 
 
 def _relax_shape(a: Any, b: Any) -> Any:

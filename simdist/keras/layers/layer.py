@@ -850,7 +850,7 @@ class Layer(KerasSaveable):
             seen.add(id(layer))
             out.append(layer)
             if recursive:
-                queue[:0] = list(layer._layers)
+                queue[:0] = list(reversed(layer._layers))   # (Keras: deque.extendleft, which reverses them)
         return out
 
     @property

@@ -99,6 +99,19 @@ def _ratio_reduce(total: int, ratios: list[int], maximums: list[int], values: li
     return out
 
 
+def _ratio_distribute(total: int, ratios: list[int]) -> list[int]:
+    """rich's ratio_distribute (no minimums): `total` split in proportion to `ratios`, rounding up as it goes."""
+    total_ratio = sum(ratios)
+    remaining = total
+    out = []
+    for ratio in ratios:
+        distributed = math.ceil(ratio * remaining / total_ratio) if total_ratio > 0 else remaining
+        out.append(distributed)
+        total_ratio -= ratio
+        remaining -= distributed
+    return out
+
+
 def _divide_line(text: str, width: int) -> list[int]:
     """rich's divide_line without folding: where to break `text` so words fit in `width`."""
     breaks: list[int] = []
@@ -243,10 +256,16 @@ def print_summary(model: Any, line_length: int | None = None, positions: Any = N
             raise ValueError("Insufficient console width to print summary.")
         column_widths.append(width)
         current += width
-    widths = [w + 2 for w in column_widths]
-    max_width = line_length - (len(widths) + 1)
+    # Keras makes one rich column per header name (widths of positions past the header's are unused); rich's
+    # Table(width=line_length) measures each fixed-width column (width + 2 of padding) at most as wide as the
+    # table's inside, reduces them evenly to fit, and, since a table given a width expands, spreads what is left
+    # over in proportion to the widths (rich's Table._calculate_column_widths, ratio_distribute)
+    max_width = line_length - (min(len(header), len(column_widths)) + 1)
+    widths = [min(w + 2, max_width) for w in column_widths[:len(header)]]
     if sum(widths) > max_width:
         widths = _ratio_reduce(sum(widths) - max_width, [1] * len(widths), widths, widths)
+    if 0 < sum(widths) < max_width:
+        widths = [w + pad for w, pad in zip(widths, _ratio_distribute(max_width - sum(widths), widths))]
     relevant_ids = {id(n) for n in relevant_nodes}
 
     def connections(layer: Any) -> str:

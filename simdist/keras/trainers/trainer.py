@@ -18,6 +18,7 @@ keras.fit.*, keras.compile.* in docs/spec.md.
 
 from __future__ import annotations
 
+import functools
 import inspect
 import warnings
 from typing import Any, Callable
@@ -434,6 +435,9 @@ class Trainer:
         # device's variables, TF's InvalidArgumentError, clause function.xla-resource-device, kfuzz55)
         step = (tf.function(self.predict_step, reduce_retracing=True, jit_compile=True)
                 if not self.run_eagerly and self.jit_compile else self.predict_step)
+        # (Keras wraps the step in `_autoconvert_optionals`, a plain Python function: strategy.run does not lift it
+        # into one clone over the replicas, clause run.lifted-function, so each replica calls the jit function alone)
+        step = _plain(step)
 
         def one_step_on_data_distributed(data: Any, relaxed: bool) -> Any:
             with traced_step(self._step_traced() and relaxed):
@@ -915,3 +919,11 @@ def _model_supports_jit(model: Any) -> bool:
     if all(x.supports_jit for x in model._flatten_layers()):
         return not tf._simdist_op_determinism_enabled()
     return False
+
+
+def _plain(step: Any) -> Any:
+    """`step` behind a plain Python function, as Keras's `_autoconvert_optionals` wraps its step functions."""
+    @functools.wraps(step)
+    def wrapper(data: Any) -> Any:
+        return step(data)
+    return wrapper

@@ -454,6 +454,16 @@ class GradientTape:
             self._tape = None
         return nest.pack_sequence_as(sources, grads)
 
+    def _consumed(self) -> None:
+        """A non-persistent tape after its one set of gradients (TF's jacobian calls `gradient`, which stops the
+        tape's recording and drops it: a later gradient is RuntimeError)."""
+        tape = self._tape
+        if self._recording:
+            self._pop_tape()
+        self._watched_variables = tuple(in_creation_order(tape.watched_vars))
+        tape.release()
+        self._tape = None
+
     def jacobian(self, target: Any, sources: Any, unconnected_gradients: Any = UnconnectedGradients.NONE,
                  parallel_iterations: Any = None, experimental_use_pfor: bool = True) -> Any:
         """d target[i...] / d source[j...] for each source: shape target.shape + source.shape.
@@ -466,12 +476,15 @@ class GradientTape:
                                "eager execution enabled and  with experimental_use_pfor set to False.")
         from simdist.runtime.ops import array
         unconnected = _unconnected(unconnected_gradients)
-        _pfor_iterations(parallel_iterations, experimental_use_pfor)
         flat_sources = nest.flatten(sources)
         t_shape = target.shape.as_list()
         with self._ensure_recording():
             flat_target = array.reshape(target, [-1])
         n = int(flat_target.shape[0])
+        if _pfor_refuses(parallel_iterations, experimental_use_pfor, n, self._persistent):
+            if not self._persistent:
+                self._consumed()
+            raise ValueError(_VECTORIZING.format("jacobian"))
         if n == 0 and not experimental_use_pfor:
             # TF's for_loop of no iterations stacks (0,)-shaped outputs, reshaped to the target's shape:
             # set_shape(target.shape + source.shape) refuses the first source of rank 1 or more
@@ -490,11 +503,7 @@ class GradientTape:
             for k, gk in enumerate(g):
                 rows[k].append(None if gk is None else _dense(gk))
         if not self._persistent:
-            if self._recording:   # (TF's jacobian calls `gradient`, which stops a non-persistent tape's recording)
-                self._pop_tape()
-            self._watched_variables = tuple(in_creation_order(tape.watched_vars))
-            tape.release()
-            self._tape = None
+            self._consumed()
         out = []
         for k, src in enumerate(flat_sources):
             if any(r is None for r in rows[k]):
@@ -520,9 +529,16 @@ class GradientTape:
                                "with eager execution enabled and  with experimental_use_pfor set to False.")
         from simdist.runtime.ops import array
         unconnected = _unconnected(unconnected_gradients)
-        _pfor_iterations(parallel_iterations, experimental_use_pfor)
         b = t_shape[0]
         row = int(target.shape.num_elements()) // b
+        if _pfor_refuses(parallel_iterations, experimental_use_pfor, row, self._persistent):
+            if not self._persistent:
+                self._consumed()
+            if parallel_iterations is not None and parallel_iterations > 1:
+                # (the loop function's own check on its second call, raised inside pfor's tf.function)
+                raise RuntimeError("in user code:\n\n\n    RuntimeError: GradientTape must be created with "
+                                   "persistent=True to compute the batch_jacobian with parallel_iterations.\n")
+            raise ValueError(_VECTORIZING.format("batch_jacobian"))
         with self._ensure_recording():
             flat = array.reshape(target, [b, row])
         tape = self._tape
@@ -534,11 +550,7 @@ class GradientTape:
                 g = backprop.imperative_grad(tape, [y], [source], None, unconnected, taped_sources=True)[0]
             cols.append(None if g is None else _dense(g))
         if not self._persistent:
-            if self._recording:   # (TF's jacobian calls `gradient`, which stops a non-persistent tape's recording)
-                self._pop_tape()
-            self._watched_variables = tuple(in_creation_order(tape.watched_vars))
-            tape.release()
-            self._tape = None
+            self._consumed()
         if not cols or cols[0] is None:     # unconnected: zeros, as TF's pfor gives them
             return array.zeros(t_shape + s_shape[1:], target.dtype)
         out = array.reshape(array.stack(cols), [row, b, -1])
@@ -546,13 +558,23 @@ class GradientTape:
         return array.reshape(out, t_shape + s_shape[1:])
 
 
-def _pfor_iterations(parallel_iterations: Any, use_pfor: bool) -> None:
-    """pfor's refusal of parallel_iterations below 2 (parallel_for/control_flow_ops.py `pfor`: "Found
-    parallel_iterations == 1. Use for_loop instead."), which jacobian and batch_jacobian re-raise as ValueError
-    "Encountered an exception while vectorizing ...": TF 2.21, observed (tsweep58)."""
-    if use_pfor and parallel_iterations is not None and parallel_iterations <= 1:
-        raise ValueError("Encountered an exception while vectorizing the jacobian computation. Vectorization can "
-                         "be disabled by setting experimental_use_pfor to False.")
+_VECTORIZING = ("Encountered an exception while vectorizing the {} computation. Vectorization can be disabled by "
+                "setting experimental_use_pfor to False.")
+
+
+def _pfor_refuses(parallel_iterations: Any, use_pfor: bool, n: int, persistent: bool) -> bool:
+    """Whether TF 2.21's pfor (parallel_for/control_flow_ops.py `_pfor_impl`, run by jacobian over the target's n
+    elements and by batch_jacobian over a row's) fails, after its first call of the loop function (a gradient, which
+    consumes a non-persistent tape): parallel_iterations below 2 always ("Found `parallel_iterations == 1`. Use
+    `for_loop` instead.", a ValueError jacobian and batch_jacobian re-raise as "Encountered an exception while
+    vectorizing ..."); 2 <= parallel_iterations <= n on a non-persistent tape, where pfor tiles the loop and calls the
+    loop function again (jacobian's second gradient is None, whose stacking is ValueError; batch_jacobian's function
+    refuses a second call, RuntimeError). Above n pfor computes as without the argument. Observed (lead61)."""
+    if not use_pfor or parallel_iterations is None:
+        return False
+    if parallel_iterations <= 1:
+        return True
+    return not persistent and parallel_iterations <= n
 
 
 def _unconnected(value: Any) -> str:

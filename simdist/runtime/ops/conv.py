@@ -1296,6 +1296,13 @@ def convolution(input: Any, filters: Any, strides: Any = None, padding: str = "V
     st = spatial(spatial_sequence(strides, nsp, "strides", nc))
     if any(d != 1 for d in dl):
         _convolution_class_checks(x, filters, nsp, st, dl, nc)
+        # (then _WithSpaceToBatch builds _NonAtrousConvolution, which takes only its rank's two formats (or
+        # None): NCW given to a 2-D convolution, NCHW to a 3-D one, is ValueError; fsweep61)
+        # (a 1-D one goes on to conv1d, whose own check takes NHWC/NCHW too)
+        names = {1: ("NWC", "NCW"), 2: ("NHWC", "NCHW"), 3: ("NDHWC", "NCDHW")}[nsp]
+        if nsp > 1 and data_format is not None and data_format not in names:
+            raise ValueError(f"`data_format` must be '{names[0]}' or '{names[1]}'. Received: "
+                             f"data_format={data_format}")
     if any(d > 1 for d in dl):
         # TF 2.21's convolution_internal runs a dilated convolution as its Convolution class does:
         # SpaceToBatchND, the undilated convolution (VALID), BatchToSpaceND (_WithSpaceToBatch; the
@@ -1316,6 +1323,8 @@ def convolution(input: Any, filters: Any, strides: Any = None, padding: str = "V
         return conv3d(x, filters, st5, padding, fmt, dl5)
     if data_format in ("NCW", "NCHW"):   # (convolution_internal calls conv1d, which reads NCHW as NCW)
         return _ncw_convolution(x, filters, st[0], padding, dl[0])
+    if data_format not in (None, "NWC", "NHWC"):   # (conv1d's own check: ValueError; fsweep61)
+        raise ValueError(f"`data_format` must be 'NWC' or 'NCW'. Received: data_format={data_format}")
     check_data_format(data_format, "NWC")
     f = _t(filters)
     out = conv2d(array.expand_dims(x, 1), array.expand_dims(f, 0), [1, st[0]], padding, None, [1, dl[0]])
@@ -1343,6 +1352,10 @@ def conv1d(input: Any, filters: Any, stride: Any, padding: Any, data_format: str
     # 1420261219 #383)
     from simdist.runtime.ops import attr_rules
     attr_rules.check("Conv2D", strides=st, dilations=dl)
+    if isinstance(padding, (list, tuple)):
+        # (nn_ops.conv1d hands its padding to gen_nn_ops.conv2d itself, whose make_str takes a string only: an
+        # explicit list is TypeError, eagerly and traced; fsweep61)
+        raise TypeError(f"Expected string for argument 'padding' not {padding!r}.")
     return array.squeeze(conv2d(x, f, st, padding, fmt, dl), [start])
 
 

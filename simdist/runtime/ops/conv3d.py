@@ -130,6 +130,15 @@ def _backprop_constructor(strides: Sequence[int], dilations: Sequence[int], dtyp
 def _check(x_shape: Sequence[int], f_shape: Sequence[int], strides: Sequence[int], dilations: Sequence[int],
            dtype_name: str, op: str) -> None:
     onednn_backprop = False
+    if op == "Conv3D":
+        # (Conv3DOp's constructor, and oneDNN's: a strides/dilations list longer than 5 is InvalidArgumentError
+        # eagerly, Conv3DShape's ValueError while tracing; fsweep61)
+        for attr, value, word in (("strides", strides, "stride"), ("dilations", dilations, "dilation")):
+            if len(value) != 5:
+                raise trace_errors.shape_error(
+                    f"Sliding window {attr} field must specify 5 dimensions [Op:Conv3D]",
+                    f"Conv3D requires the {word} attribute to contain 5 values, but got: {len(value)}", "Conv3D",
+                    [x_shape, f_shape])
     if op == "Conv3D" and len(strides) == 5 and len(dilations) == 5:
         _conv3d_constructor(strides, dilations, dtype_name)
     elif len(strides) == 5 and len(dilations) == 5:
@@ -307,7 +316,16 @@ def conv3d(input: Any, filters: Any, strides: Any, padding: Any, data_format: st
         # (the OpDef's attrs, T, strides and padding, before the kernel refuses the layout, eagerly and in a
         # graph: `padding='same'` is the attr's error; fz34b)
         check_format(None, "Conv3D", _t(input))
-        st = _to_last(_list5(strides, "strides"))
+        st = _list5(strides, "strides")
+        for attr, value in (("strides", st), ("dilations", None if dilations is None else _list5(dilations,
+                                                                                                 "dilations"))):
+            if value is not None and len(value) != 5:   # (the kernel's check, before the layout's: fsweep61)
+                word = attr[:-1]
+                raise trace_errors.shape_error(
+                    f"Sliding window {attr} field must specify 5 dimensions [Op:Conv3D]",
+                    f"Conv3D requires the {word} attribute to contain 5 values, but got: {len(value)}", "Conv3D",
+                    [tuple(_t(input).shape), tuple(_t(filters).shape)])
+        st = _to_last(st)
         _padding(padding, "Conv3D")
         x = _channels_first(input, "CPU implementation of Conv3D currently only supports the NHWC tensor format. "
                                    "[Op:Conv3D]")

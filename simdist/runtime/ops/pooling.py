@@ -403,6 +403,18 @@ _NCHW_DTYPES = {"MaxPool": ("float32", "bfloat16", "float16"), "AvgPool": ("floa
 _NCHW_GRAD_DTYPES = ("float32", "bfloat16")   # MaxPoolGrad's (a float16 NCHW gradient is refused, observed)
 
 
+def batch_or_depth_wise(ksize: Any, strides: Any, n: int) -> bool:
+    """Whether a channels-first pool's ksize or strides (as _get_sequence makes them) is not 1 in the batch or
+    channel place: TF 2.21's oneDNN layout pass leaves such a MaxPool/MaxPool3D to TF's own kernel (observed:
+    float32 NCHW/NCDHW max pools with a batch entry of 2 are the own kernel's layout refusal, fsweep61)."""
+    from simdist.runtime.ops.conv import spatial_sequence
+    try:
+        full = (spatial_sequence(ksize, n, "ksize", True), spatial_sequence(strides, n, "strides", True))
+    except Exception:  # noqa: BLE001 - a malformed list is the wrapper's error, raised on the usual path
+        return False
+    return any(len(v) == n + 2 and (int(v[0]) != 1 or int(v[1]) != 1) for v in full)
+
+
 def channels_first_pool(pool_nhwc: Any, x: Tensor, ksize: Any, strides: Any, padding: Any, op: str) -> Tensor:
     """MaxPool/AvgPool with data_format NCHW (clause ops.nn-more): TF 2.21's x86 CPU build runs
     float32 and bfloat16 through oneDNN, the same values as NHWC between two transposes (so the
@@ -410,7 +422,14 @@ def channels_first_pool(pool_nhwc: Any, x: Tensor, ksize: Any, strides: Any, pad
     InvalidArgumentError ("Default MaxPoolingOp only supports NHWC on device type CPU"); an AvgPool
     of a non-float dtype fails its dtype check first."""
     from simdist.runtime.ops.conv import nchw_to_nhwc, to_channels_first, to_channels_last
-    if not host_cpu.current().onednn(x.dtype.name, _NCHW_DTYPES[op]):
+    if op == "AvgPool" and isinstance(padding, (list, tuple)):
+        # (AvgPool's padding attr is a string: make_str's TypeError comes before the kernel's layout refusal;
+        # fsweep61's float64 `avg NCHW explicit`)
+        raise TypeError(f"Expected string for argument 'padding' not {padding!r}.")
+    if not host_cpu.current().onednn(x.dtype.name, _NCHW_DTYPES[op]) or (op == "MaxPool" and
+                                                                        batch_or_depth_wise(ksize, strides, 2)):
+        # (oneDNN's layout pass leaves a MaxPool whose window or stride is not 1 in the batch or channel place to
+        # TF's own kernel, which refuses the layout first: f-pool2d-float32's `max NCHW ksize full outer 2`)
         from simdist.runtime.ops import raw_ops
         if x.dtype.name not in raw_ops.opdefs()["ops"][op]["inferred"]["T"]["allowed"]:
             # (a dtype outside the op's T list fails its dtype check first, an AvgPool's of a non-float dtype, a
@@ -519,6 +538,10 @@ def _by_rank(fn: Any, input: Any, ksize: Any, strides: Any, padding: Any, data_f
     if x.ndim in (4, None):
         return fn(x, ksize, strides, padding, data_format or "NHWC")
     if x.ndim == 5:
+        if fn is max_pool2d and isinstance(padding, (list, tuple)):
+            # (max_pool_v2's own check of an explicit padding of a 3-D pool, before MaxPool3D's make_str; fsweep61)
+            raise ValueError(f"Explicit padding is not supported with an input tensor of rank 5. "
+                             f"Received: padding={padding}")
         from simdist.runtime.ops import pooling3d
         fn3 = pooling3d.max_pool3d if fn is max_pool2d else pooling3d.avg_pool3d
         return fn3(x, ksize, strides, padding, data_format or "NDHWC")

@@ -386,6 +386,11 @@ def _own_kernel_ncdhw(op: str, x: Tensor, ksize: Any, strides: Any, padding: Any
     NCDHW (the NDHWC values transposed: `_channels_first`)."""
     from simdist.runtime import host_cpu
     from simdist.runtime.ops import raw_layout, raw_ops
+    from simdist.runtime.ops.pooling import batch_or_depth_wise
+    if op == "MaxPool3D" and not context.in_xla() and batch_or_depth_wise(ksize, strides, 3):
+        # (oneDNN's layout pass leaves it to TF's own kernel: its layout refusal; fsweep61)
+        raise errors.InvalidArgumentError(None, None, "Default Pooling3DOp only supports NDHWC on device type CPU "
+                                          f"[Op:{op}]")
     if context.in_xla() or host_cpu.current().onednn(x.dtype.name, raw_layout.registered(op)):
         return None
     return raw_ops.call(op, dict(input=x, ksize=spatial_sequence(ksize, 3, "ksize", True),

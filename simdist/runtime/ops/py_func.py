@@ -29,10 +29,12 @@ __all__ = ["numpy_function", "py_function", "kernel_error"]
 
 def kernel_error(e: BaseException) -> errors.OpError:
     """The status TF's PyFunc kernel makes of a Python exception (py_func.cc, observed through
-    tf.data's from_generator): ValueError and TypeError -> InvalidArgumentError, MemoryError ->
-    ResourceExhaustedError, NotImplementedError -> UnimplementedError, anything else (an OpError
-    too) -> UnknownError; the message starts with the exception's class name."""
+    tf.data's from_generator and py_function): ValueError and TypeError -> InvalidArgumentError,
+    StopIteration -> OutOfRangeError, MemoryError -> ResourceExhaustedError, NotImplementedError ->
+    UnimplementedError, anything else (an OpError too) -> UnknownError; the message starts with the
+    exception's class name."""
     cls = (errors.InvalidArgumentError if isinstance(e, (ValueError, TypeError)) else
+           errors.OutOfRangeError if isinstance(e, StopIteration) else
            errors.ResourceExhaustedError if isinstance(e, MemoryError) else
            errors.UnimplementedError if isinstance(e, NotImplementedError) else errors.UnknownError)
     text = e.message if isinstance(e, errors.OpError) else str(e) if not isinstance(e, KeyError) else repr(e.args[0])
@@ -55,12 +57,33 @@ def numpy_function(func: Callable[..., Any], inp: Any, Tout: Any, stateful: bool
         context.note_stateful_op("PyFunc")   # (TF's op; PyFuncStateless otherwise: dataset.iterator-checkpoint)
     from simdist.runtime import symbolic
     args = [np.asarray(dispatch.raw(x)) for x in _inputs(inp)]
-    with symbolic.eager():
-        out = func(*args)
-    if isinstance(Tout, (list, tuple)):
-        outs = out if isinstance(out, (list, tuple)) else [out]
-        return [convert_to_tensor(np.asarray(o) if isinstance(o, np.generic) else o) for o in outs]
-    return convert_to_tensor(out)
+    if not context.in_function():
+        with symbolic.eager():
+            out = func(*args)
+        if isinstance(Tout, (list, tuple)):
+            outs = out if isinstance(out, (list, tuple)) else [out]
+            return [convert_to_tensor(np.asarray(o) if isinstance(o, np.generic) else o) for o in outs]
+        return convert_to_tensor(out)
+    try:   # (inside a tf.function: the PyFunc kernel's statuses and its check of each output's dtype)
+        with symbolic.eager():
+            out = func(*args)
+    except Exception as e:  # noqa: BLE001 - the kernel turns any exception into a status
+        raise kernel_error(e) from e
+    listed = isinstance(Tout, (list, tuple))
+    douts = [dtypes.as_dtype(d) for d in (Tout if listed else [Tout])]
+    outs = (out if isinstance(out, (list, tuple)) else [out]) if listed else [out]
+    if len(outs) != len(douts):
+        raise errors.InvalidArgumentError(None, None, f"The function returned {len(outs)} values, but expected "
+                                          f"{len(douts)}")
+    got = []
+    for i, (o, d) in enumerate(zip(outs, douts)):
+        a = np.asarray(dispatch.raw(o) if isinstance(o, Tensor) else o)
+        t = convert_to_tensor(a)
+        if t.dtype != d:
+            raise errors.InvalidArgumentError(None, None, f"{i}-th value returned by pyfunc is {t.dtype.name}, "
+                                              f"but expects {d.name}")
+        got.append(t)
+    return got if listed else got[0]
 
 
 def py_function(func: Callable[..., Any], inp: Any = None, Tout: Any = None, name: str | None = None) -> Any:
@@ -71,8 +94,8 @@ def py_function(func: Callable[..., Any], inp: Any = None, Tout: Any = None, nam
     try:
         with symbolic.eager():   # (func reads its tensors as eager ones, also inside a tf.function; the
             out = func(*_inputs(inp))   # tensors themselves, so a tape differentiates through func's ops)
-    except Exception as e:  # noqa: BLE001 - TF reports any exception of func as UnknownError
-        raise errors.UnknownError(None, None, f"{type(e).__name__}: {e}") from e
+    except Exception as e:  # noqa: BLE001 - the kernel turns any exception into a status
+        raise kernel_error(e) from e
     if isinstance(Tout, (list, tuple)):
         outs = [] if out is None else out if isinstance(out, (list, tuple)) else [out]
         if len(outs) != len(Tout):

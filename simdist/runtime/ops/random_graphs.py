@@ -26,7 +26,7 @@ from typing import Any, Iterator
 
 from simdist.runtime import execution
 
-__all__ = ["Trace", "scope", "replicas", "inlined", "branch", "current", "instance", "next_op_seed",
+__all__ = ["Trace", "scope", "branch", "current", "instance", "next_op_seed",
            "dataset_function", "instantiate", "running", "as_instance", "aliased_kernel"]
 
 _cur = execution._current
@@ -48,12 +48,11 @@ class Trace:
 class _Scope:
     """One run of a trace's Python: its op-seed, kernel and nested-function counters."""
 
-    __slots__ = ("trace", "op_seeds", "kernels", "nested", "inline")
+    __slots__ = ("trace", "op_seeds", "kernels", "nested")
 
-    def __init__(self, trace: Trace, inline: Any = None) -> None:
+    def __init__(self, trace: Trace) -> None:
         self.trace = trace
         self.op_seeds = self.kernels = self.nested = 0
-        self.inline = inline   # a tf.function whose calls here trace into this graph (replicas)
 
 
 def _serial() -> int:
@@ -75,10 +74,10 @@ def _new_trace() -> Trace:
 
 
 @contextmanager
-def scope(traces: dict, key: Any, inline: Any = None) -> Iterator[None]:
+def scope(traces: dict, key: Any) -> Iterator[None]:
     """Run a tf.function's Python as the trace `traces[key]` (made at its first run). Inside
-    another trace's run the function is part of that one: a nested trace, not kept. `inline`:
-    the tf.function whose replicas this scope traces (`replicas`)."""
+    another trace's run the function is part of that one: a nested trace, not kept. (A
+    strategy.run of a tf.function is one trace of its lifted clone: strategies/replica_run.py.)"""
     ctx = _cur.ctx
     if ctx.graphs:
         trace = _new_trace()
@@ -87,25 +86,11 @@ def scope(traces: dict, key: Any, inline: Any = None) -> Iterator[None]:
         if trace is None:
             trace = traces[key] = _new_trace()
     stack = ctx.graphs
-    stack.append(_Scope(trace, inline))
+    stack.append(_Scope(trace))
     try:
         yield
     finally:
         stack.pop()
-
-
-def replicas(traces: dict, key: Any, fn: Any) -> Any:
-    """strategy.run of tf.function `fn` on replicas of their own threads: TF 2.21 runs them in one
-    clone of `fn` whose Python calls fn's on each replica (mirrored_run.call_for_each_replica), so
-    the replicas' random ops share one graph's op seeds, in replica order, each its own kernel."""
-    return scope(traces, key, fn)
-
-
-def inlined(fn: Any) -> bool:
-    """Whether a call of tf.function `fn` here traces into the running graph (a replica of a
-    strategy.run of `fn`), not as a trace of its own."""
-    g = _cur.ctx.graphs
-    return bool(g) and g[-1].inline is fn
 
 
 @contextmanager
