@@ -174,6 +174,113 @@ def test_blind80_keras_attention_dtypes(backend: Any, name: str) -> None:
     _check(backend, name)
 
 
+# -- 5. summaries of layers with thousands of parameters -----------------------------------------------------------------
+def _summaries_of_large_layers(tf: Any, mk: Any) -> Any:
+    """model.summary() lines of named Sequential and functional models whose layers hold 999, 1,000, 12,345 and over a
+    million parameters (Dense, Embedding, Conv2D, a nested model, an unbuilt layer), with show_trainable and
+    expand_nested: the rows' parameter counts and the totals as Keras prints them."""
+    keras = tf.keras
+    L = keras.layers
+    out: dict[str, Any] = {}
+
+    def lines(m: Any, **kw: Any) -> list[str]:
+        got: list[str] = []
+        m.summary(print_fn=lambda line, **k: got.append(line), **kw)
+        return "\n".join(got).splitlines()
+
+    seq = keras.Sequential([keras.Input((36,)), L.Dense(27, name="d999"), L.Dense(1000 // 28 + 8, name="d1000"),
+                            L.Dense(1100, name="wide"), L.Dense(3, name="head")], name="seq_big")
+    out["sequential"] = lines(seq)
+    x = keras.Input((12,), dtype="int32", name="tokens")
+    e = L.Embedding(1100, 16, name="emb")(x)
+    c = L.Conv1D(64, 3, name="conv")(e)
+    inner = keras.Sequential([keras.Input((64,)), L.Dense(200, name="in_d")], name="inner_big")
+    y = inner(L.GlobalMaxPooling1D(name="pool")(c))
+    f = keras.Model(x, L.Dense(2, name="out")(y), name="func_big")
+    out["functional"] = lines(f)
+    out["functional expand_nested show_trainable"] = lines(f, expand_nested=True, show_trainable=True)
+    return out
+
+
+_program("keras-summary-large-layers", _summaries_of_large_layers)
+
+
+@pytest.mark.clause("keras.model.call")
+@pytest.mark.parametrize("name", _ids("keras-summary"))
+def test_blind80_keras_summaries(backend: Any, name: str) -> None:
+    """Summaries of models whose layers hold thousands of parameters, line for line."""
+    _check(backend, name)
+
+
+# -- 6. float64 losses meeting Python constants; integer Keras variables given floats ----------------------------------
+def _float64_losses(tf: Any, mk: Any) -> Any:
+    """Losses computed in float64 (dtype="float64") whose Keras code meets Python numbers (epsilon, gamma, alpha, delta,
+    smoothing): MeanSquaredLogarithmicError (predictions at and below epsilon), BinaryFocalCrossentropy and
+    CategoricalFocalCrossentropy (gammas 1.7 and 2.0, class balancing), Dice, Tversky, Huber (delta 0.1), LogCosh,
+    KLDivergence and Poisson, per sample: by their bits (a Python constant converted straight to float64, not through
+    float32)."""
+    keras = tf.keras
+    r = _rng("loss64")
+    yt = r.uniform(0, 1, (6, 5))
+    yp = r.uniform(-0.3, 1, (6, 5))
+    yp[0, 0], yp[1, 1], yp[2, 2] = 0.0, 1e-9, 1e-7
+    onehot = np.eye(5)[[0, 1, 2, 3, 4, 1]]
+    probs = r.uniform(0.01, 1, (6, 5))
+    probs = probs / probs.sum(-1, keepdims=True)
+    L_ = keras.losses
+    cases = {
+        "msle": lambda: L_.MeanSquaredLogarithmicError(dtype="float64", reduction=None)(yt, yp),
+        "bfce": lambda: L_.BinaryFocalCrossentropy(gamma=1.7, dtype="float64", reduction=None)(
+            (yt > 0.5).astype("float64"), np.clip(yp, 0.01, 0.99)),
+        "bfce-balanced": lambda: L_.BinaryFocalCrossentropy(gamma=2.0, alpha=0.3, apply_class_balancing=True,
+                                                            dtype="float64", reduction=None)(
+            (yt > 0.5).astype("float64"), np.clip(yp, 0.01, 0.99)),
+        "cfce": lambda: L_.CategoricalFocalCrossentropy(gamma=1.7, dtype="float64", reduction=None)(onehot, probs),
+        "dice": lambda: L_.Dice(dtype="float64", reduction=None)(yt, np.abs(yp)),
+        "tversky": lambda: L_.Tversky(alpha=0.3, beta=0.7, dtype="float64", reduction=None)(yt, np.abs(yp)),
+        "huber": lambda: L_.Huber(delta=0.1, dtype="float64", reduction=None)(yt, yp),
+        "logcosh": lambda: L_.LogCosh(dtype="float64", reduction=None)(yt, yp),
+        "kld": lambda: L_.KLDivergence(dtype="float64", reduction=None)(probs, probs[::-1]),
+        "poisson": lambda: L_.Poisson(dtype="float64", reduction=None)(yt, np.abs(yp)),
+    }
+    return {k: _error(lambda f=f: _bits(f())) for k, f in cases.items()}
+
+
+_program("keras-float64-losses", _float64_losses)
+
+
+def _integer_variables_given_floats(tf: Any, mk: Any) -> Any:
+    """Keras variables of int32, int64, uint8 and bool dtypes assigned (and assign_add-ed) Python floats, lists of
+    floats, NumPy float arrays and float tensors, and made from float initial values with an integer dtype: the values
+    after, or the error's class."""
+    keras = tf.keras
+    out: dict[str, Any] = {}
+    values = {"list": [1.7, -2.2], "numpy": np.array([3.9, 4.1]), "numpy32": np.array([0.5, -0.5], "float32"),
+              "python": 5.5, "tensor": "tensor"}
+    for dt, init in (("int32", [1, 2]), ("int64", [1, 2]), ("uint8", [1, 2]), ("bool", [True, False])):
+        for name, val in values.items():
+            for op in ("assign", "assign_add"):
+                def run(dt: str = dt, init: Any = init, val: Any = val, op: str = op) -> Any:
+                    v = keras.Variable(np.array(init, dt))
+                    given = tf.constant([2.5, 0.25]) if isinstance(val, str) else (
+                        [val, val] if isinstance(val, float) else val)
+                    getattr(v, op)(given)
+                    return _bits(v.numpy())
+                out[f"{dt} {op} {name}"] = _error(run)
+        out[f"{dt} from floats"] = _error(lambda dt=dt: _bits(keras.Variable(np.array([1.5, 0.0]), dtype=dt).numpy()))
+    return out
+
+
+_program("keras-integer-variables-given-floats", _integer_variables_given_floats)
+
+
+@pytest.mark.clause("keras.variable")
+@pytest.mark.parametrize("name", ["keras-float64-losses", "keras-integer-variables-given-floats"])
+def test_blind80_keras_numbers_into_dtypes(backend: Any, name: str) -> None:
+    """Python numbers and floats into float64 losses and integer Keras variables, as Keras converts them."""
+    _check(backend, name)
+
+
 if __name__ == "__main__":
     import sys
     if "--record" in sys.argv:
