@@ -4,7 +4,7 @@ committed package (suite_kills.py's plant-and-run):
 
     python benchmarks/blind_kills.py BATCH ["-k EXPRESSION"]
 
-BATCH is 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79 or 81. Prints the baseline (the unmutated copy must pass) and one line per mutant: killed
+BATCH is 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80 or 81. Prints the baseline (the unmutated copy must pass) and one line per mutant: killed
 (with the failing test) or survived. docs/conformance.md has the figures: batch 19, 1 of 14 with its
 default slice ("Twenty-first session ... a nineteenth blind batch"); batch 20 in "Twenty-second session
 ... a twentieth blind batch"; batch 21 in "Twenty-third session: ... against the twenty-first blind
@@ -451,6 +451,14 @@ BATCHES: dict[str, tuple[list[str], str]] = {
             "flatten-layers-breadth-first", "celu-expm1-as-exp-minus-one", "moments-one-pass-variance",
             "logaddexp-log-one-plus"],
            "blind78"),
+    # (batch 80: the survivors of first contact over the 175 suite modules of its areas, the five 61 sweeps merged:
+    # docs/conformance.md, "an eightieth blind batch"; the gaps slice "blind80", suite/test_blind80_gaps.py, kills
+    # all eight)
+    "80": (["mixup-lerp-form", "equalization-scale-shifted-first", "stft-kernel-phase-reassociated",
+            "mel-slopes-times-reciprocal", "attention-scale-in-compute-dtype",
+            "summary-params-without-thousands-separator", "promote-python-number-through-float32",
+            "keras-convert-float-to-int-refused"],
+           "blind80"),
 }
 
 

@@ -13214,3 +13214,158 @@ TRAINING_BATCH81: list[Mutant] = [
 ]
 TRAINING += TRAINING_BATCH81
 CATALOGUE += TRAINING_BATCH81
+
+#: Blind batch 80 (sixty-first session, helper blind61a): Keras as people write it -- layers (conv, attention,
+#: recurrent, normalization, image/audio/lookup preprocessing), layer and model plumbing, summary, losses, variables and
+#: Keras's dtype promotion, fit's PyDataset adapter, metrics; written from simdist's source before reading the suite,
+#: each in a function no earlier catalogue mutant touches. "mainstream": a changed line an ordinary training program
+#: runs (/work/wt/blind61a_logs/mainstream*.py under coverage.py); "subtle": a last-bit difference.
+TRAINING_BATCH80: list[Mutant] = [
+    # -- conv / attention / recurrent / normalization layers
+    _t("separable-pointwise-kernel-drops-multiplier", "formula", "simdist/keras/layers/depthwise_separable.py",
+       "        pointwise_shape = (1,) * self.rank + (self.depth_multiplier * input_channel, self.filters)\n",
+       "        pointwise_shape = (1,) * self.rank + (input_channel, self.filters)\n",
+       "mainstream: SeparableConv's pointwise kernel made (1..., in, filters) instead of (1..., in * depth_multiplier, "
+       "filters): right only for depth_multiplier 1"),
+    _t("mha-projection-bias-over-bound-axes", "axis", "simdist/keras/layers/attention.py",
+       "        input_str += c\n        kernel_str += c\n",
+       "        input_str += c\n        kernel_str += c\n        bias_axes += c\n",
+       "mainstream: MultiHeadAttention's projection equations give the bias the contracted (input) axes too: a bias of "
+       "shape (dim, heads, key_dim) instead of (heads, key_dim)"),
+    _t("normalization-state-in-variable-dtype", "dtype", "simdist/keras/layers/normalization_adapt.py",
+       "        self.mean = tf.cast(tf.reshape(self.adapt_mean, self._broadcast_shape), self.compute_dtype)\n",
+       "        self.mean = tf.cast(tf.reshape(self.adapt_mean, self._broadcast_shape), self.variable_dtype)\n",
+       "mainstream: Normalization's finalize_state keeps the adapted mean in the variable dtype (float32 under "
+       "mixed_float16) instead of the compute dtype"),
+    _t("rnn-dropout-mask-per-step", "placement", "simdist/keras/layers/rnn_cells.py",
+       "        if getattr(self, \"_dropout_mask\", None) is None and self.dropout > 0:\n",
+       "        if self.dropout > 0:\n",
+       "mainstream: an RNN cell's input dropout mask drawn afresh at every timestep instead of once per sequence"),
+    # -- preprocessing layers
+    _t("random-flip-one-draw-per-batch", "axis", "simdist/keras/layers/preprocessing/image/random_flip.py",
+       "        flips_shape = (1, 1, 1) if len(shape) == 3 else (shape[0], 1, 1, 1)\n",
+       "        flips_shape = (1, 1, 1) if len(shape) == 3 else (1, 1, 1, 1)\n",
+       "mainstream: RandomFlip draws one flip decision for the whole batch instead of one per image"),
+    _t("random-rotation-height-width-swapped", "order", "simdist/keras/layers/preprocessing/image/random_rotation.py",
+       "        image_height, image_width = shape[first], shape[first + 1]\n",
+       "        image_width, image_height = shape[first], shape[first + 1]\n",
+       "mainstream: RandomRotation's affine matrix built with the image's height and width exchanged (right only for "
+       "square images)"),
+    _t("random-translation-offsets-order-swapped", "order", "simdist/keras/layers/preprocessing/image/random_translation.py",
+       "        translations = ops.cast(ops.numpy.concatenate([width_translate, height_translate], axis=1), dtype=\"float32\")\n",
+       "        translations = ops.cast(ops.numpy.concatenate([height_translate, width_translate], axis=1), dtype=\"float32\")\n",
+       "mainstream: RandomTranslation's offsets packed (dy, dx) instead of (dx, dy)"),
+    _t("random-contrast-upper-bound-from-lower", "boundary", "simdist/keras/layers/preprocessing/image/random_contrast.py",
+       "                                             maxval=1.0 + self.factor[1], seed=seed, dtype=self.compute_dtype)\n",
+       "                                             maxval=1.0 + self.factor[0], seed=seed, dtype=self.compute_dtype)\n",
+       "mainstream: RandomContrast's factor drawn in [1 - lower, 1 + lower] instead of [1 - lower, 1 + upper] "
+       "(right only for a symmetric factor)"),
+    _t("mixup-lerp-form", "formula", "simdist/keras/layers/preprocessing/image/mix_up.py",
+       "        return weight * images + (1.0 - weight) * mixed\n",
+       "        return mixed + weight * (images - mixed)\n",
+       "subtle: MixUp's blend computed as mixed + w * (images - mixed) instead of w * images + (1 - w) * mixed "
+       "(equal in exact arithmetic, not in float32)"),
+    _t("equalization-scale-shifted-first", "formula", "simdist/keras/layers/preprocessing/image/equalization.py",
+       "    return values * scale + (target_min - source_min * scale)\n",
+       "    return (values - source_min) * scale + target_min\n",
+       "subtle: Equalization's value-range map as (v - smin) * scale + tmin instead of Keras's v * scale + (tmin - "
+       "smin * scale)"),
+    _t("gaussian-blur-sigma-without-offset", "formula", "simdist/keras/layers/preprocessing/image/random_gaussian_blur.py",
+       "                              dtype=self.compute_dtype) + 1e-6\n",
+       "                              dtype=self.compute_dtype)\n",
+       "subtle: RandomGaussianBlur's sigma without Keras's + 1e-6"),
+    _t("mel-scale-by-log1p", "formula", "simdist/keras/layers/preprocessing/audio/mel_spectrogram.py",
+       "        return _MEL_HIGH_FREQUENCY_Q * self.backend.numpy.log(1.0 + frequencies_hertz / _MEL_BREAK_FREQUENCY_HERTZ)\n",
+       "        return _MEL_HIGH_FREQUENCY_Q * self.backend.numpy.log1p(frequencies_hertz / _MEL_BREAK_FREQUENCY_HERTZ)\n",
+       "subtle: MelSpectrogram's hertz-to-mel by log1p(f / 700) instead of Keras's log(1 + f / 700)"),
+    _t("stft-kernel-phase-reassociated", "formula", "simdist/keras/initializers.py",
+       "        args = knp.multiply(knp.multiply(-2, time), freq) * knp.arccos(tf.cast(-1, dtype))\n",
+       "        args = knp.multiply(-2, time) * knp.multiply(freq, knp.arccos(tf.cast(-1, dtype)))\n",
+       "subtle: the STFT initializer's phase -2 t f pi grouped as (-2 t) (f pi) instead of Keras's ((-2 t) f) pi "
+       "(STFTSpectrogram's kernels)"),
+    _t("mel-slopes-times-reciprocal", "formula", "simdist/keras/layers/preprocessing/audio/mel_spectrogram.py",
+       "        lower_slopes = (spectrogram_bins_mel - lower_edge_mel) / (center_mel - lower_edge_mel)\n",
+       "        lower_slopes = (spectrogram_bins_mel - lower_edge_mel) * (1.0 / (center_mel - lower_edge_mel))\n",
+       "subtle: MelSpectrogram's filter bank rising slopes multiplied by the reciprocal of the band width instead of "
+       "divided by it"),
+    _t("attention-scale-in-compute-dtype", "dtype", "simdist/keras/ops/tf_nn.py",
+       "    scale = (1.0 / tf.sqrt(tf.cast(H, \"float32\"))) if scale is None else scale\n",
+       "    scale = (1.0 / tf.sqrt(tf.cast(H, query.dtype))) if scale is None else scale\n",
+       "subtle: dot_product_attention's default scale 1 / sqrt(head_dim) computed in the queries' dtype instead of "
+       "float32 (float16, bfloat16 and float64 attention)"),
+    _t("lookup-table-invert-swapped", "order", "simdist/keras/layers/index_lookup.py",
+       "            keys, values = (indices, tokens) if self.invert else (tokens, indices)\n",
+       "            keys, values = (tokens, indices) if self.invert else (indices, tokens)\n",
+       "mainstream: StringLookup/IntegerLookup's table maps index -> token without `invert` and token -> index with it"),
+    _t("clear-losses-not-recursive", "placement", "simdist/keras/layers/layer.py",
+       "        self._losses.clear()\n        for layer in self._layers:\n            layer._clear_losses()\n",
+       "        self._losses.clear()\n",
+       "mainstream: the outermost call clears only its own losses, not its sublayers': their activity-regularization "
+       "losses pile up from call to call"),
+    _t("track-variable-frozen-layer-stays-trainable", "missing-error", "simdist/keras/layers/layer.py",
+       "        if not self.trainable:\n            variable.trainable = False\n",
+       "",
+       "mainstream: a variable a frozen layer (trainable=False) creates keeps trainable=True"),
+    _t("build-config-always-shapes-dict", "boundary", "simdist/keras/layers/layer.py",
+       "            if len(self._build_shapes_dict) == 1:\n",
+       "            if len(self._build_shapes_dict) == 0:\n",
+       "mainstream: a layer built from one input reports its build config as {'shapes_dict': ...} instead of "
+       "{'input_shape': ...} (the saved config's build_config)"),
+    _t("name-scope-override-appends", "placement", "simdist/keras/naming.py",
+       "            parts = [p for p in entry.override_parent.split(\"/\") if p]\n",
+       "            parts += [p for p in entry.override_parent.split(\"/\") if p]\n",
+       "mainstream: a name scope reopened at its layer's first parent path is appended to the open path instead of "
+       "replacing it (variable paths of layers built inside another's call)"),
+    _t("summary-params-without-thousands-separator", "formula", "simdist/keras/models/summary.py",
+       "            params = f\"{layer.count_params():,}\"\n",
+       "            params = f\"{layer.count_params()}\"\n",
+       "mainstream: summary's per-layer parameter count printed without the thousands separator"),
+    _t("summary-connections-indices-swapped", "order", "simdist/keras/models/summary.py",
+       "                out += f\"{hist.operation.name}[{hist.node_index}][{hist.tensor_index}]\"\n",
+       "                out += f\"{hist.operation.name}[{hist.tensor_index}][{hist.node_index}]\"\n",
+       "mainstream: summary's 'Connected to' column names a tensor as layer[tensor_index][node_index]"),
+    _t("losses-power-by-exp-log", "formula", "simdist/keras/losses/_ops.py",
+       "    (a, b), _ = dtype_promotion.promote(x1, x2)\n    return tf.pow(a, b)\n",
+       "    (a, b), _ = dtype_promotion.promote(x1, x2)\n    return tf.exp(b * tf.math.log(a))\n",
+       "mainstream, subtle: the losses' ops.power (the focal crossentropies' (1 - p)^gamma, ...) as exp(gamma log x) "
+       "instead of tf.pow"),
+    _t("losses-divide-times-reciprocal", "formula", "simdist/keras/losses/_ops.py",
+       "    (a, b), _ = dtype_promotion.promote(x1, x2, weak_float=True)\n    return tf.divide(a, b)\n",
+       "    (a, b), _ = dtype_promotion.promote(x1, x2, weak_float=True)\n    return a * tf.math.reciprocal(b)\n",
+       "mainstream, subtle: the losses' ops.divide (Dice's and Tversky's ratios) as a times 1/b instead of a / b"),
+    _t("promote-python-numbers-strong", "dtype", "simdist/keras/dtype_promotion.py",
+       "    kinds = [x if isinstance(x, (bool, int, float)) else tf.convert_to_tensor(x) for x in xs]\n",
+       "    kinds = [tf.convert_to_tensor(x) for x in xs]\n",
+       "mainstream: Keras's promotion takes Python numbers as strong float32/int32 tensors instead of weak types (a "
+       "float16 or float64 operand beside a Python float is promoted)"),
+    _t("promote-python-number-through-float32", "dtype", "simdist/keras/dtype_promotion.py",
+       "    if isinstance(x, (bool, int, float)):\n        return tf.convert_to_tensor(x, dtype=dtype)\n",
+       "    if isinstance(x, (bool, int, float)):\n        return tf.cast(tf.convert_to_tensor(x), dtype)\n",
+       "mainstream, subtle: Keras's convert_to_tensor(x, dtype) of a Python number converted to float32 (or int32) first and then "
+       "cast, instead of straight to the result dtype (float64 operands of keras ops meet a rounded constant)"),
+    _t("variable-operators-without-keras-promotion", "dtype", "simdist/keras/variables.py",
+       "    x, y = _ops._pair(_operand(a), _operand(b))\n",
+       "    x, y = tf.convert_to_tensor(_operand(a)), tf.convert_to_tensor(_operand(b))\n",
+       "mainstream: a Keras variable's arithmetic operators take TF's conversion of the other operand instead of "
+       "Keras's promotion (an int variable times a Python float, a float16 variable plus a float32 tensor)"),
+    _t("keras-convert-float-to-int-refused", "error-class", "simdist/keras/variables.py",
+       "        elif dtype == \"bool\" or (dtype is not None and dtypes.is_int_dtype(dtype)):\n"
+       "            return tf.cast(tf.convert_to_tensor(x), dtype)\n",
+       "        elif dtype == \"bool\":\n"
+       "            return tf.cast(tf.convert_to_tensor(x), dtype)\n",
+       "mainstream: Keras's convert_to_tensor(x, int dtype) of a Python or NumPy float converted straight to the int "
+       "dtype (TF's TypeError/truncation) instead of converted then cast (an int variable assigned a float)"),
+    # -- fit data, callbacks, metrics
+    _t("py-dataset-shuffle-numpy-stream", "order", "simdist/keras/trainers/py_dataset.py",
+       "            _pyrandom.shuffle(indices)         # Keras: random.shuffle(indices), Python's global stream\n",
+       "            np.random.shuffle(indices)\n",
+       "mainstream: a PyDataset's batch order under keras.utils.set_random_seed shuffled by NumPy's global stream "
+       "instead of Python's random"),
+    _t("metrics-to-list-keeps-tuple", "boundary", "simdist/keras/metrics/metrics_utils.py",
+       "    return x if isinstance(x, list) else [x]\n",
+       "    return x if isinstance(x, (list, tuple)) else [x]\n",
+       "mainstream: metrics' thresholds/top_k given as a tuple kept as a sequence instead of wrapped as one element as Keras's "
+       "to_list does"),
+]
+TRAINING += TRAINING_BATCH80
+CATALOGUE += TRAINING_BATCH80

@@ -497,6 +497,12 @@ def _binary(name: str, a: Any, b: Any) -> Any:
     """Keras's backend.numpy binary op on TF: operands promoted by Keras's rules (a Python
     number takes the other operand's dtype)."""
     from simdist.keras.optimizers import _ops
+    if name == "divide":
+        # (Keras's true_divide: both operands in `result_type(a, b, float)` first, so an int or bool variable
+        # divides in float32, not TF's float64 int32 quotient; clause keras.variable.operators)
+        from simdist.keras import dtype_promotion
+        (x, y), _ = dtype_promotion.promote(_operand(a), _operand(b), weak_float=True)
+        return tf.divide(x, y)
     x, y = _ops._pair(_operand(a), _operand(b))
     fn = _FNS.get(name)
     if fn is None:
