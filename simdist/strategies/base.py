@@ -545,7 +545,7 @@ class _Scope:
             raise mixing_error(f.strategy, s)
         # The default strategy's scope keeps the default replica context (TF 2.21:
         # get_replica_context() there is the default ReplicaContext, not None).
-        # (TF's scope enters no device scope: ops inside keep the caller's device, clause scope.device)
+        # (TF's scope enters no device scope: ops inside keep the caller's device, clause scope.keeps-device)
         self._frame = context.Frame(s, _default_replica_context if s is _default else None,
                                     s._scope_device() or f.device)
         if f.strategy is not s and s is not _default:
@@ -629,8 +629,7 @@ class Strategy:
             # (TF's mirrored_run lifts a tf.function around the replicas: replica_run.lifted. Its PerReplica
             # arguments are traced as PerReplicaSpecs, their UnreadVariable components as tensors), called in the
             # strategy's scope, as TF's Strategy.run calls extended.call_for_each_replica
-            device = context.current().device   # (TF's scope keeps the caller's device)
-            with self.scope(), context.device_scope(device):
+            with self.scope():   # (which keeps the caller's device: clause scope.keeps-device)
                 return lifted(self, fn)(*unread_components_read(tuple(args)), **unread_components_read(kwargs))
         with self.scope():
             devices = self._replica_devices()

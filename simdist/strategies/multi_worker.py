@@ -426,8 +426,7 @@ class MultiWorkerMirroredStrategy(MirroredStrategy):
         kwargs = kwargs or {}
         if isinstance(fn, function_type()):   # (TF's mirrored_run lifts the tf.function: base.Strategy.run)
             from simdist.strategies.base import unread_components_read
-            device = context.current().device   # (TF's scope keeps the caller's device)
-            with self.scope(), context.device_scope(device):
+            with self.scope():   # (which keeps the caller's device: clause scope.keeps-device)
                 return lifted(self, fn)(*unread_components_read(tuple(args)), **unread_components_read(kwargs))
         with self.scope():
             devices = self._replica_devices()
