@@ -64,16 +64,20 @@ def fresh(keras: Any) -> None:
     keras.backend.clear_session()
 
 
-def run_cases(name: str, cases: dict[str, Callable[[], Any]], keras: Any) -> dict[str, Any]:
-    """Each case from a fresh state; OPEN's keys left out."""
+def run_cases(name: str, cases: dict[str, Callable[[], Any]], keras: Any, open_: dict[str, tuple[str, ...]] | None = None,
+              reset_policy: bool = False) -> dict[str, Any]:
+    """Each case from a fresh state; the keys `open_` (default this module's OPEN) lists for `name` left out;
+    `reset_policy`: the global dtype policy set back to float32 after each case too (psweep61b)."""
     out: dict[str, Any] = {}
-    skip = OPEN.get(name, ())
+    skip = (OPEN if open_ is None else open_).get(name, ())
     for key, fn in cases.items():
         fresh(keras)
         try:
             if key not in skip:
                 out[key] = attempt(fn)
         finally:
+            if reset_policy:
+                keras.mixed_precision.set_global_policy("float32")
             keras.config.set_floatx("float32")
             fresh(keras)
     return out

@@ -20,7 +20,8 @@ from typing import Any, Callable
 
 import numpy as np
 
-from simdist.conformance.suite.psweep61_cases import attempt, fresh, lines
+from simdist.conformance.suite.psweep61_cases import attempt, lines
+from simdist.conformance.suite.psweep61_cases import run_cases as psweep61_run_cases
 from simdist.conformance.suite.recorded_programs import (RecordedPrograms, avx512_with_onednn, bits, plain,
                                                          reference_cpu)
 
@@ -33,19 +34,8 @@ OPEN: dict[str, tuple[str, ...]] = {}
 
 
 def run_cases(name: str, cases: dict[str, Callable[[], Any]], keras: Any) -> dict[str, Any]:
-    """Each case from a fresh state; OPEN's keys left out."""
-    out: dict[str, Any] = {}
-    skip = OPEN.get(name, ())
-    for key, fn in cases.items():
-        fresh(keras)
-        try:
-            if key not in skip:
-                out[key] = attempt(fn)
-        finally:
-            keras.mixed_precision.set_global_policy("float32")
-            keras.config.set_floatx("float32")
-            fresh(keras)
-    return out
+    """Each case from a fresh state (the global policy reset too); OPEN's keys left out."""
+    return psweep61_run_cases(name, cases, keras, OPEN, reset_policy=True)
 
 
 def _dt(t: Any) -> str:
