@@ -1,0 +1,482 @@
+"""Keras's dtype promotion, weak Python numbers, keras.Variable's operators and the attention functions and layers
+crossed by rule (sixty-second session, ysweep62; test_ysweep62.py), against TF 2.21's recorded results, floats by
+their bits, refusals by exception class.
+
+What is crossed (blind80's gaps module takes each of batch 80's survivors in one program; osweep61 takes keras.ops'
+image/nn/math functions at their options, not their operand kinds):
+- y-promo-lattice: keras.ops.add of every pair of tensor dtypes (int8..int64, uint8..uint32, float16, bfloat16,
+  float32, float64, bool), and of each tensor dtype with each Python number (int, float, bool, complex), NumPy scalar
+  (float64, float32, float16, int64, int32, uint8, bool) and NumPy array (float64, int64, int8, uint16, bool), in both
+  orders: the result's dtype and bits (Keras's result_type lattice, its weak types and floatx's precision);
+- y-promo-<fn>: 22 binary functions (subtract, multiply, divide, true_divide, floor_divide, mod, power, maximum,
+  minimum, arctan2, hypot, matmul, dot, where's two branches, clip's bounds, logaddexp, greater, equal,
+  logical_and, copysign, heaviside, nextafter) × tensor dtypes × Python int/float/bool in both orders and a few mixed
+  tensor pairs;
+- y-var-ops-<dtype>: a keras.Variable of float16/bfloat16/float32/float64/int8/int32/int64/uint8/bool × its Python
+  operators (+ - * / // % ** @, unary -, abs, comparisons) with a Python int, float and bool, a float32 and an int32
+  tensor and a float16 variable in both orders, np.asarray, float()/int() of scalar variables; and the same operators
+  read inside a layer's call under mixed_float16 and mixed_bfloat16 (autocast on and off);
+- y-attn-dpa-<dtype>: keras.ops.dot_product_attention × scale omitted/given × is_causal × bool masks × a bias ×
+  head sizes 1, 3, 8, 13 × query/key lengths equal and not × flash_attention None/False, float16/bfloat16/float32/
+  float64, rank 3 and 4;
+- y-attn-mha: MultiHeadAttention × num_heads/key_dim/value_dim × use_bias off × output_shape (int, tuple) ×
+  attention_axes (1,), (2,), (1, 2) on rank-4 inputs × dropout in training (seeded) × return_attention_scores ×
+  attention_mask and use_causal_mask × distinct key × float64/mixed_float16/mixed_bfloat16; Attention (use_scale,
+  score_mode dot/concat, causal, masks), AdditiveAttention (use_scale), GroupQueryAttention (heads 4/2, 2/1);
+- y-summary: summaries of models whose layers hold 999 … 12,345,678 parameters (the separators) and whose totals
+  reach kilobytes, megabytes and gigabytes (the byte sizes), float16/float64/int variables and non-trainable ones.
+
+Weights are assigned seeded quarters after the build and inputs are quarters (rng arithmetic), so the products of
+these sizes are exact; the attention programs are host-dependent all the same (softmax and half-type arithmetic go
+through oneDNN/Eigen's vector paths on the recording host, `yk-`). `python -m simdist.conformance.suite.test_ysweep62
+--record` rewrites ysweep62_reference.json.gz. OPEN lists simdist's disagreements with TF 2.21 left out."""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any, Callable
+
+import numpy as np
+
+from simdist.conformance.suite.kpaths54_cases import packed, without_open
+from simdist.conformance.suite.recorded_programs import RecordedPrograms, avx512_with_onednn, bits, reference_cpu, rng
+
+PATH = os.path.join(os.path.dirname(__file__), "ysweep62_reference.json.gz")
+
+REF = RecordedPrograms(PATH, host_dependent=("yk-",), recording_host=avx512_with_onednn, recording_cpu=reference_cpu)
+
+#: simdist's disagreements with TF 2.21 left out of the comparison: program -> case keys (docs/conformance.md,
+#: "Sixty-second session ... ysweep62").
+OPEN: dict[str, tuple[str, ...]] = {}
+
+
+def program(name: str, fn: Callable[[Any], Any]) -> None:
+    REF.add(name, lambda tf, mk: packed(without_open(name, json.loads(json.dumps(fn(tf))), OPEN)))
+
+
+def res(fn: Callable[[], Any]) -> Any:
+    """fn()'s tensor as [dtype, shape, bits...], or the refusal's class."""
+    try:
+        y = fn()
+        dt = getattr(y, "dtype", None)
+        name = dt if isinstance(dt, str) else getattr(dt, "name", type(y).__name__)
+        a = np.asarray(y)
+        if a.dtype.kind == "c":
+            return [str(name), list(a.shape)] + bits(a.real) + bits(a.imag)
+        return [str(name), list(a.shape)] + bits(a)
+    except Exception as e:  # noqa: BLE001 - the class is the observation
+        return f"raised {type(e).__name__}"
+
+
+TENSOR_DTYPES = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "float16", "bfloat16", "float32",
+                 "float64", "bool")
+
+
+def values(name: str, dt: str, shape: tuple[int, ...] = (4,), nonzero: bool = False) -> np.ndarray:
+    """Seeded operands: small integers for integer dtypes (nonzero for divisors), quarters in [-3, 3] for floats."""
+    r = rng(f"{name}/{dt}/{shape}")
+    if dt == "bool":
+        return r.randint(0, 2, shape).astype(bool)
+    if dt.startswith("uint"):
+        return r.randint(1 if nonzero else 0, 8, shape).astype(dt)
+    if dt.startswith("int"):
+        v = r.randint(-4, 5, shape)
+        if nonzero:
+            v = np.where(v == 0, 3, v)
+        return v.astype(dt)
+    v = r.randint(-12, 13, shape) / 4.0
+    if nonzero:
+        v = np.where(v == 0, 0.75, v)
+    return v.astype("float32" if dt == "bfloat16" else dt)
+
+
+def tensor(tf: Any, name: str, dt: str, shape: tuple[int, ...] = (4,), nonzero: bool = False) -> Any:
+    return tf.cast(tf.constant(values(name, dt, shape, nonzero)), dt)
+
+
+PY = {"py-int": 3, "py-float": 0.1, "py-bool": True, "py-complex": 1.5 - 0.5j, "py-neg-int": -2,
+      "py-float-third": 1.0 / 3.0}
+NP_SCALARS = {"np-f64": np.float64(0.1), "np-f32": np.float32(0.1), "np-f16": np.float16(0.5), "np-i64": np.int64(3),
+              "np-i32": np.int32(-2), "np-u8": np.uint8(5), "np-bool": np.bool_(True)}
+
+
+def np_arrays() -> dict[str, np.ndarray]:
+    return {"nparr-f64": values("nparr", "float64") + 0.1, "nparr-i64": values("nparr", "int64"),
+            "nparr-i8": values("nparr", "int8"), "nparr-u16": values("nparr", "uint16"),
+            "nparr-bool": values("nparr", "bool"), "nparr-f32": values("nparr", "float32") + np.float32(0.1)}
+
+
+# -- the lattice: add of every operand kind pair ----------------------------------------------------------------------
+def _lattice(tf: Any) -> Any:
+    ops = tf.keras.ops
+    out: dict[str, Any] = {}
+    ts = {dt: tensor(tf, "lat-a", dt) for dt in TENSOR_DTYPES}
+    us = {dt: tensor(tf, "lat-b", dt) for dt in TENSOR_DTYPES}
+    for a in TENSOR_DTYPES:
+        for b in TENSOR_DTYPES:
+            out[f"{a}+{b}"] = res(lambda a=a, b=b: ops.add(ts[a], us[b]))
+    others: dict[str, Any] = {**PY, **NP_SCALARS, **np_arrays()}
+    for a in TENSOR_DTYPES:
+        for k, o in others.items():
+            out[f"{a}+{k}"] = res(lambda a=a, o=o: ops.add(ts[a], o))
+            out[f"{k}+{a}"] = res(lambda a=a, o=o: ops.add(o, ts[a]))
+    for k, o in others.items():
+        for k2, o2 in list(PY.items())[:3] + list(NP_SCALARS.items())[:2]:
+            out[f"{k}+{k2}"] = res(lambda o=o, o2=o2: ops.add(o, o2))
+    return out
+
+
+program("y-promo-lattice", _lattice)
+
+BINARY: dict[str, Callable[[Any, Any, Any], Any]] = {
+    "subtract": lambda o, a, b: o.subtract(a, b),
+    "multiply": lambda o, a, b: o.multiply(a, b),
+    "divide": lambda o, a, b: o.divide(a, b),
+    "true_divide": lambda o, a, b: o.true_divide(a, b),
+    "floor_divide": lambda o, a, b: o.floor_divide(a, b),
+    "mod": lambda o, a, b: o.mod(a, b),
+    "power": lambda o, a, b: o.power(a, b),
+    "maximum": lambda o, a, b: o.maximum(a, b),
+    "minimum": lambda o, a, b: o.minimum(a, b),
+    "arctan2": lambda o, a, b: o.arctan2(a, b),
+    "hypot": lambda o, a, b: o.hypot(a, b),
+    "matmul": lambda o, a, b: o.matmul(a, b),
+    "dot": lambda o, a, b: o.dot(a, b),
+    "where": lambda o, a, b: o.where(o.convert_to_tensor([True, False, True, False]), a, b),
+    "clip": lambda o, a, b: o.clip(o.convert_to_tensor([-2, 0, 1, 5], "int32"), a, b),
+    "logaddexp": lambda o, a, b: o.logaddexp(a, b),
+    "greater": lambda o, a, b: o.greater(a, b),
+    "equal": lambda o, a, b: o.equal(a, b),
+    "logical_and": lambda o, a, b: o.logical_and(a, b),
+    "copysign": lambda o, a, b: o.copysign(a, b),
+    "heaviside": lambda o, a, b: o.heaviside(a, b),
+    "nextafter": lambda o, a, b: o.nextafter(a, b),
+}
+FN_DTYPES = ("int8", "uint8", "int32", "int64", "uint32", "float16", "bfloat16", "float32", "float64", "bool")
+FN_PY = {"py-int": 3, "py-float": 0.1, "py-bool": True, "np-f64": np.float64(0.1)}
+FN_PAIRS = (("int8", "uint8"), ("int32", "float16"), ("bfloat16", "float16"), ("int64", "float32"),
+            ("uint32", "int32"), ("bool", "int8"), ("float32", "float64"), ("int16", "bfloat16"))
+
+
+def _binary_fn(fn_name: str) -> Callable[[Any], Any]:
+    def run(tf: Any) -> Any:
+        ops = tf.keras.ops
+        f = BINARY[fn_name]
+        nz = fn_name in ("divide", "true_divide", "floor_divide", "mod")
+        out: dict[str, Any] = {}
+        for a in FN_DTYPES:
+            ta = tensor(tf, f"fn-a/{fn_name}", a, nonzero=nz)
+            for k, o in FN_PY.items():
+                out[f"{a},{k}"] = res(lambda ta=ta, o=o: f(ops, ta, o))
+                out[f"{k},{a}"] = res(lambda ta=ta, o=o: f(ops, o, ta))
+        for a, b in FN_PAIRS:
+            ta = tensor(tf, f"fn-pa/{fn_name}", a, nonzero=nz)
+            tb = tensor(tf, f"fn-pb/{fn_name}", b, nonzero=nz)
+            out[f"{a},{b}"] = res(lambda ta=ta, tb=tb: f(ops, ta, tb))
+            out[f"{b},{a}"] = res(lambda ta=ta, tb=tb: f(ops, tb, ta))
+        return out
+    return run
+
+
+for _fn in BINARY:
+    program(f"y-promo-{_fn}", _binary_fn(_fn))
+
+
+# -- keras.Variable's operators ---------------------------------------------------------------------------------------
+VAR_DTYPES = ("float16", "bfloat16", "float32", "float64", "int8", "int32", "int64", "uint8", "bool")
+OPERATORS: dict[str, Callable[[Any, Any], Any]] = {
+    "+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b, "/": lambda a, b: a / b,
+    "//": lambda a, b: a // b, "%": lambda a, b: a % b, "**": lambda a, b: a ** b,
+    "<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b,
+    "==": lambda a, b: a == b, "!=": lambda a, b: a != b, "&": lambda a, b: a & b, "|": lambda a, b: a | b,
+}
+
+
+def _var_ops(dt: str) -> Callable[[Any], Any]:
+    def run(tf: Any) -> Any:
+        keras = tf.keras
+        out: dict[str, Any] = {}
+        nz = values(f"var/{dt}", dt, nonzero=True)
+        v = keras.Variable(nz.astype(dt) if dt != "bfloat16" else nz, dtype=dt, name=f"v_{dt}")
+        others: dict[str, Any] = {"py-int": 3, "py-float": 0.1, "py-bool": True,
+                                  "t-f32": tensor(tf, "var-o", "float32", nonzero=True),
+                                  "t-i32": tensor(tf, "var-o", "int32", nonzero=True),
+                                  "v-f16": keras.Variable(values("var-v16", "float16", nonzero=True), dtype="float16",
+                                                          name="o16")}
+        for op, f in OPERATORS.items():
+            for k, o in others.items():
+                out[f"v{op}{k}"] = res(lambda f=f, o=o: f(v, o))
+                out[f"{k}{op}v"] = res(lambda f=f, o=o: f(o, v))
+        m = keras.Variable(values(f"varm/{dt}", dt, (2, 2)), dtype=dt, name=f"m_{dt}")
+        out["m@m"] = res(lambda: m @ m)
+        out["m@t-f32"] = res(lambda: m @ tensor(tf, "var-m", "float32", (2, 2)))
+        out["t-i32@m"] = res(lambda: tensor(tf, "var-m", "int32", (2, 2)) @ m)
+        out["-v"] = res(lambda: -v)
+        out["abs(v)"] = res(lambda: abs(v))
+        out["~v"] = res(lambda: ~v)
+        out["np.asarray"] = res(lambda: np.asarray(v))
+        out["np.asarray f64"] = res(lambda: np.asarray(v, dtype="float64"))
+        s = keras.Variable(np.array(values(f"vars/{dt}", dt, (1,))[0]), dtype=dt, name=f"s_{dt}")
+        for conv in (float, int, bool):
+            def c(conv: Any = conv) -> Any:
+                x = conv(s)
+                return [type(x).__name__, float(x).hex()]
+            out[f"{conv.__name__}(s)"] = _plain(c)
+        out["v.dtype"] = str(v.dtype)
+        return out
+    return run
+
+
+def _plain(fn: Callable[[], Any]) -> Any:
+    try:
+        return fn()
+    except Exception as e:  # noqa: BLE001
+        return f"raised {type(e).__name__}"
+
+
+for _dt in VAR_DTYPES:
+    program(f"y-var-ops-{_dt}", _var_ops(_dt))
+
+
+def _var_autocast(tf: Any) -> Any:
+    """Variables of a layer under mixed_float16 / mixed_bfloat16 (autocast on and off) read by operators and keras.ops
+    inside its call: the results' dtypes and bits."""
+    keras = tf.keras
+    out: dict[str, Any] = {}
+
+    class Probe(keras.layers.Layer):
+        def build(self, shape: Any) -> None:
+            self.w = self.add_weight(shape=(4,), initializer="zeros", name="w")
+            self.n = self.add_weight(shape=(4,), initializer="zeros", name="n", autocast=False)
+            self.i = self.add_weight(shape=(4,), initializer="zeros", name="i", dtype="int32", trainable=False)
+
+        def call(self, x: Any) -> Any:
+            o = keras.ops
+            r: dict[str, Any] = {}
+            for nm, var in (("w", self.w), ("n", self.n), ("i", self.i)):
+                fs: dict[str, Callable[[], Any]] = {
+                    f"{nm}+x": lambda: var + x, f"x*{nm}": lambda: x * var, f"{nm}/2": lambda: var / 2,
+                    f"{nm}*0.1": lambda: var * 0.1, f"3-{nm}": lambda: 3 - var, f"{nm}**2": lambda: var ** 2,
+                    f"{nm}>x": lambda: var > x, f"-{nm}": lambda: -var, f"ops.add({nm},x)": lambda: o.add(var, x),
+                    f"ops.multiply({nm},1.5)": lambda: o.multiply(var, 1.5),
+                    f"ops.matmul({nm})": lambda: o.matmul(o.reshape(x, (1, 4)), o.reshape(var, (4, 1))),
+                    f"{nm}.value": lambda: var.value, f"convert({nm})": lambda: o.convert_to_tensor(var),
+                    f"{nm}*x16": lambda: var * o.cast(x, "float16"), f"{nm}+int": lambda: var + 2,
+                }
+                for key, f in fs.items():
+                    r[key] = res(f)
+            return r
+
+    for pol in ("mixed_float16", "mixed_bfloat16", "float32", "float64"):
+        lay = Probe(dtype=pol, name=f"probe_{pol}")
+        x = values("autocast-x", "float32")
+        lay.build((4,))
+        lay.w.assign(values("autocast-w", "float32", nonzero=True))
+        lay.n.assign(values("autocast-n", "float32", nonzero=True))
+        lay.i.assign(values("autocast-i", "int32", nonzero=True))
+        out[pol] = _plain(lambda: lay(x))
+        out[f"{pol} dtypes"] = [str(lay.w.dtype), str(lay.n.dtype), str(lay.i.dtype), str(lay.compute_dtype)]
+    return out
+
+
+program("y-var-autocast", _var_autocast)
+
+
+# -- dot_product_attention --------------------------------------------------------------------------------------------
+def _dpa(dt: str) -> Callable[[Any], Any]:
+    def run(tf: Any) -> Any:
+        ops = tf.keras.ops
+        out: dict[str, Any] = {}
+        for d in (1, 3, 8, 13):
+            for (tq, tk) in ((4, 4), (3, 5)):
+                shp = lambda t: (2, t, 2, d)  # noqa: E731 - (batch, seq, heads, head_dim)
+                q = tensor(tf, f"dpa-q/{d}/{tq}", dt, shp(tq))
+                k = tensor(tf, f"dpa-k/{d}/{tk}", dt, shp(tk))
+                v = tensor(tf, f"dpa-v/{d}/{tk}", dt, shp(tk))
+                bias = tensor(tf, f"dpa-b/{tq}/{tk}", dt, (2, 2, tq, tk))
+                mask = tf.constant(rng(f"dpa-m/{tq}/{tk}").randint(0, 4, (2, 2, tq, tk)) > 0)
+                mask1 = tf.constant(rng(f"dpa-m1/{tk}").randint(0, 3, (1, 1, 1, tk)) > 0)
+                base = f"d{d} q{tq} k{tk}"
+                cases: dict[str, Callable[[], Any]] = {
+                    "": lambda: ops.dot_product_attention(q, k, v),
+                    " scale=0.3": lambda: ops.dot_product_attention(q, k, v, scale=0.3),
+                    " scale=1": lambda: ops.dot_product_attention(q, k, v, scale=1),
+                    " causal": lambda: ops.dot_product_attention(q, k, v, is_causal=True),
+                    " mask": lambda: ops.dot_product_attention(q, k, v, mask=mask),
+                    " mask1 causal": lambda: ops.dot_product_attention(q, k, v, mask=mask1, is_causal=True),
+                    " bias": lambda: ops.dot_product_attention(q, k, v, bias=bias),
+                    " bias mask scale": lambda: ops.dot_product_attention(q, k, v, bias=bias, mask=mask, scale=0.5),
+                    " flash False": lambda: ops.dot_product_attention(q, k, v, flash_attention=False),
+                    " flash True": lambda: ops.dot_product_attention(q, k, v, flash_attention=True),
+                    " float mask": lambda: ops.dot_product_attention(q, k, v, mask=tf.cast(mask, dt)),
+                }
+                for nm, f in cases.items():
+                    out[base + nm] = res(f)
+        q3 = tensor(tf, "dpa-r3", dt, (2, 4, 3))
+        out["rank3"] = res(lambda: ops.dot_product_attention(q3, q3, q3))
+        q32 = tensor(tf, "dpa-mixed", "float32", (1, 3, 1, 4))
+        qd = tensor(tf, "dpa-mixed", dt, (1, 3, 1, 4))
+        out["mixed q f32"] = res(lambda: ops.dot_product_attention(q32, qd, qd))
+        return out
+    return run
+
+
+for _dt in ("float16", "bfloat16", "float32", "float64"):
+    program(f"yk-attn-dpa-{_dt}", _dpa(_dt))
+
+
+def _seed_weights(layer: Any, name: str) -> None:
+    """Every weight of a built layer set to seeded quarters in [-1, 1] (exact products at these sizes)."""
+    ws = layer.get_weights()
+    layer.set_weights([(rng(f"w/{name}/{i}").randint(-4, 5, w.shape) / 4.0).astype(w.dtype) for i, w in
+                       enumerate(ws)])
+
+
+def _mha(tf: Any) -> Any:
+    keras = tf.keras
+    L = keras.layers
+    out: dict[str, Any] = {}
+    x3 = values("mha-x", "float32", (2, 4, 6))
+    y3 = values("mha-y", "float32", (2, 5, 6))
+    z3 = values("mha-z", "float32", (2, 5, 3))
+    x4 = values("mha-x4", "float32", (2, 3, 4, 6))
+    y4 = values("mha-y4", "float32", (2, 2, 5, 6))
+    mask = rng("mha-mask").randint(0, 3, (2, 4, 5)) > 0
+    vmask = np.array([[True] * 5, [True, True, True, False, False]])
+
+    def run(nm: str, kw: dict[str, Any], args: tuple[Any, ...], ckw: dict[str, Any] | None = None) -> None:
+        def f() -> Any:
+            lay = L.MultiHeadAttention(name=f"mha_{len(out)}", **kw)
+            lay(*args, **{k: v for k, v in (ckw or {}).items() if k not in ("training",)})
+            _seed_weights(lay, nm)
+            got = lay(*args, **(ckw or {}))
+            r = {"shapes": [list(w.shape) for w in lay.weights], "dtypes": sorted({str(w.dtype) for w in lay.weights})}
+            if isinstance(got, tuple):
+                r["y"], r["scores"] = res(lambda: got[0]), res(lambda: got[1])
+            else:
+                r["y"] = res(lambda: got)
+            return r
+        out[nm] = _plain(f)
+
+    run("h2 k3", dict(num_heads=2, key_dim=3), (x3, y3))
+    run("h1 k1", dict(num_heads=1, key_dim=1), (x3, y3))
+    run("h3 k2 v4", dict(num_heads=3, key_dim=2, value_dim=4), (x3, y3))
+    run("no bias", dict(num_heads=2, key_dim=3, use_bias=False), (x3, y3))
+    run("out 7", dict(num_heads=2, key_dim=3, output_shape=7), (x3, y3))
+    run("out (2, 3)", dict(num_heads=2, key_dim=3, output_shape=(2, 3)), (x3, y3))
+    run("key z", dict(num_heads=2, key_dim=3), (x3, y3, z3))
+    run("scores", dict(num_heads=2, key_dim=3), (x3, y3), {"return_attention_scores": True})
+    run("mask", dict(num_heads=2, key_dim=3), (x3, y3), {"attention_mask": mask, "return_attention_scores": True})
+    run("causal", dict(num_heads=2, key_dim=3), (x3, x3), {"use_causal_mask": True, "return_attention_scores": True})
+    run("causal q4 k5", dict(num_heads=2, key_dim=3), (x3, y3), {"use_causal_mask": True})
+    run("causal mask", dict(num_heads=2, key_dim=3), (x3, y3), {"use_causal_mask": True, "attention_mask": mask})
+    for ax in ((1,), (2,), (1, 2)):
+        run(f"axes {ax}", dict(num_heads=2, key_dim=3, attention_axes=ax), (x4, y4 if ax == (2,) else x4),
+            {"return_attention_scores": True})
+        run(f"axes {ax} no bias out 5", dict(num_heads=2, key_dim=2, attention_axes=ax, use_bias=False,
+                                              output_shape=5), (x4, x4))
+    run("dropout train", dict(num_heads=2, key_dim=3, dropout=0.5, seed=7), (x3, y3), {"training": True})
+    run("dropout infer", dict(num_heads=2, key_dim=3, dropout=0.5, seed=7), (x3, y3), {"training": False})
+    for pol in ("float64", "mixed_float16", "mixed_bfloat16", "bfloat16"):
+        run(f"{pol}", dict(num_heads=2, key_dim=3, dtype=pol), (x3, y3), {"return_attention_scores": True})
+        run(f"{pol} no bias causal", dict(num_heads=2, key_dim=5, dtype=pol, use_bias=False), (x3, x3),
+            {"use_causal_mask": True})
+    run("f16 query", dict(num_heads=2, key_dim=3), (x3.astype("float16"), y3))
+    run("f64 inputs", dict(num_heads=2, key_dim=3), (x3.astype("float64"), y3.astype("float64")))
+
+    # Attention / AdditiveAttention / GroupQueryAttention
+    q = values("att-q", "float32", (2, 4, 3))
+    v = values("att-v", "float32", (2, 5, 3))
+    k = values("att-k", "float32", (2, 5, 3))
+    qm = np.array([[True, True, True, False], [True] * 4])
+
+    def att(nm: str, cls: Any, kw: dict[str, Any], args: list[Any], ckw: dict[str, Any] | None = None) -> None:
+        def f() -> Any:
+            lay = cls(name=f"att_{len(out)}", **kw)
+            lay(args, **{k_: v_ for k_, v_ in (ckw or {}).items() if k_ != "training"})
+            if lay.get_weights():
+                lay.set_weights([np.full(w.shape, 0.75, w.dtype) for w in lay.get_weights()])
+            got = lay(args, **(ckw or {}))
+            if isinstance(got, (tuple, list)):
+                return [res(lambda g=g: g) for g in got]
+            return res(lambda: got)
+        out[nm] = _plain(f)
+
+    for sm in ("dot", "concat"):
+        for us in (False, True):
+            att(f"Attention {sm} scale={us}", L.Attention, dict(score_mode=sm, use_scale=us), [q, v, k])
+        att(f"Attention {sm} causal scores", L.Attention, dict(score_mode=sm), [q, v],
+            {"use_causal_mask": True, "return_attention_scores": True})
+        att(f"Attention {sm} masks", L.Attention, dict(score_mode=sm), [q, v, k], {"mask": [qm, vmask]})
+        att(f"Attention {sm} dropout", L.Attention, dict(score_mode=sm, dropout=0.5, seed=3), [q, v],
+            {"training": True})
+        att(f"Attention {sm} f64", L.Attention, dict(score_mode=sm, dtype="float64", use_scale=True), [q, v])
+        att(f"Attention {sm} mixed16", L.Attention, dict(score_mode=sm, dtype="mixed_float16", use_scale=True),
+            [q, v])
+    for us in (False, True):
+        att(f"Additive scale={us}", L.AdditiveAttention, dict(use_scale=us), [q, v, k], {"mask": [qm, vmask]})
+        att(f"Additive scale={us} causal scores", L.AdditiveAttention, dict(use_scale=us), [q, v],
+            {"use_causal_mask": True, "return_attention_scores": True})
+    if hasattr(L, "GroupQueryAttention"):
+        qg = values("gqa-q", "float32", (2, 4, 6))
+        vg = values("gqa-v", "float32", (2, 5, 6))
+        for nq, nkv in ((4, 2), (2, 1), (2, 2)):
+            def gqa(nq: int = nq, nkv: int = nkv, **ckw: Any) -> Any:
+                lay = L.GroupQueryAttention(head_dim=3, num_query_heads=nq, num_key_value_heads=nkv,
+                                            name=f"gqa_{nq}_{nkv}")
+                lay(qg, vg)
+                _seed_weights(lay, f"gqa{nq}{nkv}")
+                got = lay(qg, vg, **ckw)
+                if isinstance(got, tuple):
+                    return [res(lambda g=g: g) for g in got]
+                return res(lambda: got)
+            out[f"gqa {nq}/{nkv}"] = _plain(gqa)
+            out[f"gqa {nq}/{nkv} causal scores"] = _plain(lambda gqa=gqa: gqa(use_causal_mask=True,
+                                                                             return_attention_scores=True))
+    return out
+
+
+program("yk-attn-mha", _mha)
+
+
+# -- summaries: separators and byte sizes -----------------------------------------------------------------------------
+def _summaries(tf: Any) -> Any:
+    keras = tf.keras
+    L = keras.layers
+    out: dict[str, Any] = {}
+
+    def lines(m: Any, **kw: Any) -> list[str]:
+        got: list[str] = []
+        m.summary(print_fn=lambda line, **k: got.append(line), **kw)
+        return "\n".join(got).splitlines()
+
+    # Dense(n) on d inputs holds d*n + n parameters
+    m1 = keras.Sequential([keras.Input((3,)), L.Dense(249, name="p996"), L.Dense(4, name="p1000"),
+                           L.Dense(9999, name="p49995"), L.Dense(100, name="p1000000", kernel_initializer="zeros"),
+                           ], name="seps")
+    out["dense counts"] = lines(m1)
+    m2 = keras.Sequential([keras.Input((5,), dtype="int32"),
+                           L.Embedding(3000, 4115, name="emb_12345000", embeddings_initializer="zeros"),
+                           L.Dense(1, name="head", kernel_initializer="zeros", dtype="float16")], name="big")
+    out["embedding 12M"] = lines(m2)
+    out["embedding 12M trainable"] = lines(m2, show_trainable=True)
+    m2.layers[0].trainable = False
+    out["embedding 12M frozen"] = lines(m2)
+    m3 = keras.Sequential([keras.Input((10,)), L.Dense(99, name="d64", dtype="float64"),
+                           L.BatchNormalization(name="bn"), L.Dense(10, name="d16", dtype="float16")], name="mixed")
+    out["dtypes"] = lines(m3)
+    inp = keras.Input((33,), name="i")
+    inner = keras.Sequential([keras.Input((33,)), L.Dense(33, name="in1"), L.Dense(30, name="in2")], name="inner")
+    f = keras.Model(inp, L.Dense(1001, name="o")(inner(inp)), name="nest")
+    out["nested"] = lines(f)
+    out["nested expand"] = lines(f, expand_nested=True)
+    m5 = keras.Sequential([keras.Input((2,)), L.Dense(1, name="tiny")], name="tiny_m")
+    out["tiny"] = lines(m5)
+    m6 = keras.Sequential([keras.Input((255,)), L.Dense(1024, name="kib"), L.Dense(256, name="exact")], name="kib_m")
+    out["kib"] = lines(m6)
+    out["counts"] = [m.count_params() for m in (m1, m2, m3, f, m5, m6)]
+    return out
+
+
+program("y-summary", _summaries)
