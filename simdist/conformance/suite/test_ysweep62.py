@@ -21,10 +21,11 @@ _check, _ids = REF.check, REF.ids
 
 
 @pytest.mark.clause("keras.ops.dtype-promotion")
-@pytest.mark.parametrize("name", _ids("y-promo-"))
+@pytest.mark.parametrize("name", _ids("y-promo-") + _ids("yk-promo-"))
 def test_ysweep62_promotion_of_operand_kinds(backend: Any, name: str) -> None:
     """keras.ops binary functions over tensors of every dtype, Python numbers (weak), NumPy scalars and arrays, both
-    operand orders: the result dtype and its bits, or the refusal's class."""
+    operand orders, and unary functions over the same kinds: the result dtype and its bits, or the refusal's
+    class."""
     _check(backend, name)
 
 
@@ -52,7 +53,7 @@ def test_ysweep62_summaries_of_large_models(backend: Any) -> None:
     _check(backend, "y-summary")
 
 
-assert sorted(_ids("y-promo-") + _ids("y-var-") + _ids("yk-attn-") + ["y-summary"]) == sorted(REF.programs)
+assert sorted(_ids("y-promo-") + _ids("yk-promo-") + _ids("y-var-") + _ids("yk-attn-") + ["y-summary"]) == sorted(REF.programs)
 
 if __name__ == "__main__":
     import sys

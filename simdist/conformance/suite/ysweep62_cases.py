@@ -183,6 +183,32 @@ for _fn in BINARY:
     program(f"y-promo-{_fn}", _binary_fn(_fn))
 
 
+UNARY = ("negative", "abs", "absolute", "sqrt", "square", "exp", "log", "log1p", "sin", "tanh", "floor", "ceil",
+         "round", "sign", "reciprocal", "trunc", "isnan", "isfinite", "logical_not", "cbrt", "arctan", "exp2",
+         "rsqrt", "sigmoid", "relu", "softplus")
+UNARY_OPERANDS = TENSOR_DTYPES + ("py-int", "py-float", "py-bool", "np-f64", "np-i32", "nparr-i8", "nparr-u16")
+
+
+def _unary(tf: Any) -> Any:
+    """keras.ops unary functions over tensors of every dtype, Python numbers and NumPy values: the result dtype (an
+    integer or bool argument's float result type, or its own) and bits, or the refusal's class."""
+    ops = tf.keras.ops
+    out: dict[str, Any] = {}
+    py = {"py-int": 3, "py-float": 0.1, "py-bool": True, "np-f64": np.float64(2.5), "np-i32": np.int32(4),
+          "nparr-i8": values("un", "int8"), "nparr-u16": values("un", "uint16")}
+    for fn in UNARY:
+        f = getattr(ops, fn, None) or getattr(ops.nn, fn, None)
+        for k in UNARY_OPERANDS:
+            def one(k: str = k, f: Any = f) -> Any:
+                a = py[k] if k in py else tensor(tf, f"un/{k}", k)
+                return f(a)
+            out[f"{fn} {k}"] = res(one)
+    return out
+
+
+program("yk-promo-unary", _unary)
+
+
 # -- keras.Variable's operators ---------------------------------------------------------------------------------------
 VAR_DTYPES = ("float16", "bfloat16", "float32", "float64", "int8", "int32", "int64", "uint8", "bool")
 OPERATORS: dict[str, Callable[[Any, Any], Any]] = {
@@ -440,6 +466,82 @@ def _mha(tf: Any) -> Any:
 program("yk-attn-mha", _mha)
 
 
+def _attn_masks(tf: Any) -> Any:
+    """MultiHeadAttention and GroupQueryAttention with query/value/key masks (Keras masks from a Masking layer and
+    the value_mask/key_mask arguments), sliding_window 1-3 with and without the causal mask, GroupQueryAttention's
+    use_gate and dropout in training: outputs and scores by their bits."""
+    keras = tf.keras
+    L = keras.layers
+    out: dict[str, Any] = {}
+    x = values("am-x", "float32", (2, 4, 6))
+    y = values("am-y", "float32", (2, 5, 6))
+    kz = values("am-k", "float32", (2, 5, 6))
+    x[0, 3], y[1, 3:] = 0.0, 0.0        # rows Masking(0.0) masks
+    kz[0, 0] = 0.0
+    vm = np.array([[True, True, False, True, True], [True, True, True, False, False]])
+    km = np.array([[False, True, True, True, True], [True] * 5])
+
+    def run(nm: str, cls: Any, kw: dict[str, Any], mk: Callable[[], tuple[Any, ...]], ckw: dict[str, Any]) -> None:
+        def f() -> Any:
+            lay = cls(name=f"am_{len(out)}", **kw)
+            args = mk()
+            lay(*args, **{k: v for k, v in ckw.items() if k != "training"})
+            _seed_weights(lay, nm)
+            got = lay(*mk(), **ckw)
+            if isinstance(got, tuple):
+                return [res(lambda g=g: g) for g in got]
+            return res(lambda: got)
+        out[nm] = _plain(f)
+
+    masking = L.Masking(0.0)
+    plain = lambda: (x, y)  # noqa: E731
+    masked_q = lambda: (masking(x), y)  # noqa: E731
+    masked_v = lambda: (x, masking(y))  # noqa: E731
+    masked_all = lambda: (masking(x), masking(y), masking(kz))  # noqa: E731
+    for cname, cls, kw in (("mha", L.MultiHeadAttention, dict(num_heads=2, key_dim=3)),
+                           ("gqa", getattr(L, "GroupQueryAttention", None),
+                            dict(head_dim=3, num_query_heads=2, num_key_value_heads=1))):
+        if cls is None:
+            continue
+        sc = {"return_attention_scores": True}
+        run(f"{cname} query masked", cls, kw, masked_q, sc)
+        run(f"{cname} value masked", cls, kw, masked_v, sc)
+        run(f"{cname} all masked", cls, kw, masked_all, sc)
+        run(f"{cname} value_mask arg", cls, kw, plain, {"value_mask": vm, **sc})
+        run(f"{cname} key_mask arg", cls, kw, lambda: (x, y, kz), {"key_mask": km, **sc})
+        run(f"{cname} value and key masks", cls, kw, lambda: (x, y, kz), {"value_mask": vm, "key_mask": km})
+        run(f"{cname} query masked causal", cls, kw, masked_q, {"use_causal_mask": True, **sc})
+        for w in (1, 2, 3, 9):
+            run(f"{cname} window {w}", cls, {**kw, "sliding_window": w}, plain, sc)
+            run(f"{cname} window {w} causal", cls, {**kw, "sliding_window": w}, lambda: (x, x),
+                {"use_causal_mask": True, **sc})
+        run(f"{cname} window 2 value masked", cls, {**kw, "sliding_window": 2}, masked_v, sc)
+        run(f"{cname} dropout", cls, {**kw, "dropout": 0.5, "seed": 11}, plain, {"training": True})
+    if hasattr(L, "GroupQueryAttention"):
+        for g in (True,):
+            run("gqa gate", L.GroupQueryAttention, dict(head_dim=3, num_query_heads=4, num_key_value_heads=2,
+                                                        use_gate=g), plain, {"return_attention_scores": True})
+        run("gqa no bias", L.GroupQueryAttention, dict(head_dim=2, num_query_heads=4, num_key_value_heads=1,
+                                                       use_bias=False), plain, {})
+        run("gqa f64", L.GroupQueryAttention, dict(head_dim=3, num_query_heads=2, num_key_value_heads=2,
+                                                   dtype="float64"), plain, {"use_causal_mask": True})
+        run("gqa mixed16", L.GroupQueryAttention, dict(head_dim=3, num_query_heads=2, num_key_value_heads=1,
+                                                       dtype="mixed_float16"), plain, {})
+    for nm, cls, kw in (("Attention", L.Attention, {}), ("Attention concat", L.Attention, {"score_mode": "concat"}),
+                        ("Additive", L.AdditiveAttention, {})):
+        def att(cls: Any = cls, kw: dict[str, Any] = kw, nm: str = nm) -> Any:
+            lay = cls(name=f"am_att_{len(out)}", **kw)
+            lay([masking(x), masking(y)])
+            lay.set_weights([np.full(w.shape, 0.75, w.dtype) for w in lay.get_weights()])
+            got = lay([masking(x), masking(y)], return_attention_scores=True)
+            return [res(lambda g=g: g) for g in got] + [res(lambda: got[0]._keras_mask)]
+        out[f"{nm} masked inputs"] = _plain(att)
+    return out
+
+
+program("yk-attn-masks", _attn_masks)
+
+
 # -- summaries: separators and byte sizes -----------------------------------------------------------------------------
 def _summaries(tf: Any) -> Any:
     keras = tf.keras
@@ -475,7 +577,17 @@ def _summaries(tf: Any) -> Any:
     out["tiny"] = lines(m5)
     m6 = keras.Sequential([keras.Input((255,)), L.Dense(1024, name="kib"), L.Dense(256, name="exact")], name="kib_m")
     out["kib"] = lines(m6)
-    out["counts"] = [m.count_params() for m in (m1, m2, m3, f, m5, m6)]
+    for ll in (57, 67, 81, 98):
+        out[f"kib line_length {ll}"] = lines(m6, line_length=ll)
+    m7 = keras.Sequential([keras.Input((7,)), L.Dense(1500, name="a_layer_name_long_enough_to_be_cropped_in_its_column"),
+                           L.Dense(3, name="h")], name="a_model_name_that_is_long_too")
+    out["long names"] = lines(m7)
+    out["long names 120"] = lines(m7, line_length=120, show_trainable=True)
+    m7.compile(optimizer=keras.optimizers.Adam(learning_rate=0.01), loss="mse")
+    out["compiled, optimizer unbuilt"] = lines(m7)
+    m7.optimizer.build(m7.trainable_variables)
+    out["compiled, optimizer built"] = lines(m7)
+    out["counts"] = [m.count_params() for m in (m1, m2, m3, f, m5, m6, m7)]
     return out
 
 
