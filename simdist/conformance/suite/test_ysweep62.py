@@ -38,7 +38,7 @@ def test_ysweep62_variable_operators(backend: Any, name: str) -> None:
 
 
 @pytest.mark.clause("keras.mha.values")
-@pytest.mark.parametrize("name", _ids("yk-attn-"))
+@pytest.mark.parametrize("name", _ids("yk-attn-") + ["y-attn-args"])
 def test_ysweep62_attention_by_option(backend: Any, name: str) -> None:
     """dot_product_attention (scale, is_causal, masks, bias, flash_attention, dtypes) and the attention layers
     (MultiHeadAttention's dims, bias, output_shape, attention_axes, dropout, masks, policies; Attention,
@@ -53,7 +53,7 @@ def test_ysweep62_summaries_of_large_models(backend: Any) -> None:
     _check(backend, "y-summary")
 
 
-assert sorted(_ids("y-promo-") + _ids("yk-promo-") + _ids("y-var-") + _ids("yk-attn-") + ["y-summary"]) == sorted(REF.programs)
+assert sorted(_ids("y-promo-") + _ids("yk-promo-") + _ids("y-var-") + _ids("yk-attn-") + ["y-attn-args", "y-summary"]) == sorted(REF.programs)
 
 if __name__ == "__main__":
     import sys

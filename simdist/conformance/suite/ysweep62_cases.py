@@ -306,7 +306,39 @@ def _var_autocast(tf: Any) -> Any:
     return out
 
 
+
+
+def _nested_autocast(tf: Any) -> Any:
+    """A mixed_float16/mixed_bfloat16 layer reading its variable before and after calling a float32 and a float64
+    sub-layer (each call its own autocast scope, the outer one restored on exit): dtypes and bits."""
+    keras = tf.keras
+    out: dict[str, Any] = {}
+
+    class Outer(keras.layers.Layer):
+        def __init__(self, inner_dtype: str, **kw: Any) -> None:
+            super().__init__(**kw)
+            self.inner = keras.layers.Dense(4, kernel_initializer="ones", dtype=inner_dtype, name="inner")
+
+        def build(self, shape: Any) -> None:
+            self.w = self.add_weight(shape=(4,), initializer="ones", name="w")
+
+        def call(self, x: Any) -> Any:
+            before = self.w * 0.1
+            mid = self.inner(x)
+            after = self.w * 0.1
+            return before, mid, after, self.w + 0
+
+    for pol in ("mixed_float16", "mixed_bfloat16"):
+        for inner in ("float32", "float64", "mixed_float16"):
+            def f(pol: str = pol, inner: str = inner) -> Any:
+                lay = Outer(inner, dtype=pol, name=f"outer_{pol}_{inner}")
+                return [res(lambda t=t: t) for t in lay(values("nest-x", "float32", (2, 4)))]
+            out[f"{pol} inner {inner}"] = _plain(f)
+    return out
+
+
 program("y-var-autocast", _var_autocast)
+program("y-var-nested-autocast", _nested_autocast)
 
 
 # -- dot_product_attention --------------------------------------------------------------------------------------------
@@ -435,6 +467,10 @@ def _mha(tf: Any) -> Any:
         att(f"Attention {sm} causal scores", L.Attention, dict(score_mode=sm), [q, v],
             {"use_causal_mask": True, "return_attention_scores": True})
         att(f"Attention {sm} masks", L.Attention, dict(score_mode=sm), [q, v, k], {"mask": [qm, vmask]})
+        att(f"Attention {sm} masks causal", L.Attention, dict(score_mode=sm), [q, v, k],
+            {"mask": [qm, vmask], "use_causal_mask": True, "return_attention_scores": True})
+        att(f"Attention {sm} value mask causal", L.Attention, dict(score_mode=sm), [q, v],
+            {"mask": [None, vmask], "use_causal_mask": True})
         att(f"Attention {sm} dropout", L.Attention, dict(score_mode=sm, dropout=0.5, seed=3), [q, v],
             {"training": True})
         att(f"Attention {sm} f64", L.Attention, dict(score_mode=sm, dtype="float64", use_scale=True), [q, v])
@@ -540,6 +576,87 @@ def _attn_masks(tf: Any) -> Any:
 
 
 program("yk-attn-masks", _attn_masks)
+
+
+def _attn_args(tf: Any) -> Any:
+    """The attention layers' arguments at their boundaries and their symbolic outputs: sliding_window 0, -1, 1.5,
+    score_mode spellings, a single mask or one of three, negative attention_axes, masks with attention_axes (2,) on
+    rank-4 inputs, compute_output_shape and KerasTensor calls (scores' shapes; key/value/query lengths differing),
+    the weights' shapes (Attention's and AdditiveAttention's scale): values, shapes or the refusal's class."""
+    keras = tf.keras
+    L = keras.layers
+    out: dict[str, Any] = {}
+    q = values("aa-q", "float32", (2, 4, 3))
+    v = values("aa-v", "float32", (2, 5, 3))
+    vm = np.array([[True] * 5, [True, True, False, False, True]])
+    shape = lambda t: [list(t.shape), str(t.dtype)]  # noqa: E731
+
+    for w in (0, -1, 1.5, 1):
+        out[f"mha window {w}"] = _plain(lambda w=w: L.MultiHeadAttention(2, 3, sliding_window=w, name="aw").get_config()[
+            "sliding_window"])
+        if hasattr(L, "GroupQueryAttention"):
+            out[f"gqa window {w}"] = _plain(lambda w=w: L.GroupQueryAttention(3, 2, 1, sliding_window=w,
+                                                                                name="gw").get_config()["sliding_window"])
+    for sm in ("dot", "concat", "DOT", "Concat", "add", ""):
+        out[f"score_mode {sm!r}"] = _plain(lambda sm=sm: L.Attention(score_mode=sm, name="sm").get_config()["score_mode"])
+    for nm, mask in (("one mask list", [vm]), ("mask not a list", vm), ("three masks", [None, vm, vm]),
+                     ("two Nones", [None, None])):
+        for cls in (L.Attention, L.AdditiveAttention):
+            out[f"{cls.__name__} {nm}"] = _plain(lambda cls=cls, mask=mask: res(lambda: cls(name="m", use_scale=False)([q, v],
+                                                                                                      mask=mask)))
+    for ax in ((-2,), (-3,), (-2, -3), (1,), (0,), (3,)):
+        def mha_ax(ax: tuple[int, ...] = ax) -> Any:
+            lay = L.MultiHeadAttention(2, 3, attention_axes=ax, name="ax")
+            x4 = values("aa-x4", "float32", (2, 3, 4, 5))
+            y, sc = lay(x4, x4, return_attention_scores=True)
+            return [shape(y), shape(sc), lay.get_config()["attention_axes"]]
+        out[f"mha attention_axes {ax}"] = _plain(mha_ax)
+    x4 = values("aa-m4", "float32", (2, 3, 4, 5))
+    m4 = rng("aa-mask4").randint(0, 3, (2, 3, 4, 4)) > 0
+    for ax in ((2,), (1,)):
+        def mha_mask(ax: tuple[int, ...] = ax) -> Any:
+            lay = L.MultiHeadAttention(2, 3, attention_axes=ax, name="axm")
+            lay(x4, x4)
+            _seed_weights(lay, f"axm{ax}")
+            mask = m4 if ax == (2,) else np.transpose(rng("aa-mask4b").randint(0, 3, (2, 4, 3, 3)) > 0, (0, 1, 2, 3))
+            return [res(lambda: t) for t in lay(x4, x4, attention_mask=mask, return_attention_scores=True)]
+        out[f"mha mask attention_axes {ax}"] = _plain(mha_mask)
+    # symbolic calls and compute_output_shape
+    qs, vs, ks = keras.Input((4, 6)), keras.Input((5, 6)), keras.Input((5, 2))
+    for nm, mk in (("mha", lambda: L.MultiHeadAttention(2, 3, name="s1")),
+                   ("mha out 7", lambda: L.MultiHeadAttention(2, 3, output_shape=7, name="s2")),
+                   ("mha v4", lambda: L.MultiHeadAttention(2, 3, value_dim=4, name="s3"))):
+        out[f"{nm} symbolic scores"] = _plain(lambda mk=mk: [shape(t) for t in mk()(qs, vs, return_attention_scores=True)])
+        out[f"{nm} symbolic key"] = _plain(lambda mk=mk: shape(mk()(qs, vs, ks)))
+        out[f"{nm} output_shape"] = _plain(lambda mk=mk: list(mk().compute_output_shape((2, 4, 6), (2, 5, 6))))
+        out[f"{nm} output_shape key mismatch"] = _plain(lambda mk=mk: list(mk().compute_output_shape(
+            (2, 4, 6), (2, 5, 6), (2, 5, 2))))
+        out[f"{nm} output_shape value length mismatch"] = _plain(lambda mk=mk: list(mk().compute_output_shape(
+            (2, 4, 6), (2, 5, 6), (2, 3, 6))))
+    for cls in (L.Attention, L.AdditiveAttention):
+        out[f"{cls.__name__} symbolic scores"] = _plain(lambda cls=cls: [shape(t) for t in cls(name="s4")(
+            [qs, vs], return_attention_scores=True)])
+        out[f"{cls.__name__} output_shape"] = _plain(lambda cls=cls: [list(x) if x is not None else None for x in [
+            cls(name="s5").compute_output_shape([(2, 4, 6), (2, 5, 6)])]])
+        out[f"{cls.__name__} output_shape 3"] = _plain(lambda cls=cls: list(cls(name="s6").compute_output_shape(
+            [(2, 4, 6), (2, 5, 3), (2, 5, 6)])))
+        def wshapes(cls: Any = cls) -> Any:
+            lay = cls(use_scale=True, name="s7")
+            lay([q, v])
+            return [[w.name, list(w.shape)] for w in lay.weights]
+        out[f"{cls.__name__} weights"] = _plain(wshapes)
+    if hasattr(L, "GroupQueryAttention"):
+        g = lambda: L.GroupQueryAttention(3, 4, 2, name="gs")  # noqa: E731
+        out["gqa symbolic scores"] = _plain(lambda: [shape(t) for t in g()(qs, vs, return_attention_scores=True)])
+        out["gqa output_shape"] = _plain(lambda: list(g().compute_output_shape((2, 4, 6), (2, 5, 6))))
+        out["gqa output_shape mismatch"] = _plain(lambda: list(g().compute_output_shape((2, 4, 6), (2, 5, 7))))
+        out["gqa output_shape length"] = _plain(lambda: list(g().compute_output_shape((2, 4, 6), (2, 5, 6),
+                                                                                     (2, 3, 6))))
+        out["gqa heads 3/2"] = _plain(lambda: L.GroupQueryAttention(3, 3, 2, name="g32").get_config())
+    return out
+
+
+program("y-attn-args", _attn_args)
 
 
 # -- summaries: separators and byte sizes -----------------------------------------------------------------------------
