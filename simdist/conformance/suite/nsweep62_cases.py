@@ -47,7 +47,7 @@ from simdist.conformance.suite.recorded_programs import RecordedPrograms, avx512
 
 PATH = os.path.join(os.path.dirname(__file__), "nsweep62_reference.json.gz")
 
-REF = RecordedPrograms(PATH, host_dependent=(), recording_host=avx512_with_onednn, recording_cpu=reference_cpu)
+REF = RecordedPrograms(PATH, host_dependent=("n-hd-",), recording_host=avx512_with_onednn, recording_cpu=reference_cpu)
 
 #: simdist's disagreements with TF 2.21 left out of the comparison: program -> case keys (docs/conformance.md,
 #: "Sixty-second session ... nsweep62").
@@ -252,6 +252,25 @@ def _key_counter(tf: Any) -> Any:
 program("n-key-counter", _key_counter)
 
 
+def _categorical_shards(tf: Any) -> Any:
+    """Multinomial draws of rows enough for TF's Shard to split them over the recording host's two intra-op threads
+    (cost 50 (samples log2(classes) + classes) per row): each later shard skips its generator by
+    start (samples + 3) / 4 — samples 1, 2, 3, 5, 7 (not multiples of 4) — stateless and seeded stateful
+    (host-dependent: the split follows the CPU's thread count)."""
+    r = np.random.RandomState(62)
+    out = {}
+    for rows, classes, samples in ((600, 4, 2), (600, 4, 3), (400, 4, 5), (300, 8, 7), (2200, 2, 1)):
+        logits = tf.constant((r.randint(-8, 9, (rows, classes)) / 4.0).astype(np.float32))
+        key = f"{rows}x{classes} n{samples}"
+        out[f"stateless {key}"] = err(lambda lg=logits, n=samples: tb(tf.random.stateless_categorical(lg, n, [3, 9])))
+        tf.random.set_seed(4)
+        out[f"stateful {key}"] = err(lambda lg=logits, n=samples: tb(tf.random.categorical(lg, n, seed=2)))
+    return out
+
+
+program("n-hd-categorical-shards", _categorical_shards)
+
+
 # -- tf.random.Generator --------------------------------------------------------------------------------------------
 def _gen_draws(tf: Any, g: Any) -> dict[str, Any]:
     """One of each Generator draw (float dtypes, int range, full int, binomial), the state after each."""
@@ -424,6 +443,17 @@ def _get_seed(tf: Any) -> Any:
         out[f"g 5 {oname} unseeded"] = err(lambda op=op: tb(op(None)))
     tf.random.set_seed(5)
     out["g 5 reset"] = [err(lambda: tb(ops["uniform"](3))), err(lambda: tb(ops["uniform"](None)))]
+    # a shape of int32 and then int64 (and a tensor dtype's kernels: an eager kernel per attrs)
+    for oname, draw in (("uniform", tf.random.uniform), ("normal", tf.random.normal),
+                        ("truncated", tf.random.truncated_normal)):
+        tf.random.set_seed(6)
+        res = []
+        for shape in ([4], tf.constant([4], tf.int64), tf.constant([4], tf.int32), tf.constant([4], tf.int64), (4,)):
+            res.append(err(lambda sh=shape: tb(draw(sh, seed=8))))
+        out[f"shape dtypes {oname}"] = res
+    tf.random.set_seed(6)
+    out["shape dtypes uniform int"] = [err(lambda sh=sh: tb(tf.random.uniform(sh, 0, 50, dtype=tf.int32, seed=8)))
+                                       for sh in ([3], tf.constant([3], tf.int64), [3])]
     return out
 
 
@@ -528,7 +558,13 @@ def _keras_random(tf: Any) -> Any:
            "shuffle": lambda s: kr.shuffle(tf.range(6), seed=s),
            "categorical": lambda s: kr.categorical(tf.constant([[0.0, 1.0, 2.0]]), 5, seed=s),
            "gamma": lambda s: kr.gamma([3], 2.0, seed=s), "binomial": lambda s: kr.binomial([3], 10, 0.3, seed=s),
-           "beta": lambda s: kr.beta([3], 2.0, 3.0, seed=s)}
+           "beta": lambda s: kr.beta([3], 2.0, 3.0, seed=s),
+           "uniform f64 inexact": lambda s: kr.uniform([4], 0.1, 0.7, dtype="float64", seed=s),
+           "uniform f16 inexact": lambda s: kr.uniform([4], 0.1, 0.7, dtype="float16", seed=s),
+           "normal f64 inexact": lambda s: kr.normal([4], 0.1, 0.3, dtype="float64", seed=s),
+           "normal f16 inexact": lambda s: kr.normal([4], 0.1, 0.3, dtype="float16", seed=s),
+           "truncated f64 inexact": lambda s: kr.truncated_normal([4], 0.1, 0.3, dtype="float64", seed=s),
+           "truncated bf16 inexact": lambda s: kr.truncated_normal([4], 0.1, 0.3, dtype="bfloat16", seed=s)}
     out = {}
     for fname, fn in fns.items():
         for sname, s in (("int 0", 0), ("int 42", 42), ("int 2**31", 2**31)):

@@ -29,10 +29,11 @@ def test_nsweep62_stateless_ops_by_alg_and_seed_form(backend: Any, name: str) ->
 
 
 @pytest.mark.clause("ops.stateless-random")
-@pytest.mark.parametrize("name", _ids("n-sl-sizes-") + ["n-key-counter"])
+@pytest.mark.parametrize("name", _ids("n-sl-sizes-") + ["n-key-counter", "n-hd-categorical-shards"])
 def test_nsweep62_stateless_ops_by_size_and_dtype(backend: Any, name: str) -> None:
     """Each stateless op at 0-9 elements and 2-D shapes in every output dtype (and ones TF refuses), and the V2
-    kernels with explicit key/counter at the counter's 32- and 64-bit wraps."""
+    kernels with explicit key/counter at the counter's 32- and 64-bit wraps; multinomial draws of rows enough for TF's
+    Shard to split them (host-dependent: two intra-op threads)."""
     _check(backend, name)
 
 
@@ -60,7 +61,7 @@ def test_nsweep62_keras_random_and_dropout_layers(backend: Any, name: str) -> No
     _check(backend, name)
 
 
-assert sorted(_ids("n-sl-seeds-") + _ids("n-sl-sizes-") + ["n-key-counter"] + _ids("n-gen-")
+assert sorted(_ids("n-sl-seeds-") + _ids("n-sl-sizes-") + ["n-key-counter", "n-hd-categorical-shards"] + _ids("n-gen-")
               + ["n-get-seed", "n-fn-stateful", "n-fn-global-only"] + _ids("n-keras-")) == sorted(REF.programs)
 
 if __name__ == "__main__":
