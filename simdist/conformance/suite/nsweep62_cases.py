@@ -214,6 +214,40 @@ for _op in OP_DTYPES:
     program(f"n-sl-sizes-{_op}", _sizes_dtypes(_op))
 
 
+def _params(tf: Any) -> Any:
+    """The distribution parameters of the stateless gamma/poisson/binomial: beta given (scalar, broadcast), float64
+    parameters, Python counts beside float64 probs (their dtype hint), shapes that do and do not end with the
+    parameters' broadcast shape."""
+    r = tf.random
+    f64 = tf.float64
+    cases = {
+        "gamma beta": lambda: r.stateless_gamma([4], [1, 2], alpha=1.5, beta=2.5),
+        "gamma beta broadcast": lambda: r.stateless_gamma([3, 2, 2], [1, 2], alpha=[0.5, 3.0], beta=[[1.0], [4.0]]),
+        "gamma f64": lambda: r.stateless_gamma([2, 2], [1, 2], alpha=tf.constant([0.25, 7.0], f64),
+                                               beta=tf.constant(0.5, f64), dtype=f64),
+        "gamma shape mismatch": lambda: r.stateless_gamma([2, 3], [1, 2], alpha=[0.5, 3.0]),
+        "poisson lam array": lambda: r.stateless_poisson([2, 2], [1, 2], lam=[1.0, 30.0]),
+        "poisson lam f64 int64": lambda: r.stateless_poisson([3], [1, 2], lam=tf.constant(4.5, f64), dtype=tf.int64),
+        "poisson shape mismatch": lambda: r.stateless_poisson([2, 3], [1, 2], lam=[1.0, 30.0]),
+        "binomial f64 probs": lambda: r.stateless_binomial([3], [1, 2], counts=[10.0, 20.0, 5.0],
+                                                           probs=tf.constant([0.3, 0.6, 0.9], f64)),
+        "binomial py counts f64": lambda: r.stateless_binomial([2, 3], [1, 2], counts=[10, 20, 5],
+                                                               probs=tf.constant([0.3, 0.6, 0.9], f64),
+                                                               output_dtype=f64),
+        "binomial np counts": lambda: r.stateless_binomial([3], [1, 2], counts=np.array([7, 8, 9]), probs=[0.5, 0.2, 0.1]),
+        "binomial shape mismatch": lambda: r.stateless_binomial([3, 2], [1, 2], counts=[10.0, 20.0, 5.0],
+                                                                probs=[0.3, 0.6, 0.9]),
+        "binomial shape short": lambda: r.stateless_binomial([2], [1, 2], counts=[10.0, 20.0, 5.0], probs=0.5),
+        "ptn arrays": lambda: r.stateless_parameterized_truncated_normal([2, 3], [1, 2], means=[0.0, 1.0, -1.0],
+                                                                         stddevs=[1.0, 0.5, 2.0], minvals=-1.0,
+                                                                         maxvals=[1.0, 2.0, 3.0]),
+    }
+    return {k: err(lambda f=f: tb(f())) for k, f in cases.items()}
+
+
+program("n-sl-sizes-params", _params)
+
+
 def _key_counter(tf: Any) -> Any:
     """The V2 stateless kernels with explicit key/counter (philox: counter of two uint64 words; threefry/auto_select
     too): counters whose low 32 bits, low 64 bits and both words are at their ends, at 1-9 elements and float32,
@@ -370,6 +404,30 @@ def _gen_counters(tf: Any) -> Any:
 
 
 program("n-gen-counters", _gen_counters)
+
+
+def _gen_shape_dtypes(tf: Any) -> Any:
+    """A Generator's draws with the shape as an int32/int64 tensor, a NumPy int64 array, a tuple and a scalar tensor:
+    the values (or refusal) and the state after each."""
+    g = tf.random.Generator.from_seed(31)
+    out = {}
+    shapes = {"int32": lambda: tf.constant([3], tf.int32), "int64": lambda: tf.constant([3], tf.int64),
+              "int64 2x2": lambda: tf.constant([2, 2], tf.int64), "np int64": lambda: np.array([3], np.int64),
+              "tuple": lambda: (3,), "float": lambda: tf.constant([3.0])}
+    draws = {"normal": lambda sh: g.normal(sh), "uniform": lambda sh: g.uniform(sh),
+             "uniform int": lambda sh: g.uniform(sh, 0, 9, dtype=tf.int64),
+             "truncated": lambda sh: g.truncated_normal(sh), "full": lambda sh: g.uniform_full_int(sh, tf.int32),
+             "binomial": lambda sh: g.binomial(sh, counts=5.0, probs=0.5)}
+    for sname, sh in shapes.items():
+        for dname, d in draws.items():
+            if dname == "binomial" and "int64" in sname:
+                continue   # (TF 2.21 aborts the process: StatefulRandomBinomial's int64 shape, "Check failed: dtype()
+                # == expected_dtype (9 vs. 3) int32 expected, got int64" in tensor.cc)
+            out[f"{dname} {sname}"] = [err(lambda d=d, sh=sh: tb(d(sh()))), bits(g.state)]
+    return out
+
+
+program("n-gen-shape-dtypes", _gen_shape_dtypes)
 
 
 def _gen_traced(tf: Any) -> Any:
