@@ -56,9 +56,12 @@ REF = RecordedPrograms(PATH, host_dependent=("n-hd-",), recording_host=avx512_wi
 #:     and run to run (observed: stateless_uniform([2], [5], alg='philox') three times in one process gave
 #:     [0.0619, 0.832], [0.461, 0.437], [0.0619, 0.832]; in two processes [0.500, 0.0307] and [0.210, 0.730]);
 #:     simdist raises. Not comparable.
+#: (2) tf.random.Generator(state=<an int32 variable>, alg='philox'): TF 2.21 InvalidArgumentError, simdist ValueError
+#:     (the variable's dtype check's class; not investigated).
 OPEN: dict[str, tuple[str, ...]] = {
-    f"n-sl-seeds-{op}": ("seed one philox", "seed one 1")
-    for op in ("uniform", "normal", "truncated_normal", "full_int", "split", "fold_in")}
+    **{f"n-sl-seeds-{op}": ("seed one philox", "seed one 1")
+       for op in ("uniform", "normal", "truncated_normal", "full_int", "split", "fold_in")},
+    "n-gen-shape-dtypes": ("state variable int32",)}
 
 
 def program(name: str, fn: Callable[[Any], Any]) -> None:
@@ -238,6 +241,18 @@ def _params(tf: Any) -> Any:
         "binomial shape mismatch": lambda: r.stateless_binomial([3, 2], [1, 2], counts=[10.0, 20.0, 5.0],
                                                                 probs=[0.3, 0.6, 0.9]),
         "binomial shape short": lambda: r.stateless_binomial([2], [1, 2], counts=[10.0, 20.0, 5.0], probs=0.5),
+        "uniform range f32": lambda: r.stateless_uniform([5], [1, 2], -2.0, 3.0),
+        "uniform range f64": lambda: r.stateless_uniform([3], [1, 2], 0.25, 1.75, dtype=f64),
+        "uniform range f16": lambda: r.stateless_uniform([5], [1, 2], -3.0, -1.0, dtype=tf.float16),
+        "normal tensor moments": lambda: r.stateless_normal([3], [1, 2], mean=tf.constant(2.0), stddev=tf.constant(0.5)),
+        "truncated tensor moments": lambda: r.stateless_truncated_normal([3], [1, 2], mean=tf.constant([1.0, 2.0, 3.0]),
+                                                                         stddev=tf.constant(0.25)),
+        "normal 4000": lambda: r.stateless_normal([4000], [5, 6]),
+        "normal f64 1000": lambda: r.stateless_normal([1000], [5, 6], dtype=f64),
+        "gamma empty": lambda: tf.random.gamma([0], [1.0, 2.0], seed=1),
+        "gamma empty 2": lambda: tf.random.gamma([2, 0], [[1.0], [2.0]], seed=1),
+        "poisson empty": lambda: tf.random.poisson([0], [1.0, 2.0], seed=1),
+        "stateless gamma empty": lambda: r.stateless_gamma([0, 2], [1, 2], alpha=[1.0, 2.0]),
         "ptn arrays": lambda: r.stateless_parameterized_truncated_normal([2, 3], [1, 2], means=[0.0, 1.0, -1.0],
                                                                          stddevs=[1.0, 0.5, 2.0], minvals=-1.0,
                                                                          maxvals=[1.0, 2.0, 3.0]),
@@ -418,6 +433,12 @@ def _gen_shape_dtypes(tf: Any) -> Any:
              "uniform int": lambda sh: g.uniform(sh, 0, 9, dtype=tf.int64),
              "truncated": lambda sh: g.truncated_normal(sh), "full": lambda sh: g.uniform_full_int(sh, tf.int32),
              "binomial": lambda sh: g.binomial(sh, counts=5.0, probs=0.5)}
+    for vname, v in {"variable short": lambda: tf.Variable([1, 2], dtype=tf.int64),
+                     "variable long": lambda: tf.Variable([1, 2, 3, 4], dtype=tf.int64),
+                     "variable int32": lambda: tf.Variable([1, 2, 3], dtype=tf.int32),
+                     "variable ok": lambda: tf.Variable([1, 2, 3], dtype=tf.int64),
+                     "tensor short": lambda: tf.constant([1, 2], tf.int64)}.items():
+        out[f"state {vname}"] = err(lambda v=v: tb(tf.random.Generator(state=v(), alg="philox").normal([2])))
     for sname, sh in shapes.items():
         for dname, d in draws.items():
             if dname == "binomial" and "int64" in sname:
