@@ -18,6 +18,9 @@ blind80's blends, Equalization ranges and spectrogram defaults):
 - audio: STFTSpectrogram (mode, frame_length/step, fft_length, window, periodic, scaling, padding, expand_dims,
   channels_first) and MelSpectrogram (fft_length, sequence_stride/length, window, sampling_rate, num_mel_bins,
   min/max_freq, power_to_db, top_db, mag_exp, min_power, ref_power);
+- shapes and boundaries: compute_output_shape and symbolic outputs (Resizing, RandomCrop, CenterCrop, STFT and Mel
+  spectrograms), segmentation masks, uint8 images in inference, argument limits (kernel sizes, scales, factors past
+  1, a reversed value_range);
 - each on a batch and a single image, training True and False, a float16 and a bfloat16 layer dtype, a uint8 input,
   and inside a tf.function and a tf.data map (Keras switches its backend there).
 
@@ -192,6 +195,9 @@ def _perspective_elastic(tf: Any, keras: Any, r: Any) -> Any:
     for fill in FILLS:
         cases[f"elastic {fill}"] = calls(lambda fill=fill: L.RandomElasticTransform(
             factor=1.0, scale=0.4, fill_mode=fill, fill_value=3.0, seed=6), x)
+    for shape in ((2, 24, 16, 1), (1, 12, 20, 2)):   # (larger sides: a distortion beyond the blur's last bits)
+        xl = images(r, shape)
+        cases[f"elastic {shape}"] = calls(lambda: L.RandomElasticTransform(factor=1.0, scale=1.0, seed=6), xl)
     cases["elastic nearest"] = calls(lambda: L.RandomElasticTransform(factor=1.0, interpolation="nearest", seed=6), x)
     cases["elastic range 0 1"] = calls(lambda: L.RandomElasticTransform(factor=1.0, value_range=(0, 1), seed=6),
                                        x / 255.0)
@@ -486,6 +492,10 @@ def _shapes_and_boundaries(tf: Any, keras: Any, r: Any) -> Any:
         "stft shape same": lambda: spec(L.STFTSpectrogram(frame_length=15, frame_step=4, padding="same"), (2, 61, 1)),
         "mel shape": lambda: spec(L.MelSpectrogram(fft_length=64, sequence_stride=32, num_mel_bins=16), (2, 400)),
         "mel shape 2": lambda: spec(L.MelSpectrogram(fft_length=64, sequence_stride=30, num_mel_bins=8), (3, 301)),
+        "mel shape 320": lambda: spec(L.MelSpectrogram(fft_length=64, sequence_stride=32, num_mel_bins=8), (2, 320)),
+        "mel shape 319": lambda: spec(L.MelSpectrogram(fft_length=64, sequence_stride=32, num_mel_bins=8), (2, 319)),
+        "mel values 320": calls(lambda: L.MelSpectrogram(fft_length=64, sequence_stride=32, num_mel_bins=8),
+                                r.uniform(-1, 1, (1, 320)).astype("float32")),
         "mel shape None": lambda: spec(L.MelSpectrogram(fft_length=64, sequence_stride=32, num_mel_bins=16),
                                        (2, None)),
         "resizing masks bilinear": lambda: o(L.Resizing(7, 9)({"images": x, "segmentation_masks": masks})),
