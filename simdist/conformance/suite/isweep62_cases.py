@@ -18,9 +18,6 @@ blind80's blends, Equalization ranges and spectrogram defaults):
 - audio: STFTSpectrogram (mode, frame_length/step, fft_length, window, periodic, scaling, padding, expand_dims,
   channels_first) and MelSpectrogram (fft_length, sequence_stride/length, window, sampling_rate, num_mel_bins,
   min/max_freq, power_to_db, top_db, mag_exp, min_power, ref_power);
-- shapes and boundaries: compute_output_shape and symbolic outputs (Resizing, RandomCrop, CenterCrop, STFT and Mel
-  spectrograms), segmentation masks, uint8 images in inference, argument limits (kernel sizes, scales, factors past
-  1, a reversed value_range);
 - each on a batch and a single image, training True and False, a float16 and a bfloat16 layer dtype, a uint8 input,
   and inside a tf.function and a tf.data map (Keras switches its backend there).
 
