@@ -59,7 +59,7 @@ DTYPES = ("bool", "string", "complex64", "complex128", "float16", "bfloat16", "f
 
 #: simdist's disagreements with TF 2.21 left out of the comparison: program -> case keys (docs/conformance.md,
 #: "Sixty-second session ... vsweep62"; /work/wt/vsweep62_logs: dump.py over both backends, diff.py -> diff.out).
-#: 211 of 5,556 case results, these classes:
+#: 215 of 5,700 case results, these classes:
 #: - integer axis/index tensors of a dtype TF's kernel does not register (int8, int16, uint8 ... where Tidx/Tindices
 #:   take int32/int64 only): TF 2.21 refuses (InvalidArgumentError eagerly, TypeError traced), simdist computes —
 #:   reduce_sum/max/any, cumsum, expand_dims, l2_normalize and softmax axes, one_hot depth, slice/strided_slice
@@ -75,13 +75,15 @@ DTYPES = ("bool", "string", "complex64", "complex128", "float16", "bfloat16", "f
 #: - conv2d with dilations 0 or -1 (TF refuses, simdist computes) and a filter larger than the input with VALID
 #:   (TF 2.21 returns an uninitialized (1, 4, 4, 2) buffer — not comparable; simdist an empty result);
 #: - scatter_nd of strings (TF computes, simdist TypeError); scatter_nd shape int64 tensor (TF computes) and int16
-#:   (TF NotFoundError), simdist InvalidArgumentError; linspace of strings (UnimplementedError vs InvalidArgument).
+#:   (TF NotFoundError), simdist InvalidArgumentError; linspace of strings (UnimplementedError vs InvalidArgument);
+#: - max_pool2d/avg_pool2d with a channel window and stride of 2: TF 2.21 computes (avg_pool a (1, 0, 0, 1) result),
+#:   simdist UnimplementedError (blind61b's open item (5)).
 OPEN: dict[str, tuple[str, ...]] = {
     'v-axis': ('cumsum axis t int16', 'cumsum axis t int16 fn', 'cumsum axis t int8', 'cumsum axis t int8 fn', 'cumsum axis t uint16', 'cumsum axis t uint16 fn', 'cumsum axis t uint32', 'cumsum axis t uint32 fn', 'cumsum axis t uint64', 'cumsum axis t uint64 fn', 'cumsum axis t uint8', 'cumsum axis t uint8 fn', 'expand_dims axis t int16', 'expand_dims axis t int16 fn', 'expand_dims axis t int8', 'expand_dims axis t int8 fn', 'expand_dims axis t uint16', 'expand_dims axis t uint16 fn', 'expand_dims axis t uint32', 'expand_dims axis t uint32 fn', 'expand_dims axis t uint64', 'expand_dims axis t uint64 fn', 'expand_dims axis t uint8', 'expand_dims axis t uint8 fn', 'l2_normalize axis np int32', 'l2_normalize axis np int32 fn', 'l2_normalize axis np int64', 'l2_normalize axis np int64 fn', 'l2_normalize axis np uint8', 'l2_normalize axis np uint8 fn', 'l2_normalize axis t int16', 'l2_normalize axis t int16 fn', 'l2_normalize axis t int8', 'l2_normalize axis t int8 fn', 'l2_normalize axis t uint16', 'l2_normalize axis t uint16 fn', 'l2_normalize axis t uint32', 'l2_normalize axis t uint32 fn', 'l2_normalize axis t uint64', 'l2_normalize axis t uint64 fn', 'l2_normalize axis t uint8', 'l2_normalize axis t uint8 fn', 'reduce_any axis np int32', 'reduce_any axis np int32 fn', 'reduce_any axis np int64', 'reduce_any axis np int64 fn', 'reduce_any axis np uint8', 'reduce_any axis np uint8 fn', 'reduce_any axis t int16', 'reduce_any axis t int16 fn', 'reduce_any axis t int8', 'reduce_any axis t int8 fn', 'reduce_any axis t uint16', 'reduce_any axis t uint16 fn', 'reduce_any axis t uint32', 'reduce_any axis t uint32 fn', 'reduce_any axis t uint64', 'reduce_any axis t uint64 fn', 'reduce_any axis t uint8', 'reduce_any axis t uint8 fn', 'reduce_max axis np int32', 'reduce_max axis np int32 fn', 'reduce_max axis np int64', 'reduce_max axis np int64 fn', 'reduce_max axis np uint8', 'reduce_max axis np uint8 fn', 'reduce_max axis t int16', 'reduce_max axis t int16 fn', 'reduce_max axis t int8', 'reduce_max axis t int8 fn', 'reduce_max axis t uint16', 'reduce_max axis t uint16 fn', 'reduce_max axis t uint32', 'reduce_max axis t uint32 fn', 'reduce_max axis t uint64', 'reduce_max axis t uint64 fn', 'reduce_max axis t uint8', 'reduce_max axis t uint8 fn', 'reduce_sum axis np int32', 'reduce_sum axis np int32 fn', 'reduce_sum axis np int64', 'reduce_sum axis np int64 fn', 'reduce_sum axis np uint8', 'reduce_sum axis np uint8 fn', 'reduce_sum axis t int16', 'reduce_sum axis t int16 fn', 'reduce_sum axis t int8', 'reduce_sum axis t int8 fn', 'reduce_sum axis t uint16', 'reduce_sum axis t uint16 fn', 'reduce_sum axis t uint32', 'reduce_sum axis t uint32 fn', 'reduce_sum axis t uint64', 'reduce_sum axis t uint64 fn', 'reduce_sum axis t uint8', 'reduce_sum axis t uint8 fn', 'softmax axis np uint8', 'softmax axis np uint8 fn', 'softmax axis t int16', 'softmax axis t int64', 'softmax axis t int8', 'softmax axis t uint16', 'softmax axis t uint32', 'softmax axis t uint8'),
     'v-datadt-string': ('linspace', 'scatter_nd', 'scatter_nd duplicates', 'scatter_nd duplicates fn', 'scatter_nd fn'),
     'v-gather': ('gather batch_dims t int16 fn', 'gather batch_dims t int32 fn', 'gather batch_dims t int64 fn', 'gather batch_dims t int8 fn', 'gather batch_dims t uint16 fn', 'gather batch_dims t uint32 fn', 'gather batch_dims t uint64 fn', 'gather batch_dims t uint8 fn'),
     'v-join': ('concat axis np uint8 fn', 'concat empty list', 'unstack axis t int16 fn', 'unstack axis t int32 fn', 'unstack axis t int64 fn', 'unstack axis t int8 fn', 'unstack axis t uint16', 'unstack axis t uint16 fn', 'unstack axis t uint32', 'unstack axis t uint32 fn', 'unstack axis t uint64', 'unstack axis t uint64 fn', 'unstack axis t uint8', 'unstack axis t uint8 fn'),
-    'v-misc': ('conv2d filter too big', 'conv2d strides 1 dilations -1', 'conv2d strides 1 dilations 0', 'conv3d stride 0 fn', 'fill dims np uint8', 'fill dims np uint8 fn'),
+    'v-misc': ('conv2d filter too big', 'conv2d strides 1 dilations -1', 'conv2d strides 1 dilations 0', 'conv3d stride 0 fn', 'fill dims np uint8', 'fill dims np uint8 fn', 'avg_pool2d entries [1, 1, 1, 2] [1, 1, 1, 2]', 'avg_pool2d entries [1, 1, 1, 2] [1, 1, 1, 2] fn', 'max_pool2d entries [1, 1, 1, 2] [1, 1, 1, 2]', 'max_pool2d entries [1, 1, 1, 2] [1, 1, 1, 2] fn'),
     'v-onehot': ('depth t int16', 'depth t int16 fn', 'depth t int64', 'depth t int64 fn', 'depth t int8', 'depth t int8 fn', 'depth t uint16', 'depth t uint16 fn', 'depth t uint32', 'depth t uint32 fn', 'depth t uint64', 'depth t uint64 fn', 'depth t uint8', 'depth t uint8 fn'),
     'v-scatter': ('scatter_nd shape negative fn', 'scatter_nd shape t int16', 'scatter_nd shape t int64', 'scatter_nd too deep', 'scatter_nd too deep fn'),
     'v-segment': ('segment ids t int16 fn', 'unsorted n t int16', 'unsorted n t int16 fn', 'unsorted n t int8', 'unsorted n t int8 fn', 'unsorted n t uint16', 'unsorted n t uint16 fn', 'unsorted n t uint32', 'unsorted n t uint32 fn', 'unsorted n t uint64', 'unsorted n t uint64 fn', 'unsorted n t uint8', 'unsorted n t uint8 fn', 'unsorted_max n rank 1', 'unsorted_max n rank 1 fn', 'unsorted_mean n rank 1', 'unsorted_min n rank 1', 'unsorted_min n rank 1 fn', 'unsorted_prod n rank 1', 'unsorted_prod n rank 1 fn', 'unsorted_sqrt_n n rank 1', 'unsorted_sum n rank 1', 'unsorted_sum n rank 1 fn'),
@@ -288,6 +290,9 @@ def _gather(tf: Any) -> dict[str, Any]:
             c(f"gather_nd batch_dims {bd} {i}", lambda bd=bd, i=i: tf.gather_nd(q(), i, batch_dims=bd))
     for name, f in forms([[1, 2]]):
         c(f"gather_nd indices {name}", lambda f=f: tf.gather_nd(p(), f(tf)))
+    for name, f in forms([2, 0, 3]):
+        c(f"gather indices {name}", lambda f=f: tf.gather(p(), f(tf)))
+        c(f"gather axis 1 indices {name}", lambda f=f: tf.gather(p(), f(tf)[:2], axis=1))
     return c.out
 
 
@@ -648,6 +653,16 @@ def _misc(tf: Any) -> dict[str, Any]:
         if ks != 5:   # a VALID window past the input aborts TF 2.21's process (a CHECK failure), eagerly
             c(f"max_pool2d {ks} {st} VALID", lambda ks=ks, st=st: tf.nn.max_pool2d(img(), ks, st, "VALID"))
         c(f"avg_pool2d {ks} {st} SAME", lambda ks=ks, st=st: tf.nn.avg_pool2d(img(), ks, st, "SAME"))
+    for ks, st in (([1, 2, 2, 1], [2, 1, 1, 1]), ([2, 2, 2, 1], [1, 1, 1, 1]), ([1, 2, 2, 1], [1, 1, 1, 2]),
+                   ([1, 2, 2, 2], [1, 1, 1, 1]), ([1, 2, 2, 1], [1, 2, 2, 2]), ([1, 1, 1, 2], [1, 1, 1, 2])):
+        c(f"max_pool2d entries {ks} {st}", lambda ks=ks, st=st: tf.nn.max_pool2d(img(), ks, st, "VALID"))
+        c(f"avg_pool2d entries {ks} {st}", lambda ks=ks, st=st: tf.nn.avg_pool2d(img(), ks, st, "VALID"))
+    for op in ("floordiv", "floormod", "truncatediv", "truncatemod"):
+        for dt in ("int32", "int64", "uint8"):
+            c(f"{op} {dt} empty by zero", lambda op=op, dt=dt: getattr(tf.math, op)(tf.zeros([0, 2], dt),
+                                                                                   tf.zeros([2], dt)))
+            c(f"{op} {dt} by zero", lambda op=op, dt=dt: getattr(tf.math, op)(tf.ones([2], dt), tf.zeros([2], dt)))
+            c(f"{op} {dt} scalar zero", lambda op=op, dt=dt: getattr(tf.math, op)(tf.zeros([0], dt), tf.constant(0, dt)))
     c("max_pool2d padding lower", lambda: tf.nn.max_pool2d(img(), 2, 1, "valid"))
     c("max_pool2d bad padding", lambda: tf.nn.max_pool2d(img(), 2, 1, "FULL"))
     c("max_pool2d rank 3", lambda: tf.nn.max_pool2d(m(4, 4, 2), 2, 1, "VALID"))
