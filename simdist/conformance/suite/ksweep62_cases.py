@@ -80,6 +80,10 @@ OPEN: dict[str, tuple[str, ...]] = {
     "k62-gemv-float64": ("col k17 m127", "col k31 m128", "col k32 m129", "row tb k17 n127", "row tb k31 n128",
                          "row tb k32 n129", "row tb k63 n1", "row tb k64 n1", "row tb k65 n1", "row tb k128 n1",
                          "row tb k129 n1", "dense k129 u8", "dense k257 u3/y", "dense k385 u2/y"),
+    # a dilated filter gradient of 10 or more input channels: a NumPy BLAS product in simdist (conv.py; oneDNN's order
+    # for dilation measured only up to 9 channels), 13 of 16 off in the last bits, the rest by OpenBLAS's kernel
+    "k62-conv-dilated": tuple(f"ci{c} n{n} k{2 + (i + n) % 2} d{d} {p}/df" for i, c in ((6, 10), (7, 16))
+                              for n in (1, 2, 3, 5) for d, p in (("22", "SAME"), ("21", "VALID"))),
     # bfloat16 reduce_prod over 31 and more elements (inner axis and all): one ulp off in the product's order
     "k62-reduce-bfloat16": tuple(f"n{n} mild prod {a}" for n in (31, 32, 33, 65) for a in ("all", "inner",
                                                                                           "inner keep")),
@@ -193,6 +197,31 @@ for _kind in ("same", "valid", "explicit"):
     program(f"k62-conv-pad-{_kind}", lambda tf, kind=_kind: _conv_pad(tf, kind))
 
 
+def _conv_dilated(tf: Any) -> Any:
+    """Dilated conv2d (dilations 2 and (2, 1)) of 1 to 10 and 16 input channels (the filter gradient's two-thread
+    image split up to 9 channels), 1 to 5 images, 2x2 and 3x3 filters, SAME and VALID, uniform values."""
+    out: dict[str, Any] = {}
+    for i, cin in enumerate((1, 2, 3, 7, 8, 9, 10, 16)):
+        for n in (1, 2, 3, 5):
+            k = 2 + (i + n) % 2
+            for dil, pad in (((2, 2), "SAME"), ((2, 1), "VALID")):
+                r = rng(f"k62cd/{cin}/{n}/{dil}/{pad}")
+                x, f = _u(r, (n, 7, 6, cin)), _u(r, (k, k, cin, 3))
+
+                def run(x: np.ndarray = x, f: np.ndarray = f, dil: Any = dil, pad: str = pad, r: Any = r) -> Any:
+                    xt, ft = tf.constant(x), tf.constant(f)
+                    with tf.GradientTape() as t:
+                        t.watch([xt, ft])
+                        y = tf.nn.conv2d(xt, ft, 1, pad, dilations=list(dil))
+                    gx, gf = t.gradient(y, [xt, ft], output_gradients=tf.constant(_u(r, tuple(y.shape))))
+                    return {"y": bits(y), "dx": bits(gx), "df": bits(gf)}
+                out[f"ci{cin} n{n} k{k} d{dil[0]}{dil[1]} {pad}"] = error(run)
+    return out
+
+
+program("k62-conv-dilated", _conv_dilated)
+
+
 # -- 3. matrix-vector products around each split ---------------------------------------------------------------------
 def _mm_grad(tf: Any, a: Any, b: Any, fn: Callable[[Any, Any], Any], name: str, dt: str) -> Any:
     with tf.GradientTape() as t:
@@ -227,9 +256,12 @@ def _gemv(tf: Any, dt: str) -> Any:
     for n in (1, 7, 8, 9, 15, 16, 17, 31, 32, 33, 65):
         case(f"outer k1 n{n}", (n, 1), (1, n), mm, False)
     if dt == "float32":
-        for k in (2049, 2050, 4097, 8191, 8192, 16385):
-            for n in (1, 2, 3):
-                case(f"long row k{k} n{n}", (1, k), (k, n), mm, False)
+        # oneDNN's threads split k where the product is not single-threaded (4 (m n + k (m + n)) bytes above 1.01 L2)
+        # and has at most 500 outputs per thread: odd and even k either side of the L2 bound, outputs 1,000 / 1,001
+        for k, n in ((2049, 3), (8191, 2), (4140, 127), (4141, 128), (4140, 128), (8001, 67), (8192, 65),
+                     (16385, 33), (16384, 33), (2001, 1000), (2001, 1001), (2000, 1000)):
+            case(f"long row k{k} n{n}", (1, k), (k, n), mm, False)
+            if n <= 1000:
                 case(f"long col k{k} m{n}", (k, n), (k, 1), lambda a, b: mm(a, b, transpose_a=True), False)
     # a Keras Dense layer of batch 1 (and its gradients) around the splits
     for k, units in ((9, 17), (16, 1), (33, 16), (129, 8), (257, 3), (385, 2), (1025, 1)):

@@ -32,7 +32,7 @@ def test_ksweep62_conv_bias_gradient_per_image_group(backend: Any, name: str) ->
 
 
 @pytest.mark.clause("ops.packet-paths", "ops.host-cpu")
-@pytest.mark.parametrize("name", _ids("k62-conv-pad-"))
+@pytest.mark.parametrize("name", _ids("k62-conv-pad-") + ["k62-conv-dilated"])
 def test_ksweep62_conv_gradients_by_padding_kernel_and_stride(backend: Any, name: str) -> None:
     """conv2d's value, input and filter gradients with 3 and 16 input channels, kernels 1x1-5x5, 3x1 and 2x5,
     strides 1-3, SAME/VALID on 7- and 8-wide inputs and explicit paddings at each top pad 0..kh: TF 2.21's bits."""
@@ -67,7 +67,7 @@ def test_ksweep62_complex_and_half_reductions_by_packet_size(backend: Any, name:
 
 
 assert len(_ids("k62-gemv-")) == len(GEMV_DTYPES) and len(_ids("k62-nan-")) == len(NAN_DTYPES)
-assert len(_ids("k62-reduce-")) == len(REDUCE_DTYPES) and len(REF.programs) == 6 + len(GEMV_DTYPES) + len(
+assert len(_ids("k62-reduce-")) == len(REDUCE_DTYPES) and len(REF.programs) == 7 + len(GEMV_DTYPES) + len(
     NAN_DTYPES) + len(REDUCE_DTYPES)
 
 if __name__ == "__main__":
