@@ -68,8 +68,11 @@ OPEN: dict[str, tuple[str, ...]] = {
     # (left out by the program: Conv3D's kernel gradient — Conv3DBackpropFilterV2 in float32, oneDNN's order not
     # modelled, a NumPy BLAS product in simdist — off in the last bits in 4 of 6 batches under OpenBLAS's SkylakeX
     # kernels and in 6 of 6 under Haswell's; its bias gradient agrees)
-    # the fused bias gradient of 16 images of 6x6 into 33 filters (3 channel blocks over 2 threads): a few ulps off
-    # (TF -0x1.958c1ap+4, simdist -0x1.958c28p+4): not the blocks-per-thread in-order sum simdist models there
+    # the fused bias gradient of 16 images of 6x6 into 33 filters (3 channel blocks over 2 threads): 30 of 33 a few
+    # ulps off (TF -0x1.958c1ap+4, simdist -0x1.958c28p+4). TF's value here is onednn_conv_bias.bias_sums(dy, 8) (two
+    # teams over the images, each summing every block), not bias_sums(dy, 2) (each block one thread in order); yet the
+    # same shape run alone in a fresh TF process (/work/wt/ksweep62_logs/q_bias.py: 16 x 6 x 6 x 33, and 8 more
+    # shapes) gives bias_sums(dy, 2), the model: oneDNN's reducer split here follows some state of the process
     "k62-conv-bias-2d": ("n16 cin1 f33 same/bias",),
     # a 1x1 filter's gradient at strides 2 and 3 with 16 input channels: oneDNN's 1x1 backward-weights kernel (not
     # modelled, onednn_backprop_filter.applies excludes 1x1) — 34-48 of 64 elements an ulp or two off
