@@ -26,7 +26,7 @@ from typing import Any, Callable
 
 __all__ = ["GraphNames", "begin", "end", "current", "state", "set_state", "scope_name", "op_scope",
            "given_name", "first_op_named", "reserve", "identity_n", "scoped", "inner_name", "name_outputs",
-           "name_read", "name_constant", "named_constant", "quiet"]
+           "name_read", "name_constant", "named_constant", "quiet", "name_rewritten_inner", "inner_mark", "name_inner_nodes"]
 
 # ops.py's patterns: a scope at the root must be a valid op name; below it, a valid scope name
 _VALID_OP_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\\/>-]*$")
@@ -321,6 +321,39 @@ class quiet:  # noqa: N801
     def __exit__(self, *exc: object) -> None:
         if self.names is not None:
             self.names.quiet -= 1
+
+
+# (tensor, prefix, op type, inputs) of the extra nodes a Grappler rewrite made, named once the rewritten node is
+_INNER: list[tuple[Any, str, str, tuple]] = []
+
+
+def name_rewritten_inner(t: Any, prefix: str, op_type: str, inputs: tuple = ()) -> None:
+    """A node a Grappler rewrite adds beside the node it rewrites (ConvertPowStage's `Square` of `Pow(x, 3)`, which
+    becomes Mul(x, that Square)): named `<scope>/<prefix><base>` after the rewritten node `<scope>/<base>` once the
+    op dispatch has named it (`name_inner_nodes`), as arithmetic_optimizer.cc's OptimizedNodeName does (observed on TF
+    2.21: `Gelu/ArithmeticOptimizer/ConvertPow__inner_Pow`). Its name places it in the canonical order of a product
+    tree (grappler.py `_min_broadcasts`)."""
+    _INNER.append((t, prefix, op_type, tuple(inputs)))
+
+
+def inner_mark() -> int:
+    """The count of nodes `name_rewritten_inner` holds now (the op dispatch's mark before it runs a rewrite)."""
+    return len(_INNER)
+
+
+def name_inner_nodes(rewritten: Any, mark: int) -> None:
+    """Name the nodes `name_rewritten_inner` held since the held list had `mark` entries (the rewrite of one op: a
+    rewrite's own ops may be rewritten inside it) after the rewritten node whose output is `rewritten` (none when
+    that has no name); those entries are dropped."""
+    from simdist.runtime import symbolic
+    held = _INNER[mark:]
+    del _INNER[mark:]
+    node = symbolic.node_name(rewritten) if rewritten is not None else None
+    if node is None:
+        return
+    scope, _, base = node.rpartition("/")
+    for t, prefix, op_type, inputs in held:
+        symbolic.name_output(t, (scope + "/" if scope else "") + prefix + base, 0, op_type, inputs)
 
 
 def name_outputs(op: Any, outs: tuple, inputs: Any = ()) -> None:
