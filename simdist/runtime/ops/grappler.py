@@ -1558,8 +1558,11 @@ def _folded_const(rec: Any, t: Tensor) -> bool:
     """Whether t is a Const node when constant folding splits an AddN: a constant of the recording, or a value
     computed from literals and ZerosLike/OnesLike of a fully known shape (`_materialized`: tf.zeros_like of a known
     shape is a Const in TF's graph, whatever its input; so `reduce_sum(exp(imag(x)))` of a real argument x is one;
-    fz61, fz54b seed 59206 #7)."""
-    return rec.is_constant(t) or _materialized(rec, t)
+    fz61, fz54b seed 59206 #7). Not a tensor captured from outside the call, even one that `_materialized` reads: TF's
+    function runtime passes every capture in as an argument (`_Arg` nodes of the optimized graph, small eager
+    constants too), so `add_n([x, b, c])` of captured b, c adds them in order (observed on TF 2.21; fz62, fz54b seed
+    62101 #6)."""
+    return _really_constant(rec, t) or _materialized(rec, t)
 
 
 def _split_resorted(kept: list, folded: Tensor, k: int) -> list | None:
