@@ -11,6 +11,9 @@ past their validity, operand conversion) found at seeds 62401-62403, each fixed 
   ops.ragged.
 - crop: stateless_random_crop draws its offsets (the seed's conversion) before Slice's error eagerly, so seed=None is
   ValueError where a one-element size also mismatches the rank (image_basic.py `crop_at`). Clause ops.image-random.
+- sam: tf.sparse.sampled_addmm converts every input with its dtype, tensors too, so a tensor of another dtype is
+  convert_to_tensor's ValueError (sparse_api.py `sampled_addmm`; simdist passed tensors through to the kernels'
+  InvalidArgumentError; seeds 62404-62408). Clause ops.sparse.
 - hint: tf.convert_to_tensor of a tensor reads its dtype_hint first: a hint that is no dtype is TypeError
   (tensor.py `convert_to_tensor`). Clause ops.conversion.
 
@@ -88,8 +91,29 @@ def _hint(hint: str, value: str) -> Callable[[Any], Any]:
     return run
 
 
+def _sam(form: str) -> Callable[[Any], Any]:
+    def run(tf: Any) -> Any:
+        ind = tf.constant([[0, 0], [1, 1]], tf.int64)
+        m1, m2 = tf.constant([[1.0, 2.0], [3.0, 4.0]]), tf.constant([[1.0, 0.5], [2.0, 1.0]])
+        v = tf.constant([1.0, 2.0])
+        args = {"ok": (ind, v, [2, 2], m1, m2), "vals_f64": (ind, tf.cast(v, tf.float64), [2, 2], m1, m2),
+                "vals_c64": (ind, tf.complex(v, v), [2, 2], m1, m2),
+                "shape_i64": (ind, v, tf.constant([2, 2], tf.int64), m1, m2),
+                "m1_i32": (ind, v, [2, 2], tf.constant([[1, 2], [3, 4]]), m2),
+                "m2_f16": (ind, v, [2, 2], m1, tf.cast(m2, tf.float16)), "bad_shape": (ind, v, [3, 2], m1, m2),
+                "rank1": (ind, v, [2], tf.constant([1.0, 2.0]), m2)}[form]
+        got = _outcome(tf, lambda: tf.sparse.sampled_addmm(*args))
+        if got[0] == "other":   # (a tuple: its values compared)
+            got = _outcome(tf, lambda: tf.sparse.sampled_addmm(*args)[1]) + [
+                tf.sparse.sampled_addmm(*args)[1].numpy().tolist()]
+        return got
+    return run
+
+
 def _cases() -> dict[str, Callable[[Any], Any]]:
     out: dict[str, Callable[[Any], Any]] = {}
+    for form in ("ok", "vals_f64", "vals_c64", "shape_i64", "m1_i32", "m2_f16", "bad_shape", "rank1"):
+        out[f"sam/{form}"] = _sam(form)
     for op in ("minimum", "maximum"):
         for dt in ("float32", "float64", "float16"):
             for i, x in enumerate(_VALS):
@@ -129,6 +153,11 @@ def tf_results() -> dict[int, Any]:
 @pytest.mark.clause("ops.sparse")
 def test_sparse_min_max_ties_keep_the_first_operand_as_tf(tf_results: dict[int, Any]) -> None:
     TABLE.check(tf_results, lambda lab: lab.startswith("sparse_tie/"))
+
+
+@pytest.mark.clause("ops.sparse")
+def test_sampled_addmm_converts_each_input_as_tf(tf_results: dict[int, Any]) -> None:
+    TABLE.check(tf_results, lambda lab: lab.startswith("sam/"))
 
 
 @pytest.mark.clause("ops.ragged")
