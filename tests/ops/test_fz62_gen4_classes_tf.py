@@ -14,6 +14,9 @@ past their validity, operand conversion) found at seeds 62401-62403, each fixed 
 - sam: tf.sparse.sampled_addmm converts every input with its dtype, tensors too, so a tensor of another dtype is
   convert_to_tensor's ValueError (sparse_api.py `sampled_addmm`; simdist passed tensors through to the kernels'
   InvalidArgumentError; seeds 62404-62408). Clause ops.sparse.
+- sseg: SparseSegmentSum/Mean/SqrtN given indices or segment_ids of a dtype other than int32/int64: eagerly the
+  attr's InvalidArgumentError (Tidx, Tsegmentids), op_def_library's TypeError in a graph (sparse_segments.py `_rule`;
+  simdist raised the TypeError eagerly too; seeds 62404-62408). Clause ops.sparse-segments.
 - hint: tf.convert_to_tensor of a tensor reads its dtype_hint first: a hint that is no dtype is TypeError
   (tensor.py `convert_to_tensor`). Clause ops.conversion.
 
@@ -110,8 +113,24 @@ def _sam(form: str) -> Callable[[Any], Any]:
     return run
 
 
+def _sseg(fn: str, idx_dt: str, seg_dt: str, traced: bool) -> Callable[[Any], Any]:
+    def run(tf: Any) -> Any:
+        d = tf.constant([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+        idx = tf.cast(tf.constant([0, 1, 2]), idx_dt)
+        seg = tf.cast(tf.constant([0, 0, 1]), seg_dt)
+        f = lambda a, b, c: getattr(tf.sparse, fn)(a, b, c)   # noqa: E731
+        got = _outcome(tf, lambda: (tf.function(f) if traced else f)(d, idx, seg))
+        return got
+    return run
+
+
 def _cases() -> dict[str, Callable[[Any], Any]]:
     out: dict[str, Callable[[Any], Any]] = {}
+    for fn in ("segment_sum", "segment_mean", "segment_sqrt_n"):
+        for idx_dt, seg_dt in (("int32", "int32"), ("float32", "int32"), ("int32", "float32"), ("int32", "uint16"),
+                               ("uint16", "int32"), ("int64", "int32"), ("int32", "complex64"), ("int16", "int32")):
+            for traced in (False, True):
+                out[f"sseg/{fn}/{idx_dt}/{seg_dt}/{traced}"] = _sseg(fn, idx_dt, seg_dt, traced)
     for form in ("ok", "vals_f64", "vals_c64", "shape_i64", "m1_i32", "m2_f16", "bad_shape", "rank1"):
         out[f"sam/{form}"] = _sam(form)
     for op in ("minimum", "maximum"):
@@ -158,6 +177,11 @@ def test_sparse_min_max_ties_keep_the_first_operand_as_tf(tf_results: dict[int, 
 @pytest.mark.clause("ops.sparse")
 def test_sampled_addmm_converts_each_input_as_tf(tf_results: dict[int, Any]) -> None:
     TABLE.check(tf_results, lambda lab: lab.startswith("sam/"))
+
+
+@pytest.mark.clause("ops.sparse-segments")
+def test_sparse_segment_index_dtypes_refused_as_tf(tf_results: dict[int, Any]) -> None:
+    TABLE.check(tf_results, lambda lab: lab.startswith("sseg/"))
 
 
 @pytest.mark.clause("ops.ragged")
