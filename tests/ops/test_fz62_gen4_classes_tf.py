@@ -17,6 +17,11 @@ past their validity, operand conversion) found at seeds 62401-62403, each fixed 
 - sseg: SparseSegmentSum/Mean/SqrtN given indices or segment_ids of a dtype other than int32/int64: eagerly the
   attr's InvalidArgumentError (Tidx, Tsegmentids), op_def_library's TypeError in a graph (sparse_segments.py `_rule`;
   simdist raised the TypeError eagerly too; seeds 62404-62408). Clause ops.sparse-segments.
+- dfl: DynamicPartition's partitions and DynamicStitch's indices are int32 only: a tensor of another dtype is
+  eagerly the execution's InvalidArgumentError "cannot compute ... as input #k(zero-based) was expected to be a int32
+  tensor" (a refused num_partitions too: then the fallback's conversion ValueError), op_def_library's TypeError in a
+  graph (data_flow.py; simdist partitioned by float ids and stitched into NumPy's IndexError; seed 62403). Clause
+  ops.dtype-refusal.
 - hint: tf.convert_to_tensor of a tensor reads its dtype_hint first: a hint that is no dtype is TypeError
   (tensor.py `convert_to_tensor`). Clause ops.conversion.
 
@@ -124,8 +129,26 @@ def _sseg(fn: str, idx_dt: str, seg_dt: str, traced: bool) -> Callable[[Any], An
     return run
 
 
+def _dfl(form: str, traced: bool) -> Callable[[Any], Any]:
+    def run(tf: Any) -> Any:
+        d = tf.constant([1, 2, 3])
+        p = {"f32": tf.constant([0.0, 1.0, 0.0]), "i64": tf.constant([0, 1, 0], tf.int64),
+             "i32": tf.constant([0, 1, 0]), "u8": tf.constant([0, 1, 0], tf.uint8)}
+        f = {"dp": lambda q: tf.dynamic_partition(d, q, 2), "dp_neg": lambda q: tf.dynamic_partition(d, q, -1),
+             "ds": lambda q: tf.dynamic_stitch([q], [tf.constant([1.0, 2.0, 3.0])]),
+             "ds_rows": lambda q: tf.dynamic_stitch(tf.reshape(q, [1, 3]), tf.constant([[1.0, 2.0, 3.0]]))}
+        kind, dt = form.split("/")
+        g = f[kind]
+        return _outcome(tf, lambda: (tf.function(g) if traced else g)(p[dt]))
+    return run
+
+
 def _cases() -> dict[str, Callable[[Any], Any]]:
     out: dict[str, Callable[[Any], Any]] = {}
+    for kind in ("dp", "dp_neg", "ds", "ds_rows"):
+        for dt in ("f32", "i64", "i32", "u8"):
+            for traced in (False, True):
+                out[f"dfl/{kind}/{dt}/{traced}"] = _dfl(f"{kind}/{dt}", traced)
     for fn in ("segment_sum", "segment_mean", "segment_sqrt_n"):
         for idx_dt, seg_dt in (("int32", "int32"), ("float32", "int32"), ("int32", "float32"), ("int32", "uint16"),
                                ("uint16", "int32"), ("int64", "int32"), ("int32", "complex64"), ("int16", "int32")):
@@ -182,6 +205,11 @@ def test_sampled_addmm_converts_each_input_as_tf(tf_results: dict[int, Any]) -> 
 @pytest.mark.clause("ops.sparse-segments")
 def test_sparse_segment_index_dtypes_refused_as_tf(tf_results: dict[int, Any]) -> None:
     TABLE.check(tf_results, lambda lab: lab.startswith("sseg/"))
+
+
+@pytest.mark.clause("ops.dtype-refusal")
+def test_partition_and_stitch_index_dtypes_refused_as_tf(tf_results: dict[int, Any]) -> None:
+    TABLE.check(tf_results, lambda lab: lab.startswith("dfl/"))
 
 
 @pytest.mark.clause("ops.ragged")
