@@ -22,6 +22,9 @@ past their validity, operand conversion) found at seeds 62401-62403, each fixed 
   tensor" (a refused num_partitions too: then the fallback's conversion ValueError), op_def_library's TypeError in a
   graph (data_flow.py; simdist partitioned by float ids and stitched into NumPy's IndexError; seed 62403). Clause
   ops.dtype-refusal.
+- arank: assert_rank / assert_rank_at_least / assert_rank_in take the message's prefix (its truth) before their
+  checks, so a message tensor of several elements is ValueError whether the rank holds or not (tf/debugging.py;
+  simdist read it only to fail, after the rank's own TypeError; seed 62401 #7). Clause ops.debugging-checks.
 - hint: tf.convert_to_tensor of a tensor reads its dtype_hint first: a hint that is no dtype is TypeError
   (tensor.py `convert_to_tensor`). Clause ops.conversion.
 
@@ -143,8 +146,21 @@ def _dfl(form: str, traced: bool) -> Callable[[Any], Any]:
     return run
 
 
+def _arank(fn: str, k: int, m: int) -> Callable[[Any], Any]:
+    def run(tf: Any) -> Any:
+        x = tf.constant(0, tf.uint8)
+        arg = [0, 1, tf.constant([[1.0]]), 2, [0, 1], [1, 2]][k]
+        msg = [None, "m", tf.constant([1j, 2j]), tf.constant([[1j]]), tf.constant([1.0, 2.0, 3.0])][m]
+        return _outcome(tf, lambda: getattr(tf.debugging, fn)(x, arg, message=msg))
+    return run
+
+
 def _cases() -> dict[str, Callable[[Any], Any]]:
     out: dict[str, Callable[[Any], Any]] = {}
+    for fn, ks in (("assert_rank", (0, 1, 2)), ("assert_rank_at_least", (0, 3)), ("assert_rank_in", (4, 5))):
+        for k in ks:
+            for m in range(5):
+                out[f"arank/{fn}/{k}/{m}"] = _arank(fn, k, m)
     for kind in ("dp", "dp_neg", "ds", "ds_rows"):
         for dt in ("f32", "i64", "i32", "u8"):
             for traced in (False, True):
@@ -210,6 +226,11 @@ def test_sparse_segment_index_dtypes_refused_as_tf(tf_results: dict[int, Any]) -
 @pytest.mark.clause("ops.dtype-refusal")
 def test_partition_and_stitch_index_dtypes_refused_as_tf(tf_results: dict[int, Any]) -> None:
     TABLE.check(tf_results, lambda lab: lab.startswith("dfl/"))
+
+
+@pytest.mark.clause("ops.debugging-checks")
+def test_rank_assertions_read_their_message_first_as_tf(tf_results: dict[int, Any]) -> None:
+    TABLE.check(tf_results, lambda lab: lab.startswith("arank/"))
 
 
 @pytest.mark.clause("ops.ragged")
