@@ -19,7 +19,7 @@ past their validity, operand conversion) found at seeds 62401-62403, each fixed 
   simdist raised the TypeError eagerly too; seeds 62404-62408). Clause ops.sparse-segments.
 - dfl: DynamicPartition's partitions and DynamicStitch's indices are int32 only: a tensor of another dtype is
   eagerly the execution's InvalidArgumentError "cannot compute ... as input #k(zero-based) was expected to be a int32
-  tensor" (a refused num_partitions too: then the fallback's conversion ValueError), op_def_library's TypeError in a
+  tensor" (num_partitions 0 too; a negative one: the fallback's conversion ValueError), op_def_library's TypeError in a
   graph (data_flow.py; simdist partitioned by float ids and stitched into NumPy's IndexError; seed 62403). Clause
   ops.dtype-refusal.
 - arank: assert_rank / assert_rank_at_least / assert_rank_in take the message's prefix (its truth) before their
@@ -138,6 +138,7 @@ def _dfl(form: str, traced: bool) -> Callable[[Any], Any]:
         p = {"f32": tf.constant([0.0, 1.0, 0.0]), "i64": tf.constant([0, 1, 0], tf.int64),
              "i32": tf.constant([0, 1, 0]), "u8": tf.constant([0, 1, 0], tf.uint8)}
         f = {"dp": lambda q: tf.dynamic_partition(d, q, 2), "dp_neg": lambda q: tf.dynamic_partition(d, q, -1),
+             "dp_zero": lambda q: tf.dynamic_partition(d, q, 0),
              "ds": lambda q: tf.dynamic_stitch([q], [tf.constant([1.0, 2.0, 3.0])]),
              "ds_rows": lambda q: tf.dynamic_stitch(tf.reshape(q, [1, 3]), tf.constant([[1.0, 2.0, 3.0]]))}
         kind, dt = form.split("/")
@@ -161,7 +162,7 @@ def _cases() -> dict[str, Callable[[Any], Any]]:
         for k in ks:
             for m in range(5):
                 out[f"arank/{fn}/{k}/{m}"] = _arank(fn, k, m)
-    for kind in ("dp", "dp_neg", "ds", "ds_rows"):
+    for kind in ("dp", "dp_neg", "dp_zero", "ds", "ds_rows"):
         for dt in ("f32", "i64", "i32", "u8"):
             for traced in (False, True):
                 out[f"dfl/{kind}/{dt}/{traced}"] = _dfl(f"{kind}/{dt}", traced)

@@ -93,10 +93,10 @@ def dynamic_partition(data: Any, partitions: Any, num_partitions: int, name: str
     # <tf.Tensor 'Const:0' ...>" at trace, where the eager fast path takes a tensor; fz38b, fz14 seed 1420383005 #108)
     n = attr_rules.make_int(num_partitions, "num_partitions") if context.in_function() else int(num_partitions)
     if isinstance(partitions, Tensor) and p.dtype.name != "int32":
-        # (partitions is int32 only: eagerly the input's "cannot compute" InvalidArgumentError, or with a refused
-        # num_partitions the fallback's conversion ValueError; op_def_library's TypeError in a graph; TF 2.21, fz62:
-        # the fourth generator's seed 62403 #4)
-        if n < 1 and not context.in_function():
+        # (partitions is int32 only: eagerly the input's "cannot compute" InvalidArgumentError, or with a negative
+        # num_partitions (a count of outputs the fast path cannot make) the fallback's conversion ValueError;
+        # op_def_library's TypeError in a graph; TF 2.21, fz62: the fourth generator's seeds 62403 #4, 62405)
+        if n < 0 and not context.in_function():
             raise ValueError(f"Tensor conversion requested dtype int32 for Tensor with dtype {p.dtype.name}: {p!r}")
         raise _wrong_input_type("DynamicPartition", 1, p)
     _check_partition(d, p, n)   # (then the kernel's check of each id, `_partition`: SliceDebugString's [i,j])
