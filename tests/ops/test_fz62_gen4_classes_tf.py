@@ -25,6 +25,9 @@ past their validity, operand conversion) found at seeds 62401-62403, each fixed 
 - arank: assert_rank / assert_rank_at_least / assert_rank_in take the message's prefix (its truth) before their
   checks, so a message tensor of several elements is ValueError whether the rank holds or not (tf/debugging.py;
   simdist read it only to fail, after the rank's own TypeError; seed 62401 #7). Clause ops.debugging-checks.
+- bds: tf.broadcast_dynamic_shape of operands that are not vectors: the kernel's InvalidArgumentError "In[0] must be
+  a vector." eagerly, BroadcastArgs' shape function's ValueError in a graph (array_more.py; simdist failed in
+  Python with TypeError; seed 62404). Clause ops.shape-errors.
 - hint: tf.convert_to_tensor of a tensor reads its dtype_hint first: a hint that is no dtype is TypeError
   (tensor.py `convert_to_tensor`). Clause ops.conversion.
 
@@ -156,8 +159,23 @@ def _arank(fn: str, k: int, m: int) -> Callable[[Any], Any]:
     return run
 
 
+def _bds(k: int, traced: bool) -> Callable[[Any], Any]:
+    def run(tf: Any) -> Any:
+        a, b = [([[2, 3]], [1, 3]), ([2, 3], [[1, 3]]), (5, [1, 3]), ([2, 3], 3), ([[2, 3]], [[1, 3]]),
+                ([2, 1], [1, 3]), ([2, 1], [4, 3])][k]
+        f = lambda p, q: tf.broadcast_dynamic_shape(p, q)   # noqa: E731
+        got = _outcome(tf, lambda: (tf.function(f) if traced else f)(tf.constant(a), tf.constant(b)))
+        if got[0] == "tensor":
+            got.append((tf.function(f) if traced else f)(tf.constant(a), tf.constant(b)).numpy().tolist())
+        return got
+    return run
+
+
 def _cases() -> dict[str, Callable[[Any], Any]]:
     out: dict[str, Callable[[Any], Any]] = {}
+    for k in range(7):
+        for traced in (False, True):
+            out[f"bds/{k}/{traced}"] = _bds(k, traced)
     for fn, ks in (("assert_rank", (0, 1, 2)), ("assert_rank_at_least", (0, 3)), ("assert_rank_in", (4, 5))):
         for k in ks:
             for m in range(5):
@@ -232,6 +250,11 @@ def test_partition_and_stitch_index_dtypes_refused_as_tf(tf_results: dict[int, A
 @pytest.mark.clause("ops.debugging-checks")
 def test_rank_assertions_read_their_message_first_as_tf(tf_results: dict[int, Any]) -> None:
     TABLE.check(tf_results, lambda lab: lab.startswith("arank/"))
+
+
+@pytest.mark.clause("ops.shape-errors")
+def test_broadcast_dynamic_shape_of_non_vectors_as_tf(tf_results: dict[int, Any]) -> None:
+    TABLE.check(tf_results, lambda lab: lab.startswith("bds/"))
 
 
 @pytest.mark.clause("ops.ragged")
