@@ -913,7 +913,9 @@ def _sum_ordered(v: np.ndarray, axis: Any, keepdims: bool, stacked: bool) -> np.
     if ordered is not None:
         return ordered
     kind = v.dtype.kind   # np.add.reduce = ndarray.sum, without its Python wrapper
-    v = np.ascontiguousarray(v)   # (NumPy's pairwise loops follow a view's strides: one order whatever the layout; fz61)
+    # (NumPy's pairwise loops follow a view's strides: one order whatever the layout, fz61; a 0-d array as it is:
+    # ascontiguousarray makes it 1-d, and `reduce_sum(int_scalar, keepdims=True)` was [n], TF's a scalar; fz62)
+    v = v if v.flags.c_contiguous else np.ascontiguousarray(v)
     with np.errstate(over="ignore", invalid="ignore"):
         return np.add.reduce(v, axis=axis, dtype=v.dtype if kind != "b" else None, keepdims=keepdims)
 

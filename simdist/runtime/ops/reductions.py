@@ -38,7 +38,9 @@ def _prod(v: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray:
     with np.errstate(over="ignore", invalid="ignore"):   # silent, as TF (ops.nonfinite-silent)
         out = np.multiply.reduce(v, axis=axis, dtype=v.dtype, keepdims=keepdims)
     kind = v.dtype.kind
-    if kind == "f" or v.dtype == np.float16:   # in Eigen's order: zeros times infinities, overflows (prod_order.py)
+    if kind == "f" or v.dtype == np.float16 or v.dtype.name == "bfloat16":
+        # in Eigen's order: zeros times infinities, overflows (prod_order.py); bfloat16 (NumPy kind 'V') as float16,
+        # every product rounded to it (fz62: fz54b seed 62101 #3, one ulp)
         from simdist.runtime.ops.prod_order import eigen_prod
         return eigen_prod(v, axis, keepdims, out)
     if kind == "c":   # complex: Eigen's order, packets' products rounded (no fused multiply-add), scalar
