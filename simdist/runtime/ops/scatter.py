@@ -290,15 +290,14 @@ def _scatter_nd(idx: np.ndarray, upd: np.ndarray, shape: tuple[int, ...]) -> np.
                                           f"shape: {args.dims(idx.shape)} [Op:ScatterNd]")
     if not scatters_nothing(idx.shape, shape, "ScatterNd"):
         pos = _check_nd(idx, shape, "shape", "ScatterNd")
-        if strings:
-            # (tstring's ScatterNd adds by concatenation, in the updates' order: duplicates join, b"8" + b"5";
-            # TF 2.21 observed, fix62d)
-            k = idx.shape[-1]
-            rows = upd.reshape((-1,) + tuple(shape[k:]))
-            for i, at in enumerate(zip(*(np.ravel(p) for p in pos))):
-                out[at] = np.frompyfunc(lambda a, b: bytes(a) + bytes(b), 2, 1)(out[at], rows[i])
-        else:
-            np.add.at(out, pos, upd)
+        if not strings:
+            np.add.at(out, pos, upd)   # (duplicates add up)
+            return out
+        # (tstring's ScatterNd adds by concatenation, in the updates' order: duplicates join, b"8" + b"5"; TF 2.21
+        # observed, fix62d)
+        rows = upd.reshape((-1,) + tuple(shape[idx.shape[-1]:]))
+        for i, at in enumerate(zip(*(np.ravel(p) for p in pos))):
+            out[at] = np.frompyfunc(lambda a, b: bytes(a) + bytes(b), 2, 1)(out[at], rows[i])
     return out
 
 
