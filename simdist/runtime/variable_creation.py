@@ -11,6 +11,7 @@ next call's recording; clause function.trace-once.)"""
 from __future__ import annotations
 
 import contextlib
+import gc
 import weakref
 from typing import Any, Iterator
 
@@ -40,32 +41,67 @@ def note(var: Any = None) -> None:
 
 
 @contextlib.contextmanager
-def watching(refs: list) -> Iterator[list]:
-    """The variables created inside are noted in `refs` (weakly), and in an enclosing watch's."""
+def watching(refs: list, young: bool = False) -> Iterator[list]:
+    """The variables created inside are noted in `refs` (weakly), and in an enclosing watch's. `young`: the
+    collector's automatic passes are held off inside, so every object the enclosed call makes is still in the young
+    generations when `all_dropped` asks (whether a cycle of them is collected then depends on the call's own program,
+    not on when the collector last ran: a Dense layer made in the function was kept or not by that, isweep62)."""
     before, WATCH[0] = WATCH[0], refs
+    held = young and gc.isenabled()
+    if held:
+        gc.disable()
     try:
         yield refs
     finally:
+        if held:
+            gc.enable()
         WATCH[0] = before
         if before is not None:
             before.extend(refs)
 
 
-def all_dropped(refs: list) -> bool:
-    """Whether no variable of `refs` is kept any more (after a garbage collection): a variable
-    nothing keeps is none a guard of the singleton pattern can read."""
-    import gc
+def all_dropped(refs: list, journal: dict | None = None) -> bool:
+    """Whether no variable of `refs` is kept any more (after a collection of the young generations, which hold every
+    object of a call `watching(young=True)`): a variable nothing keeps is none a guard of the singleton pattern can
+    read. `journal`: the call's own write journal (runtime/variables.py trace_writes), whose entries of these
+    variables do not keep them (a SeedGenerator's state variable the call wrote, isweep62); the entries of the kept
+    ones are put back."""
     if not refs:
         return False
-    if all(r() is None for r in refs):
-        return True
-    # Only the young generations: the variables were made by the call that just ran, so a cycle that drops
-    # them is young (a full collection cost 0.2 s a first call in a large process: 12 of the 15 s of
-    # conformance's kfit fit grid, where Keras's train function keeps its optimizer's variables). A cycle
-    # promoted to the oldest generation during the call counts as kept: the first call then runs as it does for
-    # the singleton pattern.
-    gc.collect(1)
-    return all(r() is None for r in refs)
+    taken = _take_entries(refs, journal) if journal else []
+    try:
+        if all(r() is None for r in refs):
+            return True
+        # Only the young generations: the variables were made by the call that just ran, with the automatic passes
+        # held off (a full collection cost 0.2 s a first call in a large process: 12 of the 15 s of conformance's
+        # kfit fit grid, where Keras's train function keeps its optimizer's variables).
+        gc.collect(1)
+        return all(r() is None for r in refs)
+    finally:
+        for key, (ref, value, version) in taken:
+            var = ref()
+            if var is not None:
+                journal[key] = (var, value, version)   # type: ignore[index]
+
+
+def _take_entries(refs: list, journal: dict) -> list:
+    """The entries of `journal` of the variables `refs` names, taken out with weak references to them."""
+    ids = {id(v) for v in (r() for r in refs) if v is not None}   # (no name left holding one)
+    taken = []
+    for key in [k for k, entry in journal.items() if id(entry[0]) in ids]:
+        var, value, version = journal.pop(key)
+        try:
+            ref: Any = weakref.ref(var)
+        except TypeError:   # (no weak reference: kept)
+            ref = (lambda v: lambda: v)(var)
+        taken.append((key, (ref, value, version)))
+        del var
+    return taken
+
+
+def singleton(err: BaseException) -> bool:
+    """Whether `err` is the singleton rule's ValueError."""
+    return isinstance(err, ValueError) and str(err) == SINGLETON_ERROR
 
 
 def created() -> int:

@@ -172,8 +172,9 @@ class Function:
         # trace's recording when it is known to be shape-generic, `_polymorphic`)
         self._serving = None if self.input_signature is not None else (kind, concrete)
         try:
-            with symbolic.strictness(self._strict()), writes as journal, \
-                    (_creation.refused() if creating else _creation.watching([])) as watched, \
+            # (a first call's objects kept young while it runs: _creation.all_dropped asks about them after)
+            watch = _creation.refused() if creating else _creation.watching([], first and creating is None)
+            with symbolic.strictness(self._strict()), writes as journal, watch as watched, \
                     (_pruning().deferring(pruned) if pruned else contextlib.nullcontext()):
                 with (contextlib.nullcontext() if first else _facade_calls.graph_built()):
                     out = _as_traced(self._call, args, kwargs)
@@ -181,7 +182,8 @@ class Function:
                     _pruning().check(out)
                 if creating is None:
                     self._first_created = _creation.created() > made
-                    if self._first_created and _creation.all_dropped(watched) and self._recreates(args, kwargs):
+                    if self._first_created and _creation.all_dropped(watched, journal) and \
+                            self._recreates(args, kwargs):
                         # (TF's second trace of the first call, creation refused, created a variable
                         # again: the first call raises, its graph never ran; one trace counted)
                         self._count_trace(args, kwargs, kind)

@@ -43,13 +43,10 @@ PATH = os.path.join(os.path.dirname(__file__), "isweep62_reference.json.gz")
 REF = RecordedPrograms(PATH, host_dependent=("is-",), recording_host=avx512_with_onednn, recording_cpu=reference_cpu)
 
 #: simdist's disagreements with TF 2.21 left out of the comparison: program -> case keys (docs/conformance.md,
-#: "Sixty-second session ... isweep62"; /work/wt/isweep62_logs/cmp.py over the recording).
-#: (1) a seeded Keras layer constructed inside the traced function (a tf.function, a tf.data map): TF 2.21 raises
-#:     ValueError ("tf.function only supports singleton tf.Variables created on the first call": the layer's
-#:     SeedGenerator state variable is created anew when the function is traced again), simdist runs it (q_tf.py);
-OPEN: dict[str, tuple[str, ...]] = {
-    "is-mixing": ("mixup traced", "pipeline mapped"),
-}
+#: "Sixty-second session ... isweep62"; /work/wt/isweep62_logs/cmp.py over the recording). None now: the seeded
+#: layer made inside a tf.function or a tf.data map ("mixup traced", "pipeline mapped") raises TF's singleton
+#: ValueError on simdist too (fix62b; tests/runtime/test_variable_creation62_tf.py).
+OPEN: dict[str, tuple[str, ...]] = {}
 
 
 def o(y: Any) -> Any:

@@ -39,6 +39,7 @@ from typing import Any, Callable
 import numpy as np
 
 from simdist.runtime import context, execution, symbolic, variables
+from simdist.runtime import variable_creation as _creation
 from simdist.runtime.data import components
 from simdist.runtime.ops import random_graphs
 from simdist.runtime.tensor import Tensor
@@ -54,7 +55,7 @@ class DatasetFunction:
     the order of `structure`'s leaves) as `instance` (random_graphs: the function's kernels),
     replaying the graph recorded for the input's signature, else running `invoke`."""
 
-    __slots__ = ("invoke", "structure", "specs", "dtypes", "trace", "graphs")
+    __slots__ = ("invoke", "structure", "specs", "dtypes", "trace", "graphs", "retraced")
 
     def __init__(self, invoke: Callable[[Any], Any], structure: Any, trace: random_graphs.Trace) -> None:
         self.specs = components.flat_component_specs(structure)   # (a SparseTensor leaf: three components)
@@ -68,6 +69,7 @@ class DatasetFunction:
         self.trace = trace
         # input signature -> (Graph, the trace it was recorded as) or None (not recordable: Python)
         self.graphs: dict[tuple, Any] = {}
+        self.retraced = False   # (whether TF's second trace, variable creation refused, was run: `probe`)
 
     def probe(self, arrays: list[np.ndarray], device: str) -> Any:
         """A call at build time (a spec probe), as the function's trace: effect-free, as TF's
@@ -83,11 +85,33 @@ class DatasetFunction:
         if txn is not None:
             c.transactions.append(txn)
         try:
-            return self.call(arrays, self.trace, device, None if outer else (txn, dropped))
+            made = _creation.created()
+            out = self.call(arrays, self.trace, device, None if outer else (txn, dropped))
+            if _creation.created() > made and not self.retraced:
+                self._second_trace(arrays, device)
+            return out
         finally:
             _remove(c.charges, dropped)
             if txn is not None:
                 _remove(c.transactions, txn)
+
+    def _second_trace(self, arrays: list[np.ndarray], device: str) -> None:
+        """TF's second trace of a dataset function whose first trace created variables: TF 2.21 traces it as a
+        tf.function with an input signature (structured_function.py `trace_tf_function`, get_concrete_function),
+        whose first trace, having created variables, is followed by one with a creator that refuses any
+        (polymorphic_function.py `_initialize`, then `_no_variable_creation_config`). A function creating a variable
+        on every run (a seeded Keras layer made inside the map function: its SeedGenerator's state) raises TF's
+        singleton ValueError when the dataset is made; one whose second run creates none (the singleton pattern,
+        a layer built on its first call) passes. Only that error is asked here (clause dataset.function-trace)."""
+        self.retraced = True
+        try:
+            with _creation.refused():
+                self._python(arrays, self.trace, device)
+        except ValueError as e:
+            if _creation.singleton(e):
+                raise ValueError(_creation.SINGLETON_ERROR) from None
+        except Exception:  # noqa: BLE001 - only the singleton rule is asked here
+            pass
 
     def call(self, arrays: list[np.ndarray], instance: random_graphs.Trace, device: str,
              own: Any = None) -> Any:

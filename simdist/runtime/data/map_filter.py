@@ -12,6 +12,7 @@ from typing import Any, Callable, Iterator
 import numpy as np
 
 from simdist.runtime import dtypes, errors, execution
+from simdist.runtime import variable_creation as _creation
 from simdist.runtime.ops import random_graphs
 from simdist.runtime.ops import static_shapes as _static_shapes
 from simdist.runtime.ops import trace_errors
@@ -86,6 +87,8 @@ def _probe_spec(dfn: DatasetFunction, input_dataset: DatasetV2) -> Any:
             # (the fallback raises the first pair's error, of zero values: a later pair's values are the retry's
             # own, a string probe of value 1 no Example parses; parse_single_example of a missing feature keeps
             # TF's 'is required' error, test_io_parsing)
+            if _creation.singleton(probe_error):   # (TF's second trace created a variable again: functions.py)
+                raise
             first_error = first_error or probe_error
             if isinstance(probe_error, errors.OpError) and trace_errors.at_trace(probe_error) is None and \
                     k + 1 < len(_PROBE_FILLS):

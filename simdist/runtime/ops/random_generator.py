@@ -133,6 +133,20 @@ def _skip(state: np.ndarray, alg: int, delta: int) -> np.ndarray:
     return np.array([_to_int64(c & _U64), _to_int64(c >> 64), _to_int64(s[2])], np.int64)
 
 
+def _check_state_dtype(var: Any) -> None:
+    """RngReadAndSkip's kernel refuses a state variable of a dtype other than int64 (stateful_random_ops.cc
+    `UpdateVariableAndFill`'s check, before the algorithm's): InvalidArgumentError "dtype of RNG state variable must
+    be int64, not int32", the dtype as DataTypeString spells it (float, double, half). A Generator accepts such a
+    variable as its state (`state=`, `from_state`); its first draw, skip, split or make_seeds raises (nsweep62)."""
+    dt = var.dtype
+    if dt != dtypes.int64:
+        from simdist.runtime.narrow import c_name
+        device = str(getattr(var, "device", "") or "/job:localhost/replica:0/task:0/device:CPU:0")
+        raise errors.InvalidArgumentError(None, None, f"{{{{function_node __wrapped__RngReadAndSkip_device_{device}}}}} "
+                                          f"dtype of RNG state variable must be int64, not {c_name(dt)} "
+                                          "[Op:RngReadAndSkip] name: ")
+
+
 def _float_rule(name: str) -> Any:
     def rule(dts: Any, a: Any) -> dtypes.DType:
         dt = a["dtype"]
@@ -227,8 +241,8 @@ class Generator:
     def _check_shape(self, shape: list) -> None:
         size = _state_size(self._alg)
         if shape != [size]:
-            raise ValueError(f"Shapes {shape} and [{size}] are incompatible (the state of algorithm "
-                             f"{Algorithm(self._alg).name} has {size} int64 elements)")
+            # (TF's state.shape.assert_is_compatible_with([size]): the state's TensorShape as a tuple)
+            raise ValueError(f"Shapes {tuple(shape)} and [{size}] are incompatible")
 
     @classmethod
     def from_state(cls, state: Any, alg: Any) -> "Generator":
@@ -298,6 +312,7 @@ class Generator:
 
     def _skip_var(self, var: Any, delta: Any) -> Tensor:
         context.note_stateful_op("RngReadAndSkip")   # (TF's op reads the handle itself: no ReadVariableOp first)
+        _check_state_dtype(var)
         old = var.read_value()
         var.assign(dispatch.execute(SKIP, (old,), {"alg": self._alg, "delta": int(delta)}))
         return old
