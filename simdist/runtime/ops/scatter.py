@@ -629,6 +629,8 @@ def segment_sum(data: Any, segment_ids: Any, name: str | None = None) -> Tensor:
     # (the type attr before the shape: op_def_library's TypeError for bool data before the shape
     # function's rank check in a graph, the kernel's T refusal eagerly; fz27b, fz14 seed 1420272702 #64)
     _SEGMENT_RULE((d.dtype,), None)
+    from simdist.runtime.ops import index_dtypes
+    index_dtypes.check("SegmentSum", "segment_ids", segment_ids)   # (Tindices before the shapes: ops.index-dtypes)
     check_segment_rank(d, "SegmentSum")
     out = dispatch.execute(SEGMENT_SUM, (d, _indices(segment_ids, "SegmentSum", "int32, int64")))
     # (SegmentReductionShapeFn: as many rows as the last id + 1, unknown to a traced graph even for
@@ -658,6 +660,16 @@ def unsorted_segment_args(data: Any, segment_ids: Any, num_segments: Any, opname
     a prefix of data's shape."""
     d = _t(data)
     ids = _indices(segment_ids, opname, "int16, int32, int64")
+    from simdist.runtime.ops import index_dtypes
+    index_dtypes.check(opname, "num_segments", num_segments)   # (Tnumsegments: int32, int64; ops.index-dtypes)
+    nv = np.asarray(dispatch.static_value(num_segments) if isinstance(num_segments, Tensor) else num_segments)
+    if nv.ndim:   # (the kernel's first check; traced, the shape function's WithRank(num_segments, 0); vsweep62)
+        err = errors.InvalidArgumentError(None, None, "num_segments should be a scalar, not shape "
+                                                      f"[{','.join(map(str, nv.shape))}] [Op:{opname}]")
+        if isinstance(num_segments, Tensor) and static_shapes.rank_unknown(num_segments):
+            raise err
+        raise trace_errors.mark_shape(err, f"Shape must be rank 0 but is rank {nv.ndim}", opname,
+                                      [d.shape.as_list(), ids.shape.as_list(), list(nv.shape)])
     n = int(dispatch.static_value(num_segments) if isinstance(num_segments, Tensor) else num_segments)
     ishape, dshape = ids.shape.as_list(), d.shape.as_list()
     if dshape[:len(ishape)] != ishape:
