@@ -545,6 +545,11 @@ def _reshape(a: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
             raise trace_errors.static(errors.InvalidArgumentError(
                 None, None, f"Size {i} must be non-negative, not {d} [Op:Reshape]"), ValueError,
                 f"Invalid value in tensor used for shape: {d}")
+    if shape.count(-1) > 1:   # (ValidateSizes; the shape function leaves two unknowns unchecked: the kernel's error as
+        # the graph runs, also traced; TF 2.21 observed, vsweep62)
+        first, second = [i for i, d in enumerate(shape) if d == -1][:2]
+        raise errors.InvalidArgumentError(None, None, f"Only one input size may be -1, not both {first} and {second} "
+                                                      "[Op:Reshape]")
     if a.size == 0 and -1 in shape and 0 in shape:
         shape = _zero_size_shape(a.shape, shape)
     try:
@@ -713,7 +718,8 @@ def reshape(tensor: Any, shape: Any, name: str | None = None) -> Tensor:
         if graph and (not isinstance(shape, Tensor) or graph_constants.known(shape)):
             raise trace_errors.static(err, ValueError, f"Invalid value in tensor used for shape: {bad[1]}")
         raise err
-    if context.in_function():
+    if context.in_function() and shp.count(-1) <= 1:   # (two -1s: the shape function leaves the shape unknown,
+        # unchecked; the kernel's "Only one input size may be -1" as the graph runs; TF 2.21 observed, vsweep62)
         known = static_shapes.known_shape(t)
         text = _unknown_dim_divides(known, shp)
         if text is not None:
@@ -1925,8 +1931,10 @@ def _slice_key(key: Any, shp: tuple[int, ...]) -> tuple:
             out.append(("n",))
         elif k is Ellipsis:
             if ("e",) in out:
-                raise errors.InvalidArgumentError(None, None, "Multiple ellipses in slice spec not allowed "
-                                                  "[Op:StridedSlice]")
+                # (traced, StridedSlice's shape function: ValueError at trace, as slicing._masked_key's; vsweep62)
+                raise trace_errors.static(errors.InvalidArgumentError(
+                    None, None, "Multiple ellipses in slice spec not allowed [Op:StridedSlice]"), ValueError,
+                    "Multiple ellipses in slice spec not allowed for '{{node strided_slice}}'")
             out.append(("e",))
         elif isinstance(k, slice):
             parts = []

@@ -453,6 +453,13 @@ def scatter_nd(indices: Any, updates: Any, shape: Any, name: str | None = None) 
         _check_updates(dispatch.raw(idx), tuple(upd.shape.as_list()), shp, "ScatterNd", shape_rank)
     except errors.InvalidArgumentError as e:
         from simdist.runtime.ops import graph_constants
+        neg = next((d for d in shp if d < 0), None)
+        if neg is not None and e.message.startswith(f"Dimension {neg} must be >= 0"):
+            # (traced, the shape function reads a constant shape with MakeShapeFromShapeTensor: -1 is an unknown
+            # dimension (the kernel's error when the graph runs), below -1 its ValueError at trace; vsweep62)
+            if neg == -1:
+                raise
+            raise trace_errors.static(e, ValueError, f"Invalid value in tensor used for shape: {neg}")
         if (static_shapes.unknown(idx) is None and static_shapes.unknown(upd) is None
                 and graph_constants.known(shape)):
             # (traced: ScatterNdShapeHelper merges the shapes the graph knows, ValueError at trace)
@@ -466,6 +473,15 @@ def scatter_nd(indices: Any, updates: Any, shape: Any, name: str | None = None) 
             raise trace_errors.mark_shape(e, text, "ScatterNd", (tuple(idx.shape.as_list()),
                                                                  tuple(upd.shape.as_list()), (len(shp),)))
         raise
+    if idx.ndim >= 1 and idx.shape[-1] > len(shp):
+        # (indices deeper than the output's rank pass ScatterNdOp's own checks; DoScatterNd's ValidateUpdateShape
+        # refuses them, the kernel's InvalidArgumentError eagerly and as a traced graph runs; TF 2.21 observed,
+        # vsweep62 "scatter_nd too deep")
+        k, bd = int(idx.shape[-1]), (idx.ndim - 1 if idx.ndim > 1 else 1)
+        raise errors.InvalidArgumentError(
+            None, None, f"Dimensions [{k},{len(shp)}) of input[shape=[{','.join(map(str, shp))}]] must match "
+            f"dimensions [{bd},{upd.ndim}) of updates[shape=[{','.join(map(str, upd.shape.as_list()))}]] "
+            "[Op:ScatterNd]")
     alloc.check_output("ScatterNd", shp, upd.dtype)
     return dispatch.execute(SCATTER_ND, (idx, upd), {"shape": shp})
 
