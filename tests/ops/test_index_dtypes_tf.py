@@ -5,8 +5,9 @@ the public function builds, typed by its OpDef: TF 2.21 refuses a tensor of a dt
 TypeError traced) or of another dtype than a fixed input's (OneHot's depth: int32), casts a NumPy value to the
 attr's default (a 0-d np.uint8 axis of reduce_sum computes) and refuses one where the attr has none (Slice's
 begin). The compositions add their own: softmax's `dim + ndims`, unsorted_segment_mean's convert_to_tensor,
-unstack's Python range check, gather's int attr batch_dims, split's size_splits against num. simdist computed
-(or refused NumPy 0-d axes with a TypeError of its own): 222 of the 400 cases differed before the fix.
+unstack's Python range check, gather's int attr batch_dims, split's size_splits against num; MatrixDiagV3's k
+(int32). simdist computed (or refused NumPy 0-d axes with a TypeError of its own): 241 of the 432 cases differed
+before the fix.
 
 Each case runs eagerly and as a zero-argument tf.function; its result is the value, or the exception's class
 (messages are not compared: TF's carry NodeDefs). Its golden (tests/goldens/) is stamped with this file."""
@@ -75,6 +76,8 @@ _OPS: dict[str, tuple[Any, Callable[[Any, Any], Any]]] = {
     "concat axis": (1, lambda tf, a: tf.concat([_x(tf), _x(tf)], a)),
     "unstack axis": (1, lambda tf, a: tf.unstack(_x(tf), axis=a)),
     "gather batch_dims": (1, lambda tf, a: tf.gather(_i(tf), [[0], [1]], axis=1, batch_dims=a)),
+    "diag k": (1, lambda tf, a: tf.linalg.diag([1.0, 2.0], k=a)),
+    "diag k tensor diagonal": (-1, lambda tf, a: tf.linalg.diag(tf.constant([1.0, 2.0]), k=a)),
 }
 
 # split's size_splits against num and against each other (SplitV's checks, eager and traced)
