@@ -3997,9 +3997,9 @@ TRAINING_BATCH21: list[Mutant] = [
        "tf.nn.silu's gradient with respect to beta uses x instead of x^2"),
     # -- tf.nn: normalization, pooling, losses
     _t("l2-normalize-epsilon-added", "formula", "simdist/runtime/ops/normalization.py",
-       "    square_sum = math.reduce_sum(unary.square(x), _axes(axis), keepdims=True)\n"
+       "    square_sum = math.reduce_sum(unary.square(x), _axes(axis, \"Sum\"), keepdims=True)\n"
        "    x_inv_norm = unary.rsqrt(math.maximum(square_sum, epsilon))\n",
-       "    square_sum = math.reduce_sum(unary.square(x), _axes(axis), keepdims=True)\n"
+       "    square_sum = math.reduce_sum(unary.square(x), _axes(axis, \"Sum\"), keepdims=True)\n"
        "    x_inv_norm = unary.rsqrt(square_sum + epsilon)\n",
        "tf.math.l2_normalize adds epsilon to the squared norm instead of taking the maximum"),
     _t("moments-float16-not-promoted", "dtype", "simdist/runtime/ops/normalization.py",

@@ -351,6 +351,8 @@ CLAUSES: dict[str, Clause] = {c.id: c for c in [
            'TF 2.21: argmax of a scalar, broadcast_to a shape the input does not broadcast to, gather with float indices and squared_difference of int8 raise InvalidArgumentError; unstack with an axis out of range raises ValueError.'),
     Clause('ops.attr-types', 'ops', False, (),
            'TF 2.21: an op attribute of the wrong Python kind is TypeError before any kernel runs, as the generated wrappers\' make_bool/int/float/str/type convert it (exclusive=1, np.bool_, a float array as a float attr, a tensor as a list attr); a Python value converts with an input\'s fixed dtype or the dtype of the first tensor sharing its type attr.'),
+    Clause('ops.index-dtypes', 'ops', False, (),
+           'TF 2.21: an integer argument (axis, depth, begin, num_segments, segment_ids) takes the dtypes its op\'s OpDef allows: a tensor of another (int8, uint8 ... where Tidx takes int32/int64) is InvalidArgumentError eagerly and TypeError traced; a NumPy value casts to the type attr\'s default, or keeps its dtype where there is none; a 0-d NumPy axis is its int.'),
     Clause('ops.clip-global-norm', 'ops', False, (),
            'TF 2.21: clip_by_global_norm returns (list, global_norm), keeps None entries and IndexedSlices, and an infinite norm makes every value NaN.'),
     Clause('ops.stateless-random', 'ops', False, (),

@@ -436,11 +436,32 @@ def _move_axis_last(x: Tensor, axis: int) -> tuple[int, ...]:
     return tuple(perm)
 
 
+def _axis_dtype(dt: Any, numpy: bool, nonnegative: bool) -> None:
+    """_wrap_2d_function's arithmetic on an integer axis other than the last (clause ops.index-dtypes; TF 2.21
+    observed, vsweep62): a tensor axis is `where(less(dim, 0), dim + ndims, dim)` with ndims the int32 rank, so an
+    eager one of any dtype but int32 is AddV2's input-type error; a NumPy axis reaches `math_ops.range(dim % ndims)`,
+    whose dtype inference asserts its start's dtype is one it ranks (int32, int64, floats): a non-negative np.uint8,
+    np.int16, np.int8 is its AssertionError, eagerly and traced (a negative one is first `dim += ndims`, an int32
+    tensor)."""
+    if dt is None:
+        return
+    if numpy:
+        if dt.kind in "iu" and dt.name not in ("int32", "int64") and nonnegative:
+            raise AssertionError()
+        return
+    if dt.is_integer and dt != dtypes.int32:
+        from simdist.runtime.ops import args
+        raise errors.InvalidArgumentError(None, None, f"cannot compute AddV2 as input #1(zero-based) was expected to "
+                                                      f"be a {args.tf_name(dt)} tensor but is a int32 tensor [Op:AddV2]")
+
+
 def _along_axis(op: Any, logits: Any, axis: Any, name: str | None = None) -> Tensor:
     """Softmax/LogSoftmax on `axis`: the op runs on the last axis; any other axis is swapped to
     the end and back (TF's _wrap_2d_function), with TF's range check."""
     x = _t(logits)
     axis = -1 if axis is None else axis
+    # (the dtype of an integer axis given as a tensor or a NumPy value: _wrap_2d_function computes with it; ops.index-dtypes)
+    axis_dt = axis.dtype if isinstance(axis, (Tensor, np.ndarray, np.generic)) else None
     if isinstance(axis, Tensor) or hasattr(axis, "_as_tensor"):
         # (_wrap_2d_function's `(dim == -1) or ...` takes the truth of a tensor: a graph one's is
         # OperatorNotAllowedInGraphError, an eager one of several elements NumPy's ValueError;
@@ -462,6 +483,7 @@ def _along_axis(op: Any, logits: Any, axis: Any, name: str | None = None) -> Ten
             f"input. Received: dim={axis}")
         # (nn_ops._wrap_2d_function checks it in Python against the static rank: traced too)
         raise trace_errors.at_build(err)
+    _axis_dtype(axis_dt, isinstance(axis_dt, np.dtype), int(axis) >= 0 if axis_dt is not None else True)
     if isinstance(axis, float):
         # (_swap_axis builds the permutation from `dim % ndims` with math_ops.range: a float dim makes
         # `range(dim + 1, ndims - 1)` a float Range, whose start above its limit is the kernel's error (the

@@ -132,6 +132,12 @@ def axes(axis: Any, rank: int, opname: str, shape: Sequence[int] | None = None,
     ValueError must not leak), except where Grappler removes the reduction first (`_folded_away`)."""
     if axis is None:
         return None
+    if isinstance(axis, Tensor) and axis.dtype.is_integer or isinstance(axis, (np.ndarray, np.generic)):
+        # (an integer tensor of a dtype Tidx does not allow, and a 0-d NumPy axis TF reads as its int: clause
+        # ops.index-dtypes)
+        from simdist.runtime.ops import index_dtypes
+        index_dtypes.check(opname, "reduction_indices", axis)
+        axis = index_dtypes.scalar(axis)
     if isinstance(axis, Tensor):
         if not axis.dtype.is_integer:
             from simdist.runtime import context

@@ -12,7 +12,7 @@ from simdist.runtime import symbolic as _symbolic
 from simdist.runtime.subnormals import complex_daz as _sn_complex_daz
 from simdist.runtime.indexed_slices import IndexedSlices
 from simdist.runtime.ops import alloc, args, dispatch
-from simdist.runtime.ops import graph_constants, partial_values, static_shapes, trace_errors
+from simdist.runtime.ops import graph_constants, index_dtypes, partial_values, static_shapes, trace_errors
 from simdist.runtime.ops.args import shape_arg, t as _t
 from simdist.runtime.ops.dtensor_layout import call_with_layout
 from simdist.runtime.ops.list_inputs import concat_axis, matching_list
@@ -450,7 +450,9 @@ def fill(dims: Any, value: Any, name: str | None = None, layout: Any = None) -> 
         if isinstance(dims, float) and not context.in_function():   # (the fast path's int32 index_type)
             raise TypeError(f"Cannot convert {dims!r} to EagerTensor of dtype int32")
         # (an ndarray of floats converts with index_type's int32: a cast)
-        d = dims.astype(np.int32) if isinstance(dims, np.ndarray) and dims.dtype.kind == "f" else dims
+        # (so does one of an integer dtype index_type does not take: np.uint8 dims compute; ops.index-dtypes)
+        d = dims.astype(np.int32) if isinstance(dims, np.ndarray) and (
+            dims.dtype.kind == "f" or dims.dtype.kind in "iu" and dims.dtype.name not in ("int32", "int64")) else dims
         shp = shape_arg(d) if plain or isinstance(d, TensorShape) else _dims_tensor(_t(d), v.shape.as_list())
         # (a graph that does not know value's rank, an input_signature's TensorSpec(None), leaves the
         # check to FillOp when it runs: fuzz20 sig seed 2520261203 #176)
@@ -543,6 +545,11 @@ def _reshape(a: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
             raise trace_errors.static(errors.InvalidArgumentError(
                 None, None, f"Size {i} must be non-negative, not {d} [Op:Reshape]"), ValueError,
                 f"Invalid value in tensor used for shape: {d}")
+    if shape.count(-1) > 1:   # (ValidateSizes; the shape function leaves two unknowns unchecked: the kernel's error as
+        # the graph runs, also traced; TF 2.21 observed, vsweep62)
+        first, second = [i for i, d in enumerate(shape) if d == -1][:2]
+        raise errors.InvalidArgumentError(None, None, f"Only one input size may be -1, not both {first} and {second} "
+                                                      "[Op:Reshape]")
     if a.size == 0 and -1 in shape and 0 in shape:
         shape = _zero_size_shape(a.shape, shape)
     try:
@@ -711,7 +718,8 @@ def reshape(tensor: Any, shape: Any, name: str | None = None) -> Tensor:
         if graph and (not isinstance(shape, Tensor) or graph_constants.known(shape)):
             raise trace_errors.static(err, ValueError, f"Invalid value in tensor used for shape: {bad[1]}")
         raise err
-    if context.in_function():
+    if context.in_function() and shp.count(-1) <= 1:   # (two -1s: the shape function leaves the shape unknown,
+        # unchecked; the kernel's "Only one input size may be -1" as the graph runs; TF 2.21 observed, vsweep62)
         known = static_shapes.known_shape(t)
         text = _unknown_dim_divides(known, shp)
         if text is not None:
@@ -780,6 +788,7 @@ def stop_gradient(input: Any, name: str | None = None) -> Tensor:  # noqa: A002 
 def expand_dims(input: Any, axis: int, name: str | None = None) -> Tensor:  # noqa: A002 - TF's name
     t = _t(input)
     nd = t.ndim
+    index_dtypes.check("ExpandDims", "dim", axis)   # (Tdim: int32, int64; clause ops.index-dtypes)
     if not isinstance(axis, (int, np.integer)):   # a one-element list or tensor is TF's `dim` too ([1]: 1)
         # (converted as the op's `dim` input: None is convert_to_tensor's ValueError; fz14 seed 14 #670; a
         # Python float does not convert to Tdim's default int32 on the fast path: TypeError "Cannot convert
@@ -1445,8 +1454,24 @@ def args_dims(dims: Sequence[int]) -> str:
     return "[" + ",".join(str(d) for d in dims) + "]"
 
 
+def _unstack_tensor_axis(axis: Tensor, nd: int) -> None:
+    """array_ops.unstack's Python on a tensor axis when it infers num (`if axis < -ndims or axis >= ndims`, then
+    `dims[axis]`; TF 2.21 observed, vsweep62): inside a tf.function the truth of a graph tensor,
+    OperatorNotAllowedInGraphError; eagerly an unsigned axis compares with -ndims converted to its dtype, a wrapped
+    large value (the range's ValueError), or for uint64 Python's OverflowError; a signed one computes."""
+    from simdist.runtime import symbolic
+    symbolic.check_truth_taken(axis)
+    if axis.dtype.is_unsigned:
+        if axis.dtype == dtypes.uint64:
+            raise OverflowError("can't convert negative int to unsigned")
+        raise ValueError(f"Argument `axis` = {int(np.asarray(axis._v))} not in range [{-nd}, {nd})")
+
+
 def unstack(value: Any, num: int | None = None, axis: int = 0, name: str = "unstack") -> list[Tensor]:
     t = _t(value)
+    if isinstance(axis, Tensor) and num is None and t.shape.rank is not None:
+        _unstack_tensor_axis(axis, t.ndim)
+        axis = int(np.asarray(axis._v))
     if axis is None:
         if num is None:   # (array_ops.unstack compares the axis with the rank to infer num)
             raise TypeError("'<' not supported between instances of 'NoneType' and 'int'")
@@ -1502,6 +1527,7 @@ def split(value: Any, num_or_size_splits: Any, axis: int = 0, num: Any = None, n
     if axis is None:   # (TF converts the axis: None is convert_to_tensor's ValueError)
         raise ValueError("Attempt to convert a value (None) with an unsupported type (<class 'NoneType'>) to a "
                          "Tensor.")
+    axis = index_dtypes.scalar(axis)   # (a 0-d NumPy axis converts to split_dim's int32 scalar: ops.index-dtypes)
     if isinstance(axis, (list, tuple, np.ndarray)):   # an axis given as a list: SplitV takes one element,
         a = np.asarray(axis).reshape(-1)              # Split wants a scalar (fuzz4)
         if isinstance(num_or_size_splits, (int, np.integer)) or a.size != 1:
@@ -1569,13 +1595,8 @@ def split(value: Any, num_or_size_splits: Any, axis: int = 0, num: Any = None, n
     else:
         given = [int(s) for s in (num_or_size_splits._v if isinstance(num_or_size_splits, Tensor)
                                   else num_or_size_splits)]
+        _split_v_sizes(t, given, n, ax, axis, num_or_size_splits, num)
         unknown = [i for i, s in enumerate(given) if s == -1]    # SplitV: one size may be -1 (the rest)
-        if len(unknown) > 1:
-            raise errors.InvalidArgumentError(None, None, "There can only be one -1 in the input. [Op:SplitV]")
-        for i, s in enumerate(given):
-            if s < -1:
-                raise errors.InvalidArgumentError(None, None, f"Split size at index {i} must be >= 0. Got: {s} "
-                                                  "[Op:SplitV]")
         known = sum(s for s in given if s != -1)
         if unknown:
             given[unknown[0]] = n - known    # negative when the known sizes exceed n: refused below
@@ -1603,6 +1624,35 @@ def split(value: Any, num_or_size_splits: Any, axis: int = 0, num: Any = None, n
     if context._function_depth:
         outs = _split_static(t, outs, ax, num_or_size_splits)
     return outs
+
+
+def _split_v_sizes(t: Tensor, given: list[int], n: int, ax: int, axis: Any, splits: Any, num: Any) -> None:
+    """SplitV's checks of size_splits before it splits (split_v_op.cc ComputeEasyCases, in its order; TF 2.21
+    observed, vsweep62): their count against num_split (array_ops.split passes `num` when given, else the count):
+    "size of the split_tensor must be 1-D and have the same elements as outputs"; a single output must be the
+    whole dimension, -1 too ("If there is only one output, it must have the same size as the input", eagerly; a
+    traced [-1] computes); at most one -1; no size below -1. Traced, where the graph knows the sizes, split_dim and
+    the dimension, SplitV's shape function raises them at trace as ValueError ("Length of size_splits should be
+    equal to num_outputs", "size_splits can only have one -1", "Split size at index 0 must be >= 0. Got: -2")."""
+    known = graph_constants.known(axis) and graph_constants.known(splits) and not partial_values.varying(splits) \
+        and static_shapes.known_dim(t, ax) is not None
+
+    def fail(text: str, graph_text: str) -> None:
+        err = errors.InvalidArgumentError(None, None, f"{text} [Op:SplitV]")
+        if known:
+            raise trace_errors.mark_shape(err, graph_text, "SplitV", (t.shape.as_list(), [len(given)], []))
+        raise err
+    if num is not None and int(num) != len(given):
+        fail("size of the split_tensor must be 1-D and have the same elements as outputs got 1 -D and "
+             f"{len(given)} elements", "Length of size_splits should be equal to num_outputs")
+    if len(given) == 1 and given[0] != n and not context.in_function():
+        raise errors.InvalidArgumentError(None, None, "If there is only one output, it must have the same size as the "
+                                          f"input. Input size: {n} output size: {given[0]} [Op:SplitV]")
+    if sum(1 for s in given if s == -1) > 1:
+        fail("There can only be one -1 in the input.", "size_splits can only have one -1")
+    for i, s in enumerate(given):
+        if s < -1:
+            fail(f"Split size at index {i} must be >= 0. Got: {s}", f"Split size at index {i} must be >= 0. Got: {s}")
 
 
 def _split_static(t: Tensor, outs: list[Tensor], ax: int, splits: Any) -> list[Tensor]:
@@ -1706,6 +1756,11 @@ def gather(params: Any, indices: Any, validate_indices: Any = None, axis: Any = 
     # tensor the graph does not know is None there (so "not 0"); an axis 0 drops batch_dims and
     # reads a variable's rows (sparse_read)
     value = (axis._v if graph_constants.python_constant(axis) else None) if isinstance(axis, Tensor) else axis
+    if isinstance(batch_dims, Tensor) and np.all(value != 0):
+        # (gen_array_ops.gather_v2's batch_dims is an int attr: _execute.make_int of a tf.function's graph tensor is
+        # TypeError "Expected int for argument 'batch_dims' not <tf.Tensor ...>"; an eager one converts; vsweep62)
+        from simdist.runtime.ops import attr_rules
+        attr_rules.make_int(batch_dims, "batch_dims")
     if not value != 0 and hasattr(params, "sparse_read"):
         # a variable: ResourceGather reads only the rows; a ShardedVariable: its sparse_read,
         # which in TF 2.21 leaves the rows in shard order (clause pss.sharded-gather); a mirrored or
@@ -1876,8 +1931,10 @@ def _slice_key(key: Any, shp: tuple[int, ...]) -> tuple:
             out.append(("n",))
         elif k is Ellipsis:
             if ("e",) in out:
-                raise errors.InvalidArgumentError(None, None, "Multiple ellipses in slice spec not allowed "
-                                                  "[Op:StridedSlice]")
+                # (traced, StridedSlice's shape function: ValueError at trace, as slicing._masked_key's; vsweep62)
+                raise trace_errors.static(errors.InvalidArgumentError(
+                    None, None, "Multiple ellipses in slice spec not allowed [Op:StridedSlice]"), ValueError,
+                    "Multiple ellipses in slice spec not allowed for '{{node strided_slice}}'")
             out.append(("e",))
         elif isinstance(k, slice):
             parts = []

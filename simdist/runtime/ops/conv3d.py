@@ -374,8 +374,33 @@ def conv3d(input: Any, filters: Any, strides: Any, padding: Any, data_format: st
     pad = _padding(padding, "Conv3D")
     check_format(data_format, "Conv3D")
     attrs = {"strides": st5, "padding": pad, "explicit_paddings": (), "dilations": _list5(dl, "dilations")}
+    _conv3d_shape_fn(x, f, st5, attrs["dilations"], pad)
     y = dispatch.execute(CONV3D, (x, f), attrs)
     return _none_format_gradient(y) if data_format is None else y
+
+
+def _conv3d_shape_fn(x: Tensor, f: Tensor, strides: Sequence[int], dilations: Sequence[int], padding: Any) -> None:
+    """Conv3DShape while a tf.function is traced, before the kernel's constructor (TF 2.21 observed, vsweep62): its
+    GetWindowedOutputSizeVerbose over the spatial dimensions the graph knows refuses a stride below 1 ("Stride must
+    be > 0, but got 0", float64's too, whose kernel says "Spatial strides should be larger than 0.") and a VALID
+    window larger than the input ("Negative dimension size caused by subtracting 4 from 3"), ValueError at trace."""
+    from simdist.runtime import context
+    if not context.in_function() or len(strides) != 5 or len(dilations) != 5 or x.ndim != 5 or f.ndim != 5:
+        return
+    from simdist.runtime.ops import static_shapes
+    known = static_shapes.known_shape(x)
+    fk = static_shapes.known_shape(f)
+    if known is None or fk is None:
+        return
+    for i in range(3):
+        size, k, s, d = known[i + 1], fk[i], int(strides[i + 1]), int(dilations[i + 1])
+        if s <= 0:
+            text = f"Stride must be > 0, but got {s}"
+        elif padding == "VALID" and size is not None and k is not None and size < (k - 1) * d + 1:
+            text = f"Negative dimension size caused by subtracting {(k - 1) * d + 1} from {size}"
+        else:
+            continue
+        raise trace_errors.shape_error(f"{text} [Op:Conv3D]", text, "Conv3D", [x.shape.as_list(), f.shape.as_list()])
 
 
 def _none_format_gradient(y: Tensor) -> Tensor:

@@ -243,6 +243,9 @@ def diag_of(diagonal: Any, name: str = "diag", k: Any = 0, num_rows: Any = -1, n
         v = convert_to_tensor(diagonal, dtype=padding_value.dtype)
     else:
         v = convert_to_tensor(diagonal)
+    if not raw:   # (k is an int32 input of MatrixDiagV3, converted before padding_value: clause ops.index-dtypes)
+        from simdist.runtime.ops import index_dtypes
+        index_dtypes.check("MatrixDiagV3", "k", k, (diagonal, k, num_rows, num_cols, padding_value))
     pad = _padding(padding_value, v, None if raw else diagonal, "MatrixDiagV3", 4)
     al = _align(align, "MatrixDiagV3")   # (the NodeDef's attrs before the kernel's k checks; fz34b)
     if context.in_function():

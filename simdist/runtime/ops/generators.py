@@ -12,7 +12,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from simdist.runtime import context, dtypes, errors, graph_names
-from simdist.runtime.ops import args, array, attr_rules, dispatch, math, partial_values, static_shapes, trace_errors
+from simdist.runtime.ops import args, array, attr_rules, dispatch, index_dtypes, math, partial_values, static_shapes, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import NotDifferentiable, lanes, register
 from simdist.runtime.tensor import Tensor, convert_to_tensor
@@ -107,6 +107,7 @@ def one_hot(indices: Any, depth: Any, on_value: Any = None, off_value: Any = Non
     # bools become 0/1, floats keep float32 and are refused; fz3 seed 97 #69)
     idx = indices if isinstance(indices, Tensor) else convert_to_tensor(indices, dtype_hint=dtypes.int64)
     given_tensor = isinstance(depth, Tensor)
+    index_dtypes.check("OneHot", "depth", depth, (indices, depth))   # (an int32 input: clause ops.index-dtypes)
     if not isinstance(depth, Tensor):
         # (OneHot's depth is an int32 input, converted as TF converts it: a Python float or complex, [1.5], 'a' are
         # TypeError, None ValueError, 2**40 wraps to 0 (an empty one-hot), a NumPy float is cast; op_def_library's

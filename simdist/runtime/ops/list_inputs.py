@@ -118,6 +118,10 @@ def concat_axis(axis: Any, shapes: Sequence[Sequence[int]]) -> int:
         return int(axis)
     if isinstance(axis, (list, tuple)):   # (Tidx's default int32 as the conversion's hint: [] is an int32 [0])
         t = convert_to_tensor(axis, dtype_hint=dtypes.int32)
+    elif isinstance(axis, np.ndarray) and axis.dtype.kind in "iu" and axis.dtype.name not in ("int32", "int64"):
+        # (a NumPy integer array converts with Tidx's default int32 as the preferred dtype: a cast, not the attr's
+        # refusal; clause ops.index-dtypes)
+        t = convert_to_tensor(axis.astype(np.int32))
     else:
         t = axis if isinstance(axis, Tensor) else convert_to_tensor(axis._as_tensor() if _variable(axis) else axis)
     if t.dtype not in (dtypes.int32, dtypes.int64):

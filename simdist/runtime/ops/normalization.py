@@ -15,9 +15,13 @@ from simdist.runtime.tensor import Tensor, convert_to_tensor
 __all__ = ["moments", "batch_normalization", "l2_normalize"]
 
 
-def _axes(axes: Any) -> Any:
+def _axes(axes: Any, op: str = "Mean") -> Any:
     # (a tensor of another dtype than an integer goes to reduce_mean as it is: its reduction_indices' TypeError
-    # comes before the rank of the indices is read; fz43b)
+    # comes before the rank of the indices is read; fz43b. An integer one Tidx does not take (int8, uint8, ...) is
+    # the reduction's refusal too, and a 0-d NumPy axis its int: clause ops.index-dtypes)
+    from simdist.runtime.ops import index_dtypes
+    index_dtypes.check(op, "reduction_indices", axes)
+    axes = index_dtypes.scalar(axes)
     if isinstance(axes, Tensor) and axes.dtype.is_integer:
         axes = axes._v.tolist()
     return axes
@@ -68,9 +72,9 @@ def l2_normalize(x: Any, axis: Any = None, epsilon: float = 1e-12, name: str | N
     if x.dtype.is_complex:   # nn_impl.l2_normalize: each part scaled by the modulus' norm
         from simdist.runtime.ops import complex_math as cm
         re, im = cm.real(x), cm.imag(x)
-        square_sum = math.reduce_sum(unary.square(re) + unary.square(im), _axes(axis), keepdims=True)
+        square_sum = math.reduce_sum(unary.square(re) + unary.square(im), _axes(axis, "Sum"), keepdims=True)
         x_inv_norm = unary.rsqrt(math.maximum(square_sum, epsilon))
         return cm.complex_(math.multiply(re, x_inv_norm), math.multiply(im, x_inv_norm))
-    square_sum = math.reduce_sum(unary.square(x), _axes(axis), keepdims=True)
+    square_sum = math.reduce_sum(unary.square(x), _axes(axis, "Sum"), keepdims=True)
     x_inv_norm = unary.rsqrt(math.maximum(square_sum, epsilon))
     return math.multiply(x, x_inv_norm)

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import context, dtypes, errors, subnormals
-from simdist.runtime.ops import args, attr_rules, dispatch, partial_values, static_shapes, trace_errors
+from simdist.runtime.ops import args, attr_rules, dispatch, index_dtypes, partial_values, static_shapes, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.math import NUMERIC, _reduce as _math_reduce
 from simdist.runtime.ops.registry import OVER_AXIS, NotDifferentiable, RegisterGradient, lanes, reduction, register
@@ -331,6 +331,7 @@ def _cum(op: Any, x: Any, axis: Any, exclusive: bool, reverse: bool) -> Tensor:
         # seed 1420262501 #15)
         _scan_axis(op, axis, converted_only=True)
     op.dtype((t.dtype,), None)   # attr T is checked when the op is built, before the kernel's axis check
+    index_dtypes.check(op.name, "axis", axis)   # (Tidx: int32, int64; clause ops.index-dtypes)
     ax = _scan_axis(op, axis)
     nd = t.ndim
     if not -nd <= ax < nd:   # (the kernel's check, when the graph runs: a tf.function that never uses the scan

@@ -473,6 +473,13 @@ def scatter_nd(indices: Any, updates: Any, shape: Any, name: str | None = None) 
         _check_updates(dispatch.raw(idx), tuple(upd.shape.as_list()), shp, "ScatterNd", shape_rank)
     except errors.InvalidArgumentError as e:
         from simdist.runtime.ops import graph_constants
+        neg = next((d for d in shp if d < 0), None)
+        if neg is not None and e.message.startswith(f"Dimension {neg} must be >= 0"):
+            # (traced, the shape function reads a constant shape with MakeShapeFromShapeTensor: -1 is an unknown
+            # dimension (the kernel's error when the graph runs), below -1 its ValueError at trace; vsweep62)
+            if neg == -1:
+                raise
+            raise trace_errors.static(e, ValueError, f"Invalid value in tensor used for shape: {neg}")
         if (static_shapes.unknown(idx) is None and static_shapes.unknown(upd) is None
                 and graph_constants.known(shape)):
             # (traced: ScatterNdShapeHelper merges the shapes the graph knows, ValueError at trace)
@@ -486,6 +493,15 @@ def scatter_nd(indices: Any, updates: Any, shape: Any, name: str | None = None) 
             raise trace_errors.mark_shape(e, text, "ScatterNd", (tuple(idx.shape.as_list()),
                                                                  tuple(upd.shape.as_list()), (len(shp),)))
         raise
+    if idx.ndim >= 1 and idx.shape[-1] > len(shp):
+        # (indices deeper than the output's rank pass ScatterNdOp's own checks; DoScatterNd's ValidateUpdateShape
+        # refuses them, the kernel's InvalidArgumentError eagerly and as a traced graph runs; TF 2.21 observed,
+        # vsweep62 "scatter_nd too deep")
+        k, bd = int(idx.shape[-1]), (idx.ndim - 1 if idx.ndim > 1 else 1)
+        raise errors.InvalidArgumentError(
+            None, None, f"Dimensions [{k},{len(shp)}) of input[shape=[{','.join(map(str, shp))}]] must match "
+            f"dimensions [{bd},{upd.ndim}) of updates[shape=[{','.join(map(str, upd.shape.as_list()))}]] "
+            "[Op:ScatterNd]")
     alloc.check_output("ScatterNd", shp, upd.dtype)
     return dispatch.execute(SCATTER_ND, (idx, upd), {"shape": shp})
 
@@ -649,6 +665,8 @@ def segment_sum(data: Any, segment_ids: Any, name: str | None = None) -> Tensor:
     # (the type attr before the shape: op_def_library's TypeError for bool data before the shape
     # function's rank check in a graph, the kernel's T refusal eagerly; fz27b, fz14 seed 1420272702 #64)
     _SEGMENT_RULE((d.dtype,), None)
+    from simdist.runtime.ops import index_dtypes
+    index_dtypes.check("SegmentSum", "segment_ids", segment_ids)   # (Tindices before the shapes: ops.index-dtypes)
     check_segment_rank(d, "SegmentSum")
     out = dispatch.execute(SEGMENT_SUM, (d, _indices(segment_ids, "SegmentSum", "int32, int64")))
     # (SegmentReductionShapeFn: as many rows as the last id + 1, unknown to a traced graph even for
@@ -678,6 +696,16 @@ def unsorted_segment_args(data: Any, segment_ids: Any, num_segments: Any, opname
     a prefix of data's shape."""
     d = _t(data)
     ids = _indices(segment_ids, opname, "int16, int32, int64")
+    from simdist.runtime.ops import index_dtypes
+    index_dtypes.check(opname, "num_segments", num_segments)   # (Tnumsegments: int32, int64; ops.index-dtypes)
+    nv = np.asarray(dispatch.static_value(num_segments) if isinstance(num_segments, Tensor) else num_segments)
+    if nv.ndim:   # (the kernel's first check; traced, the shape function's WithRank(num_segments, 0); vsweep62)
+        err = errors.InvalidArgumentError(None, None, "num_segments should be a scalar, not shape "
+                                                      f"[{','.join(map(str, nv.shape))}] [Op:{opname}]")
+        if isinstance(num_segments, Tensor) and static_shapes.rank_unknown(num_segments):
+            raise err
+        raise trace_errors.mark_shape(err, f"Shape must be rank 0 but is rank {nv.ndim}", opname,
+                                      [d.shape.as_list(), ids.shape.as_list(), list(nv.shape)])
     n = int(dispatch.static_value(num_segments) if isinstance(num_segments, Tensor) else num_segments)
     ishape, dshape = ids.shape.as_list(), d.shape.as_list()
     if dshape[:len(ishape)] != ishape:

@@ -249,6 +249,8 @@ def _sorted_call(op: Any, data: Any, segment_ids: Any) -> Tensor:
     # (attr T before the rank check: eagerly, and by op_def_library before the shape function in a
     # graph: `segment_mean(True, ids)` traced is TypeError; fz14 seed 1420261203 #55)
     op.dtype((d.dtype,), None)
+    from simdist.runtime.ops import index_dtypes
+    index_dtypes.check(op.name, "segment_ids", segment_ids)   # (Tindices before the shapes too: ops.index-dtypes)
     check_segment_rank(d, op.name)
     out = dispatch.execute(op, (d, _indices(segment_ids, op.name, "int32, int64")))
     return static_shapes.mark_dim(out, 0)   # as many rows as the last id + 1: unknown to a traced graph
@@ -296,6 +298,11 @@ def _segment_n(data: Tensor, ids: Tensor, num_segments: Any) -> Tensor:
     """TF's _unsorted_segment_N: each segment's entry count (at least 1), shaped to broadcast
     (bool data: the count's UnsortedSegmentSum refuses bools, InvalidArgumentError as in TF)."""
     from simdist.runtime.ops import array, math
+    if isinstance(num_segments, (np.ndarray, np.generic)):
+        # (math_ops._unsorted_segment_N converts num_segments alone first: a NumPy uint8 or int16 count keeps its
+        # dtype, which the count's Tnumsegments refuses, where unsorted_segment_sum casts it; ops.index-dtypes)
+        from simdist.runtime.tensor import convert_to_tensor
+        num_segments = convert_to_tensor(num_segments)
     n = unsorted_segment_sum(array.ones(ids.shape.as_list(), dtype=data.dtype), ids, num_segments)
     k = int(dispatch.static_value(num_segments) if isinstance(num_segments, Tensor) else num_segments)
     n = array.reshape(n, [k] + [1] * (data.ndim - ids.ndim))

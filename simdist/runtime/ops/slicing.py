@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import context, dtypes, errors
-from simdist.runtime.ops import args, attr_rules, dispatch, graph_constants, graph_inputs
+from simdist.runtime.ops import args, attr_rules, dispatch, graph_constants, graph_inputs, index_dtypes
 from simdist.runtime.ops import partial_values, static_shapes, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import OVER_AXIS, RegisterGradient, lanes, register, selected_bytes
@@ -139,6 +139,10 @@ def slice_(input_: Any, begin: Any, size: Any, name: str | None = None) -> Tenso
         attr_rules.eager_group([begin, size], attr_rules.fast_path_takes("Slice", (input_, begin, size)))
     # (begin and size share Index: an empty `size` converts with begin's integer dtype; fz14 seed 14 #574)
     b, s = _ints(begin, "Index", "Slice", False), _ints(size, "Index", "Slice", True)
+    # (Index, int32 or int64: eagerly the first tensor's dtype, else begin's, a NumPy array's own; clause
+    # ops.index-dtypes)
+    first = next((v for v in (begin, size) if isinstance(v, Tensor)), begin) if not context.in_function() else begin
+    index_dtypes.attr("Slice", "Index", _index_dtype(first))
     shp = t.shape.as_list()
     ranks = [_rank_of(begin), _rank_of(size)]
     if any(r not in (None, 1) for r in ranks):
@@ -293,6 +297,8 @@ def strided_slice_fn(input_: Any, begin: Any, end: Any, strides: Any = None, beg
         # fz26b, fz14 seed 1420262602 #14)
         input_ = _t(input_)
     begin, end, strides = _index_match(begin, end, strides, fast)
+    index_dtypes.attr("StridedSlice", "Index", dtypes.as_dtype(_index_attr(begin, end, strides))
+                      if any(_index_dtype(v) is not None for v in (begin, end, strides)) else None)   # (ops.index-dtypes)
     _vectors(begin, end, strides)
     b, e = _ints(begin, "Index", "StridedSlice"), _ints(end, "Index", "StridedSlice")
     st = (1,) * len(b) if strides is None else _ints(strides, "Index", "StridedSlice")
