@@ -250,6 +250,57 @@ def test_blind82_layer_names(backend: Any) -> None:
     _check(backend, "keras-layer-names")
 
 
+# -- 7. fit's data checks on structured arrays: the cardinality error's message -------------------------------------
+def _cardinality_messages(tf: Any, mk: Any) -> Any:
+    """fit, evaluate and train_on_batch given x, y and sample_weight as dicts (keys not in sorted order), lists and
+    nested structures of NumPy arrays whose first dimensions disagree: the error's class and message (Keras lists
+    each structure's sizes in the order its tree.flatten visits the arrays: a dict by its sorted keys)."""
+    keras = tf.keras
+    L = keras.layers
+    out: dict[str, Any] = {}
+    b = keras.Input((2,), name="b")
+    a = keras.Input((2,), name="a")
+    c = keras.Input((2,), name="c")
+    model = keras.Model({"b": b, "a": a, "c": c}, L.Dense(1)(L.Concatenate()([b, a, c])))
+    model.compile(loss="mse")
+    z = lambda n: np.zeros((n, 2), "float32")   # noqa: E731 - a short array maker
+    cases = {
+        "dict x": ({"b": z(4), "a": z(3), "c": z(5)}, np.zeros((4, 1), "float32"), None),
+        "dict x y": ({"c": z(3), "b": z(3), "a": z(3)}, np.zeros((5, 1), "float32"), None),
+        "dict x weights": ({"c": z(4), "a": z(4), "b": z(4)}, np.zeros((4, 1), "float32"), np.ones(6, "float32")),
+        "dict x reversed": ({"c": z(2), "b": z(3), "a": z(4)}, np.zeros((4, 1), "float32"), None),
+    }
+    for name, (x, y, w) in cases.items():
+        for entry in ("fit", "evaluate"):
+            def run(x: Any = x, y: Any = y, w: Any = w, entry: str = entry) -> Any:
+                try:
+                    getattr(model, entry)(x, y, sample_weight=w, verbose=0)
+                    return "no error"
+                except Exception as e:  # noqa: BLE001 - the message is the observation
+                    return f"{type(e).__name__}: {e}"
+            out[f"{entry} {name}"] = run()
+    lm = keras.Model([b, a], L.Add()([b, a]))
+    lm.compile(loss="mse")
+    for entry in ("fit", "evaluate"):
+        def run_list(entry: str = entry) -> Any:
+            try:
+                getattr(lm, entry)([z(4), z(3)], np.zeros((2, 2), "float32"), verbose=0)
+                return "no error"
+            except Exception as e:  # noqa: BLE001 - the message is the observation
+                return f"{type(e).__name__}: {e}"
+        out[f"{entry} list x"] = run_list()
+    return out
+
+
+_program("keras-fit-cardinality-messages", _cardinality_messages)
+
+
+@pytest.mark.clause("keras.fit.data")
+def test_blind82_fit_cardinality_messages(backend: Any) -> None:
+    """fit's and evaluate's data-cardinality error for structured inputs, sizes listed in Keras's flatten order."""
+    _check(backend, "keras-fit-cardinality-messages")
+
+
 if __name__ == "__main__":
     import sys
     if "--record" in sys.argv:
