@@ -252,9 +252,9 @@ def test_blind82_layer_names(backend: Any) -> None:
 
 # -- 7. fit's data checks on structured arrays: the cardinality error's message -------------------------------------
 def _cardinality_messages(tf: Any, mk: Any) -> Any:
-    """fit, evaluate and train_on_batch given x, y and sample_weight as dicts (keys not in sorted order), lists and
-    nested structures of NumPy arrays whose first dimensions disagree: the error's class and message (Keras lists
-    each structure's sizes in the order its tree.flatten visits the arrays: a dict by its sorted keys)."""
+    """fit and evaluate given x as a dict of NumPy arrays (keys not in sorted order; with y or sample_weight of
+    another length too) and as a list, the arrays' first dimensions disagreeing: the error's class and message (Keras
+    lists each structure's sizes in the order its tree.flatten visits the arrays: a dict by its sorted keys)."""
     keras = tf.keras
     L = keras.layers
     out: dict[str, Any] = {}
