@@ -13371,3 +13371,179 @@ TRAINING_BATCH80: list[Mutant] = [
 ]
 TRAINING += TRAINING_BATCH80
 CATALOGUE += TRAINING_BATCH80
+
+
+#: Blind batch 82 (sixty-second session, helper blind62a): Keras as people write it -- keras.ops' TF backend as layers,
+#: losses and metrics call it (dtype rules, written-out formulas), layers (recurrent, attention, lookup, activation),
+#: initializers, regularizers, constraints, functional models and clone_model, layer naming and summary, variables'
+#: shapes and fit's data adapter; written from simdist's source before reading the suite, each in a function no earlier
+#: catalogue mutant touches. "mainstream": a changed line an ordinary training program runs
+#: (/work/wt/blind62a_logs/mainstream*.py under coverage.py); "subtle": a last-bit difference.
+TRAINING_BATCH82: list[Mutant] = [
+    _t("ops-mean-cast-after-reduce", "dtype", "simdist/keras/ops/tf_numpy.py",
+       "    output = tf.reduce_mean(\n        tf.cast(x, compute_dtype), axis=axis, keepdims=keepdims\n    )"
+       "\n",
+       "    output = tf.cast(\n        tf.reduce_mean(x, axis=axis, keepdims=keepdims), compute_dtype\n    )"
+       "\n",
+       "mainstream, subtle: ops.mean reduces in the input's dtype and casts the mean afterwards (an int mean"
+       " truncated, a float16 mean summed in float16) instead of casting to float32 first"),
+    _t("ops-sum-int8-not-widened", "dtype", "simdist/keras/ops/tf_numpy.py",
+       '    # follow jax\'s rule\n    if dtype in ("bool", "int8", "int16"):\n        dtype = "int32"\n    e'
+       'lif dtype in ("uint8", "uint16"):\n        dtype = "uint32"\n    x = cast(x, dtype)\n    if isinstan'
+       "ce(x, tf.SparseTensor):\n        return tf.sparse.reduce_sum(",
+       '    # follow jax\'s rule\n    if dtype == "bool":\n        dtype = "int32"\n    elif dtype in ("uint'
+       '8", "uint16"):\n        dtype = "uint32"\n    x = cast(x, dtype)\n    if isinstance(x, tf.SparseTens'
+       "or):\n        return tf.sparse.reduce_sum(",
+       "mainstream: ops.sum widens only bool to int32: an int8/int16 sum stays in its narrow type (and wraps"
+       ")"),
+    _t("ops-where-python-scalar-strong", "dtype", "simdist/keras/ops/tf_numpy.py",
+       '    condition = tf.cast(condition, "bool")\n    if x1 is not None and x2 is not None:\n        if no'
+       "t isinstance(x1, (int, float)):\n            x1 = convert_to_tensor(x1)\n        if not isinstance(x"
+       "2, (int, float)):\n            x2 = convert_to_tensor(x2)\n",
+       '    condition = tf.cast(condition, "bool")\n    if x1 is not None and x2 is not None:\n        if no'
+       "t isinstance(x1, (int, float)):\n            x1 = convert_to_tensor(x1)\n        x2 = convert_to_ten"
+       "sor(x2)\n",
+       "mainstream: ops.where converts a Python-number second branch to a tensor first, so it promotes as a "
+       "strong float32/int32 (where(c, float16 x, 0.0) is float32) instead of a weak type"),
+    _t("ops-less-in-first-dtype", "dtype", "simdist/keras/ops/tf_numpy.py",
+       "    dtype = dtypes.result_type(x1.dtype, x2.dtype)\n    x1 = tf.cast(x1, dtype)\n    x2 = tf.cast(x2"
+       ", dtype)\n    return tf.less(x1, x2)\n",
+       "    dtype = x1.dtype\n    x1 = tf.cast(x1, dtype)\n    x2 = tf.cast(x2, dtype)\n    return tf.less(x"
+       "1, x2)\n",
+       "mainstream: ops.less compares in the first operand's dtype instead of the operands' result type (an "
+       "int tensor against 0.5 compares against 0)"),
+    _t("functional-nodes-shallowest-first", "order", "simdist/keras/models/functional.py",
+       "        for x, y in zip(self._inputs, inputs):\n            tensor_dict[id(x)] = y\n        for dept"
+       "h in sorted(self._nodes_by_depth, reverse=True):\n",
+       "        for x, y in zip(self._inputs, inputs):\n            tensor_dict[id(x)] = y\n        for dept"
+       "h in sorted(self._nodes_by_depth):\n",
+       "mainstream: a functional model runs its nodes from depth 0 (the outputs) up instead of from the deep"
+       "est (the inputs) down"),
+    _t("gqa-value-dense-built-on-key-shape", "placement", "simdist/keras/layers/grouped_query_attention.py",
+       "        self._value_dense.build(value_shape)\n",
+       "        self._value_dense.build(key_shape)\n",
+       "GroupedQueryAttention's value projection built on the key's shape: wrong when key and value features"
+       " differ"),
+    _t("l2-default-factor", "formula", "simdist/keras/regularizers.py",
+       "    def __init__(self, l2: Any = 0.01) -> None:\n",
+       "    def __init__(self, l2: Any = 0.001) -> None:\n",
+       "mainstream: regularizers.L2()'s default factor 0.001 instead of 0.01 (kernel_regularizer='l2' uses i"
+       "t)"),
+    _t("maxnorm-default-axis-last", "axis", "simdist/keras/constraints.py",
+       "    def __init__(self, max_value: Any = 2, axis: Any = 0) -> None:\n",
+       "    def __init__(self, max_value: Any = 2, axis: Any = -1) -> None:\n",
+       "mainstream: MaxNorm's default axis -1 instead of 0 (a Dense kernel's columns normed per input row)"),
+    _t("data-adapter-flatten-dict-insertion-order", "order", "simdist/keras/trainers/data_adapter.py",
+       "        return [leaf for k in sorted(data) for leaf in _flatten(data[k])]\n",
+       "        return [leaf for k in data for leaf in _flatten(data[k])]\n",
+       "mainstream: fit's data adapter flattens a dict of arrays in insertion order instead of sorted keys ("
+       "Keras's tree.flatten)"),
+    _t("ops-clip-bool-not-widened", "dtype", "simdist/keras/ops/tf_numpy.py",
+       '    if dtype == "bool":\n        x = tf.cast(x, "int32")\n    return tf.clip_by_value(x, x_min, x_ma'
+       "x)\n",
+       "    return tf.clip_by_value(x, x_min, x_max)\n",
+       "mainstream: ops.clip of a bool tensor no longer clips it as int32 (the bool case dropped)"),
+    _t("ops-hypot-naive", "formula", "simdist/keras/ops/tf_numpy.py",
+       "    ratio = tf.math.divide_no_nan(min_val, max_val)\n    return max_val * tf.sqrt(1.0 + tf.square(ra"
+       "tio))\n",
+       "    return tf.sqrt(tf.square(x1) + tf.square(x2))\n",
+       "subtle: ops.hypot as sqrt(x1^2 + x2^2) instead of Keras's scaled max * sqrt(1 + (min/max)^2) (other "
+       "bits, overflow for large inputs)"),
+    _t("ops-logaddexp2-by-pow2", "formula", "simdist/keras/ops/tf_numpy.py",
+       "        + tf.math.log1p(tf.math.exp(-tf.abs(delta) * log2)) / log2,\n",
+       "        + tf.math.log1p(tf.math.pow(tf.cast(2.0, dtype), -tf.abs(delta))) / log2,\n",
+       "subtle: ops.logaddexp2's correction term 2^-|d| by pow instead of exp(-|d| ln 2)"),
+    _t("ops-cdist-by-gram-expansion", "formula", "simdist/keras/ops/tf_math.py",
+       "    diff = tf.expand_dims(x, -2) - tf.expand_dims(y, -3)\n    return tf.sqrt(tf.reduce_sum(tf.square"
+       "(diff), axis=-1))\n",
+       "    xx = tf.reduce_sum(tf.square(x), axis=-1)[..., :, None]\n    yy = tf.reduce_sum(tf.square(y), ax"
+       "is=-1)[..., None, :]\n    return tf.sqrt(tf.maximum(xx + yy - 2.0 * tf.matmul(x, y, transpose_b=True"
+       "), 0.0))\n",
+       "subtle: ops.cdist by the Gram expansion |x|^2 + |y|^2 - 2 x.y instead of the differences' squares"),
+    _t("ops-gaussian-kernel-exponent-regrouped", "formula", "simdist/keras/ops/tf_image.py",
+       "            kernel1d = tf.exp(-0.5 * (x / sigma) ** 2)\n",
+       "            kernel1d = tf.exp(-(x * x) / (2.0 * sigma * sigma))\n",
+       "subtle: ops.image.gaussian_blur's 1-D kernel as exp(-x^2 / (2 sigma^2)) instead of exp(-0.5 (x / sig"
+       "ma)^2)"),
+    _t("ops-lanczos-denominator-regrouped", "formula", "simdist/keras/ops/tf_image.py",
+       "        x > 1e-3, tf.divide(y, tf.where(x != 0, np.pi**2 * x**2, 1)), 1\n",
+       "        x > 1e-3, tf.divide(y, tf.where(x != 0, (np.pi * x) ** 2, 1)), 1\n",
+       "subtle: scale_and_translate's Lanczos kernel denominator (pi x)^2 instead of pi^2 x^2"),
+    _t("rnn-recurrent-mask-from-input", "placement", "simdist/keras/layers/rnn.py",
+       "            cell.get_recurrent_dropout_mask(state)\n",
+       "            cell.get_recurrent_dropout_mask(input_sequence)\n",
+       "mainstream: an RNN's recurrent dropout mask shaped on the input sequence instead of the state"),
+    _t("variance-scaling-zero-scale-accepted", "boundary", "simdist/keras/initializers.py",
+       "        if scale <= 0.0:\n",
+       "        if scale < 0.0:\n",
+       "mainstream: VarianceScaling accepts scale=0 (Keras: must be positive)"),
+    _t("standardize-shape-float-dim-accepted", "error-class", "simdist/keras/variables.py",
+       "        if isinstance(d, (str, float)):\n",
+       "        if isinstance(d, str):\n",
+       "mainstream: a shape's float dimension (2.0) truncated to an int instead of refused"),
+    _t("snake-case-acronym-rule-dropped", "formula", "simdist/keras/naming.py",
+       '    name = re.sub("(.)([A-Z][a-z]+)", r"\\1_\\2", name)\n',
+       "",
+       "mainstream: to_snake_case without its acronym rule: LSTMCell is 'lstmcell', PReLU 'pre_lu' (default "
+       "layer names)"),
+    _t("summary-ratio-reduce-truncates", "boundary", "simdist/keras/models/summary.py",
+       "            distributed = min(maximum, round(ratio * remaining / total_ratio))\n",
+       "            distributed = min(maximum, int(ratio * remaining / total_ratio))\n",
+       "mainstream: model.summary()'s column shrinking truncates each column's share instead of rounding it "
+       "(rich's ratio_reduce)"),
+    _t("ops-log-softmax-by-logsumexp", "formula", "simdist/keras/ops/tf_nn.py",
+       "        return tf.reshape(output, tf.shape(x))\n    return tf.nn.log_softmax(x, axis=axis)\n",
+       "        return tf.reshape(output, tf.shape(x))\n    return x - tf.reduce_logsumexp(x, axis=axis, kee"
+       "pdims=True)\n",
+       "subtle: ops.log_softmax as x - logsumexp(x) instead of tf.nn.log_softmax's (x - max) - log(sum(exp(x"
+       " - max)))"),
+    _t("rnn-config-recurrent-initializer-from-kernel", "formula", "simdist/keras/layers/rnn.py",
+       '                       "recurrent_initializer": initializers.serialize(cell.recurrent_initializer),'
+       "\n",
+       '                       "recurrent_initializer": initializers.serialize(cell.kernel_initializer),\n',
+       "mainstream: SimpleRNN/LSTM/GRU's get_config writes the kernel initializer as the recurrent one (copy"
+       "-paste): a saved/cloned LSTM's recurrent kernel is re-initialized glorot_uniform instead of orthogon"
+       "al"),
+    _t("summary-word-exact-fit-wraps", "boundary", "simdist/keras/models/summary.py",
+       "        if width - offset >= length:\n",
+       "        if width - offset > length:\n",
+       "mainstream: model.summary() wraps a word that exactly fills its column's remaining width"),
+    _t("activation-layer-drops-masking", "state", "simdist/keras/layers/core.py",
+       "        self.activation = activations.get(activation)\n        self.supports_masking = True\n       "
+       " self._build_at_init()\n",
+       "        self.activation = activations.get(activation)\n        self._build_at_init()\n",
+       "mainstream: the Activation layer does not declare supports_masking: an Embedding(mask_zero=True)'s m"
+       "ask stops at it"),
+    _t("clone-functional-input-dtype-dropped", "dtype", "simdist/keras/models/cloning.py",
+       "lambda x: Input(batch_shape=x.shape, dtype=x.dtype, name=x.name),\n",
+       "lambda x: Input(batch_shape=x.shape, name=x.name),\n",
+       "mainstream: clone_model of a functional model makes its new Inputs in floatx: an int32 token input b"
+       "ecomes float32"),
+    _t("ops-softmax-written-out", "formula", "simdist/keras/ops/tf_nn.py",
+       "    else:\n        output = tf.nn.softmax(x, axis=axis)\n    output._keras_logits = logits\n",
+       "    else:\n        e = tf.exp(x - tf.reduce_max(x, axis=axis, keepdims=True))\n        output = e / "
+       "tf.reduce_sum(e, axis=axis, keepdims=True)\n    output._keras_logits = logits\n",
+       "subtle: ops.softmax written out as exp(x - max) / sum instead of tf.nn.softmax's kernel"),
+    _t("ops-deg2rad-regrouped", "formula", "simdist/keras/ops/tf_numpy.py",
+       "    return x * (pi / tf.constant(180.0, dtype=dtype))\n",
+       "    return x * pi / tf.constant(180.0, dtype=dtype)\n",
+       "subtle: ops.deg2rad as (x * pi) / 180 instead of x * (pi / 180)"),
+    _t("ops-corrcoef-std-outer-of-variances", "formula", "simdist/keras/ops/tf_numpy.py",
+       "    outer_std = tf.tensordot(stddev, stddev, axes=0)\n",
+       "    outer_std = tf.sqrt(tf.tensordot(tf.math.real(diag), tf.math.real(diag), axes=0))\n",
+       "subtle: ops.corrcoef's normalizer sqrt(var_i * var_j) instead of std_i * std_j"),
+    _t("tfidf-term-presence-not-count", "formula", "simdist/keras/layers/index_lookup.py",
+       '        output = encode_categorical_inputs(lookups, output_mode="count" if self.output_mode == "tf_i'
+       'df"\n',
+       '        output = encode_categorical_inputs(lookups, output_mode="multi_hot" if self.output_mode == "'
+       'tf_idf"\n',
+       "mainstream: StringLookup/IntegerLookup/TextVectorization(output_mode='tf_idf') weigh each token's pr"
+       "esence (multi_hot) instead of its count in the document"),
+    _t("layer-name-slash-accepted", "error-class", "simdist/keras/layers/layer.py",
+       '        if not isinstance(name, str) or "/" in name:\n',
+       "        if not isinstance(name, str):\n",
+       "mainstream: a layer name containing '/' is accepted (Keras: ValueError; the name becomes a weight pa"
+       "th)"),
+]
+TRAINING += TRAINING_BATCH82
+CATALOGUE += TRAINING_BATCH82
