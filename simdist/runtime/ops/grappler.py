@@ -1665,7 +1665,7 @@ def _really_constant(rec: Any, t: Tensor) -> bool:
     if i is None:
         parent = getattr(rec, "parent", None)
         return parent is not None and _really_constant(parent, t)
-    return _back_to_literals(rec, i, lambda j, n: None if rec.static[j] else False)
+    return _back_to_literals(rec, i, lambda j, n: None if rec.static[j] and rec.folds[j] else False)
 
 
 def _back_to_literals(rec: Any, i: int, visit: Any) -> bool:
