@@ -26,7 +26,8 @@ from typing import Any, Callable
 
 __all__ = ["GraphNames", "begin", "end", "current", "state", "set_state", "scope_name", "op_scope",
            "given_name", "first_op_named", "reserve", "identity_n", "scoped", "inner_name", "name_outputs",
-           "name_read", "name_constant", "named_constant", "quiet", "capture_name", "name_captures"]
+           "name_read", "name_constant", "named_constant", "quiet", "capture_name", "name_captures",
+           "name_rewritten_inner", "inner_mark", "name_inner_nodes"]
 
 # ops.py's patterns: a scope at the root must be a valid op name; below it, a valid scope name
 _VALID_OP_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\\/>-]*$")
@@ -325,6 +326,39 @@ class quiet:  # noqa: N801
             self.names.quiet -= 1
 
 
+# (tensor, prefix, op type, inputs) of the extra nodes a Grappler rewrite made, named once the rewritten node is
+_INNER: list[tuple[Any, str, str, tuple]] = []
+
+
+def name_rewritten_inner(t: Any, prefix: str, op_type: str, inputs: tuple = ()) -> None:
+    """A node a Grappler rewrite adds beside the node it rewrites (ConvertPowStage's `Square` of `Pow(x, 3)`, which
+    becomes Mul(x, that Square)): named `<scope>/<prefix><base>` after the rewritten node `<scope>/<base>` once the
+    op dispatch has named it (`name_inner_nodes`), as arithmetic_optimizer.cc's OptimizedNodeName does (observed on TF
+    2.21: `Gelu/ArithmeticOptimizer/ConvertPow__inner_Pow`). Its name places it in the canonical order of a product
+    tree (grappler.py `_min_broadcasts`)."""
+    _INNER.append((t, prefix, op_type, tuple(inputs)))
+
+
+def inner_mark() -> int:
+    """The count of nodes `name_rewritten_inner` holds now (the op dispatch's mark before it runs a rewrite)."""
+    return len(_INNER)
+
+
+def name_inner_nodes(rewritten: Any, mark: int) -> None:
+    """Name the nodes `name_rewritten_inner` held since the held list had `mark` entries (the rewrite of one op: a
+    rewrite's own ops may be rewritten inside it) after the rewritten node whose output is `rewritten` (none when
+    that has no name); those entries are dropped."""
+    from simdist.runtime import symbolic
+    held = _INNER[mark:]
+    del _INNER[mark:]
+    node = symbolic.node_name(rewritten) if rewritten is not None else None
+    if node is None:
+        return
+    scope, _, base = node.rpartition("/")
+    for t, prefix, op_type, inputs in held:
+        symbolic.name_output(t, (scope + "/" if scope else "") + prefix + base, 0, op_type, inputs)
+
+
 def name_outputs(op: Any, outs: tuple, inputs: Any = ()) -> None:
     """Name the node op makes (inside a tf.function's Python) and mark its outputs `node:k` (with the
     op's type and `inputs`, the tensors it read: symbolic.producer); an output that already has a
@@ -356,9 +390,10 @@ def name_captures(op: Any, inputs: Any, node: str | None = None) -> None:
         if id(t) not in names.captures and _capturable(t):
             if op.name in _CONVERTED_BY_UID and _CONVERTED_BY_UID[op.name] in (k, None):
                 # (converted before the op by a call that names the capture `str(ops.uid())`: no letter, so at run
-                # time it is an argument `unknown`, `unknown_1`, ... in capture order: NodeNameMapping's Normalize)
+                # time it is an argument `unknown`, `unknown_0`, `unknown_1`, ... in capture order: NodeNameMapping's
+                # Normalize, then UniquifyHelper's suffixes from _0)
                 n = sum(1 for _, c in names.captures.values() if c.startswith("unknown"))
-                names.captures[id(t)] = (t, "unknown" if n == 0 else f"unknown_{n}")
+                names.captures[id(t)] = (t, "unknown" if n == 0 else f"unknown_{n - 1}")
                 continue
             arg = _input_name(op.name, k) if node is not None else None
             if arg is not None:

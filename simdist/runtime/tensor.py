@@ -622,6 +622,8 @@ def variable_conversion(v: Any, dtype: dtypes.DType) -> None:
 def convert_to_tensor(value: Any, dtype: Any = None, dtype_hint: Any = None, name: str | None = None) -> Tensor:
     """TF's `convert_to_tensor`: Python floats become float32, ints int32, arrays keep their dtype."""
     if isinstance(value, Tensor):
+        if dtype_hint is not None:   # (tensor_conversion_registry.convert reads the preferred dtype first: a hint that
+            dtypes.as_dtype(dtype_hint)   # is no dtype is as_dtype's TypeError, whatever the value; fz62, seed 62402)
         if dtype is not None and dtypes.as_dtype(dtype) != value.dtype:
             if _current.ctx.recorder is not None and execution.eager_tensor(value):
                 # (EagerTensor.__tf_tensor__ inside a function graph captures the tensor and returns

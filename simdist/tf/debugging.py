@@ -183,6 +183,9 @@ def _assert_rank_v1(x: _Any, rank: _Any, data: _Any = None, summarize: _Any = No
     from simdist.runtime.tensor import Tensor
     t = _t(x)
     r = rank if isinstance(rank, Tensor) else _convert_to_tensor(rank)
+    # (check_ops' _message_prefix before the checks: a message tensor of several elements is its truth's ValueError;
+    # TF 2.21, fz62: the fourth generator's seed 62401 #7)
+    prefix = _prefix(message)
     if r.dtype.name != "int32":
         raise TypeError(f"tensor must be of type tf.int32; got tf.{r.dtype.name}")
     if r.ndim != 0:
@@ -192,7 +195,7 @@ def _assert_rank_v1(x: _Any, rank: _Any, data: _Any = None, summarize: _Any = No
         return _op_result("assert_rank/Assert/Assert", "Assert")
     if t.ndim != want:
         shape = tuple(t.shape.as_list())
-        raise ValueError(f"{message + '.  ' if message else ''}Tensor {name or ''} must have rank {want}.  "
+        raise ValueError(f"{prefix}Tensor {name or ''} must have rank {want}.  "
                          f"Received rank {t.ndim}, shape {shape}")
     return _op_result("assert_rank/static_checks_determined_all_ok", "NoOp")
 
@@ -242,11 +245,12 @@ def _assert_rank_at_least_v1(x: _Any, rank: _Any, data: _Any = None, summarize: 
     """`tf.compat.v1.assert_rank_at_least` (the data unused by the static check)."""
     from simdist.runtime.ops.args import t as _t
     t = _t(x)
+    prefix = _prefix(message)   # (before the checks, as check_ops: a message's truth)
     want = _int32_ranks([rank])[0]
     if t.ndim < want and _rank_at_run_time(t, f"Tensor must have rank at least {want}"):
         return _op_result("assert_rank_at_least/Assert/Assert", "Assert")
     if t.ndim < want:
-        raise ValueError(f"{_prefix(message)}Tensor  must have rank at least {want}.  Received rank {t.ndim}, "
+        raise ValueError(f"{prefix}Tensor  must have rank at least {want}.  Received rank {t.ndim}, "
                          f"shape {_shape_str(t)}")
     return _op_result("assert_rank_at_least/static_checks_determined_all_ok", "NoOp")
 
@@ -261,11 +265,12 @@ def _assert_rank_in_v1(x: _Any, ranks: _Any, data: _Any = None, summarize: _Any 
     """`tf.compat.v1.assert_rank_in` (the data unused by the static check)."""
     from simdist.runtime.ops.args import t as _t
     t = _t(x)
+    prefix = _prefix(message)   # (before the checks, as check_ops: a message's truth)
     want = _int32_ranks(list(ranks))
     if t.ndim not in want and _rank_at_run_time(t, f"Tensor must have rank in {tuple(want)}"):
         return _op_result("assert_rank_in/Assert/Assert", "Assert")
     if t.ndim not in want:
-        raise ValueError(f"{_prefix(message)}Tensor  must have rank in {tuple(want)}.  Received rank {t.ndim}, "
+        raise ValueError(f"{prefix}Tensor  must have rank in {tuple(want)}.  Received rank {t.ndim}, "
                          f"shape {_shape_str(t)}")
     return _op_result("assert_rank_in/static_checks_determined_all_ok", "NoOp")
 

@@ -563,6 +563,11 @@ def broadcast_dynamic_shape(shape_x: Any, shape_y: Any) -> Tensor:
     its operands converted as TF's eager fast path converts them (`_shape_operands`)."""
     x, y = _shape_operands(shape_x, shape_y)
     BROADCAST_ARGS.dtype((x.dtype, y.dtype), None)
+    for k, t in enumerate((x, y)):   # (vectors only: the kernel's "In[k] must be a vector", the shape function's rank
+        if t.shape.rank != 1:        # error in a graph; TF 2.21, fz62: the fourth generator's seed 62404)
+            dims = [list(x.shape.as_list()), list(y.shape.as_list())]
+            raise trace_errors.shape_error(f"In[{k}] must be a vector.{args.dims(dims[k])} [Op:BroadcastArgs]",
+                                           f"Shape must be rank 1 but is rank {t.shape.rank}", "BroadcastArgs", dims)
     xs, ys = dispatch.static_value(x), dispatch.static_value(y)
     try:
         np.broadcast_shapes(tuple(xs.tolist()), tuple(ys.tolist()))

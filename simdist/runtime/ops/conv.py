@@ -200,6 +200,12 @@ def _check_conv_attrs(strides: Sequence[int], dilations: Sequence[int], op: str,
         cls = errors.InvalidArgumentError if filt or onednn else errors.UnimplementedError
         raise cls(None, None, f"Current implementation does not yet support dilations in the batch and depth "
                               f"dimensions. [Op:{op}]")
+    if dilations[1] < 1 or dilations[2] < 1:
+        # (every kernel's constructor, oneDNN's and TF's own InitConv2DParameters, every float dtype: a spatial
+        # dilation of 0 or below is InvalidArgumentError eagerly — a traced Conv2D's shape function refuses it
+        # first, ValueError; the backprops', whose shape functions do not read it, when the graph runs; TF 2.21
+        # observed, fix62d: /work/wt/fix62d_logs/probe_dil.py)
+        raise errors.InvalidArgumentError(None, None, f"Dilated rates should be larger than 0. [Op:{op}]")
     if padding:
         check_valid_padding(padding, explicit, 4, op)
 

@@ -102,6 +102,9 @@ def _conv3d_constructor(strides: Sequence[int], dilations: Sequence[int], dtype_
     if dilations[0] != 1 or dilations[4] != 1:
         raise bad(errors.InvalidArgumentError, "Current implementation does not yet support "
                   f"{'dilations rates' if onednn else 'dilation rates'} in the batch and depth dimensions.")
+    if any(d < 1 for d in dilations[1:4]):
+        # (a spatial dilation of 0 or below: both kernels' constructors, InvalidArgumentError; fix62d)
+        raise bad(errors.InvalidArgumentError, "Dilated rates should be larger than 0.")
 
 
 def _backprop_constructor(strides: Sequence[int], dilations: Sequence[int], dtype_name: str, op: str) -> bool:
@@ -117,6 +120,10 @@ def _backprop_constructor(strides: Sequence[int], dilations: Sequence[int], dtyp
     if host_cpu.current().onednn_supports(dtype_name):
         if strides[0] != 1 or strides[4] != 1:
             raise bad(strides_text)
+        if any(d < 1 for d in dilations[1:4]):
+            # (a spatial dilation of 0 or below, InvalidArgumentError eagerly and when the graph runs; TF 2.21
+            # observed, fix62d: probe_dil.py)
+            raise bad("Dilated rates should be larger than 0.")
         return True
     if dilations[0] != 1 or dilations[4] != 1:
         raise bad("Current implementation does not yet support dilation rates in the batch and depth dimensions.")
@@ -140,6 +147,12 @@ def _check(x_shape: Sequence[int], f_shape: Sequence[int], strides: Sequence[int
                     f"Conv3D requires the {word} attribute to contain 5 values, but got: {len(value)}", "Conv3D",
                     [x_shape, f_shape])
     if op == "Conv3D" and len(strides) == 5 and len(dilations) == 5:
+        bad_dilation = next((d for d in dilations[1:4] if d < 1), None)
+        if bad_dilation is not None and context.in_function():
+            # (traced: Conv3DShape's GetWindowedOutputSizeFromDimsV2 refuses it first, ValueError; fix62d)
+            raise trace_errors.shape_error("Dilated rates should be larger than 0. [Op:Conv3D]",
+                                           f"Dilation rate must be >= 1, but got {bad_dilation}", "Conv3D",
+                                           [x_shape, f_shape])
         _conv3d_constructor(strides, dilations, dtype_name)
     elif len(strides) == 5 and len(dilations) == 5:
         onednn_backprop = _backprop_constructor(strides, dilations, dtype_name, op)

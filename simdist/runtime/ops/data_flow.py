@@ -92,6 +92,13 @@ def dynamic_partition(data: Any, partitions: Any, num_partitions: int, name: str
     # (gen_data_flow_ops' make_int: a graph tensor is TypeError "Expected int for argument 'num_partitions' not
     # <tf.Tensor 'Const:0' ...>" at trace, where the eager fast path takes a tensor; fz38b, fz14 seed 1420383005 #108)
     n = attr_rules.make_int(num_partitions, "num_partitions") if context.in_function() else int(num_partitions)
+    if isinstance(partitions, Tensor) and p.dtype.name != "int32":
+        # (partitions is int32 only: eagerly the input's "cannot compute" InvalidArgumentError, or with a negative
+        # num_partitions (a count of outputs the fast path cannot make) the fallback's conversion ValueError;
+        # op_def_library's TypeError in a graph; TF 2.21, fz62: the fourth generator's seeds 62403 #4, 62405)
+        if n < 0 and not context.in_function():
+            raise ValueError(f"Tensor conversion requested dtype int32 for Tensor with dtype {p.dtype.name}: {p!r}")
+        raise _wrong_input_type("DynamicPartition", 1, p)
     _check_partition(d, p, n)   # (then the kernel's check of each id, `_partition`: SliceDebugString's [i,j])
     outs = list(dispatch.execute(PARTITION, (d, p), {"num_partitions": n}))
     if context._function_depth:
@@ -139,6 +146,18 @@ def _stitch_checks(idx: list[Tensor], dat: list[Tensor]) -> None:
                                                   "[Op:DynamicStitch]")
 
 
+def _wrong_input_type(op: str, k: int, t: Tensor) -> Any:
+    """An int32 input of `op` given a tensor of another dtype: eagerly the execution's InvalidArgumentError
+    ("cannot compute DynamicStitch as input #0(zero-based) was expected to be a int32 tensor but is a float tensor"),
+    marked with op_def_library's TypeError that a graph build raises."""
+    from simdist.runtime import dtypes
+    err = errors.InvalidArgumentError(None, None, f"cannot compute {op} as input #{k}(zero-based) was expected to be a "
+                                                  f"int32 tensor but is a {args.tf_name(t.dtype)} tensor [Op:{op}]")
+    return trace_errors.static(err, TypeError, f"Input '{'partitions' if op == 'DynamicPartition' else 'indices'}' of "
+                                               f"'{op}' Op has type {t.dtype.name} that does not match expected type "
+                                               f"of {dtypes.int32.name}.")
+
+
 def _index_list_item(i: Any) -> Tensor:
     """An item of DynamicStitch's `indices` (a list of int32 tensors): a tensor as it is, anything else converted
     to int32 as TF's op helper converts it, so an empty Python list or an empty float64 array is an empty int32
@@ -167,6 +186,9 @@ def dynamic_stitch(indices: Sequence[Any], data: Sequence[Any], name: str | None
         raise ValueError(f"List argument 'data' to 'dynamic_stitch' Op with length {len(data)} must match length "
                          f"{len(indices)} of argument 'indices'.")
     idx = [_index_list_item(i) for i in indices]
+    for k, (given, ix) in enumerate(zip(indices, idx)):   # (int32 indices only: a float tensor is the input's
+        if isinstance(given, Tensor) and ix.dtype.name != "int32":   # "cannot compute" error; fz62)
+            raise _wrong_input_type("DynamicStitch", k, ix)
     # (data share T: the first item converted by itself, the others with its dtype, so a row holding 1e300
     # after float32 rows is float32 inf, not a conversion's range error; fz31b, seed 1420313006 #76)
     items = list(data)   # (a tensor given as the list: its rows, as TF's fast path iterates it)

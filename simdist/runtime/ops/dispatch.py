@@ -415,16 +415,21 @@ def _rewritten(op: OpDef, tensors: Sequence[Tensor], attrs: dict | None) -> Tens
     if others:
         c.observers = [o for o in observers if not any(o is x for x in others)]
     _names.name_captures(op, tensors)   # (captures converted before the op, which its rule may sort by name)
+    held = _names.inner_mark()
     try:
         with _names.quiet():   # (the rewrite's ops are not nodes of the Python's graph)
             if _NUMERICS[0] is None:
                 t = op.graph_rule(rec, tensors, attrs)
             else:   # (TF instruments the op as built: its check names it, not the rewrite)
                 t = _numerics.rewritten(op.name, tensors, lambda: op.graph_rule(rec, tensors, attrs))
+    except BaseException:
+        _names.name_inner_nodes(None, held)   # (dropped)
+        raise
     finally:
         c.observers = observers
     if t is not None:
         _names.name_outputs(op, (t,), tensors)   # (the op's node; a tensor the rewrite forwarded keeps its name)
+    _names.name_inner_nodes(t, held)   # (nodes the rewrite added beside it: ConvertPow's inner Square)
     if t is None or not others:
         return t
     outs = (t,)

@@ -196,6 +196,10 @@ def linspace(start: Any, stop: Any, num: Any, name: str | None = None, axis: int
     if not nt.dtype.is_integer:
         raise TypeError(f"Argument `tensor` (name: num) must be of type integer. Received `tensor` = {nt._v} of "
                         f"dtype: {nt.dtype!r}")
+    # (then `cast(num_int, dtype=start.dtype)`, before the arithmetic: eagerly Cast int32 to string is the kernel's
+    # UnimplementedError; traced the Cast builds and the subtraction's TypeError comes first; fix62d, vsweep62)
+    if st.dtype == dtypes.string and not context.in_function():
+        math.cast(nt, st.dtype)
     n = int(dispatch.static_value(nt))
     shape = list(np.broadcast_shapes(tuple(st.shape.as_list()), tuple(sp.shape.as_list())))
     st, sp = array.broadcast_to(st, shape), array.broadcast_to(sp, shape)

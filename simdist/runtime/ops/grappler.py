@@ -204,6 +204,7 @@ def _pow_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     take x alone, so the result has x's shape even where c would broadcast it (TF 2.21 observed:
     `x ** np.full([2], 2.0)` of a scalar x is a scalar in a tf.function; fourth fuzzer seed 2401
     #130)."""
+    from simdist.runtime import graph_names
     from simdist.runtime.ops import dispatch, math, unary
     x, y = tensors
     if x.dtype.is_complex:
@@ -223,7 +224,11 @@ def _pow_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     if c == 2.0:
         return dispatch.execute(unary.SQUARE, (x,))
     if c == 3.0:
-        return dispatch.execute(math.MUL, (x, dispatch.execute(unary.SQUARE, (x,))))
+        # (the Square named `<scope>/ArithmeticOptimizer/ConvertPow__inner_<Pow>`, the Mul keeping the Pow's name: a
+        # product `c * pow(x, 3)` is then one MinimizeBroadcasts group, (c * Square(x)) * x, half types too; fz62)
+        square = dispatch.execute(unary.SQUARE, (x,))
+        graph_names.name_rewritten_inner(square, "ArithmeticOptimizer/ConvertPow__inner_", "Square", (x,))
+        return dispatch.execute(math.MUL, (x, square))
     if c == -1.0 and not _is_float(x):
         # (the stage rewrites integers too: Reciprocal has no integer CPU kernel, so the rewritten
         # graph fails when it runs with NotFoundError "No registered 'Reciprocal' OpKernel for 'CPU'
@@ -1560,8 +1565,11 @@ def _folded_const(rec: Any, t: Tensor) -> bool:
     """Whether t is a Const node when constant folding splits an AddN: a constant of the recording, or a value
     computed from literals and ZerosLike/OnesLike of a fully known shape (`_materialized`: tf.zeros_like of a known
     shape is a Const in TF's graph, whatever its input; so `reduce_sum(exp(imag(x)))` of a real argument x is one;
-    fz61, fz54b seed 59206 #7)."""
-    return _folds(rec, t) or _materialized(rec, t)
+    fz61, fz54b seed 59206 #7). Not a tensor captured from outside the call, even one that `_materialized` reads: TF's
+    function runtime passes every capture in as an argument (`_Arg` nodes of the optimized graph, small eager
+    constants too), so `add_n([x, b, c])` of captured b, c adds them in order (observed on TF 2.21; fz62, fz54b seed
+    62101 #6)."""
+    return _really_constant(rec, t) or _materialized(rec, t)
 
 
 def _split_resorted(kept: list, folded: Tensor, k: int) -> list | None:

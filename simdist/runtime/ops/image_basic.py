@@ -703,10 +703,12 @@ def crop_at(value: Any, size: Any, draw: Any) -> Tensor:
     if any(s > d for d, s in pairs):
         raise errors.InvalidArgumentError(None, None, "assertion failed: [Need value.shape >= size, got ] "
                                           f"[{dims}] [{sizes}]")
+    # (eagerly the draw and its FloorMod run before Slice's error: a stateless crop's seed=None is the seed's
+    # conversion ValueError, TF 2.21; fz62, fourth generator seed 62401 #5)
+    offsets = ops.floormod(draw(len(dims)), shape - sz + 1)
     if slice_err is not None:
         raise slice_err
-    limit = shape - sz + 1
-    return ops.slice_(v, ops.floormod(draw(len(dims)), limit), sz)
+    return ops.slice_(v, offsets, sz)
 
 
 def stateless_random_crop(value: Any, size: Any, seed: Any, name: str | None = None) -> Tensor:

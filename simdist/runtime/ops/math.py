@@ -231,8 +231,52 @@ def _eigen_nan_choice(fn: Any) -> Any:
     return kernel
 
 
-ADD = binary_op("AddV2", _eigen_nan_choice(_parts_daz(np.add)), _numeric("AddV2"), exact=True)
-SUB = binary_op("Sub", _parts_daz(np.subtract), _numeric("Sub"), exact=True)
+_BF16_PACKET = 8   # Eigen's bfloat16 packet on TF 2.21's x86 build (Packet8bf)
+
+
+def _bf16_packet_nans(fn: Any, both_nan_rule: bool = False, first_nan: bool = False) -> Any:
+    """fn with TF 2.21's bfloat16 NaN bits (AddV2, Sub, Mul, RealDiv, FloorDiv): Eigen's vectorized executor runs the
+    output, flattened, in packets of 8 and a scalar tail; a packet's results go back to bfloat16 through F32ToBf16,
+    whose NaN is the positive 0x7fc0 (TF's build has no AVX512-BF16 conversion), the tail's through
+    float_to_bfloat16_rtne, which keeps the float NaN's sign (0xffc0 for a negative one). `both_nan_rule`: the tail
+    where both operands are NaN takes `_eigen_nan_choice`'s operand (AddV2, Mul). Observed on TF 2.21 (fix62d,
+    /work/wt/fix62d_logs/probe_nan.py: sizes 1..65, tensor-tensor and scalar-broadcast forms, 480 of 480 results of
+    these six ops, where 370 were off; ksweep62's k62-nan-bfloat16). `first_nan` (SquaredDifference: psub, then pmul
+    of the difference by itself): a tail NaN takes the sign of the first NaN operand (x86's subss). Maximum, Minimum, Pow and FloorMod keep their own (not this) rules."""
+    def kernel(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        out = fn(x, y)
+        if out.dtype != _BF16 or out.size == 0:
+            return out
+        nan = np.isnan(out)
+        if not nan.any():
+            return out
+        out = np.array(out, copy=True)
+        bits = out.view(np.uint16).reshape(-1)
+        nflat = nan.reshape(-1)
+        if both_nan_rule:
+            xa, ya = np.asarray(x), np.asarray(y)
+            if xa.dtype == _BF16 and ya.dtype == _BF16:
+                chosen = _eigen_nan_choice(lambda a, b: np.full(np.broadcast_shapes(a.shape, b.shape), np.nan,
+                                                                  np.float32))(xa.astype(np.float32),
+                                                                               ya.astype(np.float32))
+                both = (np.isnan(np.broadcast_to(xa, out.shape)) & np.isnan(np.broadcast_to(ya, out.shape))).reshape(-1)
+                sign = np.signbit(np.asarray(chosen).reshape(-1))
+                bits[both] = np.where(sign[both], 0xFFC0, 0x7FC0)
+        if first_nan:
+            xb, yb = (np.broadcast_to(np.asarray(v).astype(np.float32), out.shape).reshape(-1) for v in (x, y))
+            own = np.signbit(out.astype(np.float32)).reshape(-1)   # (neither a NaN: the computed NaN's own sign)
+            neg = np.where(np.isnan(xb), np.signbit(xb), np.where(np.isnan(yb), np.signbit(yb), own))
+            bits[nflat] = np.where(neg[nflat], 0xFFC0, 0x7FC0)
+        head = out.size - out.size % _BF16_PACKET
+        bits[:head][nflat[:head]] = 0x7FC0
+        return out
+    kernel.__name__ = getattr(fn, "__name__", "kernel")
+    return kernel
+
+
+ADD = binary_op("AddV2", _bf16_packet_nans(_eigen_nan_choice(_parts_daz(np.add)), True), _numeric("AddV2"),
+                exact=True)
+SUB = binary_op("Sub", _bf16_packet_nans(_parts_daz(np.subtract)), _numeric("Sub"), exact=True)
 def _multiply(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """np.multiply; complex as TF's kernel (packets textbook, tail Annex G, DAZ/FTZ: complex_mul.py)."""
     if x.dtype.kind == "c" and x.dtype == y.dtype:
@@ -241,10 +285,11 @@ def _multiply(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return np.multiply(x, y)
 
 
-MUL = binary_op("Mul", _eigen_nan_choice(_multiply), args.same_dtype("Mul"), exact=True)
+MUL = binary_op("Mul", _bf16_packet_nans(_eigen_nan_choice(_multiply), True), args.same_dtype("Mul"), exact=True)
 _MUL_TYPES = ("bfloat16, half, float, double, uint8, int8, uint16, int16, int32, uint32, uint64, int64, complex64, "
               "complex128")
-FLOORDIV = binary_op("FloorDiv", _int_div_checked(np.floor_divide, "FloorDiv", _float_floordiv),
+FLOORDIV = binary_op("FloorDiv",
+                     _bf16_packet_nans(_int_div_checked(np.floor_divide, "FloorDiv", _float_floordiv)),
                      args.listed_no_complex_kernel("FloorDiv", "fiu", _NO_BOOL["FloorDiv"]))
 FLOORMOD = binary_op("FloorMod", _int_div_checked(np.remainder, "FloorMod", _float_floormod),
                      _numeric("FloorMod"))
@@ -275,7 +320,7 @@ def _zero_ties(fn: Any) -> Any:
 
 MAXIMUM = binary_op("Maximum", _zero_ties(np.maximum), _numeric("Maximum"), exact=True)
 MINIMUM = binary_op("Minimum", _zero_ties(np.minimum), _numeric("Minimum"), exact=True)
-REALDIV = binary_op("RealDiv", _realdiv, _numeric("RealDiv"), exact=True)
+REALDIV = binary_op("RealDiv", _bf16_packet_nans(_realdiv), _numeric("RealDiv"), exact=True)
 
 _CMP_FLOPS = args.zero_flops
 
@@ -913,7 +958,9 @@ def _sum_ordered(v: np.ndarray, axis: Any, keepdims: bool, stacked: bool) -> np.
     if ordered is not None:
         return ordered
     kind = v.dtype.kind   # np.add.reduce = ndarray.sum, without its Python wrapper
-    v = np.ascontiguousarray(v)   # (NumPy's pairwise loops follow a view's strides: one order whatever the layout; fz61)
+    # (NumPy's pairwise loops follow a view's strides: one order whatever the layout, fz61; a 0-d array as it is:
+    # ascontiguousarray makes it 1-d, and `reduce_sum(int_scalar, keepdims=True)` was [n], TF's a scalar; fz62)
+    v = v if v.flags.c_contiguous else np.ascontiguousarray(v)
     with np.errstate(over="ignore", invalid="ignore"):
         return np.add.reduce(v, axis=axis, dtype=v.dtype if kind != "b" else None, keepdims=keepdims)
 
@@ -1393,8 +1440,8 @@ def _squared_difference(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.square(d)
 
 
-SQUARED_DIFFERENCE = binary_op("SquaredDifference", _squared_difference, _squared_difference_rule,
-                              lambda arrays, out, attrs: 2 * out.size)
+SQUARED_DIFFERENCE = binary_op("SquaredDifference", _bf16_packet_nans(_squared_difference, first_nan=True),
+                               _squared_difference_rule, lambda arrays, out, attrs: 2 * out.size)
 
 
 def gen_operands(op: Any, x: Any, y: Any) -> tuple[Tensor, Tensor]:

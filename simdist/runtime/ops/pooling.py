@@ -68,9 +68,50 @@ def _check(shape: Sequence[int], ksize: Sequence[int], strides: Sequence[int], o
     # stride of 2; MaxPoolGrad refuses it in its own check, "MaxPoolingGrad is not yet supported on the depth
     # dimension"; clause ops.nn-wrapper-order, fsweep61's f-pool1d `avg ... strides full outer 2`, fix61b's probe8)
     depth_stride_ignored = op in ("AvgPool", "AvgPoolGrad", "MaxPool") and ksize[3] == 1
+    if ksize[3] != 1 and op in ("AvgPool", "MaxPool"):
+        depthwise_checks(shape[3], ksize, strides, op, dtype)
+        return
     if ksize[3] != 1 or (strides[3] != 1 and not depth_stride_ignored):
         raise errors.UnimplementedError(None, None, "simdist: pooling across the depth dimension is not supported "
                                         f"[Op:{op}]")
+
+
+def depthwise(shape: Sequence[int], ksize: Sequence[int]) -> bool:
+    """Whether a 4-d pool's window spans channels (PoolParameters' depth_window above 1)."""
+    return len(shape) == 4 and len(ksize) == 4 and ksize[3] != 1
+
+
+def depthwise_checks(depth: int, ksize: Sequence[int], strides: Sequence[int], op: str, dtype: Any) -> None:
+    """PoolParameters' (and oneDNN's MklPoolParameters') depth pooling rules, UnimplementedError each: a channel
+    window beside a spatial one ("exactly one of"), a window not dividing the depth, a depth stride other than the
+    window; then TF's own AvgPoolingOp (float16, float64: dtypes oneDNN does not run) refuses any channel window
+    ("Non-spatial pooling"). MaxPool (TF's own DepthwiseMaxPool, every dtype: the layout pass leaves a depth pool
+    to it) and oneDNN's AvgPool (float32, bfloat16) compute. TF 2.21 observed, fix62d (probe_pool.py)."""
+    def no(text: str) -> errors.UnimplementedError:
+        return errors.UnimplementedError(None, None, f"{text} [Op:{op}]")
+    if ksize[1] != 1 or ksize[2] != 1:
+        raise no("MaxPooling supports exactly one of pooling across depth or pooling across width/height.")
+    if depth % ksize[3]:
+        raise no("Depthwise max pooling requires the depth window to evenly divide the input depth.")
+    if strides[3] != ksize[3]:
+        raise no("Depthwise max pooling requires the depth window to equal the depth stride.")
+    if op == "AvgPool" and not (dtype is not None and
+                                host_cpu.current().onednn(np.dtype(dtype).name, _NCHW_DTYPES["AvgPool"])):
+        raise no("Non-spatial pooling is not yet supported. Volunteers? :)")
+
+
+def _depthwise_max(x: np.ndarray, k: int) -> np.ndarray:
+    """maxpooling_op.cc's DepthwiseMaxPool: each run of k channels' greatest, Eigen's colwise maxCoeff over the
+    input read as [k, size / k] (spatial strides and padding unread: the output keeps the rows and columns); the
+    fold keeps its value unless the next is greater (a tie keeps the first; a NaN first stays, later NaNs are
+    skipped: not measured against TF)."""
+    n, h, w, c = x.shape
+    groups = x.reshape(n, h, w, c // k, k)
+    out = groups[..., 0].copy()
+    for j in range(1, k):
+        v = groups[..., j]
+        out = np.where(out < v, v, out)
+    return out
 
 
 def _check_explicit(ksize: Sequence[int], padding: str, explicit: Sequence[int], op: str) -> None:
@@ -131,6 +172,9 @@ def _argmax(x: np.ndarray, ksize: tuple, strides: tuple, padding: str, explicit:
 def _max_pool(x: np.ndarray, ksize: tuple, strides: tuple, padding: str, explicit_paddings: tuple = ()) -> np.ndarray:
     """TF's MaxPool starts each window at the dtype's lowest finite value and keeps a strictly
     greater one: NaNs are skipped, and a window of only NaN or -inf gives -FLT_MAX (not NaN/-inf)."""
+    if depthwise(x.shape, ksize):
+        _check(x.shape, ksize, strides, "MaxPool", x.dtype)
+        return _depthwise_max(x, int(ksize[3]))
     out_hw, pads = _geometry(x.shape, ksize, strides, padding, explicit_paddings, "MaxPool", x.dtype)
     flat = _flat_windows(x, ksize, strides, out_hw, pads, _lowest(x.dtype))
     if flat.dtype.kind != "f" and flat.dtype.name != "bfloat16":
@@ -243,6 +287,12 @@ def _valid_counts(shape: Sequence[int], ksize: Sequence[int], strides: Sequence[
 
 
 def _avg_pool(x: np.ndarray, ksize: tuple, strides: tuple, padding: str) -> np.ndarray:
+    if depthwise(x.shape, ksize):
+        # (oneDNN's AvgPool of a channel window (float32, bfloat16; TF's own kernel refuses it, `depthwise_checks`)
+        # gives an empty [N, 0, 0, C / k]: eagerly and traced, every padding and spatial stride; TF 2.21 observed,
+        # fix62d's probe_pool.py, vsweep62's v-misc `avg_pool2d entries [1, 1, 1, 2] [1, 1, 1, 2]`)
+        _check(x.shape, ksize, strides, "AvgPool", x.dtype)
+        return np.zeros((x.shape[0], 0, 0, x.shape[3] // int(ksize[3])), x.dtype)
     if x.dtype.name == "bfloat16" and host_cpu.current().onednn("bfloat16", _NCHW_DTYPES["AvgPool"]):
         # (oneDNN's bfloat16 average pooling sums and divides in float32 and rounds once; Eigen's adds in
         # bfloat16: observed on TF 2.21, 27 of 96 elements of a 2x2 pool of normal values differ by an ulp)
@@ -297,6 +347,11 @@ def _avg_pool_grad_loop(g: np.ndarray, orig_input_shape: tuple, ksize: tuple, st
 
 
 def _avg_pool_grad(g: np.ndarray, orig_input_shape: tuple, ksize: tuple, strides: tuple, padding: str) -> np.ndarray:
+    if depthwise(orig_input_shape, ksize) and not g.size and \
+            host_cpu.current().onednn(g.dtype.name, _NCHW_DTYPES["AvgPool"]):
+        # (the gradient of oneDNN's empty channel-window AvgPool: zeros of the input's shape; TF 2.21 observed, fix62d)
+        depthwise_checks(int(orig_input_shape[3]), ksize, strides, "AvgPoolGrad", None)
+        return np.zeros(tuple(int(d) for d in orig_input_shape), g.dtype)
     out_hw, pads = _geometry(orig_input_shape, ksize, strides, padding, (), "AvgPoolGrad")
     want = (int(orig_input_shape[0]), int(out_hw[0]), int(out_hw[1]), int(orig_input_shape[3]))
     onednn = host_cpu.current().onednn(g.dtype.name, _NCHW_DTYPES["AvgPool"])

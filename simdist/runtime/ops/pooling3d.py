@@ -60,6 +60,11 @@ def _check(shape: Sequence[int], ksize: Sequence[int], strides: Sequence[int], o
         # MklPoolParameters::Init reads the depth window: a [2, 2] input under ksize [1, 2, 1, 1, 2] is the rank's
         # InvalidArgumentError; MaxPool3D refuses the depth window first; fz37a, tape seed 3720261215 #163)
         raise errors.InvalidArgumentError(None, None, f"Input must be 4 or 5-dimensional [Op:{op}]")
+    if onednn and op == "AvgPool3D" and ksize[4] == 1 and len(shape) == 5:
+        # (oneDNN's AvgPool3D of channel window 1 pools the planes, rows and columns only: its channel stride is
+        # unread, as 2-D pooling's; TF 2.21 observed for float32 and bfloat16 (fix61b's open (d), fix62d's
+        # probe_pool.py); MaxPool3D, TF's own kernel, refuses any channel stride)
+        strides = tuple(strides[:4]) + (1,)
     if ksize[4] != 1 or strides[4] != 1:   # (MaxPooling3dGradGradOp names itself: observed on TF 2.21)
         who = "MaxPooling3dGradGrad" if op == "MaxPool3DGradGrad" else "Pooling"
         raise errors.UnimplementedError(None, None, f"{who} is not yet supported on the depth dimension. [Op:{op}]")
@@ -198,6 +203,13 @@ def _avg_pool3d(x: np.ndarray, ksize: tuple, strides: tuple, padding: str) -> np
     empty = _onednn_rank4(x, ksize, strides, padding, "AvgPool3D")
     if empty is not None:
         return empty
+    from simdist.runtime import host_cpu
+    if x.ndim == 5 and len(ksize) == 5 and ksize[4] != 1 and tuple(ksize[:4]) == (1, 1, 1, 1) and \
+            strides[0] == 1 and strides[4] == ksize[4] and x.shape[4] % ksize[4] == 0 and \
+            host_cpu.current().onednn_supports(x.dtype.name):
+        # (oneDNN's AvgPool3D of a channel window dividing the channels, its stride the window: an empty
+        # [N, 0, 0, 0, C / k], as its 2-D AvgPool; TF 2.21 observed for float32 and bfloat16, fix62d)
+        return np.zeros((x.shape[0], 0, 0, 0, x.shape[4] // int(ksize[4])), x.dtype)
     out, pads = _geometry(x.shape, ksize, strides, padding, "AvgPool3D", x.dtype)
     xw = x.astype(np.float32) if x.dtype.itemsize == 2 else x
     s = np.sum(_flat(xw, ksize, strides, out, pads, xw.dtype.type(0)), axis=4)

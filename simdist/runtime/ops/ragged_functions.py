@@ -369,26 +369,67 @@ def boolean_mask(data: Any, mask: Any, name: str | None = None) -> Any:
 
 
 def stack_dynamic_partitions(data: Any, partitions: Any, num_partitions: int, name: str | None = None) -> Any:
-    """`tf.ragged.stack_dynamic_partitions`: row p holds data's items whose partition is p, in
-    order (partitions in [0, num_partitions))."""
-    p = _t(partitions)
-    pv = p._v.astype(np.int64)
-    n = int(num_partitions)
-    if pv.size and (pv < 0).any():
-        raise errors.InvalidArgumentError(None, None, "partitions must be non-negative\nCondition x >= 0 did not "
-                                          "hold element-wise:")
-    if pv.size and pv.max() >= n:
-        rp.fail_binary("partitions must be less than num_partitions", "<", False, pv[pv >= n][:1], np.asarray([n]))
-    order = np.argsort(pv, kind="stable")
-    counts = np.bincount(pv, minlength=n)[:n] if pv.size else np.zeros(n, np.int64)
-    idx = convert_to_tensor(order.astype(np.int64), dtype=dtypes.int64)
-    if isinstance(data, RaggedTensor):
-        vals = _gather_rows(data, idx)
-        rsd = data.row_splits_dtype
-    else:
-        vals = array.gather(_t(data), idx)
-        rsd = dtypes.int32 if p.dtype == dtypes.int32 else dtypes.int64
-    return RaggedTensor(vals, rp.as_splits_tensor(np.concatenate([[0], np.cumsum(counts)]), rsd), internal=True)
+    """`tf.ragged.stack_dynamic_partitions`: row p holds data's slices whose partition is p, in row-major order, as TF
+    2.21's ragged_array_ops builds it (fz62, fourth generator seeds 62401 #2, 62403): partitions converted preferring
+    a ragged data's row-splits dtype, its shape compatible with data's leading dimensions (ValueError "Shapes ... are
+    incompatible"), a scalar partition the whole data in its row, a vector sorted stably, and a higher rank taken
+    apart into ragged rows first (data and partitions `from_tensor` with the partitions' dtype as their row-splits
+    dtype: a float one is Shape's out_type error) and stacked by its values."""
+    if not isinstance(data, RaggedTensor):
+        data = _t(data)
+    splits_dtype = data.row_splits.dtype if isinstance(data, RaggedTensor) else None
+    if not isinstance(partitions, RaggedTensor):
+        partitions = _t(partitions) if isinstance(partitions, Tensor) or splits_dtype is None else \
+            _preferred(partitions, splits_dtype)
+    n = num_partitions if isinstance(num_partitions, Tensor) else _preferred(num_partitions, partitions.dtype)
+    if splits_dtype is not None and partitions.dtype != splits_dtype:
+        partitions = partitions.with_flat_values(math.cast(partitions.flat_values, splits_dtype)) \
+            if isinstance(partitions, RaggedTensor) else math.cast(partitions, splits_dtype)
+    n = math.cast(n, partitions.dtype)
+    rank = partitions.shape.rank
+    if rank is None:
+        raise ValueError("partitions must have known rank.")
+    n.shape.assert_has_rank(0)
+    partitions.shape.assert_is_compatible_with(data.shape[:rank])
+    if rank == 0:
+        return RaggedTensor.from_value_rowids(array.stack([data]), array.stack([partitions]), nrows=n, validate=False)
+    if rank == 1:
+        if isinstance(partitions, RaggedTensor):
+            partitions = partitions.flat_values
+        pv = partitions._v
+        from simdist.runtime.ops import sorting
+        order = sorting.argsort(partitions, stable=True)
+        rowids = array.gather(partitions, order)
+        values = _gather_rows(data, order) if isinstance(data, RaggedTensor) else array.gather(data, order)
+        if pv.size and bool(np.max(pv) >= n._v):
+            rp.fail_binary("partitions must be less than num_partitions", "<", False, pv[pv >= n._v][:1],
+                           np.asarray([n._v]))
+        if pv.size and (pv < 0).any():
+            raise errors.InvalidArgumentError(None, None, "partitions must be non-negative.\nCondition x >= 0 did "
+                                              "not hold element-wise:")
+        return RaggedTensor.from_value_rowids(values, rowids, nrows=n, validate=False)
+    if partitions.dtype not in (dtypes.int32, dtypes.int64):
+        raise errors.InvalidArgumentError(
+            None, None, f"Value for attr 'out_type' of {tf_name(partitions.dtype)} is not in the list of allowed "
+                        f"values: int32, int64\n\t; NodeDef: {{{{node Shape}}}}; Op<name=Shape; signature=input:T -> "
+                        f"output:out_type; attr=T:type; attr=out_type:type,default=DT_INT32,allowed=[DT_INT32, "
+                        f"DT_INT64]> [Op:Shape] name: ")
+    if not isinstance(data, RaggedTensor):
+        data = RaggedTensor.from_tensor(data, row_splits_dtype=partitions.dtype, ragged_rank=1)
+    if not isinstance(partitions, RaggedTensor):
+        partitions = RaggedTensor.from_tensor(partitions, row_splits_dtype=partitions.dtype,
+                                              ragged_rank=max(data.ragged_rank, rank - 1))
+    if not np.array_equal(data.row_splits._v, partitions.row_splits._v):
+        raise errors.InvalidArgumentError(None, None, "data and partitions have incompatible ragged shapes")
+    return stack_dynamic_partitions(data.values, partitions.values, n)
+
+
+def _preferred(x: Any, dtype: Any) -> Tensor:
+    """convert_to_tensor with a preferred dtype: `dtype` where the value converts to it, else its own."""
+    try:
+        return convert_to_tensor(x, dtype=dtype)
+    except (TypeError, ValueError):
+        return convert_to_tensor(x)
 
 
 def _cross_rows(inputs: Any, feature: Any) -> tuple[list[list[Any]], Any]:

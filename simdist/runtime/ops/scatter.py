@@ -283,12 +283,21 @@ def _scatter_nd(idx: np.ndarray, upd: np.ndarray, shape: tuple[int, ...]) -> np.
     call checks the shapes of its own run first (`_check_updates`, which `scatter_nd` ran as the call recorded)."""
     _check_updates(idx, upd.shape, shape, "ScatterNd")
     _valid_empty(len(shape), idx.size, upd.size, "ScatterNd")
-    out = np.zeros(shape, dtype=upd.dtype)
+    strings = upd.dtype.kind in "OSU"
+    out = np.full(shape, b"", dtype=object) if strings else np.zeros(shape, dtype=upd.dtype)
     if out.size == 0 and idx.size:
         raise errors.InvalidArgumentError(None, None, "Indices and updates specified for empty output.  indices "
                                           f"shape: {args.dims(idx.shape)} [Op:ScatterNd]")
     if not scatters_nothing(idx.shape, shape, "ScatterNd"):
-        np.add.at(out, _check_nd(idx, shape, "shape", "ScatterNd"), upd)
+        pos = _check_nd(idx, shape, "shape", "ScatterNd")
+        if not strings:
+            np.add.at(out, pos, upd)   # (duplicates add up)
+            return out
+        # (tstring's ScatterNd adds by concatenation, in the updates' order: duplicates join, b"8" + b"5"; TF 2.21
+        # observed, fix62d)
+        rows = upd.reshape((-1,) + tuple(shape[idx.shape[-1]:]))
+        for i, at in enumerate(zip(*(np.ravel(p) for p in pos))):
+            out[at] = np.frompyfunc(lambda a, b: bytes(a) + bytes(b), 2, 1)(out[at], rows[i])
     return out
 
 
@@ -425,7 +434,19 @@ def scatter_nd(indices: Any, updates: Any, shape: Any, name: str | None = None) 
     from simdist.runtime.ops import graph_inputs
     graph_inputs.check("ScatterNd", (indices, updates, shape))   # (a graph: shape's Tindices against the
     # indices' before the shape function; fz14 seed 1420262402 #49)
+    if not context.in_function() and not isinstance(indices, Tensor) and isinstance(shape, Tensor):
+        # (eagerly the fast path takes Tindices from an EagerTensor among the inputs sharing it: Python indices
+        # beside a shape tensor take the shape's dtype — int64 computes, int16 finds no kernel, int8/uint* are not
+        # allowed; traced, op_def_library converts the indices first, int32; fix62d, vsweep62 v-scatter)
+        indices = convert_to_tensor(indices, dtype=shape.dtype)
     idx = _indices(indices, "ScatterNd")
+    if idx.dtype == dtypes.int16:
+        # (int16 is in the op def's Tindices and no CPU kernel registers it: NotFoundError eagerly; traced, the
+        # shape function reads the shape tensor, int16 too, first: ValueError; TF 2.21 observed, fix62d)
+        err = errors.NotFoundError(None, None, "Could not find device for node: {{node ScatterNd}} = ScatterNd["
+                                   f"T=DT_{args.tf_name(_t(updates).dtype).upper()}, Tindices=DT_INT16, "
+                                   'bad_indices_policy=""] [Op:ScatterNd]')
+        raise trace_errors.static(err, ValueError, "Input tensor must be int32 or int64, but was int16")
     upd = _t(updates)
     if isinstance(shape, Tensor) and shape.dtype != idx.dtype and shape.dtype.is_integer:
         # (shape shares the Tindices attr the indices fixed: an int64 shape beside int32 indices is the kernel's
@@ -434,7 +455,6 @@ def scatter_nd(indices: Any, updates: Any, shape: Any, name: str | None = None) 
     raw = shape._v if isinstance(shape, Tensor) else shape
     shape_rank = np.ndim(raw) if isinstance(raw, (list, tuple, np.ndarray, int, np.integer)) else 1
     shp = args.shape_arg(shape) if shape_rank == 1 else ()   # (else "Shape must be a vector", after the ranks)
-    from simdist.runtime import context
     from simdist.runtime.ops import graph_constants
     if context.in_function() and shape_rank == 1 and (not isinstance(shape, Tensor) or graph_constants.known(shape)):
         # (traced: ScatterNdShapeHelper refuses indices or updates holding elements for an output the graph knows

@@ -436,10 +436,12 @@ def sampled_addmm(indices: Any, values: Any, dense_shape: Any, mat1: Any, mat2: 
     as (indices, values, dense_shape); the product's rows and columns gathered and their products
     summed over the last axis."""
     ind = _t(indices)
-    vals = values if isinstance(values, Tensor) else convert_to_tensor(values, dtype=output_type)
-    shape = dense_shape if isinstance(dense_shape, Tensor) else convert_to_tensor(dense_shape, dtype=dtypes.int32)
-    m1 = mat1 if isinstance(mat1, Tensor) else convert_to_tensor(mat1, dtype=output_type)
-    m2 = mat2 if isinstance(mat2, Tensor) else convert_to_tensor(mat2, dtype=output_type)
+    # (each converted with its dtype, tensors too: a tensor of another dtype is convert_to_tensor's ValueError, TF 2.21;
+    # fz62, fourth generator seeds 62404-62408)
+    vals = convert_to_tensor(values, dtype=output_type)
+    shape = convert_to_tensor(dense_shape, dtype=dtypes.int32)
+    m1 = convert_to_tensor(mat1, dtype=output_type)
+    m2 = convert_to_tensor(mat2, dtype=output_type)
     out_shape = array.stack([m1.shape[-2], m2.shape[-1]])
     if not bool(reductions.reduce_all(math.equal(shape, out_shape))._v):
         raise ValueError(f"Dense shape: {shape} does not match output shape: {out_shape}")

@@ -18,7 +18,7 @@ import numpy as np
 
 from simdist.runtime import dtypes
 from simdist.runtime.indexed_slices import IndexedSlices
-from simdist.runtime.ops import array, dispatch
+from simdist.runtime.ops import array, dispatch, trace_errors
 from simdist.runtime.ops.attr_rules import make_bool as _make_bool   # (the wrappers' make_bool: ops.attr-types)
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.counting import no_tf_gradient
@@ -141,8 +141,9 @@ def _rule(kind: str, op: str) -> Any:
             raise invalid(f"Value for attr 'T' of {dts[0].name} is not in the list of allowed values", op)
         for k, name in ((1, "Tidx"), (2, "Tsegmentids")):
             if dts[k] not in (dtypes.int32, dtypes.int64):
-                raise TypeError(f"Value passed to parameter '{('indices', 'segment_ids')[k - 1]}' has DataType "
-                                f"{dts[k].name} not in list of allowed values: int32, int64")
+                # (eagerly the attr's InvalidArgumentError, op_def_library's TypeError in a graph; TF 2.21, fz62:
+                # the fourth generator's seeds 62404-62408)
+                raise trace_errors.attr_not_allowed(op, name, dts[k], "int32, int64")
         return dts[0]
     return rule
 

@@ -252,7 +252,7 @@ def eigen_order_sum(v: np.ndarray, axis: Any, keepdims: bool, loads: int = 1,
     # (a strided view another op left, depthwise_conv2d's output or a transpose, held contiguously first: the plan's
     # NumPy reductions follow the strides in their pairwise inner loops, so `reduce_mean(depthwise_conv2d(x, k),
     # [1, 2])` differed from the same values held contiguously, which are Eigen's sum; fz61, tf.image.ssim)
-    v = np.ascontiguousarray(v)
+    v = v if v.flags.c_contiguous else np.ascontiguousarray(v)   # (a 0-d array stays 0-d)
     axes = tuple(range(v.ndim)) if axis is None else tuple(sorted({a % v.ndim for a in axis}))
     key = (v.shape, axes, keepdims, dtype, loads, stacked)
     try:

@@ -61,7 +61,7 @@ def not_allowed(err: BaseException, op: str, got: dtypes.DType, allowed: str) ->
 # The input a type attr other than T binds, per op (op_def_library names it in its TypeError).
 _ATTR_INPUT = {"Tindices": "indices", "TI": "indices", "Taxis": "axis", "Tnumsegments": "num_segments",
                "Tidx": "indices", "Tpaddings": "paddings", "Tmultiples": "multiples", "Ta": "x", "Tb": "y", "Tperm": "perm",
-               "index_type": "dims", "Tshape": "shape", "Tlen": "size_splits", "Tk": "k"}
+               "index_type": "dims", "Tshape": "shape", "Tlen": "size_splits", "Tk": "k", "Tsegmentids": "segment_ids"}
 _SEGMENT_IDS = ("SegmentSum", "SegmentMean", "SegmentMax", "SegmentMin", "SegmentProd", "UnsortedSegmentSum",
                 "UnsortedSegmentMax", "UnsortedSegmentMin", "UnsortedSegmentProd")
 
