@@ -141,14 +141,16 @@ CATALOGUE: list[Mutant] = [
            "per-replica sums along an axis accumulate in float32, losing int64/float64 precision"),
     # -- strategies/base: run, reduce, gather, all-reduce, local results ------------------------------
     Mutant("all-reduce-ignores-mean", "denominator", B,
-           "per_leaf.append(_reduce_axis_none(op, comps, ring=",
-           "per_leaf.append(_reduce_axis_none(ReduceOp.SUM, comps, ring=",
+           "divide[k] = ring is True and _traced_mean(op, comps)\n                    with collective_launch(on):\n"
+           "                        per_leaf.append(_reduce_axis_none(ReduceOp.SUM if divide[k] else op, comps, ring=",
+           "divide[k] = False\n                    with collective_launch(on):\n"
+           "                        per_leaf.append(_reduce_axis_none(ReduceOp.SUM, comps, ring=",
            "ReplicaContext.all_reduce always sums"),
     Mutant("all-reduce-results-on-replica-0", "placement", B,
-           "else t, devs[i] if devs else None)\n                             for k, t in enumerate(per_leaf)]) "
-           "for i in range(len(payloads))]\n\n        traced_packs",
-           "else t, devs[0] if devs else None)\n                             for k, t in enumerate(per_leaf)]) "
-           "for i in range(len(payloads))]\n\n        traced_packs",
+           "else t, devs[i] if devs else None)\n                             if not divide[k] else "
+           "_replica_mean(t, len(payloads), devs[i] if devs else None, i)\n",
+           "else t, devs[0] if devs else None)\n                             if not divide[k] else "
+           "_replica_mean(t, len(payloads), devs[0] if devs else None, i)\n",
            "every replica's all-reduce result lives on replica 0's device"),
     Mutant("run-args-type-error-class", "error-class", B,
            "        if not isinstance(args, (list, tuple)):\n            raise ValueError(f\"positional args must be "

@@ -116,13 +116,17 @@ class ReplicaContext:
             if traced_packs and not all(same):
                 replica_batch.check_traced_packs(payloads[0], int(getattr(options, "bytes_per_pack", 0) or 0))
             per_leaf = []
+            ring = strategy.extended._ring_reduce()
+            # (the leaves whose MEAN each replica divides for itself: `_replica_mean`)
+            divide = [False] * len(leaves)
             packed = _ring_packs(op, [_replica_components([p[k] for p in payloads]) for k in range(len(leaves))],
-                                 int(getattr(options, "bytes_per_pack", 0) or 0)) \
-                if RING_PACKS and traced_packs and not any(same) and strategy.extended._ring_reduce() else {}
+                                 int(getattr(options, "bytes_per_pack", 0) or 0), divide=ring is not True) \
+                if RING_PACKS and traced_packs and not any(same) and ring else {}
             for k in range(len(leaves)):
                 comps = _replica_components([p[k] for p in payloads])
                 if k in packed:
                     per_leaf.append(packed[k])
+                    divide[k] = op is ReduceOp.MEAN and ring is True
                 elif same[k]:
                     per_leaf.append(None)
                 elif any(isinstance(c, IndexedSlices) for c in comps):
@@ -130,11 +134,13 @@ class ReplicaContext:
                 else:
                     on = strategy._gather_is_collective() and not any(
                         getattr(c, "dtype", None) is dtypes.int32 for c in comps)
+                    divide[k] = ring is True and _traced_mean(op, comps)
                     with collective_launch(on):
-                        per_leaf.append(_reduce_axis_none(op, comps, ring=strategy.extended._ring_reduce()))
+                        per_leaf.append(_reduce_axis_none(ReduceOp.SUM if divide[k] else op, comps, ring=ring))
             devs = strategy.extended.worker_devices
             # (TF's custom gradient wraps every output in an identity on the replica's device)
             return [rebuild([_place(_as_value(payloads[i][k]) if same[k] else t, devs[i] if devs else None)
+                             if not divide[k] else _replica_mean(t, len(payloads), devs[i] if devs else None, i)
                              for k, t in enumerate(per_leaf)]) for i in range(len(payloads))]
 
         traced_packs = ext._same_leaf_reduce == "all_or_nothing" and context.in_function()
@@ -980,6 +986,33 @@ def _folded_mean(arr: np.ndarray, dt: Any, n: int, dest: str) -> Tensor:
     return Tensor(np.asarray(arr / np.asarray(n, arr.dtype), arr.dtype), dt, dest)
 
 
+def _traced_mean(op: ReduceOp, comps: list[Any]) -> bool:
+    """Whether `_reduce_axis_none` computes this MEAN as a SUM and a RealDiv op (a recorded call: the RealDiv meets
+    Grappler's rules)."""
+    return op is ReduceOp.MEAN and len(comps) > 1 and dispatch.recording() and \
+        getattr(comps[0], "dtype", None) in _DIVIDED_MEANS
+
+
+_DIVIDED_MEANS = (dtypes.float32, dtypes.float64, dtypes.float16, dtypes.bfloat16, dtypes.int32, dtypes.int64)
+
+
+def _replica_mean(total: Tensor, n: int, device: str | None, replica: int) -> Tensor:
+    """Replica `replica`'s MEAN of a ring all-reduce in a recorded call: the sum placed on its device and divided
+    there by its own RealDiv, in its lane (CollectiveAllReduce._all_reduce: `v / group_size` under
+    `ops.device(self._devices[replica_id])`, one division per replica; observed on TF 2.21: RunMetadata's optimized
+    graph of three replicas holds three, each rewritten alone — `(s / 3) * w` is s * (w * (1 / 3)) where the
+    division has one consumer; clause reduce.ring-order, fix62c)."""
+    placed = _place(total, device)
+    rec = dispatch.recorder()
+    was = rec.lane if rec is not None else None
+    dispatch.replica_turn(replica, n)
+    try:
+        with context.device_scope(device) if device is not None else contextlib.nullcontext():
+            return _mean_of_sum(placed, n)
+    finally:
+        dispatch.replica_turn(was, n)
+
+
 def _mean_of_sum(total: Tensor, n: int) -> Tensor:
     """A MEAN's `sum / n` as TF's RealDiv op (in a recorded tf.function, Grappler's rules see it)."""
     from simdist.runtime.ops import math as math_ops
@@ -993,7 +1026,8 @@ def _mean_of_sum(total: Tensor, n: int) -> Tensor:
 RING_PACKS = True
 
 
-def _ring_packs(op: ReduceOp, comps_by_leaf: list[list[Any]], bytes_per_pack: int) -> dict[int, Tensor]:
+def _ring_packs(op: ReduceOp, comps_by_leaf: list[list[Any]], bytes_per_pack: int,
+                divide: bool = True) -> dict[int, Tensor]:
     """Clause reduce.ring-order, a nest's all-reduce in a tf.function on the ring collective (CollectiveAllReduce
     `_all_reduce`, cross_device_utils CollectiveReplicaLauncher.batch_all_reduce): the dense leaves, reversed, are
     grouped by `bytes_per_pack` (0: one pack) and each pack's leaves are flattened and concatenated into one tensor
@@ -1046,7 +1080,7 @@ def _ring_packs(op: ReduceOp, comps_by_leaf: list[list[Any]], bytes_per_pack: in
             t = Tensor(part(dispatch.raw(total)), dt, context.current_device())
             if dispatch.recording():
                 t = dispatch.reduced(part, [total], t, folds=False)
-            out[k] = _mean_of_sum(t, r) if op is ReduceOp.MEAN else t
+            out[k] = _mean_of_sum(t, r) if op is ReduceOp.MEAN and divide else t
     return out
 
 

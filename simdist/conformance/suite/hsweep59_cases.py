@@ -43,10 +43,6 @@ FLOATS = ("float16", "bfloat16", "float32", "float64")
 STRATEGIES = ("mirrored", "one", "central", "default")
 
 #: simdist's disagreements with TF 2.21 found by this sweep and not fixed: (program, key left out, the evidence)
-_W_CSE_SORT = ("bfloat16 traced: the replica's gradient is constant in TF's graph (the replica id is a Const there) "
-               "and Grappler's common subgraph elimination sorts the gradient's AddN(ones, 2v, 2v) by node name "
-               "(merging the two Muls) before constant folding evaluates it as (2v + 2v) + 1; simdist folds an AddN "
-               "of constants in its written order (lead60; /work/wt/lead60_logs/gd60)")
 _W_CENTRAL = ("the gradient of a traced CentralStorageStrategy MEAN/nested all_reduce in float16/bfloat16/float32: "
               "values agree, the gradients differ in the last bit (TF's reduction order or dtype of the gradient "
               "all-reduce on the central device not modelled)")
@@ -64,7 +60,9 @@ _W_LAST_BIT = ("a last-bit disagreement in a second-order or traced gradient (th
 #: lead60, strategy.reduce(axis=0) of OneDevice and the default strategy under a tape gave None: clause
 #: autodiff.strategy-run, the hs-cross-one/default "reduce SUM/MEAN axis=0" keys)
 OPEN: tuple[tuple[str, str, str], ...] = (
-    *((f"hs-dist-{k}-bfloat16", "stop-on-replica-0 traced", _W_CSE_SORT) for k in ("mirrored", "central")),
+    # (closed, fix62c measuring lead62's change: the hs-dist-mirrored/central-bfloat16 "stop-on-replica-0 traced" keys;
+    # replica 1's gradient AddN(ones, Mul, Mul_1) reads a collective's result, no Const to Grappler, so common subgraph
+    # elimination sorts it by name as AddN(Mul, Mul, ones): (2v + 2v) + 1; clause function.grappler-rewrites)
     ("hs-dist-central-float16", "mean traced", _W_CENTRAL), ("hs-dist-central-float16", "nest traced", _W_CENTRAL),
     ("hs-dist-central-bfloat16", "mean traced", _W_CENTRAL),
     ("hs-dist-central-bfloat16", "nest traced", _W_CENTRAL), ("hs-dist-central-float32", "mean traced", _W_CENTRAL),

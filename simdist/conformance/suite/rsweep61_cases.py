@@ -51,7 +51,9 @@ OPEN: dict[str, tuple[str, ...]] = {
     # gradient (Grappler's arithmetic rewrites); /work/wt/fix61d_logs/g2.py.
     # The 4-replica keys were closed by lead62 (clause function.grappler-rewrites, "captured tensors are arguments"):
     # the function's constants captured from outside are graph arguments, not folded, and x's terms sum in name order.
-    "r3-grads": ("all_reduce MEAN traced",),
+    # The 3-replica key was closed by fix62c (clause reduce.ring-order): each replica divides its MEAN by its own
+    # RealDiv, and a collective's result is no Const to ConstantPushDown, so `(s * (1 / 3)) * w` runs as
+    # s * (w * (1 / 3)), as TF 2.21's optimized graph of the replica function shows.
     # (3) fixed (fix61d, clause reduce.ring-order): extended.batch_reduce_to in a tf.function (cross-replica) packs
     # the values into one ring all-reduce per pack, as a replica's traced nest all_reduce (the "SUM/MEAN none/bpp64
     # traced" keys of r3-/r4-batch-reduce, formerly left out here, now compared).

@@ -403,7 +403,7 @@ def _mul_input(view: Any, t: Tensor, dtype: Any) -> tuple | None:
     from simdist.runtime.ops import static_shapes
     rec = view.rec
     j = view.node_of(t)
-    if j is None or t.dtype != dtype or rec.is_constant(t) or symbolic.optimized_name(t) is None \
+    if j is None or t.dtype != dtype or _folds(rec, t) or symbolic.optimized_name(t) is None \
             or symbolic.drives_control(t):   # (DrivesControlDependency: a gradient's `grad`, grad_controls.py)
         return None
     n = rec.nodes[j]
@@ -450,7 +450,7 @@ def _min_broadcasts(view: Any, i: int) -> Tensor | None:
     if a is None or b is None:
         return None
     dt = a.dtype
-    if b.dtype != dt or not (_is_float(a) or dt.is_complex) or rec.is_constant(view.tensor(i)):
+    if b.dtype != dt or not (_is_float(a) or dt.is_complex) or _folds(rec, view.tensor(i)):
         return None
     name = symbolic.optimized_name
     sa, sb = static_shapes.graph_known_shape(a), static_shapes.graph_known_shape(b)
@@ -536,7 +536,7 @@ def _pushed_down(view: Any, c: Tensor, child: Tensor, dt: Any, made: list[int], 
     k = view.node_of(child)
     cn = rec.nodes[k] if k is not None else None
     if cn is None or cn.kind != 1 or cn.op is None or cn.op.name != "Mul" or len(cn.ins) != 2 \
-            or view.consumers(k) != 1 or rec.is_constant(child) or name(child) is None or child.dtype != dt \
+            or view.consumers(k) != 1 or _folds(rec, child) or name(child) is None or child.dtype != dt \
             or view.tensor(cn.ins[0]) is None or view.tensor(cn.ins[1]) is None:
         return None
     x, y = view.tensor(cn.ins[0]), view.tensor(cn.ins[1])
@@ -1680,7 +1680,7 @@ def _really_constant(rec: Any, t: Tensor) -> bool:
     if i is None:
         parent = getattr(rec, "parent", None)
         return parent is not None and _really_constant(parent, t)
-    return _back_to_literals(rec, i, lambda j, n: None if rec.static[j] else False)
+    return _back_to_literals(rec, i, lambda j, n: None if rec.static[j] and rec.folds[j] else False)
 
 
 def _back_to_literals(rec: Any, i: int, visit: Any) -> bool:
