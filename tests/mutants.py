@@ -13382,11 +13382,6 @@ TRAINING_BATCH83: list[Mutant] = [
        "    if not 1 <= k <= 5:\n",
        "mainstream: the scatter kernels' index depth taken as 1..5, as TF's error text says, instead of the switch's "
        "1..7: a tensor_scatter_nd of depth 6 or 7 refused"),
-    _t("maxpool-grad-depth-stride-unchecked", "missing-error", "simdist/runtime/ops/pooling.py",
-       "    if ksize[3] != 1 or strides[3] != 1:\n",
-       "    if ksize[3] != 1:\n",
-       "mainstream: MaxPoolGrad/MaxPoolGradGrad check only the depth window, not a depth stride other than 1 "
-       "(TF's UnimplementedError)"),
     _t("softmax-onednn-rank-six-accepted", "boundary", "simdist/runtime/ops/activations.py",
        "not 1 <= a.ndim <= 5:\n",
        "not 1 <= a.ndim <= 6:\n",
@@ -13396,11 +13391,6 @@ TRAINING_BATCH83: list[Mutant] = [
        "    if lab.name not in (\"int32\", \"int64\"):\n",
        "    if lab.name not in (\"int16\", \"int32\", \"int64\"):\n",
        "mainstream: SparseSoftmaxCrossEntropyWithLogits takes int16 labels (its Tlabels is int32 or int64 only)"),
-    _t("exp-bfloat16-off-packets", "dtype", "simdist/runtime/ops/unary.py",
-       "    if a.dtype == np.float32 or (a.dtype.itemsize == 2 and a.dtype.kind in \"fV\"):",
-       "    if a.dtype == np.float32 or a.dtype == np.float16:",
-       "mainstream, subtle: bfloat16's Exp not through Eigen's float packets (its kind is 'V', not 'f'): bfloat16 exp "
-       "values rounded otherwise"),
     _t("where-condition-converted-by-hint", "dtype", "simdist/runtime/ops/math.py",
        "    c = _t(condition) if _tensorlike(condition) else convert_to_tensor(condition, dtype=dtypes.bool_)\n",
        "    c = _t(condition) if _tensorlike(condition) else convert_to_tensor(condition, dtype_hint=dtypes.bool_)\n",
@@ -13430,11 +13420,6 @@ TRAINING_BATCH83: list[Mutant] = [
        "    bounds = gemv_k_bounds(m if m == 1 else n, m, k, n)\n",
        "mainstream, subtle: oneDNN's matrix-vector split counts the rows (1) as its outputs for one row times a matrix "
        "instead of the columns: a 1 x k x 1,100 product split over k where TF sums it in order"),
-    _t("minmax-collapse-reduced-unit-kept", "boundary", "simdist/runtime/ops/minmax_zeros.py",
-       "        if n == 1:\n            continue\n",
-       "        if n == 1 and d not in axes:\n            continue\n",
-       "mainstream, subtle: ReductionHelper's collapse keeps a reduced size-1 dimension, splitting a run of reduced "
-       "dimensions: reduce_max/min of signed zeros return the other zero"),
     _t("plain-matmul-nans-unordered", "missing-error", "simdist/runtime/ops/onednn_matmul.py",
        "    return _blocked(x, y, k_blocks(k), nans=True)\n",
        "    return _blocked(x, y, k_blocks(k))\n",
@@ -13445,16 +13430,32 @@ TRAINING_BATCH83: list[Mutant] = [
        "            out = first_nan((p + out).astype(_F), out, p) if nans else (out + p).astype(_F)\n",
        "subtle: where two k blocks of oneDNN's sgemm both hold a NaN, the earlier blocks' NaN is taken instead of the "
        "new block's (the first operand of its addition): NaN payloads of k > 384 products differ"),
-    _t("pldexp-factors-reassociated", "order", "simdist/runtime/ops/packet_pow.py",
-       "    out = ((a * c) * c) * c\n    return out * _pow2((ei - 3 * b).astype(_F))\n",
-       "    out = a * (c * c * c)\n    return out * _pow2((ei - 3 * b).astype(_F))\n",
-       "mainstream, subtle: pldexp's three power-of-two factors multiplied together first instead of into a one at a "
-       "time: results near the subnormal range (and c^3 overflowing) rounded otherwise"),
+    _t("transposed-b-nans-compiled", "missing-error", "simdist/runtime/ops/onednn_matmul.py",
+       "    if out is None or np.isnan(out).any():\n",
+       "    if out is None:\n",
+       "mainstream, subtle: a transpose_b float32 product holding NaNs keeps the compiled kernel's NaN payloads instead "
+       "of the kernel's steps' (the pure reference): NaN payloads differ"),
+    _t("first-nan-last-operand", "order", "simdist/runtime/ops/nan_operands.py",
+       "    for v in operands:\n        v = np.broadcast_to(np.asarray(v), out.shape)\n",
+       "    for v in reversed(operands):\n        v = np.broadcast_to(np.asarray(v), out.shape)\n",
+       "subtle: where several operands of an elementwise kernel are NaN, the last one's payload is taken instead of the "
+       "first's"),
+    _t("chain-nan-y-first", "order", "simdist/runtime/ops/nan_operands.py",
+       "    has, bits = _last_nan_operand(x[i], y[:, j].T, x_first)\n",
+       "    has, bits = _last_nan_operand(x[i], y[:, j].T, not x_first)\n",
+       "subtle: oneDNN's sgemm chain takes y's NaN before x's at one step (and x's before y's for one row): NaN "
+       "payloads of products with NaNs in both operands differ"),
+    _t("conv-padding-case-insensitive", "missing-error", "simdist/runtime/ops/conv.py",
+       "    if padding not in (\"SAME\", \"VALID\"):\n",
+       "    if str(padding).upper() not in (\"SAME\", \"VALID\"):\n",
+       "mainstream: the convolutions' padding attr compared without case: 'same' accepted (and then taken as VALID) "
+       "instead of TF's InvalidArgumentError"),
+    _t("dropout-set-shape-rank-one-way", "missing-error", "simdist/runtime/ops/nn.py",
+       "    if len(ko) != len(kx):\n",
+       "    if len(ko) < len(kx):\n",
+       "mainstream: dropout's set_shape in a graph checks only that the result has no fewer dimensions than x: a "
+       "noise_shape of higher rank than x passes (zip) instead of MergeShapes' ValueError"),
     # -- the tape and custom gradients
-    _t("forwardprop-through-stop-gradient", "gradient", "simdist/runtime/autodiff/forwardprop.py",
-       "        if self.busy or opdef.name == \"StopGradient\":\n",
-       "        if self.busy:\n",
-       "a ForwardAccumulator's tangents flow through tf.stop_gradient (TF's JVP stops there)"),
     _t("jacobian-watched-variables-in-watch-order", "order", "simdist/runtime/autodiff/tape.py",
        "        self._watched_variables = tuple(in_creation_order(tape.watched_vars))\n",
        "        self._watched_variables = tuple(tape.watched_vars)\n",
@@ -13465,11 +13466,6 @@ TRAINING_BATCH83: list[Mutant] = [
        "    if a is None or b is None or len(a) != len(b):\n",
        "    if a is None or b is None:\n",
        "reduce_retracing relaxes shapes of different ranks dimension by dimension (zip) instead of to an unknown rank"),
-    _t("function-dict-arguments-by-key", "state", "simdist/tf/_function.py",
-       "            todo.extend(x.values())\n",
-       "            todo.extend(x)\n",
-       "a tf.function's dict argument walked by its keys: the tensors inside a dict are not marked as the graph's "
-       "inputs"),
     _t("square-rule-shared-sub", "boundary", "simdist/runtime/ops/grappler.py",
        "    if node is None or node.op.name != \"Sub\" or not _sole(a):\n",
        "    if node is None or node.op.name != \"Sub\":\n",
@@ -13485,6 +13481,10 @@ TRAINING_BATCH83: list[Mutant] = [
        "    order = sorted(range(len(ts)), key=lambda i: (len(names[i]), names[i]))\n",
        "mainstream, subtle: a traced AddN's inputs sorted by their names' length first (natural order: mul_2 before "
        "mul_10) instead of TF's byte order: gradient sums inside tf.function an ulp off"),
+    _t("retrace-cover-rank-unchecked", "boundary", "simdist/tf/_tracing_count.py",
+       "    return b is not None and len(a) == len(b) and all",
+       "    return b is not None and all",
+       "a relaxed trace's shape taken to cover a shape of another rank (zip stops at the shorter): no retrace"),
     # -- tf.data
     _t("filter-rejected-next-untested", "boundary", "simdist/runtime/data/map_filter.py",
        "                if bool(np.asarray(keep._v)):\n                    return flat\n",
@@ -13517,15 +13517,16 @@ TRAINING_BATCH83: list[Mutant] = [
        "mainstream: strategy.reduce(axis=None) reads only the first replica's component's device: a Python number "
        "returned by another replica reduced instead of AttributeError"),
     # -- random ops
-    _t("generator-skip-primary-in-replica", "formula", "simdist/runtime/ops/random_generator.py",
-       "            var = getattr(var, \"_local\", lambda: var)()\n",
-       "            var = var\n",
-       "Generator.skip in a replica skips the mirrored state's primary copy instead of the replica's own"),
     _t("random-shape-float-dims-accepted", "dtype", "simdist/runtime/ops/random.py",
        "        if all(isinstance(d, (int, np.integer)) or isinstance(d, Tensor) or d is None for d in shape):\n",
        "        if all(isinstance(d, (int, float, np.integer)) or isinstance(d, Tensor) or d is None for d in shape):\n",
        "mainstream: a random op's shape list of Python floats passes the shape dtype check (TF: float32, not an "
        "allowed Tshape/T)"),
+    _t("categorical-shard-block-per-thread", "formula", "simdist/runtime/ops/philox_dists.py",
+       "    block = min(total, max(_divup(total, 4 * threads), int(block_f)))\n",
+       "    block = min(total, max(_divup(total, threads), int(block_f)))\n",
+       "Shard's block size starts from total / threads instead of total / (4 threads): categorical's rows sharded "
+       "otherwise, other draws"),
 ]
 TRAINING += TRAINING_BATCH83
 CATALOGUE += TRAINING_BATCH83
