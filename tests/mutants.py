@@ -13344,10 +13344,12 @@ TRAINING_BATCH80: list[Mutant] = [
        "mainstream, subtle: Keras's convert_to_tensor(x, dtype) of a Python number converted to float32 (or int32) first and then "
        "cast, instead of straight to the result dtype (float64 operands of keras ops meet a rounded constant)"),
     _t("variable-operators-without-keras-promotion", "dtype", "simdist/keras/variables.py",
-       "    x, y = _ops._pair(_operand(a), _operand(b))\n",
+       "    x, y = _operand(a), _operand(b)\n",
        "    x, y = tf.convert_to_tensor(_operand(a)), tf.convert_to_tensor(_operand(b))\n",
        "mainstream: a Keras variable's arithmetic operators take TF's conversion of the other operand instead of "
-       "Keras's promotion (an int variable times a Python float, a float16 variable plus a float32 tensor)"),
+       "Keras's promotion (an int variable times a Python float, a float16 variable plus a float32 tensor; "
+       "ysweep62 moved the anchor: the operators now call backend.numpy's functions, whose weak Python numbers this "
+       "makes strong)"),
     _t("keras-convert-float-to-int-refused", "error-class", "simdist/keras/variables.py",
        "        elif dtype == \"bool\" or (dtype is not None and dtypes.is_int_dtype(dtype)):\n"
        "            return tf.cast(tf.convert_to_tensor(x), dtype)\n",

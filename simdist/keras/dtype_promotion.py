@@ -1,7 +1,7 @@
 """Keras 3's dtype promotion (keras/src/backend/common/dtypes.py `result_type`), the one rule
 every simdist Keras op that combines operands uses: the least upper bound on Keras's (JAX's)
 promotion lattice, Python `int`/`float` as weak types resolved with `floatx`'s precision, and
-the TensorFlow backend's 64-bit map (only uint64 narrows, to uint32).
+the TensorFlow backend's 64-bit map (uint64 narrows to uint32, complex128 to complex64).
 
 Why one module: Keras's `ops.add`/`multiply`/`matmul`/`concatenate`/`einsum` promote through
 this function, so a float16 input meets a float32 kernel as float32 (a `Dense(autocast=False)`
@@ -123,7 +123,9 @@ def result_type(*dtypes: Any) -> str:
         precision = config.floatx()[-2:]
         out = "bool" if out == "bool" else (f"int{precision}" if out.startswith("i")
                                             else f"uint{precision}" if out.startswith("u") else f"float{precision}")
-    return "uint32" if out == "uint64" else out
+    # (Keras's BIT64_TO_BIT32_DTYPE on TF: uint64 is uint32 and complex128 complex64 — a Python complex or a
+    # complex128 operand gives complex64; ysweep62)
+    return {"uint64": "uint32", "complex128": "complex64"}.get(out, out)
 
 
 def dtype_of(x: Any) -> Any:

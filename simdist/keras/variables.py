@@ -154,6 +154,8 @@ class Variable:
     """`keras.Variable(initializer, shape=None, dtype=None, trainable=True, autocast=True,
     aggregation="none", synchronization="auto", name=None)`."""
     _simdist_trackable = True   # a TF Trackable: tf.train.Checkpoint takes it (runtime/trackable.py)
+    # converted by `__tf_tensor__(dtype)` as an op's operand: another dtype is a ValueError (runtime/ops/math.py _operand)
+    _converts_with_dtype = True
 
     def __init__(self, initializer: Any, shape: Any = None, dtype: Any = None, trainable: bool = True,
                  autocast: bool = True, aggregation: str | None = "none", synchronization: str | None = "auto",
@@ -490,25 +492,17 @@ def _operand(x: Any) -> Any:
     return x._as_tensor() if isinstance(x, Variable) else x
 
 
-_FNS: dict[str, Callable[[Any, Any], Any]] = {}
+#: each operator's backend.numpy function (Keras 3.15's KerasVariable: `backend.numpy.<fn>(self.value, other)`)
+_KERAS_NUMPY = {"add": "add", "subtract": "subtract", "multiply": "multiply", "divide": "true_divide",
+                "floordiv": "floor_divide", "floormod": "mod", "pow": "power", "matmul": "matmul", "equal": "equal",
+                "not_equal": "not_equal", "less": "less", "less_equal": "less_equal", "greater": "greater",
+                "greater_equal": "greater_equal"}
 
 
 def _binary(name: str, a: Any, b: Any) -> Any:
-    """Keras's backend.numpy binary op on TF: operands promoted by Keras's rules (a Python
-    number takes the other operand's dtype)."""
-    from simdist.keras.optimizers import _ops
-    if name == "divide":
-        # (Keras's true_divide: both operands in `result_type(a, b, float)` first, so an int or bool variable
-        # divides in float32, not TF's float64 int32 quotient; clause keras.variable.operators)
-        from simdist.keras import dtype_promotion
-        (x, y), _ = dtype_promotion.promote(_operand(a), _operand(b), weak_float=True)
-        return tf.divide(x, y)
-    x, y = _ops._pair(_operand(a), _operand(b))
-    fn = _FNS.get(name)
-    if fn is None:
-        fn = _FNS[name] = {"add": tf.add, "subtract": tf.subtract, "multiply": tf.multiply, "divide": tf.divide,
-                           "floordiv": tf.math.floordiv, "floormod": tf.math.floormod, "pow": tf.pow,
-                           "matmul": tf.matmul, "equal": tf.equal, "not_equal": tf.not_equal, "less": tf.less,
-                           "less_equal": tf.less_equal, "greater": tf.greater,
-                           "greater_equal": tf.greater_equal}[name]
-    return fn(x, y)
+    """Keras's operator: backend.numpy's function of the operands, with its own promotion — a Python number weak
+    in add/subtract/multiply/comparisons (the other operand's dtype), converted first (strong: int32/float32) in
+    mod, floor_divide and power, true_divide in `result_type(a, b, float)`, an int8 matmul in int32 (clause
+    keras.variable; ysweep62)."""
+    x, y = _operand(a), _operand(b)
+    return getattr(_backend_numpy(), _KERAS_NUMPY[name])(x, y)

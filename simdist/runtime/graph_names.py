@@ -26,7 +26,7 @@ from typing import Any, Callable
 
 __all__ = ["GraphNames", "begin", "end", "current", "state", "set_state", "scope_name", "op_scope",
            "given_name", "first_op_named", "reserve", "identity_n", "scoped", "inner_name", "name_outputs",
-           "name_read", "name_constant", "named_constant", "quiet"]
+           "name_read", "name_constant", "named_constant", "quiet", "capture_name", "name_captures"]
 
 # ops.py's patterns: a scope at the root must be a valid op name; below it, a valid scope name
 _VALID_OP_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\\/>-]*$")
@@ -37,7 +37,7 @@ class GraphNames:
     """The names in use in one function graph (TF's Graph._names_in_use) and the exact name the
     next op of a given type takes (a public function's scope, `pending`)."""
 
-    __slots__ = ("in_use", "pending", "quiet")
+    __slots__ = ("in_use", "pending", "quiet", "captures")
 
     def __init__(self) -> None:
         self.in_use: dict[str, int] = {}
@@ -45,6 +45,8 @@ class GraphNames:
         # function's `name=` whose first node of any type takes it (first_op_named)
         self.pending: list[tuple[tuple | None, str]] = []
         self.quiet = 0   # > 0 while a Grappler rewrite runs its ops: they take no names
+        # id of a tensor made outside the call -> (the tensor, kept alive while the call runs; its capture's name)
+        self.captures: dict[int, tuple[Any, str]] = {}
 
     def unique(self, name: str) -> str:
         """TF's Graph.unique_name(name) with the name stack already prefixed: the first of `name`,
@@ -341,6 +343,64 @@ def name_outputs(op: Any, outs: tuple, inputs: Any = ()) -> None:
     ins = tuple(inputs)
     for k, t in enumerate(outs):
         symbolic.name_output(t, node, k, op.name, ins)
+    name_captures(op, ins, node)
+
+
+def name_captures(op: Any, inputs: Any, node: str | None = None) -> None:
+    """Name the tensors made outside the call that op (its node `node`; None: before the node is named, as a
+    Grappler rule asks) takes first: `capture_name`."""
+    names = current()
+    if names is None or names.quiet and node is not None:
+        return
+    for k, t in enumerate(inputs):
+        if id(t) not in names.captures and _capturable(t):
+            if op.name in _CONVERTED_BY_UID and _CONVERTED_BY_UID[op.name] in (k, None):
+                # (converted before the op by a call that names the capture `str(ops.uid())`: no letter, so at run
+                # time it is an argument `unknown`, `unknown_1`, ... in capture order: NodeNameMapping's Normalize)
+                n = sum(1 for _, c in names.captures.values() if c.startswith("unknown"))
+                names.captures[id(t)] = (t, "unknown" if n == 0 else f"unknown_{n}")
+                continue
+            arg = _input_name(op.name, k) if node is not None else None
+            if arg is not None:
+                names.captures[id(t)] = (t, names.unique(f"{node}/{arg}"))
+
+
+# ops whose TF Python converts a closed-over input (this index; None: every input) without a name, before the op
+# (add_n's convert_n_to_tensor_or_indexed_slices, a slice's _slice_helper: FuncGraph names the capture by a uid)
+_CONVERTED_BY_UID: dict[str, int | None] = {"AddN": None, "StridedSlice": 0}
+
+
+def _capturable(t: Any) -> bool:
+    """A tensor made outside the running call (an eager tensor it closes over), which TF's graph captures."""
+    from simdist.runtime import symbolic
+    from simdist.runtime.tensor import Tensor
+    return isinstance(t, Tensor) and not symbolic.is_graph(t)
+
+
+@functools.lru_cache(maxsize=None)
+def _input_name(op_type: str, k: int) -> str | None:
+    """The name of input k of TF's op `op_type` (its OpDef's input arg), where the inputs before it are single
+    tensors; None for a list input or an op simdist has no signature of."""
+    from simdist.runtime.ops import raw_ops
+    sig = raw_ops.opdefs()["ops"].get(op_type)
+    if sig is None:
+        return None
+    inputs = [a for a in sig["args"] if "input" in a]
+    if k >= len(inputs) or any("number_attr" in a or "type_list_attr" in a for a in inputs[:k + 1]):
+        return None
+    return inputs[k]["input"]   # type: ignore[no-any-return]
+
+
+def capture_name(t: Any) -> str | None:
+    """The name of the capture of t, a tensor made outside the running call, in its graph: TF 2.21's func_graph
+    captures a closed-over tensor when an op first takes it, converting it under the op's scope with the op's input
+    name (`mul/y` for `x * w`, `MatMul/b`, `Square/x`; observed); None where simdist does not know it (not taken yet,
+    a list input, a conversion TF names by a uid: add_n's, a slice's)."""
+    names = current()
+    if names is None:
+        return None
+    entry = names.captures.get(id(t))
+    return entry[1] if entry is not None and entry[0] is t else None
 
 
 def name_read(t: Any) -> None:

@@ -144,7 +144,10 @@ def optimized_name(t: Any) -> str | None:
     input a rewrite forwarded), or None where simdist does not know it."""
     mark = _MARKS.get(id(t)) if _MARKS else None
     if mark is None or mark() is not t:
-        return None
+        # (a tensor the call closes over: at run time its capture is an argument of the function, named as one)
+        from simdist.runtime import graph_names
+        name = graph_names.capture_name(t)
+        return None if name is None else _arg_node_name(name)
     if mark.forward:
         return mark.forward   # type: ignore[no-any-return]
     return _arg_node_name(mark.name) if mark.arg and mark.name else mark.name

@@ -375,7 +375,7 @@ class Function:
             if type(traced) is not _Eager:
                 return traced
             key = traced.key
-        with context.in_function_call(), self._random_trace(key), _arguments_marked(args, kwargs):
+        with context.in_function_call(), self._random_trace(key, args, kwargs), _arguments_marked(args, kwargs):
             c = execution.current()
             if not c.tapes:
                 return _outputs_to_tensors(self._traced_python()(*args, **kwargs))
@@ -385,13 +385,27 @@ class Function:
             function_tapes.check(th, th.tapes)
             return _outputs_to_tensors(out)
 
-    def _random_trace(self, key: Any) -> Any:
+    def _random_trace(self, key: Any, args: tuple | None = None, kwargs: dict | None = None) -> Any:
         """A run of the Python as the trace of `key` (its graph seed, op seeds and kernels:
-        runtime/ops/random_graphs.py, clause ops.random-in-function)."""
+        runtime/ops/random_graphs.py, clause ops.random-in-function). A call that TF's function cache
+        dispatches to a relaxed trace (reduce_retracing's, an input_signature's) runs as that one trace
+        whatever its shapes: one set of kernels, their streams continuing across calls of any shape
+        (nsweep62's n-fn-global-only)."""
         from simdist.runtime.ops import random_graphs
         traces = self.__dict__.get("_random_traces")
         if traces is None:
             traces = self._random_traces = {}
+        if key is not None and args is not None and (self.input_signature is not None
+                                                     or self._options.get("reduce_retracing")):
+            from simdist.tf import _tracing_count
+            try:
+                kind = _tracing_count.call_key(self.python_function, self.input_signature, args, kwargs or {})
+                tf_trace = kind if self.input_signature is not None else self._dispatched(kind)
+                if tf_trace != kind or self.input_signature is not None:
+                    key = ("relaxed", tf_trace, key[1] if isinstance(key, tuple) and len(key) > 1 else None)
+                hash(key)
+            except TypeError:
+                pass
         return random_graphs.scope(traces, key)
 
     def _with_numpy_defaults(self, args: tuple, kwargs: dict) -> dict:
@@ -482,7 +496,7 @@ class Function:
             # process-long accumulator, which would round by its magnitude: by process history)
             run0, timing.run_flops_accum[0] = timing.run_flops_accum[0], 0.0
             try:
-                with context.in_function_call(), self._random_trace(key):
+                with context.in_function_call(), self._random_trace(key, args, kwargs):
                     if mode is _UNDER_TAPE:
                         entry, result = _record_under_tapes(g, self._traced_python(), args, kwargs, found[1])
                     else:
@@ -583,7 +597,7 @@ class Function:
         what they hold is marked as the graph's inputs, as `_call` marks them (composites' components
         the placeholders of their specs, ops.composite static shapes; no tensor in them a constant)."""
         from simdist.runtime import context
-        with context.in_function_call(), self._random_trace(key), \
+        with context.in_function_call(), self._random_trace(key, args, kwargs), \
                 (_arguments_marked(args, kwargs) if arguments else contextlib.nullcontext()):
             if mode is _UNDER_TAPE:
                 _, result = _record_under_tapes(g, self._traced_python(), args, kwargs, found[1])

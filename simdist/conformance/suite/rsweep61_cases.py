@@ -49,8 +49,9 @@ OPEN: dict[str, tuple[str, ...]] = {
     # function's graph adds x's four gradient terms (4 replicas, SUM and MEAN: one element 64 off at 8e8, TF's sum
     # ((4e8 + g) + 12) + 4e8 rounding the other way) and, on 3 replicas, MEAN's `/ 3` met by a product in the
     # gradient (Grappler's arithmetic rewrites); /work/wt/fix61d_logs/g2.py.
+    # The 4-replica keys were closed by lead62 (clause function.grappler-rewrites, "captured tensors are arguments"):
+    # the function's constants captured from outside are graph arguments, not folded, and x's terms sum in name order.
     "r3-grads": ("all_reduce MEAN traced",),
-    "r4-grads": ("all_reduce MEAN traced", "all_reduce SUM traced"),
     # (3) fixed (fix61d, clause reduce.ring-order): extended.batch_reduce_to in a tf.function (cross-replica) packs
     # the values into one ring all-reduce per pack, as a replica's traced nest all_reduce (the "SUM/MEAN none/bpp64
     # traced" keys of r3-/r4-batch-reduce, formerly left out here, now compared).

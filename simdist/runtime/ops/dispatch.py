@@ -414,6 +414,7 @@ def _rewritten(op: OpDef, tensors: Sequence[Tensor], attrs: dict | None) -> Tens
     others = [o for o in observers if not any(o is r for r in execution._live)]
     if others:
         c.observers = [o for o in observers if not any(o is x for x in others)]
+    _names.name_captures(op, tensors)   # (captures converted before the op, which its rule may sort by name)
     try:
         with _names.quiet():   # (the rewrite's ops are not nodes of the Python's graph)
             if _NUMERICS[0] is None:

@@ -1392,7 +1392,7 @@ def _add_n_by_merged_names(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     is constant (as `_add_n_rule`'s sort) and an input merges."""
     from simdist.runtime.ops import dispatch, math
     if len(tensors) < 3 or not (_is_float(tensors[0]) or tensors[0].dtype.is_complex) or \
-            sum(rec.is_constant(t) for t in tensors) > 1:
+            sum(_folds(rec, t) for t in tensors) > 1:
         return None
     slots = [rec.slot_of.get(id(t)) for t in tensors]
     known = [i for i in slots if i is not None]
@@ -1440,7 +1440,7 @@ def _add_ops_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
         node = rec.producer(t)
         # (a sum of constants is a Const node by then, folded: a leaf, as ConstantPushDown's `C + Y`)
         if node is not None and node.op.name in _ADD_OPS and t.dtype == a.dtype and _sole(t) \
-                and not rec.is_constant(t):
+                and not _folds(rec, t):
             absorbed.append(t)
             for k in range(len(node.ins)):
                 absorb(rec.input_tensor(node, k))
@@ -1554,12 +1554,19 @@ def _add_n_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
         rec.rewrites = was
 
 
+def _folds(rec: Any, t: Tensor) -> bool:
+    """Whether constant folding makes t a Const node: a constant of the recording not computed from a tensor the call
+    closes over (TF 2.21 runs a tf.function with every captured tensor, small ones too, as an argument of the graph
+    it optimizes: `one + big` of two captures is an Add, not a Const; tests/ops/test_grappler_captures_tf.py)."""
+    return rec.is_constant(t) and not rec.is_capture(t)
+
+
 def _folded_const(rec: Any, t: Tensor) -> bool:
     """Whether t is a Const node when constant folding splits an AddN: a constant of the recording, or a value
     computed from literals and ZerosLike/OnesLike of a fully known shape (`_materialized`: tf.zeros_like of a known
     shape is a Const in TF's graph, whatever its input; so `reduce_sum(exp(imag(x)))` of a real argument x is one;
     fz61, fz54b seed 59206 #7)."""
-    return rec.is_constant(t) or _materialized(rec, t)
+    return _folds(rec, t) or _materialized(rec, t)
 
 
 def _split_resorted(kept: list, folded: Tensor, k: int) -> list | None:

@@ -355,7 +355,15 @@ def _operand(y: Any, dt: dtypes.DType, python_side: bool = False) -> Tensor:
         return out if _cur.ctx.recorder is None else dispatch.constant_made(out)
     conv = getattr(y, "_as_tensor", None)
     if conv is not None:
-        return _operand(conv(), dt)   # a variable: its value
+        t = conv()
+        if t.dtype != dt and getattr(y, "_converts_with_dtype", False) and not python_side \
+                and not context.in_function():
+            # (a Keras variable converts by its `__tf_tensor__(dtype)`, tf.convert_to_tensor of its tf.Variable with
+            # the op's dtype: ValueError for another one, so the tensor's operator retries through the variable's
+            # reflected one, Keras's promotion; `+` converts it with the dtype as a hint only: AddV2's refusal; ysweep62)
+            raise ValueError(f"Incompatible type conversion requested to type {dt.name} for `tf.Variable of type "
+                             f"{t.dtype.name}. (Variable: {y})")
+        return _operand(t, dt)   # a variable: its value
     if (tp is float and dt.kind in "iub") or (tp is int and dt.kind == "b"):
         if tp is int and not -(2**63) <= y < 2**63 and not context.in_function():
             # (the bool converter gives up and py_seq_tensor's int64 inference refuses it first: ValueError;

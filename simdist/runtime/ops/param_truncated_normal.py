@@ -134,5 +134,6 @@ def stateless_parameterized_truncated_normal(shape: Any, seed: Any, means: Any =
         raise _error(f"Input shape should be a vector, got shape: {dims(s.shape.as_list())}")
     shp = tuple(int(v) for v in np.asarray(s._v).reshape(-1).tolist())
     m, sd, lo, hi = _params((means, stddevs, minvals, maxvals))
-    sdt = seed if isinstance(seed, Tensor) else convert_to_tensor(seed)
+    from simdist.runtime.ops.random import seed_tensor
+    sdt = seed_tensor(seed)   # (a NumPy uint seed array converts to int64: nsweep62)
     return dispatch.execute(PARAMETERIZED_TRUNCATED_NORMAL, (m, sd, lo, hi, sdt), {"shape": shp})

@@ -635,9 +635,28 @@ def seed_shape_error(shape: list, op: str = "StatelessRandomGetKeyCounter") -> e
     return trace_errors.static(err, ValueError, text)
 
 
-def _seed(seed: Any, opname: str) -> Tensor:
+def seed_tensor(seed: Any) -> Tensor:
+    """A Tseed input converted as TF's op helper does: a NumPy array (or scalar) of integers (unsigned or narrow),
+    floats or bools with the attr's default int64 as the dtype hint, which for a NumPy array is NumPy's cast
+    (wrapping, floats truncated: np.array([1.5, -2.5]) seeds as [1, -2]); anything else by its own dtype; a tensor as
+    it is."""
     from simdist.runtime.tensor import convert_to_tensor
-    s = seed if isinstance(seed, Tensor) else convert_to_tensor(seed)
+    if isinstance(seed, Tensor):
+        return seed
+    if isinstance(seed, (np.ndarray, np.generic)) and np.asarray(seed).dtype.kind in "biuf":
+        return convert_to_tensor(np.asarray(seed).astype(np.int64))
+    return convert_to_tensor(seed)
+
+
+def _seed(seed: Any, opname: str) -> Tensor:
+    """A stateless op's seed as its Tseed attr takes it: a NumPy array (unsigned, narrow, float, bool) converts with
+    the attr's default int64 as the dtype hint (NumPy's cast: np.uint64 2**64-1 is -1, 1.5 is 1), other non-tensors by
+    their own dtype; a tensor (or a conversion) of a dtype other than int32/int64 is the attr's InvalidArgumentError
+    in every stateless op (poisson, gamma, binomial, categorical too; clause ops.stateless-random; nsweep62)."""
+    s = seed_tensor(seed)
+    if s.dtype.is_integer and s.dtype not in (dtypes.int32, dtypes.int64):
+        raise errors.InvalidArgumentError(None, None, f"Value for attr 'Tseed' of {tf_name(s.dtype)} is not in the list "
+                                          f"of allowed values: int32, int64 [Op:{opname}]")
     if s.dtype.is_integer and s.shape.as_list() != [2]:
         raise seed_shape_error(s.shape.as_list())
     if not s.dtype.is_integer:

@@ -85,10 +85,11 @@ def _to_int64(v: int) -> int:
 
 
 def create_rng_state(seed: Any, alg: Any) -> Tensor:
-    """`tf.random.create_rng_state`: a Python int chopped into 64-bit words (low first), or a
-    vector cast to int64; cut to the state size, zero-padded on the left."""
+    """`tf.random.create_rng_state`: a Python int (a bool too) chopped into 64-bit words (low first), anything else
+    (a NumPy integer, a list, a tensor) a vector cast to int64; cut to the state size, zero-padded on the left
+    (TF's _make_1d_state: `isinstance(seed, int)`; clause ops.random-generator)."""
     size = _state_size(_alg(alg))
-    if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+    if isinstance(seed, int):
         s = int(seed)
         words = []
         for _ in range(size):
