@@ -4,7 +4,7 @@ committed package (suite_kills.py's plant-and-run):
 
     python benchmarks/blind_kills.py BATCH ["-k EXPRESSION"]
 
-BATCH is 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81 or 82. Prints the baseline (the unmutated copy must pass) and one line per mutant: killed
+BATCH is 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82 or 83. Prints the baseline (the unmutated copy must pass) and one line per mutant: killed
 (with the failing test) or survived. docs/conformance.md has the figures: batch 19, 1 of 14 with its
 default slice ("Twenty-first session ... a nineteenth blind batch"); batch 20 in "Twenty-second session
 ... a twentieth blind batch"; batch 21 in "Twenty-third session: ... against the twenty-first blind
@@ -61,7 +61,8 @@ batch 79 in "Sixtieth session, 2026-12-07: a seventy-ninth blind batch" (the 12 
 the 138 suite modules of its areas, the five 60 sweeps merged); batch 81 in "Sixty-first session, 2026-12-07: an
 eighty-first blind batch" (the 14 mutants not killed on first contact over the 147 suite modules of its areas, the five
 61 sweeps merged); batch 82 in "Sixty-second session, 2026-12-07: an eighty-second blind batch" (the 5 mutants not
-killed on first contact over the 196 suite modules of its areas and the five 62 sweeps).
+killed on first contact over the 196 suite modules of its areas and the five 62 sweeps); batch 83 in "Sixty-second session, 2026-12-07: an eighty-third blind batch" (the 13 mutants not killed
+on first contact over the 156 suite modules of its areas, the five 62 sweeps merged).
 """
 
 from __future__ import annotations
@@ -442,6 +443,15 @@ BATCHES: dict[str, tuple[list[str], str]] = {
             "prod-complex-one-element-multiplied", "cast-same-dtype-variable-read",
             "function-traces-share-random-kernels", "probe-unknown-rank-as-scalar", "rng-philox-alg-as-auto-select"],
            "blind81"),
+    # (batch 83: the survivors of first contact over the 156 suite modules of its areas, the five 62 sweeps merged:
+    # docs/conformance.md, "an eighty-third blind batch"; the gaps slice "blind83", suite/test_blind83_gaps.py, kills
+    # all thirteen)
+    "83": (["scatter-nd-depth-above-five-refused", "softmax-onednn-rank-six-accepted", "sparse-xent-int16-labels-accepted",
+            "copy-based-sgemm-hundred-columns", "plain-matmul-nans-unordered", "blocked-nan-sum-operands-swapped",
+            "transposed-b-nans-compiled", "chain-nan-y-first", "dropout-set-shape-rank-one-way",
+            "jacobian-watched-variables-in-watch-order", "square-rule-shared-sub", "mul-tile-float64-ones",
+            "reduce-attribute-check-first-only"],
+           "blind83"),
 
     # (batch 78: the survivors of first contact over the 167 suite modules of its areas and the five 60 sweeps:
     # docs/conformance.md, "a seventy-eighth blind batch"; the gaps slice "blind78", suite/test_blind78_gaps.py;

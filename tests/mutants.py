@@ -13549,3 +13549,163 @@ TRAINING_BATCH82: list[Mutant] = [
 ]
 TRAINING += TRAINING_BATCH82
 CATALOGUE += TRAINING_BATCH82
+
+#: Blind batch 83 (sixty-second session, helper blind62b): op kernels and gradients, the tape and custom gradients,
+#: tf.data, tf.function, checkpoints, distribution and random ops; written from simdist's source before reading the
+#: suite. "mainstream": a changed line an ordinary training program runs (/work/wt/blind62b_logs/prog1-3.py under
+#: coverage.py); "subtle": a last-bit (or signed-zero) difference.
+TRAINING_BATCH83: list[Mutant] = [
+    # -- op kernels and gradients
+    _t("scatter-nd-depth-above-five-refused", "boundary", "simdist/runtime/ops/scatter.py",
+       "    if not 1 <= k <= 7:\n",
+       "    if not 1 <= k <= 5:\n",
+       "mainstream: the scatter kernels' index depth taken as 1..5, as TF's error text says, instead of the switch's "
+       "1..7: a tensor_scatter_nd of depth 6 or 7 refused"),
+    _t("softmax-onednn-rank-six-accepted", "boundary", "simdist/runtime/ops/activations.py",
+       "not 1 <= a.ndim <= 5:\n",
+       "not 1 <= a.ndim <= 6:\n",
+       "mainstream: oneDNN's Softmax taken up to rank 6 instead of 5: a float32 softmax of rank 6 computes where TF "
+       "2.21 is AbortedError"),
+    _t("sparse-xent-int16-labels-accepted", "dtype", "simdist/runtime/ops/losses.py",
+       "    if lab.name not in (\"int32\", \"int64\"):\n",
+       "    if lab.name not in (\"int16\", \"int32\", \"int64\"):\n",
+       "mainstream: SparseSoftmaxCrossEntropyWithLogits takes int16 labels (its Tlabels is int32 or int64 only)"),
+    _t("where-condition-converted-by-hint", "dtype", "simdist/runtime/ops/math.py",
+       "    c = _t(condition) if _tensorlike(condition) else convert_to_tensor(condition, dtype=dtypes.bool_)\n",
+       "    c = _t(condition) if _tensorlike(condition) else convert_to_tensor(condition, dtype_hint=dtypes.bool_)\n",
+       "mainstream: tf.where's NumPy condition converted with bool as a hint instead of SelectV2's typed input: a float "
+       "array condition refused instead of cast"),
+    _t("conv-channel-stride-unchecked", "missing-error", "simdist/runtime/ops/conv.py",
+       "    if strides[0] != 1 or strides[3] != 1:\n",
+       "    if strides[0] != 1:\n",
+       "mainstream: Conv2D accepts a stride in the channel dimension (TF: 'Current implementation does not yet support "
+       "strides in the batch and depth dimensions')"),
+    _t("copy-based-sgemm-hundred-columns", "boundary", "simdist/runtime/ops/onednn_matmul.py",
+       "    return (transpose_b and not transpose_a and m >= 16 and n > 100\n",
+       "    return (transpose_b and not transpose_a and m >= 16 and n >= 100\n",
+       "mainstream, subtle: oneDNN's copy-based sgemm taken from 100 columns instead of 101: a transpose_b product of "
+       "100 columns summed in the copy kernel's k blocks"),
+    _t("segment-sum-bool-accepted", "dtype", "simdist/runtime/ops/scatter.py",
+       "    if d.dtype.is_bool or d.dtype.name == \"string\":",
+       "    if d.dtype.name == \"string\":",
+       "mainstream: unsorted_segment_sum of bool data computes (UnsortedSegmentSum's T has no bool)"),
+    _t("backprop-filter-balance-images-short", "boundary", "simdist/runtime/ops/onednn_backprop_filter.py",
+       "        for nmb in range(1, min(threads, mb) + 1):\n",
+       "        for nmb in range(1, min(threads, mb)):\n",
+       "mainstream, subtle: oneDNN's backward-weights balance never splits the images over all threads: a filter "
+       "gradient summed over the batch in one part instead of two, an ulp off"),
+    _t("gemv-split-outputs-swapped", "order", "simdist/runtime/ops/onednn_matmul.py",
+       "    bounds = gemv_k_bounds(n if m == 1 else m, m, k, n)\n",
+       "    bounds = gemv_k_bounds(m if m == 1 else n, m, k, n)\n",
+       "mainstream, subtle: oneDNN's matrix-vector split counts the rows (1) as its outputs for one row times a matrix "
+       "instead of the columns: a 1 x k x 1,100 product split over k where TF sums it in order"),
+    _t("plain-matmul-nans-unordered", "missing-error", "simdist/runtime/ops/onednn_matmul.py",
+       "    return _blocked(x, y, k_blocks(k), nans=True)\n",
+       "    return _blocked(x, y, k_blocks(k))\n",
+       "mainstream, subtle: oneDNN's plain float32 MatMul without its NaN rule (the chain's NaN): a product with "
+       "NaNs in both operands gives the compiled kernel's NaN payload instead of TF's"),
+    _t("blocked-nan-sum-operands-swapped", "order", "simdist/runtime/ops/onednn_matmul.py",
+       "            out = first_nan((p + out).astype(_F), p, out) if nans else (out + p).astype(_F)\n",
+       "            out = first_nan((p + out).astype(_F), out, p) if nans else (out + p).astype(_F)\n",
+       "subtle: where two k blocks of oneDNN's sgemm both hold a NaN, the earlier blocks' NaN is taken instead of the "
+       "new block's (the first operand of its addition): NaN payloads of k > 384 products differ"),
+    _t("transposed-b-nans-compiled", "missing-error", "simdist/runtime/ops/onednn_matmul.py",
+       "    if out is None or np.isnan(out).any():\n",
+       "    if out is None:\n",
+       "mainstream, subtle: a transpose_b float32 product holding NaNs keeps the compiled kernel's NaN payloads instead "
+       "of the kernel's steps' (the pure reference): NaN payloads differ"),
+    _t("first-nan-last-operand", "order", "simdist/runtime/ops/nan_operands.py",
+       "    for v in operands:\n        v = np.broadcast_to(np.asarray(v), out.shape)\n",
+       "    for v in reversed(operands):\n        v = np.broadcast_to(np.asarray(v), out.shape)\n",
+       "subtle: where several operands of an elementwise kernel are NaN, the last one's payload is taken instead of the "
+       "first's"),
+    _t("chain-nan-y-first", "order", "simdist/runtime/ops/nan_operands.py",
+       "    has, bits = _last_nan_operand(x[i], y[:, j].T, x_first)\n",
+       "    has, bits = _last_nan_operand(x[i], y[:, j].T, not x_first)\n",
+       "subtle: oneDNN's sgemm chain takes y's NaN before x's at one step (and x's before y's for one row): NaN "
+       "payloads of products with NaNs in both operands differ"),
+    _t("conv-padding-case-insensitive", "missing-error", "simdist/runtime/ops/conv.py",
+       "    if padding not in (\"SAME\", \"VALID\"):\n",
+       "    if str(padding).upper() not in (\"SAME\", \"VALID\"):\n",
+       "mainstream: the convolutions' padding attr compared without case: 'same' accepted (and then taken as VALID) "
+       "instead of TF's InvalidArgumentError"),
+    _t("dropout-set-shape-rank-one-way", "missing-error", "simdist/runtime/ops/nn.py",
+       "    if len(ko) != len(kx):\n",
+       "    if len(ko) < len(kx):\n",
+       "mainstream: dropout's set_shape in a graph checks only that the result has no fewer dimensions than x: a "
+       "noise_shape of higher rank than x passes (zip) instead of MergeShapes' ValueError"),
+    # -- the tape and custom gradients
+    _t("jacobian-watched-variables-in-watch-order", "order", "simdist/runtime/autodiff/tape.py",
+       "        self._watched_variables = tuple(in_creation_order(tape.watched_vars))\n",
+       "        self._watched_variables = tuple(tape.watched_vars)\n",
+       "a non-persistent tape spent by jacobian lists its watched variables in the order they were watched instead "
+       "of their creation order"),
+    # -- tf.function
+    _t("retrace-relax-rank-unchecked", "boundary", "simdist/tf/_tracing_count.py",
+       "    if a is None or b is None or len(a) != len(b):\n",
+       "    if a is None or b is None:\n",
+       "reduce_retracing relaxes shapes of different ranks dimension by dimension (zip) instead of to an unknown rank"),
+    _t("square-rule-shared-sub", "boundary", "simdist/runtime/ops/grappler.py",
+       "    if node is None or node.op.name != \"Sub\" or not _sole(a):\n",
+       "    if node is None or node.op.name != \"Sub\":\n",
+       "mainstream: Grappler's Square(Sub) -> SquaredDifference taken also when the Sub has other consumers: a traced "
+       "uint8 square of a shared difference refused"),
+    _t("mul-tile-float64-ones", "dtype", "simdist/runtime/ops/grappler.py",
+       "    if x.dtype != dtypes.float32 or y.dtype != dtypes.float32 or rec.is_constant(x):\n",
+       "    if x.dtype not in (dtypes.float32, dtypes.float64) or y.dtype != x.dtype or rec.is_constant(x):\n",
+       "mainstream, subtle: Grappler's Mul-by-ones -> Tile taken for float64 too (IsOnes is DT_FLOAT only): a traced "
+       "float64 subnormal times ones kept instead of flushed"),
+    _t("grappler-names-natural-order", "order", "simdist/runtime/ops/grappler.py",
+       "    order = sorted(range(len(ts)), key=lambda i: names[i])   # (stable: one tensor twice keeps its place)\n",
+       "    order = sorted(range(len(ts)), key=lambda i: (len(names[i]), names[i]))\n",
+       "mainstream, subtle: a traced AddN's inputs sorted by their names' length first (natural order: mul_2 before "
+       "mul_10) instead of TF's byte order: gradient sums inside tf.function an ulp off"),
+    _t("retrace-cover-rank-unchecked", "boundary", "simdist/tf/_tracing_count.py",
+       "    return b is not None and len(a) == len(b) and all",
+       "    return b is not None and all",
+       "a relaxed trace's shape taken to cover a shape of another rank (zip stops at the shorter): no retrace"),
+    # -- tf.data
+    _t("filter-rejected-next-untested", "boundary", "simdist/runtime/data/map_filter.py",
+       "                if bool(np.asarray(keep._v)):\n                    return flat\n",
+       "                if bool(np.asarray(keep._v)):\n                    return flat\n                return next(source)\n",
+       "mainstream: Dataset.filter hands out the element after a rejected one without testing it"),
+    _t("interleave-autotune-cycle-one", "formula", "simdist/runtime/data/interleave.py",
+       "        cycle = p[\"cycle_length\"] if p[\"cycle_length\"] != AUTOTUNE else host_cpu.current().parallelism\n",
+       "        cycle = p[\"cycle_length\"] if p[\"cycle_length\"] > 0 else 1\n",
+       "interleave's cycle_length AUTOTUNE (the default) taken as one instead of the host's parallelism: the inner "
+       "datasets read one after another"),
+    # -- checkpoints
+    _t("checkpoint-extension-dtype-cast", "dtype", "simdist/strategies/checkpoint.py",
+       "        out[k] = arrays[k].view(f\"u{arrays[k].dtype.itemsize}\")\n",
+       "        out[k] = arrays[k].astype(f\"u{arrays[k].dtype.itemsize}\")\n",
+       "a bfloat16 (extension dtype) variable saved cast to unsigned integers instead of by its bits: restored values "
+       "wrong"),
+    # -- distribution
+    _t("hierarchical-sum-odd-device-included", "boundary", "simdist/semantics/reduce.py",
+       "sum_arrays(arrays[half:2 * half], daz)",
+       "sum_arrays(arrays[half:], daz)",
+       "HierarchicalCopyAllReduce's second group takes the odd last device too (TF leaves it out of both groups)"),
+    _t("gather-checks-from-three-replicas", "boundary", "simdist/semantics/gather.py",
+       "    if len(arrays) < 2:\n",
+       "    if len(arrays) <= 2:\n",
+       "mainstream: strategy.gather's rank and axis checks made only from three replicas: two replicas' scalars "
+       "gathered"),
+    _t("reduce-attribute-check-first-only", "missing-error", "simdist/strategies/base.py",
+       "    for c in (components if attr == \"device\" else list(components)[:1]):\n",
+       "    for c in list(components)[:1]:\n",
+       "mainstream: strategy.reduce(axis=None) reads only the first replica's component's device: a Python number "
+       "returned by another replica reduced instead of AttributeError"),
+    # -- random ops
+    _t("random-shape-float-dims-accepted", "dtype", "simdist/runtime/ops/random.py",
+       "        if all(isinstance(d, (int, np.integer)) or isinstance(d, Tensor) or d is None for d in shape):\n",
+       "        if all(isinstance(d, (int, float, np.integer)) or isinstance(d, Tensor) or d is None for d in shape):\n",
+       "mainstream: a random op's shape list of Python floats passes the shape dtype check (TF: float32, not an "
+       "allowed Tshape/T)"),
+    _t("categorical-shard-block-per-thread", "formula", "simdist/runtime/ops/philox_dists.py",
+       "    block = min(total, max(_divup(total, 4 * threads), int(block_f)))\n",
+       "    block = min(total, max(_divup(total, threads), int(block_f)))\n",
+       "Shard's block size starts from total / threads instead of total / (4 threads): categorical's rows sharded "
+       "otherwise, other draws"),
+]
+TRAINING += TRAINING_BATCH83
+CATALOGUE += TRAINING_BATCH83

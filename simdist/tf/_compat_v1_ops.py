@@ -123,12 +123,16 @@ def convolution(input: Any, filter: Any = None, padding: Any = None, strides: An
 
 def max_pool(value: Any, ksize: Any, strides: Any, padding: Any, data_format: str = "NHWC", name: str | None = None,
              input: Any = None) -> Any:  # noqa: A002
-    return _tf().nn.max_pool(value if value is not None else input, ksize, strides, padding, data_format=data_format)
+    from simdist.runtime.ops import pooling   # (v1 max_pool: no rank read, an unknown one pooled in 2-D)
+    return pooling.max_pool_any_rank(value if value is not None else input, ksize, strides, padding,
+                                     data_format=data_format)
 
 
 def avg_pool(value: Any, ksize: Any, strides: Any, padding: Any, data_format: str = "NHWC", name: str | None = None,
              input: Any = None) -> Any:  # noqa: A002
-    return _tf().nn.avg_pool(value if value is not None else input, ksize, strides, padding, data_format=data_format)
+    from simdist.runtime.ops import pooling   # (v1 avg_pool: no rank read, an unknown one pooled in 2-D)
+    return pooling.avg_pool_any_rank(value if value is not None else input, ksize, strides, padding,
+                                     data_format=data_format)
 
 
 def conv2d_transpose(value: Any = None, filter: Any = None, output_shape: Any = None, strides: Any = None,  # noqa: A002

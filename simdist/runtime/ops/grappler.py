@@ -1025,9 +1025,14 @@ def _mul_rules(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     """Mul: constant folding's simplifications (`_mul_rule`), then the Tile stage (`_mul_tile`). (ConstantPushDown
     and MinimizeBroadcasts, which read consumers, run on the finished graph: `finished_phases`.)"""
     r = _mul_rule(rec, tensors, attrs)
-    if r is None and _on("arithmetic_optimization"):   # (Grappler sorts a commutative op's inputs by node name
-        # first: the ones second, here as both)
+    if r is None and _on("arithmetic_optimization"):
+        # (Grappler sorts a commutative op's inputs by their nodes' names first, bytewise, and tiles only with the
+        # ones second: `x * ones` keeps the Mul ("ones" < "x"), `a * ones` tiles; both orders where a name is unknown)
+        from simdist.runtime import symbolic
         x, y = tensors
+        nx, ny = symbolic.optimized_name(x), symbolic.optimized_name(y)
+        if nx is not None and ny is not None:
+            return _mul_tile(rec, x, y) if nx <= ny else _mul_tile(rec, y, x)
         r = _mul_tile(rec, x, y)
         if r is None:
             r = _mul_tile(rec, y, x)

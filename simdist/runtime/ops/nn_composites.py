@@ -133,7 +133,7 @@ def pool(input: Any, window_shape: Any, pooling_type: str, strides: Any = None, 
          data_format: Any = None, dilations: Any = None, name: str | None = None) -> Tensor:
     """`tf.nn.pool`: N-D (1-3) max or average pooling through max_pool/avg_pool/max_pool3d/
     avg_pool3d, dilated windows through with_space_to_batch, with TF's argument checks."""
-    from simdist.runtime.ops.pooling import avg_pool, max_pool
+    from simdist.runtime.ops.pooling import avg_pool_any_rank, max_pool_any_rank
     from simdist.runtime.ops.pooling3d import avg_pool3d, max_pool3d
     x = _t(input)
     if isinstance(window_shape, Tensor) and context.in_function():   # (`len(window_shape)` of a graph tensor)
@@ -165,8 +165,8 @@ def pool(input: Any, window_shape: Any, pooling_type: str, strides: Any = None, 
     if np.any(st > np.array(window)):
         raise ValueError(f"`strides` > `window_shape` not supported due to inconsistency between CPU and GPU "
                          f"implementations. Received: strides={st} and window_shape={window_shape}")
-    ops = {("MAX", 1): max_pool, ("MAX", 2): max_pool, ("MAX", 3): max_pool3d,
-           ("AVG", 1): avg_pool, ("AVG", 2): avg_pool, ("AVG", 3): avg_pool3d}
+    ops = {("MAX", 1): max_pool_any_rank, ("MAX", 2): max_pool_any_rank, ("MAX", 3): max_pool3d,
+           ("AVG", 1): avg_pool_any_rank, ("AVG", 2): avg_pool_any_rank, ("AVG", 3): avg_pool3d}
     if (pooling_type, nsp) not in ops:
         raise ValueError(f"{nsp}-D {pooling_type} pooling is not supported.")
     fn = ops[(pooling_type, nsp)]

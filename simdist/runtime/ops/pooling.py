@@ -613,6 +613,7 @@ def max_pool(input: Any, ksize: Any, strides: Any, padding: Any, data_format: An
     """`tf.nn.max_pool`: 1-D, 2-D or 3-D by the input's rank (read as `input.shape` unconverted:
     a list is AttributeError)."""
     raw_attribute(input, "shape")
+    _rank_known(input)
     return _by_rank(max_pool2d, input, ksize, strides, padding, data_format)
 
 
@@ -620,7 +621,30 @@ def avg_pool(input: Any, ksize: Any, strides: Any, padding: Any, data_format: An
              name: str | None = None) -> Tensor:
     """`tf.nn.avg_pool`: 1-D or 2-D by the input's rank (`input.shape` read unconverted)."""
     raw_attribute(input, "shape")
+    _rank_known(input)
     return _by_rank(avg_pool2d, input, ksize, strides, padding, data_format)
+
+
+def max_pool_any_rank(input: Any, ksize: Any, strides: Any, padding: Any, data_format: Any = None,  # noqa: A002
+                      name: str | None = None) -> Tensor:
+    """TF's v1 `max_pool` that tf.nn.pool calls: by the input's rank, an unknown one as 2-D."""
+    raw_attribute(input, "shape")
+    return _by_rank(max_pool2d, input, ksize, strides, padding, data_format)
+
+
+def avg_pool_any_rank(input: Any, ksize: Any, strides: Any, padding: Any, data_format: Any = None,  # noqa: A002
+                      name: str | None = None) -> Tensor:
+    """TF's v1 `avg_pool` that tf.nn.pool calls: by the input's rank, an unknown one as 2-D."""
+    raw_attribute(input, "shape")
+    return _by_rank(avg_pool2d, input, ksize, strides, padding, data_format)
+
+
+def _rank_known(input: Any) -> None:  # noqa: A002
+    """max_pool_v2/avg_pool_v2 take `len(input.shape) - 2` first: a traced input of unknown rank is its ValueError
+    (tf.nn.pool, which calls the v1 wrappers, pools it; TF 2.21 observed, blind62b)."""
+    from simdist.runtime.ops import static_shapes
+    if static_shapes.known_shape(_t(input)) is None:
+        raise ValueError("Cannot take the length of shape with unknown rank.")
 
 
 # --- gradients (nn_grad.py) --------------------------------------------------------------------------
