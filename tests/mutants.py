@@ -5113,8 +5113,8 @@ TRAINING_BATCH28: list[Mutant] = [
        "(TF: TypeError, can not cast to the literal)"),
     # -- random ops
     _t("random-crop-offset-limit-off-by-one", "boundary", "simdist/runtime/ops/image_basic.py",
-       "    limit = shape - sz + 1\n",
-       "    limit = shape - sz\n",
+       "    offsets = ops.floormod(draw(len(dims)), shape - sz + 1)\n",
+       "    offsets = ops.floormod(draw(len(dims)), shape - sz)\n",
        "tf.image.random_crop draws offsets modulo shape - size (never the last position; a full-size axis divides "
        "by zero)"),
     _t("random-hue-max-delta-half-refused", "boundary", "simdist/runtime/ops/image_random.py",
