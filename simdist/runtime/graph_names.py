@@ -384,7 +384,7 @@ def name_captures(op: Any, inputs: Any, node: str | None = None) -> None:
     """Name the tensors made outside the call that op (its node `node`; None: before the node is named, as a
     Grappler rule asks) takes first: `capture_name`."""
     names = current()
-    if names is None or names.quiet and node is not None:
+    if names is None or names.quiet:   # (a rewrite's own ops name nothing)
         return
     for k, t in enumerate(inputs):
         if id(t) not in names.captures and _capturable(t):
