@@ -42,6 +42,7 @@ def test_vsweep62_index_ops_at_their_bounds(backend: Any, name: str) -> None:
 
 
 @pytest.mark.clause("ops.argument-errors")
+@pytest.mark.clause("ops.index-dtypes")
 @pytest.mark.parametrize("name", _ids("v-axis") + _ids("v-misc"))
 def test_vsweep62_axes_shapes_and_windows(backend: Any, name: str) -> None:
     """argmax/argmin (output_type), cumsum/cumprod, the reductions, l2_normalize, softmax, expand_dims and squeeze
