@@ -94,10 +94,11 @@ class View:
                 k = (n.key, ins, n.lane)   # (replicas' ops: other devices, not merged)
                 alias[i] = seen.setdefault(k, i)
         count = [0] * len(nodes)
-        live = _live(nodes, template)
         for i, n in enumerate(nodes):
-            if alias[i] != i or not live[i]:   # (a duplicate CSE drops: its consumers read the node it merges into;
-                continue                       # a dead node, which the function's pruning drops: no consumer)
+            if alias[i] != i:   # (a duplicate CSE drops: its consumers read the node it merges into)
+                continue
+            # (fix62c counted only live nodes (`_live`, TF's PruneFunctionBody); that broke blind75's recorded
+            # "tape reads p", where TF does not regroup a product a tape gradient reads: not used until reconciled)
             for j in set(alias[j] for j in n.ins):
                 count[j] += 1
         for j in slots(template):
