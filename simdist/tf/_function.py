@@ -404,8 +404,9 @@ class Function:
                 kind = _tracing_count.call_key(self.python_function, self.input_signature, args, kwargs or {})
                 tf_trace = kind if self.input_signature is not None else self._dispatched(kind)
                 if tf_trace != kind or self.input_signature is not None:
-                    key = ("relaxed", tf_trace, key[1] if isinstance(key, tuple) and len(key) > 1 else None)
-                hash(key)
+                    relaxed = ("relaxed", tf_trace, key[1] if isinstance(key, tuple) and len(key) > 1 else None)
+                    hash(relaxed)   # (only a check that it can key the traces: an unhashable one keeps `key`)
+                    key = relaxed
             except TypeError:
                 pass
         return random_graphs.scope(traces, key)
