@@ -20,8 +20,11 @@ value patterns:
   no-copy sgemm (k 1, 2, 383, 384, 385, 768, 769, 784 and 1,000: one block, two halves, blocks of 384 and halves),
   transpose_a, both transposed, transpose_b from 16 rows; the copy-based sgemm (transpose_b, 16 rows, 100 / 101
   columns, k 40, 385, 784: its k blocks); BatchMatMulV2 of rank 3/4 with broadcast batch dims and adjoints (k 1, 511,
-  512, 513); einsum contractions, tensordot, linalg.matvec; Keras Dense / EinsumDense and tf.nn.bias_add after a
-  matmul (a NaN in both); the gradients of matmul (tape, tagged upstream gradients); eager and traced;
+  512, 513); einsum contractions, tensordot, linalg.matvec; one row where oneDNN's threads split k (odd k, the
+  longer part first) or the outputs (1,100 columns); Keras Dense / EinsumDense and tf.nn.bias_add after a matmul (a
+  NaN in both); the gradients of matmul (tape, tagged upstream gradients; each operand alone; BatchMatMulV2 with a
+  broadcast operand); Keras Dense/EinsumDense gradients (relu or none, one unit, a transposed kernel 'ab,cb->ac',
+  a [d, 1] bias); eager and traced;
 - dtypes: float32 throughout, float16 and bfloat16 (oneDNN's half kernels: k 3, 512, 513), float64 for control.
 
 Every program is host-dependent (oneDNN's float32/half kernels on the recording host): simdist runs them under its
@@ -206,6 +209,17 @@ def _one_row(tf: Any) -> Any:
 
 
 program("m-f32-one-row", _one_row)
+
+
+def _row_split(tf: Any) -> Any:
+    """One row times a wide matrix where oneDNN's threads split k (not single-threaded, at most 500 outputs a thread,
+    k >= 256: two parts, an odd k's longer part first) and where they split the outputs instead (more than 1,000
+    columns: k in order), with NaNs in both parts."""
+    shapes = ((1, 4141, 200, False, False), (1, 2001, 1100, False, False), (1, 4140, 127, False, False))
+    return _matmul_cases(tf, shapes, ("clean", "blocks", "same-k", "early-late"))
+
+
+program("m-f32-row-split", _row_split)
 
 
 # -- 2. one column ---------------------------------------------------------------------------------------------------
@@ -420,7 +434,108 @@ def _float64(tf: Any) -> Any:
             b = tf.constant(yd.T.copy() if tb else yd)
             out[f"{m}x{k}x{n} ta{int(ta)} tb{int(tb)} {p}"] = attempt(
                 lambda: raw(tf.matmul(a, b, transpose_a=ta, transpose_b=tb)))
+    # batched with an operand transposed either side of Eigen's coefficient-based threshold (m + k + n < 20)
+    for m, k, n, ta, tb in ((5, 10, 5, False, True), (5, 9, 5, False, True), (4, 10, 6, True, False),
+                            (4, 9, 6, True, False), (1, 12, 7, False, True)):
+        x, y = _operands(f"f64b{m}{k}{n}{ta}{tb}", m, k, n, "clean")
+        xd = np.stack([x, -x]).astype(np.float64)
+        yd = y.astype(np.float64)
+        a = tf.constant(np.swapaxes(xd, 1, 2).copy() if ta else xd)
+        b = tf.constant(yd.T.copy() if tb else yd)
+        out[f"bmm {m}x{k}x{n} ta{int(ta)} tb{int(tb)}"] = attempt(
+            lambda: raw(tf.matmul(a, b, transpose_a=ta, transpose_b=tb)))
     return out
 
 
 program("m-f64-matmul", _float64)
+
+
+# -- 11. gradients of one operand alone, batched gradients, Keras layers' gradients -----------------------------------
+def _grads_more(tf: Any) -> Any:
+    """matmul's gradient for one operand alone (the other a constant: a Dense layer's kernel gradient), each transpose
+    pair; BatchMatMulV2's gradients with a broadcast operand (summed over the batch) and adjoints; tagged NaNs in
+    the operands and the upstream gradient."""
+    out: dict[str, Any] = {}
+    for m, k, n in ((1, 17, 3), (3, 33, 9), (16, 20, 2), (2, 385, 3)):
+        for ta, tb in ((False, False), (True, False), (False, True), (True, True)):
+            for p in ("clean", "same-k"):
+                x, y = _operands(f"ga{m}x{k}x{n}", m, k, n, p)
+                a = tf.constant(x.T.copy() if ta else x)
+                b = tf.constant(y.T.copy() if tb else y)
+                g = tf.constant(rng(f"msweep63/ga/{m}{k}{n}{p}").uniform(-1, 1, (m, n)).astype(np.float32))
+                for which in ("a", "b"):
+                    def run() -> Any:
+                        with tf.GradientTape() as t:
+                            t.watch(a if which == "a" else b)
+                            z = tf.matmul(a, b, transpose_a=ta, transpose_b=tb)
+                        return raw(t.gradient(z, a if which == "a" else b, output_gradients=g))
+                    out[f"{m}x{k}x{n} ta{int(ta)} tb{int(tb)} {p} d{which}"] = attempt(run)
+    for k in (3, 17, 513):
+        for p in ("clean", "same-k"):
+            x, y = _operands(f"gb{k}", 3, k, 4, p)
+            xb = tf.constant(np.stack([x, x[::-1].copy()]))
+            for adj in (False, True):
+                b = tf.constant(y.T.copy() if adj else y)
+                g = tf.constant(rng(f"msweep63/gb/{k}{p}").uniform(-1, 1, (2, 3, 4)).astype(np.float32))
+
+                def run_b() -> Any:
+                    with tf.GradientTape() as t:
+                        t.watch([xb, b])
+                        z = tf.linalg.matmul(xb, b, adjoint_b=adj)
+                    da, db = t.gradient(z, [xb, b], output_gradients=g)
+                    return {"da": raw(da), "db": raw(db)}
+                out[f"bmm k{k} adj{int(adj)} {p}"] = attempt(run_b)
+    return out
+
+
+program("m-f32-grads-alone", _grads_more)
+
+
+def _keras_grads(tf: Any) -> Any:
+    """Dense (relu and none, one unit and three, 16 rows: BiasAddGrad's order) and EinsumDense ('ab,bc->ac',
+    'ab,cb->ac' (a transposed kernel), 'abc,cde->abde' with bias_axes 'd' (a bias of shape [d, 1]), relu): outputs
+    and the gradients of the kernel, the bias and the input of a sum of squares, with and without a tagged NaN."""
+    keras = tf.keras
+    out: dict[str, Any] = {}
+
+    def grads(layer: Any, x: np.ndarray) -> Any:
+        xt = tf.constant(x)
+        with tf.GradientTape() as t:
+            t.watch(xt)
+            z = layer(xt)
+            loss = tf.reduce_sum(z * z)
+        gs = t.gradient(loss, [xt] + list(layer.trainable_variables))
+        return {"z": raw(z), "grads": [raw(v) for v in gs]}
+
+    for m, k, n in ((16, 17, 1), (16, 20, 3), (3, 33, 9), (100, 8, 5)):
+        for p in ("clean", "x1"):
+            x, w = _operands(f"kg{m}{k}{n}", m, k, n, p)
+            bias = rng(f"msweep63/kgb/{m}{k}{n}").uniform(-1, 1, (n,)).astype(np.float32)
+            for act in (None, "relu"):
+                tag = f"{m}_{k}_{n}_{p.replace('-', '_')}_{act}"
+                dense = keras.layers.Dense(n, activation=act, name=f"msweep63_kg_dense_{tag}")
+                dense.build((None, k))
+                dense.set_weights([w, bias])
+                out[f"dense {m}x{k}x{n} {p} {act}"] = attempt(lambda: grads(dense, x))
+                ed = keras.layers.EinsumDense("ab,bc->ac", output_shape=n, bias_axes="c", activation=act,
+                                              name=f"msweep63_kg_ed_{tag}")
+                ed.build((None, k))
+                ed.set_weights([w, bias])
+                out[f"einsumdense ab,bc {m}x{k}x{n} {p} {act}"] = attempt(lambda: grads(ed, x))
+                et = keras.layers.EinsumDense("ab,cb->ac", output_shape=n, bias_axes="c", activation=act,
+                                              name=f"msweep63_kg_et_{tag}")
+                et.build((None, k))
+                et.set_weights([w.T.copy(), bias])
+                out[f"einsumdense ab,cb {m}x{k}x{n} {p} {act}"] = attempt(lambda: grads(et, x))
+    r = rng("msweep63/kg3")
+    x3 = r.uniform(-1, 1, (2, 5, 7)).astype(np.float32)
+    e3 = keras.layers.EinsumDense("abc,cde->abde", output_shape=(5, 3, 4), bias_axes="d", activation="relu",
+                                  name="msweep63_kg_e3")
+    e3.build((None, 5, 7))
+    e3.set_weights([r.uniform(-1, 1, (7, 3, 4)).astype(np.float32), r.uniform(-1, 1, (3, 1)).astype(np.float32)])
+    out["einsumdense abc,cde bias d"] = attempt(lambda: grads(e3, x3))
+    out["einsumdense abc,cde bias shape"] = [list(v.shape) for v in e3.weights]
+    return out
+
+
+program("m-f32-keras-grads", _keras_grads)

@@ -2,7 +2,8 @@
 threshold (sixty-third session, msweep63; msweep63_cases.py): tf.matmul on every path simdist's float32 MatMul takes
 (one row with and without transpose_b, one column, x^T @ column, transpose_b of 2..15 rows, the plain no-copy sgemm
 and its k blocks, the copy-based sgemm of 101 columns), traced, BatchMatMulV2 with broadcast batch dims, einsum,
-tensordot, linalg.matvec, Keras Dense/EinsumDense and bias_add, matmul's gradients, float16/bfloat16 and float64,
+tensordot, linalg.matvec, one row split by oneDNN's threads, Keras Dense/EinsumDense and bias_add and their
+gradients, matmul's gradients (each operand alone, batched with a broadcast operand), float16/bfloat16 and float64,
 crossed with NaNs whose payloads and signs name their operand (one operand, both at one k, early and late, across k
 blocks, whole rows/columns, signalling), inf · 0, inf − inf, infinities, subnormals and -0.0: every value's bits
 against TF 2.21's recorded results (`python -m simdist.conformance.suite.test_msweep63 --record` rewrites
