@@ -744,8 +744,10 @@ program("d-run-all-python", _run_all_python)
 
 def _custom_gradient_variables(tf: Any, mk: Any) -> Any:
     """tf.custom_gradient whose forward reads variables in another order than they were made (and one twice, one
-    non-trainable): the `variables` its grad_fn receives (names in order) and the gradients the tape then gives each
-    variable, eagerly and inside a tf.function."""
+    non-trainable): the `variables` its grad_fn receives (their names as a set: TF 2.21's order of them is not stable
+    across a process's history — u, v, w alone in a process, u, w, v after the module's other programs under pytest,
+    /work/wt/esweep63_logs/tfrec2.out) and the gradients the tape then gives each variable (each by its name, so
+    independent of that order), eagerly and inside a tf.function."""
     out: dict[str, Any] = {}
     for mode in ("eager", "traced"):
         vs = {k: tf.Variable(1.0 + i, name=k) for i, k in enumerate("uvwz")}
@@ -757,8 +759,8 @@ def _custom_gradient_variables(tf: Any, mk: Any) -> Any:
             y = x * vs["w"] + vs["u"] * vs["z"] + vs["v"] * vs["w"]
 
             def grad(dy: Any, variables: Any = None) -> Any:
-                seen.append([v.name for v in variables])
-                return dy * 2.0, [dy * float(10 ** i) for i in range(len(variables))]
+                seen.append(sorted(v.name for v in variables))
+                return dy * 2.0, [dy * float(10 ** "uvwz".index(v.name[0])) for v in variables]
             return y, grad
 
         def run() -> Any:
