@@ -12015,8 +12015,8 @@ TRAINING_BATCH73: list[Mutant] = [
        "subtle: float64 Tanh by NumPy's tanh instead of Eigen's ptanh_double in packets and the C library's tail: an "
        "ulp off here and there"),
     _t("log-float64-numpy", "dtype", "simdist/runtime/ops/packet_math.py",
-       "        return packets_then_tail(a, plog_double, \"log\")\n",
-       "        return np.log(a)\n",
+       "        out = packets_then_tail(a, plog_double, \"log\")\n",
+       "        out = np.log(a)\n",
        "subtle: float64 Log by NumPy's log instead of Eigen's plog_double in packets and the C library's log on the "
        "tail: an ulp off here and there"),
     _t("rsqrt-estimate-zero-not-inf", "boundary", "simdist/runtime/ops/rcp.py",
