@@ -4138,8 +4138,8 @@ TRAINING_BATCH22: list[Mutant] = [
        "the conv input gradient steps the columns by the row stride"),
     # -- tf.nn
     _t("nn-dropout-noise-shape-none-as-one", "axis", "simdist/runtime/ops/nn.py",
-       "        dims = [xd if d is None else d for d, xd in zip(dims, xs)]\n",
-       "        dims = [1 if d is None else d for d, xd in zip(dims, xs)]\n",
+       "        dims = [xd if d is None else d for d, xd in zip(dims, known)]\n",
+       "        dims = [1 if d is None else d for d, xd in zip(dims, known)]\n",
        "tf.nn.dropout's noise_shape None entries broadcast (size 1) instead of taking x's size"),
     _t("softmax-axis-moved-not-swapped", "axis", AC,
        "    perm = list(range(x.ndim))\n    perm[axis], perm[-1] = perm[-1], perm[axis]\n    return tuple(perm)\n",
