@@ -31,6 +31,10 @@ takes the rest of the composed functions, each over hazard values and its option
   epsilon, layer_normalization × gamma/beta × axis × epsilon × rms_scaling, moments × axes × keepdims × synchronized,
   batch_normalization × offset/scale None × axis × epsilon, log_softmax/softmax × axis tuples, logsumexp over rows
   with ±inf;
+- q-xent-<dt>: categorical/sparse categorical/binary crossentropy over normalized and unnormalized probabilities,
+  exact 0 and 1 (the clip's ends), logits ±30/±100, one-hot and soft targets, the logits shortcut of a softmax/sigmoid
+  output (keras.ops' and tf.nn's, eager and traced), axis 1 and 0, labels (b,), (b, 1), (b, t), (b, t, 1) and int8,
+  shape and rank mismatches, and the gradients;
 - q-model: a named Keras layer applying a chain of these functions inside model.predict (jit_compile=False) and
   model(x), and the same functions inside tf.function.
 
@@ -597,6 +601,72 @@ def _nn(dt: str) -> Callable[[Any], Any]:
 
 for _dt in FLOATS:
     program(f"q-nn-{_dt}", _nn(_dt))
+
+
+# -- 6b. the crossentropies (ops.nn: normalization, clipping, the logits shortcut) --------------------------------------
+def _xent(dt: str) -> Callable[[Any], Any]:
+    def run(tf: Any) -> Any:
+        k = tf.keras.ops
+        out: dict[str, Any] = {}
+        r = rng(f"q-xent/{dt}")
+        logits = seeded(f"q-xent-l/{dt}", (4, 5), -4.0, 4.0)
+        logits[0, :] = [30.0, -30.0, 0.0, 100.0, -100.0]
+        lg = tf.constant(logits, dtype=dt)
+        p = seeded(f"q-xent-p/{dt}", (4, 5), 0.0, 1.0)
+        p[1, :] = [0.0, 1.0, 0.0, 0.0, 0.0]           # exact 0 and 1 (the clip's two ends)
+        p[2, :] = [0.0, 0.5, 0.25, 0.25, 0.0]
+        probs = tf.constant(p / p.sum(axis=1, keepdims=True), dtype=dt)
+        unnorm = tf.constant(p * 1.3 + 0.05, dtype=dt)   # rows not summing to 1 (cce renormalizes)
+        onehot = tf.constant(np.eye(5)[r.randint(0, 5, size=4)], dtype=dt)
+        soft = tf.constant(seeded(f"q-xent-s/{dt}", (4, 5), 0.0, 0.4), dtype=dt)
+        labels = tf.constant(r.randint(0, 5, size=4))
+        lg3 = tf.constant(seeded(f"q-xent-l3/{dt}", (2, 5, 3), -3.0, 3.0), dtype=dt)
+        t3 = tf.constant(np.eye(5)[r.randint(0, 5, size=(2, 3))].transpose(0, 2, 1), dtype=dt)
+        cce, scce, bce = k.categorical_crossentropy, k.sparse_categorical_crossentropy, k.binary_crossentropy
+        for tname, tgt in (("onehot", onehot), ("soft", soft)):
+            for oname, o in (("probs", probs), ("unnorm", unnorm)):
+                out[f"cce {tname} {oname}"] = res(lambda tgt=tgt, o=o: cce(tgt, o))
+                out[f"bce {tname} {oname}"] = res(lambda tgt=tgt, o=o: bce(tgt, o))
+            out[f"cce {tname} logits"] = res(lambda tgt=tgt: cce(tgt, lg, from_logits=True))
+            out[f"bce {tname} logits"] = res(lambda tgt=tgt: bce(tgt, lg, from_logits=True))
+            out[f"cce {tname} softmax"] = res(lambda tgt=tgt: cce(tgt, k.softmax(lg)))
+            out[f"cce {tname} softmax fn"] = res(lambda tgt=tgt: tf.function(lambda v: cce(tgt, k.softmax(v)))(lg))
+            out[f"cce {tname} tf softmax fn"] = res(lambda tgt=tgt: tf.function(
+                lambda v: cce(tgt, tf.nn.softmax(v)))(lg))
+            out[f"bce {tname} sigmoid fn"] = res(lambda tgt=tgt: tf.function(lambda v: bce(tgt, tf.sigmoid(v)))(lg))
+            out[f"bce {tname} sigmoid"] = res(lambda tgt=tgt: bce(tgt, k.sigmoid(lg)))
+        out["cce axis 1"] = res(lambda: cce(t3, tf.nn.softmax(lg3, axis=1), axis=1))
+        out["cce axis 1 unnorm"] = res(lambda: cce(t3, tf.abs(lg3) + 0.1, axis=1))
+        out["cce axis 1 logits"] = res(lambda: cce(t3, lg3, from_logits=True, axis=1))
+        out["cce axis 0 logits"] = res(lambda: cce(onehot, lg, from_logits=True, axis=0))
+        out["cce rank mismatch"] = res(lambda: cce(onehot[0], probs))
+        out["cce shape mismatch"] = res(lambda: cce(onehot[:, :4], probs[:, :4] * 0 + probs[:, 1:]))
+        for lname, lab in (("(b,)", labels), ("(b,1)", labels[:, None]), ("int8", tf.cast(labels, "int8"))):
+            out[f"scce {lname} probs"] = res(lambda lab=lab: scce(lab, probs))
+            out[f"scce {lname} logits"] = res(lambda lab=lab: scce(lab, lg, from_logits=True))
+            out[f"scce {lname} softmax fn"] = res(lambda lab=lab: tf.function(lambda v: scce(lab, k.softmax(v)))(lg))
+        l3 = tf.constant(r.randint(0, 3, size=(2, 5)))
+        out["scce (b,t)"] = res(lambda: scce(l3, lg3, from_logits=True))
+        out["scce (b,t,1)"] = res(lambda: scce(l3[..., None], lg3, from_logits=True))
+        out["scce (b,t) probs"] = res(lambda: scce(l3, tf.nn.softmax(lg3)))
+        out["scce axis 0"] = res(lambda: scce(labels, lg, from_logits=True, axis=0))
+        out["scce axis 1"] = res(lambda: scce(labels, lg, from_logits=True, axis=1))
+        out["scce shape mismatch"] = res(lambda: scce(labels[:3], lg, from_logits=True))
+        out["bce rank mismatch"] = res(lambda: bce(onehot[0], probs))
+        out["bce exact ends"] = res(lambda: bce(tf.constant([[0.0, 1.0, 1.0, 0.0]], dt),
+                                                tf.constant([[0.0, 1.0, 0.0, 1.0]], dt)))
+        modes(tf, out, "cce grad", lambda v: cce(soft, v), unnorm, traced=True, grad=True)
+        modes(tf, out, "cce logits grad", lambda v: cce(soft, v, from_logits=True), lg, traced=True, grad=True)
+        modes(tf, out, "scce grad", lambda v: scce(labels, v), probs, traced=True, grad=True)
+        modes(tf, out, "scce logits grad", lambda v: scce(labels, v, from_logits=True), lg, traced=False, grad=True)
+        modes(tf, out, "bce grad", lambda v: bce(soft, v), probs, traced=True, grad=True)
+        modes(tf, out, "bce logits grad", lambda v: bce(soft, v, from_logits=True), lg, traced=True, grad=True)
+        return out
+    return run
+
+
+for _dt in FLOATS:
+    program(f"q-xent-{_dt}", _xent(_dt))
 
 
 # -- 7. inside a Keras model's call -----------------------------------------------------------------------------------

@@ -5,7 +5,7 @@ signbit, i0, exp2, log2/log10, cbrt, round with decimals, nan_to_num with its re
 trapezoid, nancumsum/nancumprod), integer and bool operands, the contractions and matrix functions (cdist, kron,
 outer, inner, vdot, tensordot, cross, trace, diagonal, diag, diagflat, tri/tril/triu, corrcoef, correlate, vander),
 the nan-reductions, linspace/logspace/geomspace, histogram, bincount, digitize, searchsorted, the window functions,
-and ops.nn's normalizations (normalize, rms/layer/batch normalization, moments, log_softmax), each with its options
+ops.nn's normalizations (normalize, rms/layer/batch normalization, moments, log_softmax) and crossentropies, each with its options
 off their defaults, in float16/bfloat16/float32/float64, eagerly, traced, their gradients and inside a Keras model's
 call and predict: values bit for bit against TF 2.21's recorded results (`python -m
 simdist.conformance.suite.test_qsweep63 --record` rewrites qsweep63_reference.json.gz; every program host-dependent,
@@ -47,15 +47,16 @@ def test_qsweep63_nan_reductions_generators_and_counting(backend: Any, name: str
 
 
 @pytest.mark.clause("keras.ops", "ops.host-cpu")
-@pytest.mark.parametrize("name", _ids("q-nn-") + ["q-model"])
+@pytest.mark.parametrize("name", _ids("q-nn-") + _ids("q-xent-") + ["q-model"])
 def test_qsweep63_normalizations_and_model_calls(backend: Any, name: str) -> None:
     """ops.nn's normalize, rms/layer/batch normalization, moments, softmax/log_softmax/logsumexp over their options;
-    a chain of composed functions inside a Keras model's call, predict and a tf.function."""
+    the crossentropies over normalized and unnormalized probabilities, exact 0/1, logits, the softmax/sigmoid logits
+    shortcut (eager and traced), axis and label ranks, and their gradients; a chain of composed functions inside a Keras model's call, predict and a tf.function."""
     _check(backend, name)
 
 
 assert sorted(_ids("q-bin-") + _ids("q-un-") + ["q-int"] + _ids("q-lin-") + _ids("q-nan-") + ["q-gen"]
-              + _ids("q-nn-") + ["q-model"]) == sorted(REF.programs)
+              + _ids("q-nn-") + _ids("q-xent-") + ["q-model"]) == sorted(REF.programs)
 
 if __name__ == "__main__":
     import sys
