@@ -35,6 +35,9 @@ takes the rest of the composed functions, each over hazard values and its option
   exact 0 and 1 (the clip's ends), logits ±30/±100, one-hot and soft targets, the logits shortcut of a softmax/sigmoid
   output (keras.ops' and tf.nn's, eager and traced), axis 1 and 0, labels (b,), (b, 1), (b, t), (b, t, 1) and int8,
   shape and rank mismatches, and the gradients;
+- q-spec: every function above on KerasTensors (float32 with an unknown batch, float16, int32 rank 3, int8, bool,
+  float64 with an unknown middle dimension, uint8; binary ones also beside a Python int): the output spec's shape and
+  dtype, or the refusal's class (Keras's compute_output_spec);
 - q-model: a named Keras layer applying a chain of these functions inside model.predict (jit_compile=False) and
   model(x), and the same functions inside tf.function.
 
@@ -667,6 +670,83 @@ def _xent(dt: str) -> Callable[[Any], Any]:
 
 for _dt in FLOATS:
     program(f"q-xent-{_dt}", _xent(_dt))
+
+
+# -- 6c. symbolic calls: each function's output spec on KerasTensors --------------------------------------------------
+def spec(v: Any) -> Any:
+    """A symbolic result: its shape and dtype (item by item for a sequence)."""
+    if isinstance(v, (list, tuple)):
+        return [spec(x) for x in v]
+    return [list(v.shape), str(v.dtype)]
+
+
+def sres(fn: Callable[[], Any]) -> Any:
+    try:
+        return spec(fn())
+    except Exception as e:  # noqa: BLE001 - the class is the observation
+        return f"raised {type(e).__name__}"
+
+
+def _spec(tf: Any) -> Any:
+    keras = tf.keras
+    k = keras.ops
+    out: dict[str, Any] = {}
+    kt = keras.KerasTensor
+    inputs = {"f32 (None, 5)": kt((None, 5), "float32"), "f16 (3, 4)": kt((3, 4), "float16"),
+              "i32 (2, 3, 4)": kt((2, 3, 4), "int32"), "i8 (6,)": kt((6,), "int8"), "bool (4, 4)": kt((4, 4), "bool"),
+              "f64 (2, None, 3)": kt((2, None, 3), "float64"), "u8 (5,)": kt((5,), "uint8")}
+    for iname, x in inputs.items():
+        for name, f in UNARY.items():
+            out[f"{name} {iname}"] = sres(lambda f=f, x=x: f(k, x))
+        for name, f in BINARY.items():
+            out[f"{name} {iname}"] = sres(lambda f=f, x=x: f(k, x, x))
+            out[f"{name} {iname} py"] = sres(lambda f=f, x=x: f(k, x, 2))
+        for name, f in (("diff", lambda x: k.diff(x)), ("diff 2 0", lambda x: k.diff(x, n=2, axis=0)),
+                        ("trapezoid", lambda x: k.trapezoid(x)), ("nancumsum", lambda x: k.nancumsum(x)),
+                        ("nancumprod 0", lambda x: k.nancumprod(x, axis=0)), ("corrcoef", lambda x: k.corrcoef(x)),
+                        ("nanvar", lambda x: k.nanvar(x, axis=-1)), ("nanstd keep", lambda x: k.nanstd(x, keepdims=True)),
+                        ("nanmedian", lambda x: k.nanmedian(x, axis=0)), ("nansum", lambda x: k.nansum(x)),
+                        ("nanprod", lambda x: k.nanprod(x, axis=-1, keepdims=True)),
+                        ("nanargmax", lambda x: k.nanargmax(x, axis=-1)), ("nanmax", lambda x: k.nanmax(x, axis=0)),
+                        ("nanpercentile", lambda x: k.nanpercentile(x, 30.0, axis=-1)),
+                        ("nanquantile vec", lambda x: k.nanquantile(x, [0.1, 0.9], axis=0)),
+                        ("percentile", lambda x: k.percentile(x, 50.0)), ("digitize", lambda x: k.digitize(x, [0, 1])),
+                        ("searchsorted", lambda x: k.searchsorted(k.convert_to_tensor([0.0, 1.0, 2.0]), x)),
+                        ("histogram", lambda x: k.histogram(x, bins=3)), ("bincount", lambda x: k.bincount(x)),
+                        ("trace", lambda x: k.trace(x)), ("diagonal", lambda x: k.diagonal(x, 1)),
+                        ("diag", lambda x: k.diag(x)), ("diagflat", lambda x: k.diagflat(x, 1)),
+                        ("tril", lambda x: k.tril(x, -1)), ("triu", lambda x: k.triu(x, 1)),
+                        ("kron", lambda x: k.kron(x, x)), ("outer", lambda x: k.outer(x, x)),
+                        ("inner", lambda x: k.inner(x, x)), ("vdot", lambda x: k.vdot(x, x)),
+                        ("tensordot 1", lambda x: k.tensordot(x, x, axes=1)),
+                        ("tensordot 0", lambda x: k.tensordot(x, x, axes=0)),
+                        ("cdist", lambda x: k.cdist(x, x)), ("cross", lambda x: k.cross(x, x)),
+                        ("vander", lambda x: k.vander(x, 3)), ("correlate", lambda x: k.correlate(x, x)),
+                        ("correlate full", lambda x: k.correlate(x, x, mode="full")),
+                        ("normalize", lambda x: k.normalize(x)), ("normalize 1 0", lambda x: k.normalize(x, 0, 1)),
+                        ("rms", lambda x: k.rms_normalization(x)), ("layer", lambda x: k.layer_normalization(x)),
+                        ("moments", lambda x: k.moments(x, [0])),
+                        ("moments keep", lambda x: k.moments(x, [-1], keepdims=True)),
+                        ("log_softmax", lambda x: k.log_softmax(x)), ("logsumexp", lambda x: k.logsumexp(x, -1)),
+                        ("cce", lambda x: k.categorical_crossentropy(x, x)),
+                        ("scce", lambda x: k.sparse_categorical_crossentropy(x[..., 0], x)),
+                        ("bce", lambda x: k.binary_crossentropy(x, x)),
+                        ("isclose", lambda x: k.isclose(x, x)), ("allclose", lambda x: k.allclose(x, x)),
+                        ("ldexp", lambda x: k.ldexp(x, 2)), ("gcd", lambda x: k.gcd(x, x)),
+                        ("lcm", lambda x: k.lcm(x, 3))):
+            out[f"{name} {iname}"] = sres(lambda f=f, x=x: f(x))
+    out["linspace"] = sres(lambda: k.linspace(inputs["f32 (None, 5)"], 3.0, 4))
+    out["linspace axis -1"] = sres(lambda: k.linspace(0.0, inputs["f64 (2, None, 3)"], 4, axis=-1))
+    out["logspace"] = sres(lambda: k.logspace(inputs["f16 (3, 4)"], 3.0, 5, endpoint=False))
+    out["geomspace"] = sres(lambda: k.geomspace(1.0, inputs["f16 (3, 4)"], 3))
+    out["bincount minlength"] = sres(lambda: k.bincount(inputs["i8 (6,)"], minlength=9))
+    out["bincount weights"] = sres(lambda: k.bincount(inputs["u8 (5,)"], weights=kt((5,), "float16")))
+    out["batchnorm"] = sres(lambda: k.batch_normalization(kt((2, 3, 4), "float16"), kt((4,), "float16"),
+                                                          kt((4,), "float16"), -1))
+    return out
+
+
+program("q-spec", _spec)
 
 
 # -- 7. inside a Keras model's call -----------------------------------------------------------------------------------

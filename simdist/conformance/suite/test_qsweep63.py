@@ -47,16 +47,17 @@ def test_qsweep63_nan_reductions_generators_and_counting(backend: Any, name: str
 
 
 @pytest.mark.clause("keras.ops", "ops.host-cpu")
-@pytest.mark.parametrize("name", _ids("q-nn-") + _ids("q-xent-") + ["q-model"])
+@pytest.mark.parametrize("name", _ids("q-nn-") + _ids("q-xent-") + ["q-model", "q-spec"])
 def test_qsweep63_normalizations_and_model_calls(backend: Any, name: str) -> None:
     """ops.nn's normalize, rms/layer/batch normalization, moments, softmax/log_softmax/logsumexp over their options;
     the crossentropies over normalized and unnormalized probabilities, exact 0/1, logits, the softmax/sigmoid logits
-    shortcut (eager and traced), axis and label ranks, and their gradients; a chain of composed functions inside a Keras model's call, predict and a tf.function."""
+    shortcut (eager and traced), axis and label ranks, and their gradients; every function's output spec on
+    KerasTensors; a chain of composed functions inside a Keras model's call, predict and a tf.function."""
     _check(backend, name)
 
 
 assert sorted(_ids("q-bin-") + _ids("q-un-") + ["q-int"] + _ids("q-lin-") + _ids("q-nan-") + ["q-gen"]
-              + _ids("q-nn-") + _ids("q-xent-") + ["q-model"]) == sorted(REF.programs)
+              + _ids("q-nn-") + _ids("q-xent-") + ["q-model", "q-spec"]) == sorted(REF.programs)
 
 if __name__ == "__main__":
     import sys
