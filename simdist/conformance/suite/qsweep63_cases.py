@@ -711,6 +711,7 @@ def _spec(tf: Any) -> Any:
                         ("nanpercentile", lambda x: k.nanpercentile(x, 30.0, axis=-1)),
                         ("nanquantile vec", lambda x: k.nanquantile(x, [0.1, 0.9], axis=0)),
                         ("percentile", lambda x: k.percentile(x, 50.0)), ("digitize", lambda x: k.digitize(x, [0, 1])),
+                        ("digitize tensor bins", lambda x: k.digitize(x, k.convert_to_tensor([0.0, 1.0]))),
                         ("searchsorted", lambda x: k.searchsorted(k.convert_to_tensor([0.0, 1.0, 2.0]), x)),
                         ("histogram", lambda x: k.histogram(x, bins=3)), ("bincount", lambda x: k.bincount(x)),
                         ("trace", lambda x: k.trace(x)), ("diagonal", lambda x: k.diagonal(x, 1)),
