@@ -644,6 +644,11 @@ def _xent(dt: str) -> Callable[[Any], Any]:
         out["cce axis 0 logits"] = res(lambda: cce(onehot, lg, from_logits=True, axis=0))
         out["cce rank mismatch"] = res(lambda: cce(onehot[0], probs))
         out["cce shape mismatch"] = res(lambda: cce(onehot[:, :4], probs[:, :4] * 0 + probs[:, 1:]))
+        out["cce target dim 1"] = res(lambda: cce(onehot[:, :1], probs))
+        out["cce output dim 1"] = res(lambda: cce(onehot, probs[:, :1]))
+        out["cce logits dim 1"] = res(lambda: cce(onehot[:1], lg, from_logits=True))
+        out["bce target dim 1"] = res(lambda: bce(onehot[:, :1], probs))
+        out["bce output dim 1"] = res(lambda: bce(onehot, probs[:, :1]))
         for lname, lab in (("(b,)", labels), ("(b,1)", labels[:, None]), ("int8", tf.cast(labels, "int8"))):
             out[f"scce {lname} probs"] = res(lambda lab=lab: scce(lab, probs))
             out[f"scce {lname} logits"] = res(lambda lab=lab: scce(lab, lg, from_logits=True))
