@@ -70,7 +70,7 @@ FLOATS = ("float16", "bfloat16", "float32", "float64")
 #:   SpatialConvolution contraction; some outputs are one ulp off (osweep61's open ssim class, Eigen's contraction order
 #:   for one input channel, not modelled; float32 (oneDNN), float16 and bfloat16 agree);
 #: - float32 tensordot traced ((5, 3)·(4, 3) over axes ([1], [1]): the graph's transposed MatMul, eager agrees;
-#:   xsweep58/esweep57's open traced transpose_b product class);
+#:   of the family esweep57 left open: a traced float64 (3, 9)·(5, 9)^T product, float32 transpose_b products);
 #: - a functional model whose layer calls keras.ops.corrcoef: TF 2.21's Keras infers the layer's output in a scratch
 #:   FuncGraph, where corrcoef's `if tf.rank(x) == 0` is a symbolic tensor's bool (OperatorNotAllowedInGraphError);
 #:   simdist's compute_output_spec runs the call eagerly on zeros (keras_tensor.py), so the model builds and runs.
