@@ -450,9 +450,10 @@ def fill(dims: Any, value: Any, name: str | None = None, layout: Any = None) -> 
         if isinstance(dims, float) and not context.in_function():   # (the fast path's int32 index_type)
             raise TypeError(f"Cannot convert {dims!r} to EagerTensor of dtype int32")
         index_dtypes.eager_mixed_bools(dims)   # ([True, 2]: ValueError eagerly; TF 2.21 observed, lsweep63)
-        if context.in_function() and not isinstance(dims, (list, tuple, TensorShape)) and (
-                dims.ndim == 0 and not static_shapes.rank_unknown(dims) if isinstance(dims, Tensor)
-                else np.ndim(dims) == 0):
+        if context.in_function() and (
+                dims.ndim == 0 and not static_shapes.rank_unknown(dims) and dims.dtype in (dtypes.int32, dtypes.int64)
+                if isinstance(dims, Tensor) else isinstance(dims, (int, np.integer)) and not isinstance(dims, bool)
+                or isinstance(dims, np.ndarray) and dims.ndim == 0 and dims.dtype.kind in "iu"):
             # (a scalar dims computes eagerly (FillOp reads its elements) but Fill's shape function wants a vector:
             # ValueError in a graph; TF 2.21 observed, lsweep63)
             raise ValueError(f"Shape must be rank 1 but is rank 0 for '{{{{node Fill}}}} = Fill[T={v.dtype.name}, "
