@@ -426,6 +426,56 @@ def _rshape(tf: Any) -> dict[str, Any]:
 program("l63-rshape", _rshape)
 
 
+RDTYPES = ("float16", "bfloat16", "float32", "float64", "int8", "int32", "int64", "uint32", "uint64", "complex64", "bool")
+
+
+def _rdtype(tf: Any) -> dict[str, Any]:
+    """The random ops' dtype argument (omitted, and each dtype) and their logits/lam/alpha dtypes; scalar-tensor
+    shapes. Stateful ops: dtype and shape only; stateless: values."""
+    c = Cases(tf, "l63-rdtype")
+    sh = lambda t: [t.dtype.name, t.shape.as_list()]  # noqa: E731
+    seed = [3, 4]
+    c("uniform default", lambda: sh(tf.random.uniform([2], seed=1)))
+    c("stateless_uniform default", lambda: tf.random.stateless_uniform([2], seed))
+    c("stateless_poisson default", lambda: tf.random.stateless_poisson([2], seed, [1.5, 4.0]))
+    c("poisson default", lambda: sh(tf.random.poisson([2], [1.5, 4.0], seed=1)))
+    c("categorical default", lambda: sh(tf.random.categorical([[0.5, 1.0]], 2, seed=1)))
+    c("stateless_categorical default", lambda: tf.random.stateless_categorical([[0.5, 1.0, -1.0]], 3, seed))
+    for dt in RDTYPES:
+        c(f"uniform {dt}", lambda dt=dt: sh(tf.random.uniform([2], dtype=dt, seed=1)))
+        c(f"uniform {dt} maxval 7", lambda dt=dt: sh(tf.random.uniform([2], 0, 7, dtype=dt, seed=1)))
+        c(f"normal {dt}", lambda dt=dt: sh(tf.random.normal([2], dtype=dt, seed=1)))
+        c(f"truncated_normal {dt}", lambda dt=dt: sh(tf.random.truncated_normal([2], dtype=dt, seed=1)))
+        c(f"stateless_uniform {dt}", lambda dt=dt: tf.random.stateless_uniform([3], seed, dtype=dt))
+        c(f"stateless_uniform {dt} 0 7", lambda dt=dt: tf.random.stateless_uniform([3], seed, 0, 7, dtype=dt))
+        c(f"stateless_uniform {dt} None None", lambda dt=dt: tf.random.stateless_uniform([3], seed, None, None,
+                                                                                       dtype=dt))
+        c(f"stateless_normal {dt}", lambda dt=dt: tf.random.stateless_normal([3], seed, dtype=dt))
+        c(f"stateless_truncated_normal {dt}", lambda dt=dt: tf.random.stateless_truncated_normal([3], seed, dtype=dt))
+        c(f"poisson {dt}", lambda dt=dt: sh(tf.random.poisson([2], [1.5, 4.0], dtype=dt, seed=1)))
+        c(f"stateless_poisson {dt}", lambda dt=dt: tf.random.stateless_poisson([2], seed, [1.5, 4.0], dtype=dt))
+        c(f"gamma {dt}", lambda dt=dt: sh(tf.random.gamma([2], 2.0, dtype=dt, seed=1)))
+        c(f"stateless_gamma {dt}", lambda dt=dt: tf.random.stateless_gamma([2], seed, 2.0, dtype=dt))
+        c(f"categorical dtype {dt}", lambda dt=dt: sh(tf.random.categorical([[0.5, 1.0]], 2, dtype=dt, seed=1)))
+        c(f"stateless_categorical dtype {dt}", lambda dt=dt: tf.random.stateless_categorical(
+            [[0.5, 1.0, -1.0]], 3, seed, dtype=dt))
+    for dt in ("float16", "bfloat16", "float64", "int32", "int64", "complex64"):
+        lg = lambda dt=dt: floats(tf, (2, 3), "l63-rdtype-logits", dt)  # noqa: E731
+        c(f"categorical logits {dt}", lambda lg=lg: sh(tf.random.categorical(lg(), 2, seed=1)))
+        c(f"stateless_categorical logits {dt}", lambda lg=lg: tf.random.stateless_categorical(lg(), 3, seed))
+        c(f"stateless_poisson lam {dt}", lambda dt=dt: tf.random.stateless_poisson([2], seed, tf.cast([1.5, 4.0], dt)))
+        c(f"stateless_gamma alpha {dt}", lambda dt=dt: tf.random.stateless_gamma([2], seed, tf.cast(2.0, dt)))
+    for name, s in (("t int32", lambda: tf.constant(3)), ("t int64", lambda: tf.constant(3, tf.int64)),
+                    ("np int64", lambda: np.int64(3)), ("np 0-d", lambda: np.array(3)), ("py", lambda: 3)):
+        c(f"uniform scalar {name}", lambda s=s: sh(tf.random.uniform(s(), seed=1)))
+        c(f"stateless_normal scalar {name}", lambda s=s: tf.random.stateless_normal(s(), seed))
+        c(f"zeros scalar {name}", lambda s=s: tf.zeros(s()))
+    return c.out
+
+
+program("l63-rdtype", _rdtype)
+
+
 # -- l63-kloss: keras sparse losses and metrics over label dtypes ---------------------------------------------------
 LAB_DTS = ("int8", "uint8", "int16", "int32", "int64", "float16", "float32")
 

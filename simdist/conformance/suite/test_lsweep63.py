@@ -45,11 +45,12 @@ def test_lsweep63_embedding_lookups_and_one_hot_dtypes(backend: Any, name: str) 
 
 
 @pytest.mark.clause("ops.random-arguments")
-@pytest.mark.parametrize("name", _ids("l63-rshape"))
+@pytest.mark.parametrize("name", _ids("l63-rshape") + _ids("l63-rdtype"))
 def test_lsweep63_shape_arguments_in_every_form(backend: Any, name: str) -> None:
     """The random ops' (stateful and stateless) and zeros/ones/fill/broadcast_to's shape as Python floats and bools,
-    NumPy scalars and arrays, tensors of every integer dtype, bool and float32; stateless seeds' dtypes; categorical's
-    num_samples forms and dtype: TF 2.21's values or refusal classes."""
+    NumPy scalars and arrays, tensors of every integer dtype, bool and float32, scalars; stateless seeds' dtypes;
+    categorical's num_samples forms; each sampler's dtype argument (omitted and every dtype) and its logits/lam/alpha
+    dtypes: TF 2.21's values or refusal classes."""
     _check(backend, name)
 
 

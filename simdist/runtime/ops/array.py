@@ -415,6 +415,10 @@ def _zeros_shape(shape: Any) -> tuple[int, ...]:
     int32", its ValueError for None), whose tensor Fill then takes as dims (fz43b, fz43_gen seed 43002)."""
     if isinstance(shape, Tensor) and shape.dtype not in (dtypes.int32, dtypes.int64):
         return _dims_tensor(shape)   # (a tensor goes to Fill as it is: its index_type refusal; fz43_gen seed 43004)
+    if isinstance(shape, np.ndarray) and shape.ndim == 0 and shape.dtype.kind in "iu":
+        # (a 0-d integer array: TensorShape's iteration fails, the int32 conversion is a scalar, which zeros reshapes
+        # to a vector of one dimension: `tf.zeros(np.array(3))` is [3] in both modes; TF 2.21 observed, lsweep63)
+        return (int(shape),)
     if isinstance(shape, (Tensor, np.ndarray, TensorShape)) or hasattr(shape, "_as_tensor"):
         return shape_arg(shape)
     items = list(shape) if isinstance(shape, (list, tuple)) else [shape]
