@@ -465,6 +465,18 @@ def _rdtype(tf: Any) -> dict[str, Any]:
         c(f"stateless_categorical logits {dt}", lambda lg=lg: tf.random.stateless_categorical(lg(), 3, seed))
         c(f"stateless_poisson lam {dt}", lambda dt=dt: tf.random.stateless_poisson([2], seed, tf.cast([1.5, 4.0], dt)))
         c(f"stateless_gamma alpha {dt}", lambda dt=dt: tf.random.stateless_gamma([2], seed, tf.cast(2.0, dt)))
+    c("categorical zero classes", lambda: sh(tf.random.categorical(tf.zeros([2, 0]), 2, seed=1)), False)
+    c("stateless_categorical zero classes", lambda: tf.random.stateless_categorical(tf.zeros([2, 0]), 2, seed))
+    for dt in ("int8", "uint8", "int64", "float16", "bfloat16", "float64", "complex64", "bool"):
+        x = lambda: floats(tf, (2, 2), "l63-rdtype-like")  # noqa: E731
+        c(f"zeros_like dtype {dt}", lambda dt=dt, x=x: tf.zeros_like(x(), dtype=dt))
+        c(f"ones_like dtype {dt}", lambda dt=dt, x=x: tf.ones_like(x(), dtype=dt))
+        c(f"zeros_like of {dt}", lambda dt=dt: tf.zeros_like(floats(tf, (2,), "l63-rdtype-like", dt)))
+    for a, b in (("int32", "int64"), ("int64", "int32"), ("int32", "float32"), ("float32", "float64"),
+                 ("float64", "int32"), ("int16", "int32"), ("uint8", "int32")):
+        c(f"range start {a} limit {b}", lambda a=a, b=b: tf.range(tf.constant(1, a), tf.constant(7, b), 2))
+    for b in ("int64", "int16", "float64", "uint8"):
+        c(f"range py start limit {b}", lambda b=b: tf.range(1, tf.constant(7, b)))
     for name, s in (("t int32", lambda: tf.constant(3)), ("t int64", lambda: tf.constant(3, tf.int64)),
                     ("np int64", lambda: np.int64(3)), ("np 0-d", lambda: np.array(3)), ("py", lambda: 3)):
         c(f"uniform scalar {name}", lambda s=s: sh(tf.random.uniform(s(), seed=1)))
