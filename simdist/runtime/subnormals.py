@@ -582,6 +582,13 @@ def _atan_rule(arrays: Any, attrs: dict | None) -> Any:
     return KEEP if arrays[0].dtype in (np.float32, np.float64) else FLUSH
 
 
+def _relu_rule(arrays: Any, attrs: dict | None) -> Any:
+    # float32/float64 Relu: the kernel (activations.py `_relu`) reads a subnormal as zero in its packets and
+    # in the scalar tail's pairs, and keeps it in the odd tail's first element (fz63); bfloat16 its Fixed rule
+    dt = arrays[0].dtype
+    return KEEP if dt in (np.float32, np.float64) else (_RELU_BF16 if dt == BF16 else FLUSH)
+
+
 def _max_pool_rule(arrays: Any, attrs: dict | None) -> Any:
     # float32 MaxPool where oneDNN runs it (host_cpu): oneDNN's pooling kernel keeps a subnormal maximum
     # (max_pool2d of [2**-130, -5.6, -0.59, -2**-130] is 2**-130, NHWC and NCHW); TF's own (Eigen) kernel, and
@@ -725,7 +732,7 @@ RULES: dict[str, Any] = {
     "Neg": KEEP, "Abs": KEEP, "SelectV2": KEEP, "Sin": KEEP, "Atan": _atan_rule, "Cast": cast_rule, "Log": _log_rule,
     "Lgamma": LGAMMA, "Expint": _expint_rule,
     "TopKV2": TOP_K, "Maximum": _bf16_select(_MAX_BF16), "Minimum": _bf16_select(_MIN_BF16),
-    "Relu": _bf16_select(_RELU_BF16),
+    "Relu": _relu_rule,
     "Sum": _reduction_rule, "Mean": _reduction_rule, "Max": _extreme_rule, "Min": _extreme_rule,
     "Prod": _reduction_rule,
     "UnsortedSegmentSum": FLUSH, "SegmentSum": FLUSH, "SegmentMax": _bf16_select(_SEGMENT_EXTREME_BF16), "SegmentMin": _bf16_select(_SEGMENT_EXTREME_BF16),
