@@ -73,7 +73,6 @@ def _relu(a: np.ndarray) -> np.ndarray:
     -1e-45), and the rest go two at a time, reading a subnormal as a zero of its sign (relu([1e-45,
     -1e-45]) is [0, -0.0]). Observed on TF 2.21 (eagerly and in tf.function; ops.subnormals, fz63:
     fz62's open F, tests/ops/test_fz63_relu_subnormals_tf.py)."""
-    out = _signed_zeros(a, np.maximum(a, _zero(a)))
     if a.dtype == np.float32 or a.dtype == np.float64:
         sub = (a != 0) & (np.abs(a) < np.finfo(a.dtype).tiny)
         if sub.any():
@@ -84,8 +83,8 @@ def _relu(a: np.ndarray) -> np.ndarray:
             pos = np.arange(n).reshape(a.shape)
             scalar = pos == start if (n - start) % 2 else np.zeros(a.shape, dtype=bool)
             zero = np.where(pos < start, _zero(a), np.copysign(_zero(a), a))
-            out = np.where(sub & scalar, a, np.where(sub, zero, out))
-    return out
+            return np.where(sub & scalar, a, np.where(sub, zero, _signed_zeros(a, np.maximum(a, _zero(a)))))
+    return _signed_zeros(a, np.maximum(a, _zero(a)))
 
 
 def _relu6(a: np.ndarray) -> np.ndarray:
