@@ -480,27 +480,50 @@ _MAX_BF16 = Fixed("maximum", _select_fix(lambda x, y: (x < y) | (np.isnan(y) & ~
 _MIN_BF16 = Fixed("minimum", _select_fix(lambda x, y: (y < x) | (np.isnan(y) & ~np.isnan(x))))
 
 
-def _segment_extreme_fix(arrays: Any, flushed: Any, out: Any, attrs: Any) -> Any:
-    """bfloat16 (Unsorted)SegmentMax/Min: the running extreme compares as float32 under DAZ and a
-    tie takes the later element, copied with its bits: a zero result is the last element of its
-    segment that reads as zero, a subnormal kept (`segment_max([0.0, 9.2e-41])` is 9.2e-41, `[0.0,
-    -9.2e-41]` -9.2e-41; observed on TF 2.21, fz28a: fuzz20 seed 2820261206 #30). Segment ids out of
-    range are skipped, as the op skips them."""
-    data, ids = arrays[0], np.asarray(arrays[1]).reshape(-1)
-    if not data.size or not out.size:
-        return out
-    rows = data.reshape(ids.size, -1)
-    frows = flushed[0].reshape(ids.size, -1).astype(np.float32)
-    res = np.array(out, copy=True).reshape(out.shape[0], -1)
-    zero = res.astype(np.float32) == 0
-    for i, sid in enumerate(ids.tolist()):
-        if 0 <= sid < res.shape[0]:
+def _segment_extreme_fix_for(sorted_ids: bool) -> Any:
+    """bfloat16 (Unsorted)SegmentMax/Min: the running extreme compares as float32 under DAZ. The scalar path (the
+    columns of a row past its whole packets of 8: all of a row narrower than 8) takes the later element on a tie,
+    copied with its bits: a zero result is the last element of its segment that reads as zero, a subnormal kept
+    (`segment_max([0.0, 9.2e-41])` is 9.2e-41, `[0.0, -9.2e-41]` -9.2e-41; observed on TF 2.21, fz28a: fuzz20 seed
+    2820261206 #30). The packet columns return what they compared, flushed: UnsortedSegmentMax/Min's per-row
+    `cwiseMax(data, output)` takes the later row on a tie (the last zero's sign), SegmentMax/Min's reduction over a
+    segment's rows keeps its accumulator (the first zero's sign); a sorted segment of one row is a copy, bits kept
+    (fz63: fz54b seed 63105 #1, fz62's open B; observed on TF 2.21, /work/wt/fz63_logs/q/q_seg.py). Segment ids out
+    of range are skipped, as the op skips them."""
+    def fix(arrays: Any, flushed: Any, out: Any, attrs: Any) -> Any:
+        data, ids = arrays[0], np.asarray(arrays[1]).reshape(-1)
+        if not data.size or not out.size:
+            return out
+        rows = data.reshape(ids.size, -1)
+        frows_bits = np.asarray(flushed[0]).reshape(ids.size, -1)
+        frows = frows_bits.astype(np.float32)
+        ncol = rows.shape[1]
+        packet = np.arange(ncol) < (ncol // 8) * 8
+        res = np.array(out, copy=True).reshape(out.shape[0], -1)
+        zero = res.astype(np.float32) == 0
+        nseg = res.shape[0]
+        valid = [sid for sid in ids.tolist() if 0 <= sid < nseg]
+        counts = np.bincount(np.asarray(valid, np.int64), minlength=nseg) if valid else np.zeros(nseg, np.int64)
+        taken = np.zeros(res.shape, bool)   # (a sorted segment's packet columns: its first zero decided)
+        for i, sid in enumerate(ids.tolist()):
+            if not 0 <= sid < nseg:
+                continue
             m = zero[sid] & (frows[i] == 0)
-            res[sid][m] = rows[i][m]
-    return res.reshape(out.shape)
+            if sorted_ids and counts[sid] == 1:
+                res[sid][m] = rows[i][m]
+                continue
+            res[sid][m & ~packet] = rows[i][m & ~packet]
+            pk = m & packet
+            if sorted_ids:
+                pk &= ~taken[sid]
+                taken[sid] |= pk
+            res[sid][pk] = frows_bits[i][pk]
+        return res.reshape(out.shape)
+    return fix
 
 
-_SEGMENT_EXTREME_BF16 = Fixed("segment_extreme", _segment_extreme_fix)
+_SORTED_EXTREME_BF16 = Fixed("sorted_segment_extreme", _segment_extreme_fix_for(True))
+_SEGMENT_EXTREME_BF16 = Fixed("segment_extreme", _segment_extreme_fix_for(False))
 
 
 def _extreme_scalar_path(shape: tuple, axes: tuple) -> Any:
@@ -580,6 +603,13 @@ def _atan_rule(arrays: Any, attrs: dict | None) -> Any:
     # float32/float64 Atan: the kernel (packet_trig.py) reads a subnormal as zero in its packets and
     # keeps it in the C library's tail (atan(1e-39) is 1e-39 there)
     return KEEP if arrays[0].dtype in (np.float32, np.float64) else FLUSH
+
+
+def _relu_rule(arrays: Any, attrs: dict | None) -> Any:
+    # float32/float64 Relu: the kernel (activations.py `_relu`) reads a subnormal as zero in its packets and
+    # in the scalar tail's pairs, and keeps it in the odd tail's first element (fz63); bfloat16 its Fixed rule
+    dt = arrays[0].dtype
+    return KEEP if dt in (np.float32, np.float64) else (_RELU_BF16 if dt == BF16 else FLUSH)
 
 
 def _max_pool_rule(arrays: Any, attrs: dict | None) -> Any:
@@ -725,10 +755,10 @@ RULES: dict[str, Any] = {
     "Neg": KEEP, "Abs": KEEP, "SelectV2": KEEP, "Sin": KEEP, "Atan": _atan_rule, "Cast": cast_rule, "Log": _log_rule,
     "Lgamma": LGAMMA, "Expint": _expint_rule,
     "TopKV2": TOP_K, "Maximum": _bf16_select(_MAX_BF16), "Minimum": _bf16_select(_MIN_BF16),
-    "Relu": _bf16_select(_RELU_BF16),
+    "Relu": _relu_rule,
     "Sum": _reduction_rule, "Mean": _reduction_rule, "Max": _extreme_rule, "Min": _extreme_rule,
     "Prod": _reduction_rule,
-    "UnsortedSegmentSum": FLUSH, "SegmentSum": FLUSH, "SegmentMax": _bf16_select(_SEGMENT_EXTREME_BF16), "SegmentMin": _bf16_select(_SEGMENT_EXTREME_BF16),
+    "UnsortedSegmentSum": FLUSH, "SegmentSum": FLUSH, "SegmentMax": _bf16_select(_SORTED_EXTREME_BF16), "SegmentMin": _bf16_select(_SORTED_EXTREME_BF16),
     "SegmentProd": FLUSH, "SegmentMean": FLUSH, "UnsortedSegmentMax": _bf16_select(_SEGMENT_EXTREME_BF16),
     "UnsortedSegmentMin": _bf16_select(_SEGMENT_EXTREME_BF16),
     "UnsortedSegmentProd": FLUSH, "ScatterNd": FLUSH, "TensorScatterAdd": TENSOR_SCATTER,

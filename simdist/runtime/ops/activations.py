@@ -66,6 +66,24 @@ def _signed_zeros(a: np.ndarray, out: np.ndarray) -> np.ndarray:
 
 
 def _relu(a: np.ndarray) -> np.ndarray:
+    """max(x, 0); float32/float64 subnormals as TF 2.21's Eigen kernel treats them (its subnormal rule
+    is KEEP): a packet reads a subnormal as zero and gives +0.0; the scalar tail past the whole packets
+    (all of a tensor smaller than one) is the compiler's loop: when its length is odd, its first element
+    is a true scalar max that returns x itself (bits and sign: relu(1e-45) is 1e-45, relu(-1e-45) is
+    -1e-45), and the rest go two at a time, reading a subnormal as a zero of its sign (relu([1e-45,
+    -1e-45]) is [0, -0.0]). Observed on TF 2.21 (eagerly and in tf.function; ops.subnormals, fz63:
+    fz62's open F, tests/ops/test_fz63_relu_subnormals_tf.py)."""
+    if a.dtype == np.float32 or a.dtype == np.float64:
+        sub = (a != 0) & (np.abs(a) < np.finfo(a.dtype).tiny)
+        if sub.any():
+            from simdist.runtime.ops.simd import RELU_LANES
+            p = RELU_LANES[a.dtype.name]
+            n = a.size
+            start = (n // p) * p
+            pos = np.arange(n).reshape(a.shape)
+            scalar = pos == start if (n - start) % 2 else np.zeros(a.shape, dtype=bool)
+            zero = np.where(pos < start, _zero(a), np.copysign(_zero(a), a))
+            return np.where(sub & scalar, a, np.where(sub, zero, _signed_zeros(a, np.maximum(a, _zero(a)))))
     return _signed_zeros(a, np.maximum(a, _zero(a)))
 
 

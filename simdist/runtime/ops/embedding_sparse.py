@@ -31,8 +31,14 @@ def embedding_lookup_sparse(params: Any, sp_ids: Any, sp_weights: Any, combiner:
     if not isinstance(sp_ids, SparseTensor):
         raise TypeError(f"sp_ids must be SparseTensor, got {type(sp_ids)}")
     ignore_weights = sp_weights is None
-    if not ignore_weights and not isinstance(sp_weights, SparseTensor):
-        raise TypeError(f"sp_weights must be either None or SparseTensor,got {type(sp_weights)}")
+    if not ignore_weights:
+        if not isinstance(sp_weights, SparseTensor):
+            raise TypeError(f"sp_weights must be either None or SparseTensor,got {type(sp_weights)}")
+        # (embedding_ops.py checks the static shapes of the two sparse tensors' parts before any op: ValueError
+        # "Shapes (3,) and (1,) are incompatible"; fz63, fz62gen seeds 63401 #7, 63404 #7)
+        sp_ids.values.shape.assert_is_compatible_with(sp_weights.values.shape)
+        sp_ids.indices.shape.assert_is_compatible_with(sp_weights.indices.shape)
+        sp_ids.dense_shape.shape.assert_is_compatible_with(sp_weights.dense_shape.shape)
     segment_ids = sp_ids.indices[:, 0]
     ids = sp_ids.values
     if len(plist) == 1 and not hasattr(plist[0], "dtype"):

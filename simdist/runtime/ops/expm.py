@@ -67,7 +67,17 @@ def _nest_where(l1: Tensor, vals: list, cases: list) -> Tensor:
 
 
 def expm(input: Any, name: str | None = None) -> Tensor:  # noqa: A002
-    """`tf.linalg.expm`: the matrix exponential of each innermost square matrix."""
+    """`tf.linalg.expm`: the matrix exponential of each innermost square matrix, its ops inside the name scope
+    `matrix_exponential` as linalg_impl builds them (`ops.name_scope(name, 'matrix_exponential', [input])`): inside
+    a tf.function the node names, by which Grappler's arithmetic optimizer orders a product's or a sum's inputs, do
+    not depend on the ops built before it (fz63: fz61's open traced float32 expm, fz61gen seeds 63301 #5, 63302 #7;
+    with a hamming_window before it simdist's unscoped `mul_<n>` names re-sorted expm's products)."""
+    from simdist.runtime import name_scopes
+    with name_scopes.name_scope(name or "matrix_exponential"):
+        return _expm(input)
+
+
+def _expm(input: Any) -> Tensor:  # noqa: A002
     from simdist.runtime.ops import math
     from simdist.runtime.ops.array import constant, fill, reshape
     from simdist.runtime.ops.linalg import matmul

@@ -88,31 +88,43 @@ def _padded_v2(boxes: Any, scores: Any, max_output_size: Any, iou_threshold: Any
     from simdist.runtime.ops.control_flow import cond, while_loop
     from simdist.runtime.ops.sorting import argsort, top_k
     ops = _ops()
+    # (@def_function.function(experimental_implements=...) converts every argument to a tensor, Python floats,
+    # bools and ints too (observed on TF 2.21), and autograph makes each `if`/`not` on them a tf.cond/logical_not
+    # whose branches are both built: the default score_threshold -inf is a float32 tensor, so scores of any other
+    # dtype are TypeError at Greater; a non-bool canonicalized_coordinates or sorted_input TypeError at
+    # LogicalNot; fz63, fz62gen seed 63404 #7)
     boxes = boxes if isinstance(boxes, Tensor) else convert_to_tensor(boxes)
     scores = scores if isinstance(scores, Tensor) else convert_to_tensor(scores)
     mos = max_output_size if isinstance(max_output_size, Tensor) else convert_to_tensor(max_output_size)
+    iou_threshold, score_threshold, sorted_input, canonicalized_coordinates, tile_size = [
+        v if isinstance(v, Tensor) else convert_to_tensor(v)
+        for v in (iou_threshold, score_threshold, sorted_input, canonicalized_coordinates, tile_size)]
     batch_dims = ops.shape(boxes)[:-2]
     num_boxes = ops.shape(boxes)[-2]
     boxes = ops.reshape(boxes, ops.stack([-1, num_boxes, 4]))
     scores = ops.reshape(scores, ops.stack([-1, num_boxes]))
     batch = ops.shape(boxes)[0]
-    if score_threshold != float("-inf"):
+
+    def filtered() -> tuple:
         score_mask = ops.cast(ops.greater(scores, score_threshold), scores.dtype)
-        scores = scores * score_mask
-        boxes = boxes * ops.expand_dims(ops.cast(score_mask, boxes.dtype), 2)
-    if not canonicalized_coordinates:
+        return scores * score_mask, boxes * ops.expand_dims(ops.cast(score_mask, boxes.dtype), 2)
+    scores, boxes = cond(ops.not_equal(score_threshold, float("-inf")), filtered, lambda: (scores, boxes))
+
+    def canonical() -> Tensor:
         y1, x1, y2, x2 = ops.split(boxes, 4, axis=2)
         y_min, y_max = cond(ops.reduce_all(ops.less_equal(y1[0, 0, 0], y2[0, 0, 0])), lambda: (y1, y2),
                             lambda: (y2, y1))
         x_min, x_max = cond(ops.reduce_all(ops.less_equal(x1[0, 0, 0], x2[0, 0, 0])), lambda: (x1, x2),
                             lambda: (x2, x1))
-        boxes = ops.concat([y_min, x_min, y_max, x_max], axis=2)
-    if not sorted_input:
-        order = argsort(scores, axis=1, direction="DESCENDING")
-        scores = ops.gather(scores, order, axis=1, batch_dims=1)
-        boxes = ops.gather(boxes, order, axis=1, batch_dims=1)
-    else:
-        order = ops.zeros_like(scores, dtype=dtypes.int32)
+        return ops.concat([y_min, x_min, y_max, x_max], axis=2)
+    boxes = cond(ops.logical_not(canonicalized_coordinates), canonical, lambda: boxes)
+
+    def by_score() -> tuple:
+        o = argsort(scores, axis=1, direction="DESCENDING")
+        return ops.gather(scores, o, axis=1, batch_dims=1), ops.gather(boxes, o, axis=1, batch_dims=1), o
+    unsorted = ops.logical_not(sorted_input)
+    scores, boxes, order = cond(unsorted, by_score,
+                                lambda: (scores, boxes, ops.zeros_like(scores, dtype=dtypes.int32)))
     pad = ops.cast(ops.ceil(ops.cast(ops.maximum(num_boxes, mos), dtypes.float32)
                             / ops.cast(tile_size, dtypes.float32)), dtypes.int32) * tile_size - num_boxes
     boxes = ops.pad(ops.cast(boxes, dtypes.float32), ops.stack([[0, 0], ops.stack([0, pad]), [0, 0]]))
@@ -131,10 +143,12 @@ def _padded_v2(boxes: Any, scores: Any, max_output_size: Any, iou_threshold: Any
         ops.range_(padded_n, 0, -1), 0)
     idx = padded_n - ops.cast(top_k(ranks, mos)[0], dtypes.int32)
     idx = ops.minimum(idx, num_boxes - 1)
-    if not sorted_input:
+
+    def in_input_order() -> Tensor:
         offsets = ops.range_(batch) * num_boxes
         gather_idx = ops.reshape(idx + ops.expand_dims(offsets, 1), [-1])
-        idx = ops.reshape(ops.gather(ops.reshape(order, [-1]), gather_idx), ops.stack([batch, -1]))
+        return ops.reshape(ops.gather(ops.reshape(order, [-1]), gather_idx), ops.stack([batch, -1]))
+    idx = cond(unsorted, in_input_order, lambda: idx)
     invalid = ops.zeros(ops.stack([batch, mos]), dtype=dtypes.int32)
     idx_index = ops.expand_dims(ops.range_(mos), 0)
     idx = ops.where(ops.less(idx_index, ops.expand_dims(num_valid, 1)), idx, invalid)

@@ -135,6 +135,9 @@ def pool(input: Any, window_shape: Any, pooling_type: str, strides: Any = None, 
     avg_pool3d, dilated windows through with_space_to_batch, with TF's argument checks."""
     from simdist.runtime.ops.pooling import avg_pool_any_rank, max_pool_any_rank
     from simdist.runtime.ops.pooling3d import avg_pool3d, max_pool3d
+    # (nn_ops.pool's first step names its scope "%s_pool" % pooling_type.lower(): a pooling_type without `lower` (a
+    # tensor, a number, None) is that AttributeError before any other check; fz63, fz62gen seeds 63402-63404)
+    pooling_type.lower()
     x = _t(input)
     if isinstance(window_shape, Tensor) and context.in_function():   # (`len(window_shape)` of a graph tensor)
         raise _symbolic._error("len", "SymbolicTensor")
