@@ -13605,8 +13605,8 @@ TRAINING_BATCH83: list[Mutant] = [
        "mainstream, subtle: oneDNN's plain float32 MatMul without its NaN rule (the chain's NaN): a product with "
        "NaNs in both operands gives the compiled kernel's NaN payload instead of TF's"),
     _t("blocked-nan-sum-operands-swapped", "order", "simdist/runtime/ops/onednn_matmul.py",
-       "            out = first_nan((p + out).astype(_F), p, out) if nans else (out + p).astype(_F)\n",
-       "            out = first_nan((p + out).astype(_F), out, p) if nans else (out + p).astype(_F)\n",
+       "            out = ftz_steps.added(first_nan((p + out).astype(_F), p, out) if nans else (out + p).astype(_F))\n",
+       "            out = ftz_steps.added(first_nan((p + out).astype(_F), out, p) if nans else (out + p).astype(_F))\n",
        "subtle: where two k blocks of oneDNN's sgemm both hold a NaN, the earlier blocks' NaN is taken instead of the "
        "new block's (the first operand of its addition): NaN payloads of k > 384 products differ"),
     _t("transposed-b-nans-compiled", "missing-error", "simdist/runtime/ops/onednn_matmul.py",
