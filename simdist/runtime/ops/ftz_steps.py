@@ -5,7 +5,7 @@ and DAZ set: subnormals.py), and when a product's steps can flush at all (clause
 Every vfmadd/vaddps/vmulps of oneDNN's float32 kernels writes a zero of the exact result's sign where that result,
 rounded to float32's 24 bits with an unbounded exponent, is below 2^-126 (x86 detects tininess after rounding:
 measured on the Xeon with glibc's fmaf under FTZ, /work/wt/fix63m_logs/hw_ftz.py: 2^-126 - 2^-150 flushes, though
-the subnormal grid rounds it to 2^-126, and 2^-126 - 2^-163 rounds to 2^-126 and stays), so a chain of subnormal
+the subnormal grid rounds it to 2^-126, and a product within 2^-151 of 2^-126 rounds to 2^-126 and stays), so a chain of subnormal
 terms runs on zeros and ends on its last term's sign. The pure kernels (onednn_softmax.fma32,
 contraction_order.ordered_fma_pure, onednn_matmul's adds) flush each step by `fused`/`added`; the compiled ones
 (_fma.c, run without FTZ) take only products `flush_free` says no step of can flush, and decline the others
@@ -55,9 +55,8 @@ SAFE_PRODUCT = 2.0 ** -78
 
 def _least(a: np.ndarray) -> float:
     """The least magnitude of `a`'s nonzero finite elements (inf where there is none)."""
-    m = np.abs(np.asarray(a, np.float64))
-    m = np.where((m == 0) | ~np.isfinite(m), np.inf, m)
-    return float(m.min()) if m.size else np.inf
+    m = np.abs(np.asarray(a))
+    return float(np.min(m, where=(m != 0) & (m < np.inf), initial=np.inf))   # (NaN fails both tests)
 
 
 def flush_free(x: np.ndarray, y: np.ndarray) -> bool:
