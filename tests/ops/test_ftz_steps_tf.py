@@ -6,7 +6,8 @@ oneDNN's float32 MatMul/BatchMatMulV2/einsum/Conv2D kernels writes a zero of the
 result, rounded to 24 bits, lies below 2^-126: a chain of subnormal terms runs on zeros. Operands here are
 uniform(-1, 1) times 2^-63, 2^-62 or 2^-61, so products lie around float32's smallest normal and the partial sums
 cross it both ways; a second family places a normal term and a cancelling one so that a chain's last step is a
-tiny negative. simdist flushed only the final sum (dispatch's subnormal rule): 124 of 130 such products were off
+tiny negative; a third, one-row and one-column products of k with pieces of 4, 2 and 1 (each piece's sum joins a
++0.0). simdist flushed only the final sum (dispatch's subnormal rule): 124 of 130 such products were off
 (/work/wt/fix63m_logs/p_sub.py). Each case runs on TF 2.21 and on simdist (the golden's host model); outputs as
 float32 bit patterns. Its golden (tests/goldens/) is stamped with this file."""
 
@@ -65,6 +66,17 @@ def _einsum(seed: int, eq: str, sx: tuple, sy: tuple) -> Callable[[Any], Any]:
     return run
 
 
+def _pieces(seed: int, k: int) -> Callable[[Any], Any]:
+    """One row with transpose_b, and one column, of k = 16q + pieces of 8, 4, 2, 1, by 256 outputs."""
+    def run(tf: Any) -> Any:
+        r = np.random.RandomState(seed)
+        x, y = _tiny(r, (1, k)), _tiny(r, (k, 256))
+        yt = tf.constant(np.ascontiguousarray(y.T))
+        return [_bits(tf.linalg.matmul(tf.constant(x), yt, transpose_b=True)),
+                _bits(tf.linalg.matmul(yt, tf.constant(np.ascontiguousarray(x.T))))]
+    return run
+
+
 _A, _NEG = np.float32(2.0 ** -60), np.float32(-(1 + 2.0 ** -20))
 
 
@@ -113,6 +125,9 @@ def _cases() -> dict[str, Callable[[Any], Any]]:
     for eq, sx, sy in (("bij,jk->bik", (2, 3, 17), (17, 4)), ("ij,kj->ik", (3, 40), (5, 40)), ("i,i->", (33,), (33,))):
         c[f"einsum/{eq}"] = _einsum(seed, eq, sx, sy)
         seed += 1
+    for k in (7, 11, 13, 15, 19, 21, 22, 23, 25, 26, 27, 28, 29, 31, 35, 37, 39):
+        # (the one-row kernel's pieces of 4, 2 and 1: a piece's sum joins +0.0, /work/wt/fix63m_logs/p_row.py)
+        c[f"pieces/k{k}"] = _pieces(1000 + k, k)
     lanes = tuple((lane, lane + 8) for lane in range(8))
     for k, pairs in ((2, ((0, 1),)), (7, ((0, 6),)), (7, ((4, 6),)), (16, lanes), (17, ((0, 16),)),
                      (33, lanes + ((16, 32),))):
