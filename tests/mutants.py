@@ -12591,10 +12591,10 @@ TRAINING_BATCH77: list[Mutant] = [
        "mainstream, subtle: oneDNN's fused tanh evaluates its polynomial with a multiply and an add, each rounded, "
        "instead of the injector's fused multiply-adds: a Dense layer's tanh an ulp off"),
     _t("onednn-dot-pieces-without-zero-start", "formula", "simdist/runtime/ops/onednn_matmul.py",
-       "        s = _add(piece, _F(0) if s is None else s)\n",
-       "        s = piece if s is None else _add(piece, s)\n",
+       "        piece = _add(_tree(_mul(a[:, i:i + w], b[:, i:i + w])), _F(0))\n",
+       "        piece = _tree(_mul(a[:, i:i + w], b[:, i:i + w]))\n",
        "mainstream, subtle: oneDNN's one-row product of k < 16 starts its sum at the first piece instead of adding it "
-       "to +0: a product of -0.0 comes back -0.0"),
+       "to +0: a product of -0.0 comes back -0.0 (re-anchored by fix63m: each piece now joins +0.0)"),
     _t("fused-bn-running-variance-grouping", "order", "simdist/runtime/ops/fused_batch_norm.py",
        "                    out_var = one_minus * variance.astype(_F) + (f * adjust) * batch_var\n",
        "                    out_var = one_minus * variance.astype(_F) + f * (adjust * batch_var)\n",

@@ -401,13 +401,13 @@ def _dots(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     while i < k:
         while w > k - i:
             w //= 2
-        # (each piece's sum, as the lanes', joins a +0.0: a piece flushed to -0.0 adds as +0.0; fix63m,
-        # /work/wt/fix63m_logs/fit_pieces.py: 11,008 of 11,008 elements of p_row.py's one-row products, k 1..100)
+        # (each piece's sum, as the lanes', joins a +0.0: without a 16-wide part the first piece so adds onto +0, as
+        # oneDNN's matmul does: a k = 1 product of -0.0 is +0.0 on TF 2.21, esweep57's e-matmul-float32
+        # '(1, 17)(17, 1)' g0; and a piece flushed to -0.0 adds as +0.0: fix63m, /work/wt/fix63m_logs/fit_pieces.py,
+        # 11,008 of 11,008 elements of p_row.py's one-row products, k 1..100)
         piece = _add(_tree(_mul(a[:, i:i + w], b[:, i:i + w])), _F(0))
-        # (without a 16-wide part the pieces add onto +0, as oneDNN's matmul does: a k = 1 product of -0.0 is +0.0 on
-        # TF 2.21, esweep57's e-matmul-float32 '(1, 17)(17, 1)' g0; a piece is the first operand: of two NaNs its
-        # own is kept, /work/wt/lead58_logs/fit_rows.py)
-        s = _add(piece, _F(0) if s is None else s)
+        # (a piece is the first operand: of two NaNs its own is kept, /work/wt/lead58_logs/fit_rows.py)
+        s = piece if s is None else _add(piece, s)
         i += w
     assert s is not None
     return s.astype(_F)
