@@ -12591,10 +12591,10 @@ TRAINING_BATCH77: list[Mutant] = [
        "mainstream, subtle: oneDNN's fused tanh evaluates its polynomial with a multiply and an add, each rounded, "
        "instead of the injector's fused multiply-adds: a Dense layer's tanh an ulp off"),
     _t("onednn-dot-pieces-without-zero-start", "formula", "simdist/runtime/ops/onednn_matmul.py",
-       "        s = _add(piece, _F(0) if s is None else s)\n",
-       "        s = piece if s is None else _add(piece, s)\n",
+       "        piece = _add(_tree(_mul(a[:, i:i + w], b[:, i:i + w])), _F(0))\n",
+       "        piece = _tree(_mul(a[:, i:i + w], b[:, i:i + w]))\n",
        "mainstream, subtle: oneDNN's one-row product of k < 16 starts its sum at the first piece instead of adding it "
-       "to +0: a product of -0.0 comes back -0.0"),
+       "to +0: a product of -0.0 comes back -0.0 (re-anchored by fix63m: each piece now joins +0.0)"),
     _t("fused-bn-running-variance-grouping", "order", "simdist/runtime/ops/fused_batch_norm.py",
        "                    out_var = one_minus * variance.astype(_F) + (f * adjust) * batch_var\n",
        "                    out_var = one_minus * variance.astype(_F) + f * (adjust * batch_var)\n",
@@ -13605,8 +13605,8 @@ TRAINING_BATCH83: list[Mutant] = [
        "mainstream, subtle: oneDNN's plain float32 MatMul without its NaN rule (the chain's NaN): a product with "
        "NaNs in both operands gives the compiled kernel's NaN payload instead of TF's"),
     _t("blocked-nan-sum-operands-swapped", "order", "simdist/runtime/ops/onednn_matmul.py",
-       "            out = first_nan((p + out).astype(_F), p, out) if nans else (out + p).astype(_F)\n",
-       "            out = first_nan((p + out).astype(_F), out, p) if nans else (out + p).astype(_F)\n",
+       "            out = ftz_steps.added(first_nan((p + out).astype(_F), p, out) if nans else (out + p).astype(_F))\n",
+       "            out = ftz_steps.added(first_nan((p + out).astype(_F), out, p) if nans else (out + p).astype(_F))\n",
        "subtle: where two k blocks of oneDNN's sgemm both hold a NaN, the earlier blocks' NaN is taken instead of the "
        "new block's (the first operand of its addition): NaN payloads of k > 384 products differ"),
     _t("transposed-b-nans-compiled", "missing-error", "simdist/runtime/ops/onednn_matmul.py",

@@ -47,36 +47,12 @@ PATH = os.path.join(os.path.dirname(__file__), "msweep63_reference.json.gz")
 REF = RecordedPrograms(PATH, host_dependent=("m-",), recording_host=avx512_with_onednn, recording_cpu=reference_cpu)
 
 #: simdist's disagreements with TF 2.21 left out of the comparison: program -> case keys (docs/conformance.md,
-#: "Sixty-third session ... msweep63"; /work/wt/msweep63_logs/cmp.py over the recording, cmp5.txt). Two classes:
-#: (1) `subnormal` (float32, the one-row, one-column, small-n and plain kernels): products of 2^-70-scaled operands
-#:     are float32 subnormals; oneDNN's kernels run with FTZ/DAZ, so each fused multiply-add's subnormal result is
-#:     flushed to a zero of its sign as it is made: a chain ends on the zero of its last product's sign (1 x 17 x 5:
-#:     TF -0.0 where the last product is negative, simdist +0.0; checked for the three one-row products) and lane
-#:     and block sums add those zeros. simdist computes the unflushed sum and flushes the result (dispatch's
-#:     subnormal rule): the sign of a zero (and of nothing else in these cases) differs. Not modelled: every
-#:     kernel's pure step would flush (transposed_b_pure, _dots, ordered_matmul, _blocked).
-#: (2) float64 `same-k` / `inf-zero` (Eigen's float64 GEBP/GEMV, the control dtype): which of two NaNs (x's and
-#:     y's at one k, or a tagged NaN after a default one) a float64 product keeps; simdist's float64 kernels keep
-#:     NumPy's. Not measured further.
+#: "Sixty-third session ... msweep63"; /work/wt/msweep63_logs/cmp.py over the recording, cmp5.txt). The float32
+#: `subnormal` cases (25: oneDNN's kernels flush each step's subnormal result to a zero of its sign) were fixed by
+#: fix63m (ftz_steps.py, clause ops.subnormals "Each step flushes"). Left: float64 `same-k` / `inf-zero` (Eigen's
+#: float64 GEBP/GEMV, the control dtype): which of two NaNs (x's and y's at one k, or a tagged NaN after a default
+#: one) a float64 product keeps; simdist's float64 kernels keep NumPy's. Not measured further.
 OPEN: dict[str, tuple[str, ...]] = {
-    'm-f32-one-row': (
-        '1x17x5 ta0 tb0 subnormal', '1x384x3 ta0 tb0 subnormal', '1x385x2 ta0 tb0 subnormal',
-        '1x15x2 ta0 tb1 subnormal', '1x16x3 ta0 tb1 subnormal', '1x17x3 ta0 tb1 subnormal',
-        '1x31x2 ta0 tb1 subnormal', '1x33x4 ta0 tb1 subnormal', '1x20x3 ta1 tb0 subnormal',
-    ),
-    'm-f32-one-column': (
-        '17x40x1 ta0 tb0 subnormal', '5x3x1 ta0 tb0 subnormal', '16x17x1 ta0 tb1 subnormal',
-        '17x9x1 ta0 tb1 subnormal', '9x40x1 ta1 tb0 subnormal',
-    ),
-    'm-f32-small-n': (
-        '2x16x7 ta0 tb1 subnormal', '3x17x8 ta0 tb1 subnormal', '3x33x9 ta0 tb1 subnormal',
-        '5x15x16 ta0 tb1 subnormal', '9x40x16 ta0 tb1 subnormal', '15x17x9 ta0 tb1 subnormal',
-        '14x16x8 ta0 tb1 subnormal',
-    ),
-    'm-f32-plain-blocks': (
-        '2x768x2 ta0 tb0 subnormal', '2x769x3 ta0 tb0 subnormal', '3x784x2 ta0 tb0 subnormal',
-        '2x1000x2 ta0 tb0 subnormal',
-    ),
     'm-f64-matmul': (
         '1x17x3 ta0 tb0 same-k', '3x17x1 ta0 tb0 same-k', '4x9x5 ta0 tb0 same-k', '3x33x9 ta0 tb1 same-k',
         '3x33x9 ta0 tb1 inf-zero', '5x40x4 ta1 tb0 same-k', '5x40x4 ta1 tb0 inf-zero',

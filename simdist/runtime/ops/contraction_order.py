@@ -385,7 +385,9 @@ def ordered_matmul(x: np.ndarray, y: np.ndarray, fused: bool = True) -> np.ndarr
 def ordered_fma_pure(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """float32 x [..., m, k] @ y [..., k, n] over k in order with fused multiply-adds from +0, in NumPy: one pass
     over the output per k, each step a float64 sum rounded once to float32 as fmaf rounds it
-    (onednn_softmax.round_fused). The reference of the compiled kernel (fma_native.ordered_matmul)."""
+    (onednn_softmax.round_fused), a step tiny after rounding a zero of its sign (TF's FTZ: ftz_steps.fused, fix63m).
+    The reference of the compiled kernel (fma_native.ordered_matmul, which declines products a step of may flush)."""
+    from simdist.runtime.ops import ftz_steps
     from simdist.runtime.ops.onednn_softmax import round_fused, tiny_products
     batch = np.broadcast_shapes(x.shape[:-2], y.shape[:-2])
     shape = batch + (x.shape[-2], y.shape[-1])
@@ -397,7 +399,7 @@ def ordered_fma_pure(x: np.ndarray, y: np.ndarray) -> np.ndarray:
         for j in range(x.shape[-1]):
             np.multiply(x64[..., :, j, None], y64[..., None, j, :], out=p)
             np.add(acc64, p, out=s)
-            np.copyto(acc, round_fused(s, p, acc64, tiny), casting="unsafe")
+            np.copyto(acc, ftz_steps.fused(round_fused(s, p, acc64, tiny)), casting="unsafe")
             np.copyto(acc64, acc)
     return acc
 

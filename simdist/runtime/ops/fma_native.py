@@ -7,7 +7,9 @@ session). setup.py compiles _fma.c beside this file when a C compiler works (not
 baking the source's SHA-256 into the module; this module uses the build only if that hash matches the _fma.c
 beside it (an edited source sets the build aside, with a warning) and neither SIMDIST_PURE_PYTHON (every compiled
 module of simdist off) nor SIMDIST_PURE_KERNELS (these kernels only) is set. The pure-Python kernels stay the
-reference: both give identical bits (tests/ops/test_fma_native.py), only the speed differs.
+reference: both give identical bits (tests/ops/test_fma_native.py), only the speed differs. The compiled kernels
+run without TF's flush-to-zero: each declines (None) a product some step of which may be tiny (ftz_steps.flush_free),
+and the caller's pure kernel, which flushes each step as TF's threads do, computes it (fix63m).
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ import warnings
 from typing import Any
 
 import numpy as np
+
+from simdist.runtime.ops import ftz_steps
 
 __all__ = ["c_map", "ordered_matmul", "matmul_transposed_b", "segment_sums", "state"]
 
@@ -64,7 +68,8 @@ def ordered_matmul(x: np.ndarray, y: np.ndarray) -> np.ndarray | None:
     """x [..., m, k] @ y [..., k, n] (float32, NumPy broadcasting over the batch) over k in order with fused
     multiply-adds from +0, compiled; None when the compiled kernels are not in use."""
     mod = _load()
-    if mod is None or x.dtype != np.float32 or y.dtype != np.float32 or x.ndim < 2 or y.ndim < 2:
+    if mod is None or x.dtype != np.float32 or y.dtype != np.float32 or x.ndim < 2 or y.ndim < 2 \
+            or not ftz_steps.flush_free(x, y):
         return None
     m, k = x.shape[-2:]
     n = y.shape[-1]
@@ -111,7 +116,8 @@ def matmul_transposed_b(x: np.ndarray, y: np.ndarray) -> np.ndarray | None:
     """x [m, k] @ y [k, n] (float32, 2-D) in oneDNN's transpose_b kernel's 16 lanes, compiled; None when the
     compiled kernels are not in use."""
     mod = _load()
-    if mod is None or x.dtype != np.float32 or y.dtype != np.float32 or x.ndim != 2 or y.ndim != 2:
+    if mod is None or x.dtype != np.float32 or y.dtype != np.float32 or x.ndim != 2 or y.ndim != 2 \
+            or not ftz_steps.flush_free(x, y):
         return None
     m, k = x.shape
     n = y.shape[1]
@@ -175,7 +181,8 @@ def segment_sums(x: np.ndarray, y: np.ndarray, acc: np.ndarray, ends: np.ndarray
     ends[i]), the segments' partials added to acc one after another in float32: a new array; None when the
     compiled module is not in use."""
     mod = _load_rows()
-    if mod is None or x.dtype != np.float32 or y.dtype != np.float32 or x.ndim != 2 or y.ndim != 2:
+    if mod is None or x.dtype != np.float32 or y.dtype != np.float32 or x.ndim != 2 or y.ndim != 2 \
+            or not (ftz_steps.flush_free(x, y) and ftz_steps.flush_free(acc, np.ones(1, np.float32))):
         return None
     p, k = x.shape
     n = y.shape[1]

@@ -125,13 +125,15 @@ def _matmul_op(a: np.ndarray, b: np.ndarray, transpose_a: bool = False, transpos
     if gemv is not None:   # (TF's own kernel's matrix-vector order: contraction_order.eigen_gemv)
         out = gemv
     elif not transpose_a and not transpose_b and gemv_in_order(a, b):
-        out = ordered_matmul(a, b, fused=False)
-        if np.isnan(out).any() and host_cpu.current().onednn_supports("float32"):
-            # (its NaNs oneDNN's matrix-vector kernel's, whose pieces of 2 and 1 sum k <= 3 to the same values: the
+        if host_cpu.current().onednn_supports("float32"):
+            # (oneDNN's matrix-vector kernel, whose pieces of 2 and 1 sum k <= 3 to the in-order values; its NaNs: the
             # column's NaN first in a product, p2 + (p0 + p1) keeps p2's, then p0's; msweep63's m-f32-one-column and
-            # /work/wt/msweep63_logs/p_k3.py, 88 pairs of tagged NaNs, m 2..17, k 1..3, on TF 2.21 on the Xeon)
+            # /work/wt/msweep63_logs/p_k3.py, 88 pairs of tagged NaNs, m 2..17, k 1..3, on TF 2.21 on the Xeon; its
+            # products and sums flushed as TF's FTZ flushes them, an exact subnormal sum too: fix63m, p_sub.py)
             from simdist.runtime.ops import onednn_matmul
             out = onednn_matmul.matvec(a, b)
+        else:
+            out = ordered_matmul(a, b, fused=False)
     else:
         out = _matmul(a, b, transpose_a, transpose_b)
     if a_is_sparse or b_is_sparse:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from simdist.runtime import host_cpu
+from simdist.runtime.ops import ftz_steps
 from simdist.runtime.ops.nan_operands import chain_nan, first_nan
 from simdist.runtime.ops.onednn_softmax import fma32
 
@@ -222,7 +223,7 @@ def _blocked(x: np.ndarray, y: np.ndarray, bounds: list[int], nans: bool = False
     with np.errstate(over="ignore", invalid="ignore"):
         for start, stop in zip(bounds[1:-1], bounds[2:]):
             p = block(start, stop)
-            out = first_nan((p + out).astype(_F), p, out) if nans else (out + p).astype(_F)
+            out = ftz_steps.added(first_nan((p + out).astype(_F), p, out) if nans else (out + p).astype(_F))
     return out
 
 
@@ -293,15 +294,16 @@ def applies_one_row(x: np.ndarray, y: np.ndarray, transpose_a: bool, transpose_b
 
 
 def _add(u: np.ndarray, v: np.ndarray) -> np.ndarray:
-    """float32 u + v, a NaN the first NaN operand's (vaddps; NumPy's choice depends on its loop)."""
+    """float32 u + v, a NaN the first NaN operand's (vaddps; NumPy's choice depends on its loop), under FTZ."""
     with np.errstate(invalid="ignore", over="ignore"):
-        return first_nan((u + v).astype(_F), u, v)
+        return ftz_steps.added(first_nan((u + v).astype(_F), u, v))
 
 
 def _mul(u: np.ndarray, v: np.ndarray) -> np.ndarray:
-    """float32 u · v, a NaN the first NaN operand's (vmulps)."""
+    """float32 u · v, a NaN the first NaN operand's (vmulps), under FTZ (the exact product's rounding decides)."""
     with np.errstate(invalid="ignore", over="ignore"):
-        return first_nan((u * v).astype(_F), u, v)
+        exact = np.asarray(u, np.float64) * np.asarray(v, np.float64)
+        return first_nan(ftz_steps.fused(exact), u, v)
 
 
 def _tree(p: np.ndarray) -> np.ndarray:
@@ -392,16 +394,20 @@ def _dots(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     main = k - k % 16
     s: np.ndarray | None = None
     if main:
-        s = _tree(_lane_sums(a[:, :main], b[:, :main]))
+        # (the lanes' sum joins a +0.0 before the pieces: a sum of lanes each flushed to -0.0 comes back +0.0, as
+        # every other value unchanged; fix63m, /work/wt/fix63m_logs/p_zero.py: one row and one column of k = 16)
+        s = _add(_tree(_lane_sums(a[:, :main], b[:, :main])), _F(0))
     i, w = main, 8
     while i < k:
         while w > k - i:
             w //= 2
-        piece = _tree(_mul(a[:, i:i + w], b[:, i:i + w]))
-        # (without a 16-wide part the pieces add onto +0, as oneDNN's matmul does: a k = 1 product of -0.0 is +0.0 on
-        # TF 2.21, esweep57's e-matmul-float32 '(1, 17)(17, 1)' g0; a piece is the first operand: of two NaNs its
-        # own is kept, /work/wt/lead58_logs/fit_rows.py)
-        s = _add(piece, _F(0) if s is None else s)
+        # (each piece's sum, as the lanes', joins a +0.0: without a 16-wide part the first piece so adds onto +0, as
+        # oneDNN's matmul does: a k = 1 product of -0.0 is +0.0 on TF 2.21, esweep57's e-matmul-float32
+        # '(1, 17)(17, 1)' g0; and a piece flushed to -0.0 adds as +0.0: fix63m, /work/wt/fix63m_logs/fit_pieces.py,
+        # 11,008 of 11,008 elements of p_row.py's one-row products, k 1..100)
+        piece = _add(_tree(_mul(a[:, i:i + w], b[:, i:i + w])), _F(0))
+        # (a piece is the first operand: of two NaNs its own is kept, /work/wt/lead58_logs/fit_rows.py)
+        s = piece if s is None else _add(piece, s)
         i += w
     assert s is not None
     return s.astype(_F)

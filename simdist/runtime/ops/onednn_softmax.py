@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from simdist.runtime.ops import ftz_steps
 from simdist.runtime.ops.nan_operands import first_nan
 from simdist.runtime.subnormals import flushed
 
@@ -45,15 +46,16 @@ def _ftz(a: np.ndarray) -> np.ndarray:
 
 
 def fma32(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
-    """float32 a·b + c rounded once (vfmadd), not flushed (`round_fused`'s rounding). A NaN result is the first NaN
-    operand's of a, b, c, and the default NaN only where none is one: an invalid a·b (inf · 0) does not hide a NaN
-    c (TF 2.21's oneDNN one-row MatMul; clause ops.packet-paths, tests/ops/test_fma_nan58_tf.py)."""
+    """float32 a·b + c rounded once (vfmadd, `round_fused`'s rounding) under TF's FTZ: a result tiny after rounding
+    is a zero of its sign (ftz_steps.fused; fix63m). A NaN result is the first NaN operand's of a, b, c, and the
+    default NaN only where none is one: an invalid a·b (inf · 0) does not hide a NaN c (TF 2.21's oneDNN one-row
+    MatMul; clause ops.packet-paths, tests/ops/test_fma_nan58_tf.py)."""
     a64, b64, c64 = (np.asarray(v, _F32).astype(np.float64) for v in (a, b, c))
     p = a64 * b64
     with np.errstate(over="ignore", invalid="ignore"):
         s = p + c64
     s = first_nan(s, a64, b64, c64)
-    return round_fused(s, p, c64, tiny_products(a64, b64)).astype(_F32)
+    return ftz_steps.fused(round_fused(s, p, c64, tiny_products(a64, b64)))
 
 
 _LOW29, _HALF29 = np.uint64(0x1FFFFFFF), np.uint64(0x10000000)
