@@ -4,7 +4,8 @@ Square, Tanh, Sigmoid, Reciprocal and AddN (two tensors, and three whose first a
 is left open: size 1 gives the first NaN operand's, the tail of 12 elements the last's) through float32 in Eigen's packets of 8, whose
 F32ToBf16 makes every NaN the positive 0x7fc0, and in a scalar tail whose conversion keeps the NaN's sign: Square's the
 operand's (x86's mulss), AddN's the first NaN operand's; reduce_prod over one element per output is a copy (the NaN's
-payload kept). Inputs: sizes 1..33 with 40% NaNs of random payloads and signs; eager and in a tf.function; results
+payload kept); Pow of a negative subnormal base and a non-integer exponent is the negative default NaN
+(glibc's __math_invalid under DAZ; pow_subnormals.tail_fix). Inputs: sizes 1..33 with 40% NaNs of random payloads and signs; eager and in a tf.function; results
 compared as bit patterns. Its golden (tests/goldens/) is stamped with this file."""
 
 from __future__ import annotations
@@ -41,12 +42,26 @@ def _ops(tf: Any) -> dict[str, Callable[[Any, Any], Any]]:
             "add_n2": lambda x, y: tf.add_n([x, y]), "add_n3": lambda x, y: tf.add_n([x, y, x]),
             "mul_self": lambda x, y: x * x,
             "prod1": lambda x, y: tf.reduce_prod(tf.reshape(x, [1, -1]), axis=0),
-            "sum1": lambda x, y: tf.reduce_sum(tf.reshape(x, [1, -1]), axis=0)}
+            "sum1": lambda x, y: tf.reduce_sum(tf.reshape(x, [1, -1]), axis=0),
+            "pow_negative_subnormal": lambda x, y: tf.pow(_negative_subnormals(tf, x), c(0.5)),
+            "pow_negative_subnormal_f32": lambda x, y: tf.pow(tf.cast(_negative_subnormals(tf, x), tf.float32) * 1e-37,
+                                                              tf.constant(-0.5))}
+
+
+def _negative_subnormals(tf: Any, x: Any) -> Any:
+    """x with every other element a negative bfloat16 subnormal (Pow's subnormal rule: the scalar powf of a
+    negative subnormal base and a non-integer exponent is the negative default NaN, 0xffc0)."""
+    import ml_dtypes
+    n = int(x.shape[0])
+    sub = tf.constant(np.full(n, 0x8021, np.uint16).view(ml_dtypes.bfloat16))
+    return tf.where(tf.constant(np.arange(n) % 2 == 0), sub, x)
 
 
 _NAMES = ("square", "sqrt", "rsqrt", "pow2", "pow05", "exp", "tanh", "sigmoid", "reciprocal", "log", "add_n2", "add_n3",
-          "mul_self", "prod1", "sum1")
-_EAGER_ONLY = ("add_n3",)   # (traced: Grappler's AddOpsRewrite regroups repeated inputs, not this rule)
+          "mul_self", "prod1", "sum1", "pow_negative_subnormal", "pow_negative_subnormal_f32")
+_EAGER_ONLY = ("add_n3", "pow_negative_subnormal", "pow_negative_subnormal_f32")   # (traced: Grappler's
+# AddOpsRewrite regroups repeated inputs; a one-element Pow of constants is folded before ConvertPow, where simdist
+# takes ConvertPow's Sqrt/Rsqrt: not this rule, left open)
 
 
 def _case(op: str, n: int, seed: int, traced: bool) -> Callable[[Any], Any]:
