@@ -1103,7 +1103,32 @@ def reduce_min(input_tensor: Any, axis: Any = None, keepdims: bool = False, name
 
 
 def _add_n(*arrays: np.ndarray) -> np.ndarray:
-    return arrays[0].copy() if len(arrays) == 1 else _add_n_chain(*arrays)
+    if len(arrays) == 1:
+        return arrays[0].copy()
+    out = _add_n_chain(*arrays)
+    return _bf16_add_n_nans(arrays, out) if out.dtype == _BF16 and out.size else out
+
+
+def _bf16_add_n_nans(arrays: tuple, out: np.ndarray) -> np.ndarray:
+    """bfloat16 AddN's NaN bits (TF 2.21, fix63e's p_bf.py): the Add2..Add8 functors' Eigen expression runs in packets
+    of 8, whose F32ToBf16 makes every NaN 0x7fc0, and a scalar tail of bfloat16 additions from the first operand on,
+    where a NaN keeps the sign of the first NaN operand (x86's addss) and inf - inf is the negative default NaN."""
+    nan = np.isnan(out.astype(np.float32)).reshape(-1)
+    if not nan.any():
+        return out
+    ops = [np.broadcast_to(np.asarray(a), out.shape).astype(np.float32).reshape(-1) for a in arrays]
+    neg = np.ones(out.size, bool)
+    seen = np.zeros(out.size, bool)
+    for v in ops:
+        isn = np.isnan(v) & ~seen
+        neg[isn] = np.signbit(v[isn])
+        seen |= isn
+    out = np.array(out, copy=True)
+    bits = out.view(np.uint16).reshape(-1)
+    bits[nan] = np.where(neg[nan], 0xFFC0, 0x7FC0)
+    head = out.size - out.size % _BF16_PACKET
+    bits[:head][nan[:head]] = 0x7FC0
+    return out
 
 
 _add_n_chain = subnormals.complex_daz(lambda *arrays: sum_chain(arrays))

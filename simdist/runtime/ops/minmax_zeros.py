@@ -23,8 +23,10 @@ all as TF 2.21 on the Xeon host) take the same paths with 8-lane packets whose s
 tie (their pmin/pmax go through float32 with the operands the other way round), the lanes' halving tree and the scalar
 tail as float32's: so a [4, 10] half tensor reduced over axis 0 keeps the first row's zero in columns 0-7 and the
 last row's in columns 8-9.
-Observed on TF 2.21 (tests/ops/test_op_edges_tf.py, clause ops.simd-signed-zeros); NaN results
-are NumPy's (PropagateNaN). Not modelled: the sharding of very large full reductions over threads.
+Observed on TF 2.21 (tests/ops/test_op_edges_tf.py, clause ops.simd-signed-zeros). A NaN result is the NaN
+the same order keeps, its payload and sign intact (MaxReducer<T, PropagateNaN>: each step returns its accumulator if
+that is a NaN, else the new element if that is; the lanes' tree keeps the lower lane's, the scalar tail's accumulator
+goes before the packets'; fix63e, tests/ops/test_fix63e_minmax_nan_tf.py). Not modelled: the sharding of very large full reductions over threads.
 """
 
 from __future__ import annotations
@@ -55,9 +57,13 @@ def _collapse(shape: tuple[int, ...], axes: tuple[int, ...]) -> tuple[list[int],
     return sizes, flags
 
 
-def _op(a: np.ndarray, b: np.ndarray, lowest: bool, tie_b: bool) -> np.ndarray:
+def _op(a: np.ndarray, b: np.ndarray, lowest: bool, tie_b: bool, nan_b_first: bool = False) -> np.ndarray:
+    """One step of MaxReducer/MinReducer<PropagateNaN>: the extreme (ties as `tie_b`); a NaN operand is the result,
+    the accumulator's first (a, or b with `nan_b_first`), its bits kept (pminmax_propagate_nan)."""
     beyond = (b > a) if lowest else (b < a)
-    return np.where(beyond | ((a == b) if tie_b else False), b, a)
+    out = np.where(beyond | ((a == b) if tie_b else False), b, a)
+    first, second = (b, a) if nan_b_first else (a, b)
+    return np.where(np.isnan(first), first, np.where(np.isnan(second), second, out))
 
 
 def _inner_rows(x: np.ndarray, lowest: bool, lanes: int, half: bool = False) -> np.ndarray:
@@ -85,6 +91,10 @@ def _inner_rows(x: np.ndarray, lowest: bool, lanes: int, half: bool = False) -> 
     tail = np.full(rows, init, x.dtype)
     for j in range(start, n):
         tail = _op(x[:, j], tail, lowest, False)
+    if x.dtype.name == "bfloat16" and start:   # (the packet steps' float32 → bfloat16 conversion: a NaN keeps its
+        # sign, not its payload: TF 2.21, fix63e's p_mm.py)
+        bits = acc.view(np.uint16)
+        acc = np.where(np.isnan(acc), (0x7FC0 | (bits & 0x8000)).astype(np.uint16).view(x.dtype), acc)
     while acc.shape[1] > 1:
         h = acc.shape[1] // 2
         acc = _op(acc[:, :h], acc[:, h:2 * h], lowest, True)
@@ -130,22 +140,15 @@ def _last_zero_negative(x: np.ndarray) -> np.ndarray:
     return np.signbit(x[np.arange(x.shape[0]), last])
 
 
-def zero_signs(v: np.ndarray, axis: Any, keepdims: bool, out: np.ndarray, lowest: bool) -> np.ndarray:
-    """`out` (NumPy's max (lowest=True: Max) or min of v) with its zeros given TF's signs."""
-    lanes = _LANES.get(v.dtype.name)
-    if lanes is None or not v.size:
-        return out
+def _extremes(v: np.ndarray, axis: Any, out: np.ndarray, lowest: bool, fix_of: Any) -> np.ndarray | None:
+    """`out`'s elements at fix_of(flat out) recomputed along Eigen's path for their slices (module docstring);
+    `first` paths (no packets) keep the slice's first NaN or last zero. None where nothing is to fix."""
+    lanes = _LANES[v.dtype.name]
     half = v.dtype.name in ("float16", "bfloat16")
-    zero = v == 0
-    if not zero.any():
-        return out
-    neg = np.signbit(v)
-    if not (zero & neg).any() or not (zero & ~neg).any():
-        return out   # zeros of one sign: NumPy already returns that sign
     axes = tuple(range(v.ndim)) if axis is None else tuple(a % v.ndim for a in axis)
     sizes, flags = _collapse(v.shape, axes)
     if not any(flags):
-        return out
+        return None
     kept = [i for i, f in enumerate(flags) if not f]
     red = [i for i, f in enumerate(flags) if f]
     x = v.reshape(sizes) if sizes else v.reshape(1)
@@ -156,17 +159,46 @@ def zero_signs(v: np.ndarray, axis: Any, keepdims: bool, out: np.ndarray, lowest
         rows = np.transpose(x, kept + red).reshape(int(np.prod([sizes[i] for i in kept], dtype=np.int64)), -1)
         inner = len(sizes) > 3 or flags[-1]   # TF transposes four or more runs to [kept, reduced] rows
     res = np.array(out, copy=True).reshape(-1)
-    fix = np.flatnonzero(res == 0)
+    fix = fix_of(res)
     if not fix.size:
-        return out
+        return None
     sub = rows[fix]
     if inner:
-        neg = np.signbit(_inner_rows(sub, lowest, lanes, half))
+        got = _inner_rows(sub, lowest, lanes, half)
     else:
-        neg = _last_zero_negative(sub)
+        got = _scalar_rows(sub, lowest)
         if flags in ([True, False], [False, True, False]):
             packed = _packet_outputs(res.size, sizes[-1], lanes)[fix]
             if packed.any():
-                neg[packed] = np.signbit(_preserved_columns(sub[packed], lowest, half))
-    res[fix] = np.where(neg, -0.0, 0.0)
+                got[packed] = _preserved_columns(sub[packed], lowest, half)
+    res[fix] = got
     return res.reshape(np.shape(out)).astype(v.dtype)
+
+
+def _scalar_rows(x: np.ndarray, lowest: bool) -> np.ndarray:
+    """The generic (scalar) path over each row of x [R, n]: a zero extreme is the row's last zero, a NaN its last
+    (each scalar step puts the new element first)."""
+    res = np.where(_last_zero_negative(x), -0.0, 0.0).astype(x.dtype)
+    nan = np.isnan(x)
+    has = nan.any(axis=1)
+    if has.any():
+        res[has] = x[np.flatnonzero(has), x.shape[1] - 1 - np.argmax(nan[has][:, ::-1], axis=1)]
+    return res
+
+
+def zero_signs(v: np.ndarray, axis: Any, keepdims: bool, out: np.ndarray, lowest: bool) -> np.ndarray:
+    """`out` (NumPy's max (lowest=True: Max) or min of v) with its zeros given TF's signs and its NaNs TF's bits
+    (the NaN Eigen's order keeps, payload and sign: esweep63's e-gr-monotonic, fix63e)."""
+    if v.dtype.name not in _LANES or not v.size:
+        return out
+    if np.isnan(np.min(out)) if np.size(out) else False:
+        got = _extremes(v, axis, out, lowest, lambda r: np.flatnonzero(np.isnan(r)))
+        out = out if got is None else got
+    zero = v == 0
+    if not zero.any():
+        return out
+    neg = np.signbit(v)
+    if not (zero & neg).any() or not (zero & ~neg).any():
+        return out   # zeros of one sign: NumPy already returns that sign
+    got = _extremes(v, axis, out, lowest, lambda r: np.flatnonzero(r == 0))
+    return out if got is None else got

@@ -9,7 +9,7 @@ ops.eigen-kernels.
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable
 
 import numpy as np
 
@@ -158,6 +158,19 @@ def bf16_packet_nans(out: np.ndarray) -> np.ndarray:
     return out
 
 
+def bf16_packets(fn: Any) -> Any:
+    """A float kernel whose bfloat16 NaN bits are Eigen's: the packets' (first (n // 8) * 8 elements, flat) NaNs the
+    positive 0x7fc0 of F32ToBf16, the scalar tail's keeping their sign (packet_math.bf16_packet_nans; TF 2.21's Exp,
+    Sqrt, Square, Tanh, Sigmoid, Reciprocal: fix63e, tests/ops/test_fix63e_bf16_nans_tf.py)."""
+    def forward(a: np.ndarray) -> np.ndarray:
+        out = fn(a)
+        if getattr(out, "dtype", None) is not None and out.dtype.name == "bfloat16" and out.size:
+            return bf16_packet_nans(np.array(out, copy=True))
+        return out
+    forward.__name__ = getattr(fn, "__name__", "forward")
+    return forward
+
+
 def _half(a: np.ndarray) -> bool:
     """float16 or bfloat16: Eigen's half packets (8 lanes) compute through float32's functions
     and round, the scalar tail through the float function (F16/BF16_PACKET_FUNCTION)."""
@@ -283,8 +296,31 @@ def _kahan(a: np.ndarray, packet: Callable[[np.ndarray], np.ndarray], c_name: st
 
 
 def log1p(a: np.ndarray) -> np.ndarray | None:
-    """TF's Log1p: generic_log1p in packets, log1pf/log1p in the tail (else None)."""
-    return _kahan(a, generic_log1p, "log1p")
+    """TF's Log1p: generic_log1p in packets, log1pf/log1p in the tail (else None); a NaN operand's result as
+    `_log1p_nans`."""
+    out = _kahan(a, generic_log1p, "log1p")
+    return out if out is None or not out.size else _log1p_nans(a, out)
+
+
+def _log1p_nans(a: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """Log1p of a NaN x (TF 2.21, fix63e: /work/wt/fix63e_logs/p_l1p.py, p_l1p2.py, sizes 1..100): generic_log1p's
+    x · (plog(x + 1) / x) takes x's NaN (its payload and sign) in float32's packets and in float64's single packets
+    and tail, and plog's all-ones NaN in float64's four-packet unrolled block (the first (n // 16) · 16 elements) and
+    in float16's packets (float32's function on Packet8f); the tails keep x's NaN. NumPy's multiply chose either by
+    its own loops. bfloat16: bf16_packet_nans's."""
+    if a.dtype.name not in ("float32", "float64", "float16"):
+        return out
+    x = np.ascontiguousarray(a).reshape(-1)
+    nan = np.isnan(x)
+    if not nan.any():
+        return out
+    flat = np.array(out, copy=True).reshape(-1)
+    flat[nan] = x[nan]
+    head = {"float64": (x.size // 16) * 16, "float16": (x.size // 8) * 8}.get(a.dtype.name, 0)
+    if head:
+        ones = np.array(-1, np.int64 if a.dtype == np.float64 else np.int16).view(a.dtype)
+        flat[:head][nan[:head]] = ones
+    return flat.reshape(out.shape)
 
 
 def expm1(a: np.ndarray) -> np.ndarray | None:

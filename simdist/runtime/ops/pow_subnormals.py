@@ -36,7 +36,7 @@ def subnormal(a: np.ndarray) -> np.ndarray:
 def tail_fix(x: np.ndarray, y: np.ndarray, out: np.ndarray) -> np.ndarray:
     """`out` (the C library's pow of the original, unflushed x and y, element by element) with the
     elements whose x is a nonzero subnormal replaced by glibc's answer under DAZ: for a finite
-    nonzero y (a negative x with a non-integer y is NaN already, y = 0 is 1, an infinite or NaN y
+    nonzero y (a negative x with a non-integer y is NaN already, the negative default NaN, y = 0 is 1, an infinite or NaN y
     is classified by its bits and left as it is) 2**(y * log2|x|) with log2|x| fixed at -150 or
     -1075, negative for a negative x and an odd integer y. A subnormal y needs no fix: the bit
     tests and the arithmetic (which reads it as zero) give the C library's answers."""
@@ -55,7 +55,8 @@ def tail_fix(x: np.ndarray, y: np.ndarray, out: np.ndarray) -> np.ndarray:
         mag = np.exp2(t) if wide is np.longdouble else libm.elementwise("exp2", t)
         odd = integer & (np.fmod(ys, 2.0) != 0)
         val = np.where(np.signbit(xs) & odd, -mag, mag)
-        val = np.where(np.signbit(xs) & ~integer, np.nan, val).astype(x.dtype)
+        val = np.where(np.signbit(xs) & ~integer, -np.nan, val).astype(x.dtype)   # (__math_invalid's (x - x) / (x - x):
+        # x86's default NaN, negative; TF 2.21's bfloat16 pow(-3e-39, 0.5) is 0xffc0: esweep63, fix63e)
     out = np.array(out, copy=True)
     out[sx] = val
     return out

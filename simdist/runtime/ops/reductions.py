@@ -43,6 +43,10 @@ def _prod(v: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray:
         # product rounded to bfloat16, the lanes multiplied out in float32 and rounded once: TF 2.21 observed over
         # 1..79 and to 600 elements per row, 372 of 372 results (fix62d, /work/wt/fix62d_logs/fit_prod.py), where
         # NumPy's left-to-right bfloat16 product was off by an ulp in 251 of them from 3 elements)
+        from simdist.runtime.ops.math import _one_each
+        one = _one_each(v, axis, keepdims)   # (one element per output: TF's copy, a bfloat16 NaN's payload kept;
+        if one is not None:                  # esweep63's prod size-1 axis, fix63e)
+            return one
         from simdist.runtime.ops.prod_order import eigen_prod
         return eigen_prod(v, axis, keepdims, out)
     if kind == "c":   # complex: Eigen's order, packets' products rounded (no fused multiply-add), scalar

@@ -11,6 +11,7 @@ import numpy as np
 
 from simdist.runtime import dtypes, errors
 from simdist.runtime.ops import args, complex_unary, dispatch
+from simdist.runtime.ops.packet_math import bf16_packets
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import RegisterGradient, unary
 from simdist.runtime.ops.simd import XFUNC_LANES, packet_mask
@@ -141,7 +142,7 @@ def _complex_sign(a: np.ndarray) -> np.ndarray:
 
 
 SIGN = unary("Sign", _sign, _rule("Sign", _SIGNED))
-SQRT = unary("Sqrt", complex_unary.kernel("Sqrt", _quiet(np.sqrt)), _rule("Sqrt", _FLOAT_C))
+SQRT = unary("Sqrt", bf16_packets(complex_unary.kernel("Sqrt", _quiet(np.sqrt))), _rule("Sqrt", _FLOAT_C))
 def _exp(a: np.ndarray) -> np.ndarray:
     """TF's Exp kernel on a float array (Eigen's packet exp and the C library's tail): the one exp
     every kernel that evaluates `x.exp()` over a whole tensor shares (Elu, Selu: ops.host-cpu)."""
@@ -160,17 +161,24 @@ def _log(a: np.ndarray) -> np.ndarray:
 
 
 eigen_exp = _exp
-EXP = unary("Exp", complex_unary.kernel("Exp", _exp), _rule("Exp", _FLOAT_C))
+EXP = unary("Exp", bf16_packets(complex_unary.kernel("Exp", _exp)), _rule("Exp", _FLOAT_C))
 LOG = unary("Log", complex_unary.kernel("Log", _quiet(_log)), _rule("Log", _FLOAT_C))
 def _square(a: np.ndarray) -> np.ndarray:
-    """np.square; complex as TF's scalar_square_op, a * a with Mul's kernel (complex_mul.py)."""
+    """np.square; complex as TF's scalar_square_op, a * a with Mul's kernel (complex_mul.py); bfloat16's NaN as its
+    tail's a * a (x86's mulss: a's sign) and its packets' 0x7fc0 (bf16_packets)."""
     if a.dtype.kind == "c":
         from simdist.runtime.ops import complex_mul
         return complex_mul.multiply(a, a)
-    return np.square(a)
+    out = np.square(a)
+    if a.dtype.name == "bfloat16" and out.size:
+        nan = np.isnan(a)
+        if nan.any():
+            out = np.array(out, copy=True)
+            out[nan] = np.where(np.signbit(a[nan]), -np.float32("nan"), np.float32("nan")).astype(a.dtype)
+    return out
 
 
-SQUARE = unary("Square", _square, _rule("Square", _SQUARE))
+SQUARE = unary("Square", bf16_packets(_square), _rule("Square", _SQUARE))
 def _log1p(a: np.ndarray) -> np.ndarray:
     """float32/float64: Eigen's generic_log1p in packets, the C library's in the tail (ops.eigen-kernels)."""
     from simdist.runtime.ops import packet_math
@@ -200,7 +208,7 @@ def _reciprocal(a: np.ndarray) -> np.ndarray:
     return np.reciprocal(a)
 
 
-RECIPROCAL = unary("Reciprocal", _quiet(_reciprocal), _reciprocal_rule)
+RECIPROCAL = unary("Reciprocal", bf16_packets(_quiet(_reciprocal)), _reciprocal_rule)
 FLOOR = unary("Floor", np.floor, _rule("Floor", _FLOAT))
 CEIL = unary("Ceil", np.ceil, _rule("Ceil", _FLOAT))
 ROUND = unary("Round", _round, args.listed_no_complex_kernel("Round", *_SIGNED))
