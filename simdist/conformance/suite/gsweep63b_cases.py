@@ -253,6 +253,27 @@ def _xent(tf: Any) -> Any:
 program("gbh-softmax-xent", _xent)
 
 
+def _raw_half_xent(tf: Any) -> Any:
+    """The cross-entropy raw ops in float16/bfloat16 (tf.nn's functions cast half logits to float32 first, so only
+    the raw ops reach the half kernels): loss and backprop."""
+    out = {}
+    for dt in ("float16", "bfloat16", "float32"):
+        for n in (2, 10, 33):
+            lg = tf.cast(tf.constant(rng(f"xw/{n}").uniform(-4.0, 4.0, (48, n)).astype("float32")), dt)
+            lb = rng(f"xwl/{n}").uniform(0.0, 1.0, (48, n))
+            lbt = tf.cast(tf.constant((lb / lb.sum(axis=1, keepdims=True)).astype("float32")), dt)
+            out[f"dense/{dt}/{n}"] = ev(lambda: [vb(tf.cast(r, "float32")) for r in
+                                                 tf.raw_ops.SoftmaxCrossEntropyWithLogits(features=lg, labels=lbt)])
+            li = tf.constant(rng(f"xwi/{n}").randint(0, n, (48,)).astype("int32"))
+            out[f"sparse/{dt}/{n}"] = ev(lambda: [vb(tf.cast(r, "float32")) for r in
+                                                  tf.raw_ops.SparseSoftmaxCrossEntropyWithLogits(features=lg,
+                                                                                                 labels=li)])
+    return out
+
+
+program("gbh-softmax-raw-half-xent", _raw_half_xent)
+
+
 # -------------------------------------------------------------------------------------------------------------- losses
 def _losses(tf: Any) -> Any:
     out = {}
