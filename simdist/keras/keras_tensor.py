@@ -9,7 +9,9 @@ the layer's `_inbound_nodes`; a functional model walks these nodes.
 Output specs: a layer with `compute_output_shape` gives them directly; otherwise simdist runs
 the layer's `call` on zero-valued tensors in which every unknown dimension is given two different
 sizes, one after the other, and an output dimension that changes between the two runs is unknown
-(Keras traces the call symbolically in a TF graph instead; simdist has no graph tracing). As in
+(Keras traces the call symbolically in a scratch TF graph instead: the probes run as that trace, the call's
+Python meeting graph tensors and None for unknown dimensions, runtime/scratch_trace.py, clause
+keras.reg.scratch-graph-trace; an output dimension the graph does not know is None too). As in
 Keras's `backend.compute_output_spec`, the probes run in a StatelessScope: their variable writes
 (a SeedGenerator's counter, a layer's statistics) are dropped, and they write no tf.summary
 (TF's scratch graph never runs).
@@ -243,6 +245,20 @@ def _probe(x: Any, size: int) -> Any:
     return x
 
 
+def _trace_probes(args: Any, kwargs: Any, size: int) -> tuple[Any, Any, list]:
+    """The probes of (args, kwargs) for one size, each KerasTensor's an alias whose unknown dimensions the graph does
+    not know (static_shapes.argument), and the list of those probes."""
+    probes: list = []
+
+    def one(x: Any) -> Any:
+        if not isinstance(x, KerasTensor):
+            return x
+        t = tf._simdist_scratch_trace.argument(_probe(x, size), x.shape)
+        probes.append(t)
+        return t
+    return map_structure(one, args), map_structure(one, kwargs), probes
+
+
 def run_on_probe(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     """`fn` run once, as `compute_output_spec`'s first probe (zeros, each unknown dimension its first size, in a
     StatelessScope with summaries off), its result returned as it is: for a caller that wants the computation's
@@ -259,16 +275,23 @@ def compute_output_spec(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> An
     each unknown dimension given two sizes in turn; see the module docstring)."""
     from simdist.keras.variables import StatelessScope
     runs = []
-    for size in _PROBE_SIZES:
-        a = map_structure(lambda x: _probe(x, size), args)
-        k = map_structure(lambda x: _probe(x, size), kwargs)
+    unknowns: list = []
+    # (every dimension known: one run gives the spec, as Keras's one trace; a second would repeat the call's Python
+    # side effects, a print's included)
+    known = all(d is not None for x in flatten((args, kwargs)) if isinstance(x, KerasTensor) for d in x.shape)
+    for size in _PROBE_SIZES[:1] if known else _PROBE_SIZES:
+        a, k, probes = _trace_probes(args, kwargs, size)
         # (Keras traces in a StatelessScope: no variable write, a SeedGenerator's included, persists; and in a
         # scratch graph that never runs, so a tf.summary in the call writes nothing: record_if(False) here)
-        with StatelessScope(), tf.summary.record_if(False), scratch_graph():
-            runs.append(fn(*a, **k))
-    first, second = runs
+        with StatelessScope(), tf.summary.record_if(False), scratch_graph(), \
+                tf._simdist_scratch_trace.trace(probes):
+            out = fn(*a, **k)
+            unknowns.append([tf._simdist_scratch_trace.unknown(t) for t in flatten(out)])
+        runs.append(out)
+    first, second = runs if len(runs) == 2 else runs * 2
+    unknowns *= 3 - len(unknowns)
 
-    def spec(t1: Any, t2: Any) -> Any:
+    def spec(t1: Any, t2: Any, u1: Any, u2: Any) -> Any:
         if t1 is None:
             return None
         if not hasattr(t1, "shape") or not hasattr(t1, "dtype"):
@@ -278,6 +301,10 @@ def compute_output_spec(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> An
         shape = tuple(a if a == b else None for a, b in zip(s1, s2)) if len(s1) == len(s2) else None
         if shape is None:
             raise ValueError(f"The output rank of {fn} depends on the input's unknown dimensions: {s1} vs {s2}")
+        # (a dimension the graph does not know in either run: a data-dependent one, boolean_mask's, unique's)
+        flags = [bool((u1 and i < len(u1) and u1[i]) or (u2 and i < len(u2) and u2[i])) for i in range(len(shape))]
+        shape = tuple(None if f else d for d, f in zip(shape, flags))
         return KerasTensor(shape, dtype=dtypes.standardize_dtype(t1.dtype))
 
-    return pack_sequence_as(first, [spec(a, b) for a, b in zip(flatten(first), flatten(second))])
+    return pack_sequence_as(first, [spec(a, b, u, v) for a, b, u, v in
+                                    zip(flatten(first), flatten(second), unknowns[0], unknowns[1])])

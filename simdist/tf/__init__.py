@@ -65,6 +65,8 @@ from simdist.runtime.ops.static_shapes import unknown_batch as _simdist_unknown_
 #   a Keras step's dataset element inside the traced step, its batch dimension unknown to the graph)
 from simdist.runtime.ops.static_shapes import graph_only_batch as _simdist_graph_only_batch  # noqa: E402 - (not
 #   TF's: Keras's own step's dataset element, its batch dimension unknown to Grappler only; kopen58)
+from simdist.runtime import scratch_trace as _simdist_scratch_trace  # noqa: E402 - (not TF's: Keras's scratch
+#   FuncGraph as a trace, keras/keras_tensor.py compute_output_spec; clause keras.reg.scratch-graph-trace)
 from simdist.tf.config import _simdist_op_determinism_enabled  # noqa: E402,F401 - (not TF's: Keras's jit check)
 from simdist.runtime.ops.static_shapes import known_shape as _simdist_known_shape  # noqa: E402 - (not TF's: a
 #   tensor's shape as the graph being built knows it, None where it does not: Keras's TF backend `ops.shape`)

@@ -69,16 +69,13 @@ FLOATS = ("float16", "bfloat16", "float32", "float64")
 #: - float64 correlate (every mode): Keras writes it as tf.nn.conv1d of one channel, which TF 2.21 runs as Eigen's
 #:   SpatialConvolution contraction; some outputs are one ulp off (osweep61's open ssim class, Eigen's contraction order
 #:   for one input channel, not modelled; float32 (oneDNN), float16 and bfloat16 agree);
-#: - float32 tensordot traced ((5, 3)·(4, 3) over axes ([1], [1]): the graph's transposed MatMul, eager agrees;
-#:   of the family esweep57 left open: a traced float64 (3, 9)·(5, 9)^T product, float32 transpose_b products);
-#: - a functional model whose layer calls keras.ops.corrcoef: TF 2.21's Keras infers the layer's output in a scratch
-#:   FuncGraph, where corrcoef's `if tf.rank(x) == 0` is a symbolic tensor's bool (OperatorNotAllowedInGraphError);
-#:   simdist's compute_output_spec runs the call eagerly on zeros (keras_tensor.py), so the model builds and runs.
+#: (float32 tensordot traced over axes ([1], [1]), OPEN here first, agrees since fix63q: Grappler folds the matrix
+#: operand's Transpose into the MatMul, clause ops.packet-paths, tests/ops/test_tensordot_fold63_tf.py)
+#: (a functional model whose layer calls keras.ops.corrcoef, OPEN here first, agrees since fix63q: simdist's
+#: compute_output_spec traces the call as Keras's scratch FuncGraph, clause keras.reg.scratch-graph-trace)
 OPEN: dict[str, tuple[str, ...]] = {
     "q-lin-float64": ("correlate even", "correlate full", "correlate full equal", "correlate full swapped",
                       "correlate same", "correlate same equal", "correlate same swapped", "correlate valid"),
-    "q-lin-float32": ("tensordot modes fn",),
-    "q-model": ("functional corrcoef",),
 }
 
 

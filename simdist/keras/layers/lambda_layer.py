@@ -94,16 +94,17 @@ class Lambda(Layer):
                                           "specify the `output_shape` argument for this Lambda layer.") from None
             if isinstance(spec, KerasTensor):
                 return spec.shape
-            return _map_shapes(lambda s: s, [t.shape for t in spec]) if isinstance(spec, (list, tuple)) else spec
+            from simdist import tf
+            return tf.nest.map_structure(lambda t: t.shape, spec)
         if callable(self._output_shape):
             return self._output_shape(input_shape)
         batch_size = _first_shape(input_shape)[0]
         return _map_shapes(lambda s: (batch_size,) + s, self._output_shape)
 
-    def compute_output_spec(self, *args: Any, **kwargs: Any) -> Any:
-        if self._output_shape is None:
-            return probe_spec(self.call, *args, **kwargs)
-        return super().compute_output_spec(*args, **kwargs)
+    # (no compute_output_spec of its own, as Keras 3.15's Lambda: Layer's goes through compute_output_shape, so the
+    # outputs are KerasTensors of the layer's compute dtype whatever the function returns (a cast to int32 is float32),
+    # and a function the scratch trace refuses is NotImplementedError; TF 2.21 observed, clause
+    # keras.reg.scratch-graph-trace, tests/keras/test_scratch_trace63_tf.py)
 
     def call(self, inputs: Any, mask: Any = None, training: Any = None) -> Any:
         kwargs = dict(self.arguments)

@@ -935,9 +935,21 @@ def _tensordot_matmul(ta: Tensor, tb: Tensor, xa: list[int], xb: list[int]) -> T
     fa, fb = [k for k in range(ra) if k not in xa], [k for k in range(rb) if k not in xb]
     m, ka = int(np.prod([da[k] for k in fa])), int(np.prod([da[i] for i in xa]))
     kb, n = int(np.prod([db[j] for j in xb])), int(np.prod([db[k] for k in fb]))
-    ma = array.reshape(array.transpose(ta, fa + xa), [m, ka])
-    mb = array.reshape(array.transpose(tb, xb + fb), [kb, n])
-    return array.reshape(matmul(ma, mb), [da[k] for k in fa] + [db[k] for k in fb])
+    # (in a graph, a matrix operand whose tensordot perm swaps its two axes: its Reshape keeps its shape, which
+    # Grappler's ArithmeticOptimizer removes, and the Transpose then folds into the MatMul as transpose_a/transpose_b
+    # (FoldTransposeIntoMatMul): `tensordot(a, b, axes=([1], [1]))` traced is `matmul(a, b, transpose_b=True)`'s
+    # bits, eagerly b transposed then a plain MatMul; TF 2.21 observed, clause ops.packet-paths, fix63q). Not under a
+    # tape: TF's gradient graph is built from the unfolded ops and folded after (a transposed operand's gradient is
+    # the Transpose of its matrix's), which simdist's gradient of the folded MatMul does not give: left open)
+    from simdist.runtime import execution
+    from simdist.runtime.ops import static_shapes
+    fold = context.in_function() and not execution.current().tapes and all(static_shapes.unknown(t) is None and not static_shapes.rank_unknown(t)
+                                         for t in (ta, tb))
+    trans_a = fold and ra == 2 and fa + xa == [1, 0]
+    trans_b = fold and rb == 2 and xb + fb == [1, 0]
+    ma = ta if trans_a else array.reshape(array.transpose(ta, fa + xa), [m, ka])
+    mb = tb if trans_b else array.reshape(array.transpose(tb, xb + fb), [kb, n])
+    return array.reshape(matmul(ma, mb, transpose_a=trans_a, transpose_b=trans_b), [da[k] for k in fa] + [db[k] for k in fb])
 
 
 def _check_perm_after(t: Tensor, before: list, axis: tuple, keepdims: bool) -> Tensor | None:
