@@ -4138,8 +4138,8 @@ TRAINING_BATCH22: list[Mutant] = [
        "the conv input gradient steps the columns by the row stride"),
     # -- tf.nn
     _t("nn-dropout-noise-shape-none-as-one", "axis", "simdist/runtime/ops/nn.py",
-       "        dims = [xd if d is None else d for d, xd in zip(dims, xs)]\n",
-       "        dims = [1 if d is None else d for d, xd in zip(dims, xs)]\n",
+       "        dims = [xd if d is None else d for d, xd in zip(dims, known)]\n",
+       "        dims = [1 if d is None else d for d, xd in zip(dims, known)]\n",
        "tf.nn.dropout's noise_shape None entries broadcast (size 1) instead of taking x's size"),
     _t("softmax-axis-moved-not-swapped", "axis", AC,
        "    perm = list(range(x.ndim))\n    perm[axis], perm[-1] = perm[-1], perm[axis]\n    return tuple(perm)\n",
@@ -12015,8 +12015,8 @@ TRAINING_BATCH73: list[Mutant] = [
        "subtle: float64 Tanh by NumPy's tanh instead of Eigen's ptanh_double in packets and the C library's tail: an "
        "ulp off here and there"),
     _t("log-float64-numpy", "dtype", "simdist/runtime/ops/packet_math.py",
-       "        return packets_then_tail(a, plog_double, \"log\")\n",
-       "        return np.log(a)\n",
+       "        out = packets_then_tail(a, plog_double, \"log\")\n",
+       "        out = np.log(a)\n",
        "subtle: float64 Log by NumPy's log instead of Eigen's plog_double in packets and the C library's log on the "
        "tail: an ulp off here and there"),
     _t("rsqrt-estimate-zero-not-inf", "boundary", "simdist/runtime/ops/rcp.py",

@@ -12,7 +12,7 @@ from simdist.runtime import symbolic as _symbolic
 from simdist.runtime.subnormals import complex_daz as _sn_complex_daz
 from simdist.runtime.indexed_slices import IndexedSlices
 from simdist.runtime.ops import alloc, args, dispatch
-from simdist.runtime.ops import graph_constants, index_dtypes, partial_values, static_shapes, trace_errors
+from simdist.runtime.ops import graph_constants, index_dtypes, partial_values, rank_limits, static_shapes, trace_errors
 from simdist.runtime.ops.args import shape_arg, t as _t
 from simdist.runtime.ops.dtensor_layout import call_with_layout
 from simdist.runtime.ops.list_inputs import concat_axis, matching_list
@@ -415,6 +415,10 @@ def _zeros_shape(shape: Any) -> tuple[int, ...]:
     int32", its ValueError for None), whose tensor Fill then takes as dims (fz43b, fz43_gen seed 43002)."""
     if isinstance(shape, Tensor) and shape.dtype not in (dtypes.int32, dtypes.int64):
         return _dims_tensor(shape)   # (a tensor goes to Fill as it is: its index_type refusal; fz43_gen seed 43004)
+    if isinstance(shape, np.ndarray) and shape.ndim == 0 and shape.dtype.kind in "iu":
+        # (a 0-d integer array: TensorShape's iteration fails, the int32 conversion is a scalar, which zeros reshapes
+        # to a vector of one dimension: `tf.zeros(np.array(3))` is [3] in both modes; TF 2.21 observed, lsweep63)
+        return (int(shape),)
     if isinstance(shape, (Tensor, np.ndarray, TensorShape)) or hasattr(shape, "_as_tensor"):
         return shape_arg(shape)
     items = list(shape) if isinstance(shape, (list, tuple)) else [shape]
@@ -449,10 +453,19 @@ def fill(dims: Any, value: Any, name: str | None = None, layout: Any = None) -> 
         plain = isinstance(dims, (list, tuple)) and all(_index_like(x) for x in dims) or _index_like(dims)
         if isinstance(dims, float) and not context.in_function():   # (the fast path's int32 index_type)
             raise TypeError(f"Cannot convert {dims!r} to EagerTensor of dtype int32")
-        # (an ndarray of floats converts with index_type's int32: a cast)
-        # (so does one of an integer dtype index_type does not take: np.uint8 dims compute; ops.index-dtypes)
+        index_dtypes.eager_mixed_bools(dims)   # ([True, 2]: ValueError eagerly; TF 2.21 observed, lsweep63)
+        if context.in_function() and (
+                dims.ndim == 0 and not static_shapes.rank_unknown(dims) and dims.dtype in (dtypes.int32, dtypes.int64)
+                if isinstance(dims, Tensor) else isinstance(dims, (int, np.integer)) and not isinstance(dims, bool)
+                or isinstance(dims, np.ndarray) and dims.ndim == 0 and dims.dtype.kind in "iu"):
+            # (a scalar dims computes eagerly (FillOp reads its elements) but Fill's shape function wants a vector:
+            # ValueError in a graph; TF 2.21 observed, lsweep63)
+            raise ValueError(f"Shape must be rank 1 but is rank 0 for '{{{{node Fill}}}} = Fill[T={v.dtype.name}, "
+                             "index_type=DT_INT32](Fill/dims, Fill/value)' with input shapes: [], [].")
+        # (an ndarray of floats converts with index_type's int32: a cast; so does one of bools — TF 2.21 observed,
+        # lsweep63 — and one of an integer dtype index_type does not take: np.uint8 dims compute; ops.index-dtypes)
         d = dims.astype(np.int32) if isinstance(dims, np.ndarray) and (
-            dims.dtype.kind == "f" or dims.dtype.kind in "iu" and dims.dtype.name not in ("int32", "int64")) else dims
+            dims.dtype.kind in "fb" or dims.dtype.kind in "iu" and dims.dtype.name not in ("int32", "int64")) else dims
         shp = shape_arg(d) if plain or isinstance(d, TensorShape) else _dims_tensor(_t(d), v.shape.as_list())
         # (a graph that does not know value's rank, an input_signature's TensorSpec(None), leaves the
         # check to FillOp when it runs: fuzz20 sig seed 2520261203 #176)
@@ -589,7 +602,13 @@ SQUEEZE = register("Squeeze", lambda a, axis: np.squeeze(a, axis=axis), args.fir
                    fusion=RESHAPED)
 TRANSPOSE = register("Transpose", lambda a, perm: np.transpose(a, perm), args.first, _ZERO, kind="shape",
                      fusion=PERMUTED)
-BROADCAST_TO = register("BroadcastTo", lambda a, shape: np.broadcast_to(a, shape), args.first, _ZERO, kind="shape",
+def _broadcast_to(a: np.ndarray, shape: Any) -> np.ndarray:
+    if a.ndim > 5 or len(shape) > 5:
+        rank_limits.broadcast_to(a.shape, tuple(int(d) for d in shape))
+    return np.broadcast_to(a, shape)
+
+
+BROADCAST_TO = register("BroadcastTo", _broadcast_to, args.first, _ZERO, kind="shape",
                         fusion=_LANE_AXES)
 NotDifferentiable("StopGradient")
 
@@ -961,19 +980,27 @@ def _broadcast_shape_dtype(input: Any, shape: Any) -> None:  # noqa: A002 - TF's
     EagerTensor of dtype int32"; a list holding a float or a str, a str, or a tensor of another dtype reaches the
     op's fallback, which converts it alone and the NodeDef check refuses its dtype (InvalidArgumentError); in a
     graph op_def_library's TypeError. An ndarray of floats is cast (unchanged here)."""
+    index_dtypes.eager_mixed_bools(shape)
     if isinstance(shape, Tensor):
-        dt = shape.dtype
+        dt = shape.dtype   # (a bool tensor too: Tidx refuses it, where a list or array of bools converts with
+        # int32 and computes; TF 2.21 observed, lsweep63)
     elif isinstance(shape, (float, str, bytes, list, tuple)) and any(
-            isinstance(x, (float, str, bytes)) for x in _leaves(shape)):
+            isinstance(x, (float, np.floating, str, bytes)) for x in _leaves(shape)):
         if isinstance(shape, float) and not isinstance(input, (list, tuple)) and not context.in_function():
             raise TypeError(f"Cannot convert {shape!r} to EagerTensor of dtype int32")
         try:
             dt = convert_to_tensor(shape).dtype
-        except (TypeError, ValueError):
+        except (TypeError, ValueError) as e:
+            # (a list mixing a str with numbers: the fallback's conversion ValueError eagerly, op_def_library's
+            # TypeError in a graph; TF 2.21 observed, `broadcast_to(1.0, ["2", 3])`, lsweep63)
+            if context.in_function():
+                raise TypeError(f"Failed to convert elements of {shape!r} to Tensor.") from None
+            if isinstance(e, ValueError):
+                raise
             return
     else:
         return
-    if dt in (dtypes.int32, dtypes.int64) or dt.is_bool:
+    if dt in (dtypes.int32, dtypes.int64) or dt.is_bool and not isinstance(shape, Tensor):
         return
     c_name = {"float16": "half", "float32": "float", "float64": "double"}.get(dt.name, dt.name)
     err = errors.InvalidArgumentError(None, None, f"Value for attr 'Tidx' of {c_name} is not in the list of allowed "
@@ -1961,6 +1988,10 @@ def _np_key(key: tuple) -> tuple:
 
 
 def _strided_slice(a: np.ndarray, key: tuple, Index: str = "int32") -> np.ndarray:  # noqa: N803 - TF's attr
+    if a.ndim > 8:   # (its rank template: rank_limits.sliced)
+        ranges = rank_limits.strided_ranges(a.shape, key)
+        if ranges is not None:
+            rank_limits.sliced(a.shape, a.dtype.itemsize, ranges, "StridedSlice")
     try:
         return a[_np_key(key)]
     except IndexError:

@@ -489,7 +489,7 @@ def in_top_k(targets: Any, predictions: Any, k: Any, name: str | None = None) ->
         raise TypeError(f"Cannot convert {targets!r} to EagerTensor of dtype int32")
     if isinstance(targets, Tensor):
         t = targets
-    elif isinstance(k, Tensor):   # T comes from k when it is a tensor
+    elif isinstance(k, Tensor) and not context.in_function():   # T comes from k when it is a tensor (eagerly)
         t = convert_to_tensor(targets, dtype=k.dtype)
     else:   # else the fast path tries T's default int32, and infers the dtype where that fails (a Python []
         try:  # is int32; floats are float32, the attr check's error; 2**40 int64: fz14 seed 1420261219 #130)
@@ -504,5 +504,15 @@ def in_top_k(targets: Any, predictions: Any, k: Any, name: str | None = None) ->
         kt = convert_to_tensor(k, dtype=t.dtype)
     if t.dtype not in (dtypes.int32, dtypes.int64):   # attr T (from targets) is checked before a tensor k's
         _in_top_k_rule((dtypes.float32, t.dtype, t.dtype), None)   # dtype, and before k is converted in a graph
+    if isinstance(k, Tensor) and k.dtype != t.dtype:
+        # (T is shared by targets and k: in a graph op_def_library binds it from targets, converted first, and
+        # refuses k's other dtype (TypeError); eagerly two tensors take the fast path, whose kernel refuses input #2
+        # (InvalidArgumentError). TF 2.21 observed, lsweep63: `in_top_k([0, 1], p, tf.constant(2, tf.int64))`
+        # traced, `in_top_k(int64 targets, p, int32 k)`)
+        if context.in_function():
+            raise TypeError(f"Input 'k' of 'InTopKV2' Op has type {k.dtype.name} that does not match type "
+                            f"{t.dtype.name} of argument 'targets'.")
+        if isinstance(targets, Tensor) and k.dtype in (dtypes.int32, dtypes.int64):
+            raise args.dtype_error("InTopKV2", 2, t.dtype, k.dtype)
     kt = convert_to_tensor(k, dtype=t.dtype) if kt is None else kt
     return dispatch.execute(IN_TOP_K, (p, t, kt))

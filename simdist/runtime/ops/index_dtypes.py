@@ -30,7 +30,7 @@ from simdist.runtime import context, dtypes, errors
 from simdist.runtime.ops import trace_errors
 from simdist.runtime.tensor import Tensor
 
-__all__ = ["attr", "check", "scalar"]
+__all__ = ["attr", "check", "eager_mixed_bools", "scalar"]
 
 _C_NAMES = {"float32": "float", "float64": "double", "float16": "half"}
 
@@ -105,6 +105,18 @@ def _refuse(op: str, attr: str, param: str, got_dt: dtypes.DType | None, allowed
                                                   f" is not in the list of allowed values: {c_list} [Op:{op}]")
     raise trace_errors.static(err, TypeError, f"Value passed to parameter '{param}' has DataType {got_dt.name} not in "
                                               f"list of allowed values: {', '.join(allowed)}")
+
+
+def eager_mixed_bools(value: Any) -> None:
+    """Eagerly, a Python list or tuple that mixes bools (Python or NumPy) with numbers is the EagerTensor conversion's
+    ValueError ("Can't convert Python sequence with mixed types to Tensor.") before any op sees it, whatever dtype the
+    op asks for; in a graph the constant's np.array takes it (a bool beside integers is an integer). TF 2.21 observed
+    for the shape of the random ops, tf.fill's dims and tf.broadcast_to's shape (lsweep63)."""
+    if context.in_function() or type(value) not in (list, tuple) or any(isinstance(x, Tensor) for x in value):
+        return
+    flags = [isinstance(x, (bool, np.bool_)) for x in value]
+    if any(flags) and not all(flags):
+        raise ValueError("Can't convert Python sequence with mixed types to Tensor.")
 
 
 def scalar(value: Any) -> Any:

@@ -365,14 +365,42 @@ def _shape_dtype(shape: Any, opname: str) -> None:
     seed)`, `stateless_normal(tf.constant([2.0]), seed)`; fz44b, fz44_gen seeds 44002, 44003)."""
     if type(shape) in (list, tuple):
         if all(isinstance(d, (int, np.integer)) or isinstance(d, Tensor) or d is None for d in shape):
+            _shape_list_dtype(shape, opname)
             return
     elif isinstance(shape, (int, np.integer, TensorShape)) or \
-            (isinstance(shape, (Tensor, np.ndarray)) and shape.dtype.kind in "iub"):
+            (isinstance(shape, (Tensor, np.ndarray)) and shape.dtype.name in ("int32", "int64")):
+        # (a tensor or array of another integer dtype or of bools keeps its dtype through shape_tensor's
+        # convert_to_tensor, which the type attr refuses: `uniform(tf.constant([2, 3], tf.int8))`; TF 2.21, lsweep63)
         return
     t = shape if isinstance(shape, Tensor) else convert_to_tensor(shape)
     if t.dtype.name not in ("int32", "int64"):
         attr = "Tshape" if opname.startswith("Stateless") else "T"
         raise trace_errors.attr_not_allowed(opname, attr, t.dtype, "int32, int64")
+
+
+def _shape_list_dtype(shape: list | tuple, opname: str) -> None:
+    """A list of Python/NumPy integers and bools as shape_tensor converts it in each mode (TF 2.21 observed, lsweep63):
+    eagerly the EagerTensor conversion, which refuses a bool mixed with integers (ValueError "Can't convert Python
+    sequence with mixed types") and makes a list of bools a bool tensor (the type attr's InvalidArgumentError), NumPy
+    integer items of any width an int32/int64 vector; in a graph the constant's np.array, whose dtype is NumPy's for the
+    items (np.int8 items: int8, a bool with integers: int64), refused by op_def_library's TypeError unless int32/int64."""
+    if any(isinstance(d, Tensor) or d is None for d in shape) or not shape:
+        return
+    from simdist.runtime import context
+    from simdist.runtime.ops import index_dtypes
+    index_dtypes.eager_mixed_bools(shape)
+    if not context.in_function():
+        if any(isinstance(d, (bool, np.bool_)) for d in shape):
+            dt = dtypes.bool_
+        else:
+            return
+    else:
+        if not any(isinstance(d, (bool, np.generic)) for d in shape):
+            return
+        dt = dtypes.as_dtype(np.array(list(shape)).dtype)
+    if dt.name not in ("int32", "int64"):
+        attr = "Tshape" if opname.startswith("Stateless") else "T"
+        raise trace_errors.attr_not_allowed(opname, attr, dt, "int32, int64")
 
 
 def _check_shape(shape: tuple[int, ...], opname: str) -> tuple[int, ...]:
@@ -534,6 +562,23 @@ def _categorical_static(a: dict) -> list[int | None] | None:
     return [None if known is None or not known else known[0], None]
 
 
+def _num_samples_dtype(lt: Tensor, num_samples: Any, opname: str) -> None:
+    """The samplers' num_samples, an input of fixed dtype int32: a Python float is TypeError in both modes (the eager
+    conversion's, op_def_library's in a graph; TF 2.21 observed, fz44b, fz44_gen seed 44002; Multinomial's too,
+    lsweep63); a tensor of another dtype is ops.index-dtypes' fixed-input rule (Multinomial eagerly on the fast path:
+    the kernel's InvalidArgumentError; StatelessMultinomial's wrapper converts it first: ValueError; traced TypeError;
+    TF 2.21 observed, lsweep63)."""
+    if isinstance(num_samples, float):
+        from simdist.runtime import context
+        if context.in_function():
+            raise TypeError(f"Expected int32 passed to parameter 'num_samples' of op '{opname}', got "
+                            f"{num_samples!r} of type 'float' instead. Error: Expected int32, but got {num_samples!r} "
+                            "of type 'float'.")
+        raise TypeError(f"Cannot convert {num_samples!r} to EagerTensor of dtype int32")
+    from simdist.runtime.ops import index_dtypes
+    index_dtypes.check(opname, "num_samples", num_samples, inputs=(lt, num_samples) if opname == "Multinomial" else None)
+
+
 @partial_values.shaped("num_samples", rule=_categorical_static)
 def categorical(logits: Any, num_samples: Any, dtype: Any = None, seed: int | None = None,
                 name: str | None = None) -> Tensor:
@@ -541,6 +586,7 @@ def categorical(logits: Any, num_samples: Any, dtype: Any = None, seed: int | No
     from simdist.runtime.ops.args import t as _t
     lt = _t(logits)
     dt = _categorical_checks(lt, dtype, "Multinomial")
+    _num_samples_dtype(lt, num_samples, "Multinomial")
     n = int(num_samples)
     missing = _check_logits(lt, "Multinomial", n, lambda: _categorical_kernel(lt, dt, "Multinomial"))
     if missing is not None:
@@ -765,14 +811,7 @@ def stateless_categorical(logits: Any, num_samples: Any, seed: Any, dtype: Any =
     from simdist.runtime.ops.args import t as _t
     lt = _t(logits)
     dt = _categorical_checks(lt, dtype, "StatelessMultinomial")
-    if isinstance(num_samples, float):   # (its int32 input converted: a Python float is TypeError, op_def_library's
-        # in a graph; TF 2.21 observed, fz44b, fz44_gen seed 44002)
-        from simdist.runtime import context
-        if context.in_function():
-            raise TypeError(f"Expected int32 passed to parameter 'num_samples' of op 'StatelessMultinomial', got "
-                            f"{num_samples!r} of type 'float' instead. Error: Expected int32, but got {num_samples!r} "
-                            "of type 'float'.")
-        raise TypeError(f"Cannot convert {num_samples!r} to EagerTensor of dtype int32")
+    _num_samples_dtype(lt, num_samples, "StatelessMultinomial")
     n = int(num_samples)
     missing = _check_logits(lt, "StatelessMultinomial", n,
                             lambda: _categorical_kernel(lt, dt, "StatelessMultinomial", "int32"))

@@ -261,6 +261,10 @@ def _unsorted_call(op: Any, data: Any, segment_ids: Any, num_segments: Any) -> T
     # graph, as UnsortedSegmentSum's; fz14 seed 1420261202 #266)
     d = _t(data)
     op.dtype((d.dtype,), None)
+    from simdist.runtime.ops import index_dtypes
+    # (Tindices by the OpDef: UnsortedSegmentMax/Min/Prod take int32/int64 ids, UnsortedSegmentSum also int16 —
+    # an int16 id tensor is refused here: ops.index-dtypes; TF 2.21, lsweep63)
+    index_dtypes.check(op.name, "segment_ids", segment_ids)
     d, ids, shape = unsorted_segment_args(d, segment_ids, num_segments, op.name)
     return segments_unknown(dispatch.execute(op, (d, ids), {"shape": shape}), num_segments)
 

@@ -138,8 +138,12 @@ def _rule(kind: str, op: str) -> Any:
     def rule(dts: Any, attrs: Any) -> dtypes.DType:
         allowed = _SUM_TYPES if kind == "sum" else _FLOATS
         if dts[0] not in allowed:
-            raise invalid(f"Value for attr 'T' of {dts[0].name} is not in the list of allowed values", op)
-        for k, name in ((1, "Tidx"), (2, "Tsegmentids")):
+            # (T as the index attrs below: op_def_library's TypeError in a graph; TF 2.21, lsweep63)
+            raise trace_errors.attr_not_allowed(op, "T", dts[0], ", ".join(
+                {"float16": "half", "float32": "float", "float64": "double"}.get(d.name, d.name) for d in allowed))
+        for k, name in ((1, "Tidx"), (2, "Tsegmentids"), (3, "Tnumsegments"))[:len(dts) - 1]:
+            # (Tnumsegments of the WithNumSegments ops too: an int8/int16/uint8/float num_segments is refused;
+            # TF 2.21, lsweep63)
             if dts[k] not in (dtypes.int32, dtypes.int64):
                 # (eagerly the attr's InvalidArgumentError, op_def_library's TypeError in a graph; TF 2.21, fz62:
                 # the fourth generator's seeds 62404-62408)
