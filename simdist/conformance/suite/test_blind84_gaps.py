@@ -292,6 +292,47 @@ def test_blind84_lookup_adapt_counts_documents_by_shape(backend: Any) -> None:
     _check(backend, "keras-lookup-adapt-documents")
 
 
+# -- 6. Keras variables written with Python numbers: the value converted in the variable's dtype --------------------
+def _keras_variable_writes(tf: Any, mk: Any) -> Any:
+    """keras.Variable of float64, float32, float16, bfloat16 and int32 written by assign, assign_add and assign_sub
+    with Python floats (0.1, 1/3, 1e-8, 2.5), lists of them, NumPy float64 arrays and scalars, and a float32 tensor;
+    a layer weight (add_weight of float64) and an optimizer's iteration-free variable after assign: every value's bits
+    or the error's class (Keras's convert_to_tensor makes a Python number in the variable's dtype at once, so a float64
+    variable holds 0.1 exactly; a tensor of another dtype is cast)."""
+    keras = tf.keras
+    out: dict[str, Any] = {}
+    values = {"0.1": 0.1, "1/3": 1 / 3, "1e-8": 1e-8, "2.5": 2.5, "list": [0.1, 1 / 3], "np64": np.array([0.1, 0.7]),
+              "np64 scalar": np.float64(0.3), "f32 tensor": "tensor"}
+    for dt in ("float64", "float32", "float16", "bfloat16", "int32"):
+        for name, v in values.items():
+            for method in ("assign", "assign_add", "assign_sub"):
+                def run(dt: str = dt, v: Any = v, method: str = method) -> Any:
+                    shape = (2,) if isinstance(v, (list, np.ndarray)) and np.ndim(v) else ()
+                    var = keras.Variable(np.zeros(shape) + 1.5, dtype=dt)
+                    val = tf.constant(0.1, dtype="float32") if isinstance(v, str) else v
+                    if isinstance(v, str) and shape == ():
+                        val = tf.constant(0.1, dtype="float32")
+                    getattr(var, method)(val)
+                    return [str(var.dtype), _bits(var.numpy())]
+                out[f"{dt} {method} {name}"] = _error(run)
+    layer = keras.layers.Dense(2, dtype="float64")
+    layer.build((None, 2))
+    layer.kernel.assign([[0.1, 0.2], [0.3, 1 / 3]])
+    layer.bias.assign_add([1e-8, 0.1])
+    out["dense float64 kernel"] = _bits(layer.kernel.numpy())
+    out["dense float64 bias"] = _bits(layer.bias.numpy())
+    return out
+
+
+_program("keras-variable-writes-of-python-numbers", _keras_variable_writes)
+
+
+@pytest.mark.clause("keras.layer.option-coverage")
+def test_blind84_keras_variable_writes_convert_in_the_variable_dtype(backend: Any) -> None:
+    """keras.Variable assign/assign_add/assign_sub of Python numbers and arrays: converted in the variable's dtype."""
+    _check(backend, "keras-variable-writes-of-python-numbers")
+
+
 if __name__ == "__main__":
     import sys
     if "--record" in sys.argv:
