@@ -61,14 +61,19 @@ def _bias_add(x: np.ndarray, b: np.ndarray, data_format: str = "NHWC") -> np.nda
             f"Must provide as many biases as the {'channel' if data_format == 'NCHW' else 'last'} "
             f"dimension of the input tensor: {_dims(b.shape)} vs. {_dims(x.shape)} [Op:BiasAdd]",
             f"Dimensions must be equal, but are {x.shape[ax]} and {b.shape[0]}", "BiasAdd", (x.shape, b.shape))
-    bb = b if ax == x.ndim - 1 else b.reshape((b.shape[0],) + (1,) * (x.ndim - 2))
-    out = x + bb
+    out = _bias_sum(x, b, ax)
     if out.dtype.kind == "f":
         # Eigen's `input + bias.broadcast(...)`: an x86 add keeps its first NaN operand, the input's where both are
         # NaNs; NumPy's broadcast loop takes the bias's for some elements (blind63a, test_blind84_gaps
         # kernel-merge-layers-nan-payloads: float32 (6, 5) + (5,))
-        out = first_nan(out, x, bb)
+        out = first_nan(out, x, b if ax == x.ndim - 1 else b.reshape((b.shape[0],) + (1,) * (x.ndim - 2)))
     return out
+
+
+def _bias_sum(x: np.ndarray, b: np.ndarray, ax: int) -> np.ndarray:
+    if ax == x.ndim - 1:
+        return x + b
+    return x + b.reshape((b.shape[0],) + (1,) * (x.ndim - 2))
 
 
 def _bias_add_grad(g: np.ndarray, data_format: str = "NHWC") -> np.ndarray:
