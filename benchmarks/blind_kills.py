@@ -4,7 +4,7 @@ committed package (suite_kills.py's plant-and-run):
 
     python benchmarks/blind_kills.py BATCH ["-k EXPRESSION"]
 
-BATCH is 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82 or 83. Prints the baseline (the unmutated copy must pass) and one line per mutant: killed
+BATCH is 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83 or 84. Prints the baseline (the unmutated copy must pass) and one line per mutant: killed
 (with the failing test) or survived. docs/conformance.md has the figures: batch 19, 1 of 14 with its
 default slice ("Twenty-first session ... a nineteenth blind batch"); batch 20 in "Twenty-second session
 ... a twentieth blind batch"; batch 21 in "Twenty-third session: ... against the twenty-first blind
@@ -62,7 +62,9 @@ the 138 suite modules of its areas, the five 60 sweeps merged); batch 81 in "Six
 eighty-first blind batch" (the 14 mutants not killed on first contact over the 147 suite modules of its areas, the five
 61 sweeps merged); batch 82 in "Sixty-second session, 2026-12-07: an eighty-second blind batch" (the 5 mutants not
 killed on first contact over the 196 suite modules of its areas and the five 62 sweeps); batch 83 in "Sixty-second session, 2026-12-07: an eighty-third blind batch" (the 13 mutants not killed
-on first contact over the 156 suite modules of its areas, the five 62 sweeps merged).
+on first contact over the 156 suite modules of its areas, the five 62 sweeps merged); batch 84 in "Sixty-third session,
+2026-12-07: an eighty-fourth blind batch" (the 8 mutants not killed on first contact over the 253 suite modules of its
+areas and the five 63 sweeps).
 """
 
 from __future__ import annotations
@@ -476,6 +478,12 @@ BATCHES: dict[str, tuple[list[str], str]] = {
     "82": (["ops-logaddexp2-by-pow2", "ops-cdist-by-gram-expansion", "ops-deg2rad-regrouped",
             "ops-corrcoef-std-outer-of-variances", "data-adapter-flatten-dict-insertion-order"],
            "blind82"),
+    # (batch 84: the survivors of first contact over the 253 suite modules of its areas and the five 63 sweeps:
+    # docs/conformance.md, "an eighty-fourth blind batch"; the gaps slice "blind84", suite/test_blind84_gaps.py)
+    "84": (["squareplus-b-through-float32", "merge-add-operands-swapped", "loss-ops-maximum-by-where",
+            "schedule-name-unchecked", "index-lookup-1d-adapt-token-per-document", "threshold-compared-in-float32",
+            "variable-assign-python-float-through-float32", "soft-shrink-threshold-through-float32"],
+           "blind84"),
 }
 
 

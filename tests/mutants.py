@@ -13709,3 +13709,176 @@ TRAINING_BATCH83: list[Mutant] = [
 ]
 TRAINING += TRAINING_BATCH83
 CATALOGUE += TRAINING_BATCH83
+
+
+
+#: Blind batch 84 (sixty-third session, helper blind63a): Keras as people write it -- layers (pooling, recurrent,
+#: depthwise/separable convolutions, spatial dropout, merging, input specs, preprocessing lookups and discretization),
+#: activations, initializers, losses and their ops, metrics' thresholds, LR schedules, compile's losses, summary and
+#: Keras variables; written from simdist's source before reading the suite, each in a function no earlier catalogue
+#: mutant touches. "mainstream": a changed line an ordinary training program runs (/work/wt/blind63a_logs/
+#: mainstream*.py under coverage.py); "subtle": a last-bit (or NaN-payload) difference.
+TRAINING_BATCH84: list[Mutant] = [
+    _t("depthwise-conv-call-dilation-dropped", "state", "simdist/keras/layers/depthwise_separable.py",
+       "        outputs = depthwise_conv(inputs, self.kernel, strides=self.strides, padding=self.padding,\n "
+       "                                data_format=self.data_format, dilation_rate=self.dilation_rate)\n",
+       "        outputs = depthwise_conv(inputs, self.kernel, strides=self.strides, padding=self.padding,\n "
+       "                                data_format=self.data_format, dilation_rate=(1,) * self.rank)\n",
+       "mainstream: DepthwiseConv2D's call drops dilation_rate (the output shape still computed with it)"),
+    _t("depthwise-multiplier-zero-accepted", "boundary", "simdist/keras/layers/depthwise_separable.py",
+       "        if self.depth_multiplier is not None and self.depth_multiplier <= 0:\n",
+       "        if self.depth_multiplier is not None and self.depth_multiplier < 0:\n",
+       "mainstream: depth_multiplier=0 passes the constructor's check (Keras: ValueError 'strictly positive'"
+       ")"),
+    _t("separable-pointwise-init-default-he", "formula", "simdist/keras/layers/depthwise_separable.py",
+       '                 pointwise_initializer: Any = "glorot_uniform", bias_initializer: Any = "zeros",\n  '
+       "               depthwise_regularizer: Any = None, pointwise_regularizer: Any = None, bias_regularize"
+       "r: Any = None,\n",
+       '                 pointwise_initializer: Any = "he_uniform", bias_initializer: Any = "zeros",\n      '
+       "           depthwise_regularizer: Any = None, pointwise_regularizer: Any = None, bias_regularizer: A"
+       "ny = None,\n",
+       "mainstream: SeparableConv1D/2D's pointwise kernel defaults to he_uniform instead of glorot_uniform"),
+    _t("inputspec-max-axis-off-by-one", "boundary", "simdist/keras/layers/input_spec.py",
+       "            if max_axis > max_dim:\n",
+       "            if max_axis >= max_dim:\n",
+       "mainstream: InputSpec refuses an axes entry on the last axis of a spec with ndim/max_ndim (the bound"
+       " taken as exclusive)"),
+    _t("squareplus-b-through-float32", "dtype", "simdist/keras/activations.py",
+       "    b = tf.convert_to_tensor(b, dtype=x.dtype)\n    return (x + tf.sqrt(tf.square(x) + b)) / 2\n",
+       "    b = tf.cast(tf.convert_to_tensor(b), x.dtype)\n    return (x + tf.sqrt(tf.square(x) + b)) / 2\n",
+       "subtle: squareplus converts b to float32 before the float64 cast (b=0.1 of a float64 input off in th"
+       "e last bits)"),
+    _t("merge-add-operands-swapped", "order", "simdist/keras/layers/merging.py",
+       "    return tf_numpy.add(x1, x2)\n",
+       "    return tf_numpy.add(x2, x1)\n",
+       "mainstream, subtle: the Add/Average layers' sum takes its operands the other way round (NaN payloads"
+       ", and the bias rule applied to the other operand)"),
+    _t("mse-loss-default-reduction-sum", "formula", "simdist/keras/losses/losses.py",
+       '    def __init__(self, reduction: Any = "sum_over_batch_size", name: str = "mean_squared_error",\n',
+       '    def __init__(self, reduction: Any = "sum", name: str = "mean_squared_error",\n',
+       "mainstream: keras.losses.MeanSquaredError() defaults to reduction='sum'"),
+    _t("loss-ops-maximum-by-where", "formula", "simdist/keras/losses/_ops.py",
+       "    (a, b), _ = dtype_promotion.promote(x1, x2)\n    return tf.maximum(a, b)\n",
+       "    (a, b), _ = dtype_promotion.promote(x1, x2)\n    return tf.where(a > b, a, b)\n",
+       "mainstream, subtle: the losses' maximum written as where(a > b, a, b): a NaN operand no longer propa"
+       "gates (MSLE, Circle)"),
+    _t("schedule-name-unchecked", "error-class", "simdist/keras/optimizers/schedules.py",
+       "        name_scope(self.name)   # validates the name as Keras's name_scope does\n        return call"
+       "(self, step)\n",
+       "        return call(self, step)\n",
+       "mainstream: a built-in LR schedule with a name containing '/' (or not a string) computes instead of "
+       "raising"),
+    _t("summary-layer-range-end-exclusive", "boundary", "simdist/keras/models/summary.py",
+       "        return min(upper), max(lower) + 1\n    return min(lower), max(upper) + 1\n",
+       "        return min(upper), max(lower) + 1\n    return min(lower), max(upper)\n",
+       "summary's layer_range leaves out the layer its second name matches"),
+    _t("index-lookup-1d-adapt-token-per-document", "axis", "simdist/keras/layers/index_lookup.py",
+       "        if data.shape.rank == 1:\n            data = tf.expand_dims(data, 0)     # (a 1-D tensor is "
+       "one document)\n",
+       "        if data.shape.rank == 1:\n            data = tf.expand_dims(data, -1)\n",
+       "mainstream: adapt of a 1-D tensor takes each token as a document (tf_idf's document counts)"),
+    _t("variable-path-without-parent", "formula", "simdist/keras/variables.py",
+       '        self._path = f"{parent}/{name}" if parent else name\n',
+       "        self._path = name\n",
+       "mainstream: a Keras variable's path leaves out the layer's name scope ('kernel' instead of 'dense/ke"
+       "rnel')"),
+    _t("sparse-plus-square-expanded", "formula", "simdist/keras/activations.py",
+       "    return tf.where(x <= -1, tf.zeros_like(x), tf.where(x < 1, (1 / 4) * tf.pow(x + 1, 2), x))\n",
+       "    return tf.where(x <= -1, tf.zeros_like(x), tf.where(x < 1, (x * x + 2 * x + 1) / 4, x))\n",
+       "subtle: sparse_plus's middle piece (x + 1)**2 / 4 expanded as (x*x + 2x + 1) / 4"),
+    _t("sparsemax-tau-split-division", "formula", "simdist/keras/activations.py",
+       "    tau = (tf.reduce_sum(logits_cumsum_safe, axis=axis, keepdims=True) - 1) / k\n",
+       "    tau = tf.reduce_sum(logits_cumsum_safe, axis=axis, keepdims=True) / k - 1 / k\n",
+       "subtle: sparsemax's threshold (S - 1) / k computed as S / k - 1 / k"),
+    _t("threshold-compared-in-float32", "dtype", "simdist/keras/activations.py",
+       "    return tf.where(x > threshold, x, default_value)\n",
+       "    return tf.where(tf.cast(x, tf.float32) > threshold, x, default_value)\n",
+       "subtle: keras.activations.threshold compares x in float32 (a float64 x within float32 rounding of th"
+       "e threshold decided the wrong way)"),
+    _t("tanh-shrink-tanh-written-out", "formula", "simdist/keras/activations.py",
+       "    return x - tf.math.tanh(x)\n",
+       "    return x - tf.sinh(x) / tf.cosh(x)\n",
+       "subtle: tanh_shrink's tanh written as sinh / cosh (last bits; NaN where both overflow)"),
+    _t("simple-rnn-default-activation-relu", "formula", "simdist/keras/layers/rnn.py",
+       '    def __init__(self, units: int, activation: Any = "tanh", use_bias: bool = True,\n               '
+       '  kernel_initializer: Any = "glorot_uniform", recurrent_initializer: Any = "orthogonal",\n          '
+       '       bias_initializer: Any = "zeros", kernel_regularizer: Any = None, recurrent_regularizer: Any ='
+       " None,\n",
+       '    def __init__(self, units: int, activation: Any = "relu", use_bias: bool = True,\n               '
+       '  kernel_initializer: Any = "glorot_uniform", recurrent_initializer: Any = "orthogonal",\n          '
+       '       bias_initializer: Any = "zeros", kernel_regularizer: Any = None, recurrent_regularizer: Any ='
+       " None,\n",
+       "mainstream: SimpleRNN's default activation is relu instead of tanh"),
+    _t("maxpool-layer-data-format-dropped", "state", "simdist/keras/layers/pooling.py",
+       '    """Keras\'s `ops.max_pool` on TF."""\n    return _pool(tf.nn.max_pool, inputs, pool_size, stride'
+       "s, padding, data_format)\n",
+       '    """Keras\'s `ops.max_pool` on TF."""\n    return _pool(tf.nn.max_pool, inputs, pool_size, stride'
+       "s, padding, None)\n",
+       "mainstream: max pooling drops data_format, so a channels_first MaxPooling pools over the channels as"
+       " if they were the last spatial axis"),
+    _t("spatial-dropout-input-rank-off-by-one", "boundary", "simdist/keras/layers/spatial_dropout.py",
+       "        self.input_spec = InputSpec(ndim=self.rank + 2)\n",
+       "        self.input_spec = InputSpec(ndim=self.rank + 1)\n",
+       "mainstream: SpatialDropout1D/2D/3D's input spec asks one rank fewer (its (batch, steps, channels) in"
+       "put refused)"),
+    _t("summary-header-top-aligned", "order", "simdist/keras/models/summary.py",
+       '            wrapped = [[" " * w] * (height - len(c)) + c for c, w in zip(wrapped, inner)]\n',
+       '            wrapped = [c + [" " * w] * (height - len(c)) for c, w in zip(wrapped, inner)]\n',
+       "mainstream: summary's wrapped header cells are aligned to the top instead of the bottom (rich's head"
+       "er rule)"),
+    _t("identity-initializer-gain-through-float32", "dtype", "simdist/keras/initializers.py",
+       "        return self.gain * tf.eye(shape[0], shape[1], dtype=dtype)",
+       "        return tf.cast(tf.constant(self.gain), dtype) * tf.eye(shape[0], shape[1], dtype=dtype)",
+       "subtle: the Identity initializer's gain becomes a float32 tensor before the cast (a float64 identity"
+       " of gain 0.1 off in the last bits)"),
+    _t("rnn-config-zero-output-for-mask-dropped", "state", "simdist/keras/layers/rnn.py",
+       '                "unroll": self.unroll, "zero_output_for_mask": self.zero_output_for_mask,\n',
+       '                "unroll": self.unroll,\n',
+       "mainstream: an RNN's config leaves out zero_output_for_mask"),
+    _t("variable-assign-python-float-through-float32", "dtype", "simdist/keras/variables.py",
+       "        value = convert_to_tensor(value, dtype=self._dtype)\n        if not shape_equal(value.shape."
+       "as_list(), self._shape):\n",
+       "        value = tf.cast(value, self._dtype)\n        if not shape_equal(value.shape.as_list(), self."
+       "_shape):\n",
+       "mainstream, subtle: Keras's Variable.assign casts its value with tf.cast, so a Python float assigned"
+       " to a float64 variable is rounded to float32 first"),
+    _t("soft-shrink-threshold-through-float32", "dtype", "simdist/keras/activations.py",
+       "    x = _t(x)\n    return tf.where(x > threshold, x - threshold,",
+       "    x = _t(x)\n    threshold = tf.cast(threshold, x.dtype)\n    return tf.where(x > threshold, x - t"
+       "hreshold,",
+       "subtle: soft_shrink makes its threshold a tensor by tf.cast, so a Python threshold of a float64 inpu"
+       "t is rounded to float32 first (x - 0.1 off in the last bits)"),
+    _t("rnn-cell-dropout-not-clamped", "boundary", "simdist/keras/layers/rnn_cells.py",
+       "        self.dropout = min(1.0, max(0.0, dropout))\n",
+       "        self.dropout = dropout\n",
+       "mainstream: a recurrent cell keeps its dropout rate unclamped (config and the rate check see 1.5 or "
+       "-0.1)"),
+    _t("hard-shrink-threshold-inclusive", "boundary", "simdist/keras/activations.py",
+       "    return tf.where(tf.abs(x) > threshold, x, tf.zeros_like(x))\n",
+       "    return tf.where(tf.abs(x) >= threshold, x, tf.zeros_like(x))\n",
+       "hard_shrink keeps an x whose |x| equals the threshold (Keras: zero)"),
+    _t("clone-model-unknown-kwargs-accepted", "error-class", "simdist/keras/models/cloning.py",
+       '    cache = kwargs.pop("cache", None)\n    if kwargs:\n        raise ValueError(f"Unexpected keyword'
+       ' argument(s): {tuple(kwargs.keys())}")\n',
+       '    cache = kwargs.pop("cache", None)\n',
+       "mainstream: clone_model accepts (and ignores) an unknown keyword argument instead of Keras's ValueEr"
+       "ror"),
+    _t("functional-disconnected-output-accepted", "error-class", "simdist/keras/models/functional.py",
+       "                if node.is_input or any(id(x) not in known for x in node.input_tensors):\n",
+       "                if any(id(x) not in known for x in node.input_tensors):\n",
+       "mainstream: the functional model's connectivity check does not skip Input nodes, so an output comput"
+       "ed from an Input that is not one of the model's inputs passes as connected (Keras: ValueError 'is no"
+       "t connected')"),
+    _t("summary-nested-prefix-narrow", "formula", "simdist/keras/models/summary.py",
+       '        prefix = "   " * level + "└ " if level else ""\n',
+       '        prefix = " " * level + "└ " if level else ""\n',
+       "mainstream: summary(expand_nested=True) indents a nested layer's name by one space per level instead"
+       " of three"),
+    _t("layer-delattr-variable-kept", "state", "simdist/keras/layers/layer.py",
+       "        obj = getattr(self, name)\n        if isinstance(obj, Variable):\n            self._untrack_"
+       "variable(obj)\n",
+       "        obj = getattr(self, name)\n",
+       "mainstream: deleting a layer's variable attribute leaves the variable among the layer's weights"),
+]
+TRAINING += TRAINING_BATCH84
+CATALOGUE += TRAINING_BATCH84
