@@ -38,8 +38,11 @@ from simdist.conformance.suite.recorded_programs import (RecordedPrograms, avx51
                                                          reference_cpu, rng)
 
 HERE = os.path.dirname(__file__)
-REFS = {n: RecordedPrograms(os.path.join(HERE, f"dsweep63_r{n}_reference.json.gz"), recording_host=avx512_with_onednn,
-                            recording_cpu=reference_cpu, replicas=n) for n in (2, 3, 4)}
+# (each file named in full: the TF record's stamps find a module's data files by their names)
+REFS = {n: RecordedPrograms(os.path.join(HERE, f), recording_host=avx512_with_onednn, recording_cpu=reference_cpu,
+                            replicas=n)
+        for n, f in ((2, "dsweep63_r2_reference.json.gz"), (3, "dsweep63_r3_reference.json.gz"),
+                     (4, "dsweep63_r4_reference.json.gz"))}
 
 #: simdist's disagreements with TF 2.21 this sweep found and did not fix: program -> case keys left out.
 OPEN: dict[str, tuple[str, ...]] = {
