@@ -128,6 +128,7 @@ class MirroredExtended(StrategyExtended):
             if k in packed:
                 out.append(Mirrored([strategy_base._place(packed[k], dv) for dv in self._devices]))
                 continue
+            given = v
             if isinstance(v, variables.Variable):   # (a distributed variable: its copies, as values)
                 v = _as_per_replica(v)
             pair_ring = ring
@@ -136,6 +137,15 @@ class MirroredExtended(StrategyExtended):
                     "cpu" in x.lower() for x in _devices(d)) else False
             r = self._reduce_to(op, v, d, pair_ring)
             if on_devices and not isinstance(v.values[0], IndexedSlices):
+                first = r.values[0] if isinstance(r, Mirrored) else r
+                if isinstance(first, Tensor):
+                    r = Mirrored([Tensor(first._v, first.dtype, dv) for dv in self._devices])
+            if ring is True and not on_devices and len(self._devices) > 1 and _devices_match(given, d) and \
+                    not isinstance(v.values[0], IndexedSlices):
+                # (CollectiveAllReduce.batch_reduce_implementation when the pairs' devices differ: each pair alone by
+                # reduce_implementation, whose all-reduce result stays on the value's devices when its destination's
+                # match them: a copy on each of the collective's devices, wherever the components were made;
+                # clause extended.reduce-to, dsweep63)
                 first = r.values[0] if isinstance(r, Mirrored) else r
                 if isinstance(first, Tensor):
                     r = Mirrored([Tensor(first._v, first.dtype, dv) for dv in self._devices])
