@@ -72,14 +72,21 @@ def _frexp_any(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.where(special, a, m), np.where(special, a.dtype.type(0), biased - a.dtype.type(bias))
 
 
-def _log_specials(a: np.ndarray, x: np.ndarray) -> np.ndarray:
-    """0 -> -inf, +inf -> +inf, negative or NaN -> NaN."""
+def _invalid_nan(a: np.ndarray) -> np.ndarray:
+    """The NaN plog writes for a negative or NaN input: `por(x, invalid_mask)`, the result OR'd with an all-ones
+    mask, so every bit set (0xffffffff, 0xffffffffffffffff), whatever the input's payload (observed on TF 2.21)."""
+    return np.array(-1, np.int32 if a.dtype == _F else np.int64).view(a.dtype)
+
+
+def _log_specials(a: np.ndarray, x: np.ndarray, nan: np.ndarray | None = None) -> np.ndarray:
+    """0 -> -inf, +inf -> +inf, negative or NaN -> `nan` (TF's Log kernel: all bits set, `_invalid_nan`; by default
+    NumPy's NaN, which the formulas built on plog (log1p, expm1, complex log) keep: their NaNs are not modelled)."""
     x = np.where(a == np.inf, a, x)
-    x = np.where((a < 0) | np.isnan(a), a.dtype.type(np.nan), x)
+    x = np.where((a < 0) | np.isnan(a), a.dtype.type(np.nan) if nan is None else nan, x)
     return np.where(a == 0, a.dtype.type(-np.inf), x)
 
 
-def plog_float(a: np.ndarray) -> np.ndarray:
+def plog_float(a: np.ndarray, nan: np.ndarray | None = None) -> np.ndarray:
     """plog_float: m·2^e with m in [√½, √2), log(1 + x) = x·P(x)/Q(x) for x = m - 1, + e·ln2."""
     x, e = _frexp_any(a)
     mask = x < _F(0.707106781186547524)
@@ -91,10 +98,10 @@ def plog_float(a: np.ndarray) -> np.ndarray:
     p = x * p
     q = ((_LOG_BETA[0] * x + _LOG_BETA[1]) * x + _LOG_BETA[2]) * x + _LOG_BETA[3]
     x = p / q
-    return _log_specials(a, e * _LN2_F + x)
+    return _log_specials(a, e * _LN2_F + x, nan)
 
 
-def plog_double(a: np.ndarray) -> np.ndarray:
+def plog_double(a: np.ndarray, nan: np.ndarray | None = None) -> np.ndarray:
     """plog_double: Cephes' log(1 + x) = x - x²/2 + x³·P(x)/Q(x) on [√½ - 1, √2 - 1), + e·ln2."""
     x, e = _frexp_any(a)
     mask = x < 0.70710678118654752440
@@ -118,17 +125,24 @@ def plog_double(a: np.ndarray) -> np.ndarray:
     y = (y_ * x3) / y
     y = -0.5 * x2 + y
     x = x + y
-    return _log_specials(a, e * 0.693147180559945309417232121458176568 + x)
+    return _log_specials(a, e * 0.693147180559945309417232121458176568 + x, nan)
 
 
 def log(a: np.ndarray) -> np.ndarray:
     """TF's Log: plog_float/plog_double in packets, logf/log in the tail; np.log for other dtypes."""
     if a.dtype == _F:
-        return packets_then_tail(a, plog_float, "logf")
+        return packets_then_tail(a, lambda v: plog_float(v, _invalid_nan(v)), "logf")
     if a.dtype == np.float64:
-        return packets_then_tail(a, plog_double, "log")
+        return packets_then_tail(a, lambda v: plog_double(v, _invalid_nan(v)), "log")
     if _half(a):
-        return log(a.astype(_F)).astype(a.dtype)
+        out = log(a.astype(_F))
+        if a.dtype != np.float16:
+            # (bfloat16: a packet's results go back through F32ToBf16, whose NaN is the positive 0x7fc0; the tail's
+            # through float_to_bfloat16_rtne, which keeps the sign: as the binary ops, math.py `_bf16_packet_nans`)
+            flat = out.reshape(-1)
+            k = (flat.size // LANES["float32"]) * LANES["float32"]
+            flat[:k] = np.where(np.isnan(flat[:k]), _F(np.nan), flat[:k])
+        return out.astype(a.dtype)
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.log(a)
 

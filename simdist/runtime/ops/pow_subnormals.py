@@ -55,7 +55,9 @@ def tail_fix(x: np.ndarray, y: np.ndarray, out: np.ndarray) -> np.ndarray:
         mag = np.exp2(t) if wide is np.longdouble else libm.elementwise("exp2", t)
         odd = integer & (np.fmod(ys, 2.0) != 0)
         val = np.where(np.signbit(xs) & odd, -mag, mag)
-        val = np.where(np.signbit(xs) & ~integer, np.nan, val).astype(x.dtype)
+        # (a negative x to a non-integer power: the C library's invalid result, x86's default NaN, whose sign bit is
+        # set: 0xffc00000 / 0xfff8000000000000, observed on TF 2.21, blind63b)
+        val = np.where(np.signbit(xs) & ~integer, -np.nan, val).astype(x.dtype)
     out = np.array(out, copy=True)
     out[sx] = val
     return out
