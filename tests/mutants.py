@@ -4138,8 +4138,8 @@ TRAINING_BATCH22: list[Mutant] = [
        "the conv input gradient steps the columns by the row stride"),
     # -- tf.nn
     _t("nn-dropout-noise-shape-none-as-one", "axis", "simdist/runtime/ops/nn.py",
-       "        dims = [xd if d is None else d for d, xd in zip(dims, xs)]\n",
-       "        dims = [1 if d is None else d for d, xd in zip(dims, xs)]\n",
+       "        dims = [xd if d is None else d for d, xd in zip(dims, known)]\n",
+       "        dims = [1 if d is None else d for d, xd in zip(dims, known)]\n",
        "tf.nn.dropout's noise_shape None entries broadcast (size 1) instead of taking x's size"),
     _t("softmax-axis-moved-not-swapped", "axis", AC,
        "    perm = list(range(x.ndim))\n    perm[axis], perm[-1] = perm[-1], perm[axis]\n    return tuple(perm)\n",
@@ -9931,8 +9931,8 @@ TRAINING_BATCH61: list[Mutant] = [
        "subtle: reduce_mean of float32/float64 multiplies the sum by 1/n (Eigen's MeanReducer divides): an ulp off "
        "for counts that are not powers of two"),
     _t("log-packet-quotient-by-reciprocal", "formula", "simdist/runtime/ops/packet_math.py",
-       "    x = p / q\n    return _log_specials(a, e * _LN2_F + x, nan)\n",
-       "    x = p * (_F(1) / q)\n    return _log_specials(a, e * _LN2_F + x, nan)\n",
+       "    x = p / q\n    return _log_specials(a, e * _LN2_F + x)\n",
+       "    x = p * (_F(1) / q)\n    return _log_specials(a, e * _LN2_F + x)\n",
        "subtle: plog_float's rational term x*P/Q as P times the reciprocal of Q: another rounding, log off by an ulp "
        "(crossentropy's log of the clipped probabilities)"),
     _t("sigmoid-packet-width-four", "boundary", "simdist/runtime/ops/packet_math.py",
@@ -12015,8 +12015,8 @@ TRAINING_BATCH73: list[Mutant] = [
        "subtle: float64 Tanh by NumPy's tanh instead of Eigen's ptanh_double in packets and the C library's tail: an "
        "ulp off here and there"),
     _t("log-float64-numpy", "dtype", "simdist/runtime/ops/packet_math.py",
-       "        return packets_then_tail(a, lambda v: plog_double(v, _invalid_nan(v)), \"log\")\n",
-       "        return np.log(a)\n",
+       "        out = packets_then_tail(a, plog_double, \"log\")\n",
+       "        out = np.log(a)\n",
        "subtle: float64 Log by NumPy's log instead of Eigen's plog_double in packets and the C library's log on the "
        "tail: an ulp off here and there"),
     _t("rsqrt-estimate-zero-not-inf", "boundary", "simdist/runtime/ops/rcp.py",
@@ -13717,8 +13717,8 @@ CATALOGUE += TRAINING_BATCH83
 TRAINING_BATCH85: list[Mutant] = [
     # -- op kernels and gradients
     _t("log-nan-input-payload-kept", "missing-error", "simdist/runtime/ops/packet_math.py",
-       "    x = np.where((a < 0) | np.isnan(a), a.dtype.type(np.nan) if nan is None else nan, x)\n",
-       "    x = np.where(a < 0, a.dtype.type(np.nan) if nan is None else nan, x)\n",
+       "    x = np.where((a < 0) | np.isnan(a), ones, x)\n",
+       "    x = np.where(a < 0, ones, x)\n",
        "mainstream, subtle: Log's packet kernel makes only negative inputs its invalid NaN; a NaN input keeps what the "
        "polynomial made of it (its own payload and sign) instead of the all-ones NaN of plog's invalid mask"),
     _t("tanh-float64-packets-of-eight", "boundary", "simdist/runtime/ops/packet_tanh.py",

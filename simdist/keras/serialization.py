@@ -10,6 +10,23 @@ import types
 from typing import Any
 
 
+def exported_name(cls: type, module: str | None) -> str:
+    """A built-in class's name in its config, as Keras's serialize_with_public_class writes it: the last part of its
+    `keras.*` export — its own name where the module exports it, else the name the module exports it under
+    (keras.layers.GroupQueryAttention's class is GroupedQueryAttention: its configs say "GroupQueryAttention", and
+    `keras.layers.GroupedQueryAttention` is no attribute)."""
+    import importlib
+    if not module or not module.startswith("keras."):
+        return cls.__name__
+    try:
+        mod = importlib.import_module("simdist." + module)
+    except ImportError:
+        return cls.__name__
+    if getattr(mod, cls.__name__, None) is cls:
+        return cls.__name__
+    return next((n for n in dir(mod) if not n.startswith("_") and getattr(mod, n, None) is cls), cls.__name__)
+
+
 def serialize_keras_object(obj: Any, module: str) -> dict[str, Any]:
     """An object with `get_config()` as Keras serializes it (a class registered with
     `register_keras_serializable` under its "package>name", module null, as Keras 3.15 writes it; a user's
@@ -26,7 +43,7 @@ def serialize_keras_object(obj: Any, module: str) -> dict[str, Any]:
         module, registered = type(obj)._keras_src_module, type(obj).__name__
     out = {"module": None if registered and module and module.startswith("keras") and
            not module.startswith("keras.src.") else module,
-           "class_name": type(obj).__name__,
+           "class_name": type(obj).__name__ if registered else exported_name(type(obj), module),
            "config": _functions_serialized(obj.get_config()), "registered_name": registered}
     # a built layer's build_config (Keras: get_build_and_compile_config), from which it is built again
     # when deserialized, before any model adds it

@@ -1257,6 +1257,14 @@ def _check_scatter(kind: str, idx: np.ndarray, upd: np.ndarray, shape: tuple, op
             raise errors.InvalidArgumentError(
                 None, None, f"updates.shape {list(upd.shape)} must equal indices.shape[:-1] {list(idx.shape[:-1])} + "
                 f"params.shape[indices.shape[-1]:] {list(shape[k:])} [Op:{op}]")
+        # (DoScatterNd's switch on the depth, cases 1 to 7, after its shape checks and before any index is read,
+        # as the tensor scatters' (scatter.scatters_nothing); gsweep63 g-scatter-variables)
+        from simdist.runtime.ops.scatter import scatters_nothing
+        try:
+            if scatters_nothing(idx.shape, shape, op):
+                return
+        except errors.InvalidArgumentError as e:
+            raise errors.InvalidArgumentError(None, None, e.message.split(" [Op:")[0] + f" [Op:{op}]") from None
         bad = (idx < 0) | (idx >= np.asarray(shape[:k], dtype=np.int64))
         if bad.any():
             row = int(np.argmax(bad.reshape(-1, k).any(axis=1)))

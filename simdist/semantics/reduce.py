@@ -235,16 +235,20 @@ def reduce_along_axis(op: Any, arrays: Sequence[np.ndarray], dtype: dtypes.DType
         # reduce's cache key: reduce.axis-key)
         axis = np.asarray(getattr(axis, "_v", axis)).tolist()
     _check_axis_type(axis)
-    if _addn_refuses(dtype):
-        # TF reduces each replica's value with reduce_sum inside a tf.function: the Sum op def's
-        # TypeError at trace time (reduce.axis-bool; a string tensor too, fz26b)
-        raise TypeError(f"in user code:\n\n\n    TypeError: Value passed to parameter 'input' has DataType {dtype.name} "
-                        "not in list of allowed values: float32, float64, int32, uint8, int16, int8, complex64, int64, "
-                        "qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, float16, uint32, "
-                        "uint64\n")
     sums = []
     count = 0
-    for a in arrays:
+    for i, a in enumerate(arrays):
+        # TF reduces each replica's value with reduce_sum inside a tf.function, replica by replica: the Sum op
+        # def's TypeError at trace time for a bool or string value of any replica, before that replica's axis is
+        # checked (reduce.axis-bool; a string tensor too, fz26b; a later replica's Python bool beside replica 0's
+        # tensor, esweep63 d-run-mixed)
+        own = dtype if i == 0 else (dtypes.bool_ if a.dtype.kind == "b" else dtypes.string if a.dtype.kind in "OSU"
+                                    else dtype)
+        if _addn_refuses(own):
+            raise TypeError(f"in user code:\n\n\n    TypeError: Value passed to parameter 'input' has DataType "
+                            f"{own.name} not in list of allowed values: float32, float64, int32, uint8, int16, int8, "
+                            "complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, "
+                            "float16, uint32, uint64\n")
         axes = _norm_axes(axis, a.ndim)
         # each replica's reduce_sum: TF's Sum kernel, with denormals-are-zero and flush-to-zero
         sums.append(flushed(np.asarray(_sum_kernel(flushed(a) if daz else a, axes, False))))

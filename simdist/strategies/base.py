@@ -703,6 +703,7 @@ class Strategy:
             grappled = count is not None
             arr, dt = reduce_rules.reduce_along_axis(ReduceOp.SUM if grappled else op, [t._v for t in ts],
                                                      ts[0].dtype, axis, any(t._sub for t in ts))
+            _check_same_dtypes(ts)   # (the replicas' sums then meet in AddN)
             dest = self._axis_reduce_destination(op)
             if op is ReduceOp.MEAN:
                 reduce_rules.check_mean_operands(self._mean_operands(value, comps), context.in_function())
@@ -929,6 +930,8 @@ def _reduce_axis_none(op: ReduceOp, comps: list[Any], device: str | None = None,
     order (an all-reduce over CPU devices), else in AddN's (a reduction to one device)."""
     ts = [convert_to_tensor(c) for c in comps]
     in_dt = ts[0].dtype
+    if not ring:
+        _check_same_dtypes(ts)
     daz = any(t._sub for t in ts)   # (a component marked as holding subnormals: reduce.subnormals)
     if op is ReduceOp.MEAN and len(ts) > 1 and dispatch.recording() and in_dt in (
             dtypes.float32, dtypes.float64, dtypes.float16, dtypes.bfloat16, dtypes.int32, dtypes.int64):
@@ -950,6 +953,17 @@ def _reduce_axis_none(op: ReduceOp, comps: list[Any], device: str | None = None,
     if strategy is not None:
         timing.charge_reduce(strategy, ts, out, "reduce")
     return out
+
+
+def _check_same_dtypes(ts: list[Tensor]) -> None:
+    """ReductionToOneDevice adds the replicas' values with AddN on one device: a replica's value of another dtype
+    than replica 0's is AddN's InvalidArgumentError (a float32 beside a float64 tensor; TF 2.21, esweep63
+    d-run-mixed "float64 tensor"; clause reduce.axis-none)."""
+    for i, t in enumerate(ts):
+        if t.dtype != ts[0].dtype:
+            raise errors.InvalidArgumentError(
+                None, None, f"cannot compute AddN as input #{i}(zero-based) was expected to be a {ts[0].dtype.name} "
+                f"tensor but is a {t.dtype.name} tensor [Op:AddN] name: ")
 
 
 def _static_count(ts: list[Tensor], axis: Any) -> int | None:

@@ -207,6 +207,29 @@ def assign_sub(ref: Any, value: Any, use_locking: Any = None, name: str | None =
     return ref.assign_sub(value)
 
 
+def _v1_scatter(kind: str, op: str) -> Any:
+    """tf.compat.v1.scatter_* / scatter_nd_* (TF 2.21 state_ops): on a resource variable the Resource* kernel of
+    `ref.handle` with `updates` converted to the variable's dtype, then `ref._lazy_read` — the variable's own
+    scatter write taking bare indices and updates (no IndexedSlices); use_locking is ignored (clause
+    ops.compat-v1; gsweep63 g-scatter-variables)."""
+    def fn(ref: Any, indices: Any, updates: Any, use_locking: Any = None, name: str | None = None) -> Any:
+        return ref._scatter(kind, indices, updates, op)
+    fn.__name__ = fn.__qualname__ = kind
+    return fn
+
+
+scatter_update = _v1_scatter("scatter_update", "ResourceScatterUpdate")
+scatter_add = _v1_scatter("scatter_add", "ResourceScatterAdd")
+scatter_sub = _v1_scatter("scatter_sub", "ResourceScatterSub")
+scatter_mul = _v1_scatter("scatter_mul", "ResourceScatterMul")
+scatter_div = _v1_scatter("scatter_div", "ResourceScatterDiv")
+scatter_max = _v1_scatter("scatter_max", "ResourceScatterMax")
+scatter_min = _v1_scatter("scatter_min", "ResourceScatterMin")
+scatter_nd_update = _v1_scatter("scatter_nd_update", "ResourceScatterNdUpdate")
+scatter_nd_add = _v1_scatter("scatter_nd_add", "ResourceScatterNdAdd")
+scatter_nd_sub = _v1_scatter("scatter_nd_sub", "ResourceScatterNdSub")
+
+
 class random_normal_initializer:  # noqa: N801 - TF's v1 name
     """v1 RandomNormal: `init(shape, dtype=None)` is `tf.random.normal(shape, mean, stddev, dtype, seed)`."""
 

@@ -81,7 +81,10 @@ v1 = _compat_v1_aliases.namespaces(dict(
     where=_v1.where, cond=_v1.cond, while_loop=_v1.while_loop, gather=_v1.gather, gather_nd=_v1.gather_nd,
     boolean_mask=_v1.boolean_mask, pad=_v1.pad, map_fn=_v1.map_fn, foldl=_v1.foldl, foldr=_v1.foldr, scan=_v1.scan,
     gradients=_v1.gradients, sparse_concat=_v1.sparse_concat, assign=_v1.assign, assign_add=_v1.assign_add,
-    assign_sub=_v1.assign_sub, random_normal_initializer=_v1.random_normal_initializer,
+    assign_sub=_v1.assign_sub, scatter_update=_v1.scatter_update, scatter_add=_v1.scatter_add,
+    scatter_sub=_v1.scatter_sub, scatter_mul=_v1.scatter_mul, scatter_div=_v1.scatter_div, scatter_max=_v1.scatter_max,
+    scatter_min=_v1.scatter_min, scatter_nd_update=_v1.scatter_nd_update, scatter_nd_add=_v1.scatter_nd_add,
+    scatter_nd_sub=_v1.scatter_nd_sub, random_normal_initializer=_v1.random_normal_initializer,
     random_uniform_initializer=_v1.random_uniform_initializer,
     distribute=_NS(
         OneDeviceStrategy=_OneDeviceStrategyV1,

@@ -26,6 +26,7 @@ from typing import Any, Callable
 import numpy as np
 import pytest
 
+import labelled_outcomes
 import tf_programs
 import tf_workers
 
@@ -188,9 +189,7 @@ def tf_results(request: Any) -> dict[int, Any]:
 
 def _check(name: str, tf_results: dict[int, Any], tmp_path: Any) -> None:
     got, want = tf_programs.on_simdist(program, CASES[name], str(tmp_path)), tf_results[NAMES.index(name)]
-    assert [g[0] for g in got] == [w[0] for w in want], f"{name}: labels differ"
-    bad = [f"{w[0]}: TF {w[1]!r}, simdist {g[1]!r}" for g, w in zip(got, want) if g[1] != w[1]]
-    assert not bad, f"{name}: {len(bad)} of {len(want)} outcomes differ from TF 2.21:\n" + "\n".join(bad[:12])
+    labelled_outcomes.assert_as_tf(name, got, want)
 
 
 @pytest.mark.clause("function.trace-once")

@@ -21,6 +21,7 @@ from typing import Any, Callable
 import numpy as np
 import pytest
 
+import labelled_outcomes
 import tf_programs
 import tf_workers
 
@@ -141,10 +142,9 @@ def tf_results(request: Any) -> dict[int, Any]:
     return tf_programs.spawn(__file__, CASES, tf_programs.selected(request, __file__))
 
 
-#: Outcomes left out (sixty-second session's merge): they need fix62c's pruning of dead nodes before the consumer count
-#: (rewrite.py `_live`), which broke blind75's recorded "tape reads p" (TF keeps a product a tape gradient reads out
-#: of MinimizeBroadcasts) and is not used until the two are reconciled; rsweep61's r3-grads key is open for the same.
-OPEN = {("float32", "grad y run of a tf.function"), ("float32", "grad y tf.function holding the run")}
+#: Outcomes left out of the comparison (none: the sixty-second session's two float32 outcomes closed when the
+#: liveness of rewrite.py `_live` was computed over the CSE-merged graph, sixty-third session).
+OPEN: set[tuple[str, str]] = set()
 
 
 @pytest.mark.clause("reduce.ring-order")
@@ -153,10 +153,7 @@ def test_a_replica_divides_its_mean_and_grappler_pushes_constants_into_it(index:
                                                                          tmp_path: Any) -> None:
     name = NAMES[index]
     got, want = tf_programs.on_simdist(program, CASES[name], str(tmp_path)), tf_results[index]
-    assert [g[0] for g in got] == [w[0] for w in want], f"{name}: labels differ"
-    bad = [f"{w[0]}: TF {w[1]!r}, simdist {g[1]!r}" for g, w in zip(got, want)
-           if g[1] != w[1] and (name, w[0]) not in OPEN]
-    assert not bad, f"{name}: {len(bad)} of {len(want)} outcomes differ from TF 2.21:\n" + "\n".join(bad[:12])
+    labelled_outcomes.assert_as_tf(name, got, want, {label for n, label in OPEN if n == name})
 
 
 if __name__ == "__main__":  # TF worker

@@ -59,10 +59,10 @@ OPEN: dict[str, tuple[str, ...]] = {
     # traced" keys of r3-/r4-batch-reduce, formerly left out here, now compared).
     # (4) fixed (lead61, clause run.lifted-function): strategy.run(tf.function(fn)) where fn has a NumPy default
     # argument: as TF's lifted clone, fn's Python gets its defaults unbound (the "numpy default traced" keys).
-    # (5) re-opened at the sixty-second session's merge: fix62c's fix of r3-grads needs its pruning of dead nodes before
-    # Grappler's consumer count (graph/rewrite.py `_live`), which broke blind75's recorded "tape reads p"; not used
-    # until the two are reconciled (/work/wt/fix62c_logs; tests/strategies/test_replica_mean_push_down_tf.py OPEN).
-    "r3-grads": ("all_reduce MEAN traced",),
+    # (5) re-opened at the sixty-second session's merge and closed again in the sixty-third: fix62c's fix of r3-grads
+    # needs the pruning of dead nodes before Grappler's consumer count (graph/rewrite.py `_live`), which broke blind75's
+    # recorded "tape reads p" while liveness was computed before common subexpression elimination's merges (a dead
+    # tape `p * s` merged with the returned one); computed over the merged graph, both pass.
 }
 
 FLOATS = ("float16", "bfloat16", "float32", "float64")

@@ -168,7 +168,6 @@ from simdist.keras.layers.adaptive_pooling import AdaptiveMaxPooling1D  # noqa: 
 from simdist.keras.layers.adaptive_pooling import AdaptiveMaxPooling2D  # noqa: F401
 from simdist.keras.layers.adaptive_pooling import AdaptiveMaxPooling3D  # noqa: F401
 from simdist.keras.layers.stacked_rnn_cells import StackedRNNCells  # noqa: F401
-from simdist.keras.layers.grouped_query_attention import GroupedQueryAttention  # noqa: F401
 from simdist.keras.layers.grouped_query_attention import GroupQueryAttention  # noqa: F401
 from simdist.keras.layers.spectral_normalization import SpectralNormalization  # noqa: F401
 from simdist.keras.layers.reversible_embedding import ReversibleEmbedding  # noqa: F401

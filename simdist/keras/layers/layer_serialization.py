@@ -10,6 +10,13 @@ from typing import Any
 __all__ = ["serialize", "deserialize"]
 
 
+def layer_bindings() -> dict[str, Any]:
+    """keras.layers' public names: the classes a layer config (a model's, an RNN's cell) names by its class_name,
+    which Keras writes as the exported name (`serialize_keras_object`)."""
+    from simdist.keras import layers as layers_mod
+    return {n: getattr(layers_mod, n) for n in dir(layers_mod) if not n.startswith("_")}
+
+
 def serialize(layer: Any) -> dict[str, Any]:
     """The layer's serialized dict."""
     from simdist.keras.serialization import serialize_keras_object

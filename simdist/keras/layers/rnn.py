@@ -33,8 +33,8 @@ __all__ = ["RNN", "SimpleRNN", "LSTM", "GRU"]
 
 
 def _cell_names() -> dict[str, Any]:
-    from simdist.keras import layers as layers_mod
-    return {n: v for n, v in vars(layers_mod).items() if not n.startswith("_")}   # (bindings, not the public dir)
+    from simdist.keras.layers.layer_serialization import layer_bindings
+    return layer_bindings()
 
 
 class RNN(Layer):

@@ -552,10 +552,10 @@ class Functional(Model):
             if k in config:
                 fc[k] = config.pop(k)
         rest, config = config, fc
-        from simdist.keras import layers as layers_mod
+        from simdist.keras.layers.layer_serialization import layer_bindings
         from simdist.keras.serialization import deserialize_keras_object
         from simdist.keras.models.sequential import Sequential
-        names = {n: v for n, v in vars(layers_mod).items() if not n.startswith("_")}   # (bindings: GroupedQueryAttention too)
+        names = layer_bindings()
         names.update(Functional=Functional, Sequential=Sequential)   # models nested as layers
         made: dict[str, Any] = {}
         for lc in config["layers"]:

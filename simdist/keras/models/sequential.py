@@ -221,9 +221,9 @@ class Sequential(Model):
         if not isinstance(config, dict) or "name" not in config:
             raise ValueError("A Sequential model configuration must be a dictionary containing the 'name' and "
                              f"'layers' keys. Received: config={config}")
-        from simdist.keras import layers as layers_mod
+        from simdist.keras.layers.layer_serialization import layer_bindings
         from simdist.keras.serialization import deserialize_keras_object
-        names = {n: getattr(layers_mod, n) for n in dir(layers_mod) if not n.startswith("_")}
+        names = layer_bindings()
         model = cls(name=config["name"])
         for layer_config in config["layers"]:
             model.add(deserialize_keras_object(layer_config, names, "layer", custom_objects, base=Layer))

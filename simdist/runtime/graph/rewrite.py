@@ -94,11 +94,10 @@ class View:
                 k = (n.key, ins, n.lane)   # (replicas' ops: other devices, not merged)
                 alias[i] = seen.setdefault(k, i)
         count = [0] * len(nodes)
+        live = _live(nodes, template, alias)
         for i, n in enumerate(nodes):
-            if alias[i] != i:   # (a duplicate CSE drops: its consumers read the node it merges into)
-                continue
-            # (fix62c counted only live nodes (`_live`, TF's PruneFunctionBody); that broke blind75's recorded
-            # "tape reads p", where TF does not regroup a product a tape gradient reads: not used until reconciled)
+            if alias[i] != i or not live[i]:   # (a duplicate CSE drops: its consumers read the node it merges into;
+                continue                       # a dead node, which the function's pruning drops: no consumer)
             for j in set(alias[j] for j in n.ins):
                 count[j] += 1
         for j in slots(template):
@@ -118,25 +117,27 @@ class View:
         return self.rec.tensor_at.get(i)
 
 
-def _live(nodes: list, template: Any) -> list[bool]:
+def _live(nodes: list, template: Any, alias: list[int]) -> list[bool]:
     """Per node: whether the function's graph keeps it, as TF 2.21 prunes a function's body to what its outputs and
     its stateful ops need before Grappler sees it (function.cc PruneFunctionBody): a value nothing live reads — a
     tape's gradient with respect to an unwatched factor, `x * w`'s `g * x` when only x is watched — is no consumer
     (rsweep61's traced MEAN gradient: ConstantPushDown's child `s * (1 / 3)` had one live consumer; fix62c). Roots:
     the result, writes, charges, stateful ops, collectives' reductions (`Recorder.computed`: stateful in TF) and the
-    nodes of a tf.cond or tf.while_loop."""
+    nodes of a tf.cond or tf.while_loop. Over the graph common subexpression elimination leaves (`alias`: each node's
+    representative), as TF merges before it prunes: a tape's dead `p * s` that CSE merged with a returned `p * s` is
+    the returned one, and p keeps its consumer (blind75's "tape reads p": TF 2.21 regroups it, b * (a * s))."""
     live = [False] * len(nodes)
-    todo = list(slots(template))
+    todo = [alias[i] for i in slots(template)]
     for i, n in enumerate(nodes):
         if n.kind in (WRITE, CHARGE) or n.body is not None or n.kind == PURE and (
                 n.stateful or n.op is None and type(n.key) is tuple and n.key[0] == "unique"):
-            todo.append(i)
+            todo.append(alias[i])
     while todo:
         i = todo.pop()
         if live[i]:
             continue
         live[i] = True
-        todo.extend(nodes[i].ins)
+        todo.extend(alias[j] for j in nodes[i].ins)
     return live
 
 

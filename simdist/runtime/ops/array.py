@@ -12,7 +12,7 @@ from simdist.runtime import symbolic as _symbolic
 from simdist.runtime.subnormals import complex_daz as _sn_complex_daz
 from simdist.runtime.indexed_slices import IndexedSlices
 from simdist.runtime.ops import alloc, args, dispatch
-from simdist.runtime.ops import graph_constants, index_dtypes, partial_values, static_shapes, trace_errors
+from simdist.runtime.ops import graph_constants, index_dtypes, partial_values, rank_limits, static_shapes, trace_errors
 from simdist.runtime.ops.args import shape_arg, t as _t
 from simdist.runtime.ops.dtensor_layout import call_with_layout
 from simdist.runtime.ops.list_inputs import concat_axis, matching_list
@@ -589,7 +589,13 @@ SQUEEZE = register("Squeeze", lambda a, axis: np.squeeze(a, axis=axis), args.fir
                    fusion=RESHAPED)
 TRANSPOSE = register("Transpose", lambda a, perm: np.transpose(a, perm), args.first, _ZERO, kind="shape",
                      fusion=PERMUTED)
-BROADCAST_TO = register("BroadcastTo", lambda a, shape: np.broadcast_to(a, shape), args.first, _ZERO, kind="shape",
+def _broadcast_to(a: np.ndarray, shape: Any) -> np.ndarray:
+    if a.ndim > 5 or len(shape) > 5:
+        rank_limits.broadcast_to(a.shape, tuple(int(d) for d in shape))
+    return np.broadcast_to(a, shape)
+
+
+BROADCAST_TO = register("BroadcastTo", _broadcast_to, args.first, _ZERO, kind="shape",
                         fusion=_LANE_AXES)
 NotDifferentiable("StopGradient")
 
@@ -1961,6 +1967,10 @@ def _np_key(key: tuple) -> tuple:
 
 
 def _strided_slice(a: np.ndarray, key: tuple, Index: str = "int32") -> np.ndarray:  # noqa: N803 - TF's attr
+    if a.ndim > 8:   # (its rank template: rank_limits.sliced)
+        ranges = rank_limits.strided_ranges(a.shape, key)
+        if ranges is not None:
+            rank_limits.sliced(a.shape, a.dtype.itemsize, ranges, "StridedSlice")
     try:
         return a[_np_key(key)]
     except IndexError:

@@ -269,6 +269,8 @@ def run(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], dt: 
         if len(arrays) == 2 and (getattr(arrays[0], "ndim", 0) > 5 or getattr(arrays[1], "ndim", 0) > 5) and \
                 op.name in _BCAST_TO_5:
             _bcast_limit(op, arrays)
+        elif len(arrays) == 3 and op.name == "SelectV2" and max(getattr(a, "ndim", 0) for a in arrays) > 8:
+            _select_rank_limit(arrays)
         if deferred:   # (a missing kernel a dry run defers, execute: none runs; zeros of the broadcast shape,
             # its stand-in: spence of bfloat16 has no float kernel to compute it on either; fz34b, third generator
             # --ext8 seed 3402 #91)
@@ -397,6 +399,25 @@ def _bcast_limit(op: OpDef, arrays: Sequence[np.ndarray]) -> None:
         raise errors.UnimplementedError(None, None, f"{{{{function_node __wrapped__{op.name}_device_/job:localhost/"
                                         f"replica:0/task:0/device:CPU:0}}}} Broadcast between {dims(xs)} and "
                                         f"{dims(ys)} is not supported yet. [Op:{op.name}]")
+
+
+def _select_rank_limit(arrays: Sequence[np.ndarray]) -> None:
+    """SelectV2Op::Compute's switch on the broadcast rank (BCastList without the fewer-dims optimization: the
+    operands' largest rank) has cases 1 to 8: past it UnimplementedError "Broadcast between <cond> and <then> is not
+    supported yet." — equal shapes and scalar operands too — unless the output is empty (it returns first; gsweep63
+    g-shape-ops-r9/r10 `where broadcast`, the gradient of maximum/minimum at rank 9)."""
+    try:
+        shape = np.broadcast_shapes(*(np.shape(a) for a in arrays))
+    except ValueError:
+        return      # (the kernel's broadcastable check, below)
+    if 0 in shape:
+        return
+
+    def dims(s: Sequence[int]) -> str:
+        return "[" + ",".join(str(int(d)) for d in s) + "]"
+    raise errors.UnimplementedError(None, None, "{{function_node __wrapped__SelectV2_device_/job:localhost/replica:0/"
+                                    f"task:0/device:CPU:0}}}} Broadcast between {dims(np.shape(arrays[0]))} and "
+                                    f"{dims(np.shape(arrays[1]))} is not supported yet. [Op:SelectV2]")
 
 
 def _rewritten(op: OpDef, tensors: Sequence[Tensor], attrs: dict | None) -> Tensor | None:

@@ -1022,6 +1022,13 @@ def _add_n_forwarding(view: Any, i: int) -> Tensor | None:
 def _finished_mul(view: Any, i: int) -> Tensor | None:
     if not (_on("arithmetic_optimization") or _on("both")):
         return None
+    ins = view.rec.nodes[i].ins
+    if len(ins) == 2 and view.alias[ins[0]] == view.alias[ins[1]]:
+        # ReplaceMulWithSquare: Mul(d, d) is Square(d) (on a CPU for complex too), which FuseSquaredDiff then meets:
+        # `(x - y) * (x - y)` of a Sub read by nothing else is SquaredDifference, without a kernel for the narrow and
+        # unsigned integers (InvalidArgumentError); its values are the product's (esweep63, e-gr-square-diff)
+        _finishing("arithmetic_optimization", lambda rec, tensors, attrs: _square_rule(rec, tensors[:1], attrs))(
+            view, i)
     with np.errstate(all="ignore"):
         return _min_broadcasts(view, i)
 
@@ -1157,6 +1164,36 @@ def _reciprocal_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
         return None
     from simdist.runtime.ops import array
     return array.identity(rec.input_tensor(node, 0))
+
+
+# --- arithmetic_optimizer.cc RemoveInvolution: Neg(Neg(x)), LogicalNot(LogicalNot(x)) -> x (esweep63)
+def _involution_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
+    """An involution of the same involution is its input, whatever else reads the inner one: `-(-x)` keeps x's NaN
+    (its sign too), so `-(-x) + y` is `x + y` before RemoveNegation looks, and `not(not(a < b))` is `a < b` (False
+    for NaN), not the double negation of RemoveLogicalNot's `a >= b` (test_esweep63.py e-gr-negations, e-gr-overflow:
+    TF 2.21's bits)."""
+    (a,) = tensors
+    node = rec.producer(a)
+    outer = _PARENT_OP[-1] if _PARENT_OP else None
+    if node is None or outer is None or node.op.name != outer:
+        return None
+    from simdist.runtime.ops import array
+    return array.identity(rec.input_tensor(node, 0))
+
+
+_PARENT_OP: list = []
+
+
+def _involution(name: str) -> Any:
+    def rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
+        _PARENT_OP.append(name)
+        try:
+            return _involution_rule(rec, tensors, attrs)
+        finally:
+            _PARENT_OP.pop()
+    rule.__name__ = f"_involution_{name}"
+    rule.__doc__ = _involution_rule.__doc__
+    return rule
 
 
 # --- arithmetic_optimizer.cc OptimizeMaxOrMinOfMonotonicStage (op_types.cc IsElementWiseMonotonic)
@@ -2028,7 +2065,8 @@ def _rules() -> dict[Any, Any]:
             math.ADD_N: _owned(cf, _add_n_rule), math.MUL: _mul_rules, array.ONES_LIKE: _owned(cf, _ones_like_rule),
             array.RESHAPE: _owned(ao, _reshape_rule), array.SQUEEZE: _owned(cf, _squeeze_rule),
             array.IDENTITY: _owned("dependency_optimization", _identity_rule),
-            activations.SOFTMAX: _owned(cf, _softmax_folded)}
+            activations.SOFTMAX: _owned(cf, _softmax_folded), unary.NEG: _owned(ao, _involution("Neg")),
+            math.LOGICAL_NOT: _owned(ao, _involution("LogicalNot"))}
 
 
 def install() -> None:

@@ -28,7 +28,7 @@ def _matmul(a: np.ndarray, b: np.ndarray, transpose_a: bool = False, transpose_b
             return _half_matmul_f32(x, y, transpose_a)
         if x.ndim >= 2 and y.ndim >= 2 and host_cpu.current().onednn_supports("bfloat16") and not context.in_xla():
             from simdist.runtime.ops.onednn_half_matmul import bfloat16_sum   # (oneDNN's bfloat16 kernels)
-            return half_result(bfloat16_sum(x.astype(np.float32), y.astype(np.float32), transpose_a), x.dtype)
+            return _nan_payloads_kept(bfloat16_sum(x.astype(np.float32), y.astype(np.float32), transpose_a), x.dtype)
         from simdist.runtime.ops.contraction_order import matmul
         return half_result(matmul(x.astype(np.float32), y.astype(np.float32)), x.dtype)
     from simdist.runtime.ops.contraction_order import (complex_gebp, matmul, needs_order, ordered_matmul, row_in_order,
@@ -126,6 +126,12 @@ def _matmul_op(a: np.ndarray, b: np.ndarray, transpose_a: bool = False, transpos
         out = gemv
     elif not transpose_a and not transpose_b and gemv_in_order(a, b):
         out = ordered_matmul(a, b, fused=False)
+        if np.isnan(out).any() and host_cpu.current().onednn_supports("float32"):
+            # (its NaNs oneDNN's matrix-vector kernel's, whose pieces of 2 and 1 sum k <= 3 to the same values: the
+            # column's NaN first in a product, p2 + (p0 + p1) keeps p2's, then p0's; msweep63's m-f32-one-column and
+            # /work/wt/msweep63_logs/p_k3.py, 88 pairs of tagged NaNs, m 2..17, k 1..3, on TF 2.21 on the Xeon)
+            from simdist.runtime.ops import onednn_matmul
+            out = onednn_matmul.matvec(a, b)
     else:
         out = _matmul(a, b, transpose_a, transpose_b)
     if a_is_sparse or b_is_sparse:
@@ -175,6 +181,19 @@ def half_result(out: np.ndarray, dtype: Any) -> np.ndarray:
             and not context.in_xla():
         return _truncated_bfloat16(out, dtype)
     return out.astype(dtype)
+
+
+def _nan_payloads_kept(out: np.ndarray, dtype: Any) -> np.ndarray:
+    """oneDNN's bfloat16 product's float32 sum `out` rounded to bfloat16 (half_result), a NaN keeping its sign and
+    the payload's upper bits (vcvtneps2bf16 truncates a NaN; ml_dtypes' cast returns the default NaN): msweep63's
+    m-bf16-matmul, tagged NaNs 0x7fd2 and 0xfff2 come back from TF 2.21's MatMul as they went in."""
+    rounded = half_result(out, dtype)
+    nan = np.isnan(out)
+    if not nan.any():
+        return rounded
+    top = (np.ascontiguousarray(out, dtype=np.float32).view(np.uint32) >> np.uint32(16)).astype(np.uint16)
+    bits = np.where(nan, top | np.uint16(0x40), np.asarray(rounded).view(np.uint16))
+    return bits.view(rounded.dtype)
 
 
 def _half_matmul_f32(x: np.ndarray, y: np.ndarray, transpose_a: bool = False) -> np.ndarray:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["DEFAULT_NAN", "chain_nan", "first_nan"]
+__all__ = ["DEFAULT_NAN", "chain_nan", "first_nan", "quieted"]
 
 
 def first_nan(result: np.ndarray, *operands: np.ndarray) -> np.ndarray:
@@ -26,9 +26,20 @@ def first_nan(result: np.ndarray, *operands: np.ndarray) -> np.ndarray:
     for v in operands:
         v = np.broadcast_to(np.asarray(v), out.shape)
         take = ~done & np.isnan(v)
-        out[take] = v[take].astype(out.dtype)
+        out[take] = quieted(v[take].astype(out.dtype))
         done |= take
     return out
+
+
+def quieted(v: np.ndarray) -> np.ndarray:
+    """NaNs `v` (a float dtype) with the quiet bit set, as an x86 instruction returns a signalling NaN operand
+    (0x7f800123 comes back 0x7fc00123; msweep63's `snan` pattern, observed on TF 2.21's float32 MatMul kernels);
+    another dtype as it is."""
+    bits = {"float32": 22, "float64": 51, "float16": 9, "bfloat16": 6}.get(v.dtype.name)
+    if bits is None or v.size == 0:
+        return v
+    u = np.ascontiguousarray(v).view(f"u{v.dtype.itemsize}")
+    return (u | u.dtype.type(1 << bits)).view(v.dtype)
 
 
 #: the default NaN an invalid float32 operation without a NaN operand returns on x86 (inf · 0, inf − inf)
@@ -60,6 +71,14 @@ def chain_nan(result: np.ndarray, x: np.ndarray, y: np.ndarray, x_first: bool = 
     if not nan.any():
         return result
     out = np.array(result, copy=True)
+    if result.ndim > 2:   # (batched: each NaN's row of x and column of y in its batch member, broadcast)
+        batch = result.shape[:-2]
+        xb = np.broadcast_to(x, batch + x.shape[-2:])
+        yt = np.swapaxes(np.broadcast_to(y, batch + y.shape[-2:]), -1, -2)
+        idx = np.nonzero(nan)
+        has, bits = _last_nan_operand(xb[idx[:-1]], yt[idx[:-2] + idx[-1:]], x_first)
+        out[idx] = np.where(has, bits, DEFAULT_NAN).view(np.float32)
+        return out
     i, j = np.nonzero(nan)
     has, bits = _last_nan_operand(x[i], y[:, j].T, x_first)
     out[i, j] = np.where(has, bits, DEFAULT_NAN).view(np.float32)

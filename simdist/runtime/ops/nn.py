@@ -170,8 +170,21 @@ def _noise_shape(x: Tensor, noise_shape: Any) -> list[int]:
     if isinstance(noise_shape, Tensor):
         noise_shape = noise_shape._v.tolist()
     dims = list(noise_shape)
-    if len(dims) == len(xs):
-        dims = [xd if d is None else d for d, xd in zip(dims, xs)]
+    from simdist.runtime.ops import static_shapes
+    known = static_shapes.known_shape(x) if context.in_function() else xs
+    if known is not None and len(dims) == len(known):
+        dims = [xd if d is None else d for d, xd in zip(dims, known)]
+        if any(d is None for d in dims):   # (a TensorShape that x's unknown dimensions leave partial: its conversion
+            # for the uniform's shape; gsweep63 g-dropout-noise "equal None unknown dims")
+            raise ValueError(f"Cannot convert a partially known TensorShape {tuple(dims)} to a Tensor.")
+    elif any(d is None for d in dims):   # (the list itself, another rank's or x's rank unknown: converting None is
+        # ValueError eagerly, TypeError in a graph (make_tensor_proto); gsweep63 "lower None", "all None unknown rank")
+        if context.in_function():
+            raise TypeError(f"Failed to convert elements of {dims} to Tensor. Consider casting elements to a "
+                            "supported type. See https://www.tensorflow.org/api_docs/python/tf/dtypes for supported "
+                            "TF dtypes.")
+        raise ValueError("Attempt to convert a value (None) with an unsupported type (<class 'NoneType'>) to a "
+                         "Tensor.")
     return [int(d) for d in dims]
 
 

@@ -64,7 +64,19 @@ def float16_blocks(xf: np.ndarray, yf: np.ndarray, transpose_a: bool) -> np.ndar
     for start in range(0, max(k, 1), block):
         out = _add(out, in_order_f32(xf[..., start:start + block], yf[..., start:start + block, :]))
     assert out is not None
-    return out
+    return _chain_nans(out, xf, yf, x_first=False)
+
+
+def _chain_nans(out: np.ndarray, xf: np.ndarray, yf: np.ndarray, x_first: bool) -> np.ndarray:
+    """The float32 sum `out` of a half product with its NaNs the chain's (nan_operands.chain_nan): the last NaN
+    operand along k, quieted (its payload kept through the widening and the rounding back), at a step with two x's
+    first for bfloat16, y's first for float16 (msweep63's m-f16-matmul / m-bf16-matmul: every NaN of MatMul and
+    BatchMatMulV2 products of m 1..16, k 3..513, transposes, with tagged NaNs in both operands, on TF 2.21 on the
+    Xeon; simdist kept the first NaN, or the default NaN for bfloat16)."""
+    if not np.isnan(out).any():
+        return out
+    from simdist.runtime.ops.nan_operands import chain_nan
+    return chain_nan(out, xf, yf, x_first)
 
 
 def bfloat16_takes_pairs(m: int, k: int, transpose_a: bool) -> bool:
@@ -108,5 +120,47 @@ def bfloat16_tiles(xf: np.ndarray, yf: np.ndarray) -> np.ndarray:
 def bfloat16_sum(xf: np.ndarray, yf: np.ndarray, transpose_a: bool) -> np.ndarray:
     """The float32 sum of oneDNN's bfloat16 product (operands widened to float32)."""
     if bfloat16_takes_pairs(xf.shape[-2], xf.shape[-1], transpose_a):
-        return bfloat16_pairs(xf, yf)
-    return bfloat16_tiles(xf, yf)
+        out = bfloat16_pairs(xf, yf)
+        if np.isnan(out).any():   # (the chain in the pairs' order, y's NaN first at a step)
+            perm = _pair_order(xf.shape[-1])
+            out = _chain_nans(out, xf[..., perm], yf[..., perm, :], x_first=False)
+        return out
+    out = bfloat16_tiles(xf, yf)
+    return _tile_nans(out, xf, yf, transpose_a) if np.isnan(out).any() else out
+
+
+def _pair_order(k: int) -> np.ndarray:
+    """The order `bfloat16_pairs` sums k in: elements 2i + 1 then 2i, an odd k's last element last."""
+    perm = np.arange(k)
+    perm[:k - k % 2] = perm[:k - k % 2].reshape(-1, 2)[:, ::-1].ravel()
+    return perm
+
+
+def _tile_nans(out: np.ndarray, xf: np.ndarray, yf: np.ndarray, transpose_a: bool) -> np.ndarray:
+    """`bfloat16_tiles`'s sum `out` with its NaNs the kernel's: per tile the even and the odd elements' chains (the
+    last NaN along each, x's first at a step), the even chain's NaN before the odd's, an earlier tile's before a
+    later's, but with transpose_a a last partial tile's (k not a multiple of 32) before the others' (msweep63's
+    m-bf16-matmul; /work/wt/msweep63_logs/p_bf.py, p_bf2.py: which of one x NaN and one y NaN TF 2.21 keeps, 223
+    products of m 2..5, k 37..513, both transpose_a, the NaNs in one tile, in two, at one step, in the tail)."""
+    from simdist.runtime.ops.nan_operands import first_nan
+    k = xf.shape[-1]
+    acc = None
+    with np.errstate(over="ignore", invalid="ignore"):
+        for start in range(0, k, BF16_TILE):
+            xs, ys = xf[..., start:start + BF16_TILE], yf[..., start:start + BF16_TILE, :]
+            even = _chain_nans(in_order_f32(np.ascontiguousarray(xs[..., 0::2]), np.ascontiguousarray(ys[..., 0::2, :])),
+                               xs[..., 0::2], ys[..., 0::2, :], x_first=True)
+            if xs.shape[-1] > 1:
+                odd = _chain_nans(in_order_f32(np.ascontiguousarray(xs[..., 1::2]),
+                                               np.ascontiguousarray(ys[..., 1::2, :])),
+                                  xs[..., 1::2], ys[..., 1::2, :], x_first=True)
+                even = first_nan((even + odd).astype(_F), even, odd)
+            if acc is None:
+                acc = even
+            elif transpose_a and start + BF16_TILE > k:
+                acc = first_nan((even + acc).astype(_F), even, acc)
+            else:
+                acc = first_nan((acc + even).astype(_F), acc, even)
+    assert acc is not None
+    nan = np.isnan(out)
+    return np.where(nan, np.broadcast_to(acc, out.shape), out) if nan.any() else out

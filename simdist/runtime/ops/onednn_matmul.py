@@ -199,13 +199,15 @@ def batched(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     BatchMatMul) and of raw rank-2 BatchMatMulV2; k = 513..519 take two blocks (one block is off in 2 of 6), and
     k = 1,025 / 1,536 / 2,048 neither."""
     k = x.shape[-1]
-    return _blocked(x, y, list(range(0, k, BATCH_K_BLOCK)) + [k])
+    # (its NaNs the chain's, y's before x's at one step, a later block's first: msweep63, every NaN of its m-f32-batched
+    # BatchMatMulV2, einsum and tensordot products of k 1..513 with tagged NaNs)
+    return _blocked(x, y, list(range(0, k, BATCH_K_BLOCK)) + [k], nans=True, x_first=False)
 
 
 def _blocked(x: np.ndarray, y: np.ndarray, bounds: list[int], nans: bool = False, x_first: bool = True) -> np.ndarray:
     """x [..., m, k] @ y [..., k, n] as oneDNN's float32 kernels split k at `bounds` ([0, ..., k]): each block over k
     in order with fused multiply-adds from +0 (contraction_order.ordered_matmul), the blocks' sums added in order.
-    With `nans` (2-D, the no-copy sgemm's) its NaNs are the kernel's: each block's as its chain ends
+    With `nans` (the sgemm's, and BatchMatMulV2's with x_first False: msweep63) its NaNs are the kernel's: each block's as its chain ends
     (nan_operands.chain_nan), a block's sum the first operand of its addition to the earlier blocks' (onednn59,
     /work/wt/onednn59_logs/fit_nan.py: every NaN of 40 plain, transpose_a and transpose_b products of k 3..800 with
     tagged NaNs; x's NaN before y's at one step unless not `x_first`); without, whichever NaN the compiled kernel
@@ -214,7 +216,7 @@ def _blocked(x: np.ndarray, y: np.ndarray, bounds: list[int], nans: bool = False
 
     def block(start: int, stop: int) -> np.ndarray:
         p = ordered_matmul(x[..., start:stop], y[..., start:stop, :])
-        return chain_nan(p, x[:, start:stop], y[start:stop], x_first) if nans else p
+        return chain_nan(p, x[..., start:stop], y[..., start:stop, :], x_first) if nans else p
 
     out = block(0, bounds[1])
     with np.errstate(over="ignore", invalid="ignore"):

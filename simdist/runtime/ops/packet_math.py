@@ -72,21 +72,18 @@ def _frexp_any(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.where(special, a, m), np.where(special, a.dtype.type(0), biased - a.dtype.type(bias))
 
 
-def _invalid_nan(a: np.ndarray) -> np.ndarray:
-    """The NaN plog writes for a negative or NaN input: `por(x, invalid_mask)`, the result OR'd with an all-ones
-    mask, so every bit set (0xffffffff, 0xffffffffffffffff), whatever the input's payload (observed on TF 2.21)."""
-    return np.array(-1, np.int32 if a.dtype == _F else np.int64).view(a.dtype)
-
-
-def _log_specials(a: np.ndarray, x: np.ndarray, nan: np.ndarray | None = None) -> np.ndarray:
-    """0 -> -inf, +inf -> +inf, negative or NaN -> `nan` (TF's Log kernel: all bits set, `_invalid_nan`; by default
-    NumPy's NaN, which the formulas built on plog (log1p, expm1, complex log) keep: their NaNs are not modelled)."""
+def _log_specials(a: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """0 -> -inf, +inf -> +inf, negative or NaN -> the all-ones NaN: plog's `por(x, invalid_mask)` with
+    invalid_mask = pcmp_lt_or_nan(x, 0) sets every bit (0xffffffff, 0xffffffffffffffff; TF 2.21's log and log1p of
+    -1.5, -inf or NaN in packets, esweep63's e-gr-powers and /work/wt/esweep63_logs/q_log.py; the scalar tail is the C
+    library's NaN)."""
     x = np.where(a == np.inf, a, x)
-    x = np.where((a < 0) | np.isnan(a), a.dtype.type(np.nan) if nan is None else nan, x)
+    ones = np.array(-1, np.int32 if a.dtype.itemsize == 4 else np.int64).view(a.dtype)
+    x = np.where((a < 0) | np.isnan(a), ones, x)
     return np.where(a == 0, a.dtype.type(-np.inf), x)
 
 
-def plog_float(a: np.ndarray, nan: np.ndarray | None = None) -> np.ndarray:
+def plog_float(a: np.ndarray) -> np.ndarray:
     """plog_float: m·2^e with m in [√½, √2), log(1 + x) = x·P(x)/Q(x) for x = m - 1, + e·ln2."""
     x, e = _frexp_any(a)
     mask = x < _F(0.707106781186547524)
@@ -98,10 +95,10 @@ def plog_float(a: np.ndarray, nan: np.ndarray | None = None) -> np.ndarray:
     p = x * p
     q = ((_LOG_BETA[0] * x + _LOG_BETA[1]) * x + _LOG_BETA[2]) * x + _LOG_BETA[3]
     x = p / q
-    return _log_specials(a, e * _LN2_F + x, nan)
+    return _log_specials(a, e * _LN2_F + x)
 
 
-def plog_double(a: np.ndarray, nan: np.ndarray | None = None) -> np.ndarray:
+def plog_double(a: np.ndarray) -> np.ndarray:
     """plog_double: Cephes' log(1 + x) = x - x²/2 + x³·P(x)/Q(x) on [√½ - 1, √2 - 1), + e·ln2."""
     x, e = _frexp_any(a)
     mask = x < 0.70710678118654752440
@@ -125,26 +122,40 @@ def plog_double(a: np.ndarray, nan: np.ndarray | None = None) -> np.ndarray:
     y = (y_ * x3) / y
     y = -0.5 * x2 + y
     x = x + y
-    return _log_specials(a, e * 0.693147180559945309417232121458176568 + x, nan)
+    return _log_specials(a, e * 0.693147180559945309417232121458176568 + x)
 
 
 def log(a: np.ndarray) -> np.ndarray:
     """TF's Log: plog_float/plog_double in packets, logf/log in the tail; np.log for other dtypes."""
     if a.dtype == _F:
-        return packets_then_tail(a, lambda v: plog_float(v, _invalid_nan(v)), "logf")
+        return packets_then_tail(a, plog_float, "logf")
     if a.dtype == np.float64:
-        return packets_then_tail(a, lambda v: plog_double(v, _invalid_nan(v)), "log")
+        out = packets_then_tail(a, plog_double, "log")
+        # (TF 2.21's scalar tail gives the positive default NaN for a negative operand, -inf included, where this
+        # process's log gives 0xfff8...: /work/wt/esweep63_logs/q_log2.py; a NaN operand passes through)
+        flat, af = out.reshape(-1), np.ascontiguousarray(a).reshape(-1)
+        k = (flat.size // LANES["float64"]) * LANES["float64"]
+        tail = flat[k:]
+        tail[af[k:] < 0] = np.float64(np.nan)
+        return out
     if _half(a):
-        out = log(a.astype(_F))
-        if a.dtype != np.float16:
-            # (bfloat16: a packet's results go back through F32ToBf16, whose NaN is the positive 0x7fc0; the tail's
-            # through float_to_bfloat16_rtne, which keeps the sign: as the binary ops, math.py `_bf16_packet_nans`)
-            flat = out.reshape(-1)
-            k = (flat.size // LANES["float32"]) * LANES["float32"]
-            flat[:k] = np.where(np.isnan(flat[:k]), _F(np.nan), flat[:k])
-        return out.astype(a.dtype)
+        return bf16_packet_nans(log(a.astype(_F)).astype(a.dtype))
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.log(a)
+
+
+def bf16_packet_nans(out: np.ndarray) -> np.ndarray:
+    """A half-type result computed through float32: for bfloat16, the NaNs of its packets (the first (n // 8) * 8
+    elements, flat) are the positive 0x7fc0 of Eigen's packet F32ToBf16; the scalar tail's conversion keeps the NaN's
+    sign (TF 2.21's Log and Log1p of -1.5: /work/wt/esweep63_logs/q_log.py; math.py `_bf16_packet_nans` for the
+    binary ops). float16 unchanged (its conversion keeps sign and payload)."""
+    if out.dtype.name != "bfloat16" or out.size == 0:
+        return out
+    flat = out.reshape(-1)
+    k = (flat.size // LANES["float32"]) * LANES["float32"]
+    head = flat[:k]
+    head[np.isnan(head.astype(_F))] = np.array(0x7FC0, np.uint16).view(out.dtype)
+    return out
 
 
 def _half(a: np.ndarray) -> bool:
@@ -265,7 +276,7 @@ def _kahan(a: np.ndarray, packet: Callable[[np.ndarray], np.ndarray], c_name: st
     """A Kahan-formula kernel: `packet` in packets, the C library's `c_name` (float: + "f") in the
     tail; float16/bfloat16 through float32; None for other dtypes."""
     if _half(a):
-        return _kahan(a.astype(_F), packet, c_name).astype(a.dtype)
+        return bf16_packet_nans(_kahan(a.astype(_F), packet, c_name).astype(a.dtype))
     if a.dtype.name not in LANES:
         return None
     return packets_then_tail(a, packet, c_name + "f" if a.dtype == _F else c_name)

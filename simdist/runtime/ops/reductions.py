@@ -155,6 +155,10 @@ def _arg(fn: Any, fill: float, name: str) -> Any:
         if v.shape[axis] == 0:
             raise errors.InvalidArgumentError(None, None, f"Reduction axis {axis} is empty in shape "
                                               f"{args.dims(v.shape)} [Op:{name}]")
+        if v.ndim > 7 and v.size:   # (argmax_op.cc: an empty output returns first, then its switch on the input's
+            # rank has cases 1 to 7 only; gsweep63 g-reduce-ranks)
+            raise errors.InvalidArgumentError(None, None, f"Argmax and Argmin only support up to 7 input dimensions, "
+                                              f"but got {v.ndim}. Inputs shape: {args.dims(v.shape)} [Op:{name}]")
         if dtypes.is_float_np(v.dtype):   # (bfloat16 too: fuzz2 seed 20261130 #191)
             # Eigen's ArgMax/ArgMinTupleReducer starts from (index 0, lowest/highest finite value)
             # and takes an element only when it compares strictly beyond (or equal at a lower

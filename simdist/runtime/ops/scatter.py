@@ -63,6 +63,10 @@ def _gather_nd(p: np.ndarray, idx: np.ndarray, bad_indices_policy: str = "") -> 
     if p.ndim == 0:   # (its first check, for every indices' shape: [0] and [2, 0] indices gather no slice of a
         # scalar yet are refused, eagerly and when a graph runs; the shape function passes them; fz40 seed 4020261201 #16)
         raise errors.InvalidArgumentError(None, None, "params must be at least a vector [Op:GatherNd]")
+    if idx.ndim > 0 and idx.shape[-1] > p.ndim:   # (its third check, before the empty params and the depth's
+        # switch: batch_gather_nd's prepended batch coordinates reach it eagerly; gsweep63 g-gather-nd-batch-dims)
+        raise errors.InvalidArgumentError(None, None, "index innermost dimension length must be <= params rank; "
+                                          f"saw: {idx.shape[-1]} vs. {p.ndim} [Op:GatherNd]")
     n = int(np.prod(idx.shape[:-1], dtype=np.int64))
     if p.size == 0 and n > 0:
         raise errors.InvalidArgumentError(None, None, "Requested more than 0 entries, but params is empty.  Params "

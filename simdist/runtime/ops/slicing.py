@@ -10,7 +10,7 @@ import numpy as np
 
 from simdist.runtime import context, dtypes, errors
 from simdist.runtime.ops import args, attr_rules, dispatch, graph_constants, graph_inputs, index_dtypes
-from simdist.runtime.ops import partial_values, static_shapes, trace_errors
+from simdist.runtime.ops import partial_values, rank_limits, static_shapes, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import OVER_AXIS, RegisterGradient, lanes, register, selected_bytes
 from simdist.runtime.tensor import Tensor, convert_to_tensor
@@ -74,7 +74,16 @@ def _paddings(p: Any, opname: str, shp: list[int]) -> tuple[tuple[int, int], ...
 
 
 # --- Slice ---------------------------------------------------------------------------------------------------
-SLICE = register("Slice", lambda a, begin, size: a[tuple(slice(b, b + s) for b, s in zip(begin, size))], args.first,
+def _slice(a: np.ndarray, begin: Any, size: Any) -> np.ndarray:
+    """Slice's kernel (its rank template: rank_limits.sliced)."""
+    if a.ndim > 8:
+        rank_limits.sliced(a.shape, a.dtype.itemsize, [(int(b), int(b) + (a.shape[i] - int(b) if int(s) == -1 else
+                                                                           int(s)), 1)
+                                                        for i, (b, s) in enumerate(zip(begin, size))], "Slice")
+    return a[tuple(slice(b, b + s) for b, s in zip(begin, size))]
+
+
+SLICE = register("Slice", _slice, args.first,
                  _ZERO, kind="shape",
                  fusion=_LANE_AXES,
                  bytes=selected_bytes)
@@ -501,6 +510,7 @@ def _tile_grad(op: Any, grad: Any) -> list:
 def _pad_const(a: np.ndarray, paddings: tuple, value: Any = None) -> np.ndarray:
     """Pad's/PadV2's kernel: the constant value, else T's zero (Pad: T() in pad_op.cc, the empty
     string for a string tensor; fuzz20 seed 2620261201 #48)."""
+    rank_limits.pad(a.shape, paddings if paddings else [(0, 0)] * a.ndim)
     if value is None:
         value = b"" if a.dtype == object else 0
     if a.dtype == object:   # (np.pad would fill with np.bytes_ values)
@@ -513,6 +523,7 @@ def _pad_const(a: np.ndarray, paddings: tuple, value: Any = None) -> np.ndarray:
 def _mirror_pad(a: np.ndarray, paddings: tuple, mode: str) -> np.ndarray:
     """MirrorPadOp's kernel: each dimension's paddings checked (_check_dims), then NumPy's reflect
     or symmetric pad."""
+    rank_limits.mirror_pad(a.shape)
     _check_dims(paddings, a.shape, "MirrorPad", mode)
     if not paddings:
         return a.copy()
@@ -718,7 +729,12 @@ def _mirror_pad_grad_grad(op: Any, grad: Any) -> list:
 
 
 # --- ReverseV2: one declaration (a shape op whose axis attribute the stacked form shifts) -------------------
-REVERSE = register("ReverseV2", lambda a, axis: np.flip(a, axis), args.first, args.zero_flops, kind="shape",
+def _reverse_kernel(a: np.ndarray, axis: Any) -> np.ndarray:
+    rank_limits.reverse(a.shape)
+    return np.flip(a, axis)
+
+
+REVERSE = register("ReverseV2", _reverse_kernel, args.first, args.zero_flops, kind="shape",
                    fusion=OVER_AXIS)
 
 
