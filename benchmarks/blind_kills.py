@@ -445,9 +445,10 @@ BATCHES: dict[str, tuple[list[str], str]] = {
            "blind81"),
     # (batch 85: the survivors of first contact over the 176 suite modules of its areas (pre-merge attribution; the
     # four 63 sweeps merged: log-nan-input-payload-kept killed by esweep63): docs/conformance.md, "an eighty-fifth blind
-    # batch"; the gaps slice "blind85", suite/test_blind85_gaps.py, kills four of them)
+    # batch"; the gaps slice "blind85", suite/test_blind85_gaps.py, kills the first four and the log mutant)
     "85": (["multiply-bool-accepted", "matmul-static-shape-transposes-ignored", "xent-static-class-dim-from-logits",
-            "segment-mean-complex-tail-as-packet", "xent-half-class-sums-numpy", "concat-single-tensor-unstacked"],
+            "xent-half-class-sums-numpy", "segment-mean-complex-tail-as-packet", "concat-single-tensor-unstacked",
+            "checkpoint-compiled-optimizer-not-deferred", "collective-abort-not-sticky"],
            "blind85"),
     # (batch 83: the survivors of first contact over the 156 suite modules of its areas, the five 62 sweeps merged:
     # docs/conformance.md, "an eighty-third blind batch"; the gaps slice "blind83", suite/test_blind83_gaps.py, kills
