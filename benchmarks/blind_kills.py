@@ -4,7 +4,7 @@ committed package (suite_kills.py's plant-and-run):
 
     python benchmarks/blind_kills.py BATCH ["-k EXPRESSION"]
 
-BATCH is 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83 or 84. Prints the baseline (the unmutated copy must pass) and one line per mutant: killed
+BATCH is 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84 or 85. Prints the baseline (the unmutated copy must pass) and one line per mutant: killed
 (with the failing test) or survived. docs/conformance.md has the figures: batch 19, 1 of 14 with its
 default slice ("Twenty-first session ... a nineteenth blind batch"); batch 20 in "Twenty-second session
 ... a twentieth blind batch"; batch 21 in "Twenty-third session: ... against the twenty-first blind
@@ -445,6 +445,13 @@ BATCHES: dict[str, tuple[list[str], str]] = {
             "prod-complex-one-element-multiplied", "cast-same-dtype-variable-read",
             "function-traces-share-random-kernels", "probe-unknown-rank-as-scalar", "rng-philox-alg-as-auto-select"],
            "blind81"),
+    # (batch 85: the survivors of first contact over the 176 suite modules of its areas (pre-merge attribution; the
+    # four 63 sweeps merged: log-nan-input-payload-kept killed by esweep63): docs/conformance.md, "an eighty-fifth blind
+    # batch"; the gaps slice "blind85", suite/test_blind85_gaps.py, kills the first four and the log mutant)
+    "85": (["multiply-bool-accepted", "matmul-static-shape-transposes-ignored", "xent-static-class-dim-from-logits",
+            "xent-half-class-sums-numpy", "segment-mean-complex-tail-as-packet", "concat-single-tensor-unstacked",
+            "checkpoint-compiled-optimizer-not-deferred", "collective-abort-not-sticky"],
+           "blind85"),
     # (batch 83: the survivors of first contact over the 156 suite modules of its areas, the five 62 sweeps merged:
     # docs/conformance.md, "an eighty-third blind batch"; the gaps slice "blind83", suite/test_blind83_gaps.py, kills
     # all thirteen)

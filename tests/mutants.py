@@ -13882,3 +13882,167 @@ TRAINING_BATCH84: list[Mutant] = [
 ]
 TRAINING += TRAINING_BATCH84
 CATALOGUE += TRAINING_BATCH84
+
+#: Blind batch 85 (sixty-third session, helper blind63b): op kernels and gradients, the tape, tf.function, tf.data,
+#: checkpoints, distribution and random ops; written from simdist's source before reading the suite. "mainstream": a
+#: changed line an ordinary training program runs (/work/wt/blind63b_logs/prog1-3.py under coverage.py); "subtle": a
+#: last-bit (signed-zero or NaN-payload) difference.
+TRAINING_BATCH85: list[Mutant] = [
+    # -- op kernels and gradients
+    _t("log-nan-input-payload-kept", "missing-error", "simdist/runtime/ops/packet_math.py",
+       "    x = np.where((a < 0) | np.isnan(a), ones, x)\n",
+       "    x = np.where(a < 0, ones, x)\n",
+       "mainstream, subtle: Log's packet kernel makes only negative inputs its invalid NaN; a NaN input keeps what the "
+       "polynomial made of it (its own payload and sign) instead of the all-ones NaN of plog's invalid mask"),
+    _t("tanh-float64-packets-of-eight", "boundary", "simdist/runtime/ops/packet_tanh.py",
+       "    k = (flat.size // _LANES_D) * _LANES_D\n",
+       "    k = (flat.size // 8) * 8\n",
+       "subtle: float64 Tanh's packets taken as 8 lanes (AVX-512's) instead of the build's 4: elements past the last "
+       "whole 8 go to the C library's tanh, last bits of float64 tanh"),
+    _t("argmax-bool-refused", "dtype", "simdist/runtime/ops/reductions.py",
+       "        if d.kind not in \"fiub\":\n",
+       "        if d.kind not in \"fiu\":\n",
+       "mainstream: ArgMax/ArgMin's T taken without bool (the OpDef lists it): argmax of a bool tensor refused"),
+    _t("reduce-axis-minus-rank-refused", "boundary", "simdist/runtime/ops/args.py",
+       "        if not -rank <= a < rank:\n",
+       "        if not -rank < a < rank:\n",
+       "mainstream: a reduction's axis -rank refused as out of range (its valid range is [-rank, rank))"),
+    _t("slice-list-key-refused", "formula", "simdist/runtime/ops/array.py",
+       "    A list is a tuple of indices, as TF reads it (`t[[0, 1]]` is `t[0, 1]`).\"\"\"\n"
+       "    items = tuple(key) if isinstance(key, (tuple, list)) else (key,)\n",
+       "    A list is a tuple of indices, as TF reads it (`t[[0, 1]]` is `t[0, 1]`).\"\"\"\n"
+       "    items = tuple(key) if isinstance(key, tuple) else (key,)\n",
+       "mainstream: `t[[0, 1]]` read as one key (a list index, refused) instead of the tuple of indices TF's "
+       "_slice_helper makes of it"),
+    _t("multiply-bool-accepted", "missing-error", "simdist/runtime/ops/math.py",
+       "    out = call2(MUL, x, y)\n    if out.dtype is dtypes.bool_:\n",
+       "    out = call2(MUL, x, y)\n    if out.dtype is dtypes.bool_ and not context.in_function():\n",
+       "mainstream: tf.math.multiply's bool refusal (Mul's T has no bool) made only eagerly: a traced multiply of "
+       "bools computes a logical and"),
+    _t("stack-axis-rank-plus-one-accepted", "boundary", "simdist/runtime/ops/array.py",
+       "    if axis < -n or axis >= n:\n",
+       "    if axis < -n or axis > n:\n",
+       "mainstream: tf.stack's axis check takes axis = rank + 1 (its range is [-(rank + 1), rank + 1))"),
+    _t("matmul-static-shape-transposes-ignored", "formula", "simdist/runtime/ops/static_shapes.py",
+       "    return mark(out, (a[1] if attrs.get(\"transpose_a\") else a[0], b[0] if attrs.get(\"transpose_b\") else b[1]))\n",
+       "    return mark(out, (a[0], b[1]))\n",
+       "mainstream: MatMul's shape function on what a traced graph knows reads the rows and columns without the "
+       "transposes: a transposed operand's unknown dimension marks the wrong output dimension"),
+    _t("xent-static-class-dim-from-logits", "formula", "simdist/runtime/ops/static_shapes.py",
+       "    c = f[1] and (lab[1] if len(lab) == 2 else True)\n",
+       "    c = f[1]\n",
+       "mainstream: a traced softmax cross entropy's backprop class dimension taken from the logits only, not merged "
+       "with the labels' known one"),
+    _t("squeeze-rule-unit-dims-forwarded", "boundary", "simdist/runtime/ops/grappler.py",
+       "    if shape is None or any(d is None or d <= 1 for d in shape):\n",
+       "    if shape is None or any(d is None or d < 1 for d in shape):\n",
+       "mainstream: Grappler's SimplifySqueeze taken for inputs with dimensions of size 1 too: a traced squeeze of "
+       "[4, 1] is forwarded as its input (TF needs every dimension larger than 1)"),
+    _t("reduce-all-keepdims-shape-forgotten", "formula", "simdist/runtime/ops/math.py",
+       "    if axis is None and not keepdims and isinstance(out, Tensor):\n",
+       "    if axis is None and isinstance(out, Tensor):\n",
+       "mainstream: a traced reduction over every axis forgets its static shape with keepdims too (TF's "
+       "_may_reduce_to_scalar only without keepdims: the ones stay known)"),
+    _t("pow-subnormal-odd-sign-any-integer", "formula", "simdist/runtime/ops/pow_subnormals.py",
+       "        odd = integer & (np.fmod(ys, 2.0) != 0)\n",
+       "        odd = integer\n",
+       "subtle: pow of a negative subnormal x by an even integer y taken negative (the odd-power sign rule applied "
+       "to every integer power)"),
+    _t("segment-mean-complex-tail-as-packet", "boundary", "simdist/runtime/ops/segments.py",
+       "    packet = np.arange(flat.shape[1]) < (flat.shape[1] // lanes) * lanes\n",
+       "    packet = np.arange(flat.shape[1]) <= (flat.shape[1] // lanes) * lanes\n",
+       "subtle: the complex segment mean's first tail column divided as a packet (pdiv_complex) instead of by the "
+       "scalar finalize: (nan - inf j) / 2 is nan + nan j there instead of nan - inf j"),
+    _t("segment-mean-reciprocal", "formula", "simdist/runtime/ops/segments.py",
+       "        return (sums / c.astype(sums.dtype)).astype(sums.dtype)\n",
+       "        return (sums * (1 / c.astype(sums.dtype))).astype(sums.dtype)\n",
+       "subtle: segment_mean's float division taken as a product by the count's reciprocal: an ulp off for counts "
+       "that are no power of two"),
+    _t("euclidean-norm-half-types-swapped", "dtype", "simdist/runtime/ops/reductions.py",
+       "    if v.dtype == _BF16:   # EuclideanNormReducer<bfloat16>: in float32, rounded once\n",
+       "    if v.dtype == np.float16:   # EuclideanNormReducer<bfloat16>: in float32, rounded once\n",
+       "subtle: reduce_euclidean_norm's float32 accumulation given to float16 instead of bfloat16: bfloat16 squares "
+       "summed in bfloat16, float16 rounded once"),
+    _t("expm1-packet-reassociated", "order", "simdist/runtime/ops/packet_math.py",
+       "    out = um1 * (x / logu)\n",
+       "    out = (um1 * x) / logu\n",
+       "subtle: Eigen's generic_expm1 computed as (u - 1)·x / log(u) instead of (u - 1)·(x / log(u)): last bits of "
+       "float32 expm1 in packets"),
+    _t("xent-half-class-sums-numpy", "order", "simdist/runtime/ops/losses.py",
+       "    s = eigen_order_sum(e, (1,), True)\n",
+       "    s = None\n",
+       "subtle: the half-type cross entropies' class sums by NumPy's pairwise sum instead of Eigen's SumReducer order: "
+       "bfloat16/float16 losses and gradients an ulp off"),
+    # -- the tape
+    _t("grappler-zeros-bfloat16-subnormal-kept", "dtype", "simdist/runtime/ops/grappler.py",
+       "    if v is not None and (v.dtype in (np.float32, np.float64) or v.dtype.name == \"bfloat16\"):\n",
+       "    if v is not None and v.dtype in (np.float32, np.float64):\n",
+       "mainstream, subtle: Grappler's IsZeros reads a bfloat16 constant's subnormals as they are instead of as zeros "
+       "(they widen to float32 subnormals, zeros under DAZ): a traced `bfloat16(1e-40) - x` stays a Sub (+0.0 for "
+       "x = 0) where TF makes it Neg(x) (-0.0)"),
+    _t("tape-outside-context-unrecorded-non-persistent", "boundary", "simdist/runtime/autodiff/tape.py",
+       "        if not self._recording:\n            try:\n                self._push_tape()\n",
+       "        if not self._recording and self._persistent:\n            try:\n                self._push_tape()\n",
+       "a non-persistent tape's jacobian taken after its `with` block does not record its own reshape and slices "
+       "(only a persistent tape is taken to outlive its context): the jacobian is None where TF's is computed"),
+    _t("function-keyword-only-not-canonical", "formula", "simdist/tf/_function.py",
+       "                if any(p.kind is p.KEYWORD_ONLY for p in params):\n                    n = 1 << 30\n",
+       "",
+       "mainstream: a function with keyword-only parameters taken as canonical when called positionally: `f(x)` and "
+       "`f(x, k=default)` keyed apart, so the Python traces twice where TF fills the default once"),
+    _t("function-defaults-unfilled-positional", "boundary", "simdist/tf/_function.py",
+       "        if npos >= 0 and (kwargs or len(args) < npos):\n",
+       "        if npos >= 0 and kwargs:\n",
+       "mainstream: a call with fewer positional arguments than parameters not bound with its defaults: `f(x)` and "
+       "`f(x, 1)` (1 the default) traced apart"),
+    _t("expm1-rewrite-broadcasting-ones", "boundary", "simdist/runtime/ops/grappler.py",
+       "node.op.name == \"Exp\" and e.shape.as_list() == out \\\n            and _ones(",
+       "node.op.name == \"Exp\" \\\n            and _ones(",
+       "mainstream: Grappler's Sub(Exp(x), ones) -> Expm1(x) also where the ones broadcast exp(x) to a larger shape "
+       "(TF requires exp(x) of the output's shape)"),
+    _t("concat-single-tensor-unstacked", "formula", "simdist/runtime/ops/array.py",
+       "    if not isinstance(values, (list, tuple)):   # (array_ops.concat: a single value is a list of one)\n"
+       "        values = [values]\n",
+       "    if not isinstance(values, (list, tuple)):   # (array_ops.concat: a single value is a list of one)\n"
+       "        values = list(values)\n",
+       "mainstream: tf.concat of a single tensor reads it as the sequence of its rows (concatenating them) instead of "
+       "a list of one (TF: its identity)"),
+    _t("prefetch-numpy-size-accepted", "missing-error", "simdist/runtime/data/dataset.py",
+       "        if not isinstance(buffer_size, (int, type(None))):\n",
+       "        if not isinstance(buffer_size, (int, np.integer, type(None))):\n",
+       "mainstream: prefetch takes a NumPy integer buffer_size (TF's legacy_autotune bool attr refuses the np.False_ "
+       "its comparison makes: TypeError)"),
+    _t("checkpoint-compiled-optimizer-not-deferred", "state", "simdist/strategies/checkpoint.py",
+       "                yield from _tree(optimizer, f\"{at}optimizer/\", visit)\n",
+       "                pass\n",
+       "mainstream: a restore does not look into a compiled model's optimizer for objects not built yet: its slot "
+       "values are not deferred to its first step"),
+    # -- distribution
+    _t("mirrored-same-leaf-rule-per-leaf", "formula", "simdist/strategies/mirrored.py",
+       "        self._same_leaf_reduce = \"all_or_nothing\" if strategy._collective else \"per_leaf\"\n",
+       "        self._same_leaf_reduce = \"per_leaf\"\n",
+       "mainstream: MirroredStrategy's collective all-reduce batch taken leaf by leaf as the other cross-device ops': a "
+       "nest where only some leaves are one object in every replica reduces instead of TF's IndexError"),
+    _t("collective-abort-not-sticky", "missing-error", "simdist/strategies/base.py",
+       "    aborted = client.collective_abort\n    if aborted is not None:\n        raise aborted[0](None, None, aborted[1])\n",
+       "    aborted = client.collective_abort\n",
+       "mainstream: a failed collective does not abort the process's collective executor: later gathers and "
+       "all-reduces run where TF 2.21 fails them with 'Collective ops is aborted by: ...'"),
+    _t("folded-mean-reciprocal", "formula", "simdist/strategies/base.py",
+       "    return Tensor(np.asarray(arr / np.asarray(n, arr.dtype), arr.dtype), dt, dest)\n",
+       "    return Tensor(np.asarray(arr * (1 / np.asarray(n, arr.dtype)), arr.dtype), dt, dest)\n",
+       "subtle: a traced cross-replica MEAN of folded constants divided as a product by 1/n: an ulp off over three "
+       "replicas"),
+    # -- random ops
+    _t("stateless-seed-float-array-refused", "dtype", "simdist/runtime/ops/random.py",
+       "    if isinstance(seed, (np.ndarray, np.generic)) and np.asarray(seed).dtype.kind in \"biuf\":\n",
+       "    if isinstance(seed, (np.ndarray, np.generic)) and np.asarray(seed).dtype.kind in \"biu\":\n",
+       "mainstream: a NumPy float seed array of a stateless op converted by its own dtype (refused) instead of cast "
+       "to int64 with the attr's default as the hint"),
+    _t("normal-float64-sin-cos-swapped", "order", "simdist/runtime/ops/philox.py",
+       "    return math.sin(v1) * u2, math.cos(v1) * u2\n",
+       "    return math.cos(v1) * u2, math.sin(v1) * u2\n",
+       "BoxMullerDouble's pair in the other order: float64 normal draws swapped in each pair"),
+]
+TRAINING += TRAINING_BATCH85
+CATALOGUE += TRAINING_BATCH85

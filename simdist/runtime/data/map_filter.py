@@ -258,6 +258,16 @@ class _MapDataset(_FunctionDataset):
 class _ParallelMapDataset(_MapDataset):
     _KIND = "ParallelMapDatasetV2"
 
+    def __init__(self, input_dataset: DatasetV2, map_func: Callable[..., Any], num_parallel_calls: Any = None) -> None:
+        super().__init__(input_dataset, map_func, num_parallel_calls)   # (the function traced first, as TF's)
+        # (ParallelMapDatasetV2's kernel: 0 or a negative count other than AUTOTUNE is InvalidArgumentError when the
+        # dataset is made, eagerly; in a tf.function when the graph runs. TF 2.21 observed, blind63b)
+        from simdist.runtime.data.elements import AUTOTUNE, _int_arg
+        calls = _int_arg(num_parallel_calls, "num_parallel_calls")
+        if calls <= 0 and calls != AUTOTUNE:
+            raise errors.InvalidArgumentError(None, None, "num_parallel_calls must be greater than zero. "
+                                              "[Op:ParallelMapDatasetV2]")
+
 
 class _FilterDataset(_FunctionDataset):
     _KIND = "FilterDataset"

@@ -122,6 +122,11 @@ def _div_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
         # (ReduceDivToReciprocalMul takes complex T too: `x / tf.constant(0.25 - 3j)` made in the
         # function is x * (1 / c), another last bit; fz25b, seed 1420262502 #12)
         return dispatch.execute(math.MUL, (x, dispatch.execute(unary.RECIPROCAL, (y,))))
+    if folding and x.dtype.is_complex and y.dtype == x.dtype and _ones(_const_value(rec, x)) and \
+            y.shape.as_list() == list(np.broadcast_shapes(tuple(x.shape.as_list()), tuple(y.shape.as_list()))):
+        # (ones / y is Reciprocal(y) for complex T too, which RemoveInvolution then pairs: inside tf.function
+        # `1 / reciprocal(z)` of complex64 is z; observed on TF 2.21, blind63b)
+        return dispatch.execute(unary.RECIPROCAL, (y,))
     if not (_is_float(x) and _is_float(y)):
         return None
     if folding and _const_value(rec, y) is not None:
@@ -1184,11 +1189,13 @@ def _zeros(rec: Any, t: Tensor) -> bool:
     return v is not None and v.size > 0 and bool(np.all(v.astype(np.complex128 if v.dtype.kind == "c" else np.float64) == 0))
 
 
-# --- arithmetic_optimizer.cc RemoveInvolution: Reciprocal(Reciprocal(x)) -> x
+# --- arithmetic_optimizer.cc RemoveInvolution: Reciprocal(Reciprocal(x)) -> x, of complex numbers too (inside
+# tf.function `reciprocal(reciprocal(z))` of complex64 is z bit for bit where eagerly it is a last bit off; observed on
+# TF 2.21, blind63b)
 def _reciprocal_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     (a,) = tensors
     node = rec.producer(a)
-    if node is None or node.op.name != "Reciprocal" or not _is_float(a):
+    if node is None or node.op.name != "Reciprocal" or not (_is_float(a) or a.dtype.is_complex):
         return None
     from simdist.runtime.ops import array
     return array.identity(rec.input_tensor(node, 0))
