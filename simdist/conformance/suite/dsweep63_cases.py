@@ -28,12 +28,12 @@ rewrites dsweep63_r2/r3/r4_reference.json.gz (each in its own process). OPEN lis
 
 from __future__ import annotations
 
-import json
 import os
 from typing import Any, Callable
 
 import numpy as np
 
+from simdist.conformance.suite import replica_programs
 from simdist.conformance.suite.recorded_programs import (RecordedPrograms, avx512_with_onednn, bits, error,
                                                          reference_cpu, rng)
 
@@ -53,15 +53,7 @@ BIG = {"float16": 4096.0, "bfloat16": 512.0, "float32": 1e8, "float64": 2.0 ** 6
 
 
 def program(name: str, fn: Callable[[Any, Any, int], dict[str, Any]]) -> None:
-    for n, ref in REFS.items():
-        key = f"d{n}-{name}"
-
-        def run(tf: Any, mk: Any, fn: Any = fn, n: int = n, key: str = key) -> Any:
-            out = fn(tf, mk, n)
-            for k in OPEN.get(key, ()):
-                out.pop(k, None)
-            return json.loads(json.dumps(out, default=lambda t: ["tensor", bits(t)]))
-        ref.add(key, run)
+    replica_programs.register(REFS, "d", OPEN, name, fn)
 
 
 def dev(t: Any) -> str:

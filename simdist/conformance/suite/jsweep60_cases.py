@@ -26,6 +26,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from simdist.conformance.suite import replica_programs
 from simdist.conformance.suite.recorded_programs import (RecordedPrograms, avx512_with_onednn, bits, error,
                                                          reference_cpu, rng)
 
@@ -43,15 +44,7 @@ FLOATS = ("float16", "bfloat16", "float32", "float64")
 
 
 def program(name: str, fn: Callable[[Any, Any, int], dict[str, Any]]) -> None:
-    for ref, n in ((REF3, 3), (REF4, 4)):
-        key = f"j{n}-{name}"
-
-        def run(tf: Any, mk: Any, fn: Any = fn, n: int = n, key: str = key) -> Any:
-            out = fn(tf, mk, n)
-            for k in OPEN.get(key, ()):
-                out.pop(k, None)
-            return json.loads(json.dumps(out, default=lambda t: ["tensor", bits(t)]))
-        ref.add(key, run)
+    replica_programs.register({3: REF3, 4: REF4}, "j", OPEN, name, fn)
 
 
 def B(t: Any) -> Any:

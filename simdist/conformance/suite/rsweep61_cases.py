@@ -22,12 +22,12 @@ per context). OPEN lists disagreements left out of the comparison."""
 
 from __future__ import annotations
 
-import json
 import os
 from typing import Any, Callable
 
 import numpy as np
 
+from simdist.conformance.suite import replica_programs
 from simdist.conformance.suite.recorded_programs import (RecordedPrograms, avx512_with_onednn, bits, error,
                                                          reference_cpu, rng)
 
@@ -72,17 +72,7 @@ BIG = {"float16": 4096.0, "bfloat16": 512.0, "float32": 1e8, "float64": 2.0 ** 6
 
 
 def program(name: str, fn: Callable[[Any, Any, int], dict[str, Any]], only: tuple[int, ...] = (3, 4)) -> None:
-    for ref, n in ((REF3, 3), (REF4, 4)):
-        if n not in only:
-            continue
-        key = f"r{n}-{name}"
-
-        def run(tf: Any, mk: Any, fn: Any = fn, n: int = n, key: str = key) -> Any:
-            out = fn(tf, mk, n)
-            for k in OPEN.get(key, ()):
-                out.pop(k, None)
-            return json.loads(json.dumps(out, default=lambda t: ["tensor", bits(t)]))
-        ref.add(key, run)
+    replica_programs.register({3: REF3, 4: REF4}, "r", OPEN, name, fn, only)
 
 
 def B(t: Any) -> Any:
