@@ -34,6 +34,7 @@ from typing import Any, Callable
 import numpy as np
 
 from simdist.conformance.suite import replica_programs
+from simdist.conformance.suite.replica_programs import BIG, dev, order_values  # noqa: F401
 from simdist.conformance.suite.recorded_programs import (RecordedPrograms, avx512_with_onednn, bits, error,
                                                          reference_cpu, rng)
 
@@ -49,15 +50,10 @@ OPEN: dict[str, tuple[str, ...]] = {
 }
 
 DTYPES = ("float16", "bfloat16", "float32", "float64", "int32", "int64")
-BIG = {"float16": 4096.0, "bfloat16": 512.0, "float32": 1e8, "float64": 2.0 ** 60, "int32": 1e6, "int64": 1e12}
 
 
 def program(name: str, fn: Callable[[Any, Any, int], dict[str, Any]]) -> None:
     replica_programs.register(REFS, "d", OPEN, name, fn)
-
-
-def dev(t: Any) -> str:
-    return "/".join(str(getattr(t, "device", "")).split("/")[-1:])
 
 
 def S(t: Any) -> Any:
@@ -80,18 +76,6 @@ def local(s: Any, r: Any) -> Any:
     loc = s.experimental_local_results(r)
     kind = type(r).__name__
     return ["Tensor" if kind in ("EagerTensor", "_EagerTensorBase") else kind] + [[S(c), dev(c)] for c in loc]
-
-
-def order_values(m: int, size: int, dt: str, seed: str) -> np.ndarray:
-    """(m, size): per element an arrangement of big, 1, -big (and 3, 0.5, -2.25) over the replicas, or plain values."""
-    r = rng(seed)
-    big = BIG[dt]
-    pool = np.array([big, 1.0, -big, 3.0, 0.5, -2.25])
-    v = pool[r.randint(0, len(pool), (m, size))]
-    plain = r.randint(-4000, 4000, (m, size)) / 64.0
-    mix = r.randint(0, 3, size)
-    out = np.where(mix == 0, plain, v)
-    return np.round(out * 4).astype(np.int64) if dt.startswith("int") else out
 
 
 def per_replica(tf: Any, s: Any, arr: np.ndarray, dt: str) -> Any:

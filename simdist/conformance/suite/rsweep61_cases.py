@@ -28,6 +28,7 @@ from typing import Any, Callable
 import numpy as np
 
 from simdist.conformance.suite import replica_programs
+from simdist.conformance.suite.replica_programs import BIG, dev, order_values  # noqa: F401
 from simdist.conformance.suite.recorded_programs import (RecordedPrograms, avx512_with_onednn, bits, error,
                                                          reference_cpu, rng)
 
@@ -67,8 +68,6 @@ OPEN: dict[str, tuple[str, ...]] = {
 
 FLOATS = ("float16", "bfloat16", "float32", "float64")
 ITEMSIZE = {"float16": 2, "bfloat16": 2, "float32": 4, "float64": 8, "int32": 4, "int64": 8}
-#: per dtype a magnitude whose sum with 1 rounds back to it (so big + 1 - big is 0, big - big + 1 is 1)
-BIG = {"float16": 4096.0, "bfloat16": 512.0, "float32": 1e8, "float64": 2.0 ** 60, "int32": 1e6, "int64": 1e12}
 
 
 def program(name: str, fn: Callable[[Any, Any, int], dict[str, Any]], only: tuple[int, ...] = (3, 4)) -> None:
@@ -77,24 +76,6 @@ def program(name: str, fn: Callable[[Any, Any, int], dict[str, Any]], only: tupl
 
 def B(t: Any) -> Any:
     return t if isinstance(t, str) else bits(t)
-
-
-def dev(t: Any) -> str:
-    """A result's device, as its last two fields (job/replica/task prefixes differ by strategy, not by rule)."""
-    return "/".join(str(getattr(t, "device", "")).split("/")[-1:])
-
-
-def order_values(m: int, size: int, dt: str, seed: str) -> np.ndarray:
-    """(m, size) values: per element an arrangement of big, 1, -big (and 3, 0.5, -2.25) over the replicas, or plain
-    values whose mean by division differs from the product by the reciprocal."""
-    r = rng(seed)
-    big = BIG[dt]
-    pool = np.array([big, 1.0, -big, 3.0, 0.5, -2.25])
-    v = pool[r.randint(0, len(pool), (m, size))]
-    plain = r.randint(-4000, 4000, (m, size)) / 64.0
-    mix = r.randint(0, 3, size)
-    out = np.where(mix == 0, plain, v)
-    return np.round(out * 4).astype(np.int64) if dt.startswith("int") else out
 
 
 def ring_sizes(dt: str, m: int) -> list[int]:
