@@ -6,7 +6,9 @@ run live only the modules that changed since the record (tests/goldens/conforman
 each module's source stamp and its outcome counts from the last run that covered it), plus a bounded
 slice of the unchanged ones, as the differential goldens do (docs/architecture.md, "Where the tests
 live"). `python -m pytest tests/conformance/test_conformance_reports.py --tf-live all` runs every
-module and rewrites the record; a stale record fails tests/test_goldens_current.py's companion check
+module and rewrites the record; `python tests/conformance/tf_suite_record.py record [MODULE ...]` runs only the
+named (by default the stale) modules against TF and records them, and `... merge` resolves a git merge conflict in the
+record by keeping, per module, the side holding its current stamp; a stale record fails tests/test_goldens_current.py's companion check
 (test_conformance_tf_record_is_current) so the record is kept with the suite.
 
 A module's stamp covers its source, the suite modules it imports (test modules and the suite's
@@ -181,3 +183,61 @@ def update(record: dict[str, Any], current: dict[str, str], ran: list[str], repo
 def save(record: dict[str, Any]) -> None:
     RECORD.parent.mkdir(exist_ok=True)
     RECORD.write_text(json.dumps(record, indent=1, sort_keys=True) + "\n")
+
+
+def record_modules(names: list[str]) -> int:
+    """Run `names` (suite module file names; every stale one if none is given) against real TF under the "ci" profile
+    and, if the run passes, bring their record entries to the current stamps. Returns the run's exit code."""
+    import subprocess
+    import sys
+    import tempfile
+    current = stamps()
+    names = sorted(names or stale(load(), current))
+    unknown = [n for n in names if n not in current]
+    if unknown:
+        raise SystemExit(f"not suite modules: {unknown} (names are file names under {SUITE.relative_to(ROOT)})")
+    if not names:
+        print("the record is current: nothing to run")
+        return 0
+    with tempfile.TemporaryDirectory() as tmp:
+        report = Path(tmp) / "report.json"
+        ignore = [f"--ignore={SUITE / m}" for m in sorted(current) if m not in names]
+        code = subprocess.call([sys.executable, "-m", "simdist", "conformance", "--backend", "tensorflow", "--profile",
+                                "ci", "--report", str(report), "-q", "--", *ignore], cwd=tmp)
+        if code != 0:
+            print(f"the TF run exited {code}: the record is left as it was")
+            return code
+        data = json.loads(report.read_text())
+    save(update(load(), stamps(), names, data))
+    print(f"recorded {len(names)} module(s): {', '.join(names)}")
+    return 0
+
+
+def merge_conflict() -> None:
+    """Resolve a merge conflict in the record: per module, the side (ours or theirs, from git's index stages) whose
+    entry holds the module's current stamp; modules neither side holds current are left out (stale: record them)."""
+    import subprocess
+    rel = RECORD.relative_to(ROOT).as_posix()
+    sides = [json.loads(subprocess.run(["git", "show", f":{stage}:{rel}"], cwd=ROOT, capture_output=True, text=True,
+                                       check=True).stdout) for stage in (2, 3)]
+    current = stamps()
+    out = {m: side[m] for m in current for side in reversed(sides) if side.get(m, {}).get("stamp") == current[m]}
+    save(dict(sorted(out.items())))
+    left = stale(out, current)
+    print(f"merged: {len(out)} current entries; stale, to record: {left or 'none'}")
+
+
+if __name__ == "__main__":
+    import argparse
+    ap = argparse.ArgumentParser(description="The suite's TF record: `record [MODULE ...]` runs modules (default: the "
+                                             "stale ones) against TF and records them; `merge` resolves a git merge "
+                                             "conflict in the record; `stale` lists the stale modules.")
+    ap.add_argument("command", choices=("record", "merge", "stale"))
+    ap.add_argument("modules", nargs="*")
+    a = ap.parse_args()
+    if a.command == "record":
+        raise SystemExit(record_modules(a.modules))
+    if a.command == "merge":
+        merge_conflict()
+    else:
+        print("\n".join(stale(load(), stamps())) or "none stale")
