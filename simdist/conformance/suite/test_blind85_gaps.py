@@ -295,6 +295,69 @@ def test_blind85_function_shapes(backend: Any, name: str) -> None:
     _check(backend, name)
 
 
+# -- a failed collective aborts the process's collective executor (its own client: a fresh TF process) --------------
+_ABORT_PROGRAM = """
+cpus = tf.config.list_physical_devices("CPU")
+tf.config.set_logical_device_configuration(cpus[0], [tf.config.LogicalDeviceConfiguration()] * 2)
+s = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
+result = {}
+
+
+def attempt(name, f):
+    try:
+        r = f()
+        result[name] = ["ok", [backend.to_numpy(v).tolist() for v in s.experimental_local_results(r)]]
+    except Exception as e:
+        result[name] = [type(e).__name__, "Collective ops is aborted by" in str(getattr(e, "message", e))]
+
+
+def all_reduce():
+    return s.run(lambda: tf.distribute.get_replica_context().all_reduce("SUM", tf.constant([1.0, 2.0])))
+
+
+def uneven_gather():
+    ctx = tf.distribute.get_replica_context()
+    return ctx.all_gather(tf.ones([2, ctx.replica_id_in_sync_group + 1]), 0)
+
+
+def mean_step():
+    return s.run(lambda: tf.distribute.get_replica_context().all_reduce("MEAN", tf.constant(2.0)))
+
+
+attempt("all_reduce before", all_reduce)
+attempt("gather of uneven shapes", lambda: s.run(uneven_gather))
+result["gather of uneven shapes"] = result["gather of uneven shapes"][:1]   # (its message is TF's own: not compared)
+attempt("all_reduce after", all_reduce)
+attempt("all_gather after", lambda: s.run(lambda: tf.distribute.get_replica_context().all_gather(tf.constant([1.0]), 0)))
+attempt("strategy.reduce after", lambda: s.reduce("SUM", s.run(lambda: tf.constant([1.0])), axis=None))
+attempt("strategy.gather after", lambda: s.gather(s.run(lambda: tf.constant([1.0])), 0))
+s2 = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
+attempt("a new strategy's all_reduce after",
+        lambda: s2.run(lambda: tf.distribute.get_replica_context().all_reduce("SUM", tf.constant([1.0]))))
+attempt("a traced all_reduce after", tf.function(mean_step))
+"""
+
+
+@pytest.mark.clause("gather.shape-rule")
+@pytest.mark.requires("multi_client")
+def test_blind85_a_failed_collective_aborts_every_later_one(backend: Any) -> None:
+    """MirroredStrategy over two CPUs in a process of its own: an all_gather whose replicas' shapes disagree fails as
+    it runs (InvalidArgumentError), and from then on every collective of the process — all_reduce, all_gather,
+    strategy.gather, another strategy's, a traced one — fails with the same class and "Collective ops is aborted by:
+    ..."; strategy.reduce, which is not a collective, still works (observed on TF 2.21; blind85's
+    collective-abort-not-sticky)."""
+    got = backend.run_multi_worker(_ABORT_PROGRAM, 1, make_strategy=False)[0]
+    want = {"all_reduce before": ["ok", [[2.0, 4.0], [2.0, 4.0]]],
+            "gather of uneven shapes": ["InvalidArgumentError"],
+            "all_reduce after": ["InvalidArgumentError", True],
+            "all_gather after": ["InvalidArgumentError", True],
+            "strategy.reduce after": ["ok", [[2.0]]],
+            "strategy.gather after": ["InvalidArgumentError", True],
+            "a new strategy's all_reduce after": ["InvalidArgumentError", True],
+            "a traced all_reduce after": ["InvalidArgumentError", True]}
+    assert got == want, f"TF 2.21 gives {want}, got {got}"
+
+
 if __name__ == "__main__":
     import sys
     if "--record" in sys.argv:
