@@ -553,3 +553,90 @@ def _conversion_points(tf: Any, mk: Any) -> Any:
 
 PROGRAMS["pk-conversion-points"] = _conversion_points
 REF.add("pk-conversion-points", _conversion_points)
+
+
+# -- 9. mixed policies, schedules driving optimizers of each dtype, float64 convolutions with Python constraints ----
+def _mixed_and_scheduled(tf: Any, mk: Any) -> Any:
+    """Layers under mixed_float16 and mixed_bfloat16 policies (float32 variables, half compute) with Python options
+    (Dense with constant initializers, BatchNormalization momentum/epsilon in training and inference, LayerNorm and
+    RMSNorm epsilons, Normalization's Python mean/variance, PReLU, Rescaling, LeakyReLU), optimizers driven by a
+    schedule (ExponentialDecay, CosineDecay with warmup, PiecewiseConstantDecay) on float64/float16/bfloat16 variables,
+    and Conv1D/Conv2D/DepthwiseConv2D of float64 with constant kernels and a MaxNorm/MinMaxNorm constraint after a
+    step: bits."""
+    keras = tf.keras
+    L = keras.layers
+    I = keras.initializers
+    out: dict[str, Any] = {}
+    r = _rng("mixed")
+    x = edges("float16", r, n=17)[:36].reshape(6, 6)
+    for pol in ("mixed_float16", "mixed_bfloat16"):
+        for name, make in {
+            "Dense": lambda: L.Dense(4, kernel_initializer=I.Constant(1 / 3), bias_initializer=I.Constant(0.1),
+                                     dtype=pol),
+            "LayerNormalization": lambda: L.LayerNormalization(epsilon=0.3, dtype=pol),
+            "RMSNormalization": lambda: L.RMSNormalization(epsilon=1e-7, dtype=pol),
+            "Normalization": lambda: L.Normalization(mean=0.1, variance=0.3, dtype=pol),
+            "PReLU": lambda: L.PReLU(alpha_initializer=I.Constant(0.1), dtype=pol),
+            "Rescaling": lambda: L.Rescaling(1 / 3, 0.1, dtype=pol),
+            "LeakyReLU": lambda: L.LeakyReLU(0.3, dtype=pol),
+            "UnitNormalization": lambda: L.UnitNormalization(dtype=pol),
+        }.items():
+            run_all(out, f"{name} {pol}", lambda make=make: raw(make()(x)))
+
+        def bn(pol: str = pol) -> Any:
+            layer = L.BatchNormalization(momentum=0.9, epsilon=1e-3, dtype=pol)
+            y1 = layer(x, training=True)
+            y2 = layer(x * 0.3, training=True)
+            return [raw(y1), raw(y2), raw(layer(x, training=False)), raw(layer.moving_mean),
+                    raw(layer.moving_variance)]
+        run_all(out, f"BatchNormalization {pol}", bn)
+    S = keras.optimizers.schedules
+    O = keras.optimizers
+    for dt in DTYPES:
+        rr = _rng(f"scheduled-{dt}")
+        w0 = edges(dt, rr, n=5)[:12].reshape(3, 4)
+        for name, make in {
+            "SGD ExponentialDecay": lambda: O.SGD(S.ExponentialDecay(0.1, 2, 0.9), momentum=0.3),
+            "Adam CosineDecay warmup": lambda: O.Adam(S.CosineDecay(0.1, 5, alpha=0.1, warmup_target=0.3,
+                                                                    warmup_steps=2)),
+            "RMSprop Piecewise": lambda: O.RMSprop(S.PiecewiseConstantDecay([1, 2], [0.1, 1 / 3, 0.9])),
+            "AdamW InverseTime": lambda: O.AdamW(S.InverseTimeDecay(0.1, 1, 0.3), weight_decay=0.1),
+        }.items():
+            def steps(make: Callable[[], Any] = make) -> Any:
+                opt = make()
+                v = keras.Variable(w0.astype(np.float32) if dt == "bfloat16" else w0.astype(dt), dtype=dt)
+                res = []
+                for s in (1.0, -0.3, 0.9):
+                    opt.apply_gradients([(const(tf, w0 * s, dt), v)])
+                    res.append(raw(v.value))
+                return res
+            run_all(out, f"{name} {dt}", steps)
+    img = np.resize(edges("float64", _rng("conv"), n=21), 80).reshape(2, 5, 4, 2)
+    for name, make in {
+        "Conv2D": lambda: L.Conv2D(3, 2, kernel_initializer=I.Constant(1 / 3), bias_initializer=I.Constant(0.1),
+                                   kernel_constraint=keras.constraints.MaxNorm(0.9, axis=[0, 1, 2]),
+                                   dtype="float64"),
+        "DepthwiseConv2D": lambda: L.DepthwiseConv2D(2, depthwise_initializer=I.Constant(0.3),
+                                                     depthwise_constraint=keras.constraints.MinMaxNorm(
+                                                         0.1, 0.9, rate=0.3), dtype="float64"),
+        "Conv1D": lambda: L.Conv1D(2, 3, kernel_initializer=I.Constant(0.1), dtype="float64",
+                                   kernel_constraint=keras.constraints.NonNeg()),
+    }.items():
+        def conv(make: Callable[[], Any] = make, name: str = name) -> Any:
+            layer = make()
+            xin = img.reshape(2, 20, 2) if name == "Conv1D" else img
+            y = layer(xin)
+            # (the step's input dyadic, so the kernel gradient's sums are exact: float64 Conv2DBackpropFilter's
+            # summation order is Eigen's, not this sweep's class; the constraint's Python numbers then decide)
+            step_in = np.round(xin * 8) / 8
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_sum(layer(step_in) * 0.25)
+            keras.optimizers.SGD(0.1).apply_gradients(zip(tape.gradient(loss, layer.trainable_variables),
+                                                          layer.trainable_variables))
+            return [raw(y)] + [raw(w) for w in layer.weights]
+        run_all(out, f"{name} float64 constraint step", conv)
+    return out
+
+
+PROGRAMS["pk-mixed-and-scheduled"] = _mixed_and_scheduled
+REF.add("pk-mixed-and-scheduled", _mixed_and_scheduled)

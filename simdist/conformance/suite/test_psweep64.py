@@ -79,6 +79,13 @@ def test_psweep64_conversion_points(backend: Any) -> None:
     _check(backend, "pk-conversion-points")
 
 
+@pytest.mark.clause("keras.mixed-precision.policy")
+def test_psweep64_mixed_policies_schedules_and_float64_convolutions(backend: Any) -> None:
+    """Layers with Python options under mixed_float16/mixed_bfloat16, optimizers driven by schedules on each dtype's
+    variables, float64 convolutions with Python-number constraints after a step: bits."""
+    _check(backend, "pk-mixed-and-scheduled")
+
+
 if __name__ == "__main__":
     import sys
     if "--record" in sys.argv:
