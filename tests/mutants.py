@@ -2047,8 +2047,8 @@ TRAINING_BATCH11: list[Mutant] = [
        "assigning a Python number to a SUM SyncOnRead variable (a Keras metric's) in cross-replica context "
        "writes it to every copy undivided: the read gives n times the value"),
     _t("orthogonal-wide-matrix-not-transposed", "axis", "simdist/keras/initializers.py",
-       "        if num_rows < num_cols:\n            q = q.T\n",
-       "        if num_rows > num_cols:\n            q = q.T\n",
+       "        if num_rows < num_cols:\n            q = tf.transpose(q)\n",
+       "        if num_rows > num_cols:\n            q = tf.transpose(q)\n",
        "Orthogonal transposes Q for tall shapes instead of wide ones: a wide kernel (an LSTM's (u, 4u) "
        "recurrent kernel) has non-orthonormal rows"),
     _t("clip-by-global-norm-scales-up", "formula", "simdist/runtime/ops/clip.py",
@@ -11346,7 +11346,7 @@ CATALOGUE += TRAINING_BATCH69
 #: under coverage, mainstream_check.py); "subtle" marks the numerically subtle ones.
 TRAINING_BATCH68: list[Mutant] = [
     _t("orthogonal-sign-correction-dropped", "formula", "simdist/keras/initializers.py",
-       "        q = q * np.sign(np.diag(r))\n",
+       "        q = q * tf.sign(tf.linalg.diag_part(r))\n",
        "",
        "mainstream: the Orthogonal initializer (the recurrent kernels' default) keeps QR's Q without multiplying "
        "its columns by the signs of R's diagonal"),
@@ -14046,3 +14046,24 @@ TRAINING_BATCH85: list[Mutant] = [
 ]
 TRAINING += TRAINING_BATCH85
 CATALOGUE += TRAINING_BATCH85
+
+# psweep64 (sixty-fourth session): Python-number options in float64/half programs — the lines the sweep newly covers
+TRAINING_PSWEEP64: list[Mutant] = [
+    _t("orthogonal-gain-through-float32", "dtype", "simdist/keras/initializers.py",
+       "        return tf.multiply(q, tf.constant(self.gain, dtype=q.dtype))   # the weak gain, in Q's dtype\n",
+       "        return tf.multiply(q, tf.cast(self.gain, q.dtype))   # the weak gain, in Q's dtype\n",
+       "mainstream: Orthogonal's Python gain converted by tf.cast (through float32) instead of Keras's weak `gain * q`: "
+       "a float64 initializer's weights scaled by 0.3 rounded to float32"),
+    _t("orthogonal-qr-in-float64", "dtype", "simdist/keras/initializers.py",
+       "        q, r = tf.linalg.qr(a)\n",
+       "        q, r = tf.linalg.qr(tf.cast(a, tf.float64))\n        q, r = tf.cast(q, a.dtype), tf.cast(r, a.dtype)\n",
+       "subtle: Orthogonal's QR taken in float64 and rounded to the dtype, where Keras factors in the dtype: float32 "
+       "and float16 weights a rounding off TF's, and bfloat16 accepted where TF's Qr refuses it"),
+    _t("histogram-float-differences-in-dtype", "formula", "simdist/runtime/ops/misc_more.py",
+       "            shifted = np.maximum(values.reshape(-1), lo).astype(np.float64) - float(lo)\n",
+       "            shifted = (np.maximum(values.reshape(-1), lo) - lo).astype(np.float64)\n",
+       "subtle: a float32 HistogramFixedWidth subtracting the range's low end in float32 (histogram_op.cc's text) "
+       "where TF 2.21's binary subtracts in double: a value one ulp below a bin edge counted in the bin above"),
+]
+TRAINING += TRAINING_PSWEEP64
+CATALOGUE += TRAINING_PSWEEP64
