@@ -419,6 +419,8 @@ def _matmul_call(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = 
     no_kernel = _kernel_first(BATCH_MATMUL if batched else MATMUL, ta.dtype)
     from simdist.runtime.ops import static_shapes
     ka, kb = static_shapes.known_shape(ta), static_shapes.known_shape(tb)   # (None: a rank the graph does not know)
+    if (ka is None or kb is None) and not (a_is_sparse or b_is_sparse):
+        batched = True   # (math_ops.matmul: an operand of unknown rank takes BatchMatMulV2, of unknown rank out)
     low = len(sa) if len(sa) < 2 else len(sb)
     if (len(sa) < 2 or len(sb) < 2) and (ka is None or kb is None):
         # a graph input of unknown rank: math_ops.matmul builds BatchMatMulV2, whose shape function
@@ -453,7 +455,9 @@ def _matmul_call(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = 
                 batch = list(np.broadcast_shapes(tuple(sa[:-2]), tuple(sb[:-2])))
             except ValueError:
                 raise err from None
-            return dispatch.refused(err, ta.dtype, batch + [xa[-2], xb[-1]], pruned=True)
+            standin = dispatch.refused(err, ta.dtype, batch + [xa[-2], xb[-1]], pruned=True)
+            return static_shapes.standin("BatchMatMulV2" if batched else "MatMul", (ta, tb), standin,
+                                         {"transpose_a": transpose_a, "transpose_b": transpose_b})
         if no_kernel is not None:
             if inner_a is None or inner_b is None:
                 # (the shape function passes a dimension the graph does not know: the missing kernel, when the

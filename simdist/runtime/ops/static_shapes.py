@@ -29,7 +29,7 @@ from simdist.runtime import context
 from simdist.runtime.ops.registry import BROADCAST, SAME_SHAPES
 from simdist.runtime.tensor import STATIC_UNKNOWN, Tensor, _Traced
 
-__all__ = ["UNKNOWN", "mark", "unknown_batch", "mark_dim", "mark_rank_unknown", "unknown", "rank_unknown", "known_dim", "argument", "carry", "known_shape", "static_shape", "merge", "unseen",
+__all__ = ["UNKNOWN", "mark", "standin", "unknown_batch", "mark_dim", "mark_rank_unknown", "unknown", "rank_unknown", "known_dim", "argument", "carry", "known_shape", "static_shape", "merge", "unseen",
            "declare", "declared", "refine",
            "propagate",
            "broadcast_fails", "propagate_multi", "also_unknown", "GRAPH_ONLY", "graph_only_batch", "graph_known_shape",
@@ -548,17 +548,26 @@ def _batch_matmul_shape(tensors: Sequence[Tensor], out: Tensor, attrs: dict) -> 
             batch.append(da == 1)
         else:
             batch.append(False)
-    rows = fx[-1] if attrs.get("adj_x") else fx[-2]
-    cols = fy[-2] if attrs.get("adj_y") else fy[-1]
+    # (the raw op's adj_x/adj_y; tf.matmul's BatchMatMulV2 here carries them as transpose_a/transpose_b: ssweep64)
+    rows = fx[-1] if attrs.get("adj_x", attrs.get("transpose_a")) else fx[-2]
+    cols = fy[-2] if attrs.get("adj_y", attrs.get("transpose_b")) else fy[-1]
     flags = tuple(batch) + (rows, cols)
     return mark(out, flags) if len(flags) == out.ndim else out
+
+
+def standin(op_name: str, tensors: Sequence[Tensor], out: Tensor, attrs: dict) -> Tensor:
+    """A dry run's stand-in for `op_name`'s output past a kernel's refusal (dispatch.refused), with the unknown
+    dimensions (or rank) its shape function gives from what the graph knows of `tensors`: the stand-in's own
+    sizes are the probe's, never the graph's (ssweep64: a [5, 2, 3] by a [None]*4 matmul is [None, 5, 2, None])."""
+    fn = _SHAPE_FNS.get(op_name)
+    return fn(tensors, out, attrs) if fn is not None else out
 
 
 def _einsum_shape(tensors: Sequence[Tensor], out: Tensor, attrs: dict) -> Tensor:
     """EinsumShape without an ellipsis: each output label's dimension, known where any input's dimension of that
     label is known (TF merges them), unknown where every one is."""
     eq = str(attrs.get("equation", "")).replace(" ", "")
-    if "..." in eq or "->" not in eq or any(rank_unknown(t) for t in tensors):
+    if "..." in eq or "->" not in eq:
         return out
     ins, res = eq.split("->")
     subs = ins.split(",")
@@ -566,7 +575,7 @@ def _einsum_shape(tensors: Sequence[Tensor], out: Tensor, attrs: dict) -> Tensor
         return out
     known: dict[str, bool] = {}
     for sub, t in zip(subs, tensors):
-        f = _flags(t)
+        f = (True,) * len(sub) if rank_unknown(t) else _flags(t)   # (unknown rank: its subscript's, unknown)
         if len(sub) != len(f):
             return out
         for label, u in zip(sub, f):
