@@ -782,6 +782,38 @@ def trace(x: Any, name: str | None = None) -> Tensor:
 
 
 def tensordot(a: Any, b: Any, axes: Any, name: str | None = None) -> Tensor:
+    """`tf.tensordot` (`_tensordot`), with math_ops.tensordot's static shape: a's free dimensions then b's as the
+    graph knows them (the Reshape's set_shape of _tensordot_reshape's free_dims_static), of unknown rank when
+    either operand's rank is unknown (ssweep64)."""
+    from simdist.runtime.ops import static_shapes
+    ta, tb = _t(a), _t(b)
+    out = _tensordot(ta, tb, axes, name)
+    if not context.in_function():
+        return out
+    if static_shapes.rank_unknown(ta) or static_shapes.rank_unknown(tb):
+        return static_shapes.mark_rank_unknown(out)
+    n = out.ndim
+    ka, kb = static_shapes.known_shape(ta), static_shapes.known_shape(tb)
+    free = _tensordot_free(axes, ta.ndim, tb.ndim)
+    if free is None or ka is None or kb is None or len(free[0]) + len(free[1]) != n:
+        return out
+    return static_shapes.mark(out, [ka[k] is None for k in free[0]] + [kb[k] is None for k in free[1]])
+
+
+def _tensordot_free(axes: Any, ra: int, rb: int) -> tuple[list[int], list[int]] | None:
+    """a's and b's free axes for tensordot's `axes` (an int or a pair of axis lists), None for another form."""
+    if isinstance(axes, (int, np.integer)):
+        xa, xb = list(range(ra - int(axes), ra)), list(range(int(axes)))
+    elif isinstance(axes, (list, tuple)) and len(axes) == 2:
+        xa = [int(axes[0])] if isinstance(axes[0], (int, np.integer)) else [int(i) for i in axes[0]]
+        xb = [int(axes[1])] if isinstance(axes[1], (int, np.integer)) else [int(i) for i in axes[1]]
+    else:
+        return None
+    xa, xb = [i % ra for i in xa] if ra else xa, [i % rb for i in xb] if rb else xb
+    return [k for k in range(ra) if k not in xa], [k for k in range(rb) if k not in xb]
+
+
+def _tensordot(a: Any, b: Any, axes: Any, name: str | None = None) -> Tensor:
     """`tf.tensordot`: axes = N (the last N of a with the first N of b) or a pair of axis lists.
     TF transposes, reshapes and calls MatMul; simdist computes one Einsum where that gives the
     same values, and TF's composition for float16 and bfloat16, whose Einsum kernels round differently from
@@ -949,8 +981,10 @@ def _tensordot_matmul(ta: Tensor, tb: Tensor, xa: list[int], xb: list[int]) -> T
     from simdist.runtime.ops import static_shapes
     fold = context.in_function() and not execution.current().tapes and all(static_shapes.unknown(t) is None and not static_shapes.rank_unknown(t)
                                          for t in (ta, tb))
-    trans_a = fold and ra == 2 and fa + xa == [1, 0]
-    trans_b = fold and rb == 2 and xb + fb == [1, 0]
+    # (one free and one contracted axis: a perm [1, 0] contracting both axes reshapes the matrix to a vector,
+    # which no transpose flag gives; ssweep64: `tensordot(a, b, [[0, 1], [1, 0]])` of 3 x 3 matrices)
+    trans_a = fold and ra == 2 and fa + xa == [1, 0] and len(fa) == 1
+    trans_b = fold and rb == 2 and xb + fb == [1, 0] and len(fb) == 1
     ma = ta if trans_a else array.reshape(array.transpose(ta, fa + xa), [m, ka])
     mb = tb if trans_b else array.reshape(array.transpose(tb, xb + fb), [kb, n])
     return array.reshape(matmul(ma, mb, transpose_a=trans_a, transpose_b=trans_b), [da[k] for k in fa] + [db[k] for k in fb])
