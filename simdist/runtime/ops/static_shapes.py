@@ -842,6 +842,10 @@ def _unique_shapes(tensors: Sequence[Tensor], outs: Sequence[Tensor], attrs: dic
     return [(True,), _flags(tensors[0])]
 
 
+# (ops whose shape functions give outputs of known rank from inputs of unknown rank: the cross entropies' loss [B]
+# and backprop [B, C] (WithRank 2 / the broadcast checked to rank 2); ssweep64)
+_RANKED_OUTPUTS = frozenset({"SoftmaxCrossEntropyWithLogits", "SparseSoftmaxCrossEntropyWithLogits"})
+
 _MULTI_FNS = {"Qr": _qr_shapes, "SoftmaxCrossEntropyWithLogits": _xent_shapes,
               "SparseSoftmaxCrossEntropyWithLogits": _xent_shapes, "Unpack": _unpack_shapes, "Unique": _unique_shapes}
 
@@ -852,7 +856,7 @@ def propagate_multi(op: Any, tensors: Sequence[Tensor], outs: tuple, attrs: dict
     fn = _MULTI_FNS.get(op.name)
     if fn is None or not tensors or all(unknown(t) is None for t in tensors):
         return outs
-    if any(rank_unknown(t) for t in tensors):
+    if any(rank_unknown(t) for t in tensors) and op.name not in _RANKED_OUTPUTS:
         for o in outs:
             mark_rank_unknown(o)
         return outs
