@@ -1341,6 +1341,53 @@ def _pack_sees(shapes: list, attrs: dict | None) -> bool:
 
 
 PACK.shape_fn = _pack_sees
+
+
+def _merged_dims(known: Sequence[Any], arrays: Sequence[np.ndarray], skip: int | None = None) -> list[int] | None:
+    """The inputs' dimensions merged as a shape function merges them: each one the size some input's graph knows,
+    else the first input's (a dry run's probe); None for inputs of different ranks (the error stands). `skip`: a
+    dimension left as the first input's (the concatenation axis)."""
+    rank = np.ndim(arrays[0])
+    if any(np.ndim(a) != rank for a in arrays):
+        return None
+    dims = list(np.shape(arrays[0]))
+    for i in range(rank):
+        if i == skip:
+            continue
+        sizes = {k[i] for k in known if k is not None and k[i] is not None}
+        if len(sizes) > 1:
+            return None
+        if sizes:
+            dims[i] = sizes.pop()
+    return dims
+
+
+def _pack_standin(known: Sequence[Any], arrays: Sequence[np.ndarray], attrs: dict) -> tuple:
+    """PackShape past a kernel's refusal of a dry run's probes: the merged input shape with N at the axis."""
+    dims = _merged_dims(known, arrays)
+    if dims is None:
+        raise ValueError("ranks differ")
+    axis = int(attrs.get("axis", 0))
+    axis = axis + len(dims) + 1 if axis < 0 else axis
+    return (tuple(dims[:axis] + [len(arrays)] + dims[axis:]),)
+
+
+PACK.standin_known = _pack_standin
+
+
+def _concat_standin(known: Sequence[Any], arrays: Sequence[np.ndarray], attrs: dict) -> tuple:
+    """ConcatV2's shape function past a kernel's refusal of a dry run's probes: the merged other dimensions, the
+    axis dimension the inputs' sum."""
+    rank = np.ndim(arrays[0])
+    axis = int(attrs.get("axis", 0)) % max(rank, 1)
+    dims = _merged_dims(known, arrays, skip=axis)
+    if dims is None:
+        raise ValueError("ranks differ")
+    dims[axis] = sum(int(np.shape(a)[axis]) for a in arrays)
+    return (tuple(dims),)
+
+
+CONCAT.standin_known = _concat_standin
 UNPACK = register("Unpack", lambda a, axis: tuple(np.moveaxis(a, axis, 0)), args.first, _ZERO, num_outputs=-1,
                   kind="shape",
                   fusion=_LANE_AXES)
@@ -1537,7 +1584,9 @@ def unstack(value: Any, num: int | None = None, axis: int = 0, name: str = "unst
                                        [static_shapes.static_shape(t)])
     outs = list(dispatch.execute(UNPACK, (t,), {"axis": ax}))
     flags = static_shapes.unknown(t) if context._function_depth else None
-    if flags is not None:   # (UnpackShapeFn: the input's dimensions but the axis; clause function.static-shapes)
+    if flags is not None and static_shapes.rank_unknown(t):   # (UnpackShapeFn: an input of unknown rank, outputs
+        outs = [static_shapes.mark_rank_unknown(o) for o in outs]   # of unknown rank; ssweep64)
+    elif flags is not None:   # (UnpackShapeFn: the input's dimensions but the axis; clause function.static-shapes)
         outs = [static_shapes.mark(o, flags[:ax] + flags[ax + 1:]) for o in outs]
     return outs
 

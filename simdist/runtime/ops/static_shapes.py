@@ -443,10 +443,12 @@ def propagate(op: Any, tensors: Sequence[Tensor], out: Tensor, attrs: dict | Non
         # the kernel's check keeps it: fz37b, fz14 seed 1420373003 #223. MatrixBandPart's UnchangedShape and
         # MatrixSetDiagV3's input shape likewise: lu_solve's unit lower factor of a [None, None] input keeps its
         # unknown dimensions; fz38b)
-        if rank_unknown(tensors[0]):
+        if rank_unknown(tensors[0]) and op.name not in _RANK_FROM_ARGUMENT:
             return mark_rank_unknown(out)
-        flags = unknown(tensors[0])
-        return mark(out, flags) if flags is not None and len(flags) == out.ndim else out
+        flags = _flags(tensors[0])
+        if op.name == "Tile":   # (TileShape: a multiple of 0 a known 0 whatever the input's dimension; ssweep64)
+            flags = tuple(f and d != 0 for f, d in zip(flags, out.shape.as_list()))
+        return mark(out, flags) if len(flags) == out.ndim else out
     if op.name == "GatherV2" and attrs is not None and "axis" in attrs and len(tensors) == 2:
         # (GatherV2's shape function: params' dimensions around the axis, the indices' in its place; an unknown
         # rank of either is an output of unknown rank: `y = tf.gather(x, 0)` of an unknown-rank x, then `y[0]`,
@@ -489,6 +491,9 @@ def propagate(op: Any, tensors: Sequence[Tensor], out: Tensor, attrs: dict | Non
     return mark(out, flags if len(flags) == out.ndim else (False,) * out.ndim)
 
 
+# (Pad's, MirrorPad's and Tile's shape functions take the rank from paddings' or multiples' known length: an input of
+# unknown rank gives every dimension unknown, of known rank; ssweep64)
+_RANK_FROM_ARGUMENT = frozenset({"Pad", "PadV2", "MirrorPad", "Tile"})
 _RESHAPING = frozenset({"Squeeze", "ExpandDims", "Identity", "StopGradient"})
 # (BiasAdd's BiasAddShape, Softmax's and LogSoftmax's UnchangedShapeWithRankAtLeast, Pad's, MirrorPad's and Tile's
 # with constant paddings or multiples: each output dimension unknown where the input's is; open47)
