@@ -752,10 +752,25 @@ def reshape(tensor: Any, shape: Any, name: str | None = None) -> Tensor:
         # are not zero is a known 0: `reshape(TensorSpec([0, None]), [-1])` is [0], and eigh_tridiagonal's
         # `alpha.shape[0] <= 1` traces; fz35b, third generator --ext8 seed 3503 #169)
         return out
-    if -1 in shp and (static_shapes.unknown(t) is not None or static_shapes.rank_unknown(t)):
+    if -1 in shp and (static_shapes.unknown(t) is not None or static_shapes.rank_unknown(t) or shp.count(-1) > 1):
         # (Reshape's shape function: the -1 dimension of an input whose size the graph does not know)
         return static_shapes.mark(out, [d == -1 for d in shp])
     return out
+
+
+def _reshape_standin(known: Sequence[Any], arrays: Sequence[np.ndarray], attrs: dict) -> tuple:
+    """Reshape's shape function past the kernel's refusal of a dry run's probe (a size the graph does not know):
+    the target shape, a -1 the input's size over the others' where the graph knows it, else 1 (`reshape` marks it
+    unknown); two -1s, both unknown."""
+    shp = [int(d) for d in attrs["shape"]]
+    k = known[0] if known else None
+    rest = int(np.prod([d for d in shp if d != -1]))
+    if shp.count(-1) == 1 and k is not None and None not in k and rest:
+        return (tuple(int(np.prod(k)) // rest if d == -1 else d for d in shp),)
+    return (tuple(1 if d == -1 else d for d in shp),)
+
+
+RESHAPE.standin_known = _reshape_standin
 
 
 def _reshape_varying(t: Tensor, shape: Any) -> Tensor:
