@@ -1928,18 +1928,40 @@ def _batch_gather(params: Any, indices: Any, axis: Any, batch_dims: int) -> Tens
         raise errors.InvalidArgumentError(None, None, f"axis ({ax}) must be in [batch_dims ({b}), rank of params "
                                           f"({p.ndim})) for a gather with batch_dims [Op:GatherV2]")
     ps, ids = p.shape.as_list(), idx.shape.as_list()
+    out_shape = ps[:ax] + ids[b:] + ps[ax + 1:]
     for d in range(b):
         if ps[d] != ids[d]:
-            raise errors.InvalidArgumentError(None, None, f"params.shape[{d}]: {ps[d]} should be equal to "
+            err = errors.InvalidArgumentError(None, None, f"params.shape[{d}]: {ps[d]} should be equal to "
                                               f"indices.shape[{d}]: {ids[d]} [Op:GatherV2]")
+            kp, ki = static_shapes.known_shape(p), static_shapes.known_shape(idx)
+            if kp is not None and ki is not None and kp[d] is not None and ki[d] is not None:
+                raise err
+            # (a batch dimension the graph does not know: the kernel's refusal when the graph runs; a dry run goes
+            # on with a stand-in of the shape function's shape; ssweep64)
+            return _batch_gather_static(p, idx, ax, b, dispatch.refused(err, p.dtype, out_shape, pruned=True))
     n = int(np.prod(ps[:b], dtype=np.int64))
-    out_shape = ps[:ax] + ids[b:] + ps[ax + 1:]
     if n == 0:
-        return zeros(out_shape, dtype=p.dtype)
+        return _batch_gather_static(p, idx, ax, b, zeros(out_shape, dtype=p.dtype))
     flat_p = reshape(p, [n] + ps[b:])
     flat_i = reshape(idx, [n] + ids[b:])
     rows = [gather(pk, ik, axis=ax - b) for pk, ik in zip(unstack(flat_p, num=n), unstack(flat_i, num=n))]
-    return reshape(stack(rows), out_shape)
+    return _batch_gather_static(p, idx, ax, b, reshape(stack(rows), out_shape))
+
+
+def _batch_gather_static(p: Tensor, idx: Tensor, ax: int, b: int, out: Tensor) -> Tensor:
+    """`out` with GatherV2's static shape for batch_dims b (GatherShapeFn): params' dimensions before the axis (the
+    batch ones too: not merged with the indices'), the indices' after b, params' after the axis; an unknown rank where either
+    rank is unknown (ssweep64: the composition's Reshape to the dry run's sizes kept none of it)."""
+    if not context.in_function():
+        return out
+    if static_shapes.rank_unknown(p) or static_shapes.rank_unknown(idx):
+        return static_shapes.mark_rank_unknown(out)
+    kp, ki = static_shapes.known_shape(p), static_shapes.known_shape(idx)
+    if kp is None or ki is None:
+        return out
+    flags = [d is None for d in kp[:ax]] + \
+        [d is None for d in ki[b:]] + [d is None for d in kp[ax + 1:]]
+    return static_shapes.mark(out, flags) if len(flags) == out.ndim else out
 
 
 def embedding_lookup(params: Any, ids: Any, max_norm: Any = None, name: str | None = None) -> Tensor:
