@@ -29,7 +29,7 @@ from simdist.runtime import context
 from simdist.runtime.ops.registry import BROADCAST, SAME_SHAPES
 from simdist.runtime.tensor import STATIC_UNKNOWN, Tensor, _Traced
 
-__all__ = ["UNKNOWN", "mark", "standin", "unknown_batch", "mark_dim", "mark_rank_unknown", "unknown", "rank_unknown", "known_dim", "argument", "carry", "known_shape", "static_shape", "merge", "unseen",
+__all__ = ["UNKNOWN", "mark", "standin", "segment_rows", "unknown_batch", "mark_dim", "mark_rank_unknown", "unknown", "rank_unknown", "known_dim", "argument", "carry", "known_shape", "static_shape", "merge", "unseen",
            "declare", "declared", "refine",
            "propagate",
            "broadcast_fails", "propagate_multi", "also_unknown", "GRAPH_ONLY", "graph_only_batch", "graph_known_shape",
@@ -295,6 +295,15 @@ def mark_dim(t: Tensor, axis: int) -> Tensor:
         return t
     axis %= t.ndim
     return mark(t, [d == axis for d in range(t.ndim)])
+
+
+def segment_rows(out: Tensor, data: Tensor) -> Tensor:
+    """A sorted segment reduction's output (SegmentReductionShapeFn): its rows unknown (the last id + 1), data's
+    other dimensions as the graph knows them; an unknown rank for data of unknown rank (ssweep64)."""
+    if rank_unknown(data):
+        return mark_rank_unknown(out)
+    flags = _flags(data)
+    return mark(out, (True,) + flags[1:]) if len(flags) == out.ndim else mark_dim(out, 0)
 
 
 def also_unknown(t: Any, axis: int) -> Any:
