@@ -666,15 +666,16 @@ def _windowed_shape(tensors: Sequence[Tensor], out: Tensor, attrs: dict) -> Tens
     (a depthwise filter's in channels times its multiplier), a pool's the input's, SpaceToDepth's
     the input's times block² (conv2d of an input_signature [1, None, 3, 1] is (1, None, 3, 1) on TF 2.21; fz50)."""
     x = tensors[0]
-    if rank_unknown(x):
-        return mark_rank_unknown(out)
-    fx = _flags(x)
+    conv = len(tensors) > 1 and tensors[1].ndim == out.ndim and "ksize" not in attrs   # (a convolution's filter)
+    # (an input of unknown rank: these shape functions take it WithRank 4 (5), every dimension unknown but a
+    # convolution's channels, the filter's; ssweep64)
+    fx = (True,) * out.ndim if rank_unknown(x) else _flags(x)
     if len(fx) != out.ndim or out.ndim < 3:
         return out
     cf = _channels_first(attrs)
     ch = 1 if cf else out.ndim - 1
     flags = list(fx)
-    if len(tensors) > 1 and tensors[1].ndim == out.ndim and "ksize" not in attrs:   # (a convolution's filter)
+    if conv:
         f = tensors[1]
         ff = _flags(f)
         if rank_unknown(f):
@@ -683,6 +684,12 @@ def _windowed_shape(tensors: Sequence[Tensor], out: Tensor, attrs: dict) -> Tens
             flags[ch] = (fx[ch] and ff[-2]) or ff[-1]
         else:
             flags[ch] = ff[-1]
+        if str(attrs.get("padding", "SAME")).upper() != "SAME":
+            # (GetWindowedOutputSizeFromDimsV2 of VALID or explicit padding reads the filter's spatial size too: an
+            # unknown one, an unknown output dimension; ssweep64)
+            spatial = range(2, out.ndim) if cf else range(1, out.ndim - 1)
+            for k, i in enumerate(spatial):
+                flags[i] = flags[i] or rank_unknown(f) or ff[k]
     return mark(out, tuple(flags))
 
 
