@@ -44,6 +44,18 @@ def static(tf: Any, fn: Callable[..., Any], specs: list[Spec]) -> Any:
     return seen[-1] if seen else "no output traced"
 
 
+def eager(tf: Any, fn: Callable[..., Any], specs: list[Spec]) -> Any:
+    """The same observation as `static` for fn called eagerly on ones of the fully known shapes `specs` (the eager
+    error class where the trace's differs: array_ops' Python checks against the kernels')."""
+    args = [tf.ones(*(s if isinstance(s, tuple) else (s, "float32"))) for s in specs]
+    try:
+        out = fn(tf, *args)
+    except Exception as e:  # noqa: BLE001 - the class is the observation
+        return f"raised {type(e).__name__}"
+    outs = list(out) if isinstance(out, (list, tuple)) else [out]
+    return [[_shape(o.shape), o.dtype.name] for o in outs]
+
+
 def variants(shape: list[int]) -> list[Any]:
     """`shape` known, each dimension unknown in turn, every dimension unknown, and of unknown rank."""
     out: list[Any] = [list(shape)]
@@ -192,6 +204,8 @@ def join_split(tf: Any, mk: Any) -> Any:
         cases += _two(f"concat two ax{ax}", lambda tf, a, b, ax=ax: tf.concat([a, b], ax), [2, 3], [2, 3])
         cases.append((f"concat three ax{ax}", lambda tf, a, b, c, ax=ax: tf.concat([a, b, c], ax),
                       [[None, 3], [2, None], None]))
+    for ax in (0, 1, -1):
+        cases += _one(f"concat bare tensor ax{ax}", lambda tf, a, ax=ax: tf.concat(a, ax), [2, 3])
     cases.append(("concat ax2", lambda tf, a, b: tf.concat([a, b], 2), [[2, 3], [2, 3]]))
     cases.append(("concat rank mismatch", lambda tf, a, b: tf.concat([a, b], 0), [[2, 3], [2, 3, 1]]))
     cases.append(("concat dim mismatch", lambda tf, a, b: tf.concat([a, b], 0), [[2, 3], [2, 4]]))
@@ -235,7 +249,16 @@ def join_split(tf: Any, mk: Any) -> Any:
         cases += _one(f"transpose {perm}", lambda tf, a, p=perm: tf.transpose(a, p), [2, 3, 4])
     cases.append(("transpose bad perm", lambda tf, a: tf.transpose(a, [1, 0]), [[2, 3, 4]]))
     cases.append(("transpose dup perm", lambda tf, a: tf.transpose(a, [0, 0, 1]), [[2, 3, 4]]))
-    return run_cases(tf, cases)
+    out = run_cases(tf, cases)
+    # (eagerly: the same calls on ones of the known shapes, where array_ops' Python checks come before the kernels')
+    for ax in (-4, -3, 2, 3):
+        out[f"eager stack two ax{ax}"] = eager(tf, lambda tf, a, b, ax=ax: tf.stack([a, b], ax), [[2, 3], [2, 3]])
+        out[f"eager stack one ax{ax}"] = eager(tf, lambda tf, a, ax=ax: tf.stack([a], ax), [[2, 3]])
+        out[f"eager expand_dims ax{ax}"] = eager(tf, lambda tf, a, ax=ax: tf.expand_dims(a, ax), [[2, 3]])
+        out[f"eager unstack ax{ax}"] = eager(tf, lambda tf, a, ax=ax: tf.unstack(a, axis=ax), [[2, 3]])
+    for ax in (0, 1, -1, 2):
+        out[f"eager concat bare tensor ax{ax}"] = eager(tf, lambda tf, a, ax=ax: tf.concat(a, ax), [[2, 3]])
+    return out
 
 
 # -- 4. gathering, masking, selection ------------------------------------------------------------------------------
