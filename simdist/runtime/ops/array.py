@@ -762,6 +762,8 @@ def _reshape_standin(known: Sequence[Any], arrays: Sequence[np.ndarray], attrs: 
     """Reshape's shape function past the kernel's refusal of a dry run's probe (a size the graph does not know):
     the target shape, a -1 the input's size over the others' where the graph knows it, else 1 (`reshape` marks it
     unknown); two -1s, both unknown."""
+    if _RESHAPE_UNSEEN[0]:   # (a target the graph does not know in full: `_reshape_varying` makes its own stand-in)
+        raise ValueError("left to _reshape_varying")
     shp = [int(d) for d in attrs["shape"]]
     k = known[0] if known else None
     rest = int(np.prod([d for d in shp if d != -1]))
