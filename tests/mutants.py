@@ -14067,3 +14067,53 @@ TRAINING_PSWEEP64: list[Mutant] = [
 ]
 TRAINING += TRAINING_PSWEEP64
 CATALOGUE += TRAINING_PSWEEP64
+# ssweep64 (sixty-fourth session): static shapes of traced ops from partially known inputs, the lines its sweep
+# newly covers (simdist/conformance/suite/test_ssweep64.py)
+TRAINING_SSWEEP64: list[Mutant] = [
+    _t("batch-matmul-static-shape-raw-flags-only", "formula", "simdist/runtime/ops/static_shapes.py",
+       "    rows = fx[-1] if attrs.get(\"adj_x\", attrs.get(\"transpose_a\")) else fx[-2]\n",
+       "    rows = fx[-1] if attrs.get(\"adj_x\") else fx[-2]\n",
+       "mainstream: BatchMatMulV2's static rows read from the raw op's adj_x only, not tf.matmul's transpose_a: a "
+       "transposed batched operand's rows taken from the wrong axis"),
+    _t("matmul-unknown-rank-both-required", "boundary", "simdist/runtime/ops/linalg.py",
+       "    if (ka is None or kb is None) and not (a_is_sparse or b_is_sparse):\n        batched = True",
+       "    if (ka is None and kb is None) and not (a_is_sparse or b_is_sparse):\n        batched = True",
+       "mainstream: tf.matmul takes its batch path (an output of unknown rank) only when both operands' ranks are "
+       "unknown, not either"),
+    _t("tensordot-fold-full-contraction", "boundary", "simdist/runtime/ops/linalg.py",
+       "    trans_b = fold and rb == 2 and xb + fb == [1, 0] and len(fb) == 1\n",
+       "    trans_b = fold and rb == 2 and xb + fb == [1, 0]\n",
+       "a traced tensordot contracting both axes of a matrix b in swapped order folded into a transposed MatMul "
+       "(a [1, 9] by [3, 3] trace error)"),
+    _t("xent-v2-batch-from-logits-only", "formula", "simdist/runtime/ops/losses.py",
+       "        flags[0] = not (kl is not None and len(kl) >= 1 and None not in kl[:-1])\n",
+       "        flags[0] = True\n",
+       "mainstream: softmax_cross_entropy_with_logits' rank-1 cost of unknown-batch logits left unknown although the "
+       "labels' batch is known (the raw op's merged batch ignored)"),
+    _t("pack-standin-first-input-only", "formula", "simdist/runtime/ops/array.py",
+       "        sizes = {k[i] for k in known if k is not None and k[i] is not None}\n",
+       "        sizes = {k[i] for k in known[:1] if k is not None and k[i] is not None}\n",
+       "mainstream: a dry-run stand-in of stack/concat takes the sizes the graph knows from the first input only "
+       "(the probe's where the first is unknown)"),
+    _t("tile-zero-multiple-unknown", "boundary", "simdist/runtime/ops/static_shapes.py",
+       "            flags = tuple(f and d != 0 for f, d in zip(flags, out.shape.as_list()))\n",
+       "            flags = tuple(flags)\n",
+       "a traced tile by a 0 multiple of an unknown dimension left unknown instead of a known 0"),
+    _t("segment-rows-trailing-known", "formula", "simdist/runtime/ops/static_shapes.py",
+       "    return mark(out, (True,) + flags[1:]) if len(flags) == out.ndim else mark_dim(out, 0)\n",
+       "    return mark(out, (True,) + (False,) * (len(flags) - 1)) if len(flags) == out.ndim else mark_dim(out, 0)\n",
+       "mainstream: a traced sorted segment reduction's trailing dimensions taken as known (the dry run's probe) "
+       "where data's are unknown"),
+    _t("batch-gather-batch-dims-merged", "formula", "simdist/runtime/ops/array.py",
+       "    flags = [d is None for d in kp[:ax]] + \\\n",
+       "    flags = [kp[d] is None and ki[d] is None for d in range(b)] + [d is None for d in kp[b:ax]] + \\\n",
+       "mainstream: a traced gather with batch_dims merges the batch dimensions with the indices' (TF's shape "
+       "function takes params' alone)"),
+    _t("einsum-one-known-size-clashes", "boundary", "simdist/runtime/ops/einsum.py",
+       "    return len(seen - {1}) > 1 if broadcasts else len(seen) > 1\n",
+       "    return len(seen - {1}) > 1 if broadcasts else len(seen) >= 1\n",
+       "mainstream: a traced einsum whose probe sizes differ refused at trace (ValueError) where the graph knows only "
+       "one of the label's sizes (TF: the kernel's error when it runs)"),
+]
+TRAINING += TRAINING_SSWEEP64
+CATALOGUE += TRAINING_SSWEEP64
