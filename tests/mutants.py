@@ -14117,3 +14117,31 @@ TRAINING_SSWEEP64: list[Mutant] = [
 ]
 TRAINING += TRAINING_SSWEEP64
 CATALOGUE += TRAINING_SSWEEP64
+# -- sixty-fourth session, ksweep64: checkpoints restored into another build state (lines test_ksweep64 newly covers)
+TRAINING_KSWEEP64: list[Mutant] = [
+    _t("deferred-shared-object-first-path-only", "state", "simdist/strategies/checkpoint.py",
+       "            for one in chain:\n                one(index)\n",
+       "            chain[0](index)\n",
+       "an optimizer reached as model/optimizer and as optimizer= consumes only its first path's deferred values: "
+       "assert_consumed fails after the first step"),
+    _t("deferred-object-not-matched", "state", "simdist/strategies/checkpoint.py",
+       "        status._matched = True   # (the unbuilt object matched its checkpointed object: assert_nontrivial_match)\n",
+       "        pass\n",
+       "an unbuilt model given deferred values does not count as matched: assert_nontrivial_match raises"),
+    _t("compile-hook-overwrites-deferred-consumer", "state", "simdist/strategies/checkpoint.py",
+       "            if earlier is not None:   # (also given as `optimizer=`: one object, each path's copy consumed; ksweep64)\n",
+       "            if False:\n",
+       "compile after a restore replaces the optimizer's deferred bookkeeping: the optimizer= path's values stay "
+       "unused"),
+    _t("manager-restore-interval-step-unset", "state", "simdist/strategies/checkpoint.py",
+       "                self._last_checkpoint_step = int(np.asarray(counter.numpy() if hasattr(counter, \"numpy\") else counter))\n",
+       "                pass\n",
+       "restore_or_initialize leaves checkpoint_interval's last step unset: the first save after it always saves"),
+    _t("first-batch-build-deferred-accepted", "missing-error", "simdist/keras/trainers/trainer.py",
+       "            if model_unbuilt and any(\"_checkpoint_on_track\" in layer.__dict__\n",
+       "            if False and any(\"_checkpoint_on_track\" in layer.__dict__\n",
+       "fit under a captured strategy builds an unbuilt model with deferred checkpoint values instead of Keras's "
+       "RuntimeError"),
+]
+TRAINING += TRAINING_KSWEEP64
+CATALOGUE += TRAINING_KSWEEP64
