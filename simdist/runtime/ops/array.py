@@ -1264,7 +1264,14 @@ def concat(values: Sequence[Any], axis: int, name: str = "concat") -> Tensor:
         from simdist.runtime.ops import attr_rules
         axis = attr_rules.default_group([late_axis[0]], dtypes.int32, ("int32", "int64"), late_axis[1])[0]
     if not ts:
-        raise ValueError("List argument 'values' to 'ConcatV2' Op with length 0 shorter than minimum length 2.")
+        if context.in_function():
+            raise ValueError("List argument 'values' to 'ConcatV2' Op with length 0 shorter than minimum length 2.")
+        # (eagerly the op runs with N=0 and no T to infer: the kernel lookup's InvalidArgumentError; TF 2.21 observed,
+        # covsweep64)
+        tidx = axis.dtype.name.upper() if isinstance(axis, Tensor) else "INT32"
+        raise errors.InvalidArgumentError(
+            None, None, f"OpKernel 'ConcatV2' has constraint on attr 'T' not in NodeDef '[N=0, Tidx=DT_{tidx}]' "
+                        f"[Op:ConcatV2] name: {name}")
     if len(ts) == 1:
         return identity(ts[0])
     return dispatch.execute(CONCAT, ts, {"axis": concat_axis(axis, [x.shape for x in ts])})
