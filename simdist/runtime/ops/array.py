@@ -737,8 +737,11 @@ def reshape(tensor: Any, shape: Any, name: str | None = None) -> Tensor:
         if graph and (not isinstance(shape, Tensor) or graph_constants.known(shape)):
             raise trace_errors.static(err, ValueError, f"Invalid value in tensor used for shape: {bad[1]}")
         raise err
-    if context.in_function() and shp.count(-1) <= 1:   # (two -1s: the shape function leaves the shape unknown,
-        # unchecked; the kernel's "Only one input size may be -1" as the graph runs; TF 2.21 observed, vsweep62)
+    if context.in_function() and shp.count(-1) <= 1 and not _RESHAPE_UNSEEN[0]:   # (two -1s: the shape function
+        # leaves the shape unknown, unchecked; the kernel's "Only one input size may be -1" as the graph runs; TF 2.21
+        # observed, vsweep62. A shape the graph knows only in part was checked by `_reshape_varying` on what it
+        # knows: its values are the kernel's to refuse, `reshape(t, tf.shape(t)[::2])` of a [None, 2] spec;
+        # covsweep64)
         known = static_shapes.known_shape(t)
         text = _unknown_dim_divides(known, shp)
         if text is not None:
