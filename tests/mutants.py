@@ -14051,7 +14051,7 @@ CATALOGUE += TRAINING_BATCH85
 # gating (tf.config.optimizer.set_experimental_options), the partial shape of a slice of a shape, a tf.function's
 # returned variable slices, eager concat of no values.
 TRAINING_COV64: list[Mutant] = [
-    _t("grappler-disable-meta-ignored", "missing-branch", "simdist/runtime/ops/grappler.py",
+    _t("grappler-disable-meta-ignored", "state", "simdist/runtime/ops/grappler.py",
        "    if opts.get(\"disable_meta_optimizer\"):\n        return False\n",
        "",
        "mainstream: disable_meta_optimizer does not switch Grappler's rewrites off (only the named optimizers do): "
