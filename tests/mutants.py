@@ -14145,3 +14145,57 @@ TRAINING_KSWEEP64: list[Mutant] = [
 ]
 TRAINING += TRAINING_KSWEEP64
 CATALOGUE += TRAINING_KSWEEP64
+# Sixty-fourth session, covsweep64: mistakes in lines its module (test_covsweep64.py) newly runs: Grappler's option
+# gating (tf.config.optimizer.set_experimental_options), the partial shape of a slice of a shape, a tf.function's
+# returned variable slices, eager concat of no values.
+TRAINING_COV64: list[Mutant] = [
+    _t("grappler-disable-meta-ignored", "state", "simdist/runtime/ops/grappler.py",
+       "    if opts.get(\"disable_meta_optimizer\"):\n        return False\n",
+       "",
+       "mainstream: disable_meta_optimizer does not switch Grappler's rewrites off (only the named optimizers do): "
+       "`x / 3.0` in a tf.function is still x * (1/3)"),
+    _t("grappler-push-down-needs-both", "formula", "simdist/runtime/ops/grappler.py",
+       "        return _on(\"constant_folding\") or _on(\"arithmetic_optimization\")\n",
+       "        return _on(\"constant_folding\") and _on(\"arithmetic_optimization\")\n",
+       "mainstream: ConstantPushDown taken to stop when either optimizer is off (TF 2.21: only when both are)"),
+    _t("grappler-unset-option-off", "formula", "simdist/runtime/ops/grappler.py",
+       "    return v is None or bool(v)\n",
+       "    return bool(v)\n",
+       "mainstream: once any experimental option is set, an optimizer the options leave unset counts as off: "
+       "`remapping: False` switches constant folding off too"),
+    _t("grappler-simplified-owned-by-arithmetic", "formula", "simdist/runtime/ops/grappler.py",
+       "    if not _on(\"constant_folding\") or not all(_is_float(t) or t.dtype.is_complex for t in (x, y)):\n",
+       "    if not _on(\"arithmetic_optimization\") or not all(_is_float(t) or t.dtype.is_complex for t in (x, y)):\n",
+       "mainstream: SimplifyArithmeticOperations (x * ones, x + zeros forwarded) gated by the arithmetic optimizer "
+       "instead of constant folding"),
+    _t("grappler-xdivy-owned-by-arithmetic", "formula", "simdist/runtime/ops/grappler.py",
+       "    if not _on(\"constant_folding\") or _const_value(rec, y) is None or y.dtype != x.dtype:\n",
+       "    if not _on(\"arithmetic_optimization\") or _const_value(rec, y) is None or y.dtype != x.dtype:\n",
+       "subtle: Xdivy's ReduceDivToReciprocalMul gated by the arithmetic optimizer instead of constant folding"),
+    _t("grappler-pow-owned-by-folding", "formula", "simdist/runtime/ops/grappler.py",
+       "math.POW: _owned(ao, _pow_rule)",
+       "math.POW: _owned(cf, _pow_rule)",
+       "mainstream: ConvertPow gated by constant folding instead of the arithmetic optimizer"),
+    _t("subshape-negative-stride-python", "formula", "simdist/runtime/ops/partial_values.py",
+       "    if stride < 0 and start < stop:\n",
+       "    if stride < 0 and start < stop and begin is not None:\n",
+       "mainstream: a reversed shape slice `tf.shape(x)[::-1]` read as Python's slice, where TF's "
+       "PartialStridedSliceShape takes the begin mask as 0 and Subshape refuses it (ValueError at trace)"),
+    _t("subshape-empty-slice-checked", "formula", "simdist/runtime/ops/partial_values.py",
+       "            _put(out, py if not py else tf_subshape(elems, b, e, stride))\n",
+       "            _put(out, tf_subshape(elems, b, e, stride))\n",
+       "mainstream: a shape slice of static length 0 (`tf.shape(x)[2:1]`) put through Subshape's checks, where TF "
+       "reads it as the scalar shape first: a ValueError TF does not raise"),
+    _t("function-outputs-keep-variable-slices", "state", "simdist/tf/_function.py",
+       "                _unsliced(out)\n",
+       "",
+       "mainstream: a tf.function's returned `variable[key]` keeps its variable: a function creating a variable "
+       "and returning its slice escapes the singleton rule's ValueError, and the output has `assign`"),
+    _t("concat-empty-eager-value-error", "missing-error", "simdist/runtime/ops/array.py",
+       "        if context.in_function():\n            raise ValueError(\"List argument 'values' to 'ConcatV2' Op",
+       "        if True:\n            raise ValueError(\"List argument 'values' to 'ConcatV2' Op",
+       "mainstream: eager tf.concat([], 0) raises op_def_library's graph ValueError instead of the kernel lookup's "
+       "InvalidArgumentError"),
+]
+TRAINING += TRAINING_COV64
+CATALOGUE += TRAINING_COV64

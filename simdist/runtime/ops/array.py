@@ -737,8 +737,11 @@ def reshape(tensor: Any, shape: Any, name: str | None = None) -> Tensor:
         if graph and (not isinstance(shape, Tensor) or graph_constants.known(shape)):
             raise trace_errors.static(err, ValueError, f"Invalid value in tensor used for shape: {bad[1]}")
         raise err
-    if context.in_function() and shp.count(-1) <= 1:   # (two -1s: the shape function leaves the shape unknown,
-        # unchecked; the kernel's "Only one input size may be -1" as the graph runs; TF 2.21 observed, vsweep62)
+    if context.in_function() and shp.count(-1) <= 1 and not _RESHAPE_UNSEEN[0]:   # (two -1s: the shape function
+        # leaves the shape unknown, unchecked; the kernel's "Only one input size may be -1" as the graph runs; TF 2.21
+        # observed, vsweep62. A shape the graph knows only in part was checked by `_reshape_varying` on what it
+        # knows: its values are the kernel's to refuse, `reshape(t, tf.shape(t)[::2])` of a [None, 2] spec;
+        # covsweep64)
         known = static_shapes.known_shape(t)
         text = _unknown_dim_divides(known, shp)
         if text is not None:
@@ -1281,7 +1284,14 @@ def concat(values: Sequence[Any], axis: int, name: str = "concat") -> Tensor:
         from simdist.runtime.ops import attr_rules
         axis = attr_rules.default_group([late_axis[0]], dtypes.int32, ("int32", "int64"), late_axis[1])[0]
     if not ts:
-        raise ValueError("List argument 'values' to 'ConcatV2' Op with length 0 shorter than minimum length 2.")
+        if context.in_function():
+            raise ValueError("List argument 'values' to 'ConcatV2' Op with length 0 shorter than minimum length 2.")
+        # (eagerly the op runs with N=0 and no T to infer: the kernel lookup's InvalidArgumentError; TF 2.21 observed,
+        # covsweep64)
+        tidx = axis.dtype.name.upper() if isinstance(axis, Tensor) else "INT32"
+        raise errors.InvalidArgumentError(
+            None, None, f"OpKernel 'ConcatV2' has constraint on attr 'T' not in NodeDef '[N=0, Tidx=DT_{tidx}]' "
+                        f"[Op:ConcatV2] name: {name}")
     if len(ts) == 1:
         return identity(ts[0])
     return dispatch.execute(CONCAT, ts, {"axis": concat_axis(axis, [x.shape for x in ts])})
