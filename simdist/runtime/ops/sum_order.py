@@ -105,6 +105,7 @@ def _leaf_plan(rows: int, n: int, lanes: int, dtype: np.dtype) -> Callable[[np.n
     b4 = blocks * 4 * lanes
     extra = packets - 4 * blocks
     half = dtype.char == "e" or dtype == _BF16
+    tail_first = half
 
     # many rows of many blocks: the blocks moved outermost first (one copy), so each addition is a
     # whole row of rows·4·P elements instead of rows·blocks additions of 4·P (22 against 45 us on
@@ -131,9 +132,17 @@ def _leaf_plan(rows: int, n: int, lanes: int, dtype: np.dtype) -> Callable[[np.n
         return packets_sum
     if not packets:
         return lambda x: _tail(x) if n > 1 else x[:, 0] + np.zeros((), dtype)
+    # finalizeBoth: saccum + predux(vaccum), the same value either way; which NaN comes out of the addition when
+    # both hold one (TF 2.21 on the AVX-512 Xeon, nsweep64): the packets' for float32/float64 (the compiled
+    # addition takes predux's result first), the scalar tail's for half (Eigen's half + in float, in source
+    # order; `tail_first`, run on float32 copies by `_half_nans`)
     if n - end == 1:
-        return lambda x: x[:, end] + packets_sum(x)   # finalizeBoth: saccum + predux(vaccum)
-    return lambda x: _tail(x[:, end:]) + packets_sum(x)
+        if tail_first:
+            return lambda x: x[:, end] + packets_sum(x)
+        return lambda x: packets_sum(x) + x[:, end]
+    if tail_first:
+        return lambda x: _tail(x[:, end:]) + packets_sum(x)
+    return lambda x: packets_sum(x) + _tail(x[:, end:])
 
 
 def _inner_plan(rows: int, n: int, lanes: int, dtype: np.dtype, first: int,
@@ -267,7 +276,22 @@ def eigen_order_sum(v: np.ndarray, axis: Any, keepdims: bool, loads: int = 1,
         res = run(v)
         if dtype.char not in _PAIRWISE_SAFE:   # a half/complex result of plain additions: no -0.0
             res = np.add(res, np.zeros((), dtype))
+        if dtype.char == "e":
+            res = _half_nans(res, run, v)
     return res
+
+
+def _half_nans(res: np.ndarray, run: Callable[[np.ndarray], np.ndarray], v: np.ndarray) -> np.ndarray:
+    """float16 sums' NaNs as Eigen's half additions choose them: each addition (in float) keeps its first NaN
+    operand, where NumPy's float16 `a + b` keeps b's; so the same plan runs on v's float32 copy (a float16 NaN's
+    payload survives the round trip) and its NaN fills each NaN of `res` that is a NaN there too (an overflow's
+    inf - inf stays `res`'s own). TF 2.21 on the AVX-512 Xeon, nsweep64 (ops.packet-paths)."""
+    nan = np.isnan(res)
+    if not nan.any():
+        return res
+    alt = np.asarray(run(v.astype(np.float32))).astype(np.float16)
+    take = nan & np.isnan(alt)
+    return np.where(take, alt, res)
 
 
 _PLANS: dict[Any, Any] = {}
