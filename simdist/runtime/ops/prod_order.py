@@ -63,15 +63,13 @@ def complex_multiply_scalar(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def _inner_rows(x: np.ndarray, lanes: int, op: Any = np.multiply, scalar_op: Any = None,
-                tail_first: bool | None = None) -> np.ndarray:
+                half: bool | None = None) -> np.ndarray:
     """Eigen's vectorized InnerMostDimReducer of a product (or `op`: np.add, a sum) over each
     row of x [R, n]; `scalar_op` (default op) for the scalar steps: the tail and the final
-    combination of the scalar accumulator with the packet's. That combination's first operand (the
-    NaN it keeps when both hold one; TF 2.21, nsweep64): the packet's for float32/float64, the scalar
-    tail's for half types and complex (`tail_first`, default by x's dtype)."""
+    combination of the scalar accumulator with the packet's. A NaN result is the input NaN Eigen's
+    compiled reducer keeps (reduce_nans.py; `half`: float16's reducer, x maybe its float32 copy)."""
     scalar_op = scalar_op or op
-    if tail_first is None:
-        tail_first = x.dtype.char not in "fd"
+    half = x.dtype.char == "e" if half is None else half
     rows, n = x.shape
     start = 0
     unit = 0 if op is np.add else 1
@@ -99,8 +97,11 @@ def _inner_rows(x: np.ndarray, lanes: int, op: Any = np.multiply, scalar_op: Any
     while acc.shape[1] > 1:
         h = acc.shape[1] // 2
         acc = op(acc[:, :h], acc[:, h:2 * h])
-    packed = acc[:, 0].astype(x.dtype)
-    return scalar_op(tail, packed) if tail_first else scalar_op(packed, tail)
+    res = scalar_op(tail, acc[:, 0].astype(x.dtype))
+    if x.dtype.kind == "f" and n <= lanes * 1024:   # (which NaN of several: reduce_nans.py)
+        from simdist.runtime.ops.reduce_nans import row_nans
+        res = row_nans(x, res, lanes, op is np.multiply, half)
+    return res
 
 
 def _preserved(x: np.ndarray, op: Any = np.multiply) -> np.ndarray:
@@ -173,8 +174,8 @@ def eigen_prod(v: np.ndarray, axis: Any, keepdims: bool, out: np.ndarray, op: An
 
 
 def _ordered(v: np.ndarray, axis: Any, keepdims: bool, out: np.ndarray, op: Any, scalar_op: Any, lanes: int,
-             tail_first: bool | None) -> np.ndarray:
-    """eigen_prod's order over v (`tail_first`: _inner_rows's)."""
+             half: bool | None) -> np.ndarray:
+    """eigen_prod's order over v (`half`: _inner_rows's)."""
     axes = tuple(range(v.ndim)) if axis is None else tuple(a % v.ndim for a in axis)
     sizes, flags = _collapse(v.shape, axes)
     if not any(flags):
@@ -190,7 +191,7 @@ def _ordered(v: np.ndarray, axis: Any, keepdims: bool, out: np.ndarray, op: Any,
             if len(sizes) > 3 or flags[-1]:
                 if rows.shape[1] > lanes * 1024:
                     return out
-                res = _inner_rows(rows, lanes, op, scalar_op, tail_first)
+                res = _inner_rows(rows, lanes, op, scalar_op, half)
             else:
                 res = _sequential(rows, scalar_op)
                 packed = _packet_outputs(res.size, sizes[-1], lanes)

@@ -39,6 +39,7 @@ import numpy as np
 
 from simdist.runtime import dtypes
 from simdist.runtime.ops.minmax_zeros import _collapse, _packet_outputs
+from simdist.runtime.ops.reduce_nans import row_nans
 
 __all__ = ["eigen_order_sum", "full_limit", "LANES", "LEAF"]
 
@@ -105,7 +106,6 @@ def _leaf_plan(rows: int, n: int, lanes: int, dtype: np.dtype) -> Callable[[np.n
     b4 = blocks * 4 * lanes
     extra = packets - 4 * blocks
     half = dtype.char == "e" or dtype == _BF16
-    tail_first = half
 
     # many rows of many blocks: the blocks moved outermost first (one copy), so each addition is a
     # whole row of rows·4·P elements instead of rows·blocks additions of 4·P (22 against 45 us on
@@ -129,20 +129,17 @@ def _leaf_plan(rows: int, n: int, lanes: int, dtype: np.dtype) -> Callable[[np.n
         return _lane_tree(acc)
 
     if end == n:
-        return packets_sum
-    if not packets:
-        return lambda x: _tail(x) if n > 1 else x[:, 0] + np.zeros((), dtype)
-    # finalizeBoth: saccum + predux(vaccum), the same value either way; which NaN comes out of the addition when
-    # both hold one (TF 2.21 on the AVX-512 Xeon, nsweep64): the packets' for float32/float64 (the compiled
-    # addition takes predux's result first), the scalar tail's for half (Eigen's half + in float, in source
-    # order; `tail_first`, run on float32 copies by `_half_nans`)
-    if n - end == 1:
-        if tail_first:
-            return lambda x: x[:, end] + packets_sum(x)
-        return lambda x: packets_sum(x) + x[:, end]
-    if tail_first:
-        return lambda x: _tail(x[:, end:]) + packets_sum(x)
-    return lambda x: packets_sum(x) + _tail(x[:, end:])
+        run = packets_sum
+    elif not packets:
+        run = (lambda x: _tail(x)) if n > 1 else (lambda x: x[:, 0] + np.zeros((), dtype))
+    elif n - end == 1:
+        run = lambda x: x[:, end] + packets_sum(x)   # finalizeBoth: saccum + predux(vaccum)
+    else:
+        run = lambda x: _tail(x[:, end:]) + packets_sum(x)
+
+    def with_nans(x: np.ndarray) -> np.ndarray:   # (which NaN of several: reduce_nans.py)
+        return row_nans(x, run(x), lanes, False, half)
+    return with_nans
 
 
 def _inner_plan(rows: int, n: int, lanes: int, dtype: np.dtype, first: int,
