@@ -420,6 +420,17 @@ def _ops_reductions(tf: Any, mk: Any) -> Any:
         out[f"moments {dt}"] = outcome(lambda: ops.moments(tf.constant(m), axes=[0]))
         out[f"nan_to_num {dt}"] = outcome(lambda: ops.nan_to_num(tf.constant(m)))
         out[f"where isnan {dt}"] = outcome(lambda: ops.where(ops.isnan(m), ops.zeros_like(m), m))
+        # rows of 40 and 100 holding two NaNs (payloads 1, 2) where Eigen's accumulators, fold, remaining packets,
+        # lane tree and tail meet (reduce_nans.py: the first and second of each pair in another part)
+        for n in (40, 100):
+            pairs = [(a, b) for a, b in ((0, 8), (5, 29), (1, 5), (5, 17), (8, 32), (13, 37), (5, 21), (17, 21),
+                                         (1, 33), (3, 39), (24, 29), (64, 66), (33, 37), (45, 69), (9, 95))
+                     if b < n]
+            rows = np.full((len(pairs), n), 0.75, dt)
+            for i, (a, b) in enumerate(pairs):
+                rows[i, a], rows[i, b] = nan(dt, 1), nan(dt, 2, True)
+            for name in ("sum", "prod", "mean"):
+                out[f"{name} pairs {n} {dt}"] = outcome(lambda name=name, rows=rows: getattr(ops, name)(rows, axis=1))
     return out
 
 
