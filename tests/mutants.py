@@ -14199,3 +14199,27 @@ TRAINING_COV64: list[Mutant] = [
 ]
 TRAINING += TRAINING_COV64
 CATALOGUE += TRAINING_COV64
+
+#: nsweep64 (sixty-fourth session): which NaN a Sum/Prod of several NaNs returns (reduce_nans.py) and the cross
+#: entropy's product, each the natural mistake of writing the source's operand order (test_nsweep64 kills them)
+_RN = "simdist/runtime/ops/reduce_nans.py"
+TRAINING_NSWEEP64: list[Mutant] = [
+    _t("sum-nans-fold-in-source-order", "order", _RN,
+       "_op(_op(a3, a2), _op(a0, a1))", "_op(_op(a0, a1), _op(a2, a3))",
+       "the four packet accumulators' NaN taken in the source's fold order, not the compiled one"),
+    _t("sum-nans-tail-first-every-dtype", "order", _RN,
+       "        got = _op(tail, pk) if half else _op(pk, tail)\n", "        got = _op(tail, pk)\n",
+       "finalizeBoth's scalar tail's NaN kept over the packets' in float32/float64 as in float16"),
+    _t("sum-nans-tree-upper-lane", "order", _RN,
+       "            pk = _op(pk[:, :h], pk[:, h:])\n", "            pk = _op(pk[:, h:], pk[:, :h])\n",
+       "the lanes' halving tree keeps the upper lane's NaN"),
+    _t("half-product-nans-first-per-accumulator", "order", _RN,
+       "last=half and product)", "last=False)",
+       "float16 products' accumulators keep their first NaN as the sums' do"),
+    _t("xent-loss-label-nan-first", "order", "simdist/runtime/ops/softmax_eigen.py",
+       "        loss = _row_sum((_flat_log(s, lanes)[:, None] - sh) * labels)\n",
+       "        loss = _row_sum(labels * (_flat_log(s, lanes)[:, None] - sh))\n",
+       "the cross entropy's product in the source's order: a NaN label's NaN where the logit is NaN too"),
+]
+TRAINING += TRAINING_NSWEEP64
+CATALOGUE += TRAINING_NSWEEP64
