@@ -45,7 +45,7 @@ class _Mark(weakref.ref):
     name TF gives an argument (`arg`), or the name of the node an op made (runtime/graph_names.py)
     with the output's index; for an op's output, the op's type and its inputs (`producer`)."""
 
-    __slots__ = ("name", "shape", "index", "arg", "forward", "op_type", "inputs", "control")
+    __slots__ = ("name", "shape", "index", "arg", "forward", "op_type", "inputs", "control", "folded")
 
 
 def note(t: Any, name: str | None = None, shape: Any = None) -> None:
@@ -59,6 +59,7 @@ def note(t: Any, name: str | None = None, shape: Any = None) -> None:
     mark.index = 0
     mark.arg = name is not None
     mark.forward = None
+    mark.folded = False
     mark.op_type = None
     mark.inputs = ()
     mark.control = False
@@ -131,12 +132,20 @@ def drives_control(t: Any) -> bool:
     return mark is not None and mark() is t and mark.control
 
 
-def forwarded(t: Any, src: Any) -> None:
+def forwarded(t: Any, src: Any, folded: bool = False) -> None:
     """t is what Grappler's rewrite makes of an op that forwards its input src (`x * 1` is x): in
-    the optimized graph its consumers read src's node (optimized_name)."""
+    the optimized graph its consumers read src's node (optimized_name). `folded`: constant folding's rewrite (an
+    Identity the dependency optimizer removes after the first iteration's arithmetic optimizer has run)."""
     mark = _MARKS.get(id(t)) if _MARKS else None
     if mark is not None and mark() is t:
         mark.forward = optimized_name(src)
+        mark.folded = folded
+
+
+def folded_forward(t: Any) -> bool:
+    """Whether t is constant folding's forwarded input (`forwarded(..., folded=True)`), not the model pruner's."""
+    mark = _MARKS.get(id(t)) if _MARKS else None
+    return mark is not None and mark() is t and bool(mark.forward) and bool(mark.folded)
 
 
 def optimized_name(t: Any) -> str | None:

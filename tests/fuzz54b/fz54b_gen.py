@@ -18,7 +18,10 @@ the trace count, trace-time errors and every value); GradientTape (float inputs 
 masked sum of float values); MirroredStrategy(2 CPUs).run on per-replica inputs (each replica's every value, the
 loss and its gradients; strategy.reduce SUM/MEAN with axis None and 0; strategy.gather).
 
-    python tests/fuzz54b/fz54b_gen.py SEED N [--show 20] [--calls 150] [--print] [--only K]
+    python tests/fuzz54b/fz54b_gen.py SEED N [--show 20] [--calls 150] [--print] [--only K] [--rare]
+
+--rare draws ranks 5-6, dimensions at the packet boundaries (7/8/9/15/16/17/31/33) and uint*/int8/bfloat16/
+complex128 more often (FZ54B_RARE=1 in the environment, which the workers inherit).
 
 Prints each disagreeing program's differing statements (eager: all of them, by function) and a count of the
 disagreeing functions. Not a test: a probe. Deterministic: random.Random(SEED * 100003 + k).
@@ -30,6 +33,7 @@ import json
 import math
 import os
 import random
+import subprocess
 import sys
 from typing import Any
 
@@ -48,12 +52,31 @@ EXCLUDE = {"tf.linalg.qr", "tf.linalg.svd", "tf.linalg.pinv", "tf.linalg.matrix_
            "tf.linalg.sqrtm", "tf.linalg.lu", "tf.linalg.tensor_diag", "tf.linalg.eye"}
 FUNCS = sorted(k for k in TABLE if k not in EXCLUDE)
 
+# --rare (FZ54B_RARE=1, inherited by the workers): the shapes and dtypes the default draw rarely reaches — ranks 5-6,
+# dimensions at the packet boundaries 7/8/9/15/16/17/31/33, uint*/int8/bfloat16/complex128 weighted up
+RARE = os.environ.get("FZ54B_RARE") == "1"
+PACKET_DIMS = [7, 8, 9, 15, 16, 17, 31, 33]
+
+
+def _rare_shape(r: random.Random) -> tuple:
+    """A rank 5-6 shape of small dimensions, or a rank 1-3 one with packet-boundary dimensions (<= 1,100 elements)."""
+    if r.random() < 0.45:
+        return tuple(r.choice([1, 2, 2, 3]) for _ in range(r.choice([5, 5, 6])))
+    rank = r.choice([0, 1, 1, 2, 2, 3])
+    dims = [r.choice(PACKET_DIMS) if k == rank - 1 else r.choice([1, 2, 3] + PACKET_DIMS[:3]) for k in range(rank)]
+    while math.prod(dims) > 1100:
+        dims[0] = 1
+    return tuple(dims)
+
+
 FLT = ["float16", "bfloat16", "float32", "float64"]
 INTS = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]
 CPX = ["complex64", "complex128"]
 ALL = FLT + INTS + ["bool"] + CPX
 DT_W = {"float32": 10, "float64": 4, "float16": 3, "bfloat16": 3, "int32": 6, "int64": 4, "int8": 1, "int16": 1,
         "uint8": 1, "uint16": 1, "uint32": 1, "uint64": 1, "bool": 3, "complex64": 1, "complex128": 1}
+DT_W_RARE = {"float32": 4, "float64": 2, "float16": 2, "bfloat16": 5, "int32": 3, "int64": 2, "int8": 4, "int16": 1,
+             "uint8": 4, "uint16": 4, "uint32": 4, "uint64": 4, "bool": 2, "complex64": 2, "complex128": 5}
 INFO = {"int8": (-128, 127), "int16": (-32768, 32767), "int32": (-2**31, 2**31 - 1), "int64": (-2**63, 2**63 - 1),
         "uint8": (0, 255), "uint16": (0, 65535), "uint32": (0, 2**32 - 1), "uint64": (0, 2**64 - 1)}
 SUBN = {"float16": ["6e-08", "-3e-07", "1e-05"], "bfloat16": ["1e-39", "-9.2e-41"], "float32": ["1e-45", "-1e-40", "1e-39"],
@@ -154,6 +177,8 @@ class Program:
 
     def rand_shape(self) -> tuple:
         r = self.r
+        if RARE:
+            return _rare_shape(r)
         rank = r.choice([0, 1, 1, 2, 2, 2, 3, 3, 4])
         dims = [r.choice([1, 2, 2, 3, 3, 4, 5]) for _ in range(rank)]
         if rank and r.random() < 0.07:
@@ -162,7 +187,8 @@ class Program:
 
     def rand_dtype(self, allowed: list[str]) -> str:
         c = [d for d in allowed if d in DT_W]
-        return self.r.choices(c, [DT_W[d] for d in c])[0]
+        w = DT_W_RARE if RARE else DT_W
+        return self.r.choices(c, [w[d] for d in c])[0]
 
     # --- operands
     def pick(self, dtypes: list[str], pred=lambda v: True, new_shape: tuple | None = None) -> V:  # noqa: ANN001
@@ -1203,7 +1229,11 @@ def main() -> int:
     ap.add_argument("--calls", type=int, default=150)
     ap.add_argument("--print", action="store_true")
     ap.add_argument("--coverage", action="store_true", help="the distinct functions the programs call")
+    ap.add_argument("--rare", action="store_true", help="ranks 5-6, packet-boundary sizes, rare dtypes (FZ54B_RARE)")
     a = ap.parse_args()
+    if a.rare and not RARE:  # the mode is read at import, by this process and the workers alike
+        os.environ["FZ54B_RARE"] = "1"
+        return subprocess.call([sys.executable, __file__] + sys.argv[1:])
     if a.print or a.coverage:
         seen: dict = {}
         for k in range(a.n):

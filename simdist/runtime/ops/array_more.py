@@ -486,7 +486,7 @@ def shape_n(input: Sequence[Any], out_type: Any = dtypes.int32, name: str | None
     if ot.name not in _INT_INDEX:
         raise errors.InvalidArgumentError(None, None, f"Value for attr 'out_type' of {args.tf_name(ot)} is not in the "
                                           "list of allowed values: int32, int64 [Op:ShapeN]")
-    if isinstance(input, (list, tuple, np.ndarray)) and len(input) == 0:
+    if isinstance(input, (list, tuple, np.ndarray, Tensor)) and len(input) == 0:   # (a tensor: its rows, none)
         from simdist.runtime.ops.list_inputs import empty_list
         raise empty_list("ShapeN", "input", typed=False)
     # (the list converts as one type attr's: after the first element, Python values take its dtype,

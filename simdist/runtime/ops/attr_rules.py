@@ -133,8 +133,25 @@ def list_input(op_type: str, arg: str, value: Any, number_attr: str = "N", fast:
         raise ValueError(f"expected a sequence for attr {number_attr}, got an ndarray with rank {value.ndim} instead")
     if isinstance(value, np.ndarray) and value.shape == (0,):
         return   # (no element for CheckOneInput to refuse: the fast path takes it as N=0; fz29b)
-    if isinstance(value, (np.ndarray, np.generic)):
+    if not _fast_path_iterates(value):
         raise TypeError(f"Expected list for '{arg}' argument to '{_snake(op_type)}' Op, not {value!r}.")
+
+
+def _fast_path_iterates(value: Any) -> bool:
+    """Whether TF's eager fast path reads `value` as a list input (pywrap_tfe_src.cc: PySequence_Fast, then
+    CheckOneInput per item): a list or tuple, a tensor or resource variable of rank >= 1 (its rows), a 1-d float64
+    ndarray (its np.float64 items are Python floats). A 0-d tensor or variable, a Python or NumPy scalar, a string,
+    None or a 1-d ndarray of another dtype go to the op's eager fallback, whose list check is the TypeError before
+    any attribute's allowed values are read: `shape_n(scalar_tensor, out_type=tf.float64)` is TypeError, not
+    the NodeDef's out_type error (fz64, fz62gen seed 64406 #5; observed on TF 2.21)."""
+    from simdist.runtime.tensor import Tensor
+    if isinstance(value, (list, tuple)):
+        return True
+    if isinstance(value, Tensor) or _resource_variable(value):
+        return value.shape.rank is None or value.shape.rank >= 1
+    if isinstance(value, np.ndarray):
+        return value.ndim == 1 and value.dtype == np.float64
+    return False
 
 
 def list_items_fast(*values: Any) -> bool:

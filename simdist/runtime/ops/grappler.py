@@ -336,11 +336,11 @@ def _simplified(rec: Any, kind: str, x: Tensor, y: Tensor) -> Tensor | None:
     x_one = kind == "Mul" and _is_ones(rec, x)
     y_one = kind in ("Mul", "RealDiv") and _is_ones(rec, y)
     if y.shape.as_list() == out and ((x_one or (x_zero and kind == "AddV2"))):
-        return _forward(y)
+        return _forward(y, folded=True)
     if y.shape.as_list() == out and x_zero and kind == "Sub":
         return dispatch.execute(unary.NEG, (y,))
     if x.shape.as_list() == out and (y_one or y_zero):
-        return _forward(x)
+        return _forward(x, folded=True)
     if x.shape.as_list() == out and (x_one or (x_zero and kind == "AddV2")):
         return array.broadcast_to(y, out)
     if y.shape.as_list() == out and (y_one or y_zero):
@@ -348,13 +348,14 @@ def _simplified(rec: Any, kind: str, x: Tensor, y: Tensor) -> Tensor | None:
     return None
 
 
-def _forward(x: Tensor) -> Tensor:
+def _forward(x: Tensor, folded: bool = False) -> Tensor:
     """x as the simplified op's output: an Identity, which the dependency optimizer then removes, so
-    the op's consumers read x's node (its name orders an AddN: `_by_name`)."""
+    the op's consumers read x's node (its name orders an AddN: `_by_name`). `folded`: constant folding's (an Add
+    tree behind it is AddOpsRewrite's in the second iteration: `_add_ops_rule`)."""
     from simdist.runtime import symbolic
     from simdist.runtime.ops import array
     out = array.identity(x)
-    symbolic.forwarded(out, x)
+    symbolic.forwarded(out, x, folded)
     return out
 
 
@@ -1512,6 +1513,7 @@ def _add_ops_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     for x = 0.0010004). Shapes of equal size that differ leave the order to TF's hash map: not
     rewritten then. Only a tree that absorbed a node is rewritten (a single Add keeps its
     operands' order, which decides a NaN's payload); a sum of constants is a folded leaf."""
+    from simdist.runtime import symbolic
     from simdist.runtime.ops import dispatch, math, static_shapes
     from simdist.runtime.tensor import convert_to_tensor
     a, b = tensors
@@ -1519,13 +1521,17 @@ def _add_ops_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
         return None
     leaves: list[Tensor] = []
     absorbed: list[Tensor] = []
+    late = [False]   # (an Add reached past a node constant folding removed: the second iteration's tree)
 
     def absorb(t: Tensor) -> None:
-        node = rec.producer(t)
+        inner, passed = _past_sole_identities(rec, t)
+        node = rec.producer(inner)
         # (a sum of constants is a Const node by then, folded: a leaf, as ConstantPushDown's `C + Y`)
-        if node is not None and node.op.name in _ADD_OPS and t.dtype == a.dtype and _sole(t) \
-                and not _folds(rec, t):
-            absorbed.append(t)
+        if node is not None and node.op.name in _ADD_OPS and inner.dtype == a.dtype and _sole(inner) \
+                and not _folds(rec, inner):
+            absorbed.extend(passed + [inner])
+            late[0] = late[0] or any(rec.producer(p).op.name not in ("Identity", "StopGradient") or
+                                     symbolic.folded_forward(p) for p in passed)
             for k in range(len(node.ins)):
                 absorb(rec.input_tensor(node, k))
         else:
@@ -1534,6 +1540,14 @@ def _add_ops_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     absorb(b)
     if not absorbed:
         return None
+    if late[0]:
+        # (AddOpsRewriteStage of the second iteration: the tree's leaves in its order once common_subgraph_elimination
+        # has sorted each Add's inputs by name, the removed node's consumers reading the Add behind it; the AddN it
+        # makes is not sorted again, no canonicalization running after it)
+        named = _canonical_tree_leaves(rec, a, b, a.dtype)
+        if named is None:
+            return None
+        leaves = named
     shapes = [static_shapes.graph_known_shape(t) for t in leaves]
     if any(shp is None or None in shp for shp in shapes):
         return None   # (ShapeIsSymbolicallyDefined: not modelled for dimensions the graph does not know)
@@ -1548,17 +1562,113 @@ def _add_ops_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     sums = []
     for key in sorted(groups, key=lambda k: int(np.prod(k))):
         g = groups[key]
-        g = _by_name(g, rec) or g
+        g = g if late[0] else (_by_name(g, rec) or g)
         if len(g) == 1:
             sums.append(g[0])
         elif all(t is g[0] for t in g):
             sums.append(dispatch.execute(math.MUL, (convert_to_tensor(len(g), dtype=a.dtype), g[0])))
+        elif late[0]:
+            was = rec.rewrites
+            rec.rewrites = False   # (the second iteration's AddN, in the tree's order: not sorted again)
+            try:
+                sums.append(dispatch.execute(math.ADD_N, tuple(g)))
+            finally:
+                rec.rewrites = was
         else:
             sums.append(dispatch.execute(math.ADD_N, tuple(g)))
     out = sums[0]
     for g_sum in sums[1:]:
         out = dispatch.execute(math.ADD, (out, g_sum))
     return out
+
+
+def _past_sole_identities(rec: Any, t: Tensor) -> tuple[Tensor, list[Tensor]]:
+    """t read past the nodes that feed only the next op and that the first iteration removes: Identity and
+    StopGradient (the model pruner's), and a Mul/RealDiv/AddV2/Sub that constant folding simplifies to an Identity of
+    one operand (`_simplified`: `ones * (a + b)`), which the dependency optimizer then removes; with the tensors
+    passed. So the second iteration's AddOpsRewriteStage absorbs the Add behind them: inside tf.function
+    `x + (1 + 0 * zeros_like(x)) * (log1p(e) + relu(-x))` — weighted_cross_entropy_with_logits of zero labels — is
+    AddN(x, Log1p, Relu) sorted by name (TF 2.21 observed: (x + L) + R in bfloat16 for an argument named `lg`,
+    (L + R) + x for `zz`; fz64, the rare-shape fz54b seed 64502 #0)."""
+    passed: list[Tensor] = []
+    while True:
+        node = rec.producer(t)
+        if node is None or node.op is None or not _sole(t):
+            return t, passed
+        if node.op.name in ("Identity", "StopGradient") and len(node.ins) == 1:
+            inner = rec.input_tensor(node, 0)
+        elif node.op.name in ("Mul", "RealDiv", "AddV2", "Sub") and len(node.ins) == 2:
+            inner = _simplified_operand(rec, node.op.name, rec.input_tensor(node, 0), rec.input_tensor(node, 1))
+        else:
+            inner = None
+        if inner is None:
+            return t, passed
+        passed.append(t)
+        t = inner
+
+
+def _simplified_operand(rec: Any, kind: str, x: Tensor | None, y: Tensor | None) -> Tensor | None:
+    """The operand `_simplified` forwards as it is (an Identity of it, not a Neg or a BroadcastTo), else None."""
+    if x is None or y is None or not _on("constant_folding") or \
+            not all(_is_float(v) or v.dtype.is_complex for v in (x, y)):
+        return None
+    out = list(np.broadcast_shapes(tuple(x.shape.as_list()), tuple(y.shape.as_list())))
+    x_zero = kind == "AddV2" and _zeros_folded(rec, x)
+    y_zero = kind in ("AddV2", "Sub") and _zeros_folded(rec, y)
+    x_one = kind == "Mul" and _ones_folded(rec, x)
+    y_one = kind in ("Mul", "RealDiv") and _ones_folded(rec, y)
+    if y.shape.as_list() == out and (x_one or x_zero):
+        return y
+    if x.shape.as_list() == out and (y_one or y_zero):
+        return x
+    return None
+
+
+def _canonical_tree_leaves(rec: Any, a: Tensor, b: Tensor, dtype: Any) -> list[Tensor] | None:
+    """The leaves of the Add tree at Add(a, b) in its order after CanonicalizeNode sorted every Add's inputs by their
+    nodes' names, each input named as the node it reads once the removable nodes are gone (`_past_sole_identities`).
+    TF 2.21 observed: `x + (1 + 0 * zeros_like(x)) * (log1p(e) + relu(-x))` of float64 sums (x + L) + R for an
+    argument named `a`, whose name sorts before the inner Add's `add`, and (L + R) + x for `lg` (fz64). None where a
+    name is unknown."""
+    from simdist.runtime import symbolic
+    out: list[Tensor] = []
+
+    def visit(ts: list) -> bool:
+        keyed = []
+        for t in ts:
+            inner, _ = _past_sole_identities(rec, t)
+            name = symbolic.optimized_name(inner)
+            if name is None:
+                return False
+            keyed.append((name, t, inner))
+        for _, t, inner in sorted(keyed, key=lambda e: e[0]):   # (stable: one input twice keeps its place)
+            node = rec.producer(inner)
+            if node is not None and node.op.name in _ADD_OPS and inner.dtype == dtype and _sole(inner) \
+                    and not _folds(rec, inner):
+                if not visit([rec.input_tensor(node, k) for k in range(len(node.ins))]):
+                    return False
+            else:
+                out.append(t)
+        return True
+    return out if visit([a, b]) else None
+
+
+def _ones_folded(rec: Any, t: Tensor) -> bool:
+    """IsOnes of t once constant folding has run: a Const of ones or OnesLike (`_is_ones`), or a value computed from
+    literals and a materialized ZerosLike/OnesLike (`_materialized`: `1 + 0 * zeros_like(x)`)."""
+    from simdist.runtime.ops import dispatch
+    return _is_ones(rec, t) or (_materialized(rec, t) and _ones(np.asarray(dispatch.raw(t))))
+
+
+def _zeros_folded(rec: Any, t: Tensor) -> bool:
+    """IsZeros of t once constant folding has run (`_zeros`, or a materialized value of zeros)."""
+    from simdist.runtime.ops import dispatch
+    if _zeros(rec, t):
+        return True
+    if not _materialized(rec, t):
+        return False
+    v = np.asarray(dispatch.raw(t))
+    return v.size > 0 and v.dtype.kind in "fcV" and bool(np.all(v == 0))
 
 
 # --- arithmetic_optimizer.cc RemoveNegationStage
@@ -2081,7 +2191,7 @@ def _reduction_identity(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
         if not (attrs or {}).get("keepdims") or \
                 any(not -len(shape) <= a < len(shape) or shape[a] != 1 for a in ax):
             return None
-    return _forward(x)
+    return _forward(x, folded=True)   # (constant folding's SimplifyReduction)
 
 
 def _rules() -> dict[Any, Any]:

@@ -747,9 +747,15 @@ def truediv(x: Any, y: Any, name: str | None = None) -> Tensor:
 def divide(x: Any, y: Any, name: str | None = None) -> Tensor:
     """`tf.math.divide` (math_ops.divide): without a name, a non-tensor x is converted to y's dtype
     first, then `x / y` (so `divide(2, int64)` is float64 where truediv refuses the pair); with a
-    name it is truediv (clause ops.conversion)."""
+    name it is truediv (clause ops.conversion) in the scope `name` (DivideDelegateWithName hands the name to
+    _truediv_python3, whose `name_scope(name, "truediv")` names the RealDiv: `divide(int_a, int_b, name="n28")`
+    inside tf.function is the node `n28` after `n28/Cast` and `n28/Cast_1`, which orders an AddN reading it;
+    simdist had named it `RealDiv`; fz64, fz54b seed 64101 #6)."""
     if name is not None:
-        return truediv(x, y)
+        scope = graph_names.op_scope(name, "RealDiv")
+        with scope:
+            out = truediv(x, y)
+        return scope.claim(out)   # type: ignore[no-any-return]
     if not _tensorlike(x):
         x = convert_to_tensor(x, dtype=_t(y).dtype if _tensorlike(y) else None)
     return x / y   # the operator: its wrapper may hand the pair to y's __rtruediv__ (_truediv_operator)

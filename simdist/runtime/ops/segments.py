@@ -176,10 +176,24 @@ def _unsorted(kind: str, name: str) -> Any:
         flat = segment_ids_below(ids, shape[0], name, data.size)
         out = _start(shape, data.dtype, kind, finite=True)
         keep = flat >= 0
+        if kind == "prod" and data.dtype.kind == "c":
+            _complex_prod_rows(out, flat[keep], data[keep])
+            return out
         with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
             _fold_at(kind, out, flat[keep], data[keep])
         return out
     return forward
+
+
+def _complex_prod_rows(out: np.ndarray, ids: np.ndarray, data: np.ndarray) -> None:
+    """UnsortedSegmentProd of complex data: UnsortedSegmentFunctor multiplies each row into its segment's output row
+    as one Eigen expression (`output.chip(j) * data.chip(i)`), so a row's packet columns take the textbook product
+    and its tail std::complex's operator*, Annex G's recovery of infinities included (complex_mul.multiply over
+    the row's flat order): a [7, 3, 9] complex128 segment whose column 26 meets inf - 1j is -inf - inf·j in TF 2.21,
+    NaN by NumPy's product (fz64, the rare-shape fz54b seed 64503 #4)."""
+    from simdist.runtime.ops import complex_mul
+    for i, j in enumerate(ids.tolist()):
+        out[j] = complex_mul.multiply(out[j], data[i])
 
 
 def _rows_read(arrays: Any, out: Any, attrs: Any) -> float:

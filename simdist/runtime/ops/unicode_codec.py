@@ -21,6 +21,7 @@ import codecs
 from typing import Any
 
 from simdist.runtime import errors as tf_errors
+from simdist.runtime.ops import attr_rules
 
 __all__ = ["decode", "encode", "check_attrs", "OUTPUT_ENCODINGS"]
 
@@ -59,16 +60,18 @@ def _text_attr(v: Any, name: str) -> str:
 
 
 def check_attrs(op: str, errors: Any, replacement_char: Any, output_encoding: Any = None) -> tuple[str, int, str]:
-    """(errors, replacement_char, output encoding) checked as TF's attrs and kernel check them."""
-    err = _text_attr(errors, "errors")
+    """(errors, replacement_char, output encoding) checked as TF's attrs and kernel check them: the generated
+    wrapper converts every attr first, in its order (make_str of output_encoding, of errors; None as
+    replacement_char is 65533, then make_int, which takes 1.5 as 1 and an eager scalar tensor, and refuses a
+    string, a vector, a graph tensor with TypeError), and only then are the OpDef's allowed lists read (eager
+    InvalidArgumentError, a graph's ValueError): `unicode_encode(x, 'latin1', replacement_char=<string
+    tensor>)` is the TypeError (fz64, fz62gen seed 64402 #5; observed on TF 2.21)."""
     out = _text_attr(output_encoding, "output_encoding") if output_encoding is not None else "UTF-8"
+    err = _text_attr(errors, "errors")
+    rc = attr_rules.make_int(65533 if replacement_char is None else replacement_char, "replacement_char")
     if output_encoding is not None:
         _attr_list(op, "output_encoding", out, OUTPUT_ENCODINGS)
     _attr_list(op, "errors", err, _ERRORS)
-    if isinstance(replacement_char, str) or not isinstance(replacement_char, (int,)) and \
-            not hasattr(replacement_char, "__index__"):
-        raise TypeError(f"Expected int for argument 'replacement_char' not {replacement_char!r}.")
-    rc = int(replacement_char)
     if not 0 <= rc <= 0x10FFFF:
         raise tf_errors.InvalidArgumentError(None, None, f"replacement_char out of unicode codepoint range [Op:{op}]")
     return err, rc, out
