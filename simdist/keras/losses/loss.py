@@ -16,7 +16,7 @@ from typing import Any
 from simdist import tf
 from simdist.keras import config, dtype_policies, traced
 from simdist.keras.losses import _ops as ops
-from simdist.keras.naming import auto_name
+from simdist.keras.naming import auto_name, name_scope
 from simdist.keras.tensor_attributes import get_keras_mask
 from simdist.keras.keras_saveable import KerasSaveable
 
@@ -51,18 +51,22 @@ class Loss(KerasSaveable):
 
     def __call__(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> Any:
         in_mask = get_keras_mask(y_pred)
-        # (a Python list is one array here; Keras 3 maps over lists as structures: clause
-        # keras.loss.shapes)
-        y_pred = ops.convert_to_tensor(y_pred, dtype=self.dtype)
-        y_true = ops.convert_to_tensor(y_true, dtype=self.dtype)
-        losses = self.call(y_true, y_pred)
-        out_mask = get_keras_mask(losses)
-        if in_mask is not None and out_mask is not None:
-            mask = tf.logical_and(tf.cast(in_mask, tf.bool), tf.cast(out_mask, tf.bool))
-        else:
-            mask = in_mask if in_mask is not None else out_mask
-        return reduce_weighted_values(losses, sample_weight=sample_weight, mask=mask, reduction=self.reduction,
-                                      dtype=self.dtype)
+        # (inside Keras's name scope of the loss's name, as Keras 3's Loss.__call__: in a tf.function its ops are
+        # `binary_crossentropy/mul` ..., names Grappler sorts a commutative op's inputs by: an argument `a_true` sorts
+        # before `binary_crossentropy/Log`, so of two NaNs the label's comes out; clause ops.packet-paths)
+        with name_scope(self.name):
+            # (a Python list is one array here; Keras 3 maps over lists as structures: clause
+            # keras.loss.shapes)
+            y_pred = ops.convert_to_tensor(y_pred, dtype=self.dtype)
+            y_true = ops.convert_to_tensor(y_true, dtype=self.dtype)
+            losses = self.call(y_true, y_pred)
+            out_mask = get_keras_mask(losses)
+            if in_mask is not None and out_mask is not None:
+                mask = tf.logical_and(tf.cast(in_mask, tf.bool), tf.cast(out_mask, tf.bool))
+            else:
+                mask = in_mask if in_mask is not None else out_mask
+            return reduce_weighted_values(losses, sample_weight=sample_weight, mask=mask, reduction=self.reduction,
+                                          dtype=self.dtype)
 
     def call(self, y_true: Any, y_pred: Any) -> Any:
         raise NotImplementedError

@@ -677,7 +677,24 @@ def finished_phases() -> list[tuple[bool, dict[str, Any]]]:
     remap.update({name: _contraction_fusion for name in _FUSED_ACTIVATIONS + ("LeakyRelu",)})
     remap.update({name: _bias_fusion for name in ("BiasAdd", "AddV2", "Add")})
     remap["BiasAddGrad"] = _conv_bias_grad_fusion
-    return [(True, push), (False, arith), (False, remap), (True, {"AddN": _add_n_forwarding})]
+    phases = [(True, push), (False, arith), (False, remap), (True, {"AddN": _add_n_forwarding})]
+    return [(forward, {name: _unsorted(rule) for name, rule in rules.items()}) for forward, rules in phases]
+
+
+_FINISHING = [0]   # > 0 while a rule on the finished graph runs: the nodes it makes are not sorted (`_sorted_operands`)
+
+
+def _unsorted(rule: Any) -> Any:
+    """A finished-graph rule during which `_sorted_operands` leaves the ops it makes as it makes them."""
+    def run(view: Any, i: int) -> Tensor | None:
+        _FINISHING[0] += 1
+        try:
+            return rule(view, i)   # type: ignore[no-any-return]
+        finally:
+            _FINISHING[0] -= 1
+    run.__name__ = getattr(rule, "__name__", "rule")
+    run.__doc__ = getattr(rule, "__doc__", None)
+    return run
 
 
 def _unforwarded(view: Any, j: int) -> int:
@@ -1072,6 +1089,10 @@ def _finished_mul(view: Any, i: int) -> Tensor | None:
 def _mul_rules(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     """Mul: constant folding's simplifications (`_mul_rule`), then the Tile stage (`_mul_tile`). (ConstantPushDown
     and MinimizeBroadcasts, which read consumers, run on the finished graph: `finished_phases`.)"""
+    from simdist.runtime.ops import math
+    swapped = _sorted_operands(rec, math.MUL, tensors, attrs)
+    if swapped is not None:
+        return swapped
     r = _mul_rule(rec, tensors, attrs)
     if r is None and _on("arithmetic_optimization"):
         # (Grappler sorts a commutative op's inputs by their nodes' names first, bytewise, and tiles only with the
@@ -1151,6 +1172,10 @@ def _add_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     """AddV2(x, zeros) or AddV2(zeros, x) of floats or complex numbers, zeros a constant or a
     ZerosLike (whose shape TF knows) -> x itself (`_simplified`: broadcast only when the zeros have
     the output's shape): so -0.0 + 0.0 is -0.0 inside tf.function, +0.0 eagerly."""
+    from simdist.runtime.ops import math
+    swapped = _sorted_operands(rec, math.ADD, tensors, attrs)
+    if swapped is not None:
+        return swapped
     a, b = tensors
     if a.dtype.is_complex and (_pruned_op(rec, a) == "Neg" or _pruned_op(rec, b) == "Neg"):
         # (RemoveNegationStage before SimplifyAggregation: `a + (-b)` is Sub(a, b), `(-a) + b` Sub(b, a), of one
@@ -1412,6 +1437,38 @@ def _aggregation(tensors: Any) -> Tensor | None:
     if not x.dtype.is_complex or len(tensors) < 2:
         return None
     return dispatch.execute(math.MUL, (convert_to_tensor(len(tensors), dtype=x.dtype), x))
+
+
+# --- canonicalizer.cc CanonicalizeNode: a commutative op's two inputs sorted by their nodes' names
+def _sorted_operands(rec: Any, op: Any, tensors: Any, attrs: Any, finished: bool = False) -> Tensor | None:
+    """A commutative binary op (AddV2, Mul, SquaredDifference, AddN of two) of real floats whose second input's node
+    name sorts before its first's, run with its inputs swapped; None where they are in order, a name is unknown or
+    the arithmetic optimizer is off. ArithmeticOptimizer's DedupComputations canonicalizes every node first
+    (utils/canonicalizer.cc: std::sort of the input strings), so the kernel's first operand is the one whose name
+    sorts first, and of two NaNs at one element the x86 instruction returns that one's: inside tf.function
+    `lambda y, p: y * p` keeps p's NaN, `lambda a, b: a * b` a's (TF 2.21 observed, /work/wt/fix64n_logs/p_opts.py;
+    the sort goes with arithmetic_optimization off, with CSE, constant folding or dependency optimization off it
+    stays; Maximum and Minimum, not is_commutative, keep the written order: nsweep64's p11.py). Not the nodes a rule on
+    the finished graph makes (MinimizeBroadcasts, ConstantPushDown: TF's rewritten nodes keep the names of the nodes
+    they replace, which simdist does not give them), unless that rule asks (`finished`: FuseSquaredDiff's node, whose
+    inputs are the Python's)."""
+    from simdist.runtime import symbolic
+    from simdist.runtime.ops import dispatch
+    if len(tensors) != 2 or not _on("arithmetic_optimization") or (_FINISHING[0] and not finished):
+        return None
+    x, y = tensors
+    if x is y or x.dtype not in _FLOATS or y.dtype not in _FLOATS:
+        return None
+    nx, ny = symbolic.optimized_name(x), symbolic.optimized_name(y)
+    if nx is None or ny is None or not ny < nx:
+        return None
+    return dispatch.execute(op, (y, x), attrs)   # type: ignore[no-any-return]
+
+
+def _squared_difference_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
+    """SquaredDifference: its inputs in Grappler's canonical order (`_sorted_operands`)."""
+    from simdist.runtime.ops import math
+    return _sorted_operands(rec, math.SQUARED_DIFFERENCE, tensors, attrs)
 
 
 # --- the inputs of an aggregate sorted by node name (ArithmeticOptimizer's canonical input order)
@@ -1716,6 +1773,8 @@ def _add_n_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     from simdist.runtime.ops import dispatch, math
     if all(t is tensors[0] or (t.dtype.is_complex and rec.same_node(t, tensors[0])) for t in tensors):
         return _aggregation(tensors)
+    if len(tensors) == 2 and _on("arithmetic_optimization"):
+        return _sorted_operands(rec, math.ADD_N, tensors, attrs)
     if len(tensors) <= 2 or not (_is_float(tensors[0]) or tensors[0].dtype.is_complex):
         return None
     const = [_folded_const(rec, t) for t in tensors]
@@ -1853,6 +1912,15 @@ def _square_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     node = rec.producer(a)
     if node is None or node.op.name != "Sub" or not _sole(a):
         return None
+    if a.dtype in _FLOATS:
+        # (the fused SquaredDifference(x, y) is canonicalized in the next iteration: its inputs by their nodes' names,
+        # so `tf.square(y - p)` keeps p's NaN of two, `tf.square(a - b)` a's; `_sorted_operands`)
+        from simdist.runtime.ops import dispatch, math
+        x, y = rec.input_tensor(node, 0), rec.input_tensor(node, 1)
+        swapped = _sorted_operands(rec, math.SQUARED_DIFFERENCE, (x, y), attrs, finished=True)
+        if swapped is not None:
+            _absorb(a)
+        return swapped
     if a.dtype.is_complex or a.dtype in _SQUARED_DIFFERENCE_TYPES:
         return None
     raise errors.InvalidArgumentError(
@@ -2207,7 +2275,8 @@ def _rules() -> dict[Any, Any]:
             reductions.PROD: _owned(cf, _reduction_identity),
             math.REALDIV: _div_rule, xfunctions.XDIVY: _xdivy_rule, xfunctions.MUL_NO_NAN: _owned(cf, _mul_no_nan_rule), math.POW: _owned(ao, _pow_rule), unary.LOG: _owned(ao, _log_rule),
             math.SUB: _sub_rule, math.ADD: _add_rule, unary.RECIPROCAL: _owned(ao, _reciprocal_rule),
-            math.ADD_N: _owned(cf, _add_n_rule), math.MUL: _mul_rules, array.ONES_LIKE: _owned(cf, _ones_like_rule),
+            math.ADD_N: _owned(cf, _add_n_rule), math.MUL: _mul_rules,
+            math.SQUARED_DIFFERENCE: _owned(ao, _squared_difference_rule), array.ONES_LIKE: _owned(cf, _ones_like_rule),
             array.RESHAPE: _owned(ao, _reshape_rule), array.SQUEEZE: _owned(cf, _squeeze_rule),
             array.IDENTITY: _owned("dependency_optimization", _identity_rule),
             activations.SOFTMAX: _owned(cf, _softmax_folded), unary.NEG: _owned(ao, _involution("Neg")),

@@ -1112,7 +1112,15 @@ def _add_n(*arrays: np.ndarray) -> np.ndarray:
     if len(arrays) == 1:
         return arrays[0].copy()
     out = _add_n_chain(*arrays)
-    return _bf16_add_n_nans(arrays, out) if out.dtype == _BF16 and out.size else out
+    if out.dtype == _BF16 and out.size:
+        return _bf16_add_n_nans(arrays, out)
+    if out.dtype.kind == "f" and out.size and all(np.asarray(a).dtype == out.dtype for a in arrays):
+        # (the Add2..Add8 functors' `in0 + in1 + ...`, packets and scalar tail alike: each x86 add returns its first
+        # NaN operand, so of several NaNs at one element the first input's; NumPy's chain kept a later one at a
+        # tail element: add_n([a, b]) of float32 [36] at [35]; fix64n, TF 2.21 observed)
+        from simdist.runtime.ops.nan_operands import first_nan
+        return first_nan(out, *arrays)
+    return out
 
 
 def _bf16_add_n_nans(arrays: tuple, out: np.ndarray) -> np.ndarray:
