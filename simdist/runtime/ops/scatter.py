@@ -755,8 +755,33 @@ def unsorted_segment_sum(data: Any, segment_ids: Any, num_segments: Any, name: s
         # (the type attr is checked before the shapes: eagerly, and by op_def_library before the
         # shape function in a graph; fz11, fz4 seed 43 #26)
         _SEGMENT_RULE((d.dtype,), None)
-    d, ids, shape = unsorted_segment_args(d, segment_ids, num_segments, "UnsortedSegmentSum")
-    return segments_unknown(dispatch.execute(array.SCATTER_ROWS, (d, ids), {"shape": shape}), num_segments)
+    return unsorted_segment_run(array.SCATTER_ROWS, d, segment_ids, num_segments, "UnsortedSegmentSum")
+
+
+def unsorted_segment_run(op: Any, d: Tensor, segment_ids: Any, num_segments: Any, opname: str) -> Tensor:
+    """An unsorted segment op's checks and kernel; in a dry run of a traced function (dispatch.refused) a kernel's
+    refusal that only the probes make (data's first dimensions not the ids' where the graph knows neither, an id
+    of the ids' fill at or past a num_segments placeholder's probe) goes on with a stand-in of the shape
+    UnsortedSegmentReductionShapeFn gives: [num_segments] + data's dimensions past the ids' rank, unknown where
+    data's are, an unknown rank from data or ids of unknown rank (`unsorted_segment_sum(x [None, 3], ids [4], 5)`
+    is [5, 3] in TF's trace; fix64s)."""
+    try:
+        dd, ids, shape = unsorted_segment_args(d, segment_ids, num_segments, opname)
+        out = dispatch.execute(op, (dd, ids), {"shape": shape})
+    except errors.OpError as e:
+        out = _segment_standin(e, d, segment_ids, num_segments)
+    return segments_unknown(out, num_segments)
+
+
+def _segment_standin(err: errors.OpError, d: Tensor, segment_ids: Any, num_segments: Any) -> Tensor:
+    """`unsorted_segment_run`'s stand-in past `err` (raised where dispatch.refused raises it: eagerly, outside a
+    dry run, or an error TF's trace raises too)."""
+    ids = _t(segment_ids)
+    nv = dispatch.static_value(num_segments) if isinstance(num_segments, Tensor) else num_segments
+    rows = max(int(np.asarray(nv).reshape(-1)[0]) if np.size(nv) else 0, 0)
+    shape = (rows,) + tuple(d.shape.as_list()[ids.ndim:])
+    out = dispatch.refused(err, d.dtype, shape)
+    return static_shapes.standin("UnsortedSegmentSum", (d, ids), out, {})
 
 
 def segments_unknown(out: Tensor, num_segments: Any) -> Tensor:
