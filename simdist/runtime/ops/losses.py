@@ -138,6 +138,19 @@ XENT.trace_shape = _infer_ctx.trace_shape("SoftmaxCrossEntropyWithLogits")
 # each as its own tensor (lanes/forms.py passes lanes=R)
 XENT.lane_forward = _xent
 SPARSE_XENT.lane_forward = _sparse_xent
+
+
+def _xent_standin(known: Any, arrays: Any, attrs: dict) -> tuple:
+    """The cross entropy ops' shape function past a kernel's refusal of a dry run's probes (labels of the ids'
+    fill past a probe's class count, batches the graph does not know): loss [batch] and backprop [batch, classes]
+    of the features (rank 2 by WithRank; their static dimensions `static_shapes` marks from the inputs; fix64s)."""
+    f = np.shape(arrays[0])
+    b = f[0] if len(f) >= 1 else 1
+    c = f[-1] if len(f) == 2 else 1
+    return ((b,), (b, c))
+
+
+SPARSE_XENT.standin_known = _xent_standin
 def _l2_loss(a: np.ndarray) -> np.ndarray:
     """L2Loss: l2loss_op.cc's `(input.flat<T>().square() * T(0.5)).sum()`, each half square summed in Eigen's
     SumReducer order for a full reduction (sum_order.py; NumPy's pairwise sum where the order is not modelled),
@@ -308,15 +321,49 @@ def sparse_softmax_cross_entropy_with_logits(labels: Any, logits: Any, name: str
         except ValueError:   # (NumPy: shapes that do not broadcast, TF's Equal: InvalidArgumentError)
             same = False
         if not same or len(gshape) == 0:
-            raise errors.InvalidArgumentError(None, None, "Condition x == y did not hold.")
+            # (an assert when the graph runs: a dry run's probes that disagree go on past it, dispatch.graph_assert)
+            dispatch.graph_assert(errors.InvalidArgumentError(None, None, "Condition x == y did not hold."))
     if klog is not None and len(gshape) == 2:
         cost, _ = dispatch.execute(SPARSE_XENT, (precise, labels_t))
     else:
-        outer = int(np.prod(gshape[:-1], dtype=np.int64))
-        flat_logits, flat_labels = array.reshape(precise, [outer, gshape[-1]]), array.reshape(labels_t, [-1])
-        cost, _ = dispatch.execute(SPARSE_XENT, (flat_logits, flat_labels))
-        cost = array.reshape(cost, lshape)
+        try:
+            outer = int(np.prod(gshape[:-1], dtype=np.int64))
+            flat_logits = array.reshape(precise, [outer, gshape[-1] if gshape else 1])
+            flat_labels = array.reshape(labels_t, [-1])
+            if context.in_function():   # (reshape(logits, [-1, shape(logits)[-1]]), reshape(labels, [-1]): the
+                # sizes the graph knows, not the probes')
+                outer_known = klog is not None and None not in klog[:-1]
+                flat_logits = static_shapes.mark(flat_logits, (not outer_known, klog is None or klog[-1] is None))
+                flat_labels = static_shapes.mark(flat_labels, (klab is None or None in klab,))
+            cost, _ = dispatch.execute(SPARSE_XENT, (flat_logits, flat_labels))
+            n, want = int(np.prod(cost.shape.as_list())), int(np.prod(lshape, dtype=np.int64))
+            if n != want and context.in_function():   # (sizes only the probes give: shape(labels) or the cost's
+                # size unknown to the graph, else nn_ops' static check above refused them)
+                raise errors.InvalidArgumentError(None, None, f"Input to reshape is a tensor with {n} values, but the "
+                                                  f"requested shape has {want} [Op:Reshape]")
+            cost = array.reshape(cost, lshape)
+        except errors.OpError as e:   # (a dry run's probes of shapes the graph does not know: the kernels' refusal
+            # when the graph runs; the cost's stand-in goes on, its static shape the labels' below)
+            cost = dispatch.refused(e, precise.dtype, lshape)
+        if context.in_function():
+            cost = _sparse_cost_shape(cost, klab, klog)
     return math.cast(cost, dtypes.float16) if logits_t.dtype == dtypes.float16 else cost
+
+
+def _sparse_cost_shape(cost: Tensor, klab: Any, klog: Any) -> Tensor:
+    """nn_ops.sparse_softmax_cross_entropy_with_logits' static shape past its reshapes (logits not of rank 2):
+    reshape(cost, shape(labels)) (Reshape infers the one dimension the labels' static shape leaves unknown from a
+    cost whose size the graph knows: the logits' outer dimensions all known), then set_shape(labels' static shape):
+    labels [3, None] by logits [3, 2, 5] give [3, 2], [None, None] by [3, 2, 5] give [None, None], [3, 2] by logits
+    of unknown rank [3, 2], labels of unknown rank an unknown rank (TF 2.21; fix64s)."""
+    if klab is None:
+        return static_shapes.mark_rank_unknown(cost)
+    if cost.ndim != len(klab):
+        return cost
+    flags = [d is None for d in klab]
+    if sum(flags) == 1 and klog is not None and None not in klog[:-1]:
+        flags = [False] * len(flags)
+    return static_shapes.mark(cost, tuple(flags))
 
 
 def _np_str(x: Tensor) -> str:
