@@ -2254,6 +2254,11 @@ def boolean_mask(tensor: Any, mask: Any, axis: Any = None, name: str = "boolean_
     t = _t(tensor)
     m = _t(mask)
     nm = m.ndim
+    from simdist.runtime.ops import static_shapes
+    if static_shapes.rank_unknown(m):   # (array_ops.boolean_mask reads the mask's static rank: None is refused, in
+        # a trace, whatever a dry run's probe; TF 2.21, fix64s)
+        raise ValueError("Number of mask dimensions must be specified, even if some dimensions are None.  E.g. "
+                         "shape=[None] is ok, but shape=None is not.")
     if nm == 0:   # (array_ops.boolean_mask checks the mask before it reads axis; fz14 seed 1420261202 #197)
         raise ValueError("mask cannot be scalar.")
     raw = 0 if axis is None else int(axis)
@@ -2262,7 +2267,6 @@ def boolean_mask(tensor: Any, mask: Any, axis: Any = None, name: str = "boolean_
     # (assert_is_compatible_with on the static shapes: a dimension the graph does not know is
     # compatible, and the gather meets the run-time sizes: a mask [True, False] of an input_signature
     # [None, 1] argument with one row takes it; fz27b, fz4 seed 2701 #196)
-    from simdist.runtime.ops import static_shapes
     known, mk = static_shapes.known_shape(t), static_shapes.known_shape(m)
     if known is not None and mk is not None:
         # (the static check slices with the axis as given: a negative axis whose slice ends at 0,
@@ -2274,8 +2278,9 @@ def boolean_mask(tensor: Any, mask: Any, axis: Any = None, name: str = "boolean_
     flat = reshape(t, shp[:ax] + [lead] + shp[ax + nm:])
     idx = squeeze(math.where(reshape(m, [-1])), axis=[1])
     out = gather(flat, idx, axis=ax)
-    if known is None:   # (an unknown rank: nothing is known but the axis' unknown count)
-        return static_shapes.mark_dim(out, ax)
+    if known is None:   # (an unknown rank: set_shape of the tensor's unknown shape concatenated, an unknown rank;
+        # boolean_mask of a tensor of unknown rank by a [2, 3] mask is of unknown rank in TF 2.21; fix64s)
+        return static_shapes.mark_rank_unknown(out)
     # (as many rows as the mask's trues; the other dimensions the tensor's static ones, which TF's set_shape of the
     # reshaped tensor keeps: boolean_mask(x, m, axis=1) of an input_signature [None, None] is (None, None); fz50)
     flags = [d is None for d in known[:ax]] + [True] + [d is None for d in known[ax + nm:]]

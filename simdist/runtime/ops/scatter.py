@@ -161,6 +161,10 @@ def _batch_gather_nd_checks(p: Tensor, idx: Tensor, batch_dims: Any) -> None:
         shape = static_shapes.known_shape(t)
         if shape is not None and batch_dims >= len(shape):
             raise ValueError(f"Argument `batch_dims` = {batch_dims} must be less than rank(`{arg}`) = {len(shape)}")
+    if context.in_function() and static_shapes.rank_unknown(p):
+        # (batch_gather_nd unstacks shape(params)[:batch_dims], whose length the graph does not know for params of
+        # unknown rank: unstack's ValueError at trace; TF 2.21, fix64s)
+        raise ValueError("Cannot infer argument `num` from shape (None,)")
 
 
 def _batched_gather_nd(p: Tensor, idx: Tensor, b: int, attrs: dict | None = None) -> Tensor:
@@ -173,7 +177,27 @@ def _batched_gather_nd(p: Tensor, idx: Tensor, b: int, attrs: dict | None = None
     coords = np.stack(grids, -1).reshape(bshape + [1] * len(inner) + [b])
     coords = np.broadcast_to(coords, bshape + inner + [b]).astype(idx.dtype._np)
     full = array.concat([array.constant(coords), idx], axis=-1)
-    return dispatch.execute(GATHER_ND, (p, full), attrs)
+    out = dispatch.execute(GATHER_ND, (p, full), attrs)
+    return _batched_static(out, p, idx, b) if context.in_function() else out
+
+
+def _batched_static(out: Tensor, p: Tensor, idx: Tensor, b: int) -> Tensor:
+    """batch_gather_nd's static shape: its last reshape to concat(shape(params)[:b], shape(GatherNd)[1:]) keeps the
+    params' batch dimensions as the graph knows them, then the indices' inner ones and the params' past the index
+    depth (gather_nd(params [None]*3, indices [2, 5, 1], batch_dims=1) is [None, 5, None], of params [2, 3, 4] by
+    indices [2, None, 1] [2, None, 4]); an unknown rank where the graph knows no index depth (TF 2.21; fix64s)."""
+    kp, ki = static_shapes.known_shape(p), static_shapes.known_shape(idx)
+    if kp is None or ki is None or ki[-1] is None:
+        return static_shapes.mark_rank_unknown(out)
+    # (the flattened indices' reshape to [prod(params' batch), indices[b:]...] infers the batch from indices the
+    # graph knows in full; the last reshape infers its one unknown dimension from a GatherNd output of known size:
+    # params [None, 3, 4] by indices [2, 5, 1] is [2, 5, 4])
+    batch = int(np.prod(kp[:b])) if None not in kp[:b] else int(np.prod(ki[:b])) if None not in ki else None
+    gathered = [batch] + ki[b:-1] + kp[b + ki[-1]:]
+    dims = kp[:b] + gathered[1:]
+    if None not in gathered and dims.count(None) == 1:
+        dims = [0 if d is None else d for d in dims]
+    return static_shapes.mark(out, tuple(d is None for d in dims)) if len(dims) == out.ndim else out
 
 
 @RegisterGradient("GatherNd")
