@@ -978,8 +978,15 @@ def transpose(a: Any, perm: Any = None, conjugate: bool = False, name: str | Non
         seen.add(q)
     for i in range(nd):
         if i not in seen:
-            raise errors.InvalidArgumentError(None, None, f"{i} is missing from {{{','.join(map(str, p))}}}. "
+            err = errors.InvalidArgumentError(None, None, f"{i} is missing from {{{','.join(map(str, p))}}}. "
                                               "[Op:Transpose]")
+            # (TransposeShapeFn reads each perm entry's dimension without looking for repeats: the kernel's refusal
+            # when the graph runs; a trace goes on with out[i] = in[perm[i]], `transpose(x [2, 3, 4], [0, 0, 1])`
+            # is [2, 2, 3] in TF's; fix64s)
+            shp = t.shape.as_list()
+            out = dispatch.refused(err, t.dtype, [shp[d % nd] for d in p])
+            known = static_shapes.known_shape(t)
+            return static_shapes.mark(out, tuple(known is None or known[d % nd] is None for d in p))
     out = dispatch.execute(TRANSPOSE, (t,), {"perm": p})
     if no_rank and perm is not None:   # (TransposeShapeFn: the rank is the perm's length, no dimension known;
         # a perm of fewer than 2 entries could be a scalar's or a vector's: the input's unknown shape)
