@@ -1886,8 +1886,10 @@ def gather(params: Any, indices: Any, validate_indices: Any = None, axis: Any = 
         except errors.InvalidArgumentError as e:   # (traced: GatherV2's shape function, where it sees it)
             from simdist.runtime.ops import array_shape_fns
             p, idx = _t(params), _t(indices)
-            raise array_shape_fns.marked(e, array_shape_fns.gather_v2(p, idx, axis, bd), "GatherV2",
-                                         [p, idx, axis]) from None
+            text = array_shape_fns.gather_v2(p, idx, axis, bd)
+            if text is None and context.in_function() and p.ndim and idx.ndim >= abs(bd):
+                return _batch_gather_standin(e, p, idx, ax, bd)
+            raise array_shape_fns.marked(e, text, "GatherV2", [p, idx, axis]) from None
     p = _t(params)
     idx = _t(indices)
     if idx.dtype not in (dtypes.int16, dtypes.int32, dtypes.int64):   # checked by the kernel's attrs in eager
@@ -1909,6 +1911,20 @@ def gather(params: Any, indices: Any, validate_indices: Any = None, axis: Any = 
     # the axis as given: the gradient is IndexedSlices only for a literal axis 0 (TF's _GatherV2Grad
     # tests `constant_value(axis) == 0`; axis=-2 of a matrix has a dense gradient)
     return dispatch.execute(GATHER, (p, idx), {"axis": ax})
+
+
+def _batch_gather_standin(err: BaseException, p: Tensor, idx: Tensor, ax: int, bd: int) -> Tensor:
+    """A batched gather the kernel refuses where GatherV2's shape function does not look (batch dimensions that
+    differ, sizes only a dry run's probes give): raised eagerly (dispatch.refused), in a trace a stand-in of the
+    shape function's params[:axis] + indices[batch_dims:] + params[axis + 1:], each dimension as the graph knows
+    its source (`tf.gather(p [2, 3, 4], i [3, 5], axis=1, batch_dims=1)` is [2, 5, 4] in TF's trace; fix64s)."""
+    a, b = ax % p.ndim, bd % idx.ndim if bd < 0 else bd
+    ps, ids = p.shape.as_list(), idx.shape.as_list()
+    out = dispatch.refused(err, p.dtype, ps[:a] + ids[b:] + ps[a + 1:])
+    kp, ki = static_shapes.known_shape(p), static_shapes.known_shape(idx)
+    if kp is None or ki is None:
+        return static_shapes.mark_rank_unknown(out)
+    return static_shapes.mark(out, tuple(d is None for d in kp[:a] + ki[b:] + kp[a + 1:]))
 
 
 def _gather_axis(params: Any, indices: Any, axis: Any) -> int:
