@@ -196,9 +196,22 @@ def transpose(image: Any, name: str | None = None) -> Tensor:
 
 # --- crops and pads -----------------------------------------------------------------------------------
 def _batched(image: Any) -> tuple[Tensor, bool]:
+    """The image as a batch, and whether it was one. An image of a rank the graph does not know is one image
+    (image_ops_impl's crop/pad/resize_with_*: expand_dims, then set_shape([None] * 4)), whatever rank a dry run's
+    probe has: a probe of another rank than 3 goes on as a stand-in of 4 unknown dimensions (the expand's rank is
+    checked when the graph runs); `resize_with_pad(x of unknown rank, 5, 4)` is [5, 4, None] in TF 2.21 (fix64s)."""
     ops = _ops()
     img = _image(image)
     r = img.shape.ndims
+    if static_shapes.rank_unknown(img):
+        if r == 3:
+            out = ops.expand_dims(img, 0)
+        else:
+            shp = img.shape.as_list()
+            out = dispatch.refused(errors.InvalidArgumentError(
+                None, None, f"'image' must be three-dimensional when taken as one image: rank {r}"), img.dtype,
+                [1] + (shp + [1, 1, 1])[:3])
+        return static_shapes.mark(out, (True,) * 4), False
     if r == 3:
         return ops.expand_dims(img, 0), False
     if r != 4:
