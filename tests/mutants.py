@@ -14255,7 +14255,7 @@ TRAINING_FIX64S: list[Mutant] = [
        "enumerate(size))\n",
        "    flags = tuple(si is None for i, si in enumerate(size))\n",
        "mainstream: a traced tf.slice's -1 size of a dimension the graph does not know shown as the probe's size"),
-    _t("transpose-repeated-perm-refused-at-trace", "guard", "simdist/runtime/ops/array.py",
+    _t("transpose-repeated-perm-refused-at-trace", "error-class", "simdist/runtime/ops/array.py",
        "            shp = t.shape.as_list()\n            out = dispatch.refused(err, t.dtype, [shp[d % nd] for d in p])\n",
        "            raise err\n            shp = t.shape.as_list()\n            out = dispatch.refused(err, t.dtype, "
        "[shp[d % nd] for d in p])\n",
