@@ -14223,3 +14223,48 @@ TRAINING_NSWEEP64: list[Mutant] = [
 ]
 TRAINING += TRAINING_NSWEEP64
 CATALOGUE += TRAINING_NSWEEP64
+
+# -- sixty-fourth session, fix64s: ssweep64's open cases (dry-run stand-ins and shape functions test_ssweep64 compares)
+TRAINING_FIX64S: list[Mutant] = [
+    _t("segment-standin-trailing-past-one-id-axis", "formula", "simdist/runtime/ops/scatter.py",
+       "    shape = (rows,) + tuple(d.shape.as_list()[ids.ndim:])\n",
+       "    shape = (rows,) + tuple(d.shape.as_list()[1:])\n",
+       "mainstream: an unsorted segment reduction's dry-run stand-in keeps data's dimensions past the first, as if "
+       "the ids were a vector (2-D ids give a rank too many)"),
+    _t("segment-count-rows-known", "boundary", "simdist/runtime/ops/segments.py",
+       "    n = segments_unknown(array.reshape(n, [k] + [1] * (data.ndim - ids.ndim)), num_segments)\n",
+       "    n = array.reshape(n, [k] + [1] * (data.ndim - ids.ndim))\n",
+       "mainstream: unsorted_segment_mean/sqrt_n's count reshaped to the probe's num_segments as a known size (a "
+       "num_segments placeholder's rows shown as the probe's)"),
+    _t("sparse-xent-reshape-infers-every-dim", "boundary", "simdist/runtime/ops/losses.py",
+       "    if sum(flags) == 1 and klog is not None and None not in klog[:-1]:\n",
+       "    if sum(flags) >= 1 and klog is not None and None not in klog[:-1]:\n",
+       "mainstream: the sparse cross entropy's cost reshape taken to infer several unknown label dimensions from a "
+       "cost of known size (Reshape infers one)"),
+    _t("space-to-batch-spatial-kept", "boundary", "simdist/runtime/ops/nn_composites.py",
+       "    unknown_spatial = known is None or any(known[d] is None for d in dims if d < len(known))\n",
+       "    unknown_spatial = known is None\n",
+       "mainstream: a dilated depthwise convolution's other spatial dimension kept known where one input spatial "
+       "size is unknown (TF's paddings and crops come from shape(input))"),
+    _t("batch-gather-nd-batch-from-indices", "formula", "simdist/runtime/ops/scatter.py",
+       "    dims = kp[:b] + gathered[1:]\n", "    dims = ki[:b] + gathered[1:]\n",
+       "mainstream: gather_nd with batch_dims takes its static batch dimensions from the indices, not the params "
+       "(batch_gather_nd's last reshape reads shape(params)[:batch_dims])"),
+    _t("slice-minus-one-of-unknown-known", "boundary", "simdist/runtime/ops/slicing.py",
+       "    flags = tuple(si == -1 and (known is None or i >= len(known) or known[i] is None) for i, si in "
+       "enumerate(size))\n",
+       "    flags = tuple(si is None for i, si in enumerate(size))\n",
+       "mainstream: a traced tf.slice's -1 size of a dimension the graph does not know shown as the probe's size"),
+    _t("transpose-repeated-perm-refused-at-trace", "error-class", "simdist/runtime/ops/array.py",
+       "            shp = t.shape.as_list()\n            out = dispatch.refused(err, t.dtype, [shp[d % nd] for d in p])\n",
+       "            raise err\n            shp = t.shape.as_list()\n            out = dispatch.refused(err, t.dtype, "
+       "[shp[d % nd] for d in p])\n",
+       "a transpose by a repeated perm refused while the graph is built (TF's shape function does not look for "
+       "repeats: the kernel's error when it runs)"),
+    _t("one-hot-axis-past-rank-clamped", "formula", "simdist/runtime/ops/generators.py",
+       "            di = (ax + idx.ndim + 1) % (idx.ndim + 1)\n", "            di = min(ax, idx.ndim)\n",
+       "mainstream: OneHot's static shape for an axis past the rank puts the depth last (TF's shape function takes "
+       "the axis modulo rank + 1)"),
+]
+TRAINING += TRAINING_FIX64S
+CATALOGUE += TRAINING_FIX64S

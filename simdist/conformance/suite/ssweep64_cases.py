@@ -411,6 +411,12 @@ def conv_pool(tf: Any, mk: Any) -> Any:
     cases += _one("resize uint8 nearest", lambda tf, x: tf.image.resize(x, [5, 4], "nearest"), [2, 7, 6, 3],
                   "uint8")
     cases += _one("resize_with_pad", lambda tf, x: tf.image.resize_with_pad(x, 5, 4), [2, 7, 6, 3])
+    # (fix64s: the other crop/pad ops of image_ops_impl's one-image path and set_shape, batched and single images)
+    for shape in ([2, 7, 6, 3], [7, 6, 3]):
+        r = len(shape)
+        cases += _one(f"crop_to_bounding_box r{r}", lambda tf, x: tf.image.crop_to_bounding_box(x, 1, 1, 2, 2), shape)
+        cases += _one(f"resize_with_crop_or_pad r{r}", lambda tf, x: tf.image.resize_with_crop_or_pad(x, 4, 9), shape)
+        cases += _one(f"pad_to_bounding_box r{r}", lambda tf, x: tf.image.pad_to_bounding_box(x, 1, 1, 9, 9), shape)
     cases.append(("resize tensor size", lambda tf, x, s: tf.image.resize(x, s), [[2, 7, 6, 3], ([2], "int32")]))
     cases.append(("resize rank 2", lambda tf, x: tf.image.resize(x, [5, 4]), [[7, 6]]))
     return run_cases(tf, cases)

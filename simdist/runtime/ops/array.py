@@ -978,8 +978,15 @@ def transpose(a: Any, perm: Any = None, conjugate: bool = False, name: str | Non
         seen.add(q)
     for i in range(nd):
         if i not in seen:
-            raise errors.InvalidArgumentError(None, None, f"{i} is missing from {{{','.join(map(str, p))}}}. "
+            err = errors.InvalidArgumentError(None, None, f"{i} is missing from {{{','.join(map(str, p))}}}. "
                                               "[Op:Transpose]")
+            # (TransposeShapeFn reads each perm entry's dimension without looking for repeats: the kernel's refusal
+            # when the graph runs; a trace goes on with out[i] = in[perm[i]], `transpose(x [2, 3, 4], [0, 0, 1])`
+            # is [2, 2, 3] in TF's; fix64s)
+            shp = t.shape.as_list()
+            out = dispatch.refused(err, t.dtype, [shp[d % nd] for d in p])
+            known = static_shapes.known_shape(t)
+            return static_shapes.mark(out, tuple(known is None or known[d % nd] is None for d in p))
     out = dispatch.execute(TRANSPOSE, (t,), {"perm": p})
     if no_rank and perm is not None:   # (TransposeShapeFn: the rank is the perm's length, no dimension known;
         # a perm of fewer than 2 entries could be a scalar's or a vector's: the input's unknown shape)
@@ -1879,8 +1886,10 @@ def gather(params: Any, indices: Any, validate_indices: Any = None, axis: Any = 
         except errors.InvalidArgumentError as e:   # (traced: GatherV2's shape function, where it sees it)
             from simdist.runtime.ops import array_shape_fns
             p, idx = _t(params), _t(indices)
-            raise array_shape_fns.marked(e, array_shape_fns.gather_v2(p, idx, axis, bd), "GatherV2",
-                                         [p, idx, axis]) from None
+            text = array_shape_fns.gather_v2(p, idx, axis, bd)
+            if text is None and context.in_function() and p.ndim and idx.ndim >= abs(bd):
+                return _batch_gather_standin(e, p, idx, ax, bd)
+            raise array_shape_fns.marked(e, text, "GatherV2", [p, idx, axis]) from None
     p = _t(params)
     idx = _t(indices)
     if idx.dtype not in (dtypes.int16, dtypes.int32, dtypes.int64):   # checked by the kernel's attrs in eager
@@ -1902,6 +1911,20 @@ def gather(params: Any, indices: Any, validate_indices: Any = None, axis: Any = 
     # the axis as given: the gradient is IndexedSlices only for a literal axis 0 (TF's _GatherV2Grad
     # tests `constant_value(axis) == 0`; axis=-2 of a matrix has a dense gradient)
     return dispatch.execute(GATHER, (p, idx), {"axis": ax})
+
+
+def _batch_gather_standin(err: BaseException, p: Tensor, idx: Tensor, ax: int, bd: int) -> Tensor:
+    """A batched gather the kernel refuses where GatherV2's shape function does not look (batch dimensions that
+    differ, sizes only a dry run's probes give): raised eagerly (dispatch.refused), in a trace a stand-in of the
+    shape function's params[:axis] + indices[batch_dims:] + params[axis + 1:], each dimension as the graph knows
+    its source (`tf.gather(p [2, 3, 4], i [3, 5], axis=1, batch_dims=1)` is [2, 5, 4] in TF's trace; fix64s)."""
+    a, b = ax % p.ndim, bd % idx.ndim if bd < 0 else bd
+    ps, ids = p.shape.as_list(), idx.shape.as_list()
+    out = dispatch.refused(err, p.dtype, ps[:a] + ids[b:] + ps[a + 1:])
+    kp, ki = static_shapes.known_shape(p), static_shapes.known_shape(idx)
+    if kp is None or ki is None:
+        return static_shapes.mark_rank_unknown(out)
+    return static_shapes.mark(out, tuple(d is None for d in kp[:a] + ki[b:] + kp[a + 1:]))
 
 
 def _gather_axis(params: Any, indices: Any, axis: Any) -> int:
@@ -2254,6 +2277,11 @@ def boolean_mask(tensor: Any, mask: Any, axis: Any = None, name: str = "boolean_
     t = _t(tensor)
     m = _t(mask)
     nm = m.ndim
+    from simdist.runtime.ops import static_shapes
+    if static_shapes.rank_unknown(m):   # (array_ops.boolean_mask reads the mask's static rank: None is refused, in
+        # a trace, whatever a dry run's probe; TF 2.21, fix64s)
+        raise ValueError("Number of mask dimensions must be specified, even if some dimensions are None.  E.g. "
+                         "shape=[None] is ok, but shape=None is not.")
     if nm == 0:   # (array_ops.boolean_mask checks the mask before it reads axis; fz14 seed 1420261202 #197)
         raise ValueError("mask cannot be scalar.")
     raw = 0 if axis is None else int(axis)
@@ -2262,7 +2290,6 @@ def boolean_mask(tensor: Any, mask: Any, axis: Any = None, name: str = "boolean_
     # (assert_is_compatible_with on the static shapes: a dimension the graph does not know is
     # compatible, and the gather meets the run-time sizes: a mask [True, False] of an input_signature
     # [None, 1] argument with one row takes it; fz27b, fz4 seed 2701 #196)
-    from simdist.runtime.ops import static_shapes
     known, mk = static_shapes.known_shape(t), static_shapes.known_shape(m)
     if known is not None and mk is not None:
         # (the static check slices with the axis as given: a negative axis whose slice ends at 0,
@@ -2274,8 +2301,9 @@ def boolean_mask(tensor: Any, mask: Any, axis: Any = None, name: str = "boolean_
     flat = reshape(t, shp[:ax] + [lead] + shp[ax + nm:])
     idx = squeeze(math.where(reshape(m, [-1])), axis=[1])
     out = gather(flat, idx, axis=ax)
-    if known is None:   # (an unknown rank: nothing is known but the axis' unknown count)
-        return static_shapes.mark_dim(out, ax)
+    if known is None:   # (an unknown rank: set_shape of the tensor's unknown shape concatenated, an unknown rank;
+        # boolean_mask of a tensor of unknown rank by a [2, 3] mask is of unknown rank in TF 2.21; fix64s)
+        return static_shapes.mark_rank_unknown(out)
     # (as many rows as the mask's trues; the other dimensions the tensor's static ones, which TF's set_shape of the
     # reshaped tensor keeps: boolean_mask(x, m, axis=1) of an input_signature [None, None] is (None, None); fz50)
     flags = [d is None for d in known[:ax]] + [True] + [d is None for d in known[ax + nm:]]

@@ -903,6 +903,37 @@ def _dw_flops(f_shape: Sequence[int], out_pixels: int) -> float:
 DEPTHWISE = register("DepthwiseConv2dNative", _depthwise, typed("DepthwiseConv2dNative", FLOATS),
                      lambda a, out, at: _dw_flops(a[1].shape, out.size // out.shape[-1]),
                   kind="contraction", fusion=rows(0))
+def _window_standin(known: Sequence[Any], arrays: Sequence[np.ndarray], attrs: dict, depthwise: bool) -> tuple:
+    """Conv2DShape / DepthwiseConv2DNativeShape (NHWC) past a kernel's refusal of a dry run's probes: the batch the
+    input's, each spatial size from the probes' (at least 1 where the graph knows neither the input's nor the
+    filter's size there: a probe of 1 under a VALID dilated window is no size TF's graph has), the channels the
+    filter's; a refusal on sizes the graph knows stands (`conv2d` of [2, None, 6, 3] by [3, 2, 3, 4] with dilations
+    2, VALID, is [2, None, 4, 4] in TF's trace; fix64s)."""
+    x, f = arrays[0], arrays[1]
+    kx, kf = known[0], known[1]
+    if x.ndim != 4 or f.ndim != 4:
+        raise ValueError("not a 2-D window")
+    st, dl = attrs.get("strides", (1,) * 4), attrs.get("dilations", (1,) * 4)
+    pad = str(attrs.get("padding", "VALID"))
+    explicit = list(attrs.get("explicit_paddings", ()))
+    dims = []
+    for i in (0, 1):
+        ex = explicit[2 + 2 * i:4 + 2 * i] if pad == "EXPLICIT" else [0, 0]
+        eff = (f.shape[i] - 1) * int(dl[1 + i]) + 1
+        size, stride = x.shape[1 + i], int(st[1 + i])
+        out = (size + stride - 1) // stride if pad == "SAME" else (size + sum(ex) - eff + stride) // stride
+        graph_knows = kx is not None and kx[1 + i] is not None and kf is not None and kf[i] is not None
+        if out < 0 and graph_knows:
+            raise ValueError("a size the graph knows")
+        dims.append(max(out, 1) if not graph_knows else out)
+    ch = f.shape[2] * f.shape[3] if depthwise else f.shape[3]
+    return ((x.shape[0], dims[0], dims[1], ch),)
+
+
+CONV2D.standin_known = lambda known, arrays, attrs: _window_standin(known, arrays, attrs, False)
+DEPTHWISE.standin_known = lambda known, arrays, attrs: _window_standin(known, arrays, attrs, True)
+
+
 DEPTHWISE_BACKPROP_INPUT = register(
     "DepthwiseConv2dNativeBackpropInput", _depthwise_backprop_input,
     typed("DepthwiseConv2dNativeBackpropInput", FLOATS), lambda a, out, at: _dw_flops(a[0].shape,
@@ -1209,7 +1240,10 @@ def depthwise_conv2d(input: Any, filter: Any, strides: Any, padding: Any, data_f
 
     def op(converted: Tensor, _: int, pad: Any) -> Tensor:
         return _depthwise_native(converted, f, strides, pad, data_format, None)
-    return with_space_to_batch(x, rate, padding, op, filter_shape=f.shape.as_list(), data_format=data_format)
+    # (filter_shape=array_ops.shape(filter): what the graph knows of it, its constant value only when fully known)
+    fshape = _static_shapes.known_shape(f) if context.in_function() else f.shape.as_list()
+    return with_space_to_batch(x, rate, padding, op, filter_shape=[None] * 4 if fshape is None else fshape,
+                               data_format=data_format)
 
 
 def _depthwise_native(input: Any, filter: Any, strides: Any, padding: Any, data_format: Any = None,  # noqa: A002

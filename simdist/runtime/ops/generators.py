@@ -124,6 +124,18 @@ def one_hot(indices: Any, depth: Any, on_value: Any = None, off_value: Any = Non
             f"Dimension size, given by scalar input 1, must be non-negative but is {int(dv)}" if int(dv) < 0 else None)
         if ax < -1:
             shape_text = "axis must be >= -1"
+        if shape_text is None and ax > idx.ndim and context.in_function() and not static_shapes.rank_unknown(idx) \
+                and _one_hot_kernel_error(idx.ndim, dv, on, off, -1) is None:
+            # (OneHot's shape function takes an axis past the rank modulo rank + 1, (axis + rank + 1) % (rank + 1),
+            # where the kernel refuses it when the graph runs: a trace goes on with that shape, `one_hot(i [2, 3],
+            # 3, axis=3)` is [3, 2, 3] in TF's; fix64s)
+            di = (ax + idx.ndim + 1) % (idx.ndim + 1)
+            shp, known = idx.shape.as_list(), static_shapes.known_shape(idx) or []
+            out = dispatch.refused(kerr, on.dtype, shp[:di] + [int(dv)] + shp[di:])
+            from simdist.runtime.ops import graph_constants
+            unknown_depth = isinstance(depth, Tensor) and not graph_constants.known(depth)
+            return static_shapes.mark(out, tuple(d is None for d in known[:di]) + (unknown_depth,) +
+                                      tuple(d is None for d in known[di:]))
         if shape_text is None:
             raise kerr
         raise trace_errors.mark_shape(kerr, shape_text, "OneHot", (tuple(idx.shape.as_list()), dv.shape,

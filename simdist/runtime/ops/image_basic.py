@@ -196,9 +196,22 @@ def transpose(image: Any, name: str | None = None) -> Tensor:
 
 # --- crops and pads -----------------------------------------------------------------------------------
 def _batched(image: Any) -> tuple[Tensor, bool]:
+    """The image as a batch, and whether it was one. An image of a rank the graph does not know is one image
+    (image_ops_impl's crop/pad/resize_with_*: expand_dims, then set_shape([None] * 4)), whatever rank a dry run's
+    probe has: a probe of another rank than 3 goes on as a stand-in of 4 unknown dimensions (the expand's rank is
+    checked when the graph runs); `resize_with_pad(x of unknown rank, 5, 4)` is [5, 4, None] in TF 2.21 (fix64s)."""
     ops = _ops()
     img = _image(image)
     r = img.shape.ndims
+    if static_shapes.rank_unknown(img):
+        if r == 3:
+            out = ops.expand_dims(img, 0)
+        else:
+            shp = img.shape.as_list()
+            out = dispatch.refused(errors.InvalidArgumentError(
+                None, None, f"'image' must be three-dimensional when taken as one image: rank {r}"), img.dtype,
+                [1] + (shp + [1, 1, 1])[:3])
+        return static_shapes.mark(out, (True,) * 4), False
     if r == 3:
         return ops.expand_dims(img, 0), False
     if r != 4:
@@ -252,8 +265,27 @@ def crop_to_bounding_box(image: Any, offset_height: Any, offset_width: Any, targ
               (width >= tw + ow, w_dyn or _tensors(target_width, offset_width), "width must be >= target + offset."),
               (height >= th + oh, h_dyn or _tensors(target_height, offset_height),
                "height must be >= target + offset.")))
-    out = ops.slice_(img, [0, oh, ow, 0], [img.shape.as_list()[0], th, tw, img.shape.as_list()[3]])
+    out = _target_static(ops.slice_(img, [0, oh, ow, 0], [img.shape.as_list()[0], th, tw, img.shape.as_list()[3]]),
+                         img, target_height, target_width)
     return out if is_batch else ops.squeeze(out, axis=[0])
+
+
+def _target_static(out: Tensor, img: Tensor, target_height: Any, target_width: Any) -> Tensor:
+    """The static shape of crop_to_bounding_box's Slice (sizes stack([shape(image)[0], target_height, target_width,
+    shape(image)[3]])) and of pad_to_bounding_box's set_shape([batch, target_height, target_width, depth]): the
+    image's batch and depth as the graph knows them, a target known unless a tensor the graph does not know
+    (`crop_to_bounding_box(x [None, None, None], 1, 1, 2, 2)` is [2, 2, None] in TF 2.21, not the probe's depth;
+    fix64s)."""
+    from simdist.runtime import context
+    if not context.in_function() or out.ndim != 4:
+        return out
+    known = static_shapes.known_shape(img)
+    batch, depth = (None, None) if known is None or len(known) != 4 else (known[0], known[3])
+    flags = (batch is None,) + tuple(
+        _tensors(v) and not graph_constants.known(v._as_tensor() if hasattr(v, "_as_tensor") else v)
+        for v in (target_height, target_width)) + (depth is None,)
+    static_shapes.forget(out)   # (set_shape: the targets known whatever the padded input's sizes)
+    return static_shapes.mark(out, flags)
 
 
 def pad_to_bounding_box(image: Any, offset_height: Any, offset_width: Any, target_height: Any,
@@ -291,7 +323,8 @@ def pad_to_bounding_box(image: Any, offset_height: Any, offset_width: Any, targe
         after_w, after_h = max(after_w, 0), max(after_h, 0)
     else:
         _pad_asserts(img, (oh, ow, after_h, after_w), (offset_height, offset_width, target_height, target_width))
-    out = ops.pad(img, [[0, 0], [oh, after_h], [ow, after_w], [0, 0]])
+    out = _target_static(ops.pad(img, [[0, 0], [oh, after_h], [ow, after_w], [0, 0]]), img, target_height,
+                         target_width)
     return out if is_batch else ops.squeeze(out, axis=[0])
 
 

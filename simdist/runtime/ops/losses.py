@@ -138,6 +138,29 @@ XENT.trace_shape = _infer_ctx.trace_shape("SoftmaxCrossEntropyWithLogits")
 # each as its own tensor (lanes/forms.py passes lanes=R)
 XENT.lane_forward = _xent
 SPARSE_XENT.lane_forward = _sparse_xent
+
+
+def _xent_standin(known: Any, arrays: Any, attrs: dict) -> tuple:
+    """The cross entropy ops' shape function past a kernel's refusal of a dry run's probes (labels of the ids'
+    fill past a probe's class count, batches the graph does not know): loss [batch] and backprop [batch, classes]
+    of the features (rank 2 by WithRank; their static dimensions `static_shapes` marks from the inputs; fix64s)."""
+    f, kf, kl = np.shape(arrays[0]), known[0], known[1]
+
+    def size(i: int, probe: int) -> int:   # (the graph's size where either input's is known, else the probe's)
+        if kf is not None and len(kf) == 2 and kf[i] is not None:
+            return int(kf[i])
+        if kl is not None and len(kl) > i and kl[i] is not None and kl[i] != 1:
+            return int(kl[i])
+        return probe
+    b = size(0, f[0] if len(f) >= 1 else 1)
+    c = size(1, f[-1] if len(f) == 2 else 1)
+    return ((b,), (b, c))
+
+
+XENT.standin_known = _xent_standin
+SPARSE_XENT.standin_known = _xent_standin
+
+
 def _l2_loss(a: np.ndarray) -> np.ndarray:
     """L2Loss: l2loss_op.cc's `(input.flat<T>().square() * T(0.5)).sum()`, each half square summed in Eigen's
     SumReducer order for a full reduction (sum_order.py; NumPy's pairwise sum where the order is not modelled),
@@ -185,7 +208,12 @@ def _flatten_outer_dims(x: Tensor) -> Tensor:
         outer = int(np.prod(shp[:-1], dtype=np.int64))
     if len(shp) == 2 and shp[0] == outer:
         return x
-    return array.reshape(x, [outer, shp[-1]])
+    out = array.reshape(x, [outer, shp[-1]])
+    if context.in_function():   # (reshape(x, concat([[-1], shape(x)[-1:]])), set_shape([product, last]) only where
+        # the static outer dimensions are all known: the sizes the graph knows, not a dry run's probes'; fix64s)
+        kx = static_shapes.known_shape(x)
+        out = static_shapes.mark(out, (kx is None or None in kx[:-1], kx is None or kx[-1] is None))
+    return out
 
 
 def softmax_cross_entropy_with_logits(labels: Any, logits: Any, axis: int = -1, name: str | None = None) -> Tensor:
@@ -225,16 +253,28 @@ def softmax_cross_entropy_with_logits(labels: Any, logits: Any, axis: int = -1, 
         if labels_t.ndim != rank:
             err = errors.InvalidArgumentError(None, None, f"transpose expects a vector of size {labels_t.ndim}. But "
                                                           f"input(1) is a vector of size {rank} [Op:Transpose]")
-            raise trace_errors.mark_shape(err, f"Dimension must be {labels_t.ndim} but is {rank}", "Transpose",
-                                          (labels_t.shape.as_list(), [rank])) if known else err
+            if known and not static_shapes.rank_unknown(labels_t):   # (Transpose's shape function reads both ranks)
+                raise trace_errors.mark_shape(err, f"Dimension must be {labels_t.ndim} but is {rank}", "Transpose",
+                                              (labels_t.shape.as_list(), [rank]))
+            # (labels of a rank the graph does not know: the kernel's refusal when it runs; a dry run's stand-in of
+            # the logits' shape goes on, of the labels' unknown rank; fix64s)
+            labels_t = dispatch.refused(err, labels_t.dtype, shape, like=labels_t)
         if perm != tuple(range(rank)):
             precise = array.transpose(precise, perm)
             labels_t = array.transpose(labels_t, perm)
             shape = precise.shape.as_list()
-    if rank == 0:   # (traced: nn_ops._flatten_outer_dims' IndexError, as for scalar labels below)
-        raise trace_errors.static(errors.InvalidArgumentError(
+    if rank == 0 or (labels_t.ndim == 0 and static_shapes.rank_unknown(labels_t)):
+        # (traced: nn_ops._flatten_outer_dims' IndexError, as for scalar labels below, where the graph knows the
+        # rank 0; of an unknown rank, Slice's refusal when the graph runs: a dry run's probe of rank 0 goes on with
+        # a stand-in cost of the logits' unknown rank; fix64s)
+        err = errors.InvalidArgumentError(
             None, None, "Expected begin[0] == 0 (got -1) and size[0] == 0 (got 1) when input.dim_size(0) == 0 "
-                        "[Op:Slice]"), IndexError, "list index out of range")
+                        "[Op:Slice]")
+        if static_shapes.rank_unknown(logits_t if rank == 0 else labels_t):
+            cost = dispatch.refused(err, precise.dtype, [])
+            cost = static_shapes.mark_rank_unknown(cost) if _xent_unknown(precise, labels_t) is True else cost
+            return math.cast(cost, logits_t.dtype) if half else cost
+        raise trace_errors.static(err, IndexError, "list index out of range")
     if labels_t.ndim == 0 and rank > 0:
         # TF flattens the labels' outer dimensions with a Slice of their shape: eagerly Slice's error,
         # traced an IndexError of nn_ops._flatten_outer_dims (ops.xent-scalar-labels)
@@ -308,15 +348,49 @@ def sparse_softmax_cross_entropy_with_logits(labels: Any, logits: Any, name: str
         except ValueError:   # (NumPy: shapes that do not broadcast, TF's Equal: InvalidArgumentError)
             same = False
         if not same or len(gshape) == 0:
-            raise errors.InvalidArgumentError(None, None, "Condition x == y did not hold.")
+            # (an assert when the graph runs: a dry run's probes that disagree go on past it, dispatch.graph_assert)
+            dispatch.graph_assert(errors.InvalidArgumentError(None, None, "Condition x == y did not hold."))
     if klog is not None and len(gshape) == 2:
         cost, _ = dispatch.execute(SPARSE_XENT, (precise, labels_t))
     else:
-        outer = int(np.prod(gshape[:-1], dtype=np.int64))
-        flat_logits, flat_labels = array.reshape(precise, [outer, gshape[-1]]), array.reshape(labels_t, [-1])
-        cost, _ = dispatch.execute(SPARSE_XENT, (flat_logits, flat_labels))
-        cost = array.reshape(cost, lshape)
+        try:
+            outer = int(np.prod(gshape[:-1], dtype=np.int64))
+            flat_logits = array.reshape(precise, [outer, gshape[-1] if gshape else 1])
+            flat_labels = array.reshape(labels_t, [-1])
+            if context.in_function():   # (reshape(logits, [-1, shape(logits)[-1]]), reshape(labels, [-1]): the
+                # sizes the graph knows, not the probes')
+                outer_known = klog is not None and None not in klog[:-1]
+                flat_logits = static_shapes.mark(flat_logits, (not outer_known, klog is None or klog[-1] is None))
+                flat_labels = static_shapes.mark(flat_labels, (klab is None or None in klab,))
+            cost, _ = dispatch.execute(SPARSE_XENT, (flat_logits, flat_labels))
+            n, want = int(np.prod(cost.shape.as_list())), int(np.prod(lshape, dtype=np.int64))
+            if n != want and context.in_function():   # (sizes only the probes give: shape(labels) or the cost's
+                # size unknown to the graph, else nn_ops' static check above refused them)
+                raise errors.InvalidArgumentError(None, None, f"Input to reshape is a tensor with {n} values, but the "
+                                                  f"requested shape has {want} [Op:Reshape]")
+            cost = array.reshape(cost, lshape)
+        except errors.OpError as e:   # (a dry run's probes of shapes the graph does not know: the kernels' refusal
+            # when the graph runs; the cost's stand-in goes on, its static shape the labels' below)
+            cost = dispatch.refused(e, precise.dtype, lshape)
+        if context.in_function():
+            cost = _sparse_cost_shape(cost, klab, klog)
     return math.cast(cost, dtypes.float16) if logits_t.dtype == dtypes.float16 else cost
+
+
+def _sparse_cost_shape(cost: Tensor, klab: Any, klog: Any) -> Tensor:
+    """nn_ops.sparse_softmax_cross_entropy_with_logits' static shape past its reshapes (logits not of rank 2):
+    reshape(cost, shape(labels)) (Reshape infers the one dimension the labels' static shape leaves unknown from a
+    cost whose size the graph knows: the logits' outer dimensions all known), then set_shape(labels' static shape):
+    labels [3, None] by logits [3, 2, 5] give [3, 2], [None, None] by [3, 2, 5] give [None, None], [3, 2] by logits
+    of unknown rank [3, 2], labels of unknown rank an unknown rank (TF 2.21; fix64s)."""
+    if klab is None:
+        return static_shapes.mark_rank_unknown(cost)
+    if cost.ndim != len(klab):
+        return cost
+    flags = [d is None for d in klab]
+    if sum(flags) == 1 and klog is not None and None not in klog[:-1]:
+        flags = [False] * len(flags)
+    return static_shapes.mark(cost, tuple(flags))
 
 
 def _np_str(x: Tensor) -> str:

@@ -1066,7 +1066,17 @@ def _reduce(op: Any, input_tensor: Any, axis: Any, keepdims: bool) -> Tensor:
         # reduce_all(float16, axis=1.0), reduce_sum(strings, axis=1.0))
         args.float_axis(axis, op.name, fast)
     op.dtype((t.dtype,), None)   # the input's dtype is checked when the op is built, before the axes
-    ax = args.axes(axis, t.ndim, op.name, t.shape.as_list(), of=t, fast=fast, keepdims=bool(keepdims))
+    try:
+        ax = args.axes(axis, t.ndim, op.name, t.shape.as_list(), of=t, fast=fast, keepdims=bool(keepdims))
+    except (ValueError, errors.InvalidArgumentError) as e:
+        if not (isinstance(axis, Tensor) and context.in_function() and partial_values.varying(axis)):
+            raise
+        # (axes the graph does not know (a placeholder): ReductionShape checks no value, the kernel refuses a dry
+        # run's probe axes (repeated, out of range) only when the graph runs; a stand-in goes on, its static shape
+        # `_reduce_static`'s: reduce_sum(x [2, 3], axes [2] placeholder) is of unknown rank, keepdims [None, None];
+        # fix64s)
+        return dispatch.refused(errors.InvalidArgumentError(None, None, f"{e} [Op:{op.name}]"), t.dtype,
+                                [1] * t.ndim if keepdims else [])
     if axis is None and graph_names.current() is not None:
         _reduction_dims_nodes(input_tensor, t)
     out = dispatch.execute(op, (t,), {"axis": ax, "keepdims": bool(keepdims)})

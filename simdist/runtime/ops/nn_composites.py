@@ -11,7 +11,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from simdist.runtime import context, dtypes
+from simdist.runtime import context, dtypes, errors
 from simdist.runtime import symbolic as _symbolic
 from simdist.runtime.ops import array, dispatch, static_shapes
 from simdist.runtime.ops.args import t as _t
@@ -55,7 +55,6 @@ def required_space_to_batch_paddings(input_shape: Any, block_shape: Any, base_pa
     if np.any(block == 0) and not graph_constants.python_constant(input_shape, block_shape, base_paddings):
         # (array_ops computes in NumPy when tensor_util.constant_value knows all three, where a
         # block of 0 gives 0 (NumPy's integer `% 0`); with ops, FloorMod's error: fz14 seed 14 #523)
-        from simdist.runtime import errors
         raise errors.InvalidArgumentError(None, None, "Integer division by zero [Op:FloorMod]")
     full = shape + base[:, 0] + base[:, 1]
     safe = np.where(block == 0, 1, block)
@@ -106,14 +105,21 @@ def with_space_to_batch(input: Any, dilation_rate: Any, padding: Any, op: Callab
     if static_shapes.rank_unknown(x) and x.ndim < want_rank:
         # (a rank the graph does not know: SpaceToBatchND refuses the value when the graph runs; a dry run's
         # stand-in of a lower rank goes on past it, of the input's unknown rank; fz46)
-        from simdist.runtime import errors
         err = errors.InvalidArgumentError(None, None, f"input rank should be >= {n + 1} instead of {x.ndim} "
                                                       "[Op:SpaceToBatchND]")
-        return dispatch.refused(err, x.dtype, x.shape.as_list(), pruned=True, like=x)
+        # (the stand-in goes on through the op and BatchToSpaceND, whose shape functions give the result's rank
+        # and the op's channels: depthwise_conv2d of an unknown rank by [3, 3, 3, 2] with rate 2 is
+        # [None, None, None, 6] in TF's trace; fix64s)
+        x = dispatch.refused(err, x.dtype, x.shape.as_list() + [1] * (want_rank - x.ndim), pruned=True, like=x)
     if padding == "SAME":
         if filter_shape is None:
             raise ValueError(f"`filter_shape` must be specified for `padding='SAME'`. Received: filter_shape="
                              f"{filter_shape} and padding={padding}")
+        if isinstance(filter_shape, (list, tuple)) and any(d is None for d in filter_shape):
+            # (a filter_shape the graph does not know in full, depthwise_conv2d's shape(filter): constant_value
+            # gives None, so the call computes the paddings from shape(filter) of the `filter` _WithSpaceToBatch
+            # passes, None: make_tensor_proto's ValueError at trace; TF 2.21, fix64s)
+            raise ValueError("None values not supported.")
         extra = (_ints(filter_shape, "filter_shape")[:n] - 1) * rate
         base = np.stack([extra // 2, extra - extra // 2], axis=1)
     elif padding == "VALID":
@@ -125,8 +131,28 @@ def with_space_to_batch(input: Any, dilation_rate: Any, padding: Any, op: Callab
     from simdist.runtime.ops.space_batch import batch_to_space, space_to_batch_nd
     block = _adjust(rate[:, None], 1, dims)[:, 0]
     converted = space_to_batch_nd(x, block, _adjust(pads._v, 0, dims))
-    result = op(converted, n, "VALID")
-    return batch_to_space(result, block, _adjust(crops._v, 0, dims))
+    known = static_shapes.known_shape(x)
+    unknown_spatial = known is None or any(known[d] is None for d in dims if d < len(known))
+    r = op(converted, n, "VALID")
+    try:
+        result = batch_to_space(r, block, _adjust(crops._v, 0, dims))
+    except errors.InvalidArgumentError as e:
+        if not unknown_spatial:
+            raise
+        # (crops from a dry run's probe sizes past the op's stand-in (a window larger than the probe): sizes TF's
+        # graph does not know; a stand-in of the result, its spatial dimensions marked unknown below)
+        shp_r = r.shape.as_list()
+        shape = [shp_r[0] // max(int(np.prod(block)), 1)] + [max(shp_r[d] * int(block[d - 1]), 0) if 1 <= d <= len(
+            block) else shp_r[d] for d in range(1, len(shp_r))]
+        result = dispatch.refused(e, r.dtype, shape)
+        static_shapes.carry(r, result)   # (the op's unknown batch and channels: BatchToSpaceND's shape function)
+    if unknown_spatial:
+        # (an input spatial size the graph does not know: TF's paddings and crops are computed from shape(input),
+        # not constants, so BatchToSpaceND's result has every spatial dimension unknown; `depthwise_conv2d` of
+        # [2, 7, None, 3] with rate 2 is [2, None, None, 6]; fix64s)
+        for d in dims:
+            result = static_shapes.also_unknown(result, d)
+    return result
 
 
 def pool(input: Any, window_shape: Any, pooling_type: str, strides: Any = None, padding: str = "VALID",  # noqa: A002

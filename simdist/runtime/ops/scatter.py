@@ -161,6 +161,10 @@ def _batch_gather_nd_checks(p: Tensor, idx: Tensor, batch_dims: Any) -> None:
         shape = static_shapes.known_shape(t)
         if shape is not None and batch_dims >= len(shape):
             raise ValueError(f"Argument `batch_dims` = {batch_dims} must be less than rank(`{arg}`) = {len(shape)}")
+    if context.in_function() and static_shapes.rank_unknown(p):
+        # (batch_gather_nd unstacks shape(params)[:batch_dims], whose length the graph does not know for params of
+        # unknown rank: unstack's ValueError at trace; TF 2.21, fix64s)
+        raise ValueError("Cannot infer argument `num` from shape (None,)")
 
 
 def _batched_gather_nd(p: Tensor, idx: Tensor, b: int, attrs: dict | None = None) -> Tensor:
@@ -173,7 +177,27 @@ def _batched_gather_nd(p: Tensor, idx: Tensor, b: int, attrs: dict | None = None
     coords = np.stack(grids, -1).reshape(bshape + [1] * len(inner) + [b])
     coords = np.broadcast_to(coords, bshape + inner + [b]).astype(idx.dtype._np)
     full = array.concat([array.constant(coords), idx], axis=-1)
-    return dispatch.execute(GATHER_ND, (p, full), attrs)
+    out = dispatch.execute(GATHER_ND, (p, full), attrs)
+    return _batched_static(out, p, idx, b) if context.in_function() else out
+
+
+def _batched_static(out: Tensor, p: Tensor, idx: Tensor, b: int) -> Tensor:
+    """batch_gather_nd's static shape: its last reshape to concat(shape(params)[:b], shape(GatherNd)[1:]) keeps the
+    params' batch dimensions as the graph knows them, then the indices' inner ones and the params' past the index
+    depth (gather_nd(params [None]*3, indices [2, 5, 1], batch_dims=1) is [None, 5, None], of params [2, 3, 4] by
+    indices [2, None, 1] [2, None, 4]); an unknown rank where the graph knows no index depth (TF 2.21; fix64s)."""
+    kp, ki = static_shapes.known_shape(p), static_shapes.known_shape(idx)
+    if kp is None or ki is None or ki[-1] is None:
+        return static_shapes.mark_rank_unknown(out)
+    # (the flattened indices' reshape to [prod(params' batch), indices[b:]...] infers the batch from indices the
+    # graph knows in full; the last reshape infers its one unknown dimension from a GatherNd output of known size:
+    # params [None, 3, 4] by indices [2, 5, 1] is [2, 5, 4])
+    batch = int(np.prod(kp[:b])) if None not in kp[:b] else int(np.prod(ki[:b])) if None not in ki else None
+    gathered = [batch] + ki[b:-1] + kp[b + ki[-1]:]
+    dims = kp[:b] + gathered[1:]
+    if None not in gathered and dims.count(None) == 1:
+        dims = [0 if d is None else d for d in dims]
+    return static_shapes.mark(out, tuple(d is None for d in dims)) if len(dims) == out.ndim else out
 
 
 @RegisterGradient("GatherNd")
@@ -755,8 +779,33 @@ def unsorted_segment_sum(data: Any, segment_ids: Any, num_segments: Any, name: s
         # (the type attr is checked before the shapes: eagerly, and by op_def_library before the
         # shape function in a graph; fz11, fz4 seed 43 #26)
         _SEGMENT_RULE((d.dtype,), None)
-    d, ids, shape = unsorted_segment_args(d, segment_ids, num_segments, "UnsortedSegmentSum")
-    return segments_unknown(dispatch.execute(array.SCATTER_ROWS, (d, ids), {"shape": shape}), num_segments)
+    return unsorted_segment_run(array.SCATTER_ROWS, d, segment_ids, num_segments, "UnsortedSegmentSum")
+
+
+def unsorted_segment_run(op: Any, d: Tensor, segment_ids: Any, num_segments: Any, opname: str) -> Tensor:
+    """An unsorted segment op's checks and kernel; in a dry run of a traced function (dispatch.refused) a kernel's
+    refusal that only the probes make (data's first dimensions not the ids' where the graph knows neither, an id
+    of the ids' fill at or past a num_segments placeholder's probe) goes on with a stand-in of the shape
+    UnsortedSegmentReductionShapeFn gives: [num_segments] + data's dimensions past the ids' rank, unknown where
+    data's are, an unknown rank from data or ids of unknown rank (`unsorted_segment_sum(x [None, 3], ids [4], 5)`
+    is [5, 3] in TF's trace; fix64s)."""
+    try:
+        dd, ids, shape = unsorted_segment_args(d, segment_ids, num_segments, opname)
+        out = dispatch.execute(op, (dd, ids), {"shape": shape})
+    except errors.OpError as e:
+        out = _segment_standin(e, d, segment_ids, num_segments)
+    return segments_unknown(out, num_segments)
+
+
+def _segment_standin(err: errors.OpError, d: Tensor, segment_ids: Any, num_segments: Any) -> Tensor:
+    """`unsorted_segment_run`'s stand-in past `err` (raised where dispatch.refused raises it: eagerly, outside a
+    dry run, or an error TF's trace raises too)."""
+    ids = _t(segment_ids)
+    nv = dispatch.static_value(num_segments) if isinstance(num_segments, Tensor) else num_segments
+    rows = max(int(np.asarray(nv).reshape(-1)[0]) if np.size(nv) else 0, 0)
+    shape = (rows,) + tuple(d.shape.as_list()[ids.ndim:])
+    out = dispatch.refused(err, d.dtype, shape)
+    return static_shapes.standin("UnsortedSegmentSum", (d, ids), out, {})
 
 
 def segments_unknown(out: Tensor, num_segments: Any) -> Tensor:

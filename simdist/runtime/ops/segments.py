@@ -21,7 +21,7 @@ from simdist.runtime.ops.math import NUMERIC, REAL
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register
 from simdist.runtime.ops.scatter import (_SEGMENT_RULE, _indices, check_segment_rank, copy_one_row_segments,
                                          one_row_subnormals, sorted_segment_shape_fn, sorted_segments,
-                                         segments_unknown, unsorted_segment_args, unsorted_segment_sum)
+                                         segments_unknown, unsorted_segment_run, unsorted_segment_sum)
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
 __all__ = ["segment_max", "segment_min", "segment_prod", "segment_mean", "unsorted_segment_max",
@@ -279,8 +279,7 @@ def _unsorted_call(op: Any, data: Any, segment_ids: Any, num_segments: Any) -> T
     # (Tindices by the OpDef: UnsortedSegmentMax/Min/Prod take int32/int64 ids, UnsortedSegmentSum also int16 —
     # an int16 id tensor is refused here: ops.index-dtypes; TF 2.21, lsweep63)
     index_dtypes.check(op.name, "segment_ids", segment_ids)
-    d, ids, shape = unsorted_segment_args(d, segment_ids, num_segments, op.name)
-    return segments_unknown(dispatch.execute(op, (d, ids), {"shape": shape}), num_segments)
+    return unsorted_segment_run(op, d, segment_ids, num_segments, op.name)
 
 
 def segment_max(data: Any, segment_ids: Any, name: str | None = None) -> Tensor:
@@ -323,7 +322,10 @@ def _segment_n(data: Tensor, ids: Tensor, num_segments: Any) -> Tensor:
         num_segments = convert_to_tensor(num_segments)
     n = unsorted_segment_sum(array.ones(ids.shape.as_list(), dtype=data.dtype), ids, num_segments)
     k = int(dispatch.static_value(num_segments) if isinstance(num_segments, Tensor) else num_segments)
-    n = array.reshape(n, [k] + [1] * (data.ndim - ids.ndim))
+    # (TF reshapes to concat([num_segments[newaxis], ones]): its first dimension unknown for a num_segments the
+    # graph does not know, as the sums' are: `unsorted_segment_mean(x [4, 3], ids, n)` of a placeholder n is
+    # [None, 3]; fix64s)
+    n = segments_unknown(array.reshape(n, [k] + [1] * (data.ndim - ids.ndim)), num_segments)
     # (its shape is computed by ops: a rank Grappler's first pass does not know; grappler.py `_swish_fusion`)
     return math.maximum(static_shapes.mark_first_pass_rank_unknown(n), 1)
 

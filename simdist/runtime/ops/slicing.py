@@ -4,7 +4,7 @@ sum over the copies, a mirror pad's folds the mirrored borders back (MirrorPadGr
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -184,15 +184,33 @@ def slice_(input_: Any, begin: Any, size: Any, name: str | None = None) -> Tenso
     for i, (bi, si, d) in enumerate(zip(b, s, shp)):
         if si == -1:
             si = d - bi
+        err = None
         if not 0 <= bi <= d:
             err = errors.InvalidArgumentError(None, None, f"Expected begin[{i}] in [0, {d}], but got {bi} [Op:Slice]")
-            raise trace_errors.mark_shape(err, static_text, "Slice", [shp, [len(b)], [len(s)]]) if static_text else err
-        if not 0 <= si <= d - bi:
+        elif not 0 <= si <= d - bi:
             err = errors.InvalidArgumentError(None, None, f"Expected size[{i}] in [0, {d - bi}], but got {si} "
                                               "[Op:Slice]")
-            raise trace_errors.mark_shape(err, static_text, "Slice", [shp, [len(b)], [len(s)]]) if static_text else err
+        if err is not None:
+            if static_text:
+                raise trace_errors.mark_shape(err, static_text, "Slice", [shp, [len(b)], [len(s)]])
+            # (the kernel's refusal when the graph runs: a trace goes on with SliceShape's static shape, a size past
+            # the end as given, -1 the rest of the dimension; `tf.slice(x [4, 5], [3, 0], [2, -1])` is [2, 5] in TF's
+            # trace; fix64s)
+            return _slice_marked(dispatch.refused(err, t.dtype, [max(d0 - b0, 0) if s0 == -1 else s0
+                                                                  for b0, s0, d0 in zip(b, s, shp)]), t, s)
         sizes.append(si)
-    return dispatch.execute(SLICE, (t,), {"begin": b, "size": tuple(sizes)})
+    return _slice_marked(dispatch.execute(SLICE, (t,), {"begin": b, "size": tuple(sizes)}), t, s)
+
+
+def _slice_marked(out: Tensor, t: Tensor, size: Sequence[int]) -> Tensor:
+    """SliceShape with begin and size constants, in a graph: each dimension the size, a -1 the input's dimension
+    less begin, unknown where the graph does not know the input's (`tf.slice(x [None, None], [1, 0], [2, -1])` is
+    [2, None]; fix64s)."""
+    if not context.in_function():
+        return out
+    known = static_shapes.known_shape(t)
+    flags = tuple(si == -1 and (known is None or i >= len(known) or known[i] is None) for i, si in enumerate(size))
+    return static_shapes.mark(out, flags) if len(flags) == out.ndim else out
 
 
 @RegisterGradient("Slice")

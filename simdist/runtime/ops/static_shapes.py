@@ -841,7 +841,10 @@ def _qr_shapes(tensors: Sequence[Tensor], outs: Sequence[Tensor], attrs: dict) -
 def _xent_shapes(tensors: Sequence[Tensor], outs: Sequence[Tensor], attrs: dict) -> list[tuple[bool, ...] | None]:
     """SoftmaxCrossEntropyWithLogits (features, labels) and the sparse form (features, labels [B]): loss [B] and
     backprop [B, C], each dimension merged from the inputs' (unknown only where every input's is)."""
-    f, lab = _flags(tensors[0]), _flags(tensors[1])
+    # (an input of unknown rank: WithRank 2 (1 for sparse labels), every dimension unknown, whatever rank a dry run's
+    # probe has; the raw sparse op of two unknown ranks is [None] and [None, None]: fix64s)
+    f = (True, True) if rank_unknown(tensors[0]) else _flags(tensors[0])
+    lab = (True,) * max(np.ndim(tensors[1]), 1) if rank_unknown(tensors[1]) else _flags(tensors[1])
     if len(f) != 2:
         return [None, None]
     b = f[0] and (lab[0] if lab else True)
