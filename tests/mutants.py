@@ -14047,6 +14047,176 @@ TRAINING_BATCH85: list[Mutant] = [
 TRAINING += TRAINING_BATCH85
 CATALOGUE += TRAINING_BATCH85
 
+
+#: Blind batch 86 (sixty-fourth session, helper blind64a): Keras as people write it -- layer and metric configs,
+#: initializer defaults, preprocessing lookups, Sequential/functional models and summary, dtype policies, keras.ops'
+#: math (cbrt, log2, log1p, exp2, rsqrt, sinc, logspace, trapezoid, nan_to_num, softmax over axes) and activations;
+#: written from simdist's source before reading the suite, each in a function no earlier catalogue mutant touches
+#: (its innermost enclosing function). "mainstream": a changed line an ordinary training program runs
+#: (/work/wt/blind64a_logs/prog*.py under coverage.py); "subtle": a last-bit, signed-zero or NaN-payload difference.
+_KO = "simdist/keras/ops/"
+TRAINING_BATCH86: list[Mutant] = [
+    # -- layers and their configs
+    _t("conv-config-groups-dropped", "state", "simdist/keras/layers/convolutional.py",
+       '                "dilation_rate": self.dilation_rate, "groups": self.groups,\n',
+       '                "dilation_rate": self.dilation_rate,\n',
+       "mainstream: Conv1D/2D/3D's get_config leaves out `groups` (a grouped convolution re-made from its config "
+       "is an ungrouped one)"),
+    _t("pooling-config-strides-dropped", "state", "simdist/keras/layers/pooling.py",
+       '        return {**super().get_config(), "pool_size": self.pool_size, "padding": self.padding,\n'
+       '                "strides": self.strides, "data_format": self.data_format}\n',
+       '        return {**super().get_config(), "pool_size": self.pool_size, "padding": self.padding,\n'
+       '                "data_format": self.data_format}\n',
+       "mainstream: the 2-D/3-D pooling layers' get_config leaves out `strides` (re-made with strides = pool_size)"),
+    _t("input-layer-config-sparse-dropped", "state", "simdist/keras/layers/core.py",
+       '        return {"batch_shape": self.batch_shape, "dtype": self.dtype, "sparse": self.sparse, "ragged": '
+       'self.ragged,\n',
+       '        return {"batch_shape": self.batch_shape, "dtype": self.dtype, "ragged": self.ragged,\n',
+       "mainstream: InputLayer's get_config leaves out `sparse` (a saved model's sparse Input comes back dense)"),
+    _t("text-vectorization-ragged-pad-length-dropped", "boundary", "simdist/keras/layers/text_vectorization.py",
+       "            shape[-1] = self._output_sequence_length   # (None: the longest row)\n",
+       "            pass\n",
+       "mainstream: TextVectorization(output_sequence_length=n) on split text pads only to the longest row (the "
+       "densified ragged lookup not given n as its last dimension)"),
+    _t("string-lookup-oov-token-lowercase", "formula", "simdist/keras/layers/string_lookup.py",
+       '                 oov_token: str = "[UNK]", vocabulary: Any = None, idf_weights: Any = None, invert: bool = '
+       'False,\n',
+       '                 oov_token: str = "[unk]", vocabulary: Any = None, idf_weights: Any = None, invert: bool = '
+       'False,\n',
+       "mainstream: StringLookup's default oov_token is '[unk]' (Keras: '[UNK]'; the vocabulary and inverted "
+       "lookups show it)"),
+    _t("lookup-max-tokens-one-accepted", "boundary", "simdist/keras/layers/index_lookup.py",
+       "        if max_tokens is not None and max_tokens <= 1:\n",
+       "        if max_tokens is not None and max_tokens < 1:\n",
+       "mainstream: StringLookup and TextVectorization accept max_tokens=1 (Keras: ValueError, it must be "
+       "greater than 1)"),
+    _t("validate-string-arg-none-always-allowed", "missing-error", "simdist/keras/layers/argument_validation.py",
+       "    if allow_none and value is None:\n",
+       "    if value is None:\n",
+       "mainstream: validate_string_arg lets None through where the argument does not allow it (StringLookup's "
+       "output_mode=None accepted instead of Keras's ValueError)"),
+    _t("layer-add-variable-trainable-dropped", "state", "simdist/keras/layers/layer.py",
+       "        return self.add_weight(shape=shape, initializer=initializer, dtype=dtype, trainable=trainable,\n"
+       "                               autocast=autocast, regularizer=regularizer, constraint=constraint, "
+       "name=name)\n",
+       "        return self.add_weight(shape=shape, initializer=initializer, dtype=dtype,\n"
+       "                               autocast=autocast, regularizer=regularizer, constraint=constraint, "
+       "name=name)\n",
+       "mainstream: Layer.add_variable (add_weight's alias) drops `trainable`: add_variable(trainable=False) makes a "
+       "trainable variable"),
+    # -- initializers, constraints, activations
+    _t("random-uniform-default-minval-zero", "formula", "simdist/keras/initializers.py",
+       "    def __init__(self, minval: float = -0.05, maxval: float = 0.05, seed: Any = None) -> None:\n",
+       "    def __init__(self, minval: float = 0.0, maxval: float = 0.05, seed: Any = None) -> None:\n",
+       "mainstream: keras.initializers.RandomUniform's default minval 0.0 (tf.random.uniform's), not -0.05 "
+       "(Embedding's default 'uniform' initializer)"),
+    _t("softsign-activation-written-out", "gradient", "simdist/keras/activations.py",
+       "def softsign(x: Any) -> Any:\n    return tf.nn.softsign(_t(x))\n",
+       "def softsign(x: Any) -> Any:\n    x = _t(x)\n    return x / (1 + tf.abs(x))\n",
+       "subtle: keras.activations.softsign written as x / (1 + |x|): the same values, but its gradient goes through "
+       "Div and Abs instead of SoftsignGrad (last bits)"),
+    _t("silu-activation-written-out", "formula", "simdist/keras/activations.py",
+       "def silu(x: Any) -> Any:\n    return tf.nn.silu(_t(x))\n",
+       "def silu(x: Any) -> Any:\n    x = _t(x)\n    return x / (1 + tf.exp(-x))\n",
+       "mainstream, subtle: keras.activations.silu written as x / (1 + exp(-x)) instead of x * sigmoid(x) (last "
+       "bits)"),
+    # -- metrics
+    _t("precision-config-class-id-dropped", "state", "simdist/keras/metrics/precision_recall.py",
+       '                "class_id": self.class_id}\n',
+       "}\n",
+       "mainstream: Precision/Recall's get_config leaves out class_id (a compiled model's metric re-made from its "
+       "config scores every class)"),
+    # -- models: Sequential, functional, summary, compile
+    _t("sequential-build-shape-without-batch", "axis", "simdist/keras/models/sequential.py",
+       '            config["build_input_shape"] = self._layers[0].batch_shape\n',
+       '            config["build_input_shape"] = self._layers[0].batch_shape[1:]\n',
+       "mainstream: Sequential.get_config's build_input_shape is the input shape without its batch dimension"),
+    _t("functional-input-shape-always-list", "formula", "simdist/keras/models/functional.py",
+       "        shapes = [x.shape for x in self.inputs]\n        return shapes[0] if len(shapes) == 1 else shapes\n",
+       "        shapes = [x.shape for x in self.inputs]\n        return shapes\n",
+       "mainstream: a one-input functional model's input_shape is a list of one shape instead of the shape"),
+    _t("summary-expand-nested-default-true", "formula", "simdist/keras/models/model.py",
+       "                expand_nested: bool = False, show_trainable: bool = False, layer_range: Any = None) -> "
+       "None:\n",
+       "                expand_nested: bool = True, show_trainable: bool = False, layer_range: Any = None) -> "
+       "None:\n",
+       "mainstream: Model.summary() expands nested models by default"),
+    _t("summary-ratio-distribute-floor", "boundary", "simdist/keras/models/summary.py",
+       "        distributed = math.ceil(ratio * remaining / total_ratio) if total_ratio > 0 else remaining\n",
+       "        distributed = (ratio * remaining) // total_ratio if total_ratio > 0 else remaining\n",
+       "summary's column widths (given positions that leave room) split the rest rounding down (rich's "
+       "ratio_distribute rounds "
+       "up as it goes; the last column takes the rest)"),
+    _t("functional-input-spec-keeps-batch", "boundary", "simdist/keras/models/functional.py",
+       "            if shape:\n                shape[0] = None\n",
+       "            pass\n",
+       "mainstream: a functional model's input_spec keeps its Input's batch size: a model built on "
+       "Input(batch_size=n) refuses other batch sizes"),
+    _t("standardize-dtype-none-float32", "dtype", "simdist/keras/dtype_policies.py",
+       "    if dtype is None:\n        return floatx()\n",
+       '    if dtype is None:\n        return "float32"\n',
+       "mainstream: standardize_dtype(None) is float32 instead of floatx (keras.ops' and variables' default dtype "
+       "ignores set_floatx)"),
+    _t("is-float-dtype-bfloat-excluded", "dtype", "simdist/keras/dtype_policies.py",
+       '    return d.startswith("float") or d.startswith("bfloat")\n',
+       '    return d.startswith("float")\n',
+       "mainstream: is_float_dtype leaves out bfloat16 (an autocast scope or a policy of bfloat16 refused or not "
+       "cast)"),
+    _t("keras-add-bias-rule-first-axis-first", "axis", _KO + "tf_numpy.py",
+       "        if x1.shape[-1] == x2_squeeze_shape[0]:\n",
+       "        if x1.shape[1] != x2_squeeze_shape[0]:\n",
+       "mainstream: keras.ops.add's bias rule checks the first non-batch axis first: an input whose axis 1 and last "
+       "axis are both the bias's size gets it along axis 1 (NCHW)"),
+    _t("keras-ops-softmax-axes-forward-perm", "axis", _KO + "op_nn.py",
+       "        x = backend.nn.softmax(x_reshaped, axis=-1)\n\n        x = backend.numpy.reshape(x, "
+       "x_transposed.shape)\n        combined = [*axis_to_keep, *axis]\n        x = backend.numpy.transpose(\n"
+       "            x,\n            axes=sorted(range(len(combined)), key=combined.__getitem__),\n",
+       "        x = backend.nn.softmax(x_reshaped, axis=-1)\n\n        x = backend.numpy.reshape(x, "
+       "x_transposed.shape)\n        combined = [*axis_to_keep, *axis]\n        x = backend.numpy.transpose(\n"
+       "            x,\n            axes=combined,\n",
+       "keras.ops.softmax over a tuple of axes transposes back by the forward permutation, not its inverse"),
+    _t("keras-nan-to-num-posinf-float32-max", "dtype", _KO + "tf_numpy.py",
+       "    if posinf is None:\n        posinf = dtype.max\n",
+       "    if posinf is None:\n        posinf = tf.float32.max\n",
+       "keras.ops.nan_to_num's default posinf is float32's max for every dtype (float64's +inf becomes 3.4e38)"),
+    _t("keras-cbrt-sign-after-pow", "order", _KO + "tf_numpy.py",
+       "    return tf.sign(x) * tf.pow(tf.abs(x), 1.0 / 3.0)\n",
+       "    return tf.pow(tf.abs(x), 1.0 / 3.0) * tf.sign(x)\n",
+       "subtle: keras.ops.cbrt multiplies the power by the sign (a NaN input's sign and payload from |x|'s power "
+       "instead of sign(x))"),
+    _t("keras-log2-by-log2e", "formula", _KO + "tf_numpy.py",
+       "    return tf.math.log(x) / tf.math.log(tf.constant(2, x.dtype))\n",
+       "    return tf.math.log(x) * tf.constant(1.4426950408889634, x.dtype)\n",
+       "subtle: keras.ops.log2 multiplies by log2(e) instead of dividing by log(2) (last bits)"),
+    _t("keras-log1p-as-log-of-sum", "formula", _KO + "tf_numpy.py",
+       "    x = tf.cast(x, dtype)\n    return tf.math.log1p(x)\n",
+       "    x = tf.cast(x, dtype)\n    return tf.math.log(1 + x)\n",
+       "subtle: keras.ops.log1p as log(1 + x) (small x lose their bits)"),
+    _t("keras-exp2-by-exp", "formula", _KO + "tf_numpy.py",
+       "    return tf.math.pow(2.0, x)\n",
+       "    return tf.math.exp(x * 0.6931471805599453)\n",
+       "subtle: keras.ops.exp2 as exp(x ln 2) instead of pow(2, x) (last bits; integers not exact)"),
+    _t("keras-rsqrt-reciprocal-of-sqrt", "formula", _KO + "tf_math.py",
+       "    return tf.math.rsqrt(x)\n",
+       "    return 1 / tf.math.sqrt(x)\n",
+       "subtle: keras.ops.rsqrt as 1 / sqrt(x) (Eigen's rsqrt packets differ in the last bit)"),
+    _t("keras-sinc-divides-twice", "formula", _KO + "tf_numpy.py",
+       "        tf.math.sin(pi_x) / pi_x,\n",
+       "        tf.math.sin(pi_x) / x / tf.constant(np.pi, dtype=x.dtype),\n",
+       "subtle: keras.ops.sinc divides sin(pi x) by x and then by pi (two roundings)"),
+    _t("keras-logspace-by-exp", "formula", _KO + "tf_numpy.py",
+       "    return tf.pow(tf.cast(base, result.dtype), result)\n",
+       "    return tf.exp(result * tf.math.log(tf.cast(base, result.dtype)))\n",
+       "subtle: keras.ops.logspace as exp(t ln base) instead of pow(base, t) (last bits; 10**2 not exactly 100)"),
+    _t("keras-trapezoid-dx-factored-out", "formula", _KO + "tf_numpy.py",
+       "    result = tf.reduce_sum(avg_heights * dx_array, axis=-1)\n",
+       "    result = tf.reduce_sum(avg_heights, axis=-1) * dx_array\n",
+       "subtle: keras.ops.trapezoid multiplies the summed heights by dx (last bits for a scalar dx; wrong for "
+       "sample points x)"),
+]
+TRAINING += TRAINING_BATCH86
+CATALOGUE += TRAINING_BATCH86
+
 # psweep64 (sixty-fourth session): Python-number options in float64/half programs — the lines the sweep newly covers
 TRAINING_PSWEEP64: list[Mutant] = [
     _t("orthogonal-gain-through-float32", "dtype", "simdist/keras/initializers.py",

@@ -258,6 +258,8 @@ def print_summary(model: Any, line_length: int | None = None, positions: Any = N
             raise ValueError("Insufficient console width to print summary.")
         column_widths.append(width)
         current += width
+    if len(column_widths) < len(header):   # (Keras reads positions[i] for each header column: IndexError)
+        raise IndexError("list index out of range")
     # Keras makes one rich column per header name (widths of positions past the header's are unused); rich's
     # Table(width=line_length) measures each fixed-width column (width + 2 of padding) at most as wide as the
     # table's inside, reduces them evenly to fit, and, since a table given a width expands, spreads what is left

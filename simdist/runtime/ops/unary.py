@@ -92,12 +92,36 @@ NEG = unary("Neg", np.negative, _rule("Neg", _SIGNED))
 ABS = unary("Abs", np.abs, _rule("Abs", _ABS))
 def _sign(a: np.ndarray) -> np.ndarray:
     """np.sign; bfloat16 through float32, whose sign of -0.0 is +0.0 as TF's (ml_dtypes' bfloat16
-    ufunc keeps -0.0: fuzz2 seed 20261130 #89)."""
+    ufunc keeps -0.0: fuzz2 seed 20261130 #89); a NaN's bits as TF's kernel leaves them (`_sign_nans`)."""
     if a.dtype.name == "bfloat16":
-        return np.sign(a.astype(np.float32)).astype(a.dtype)
+        return _sign_nans(a, np.sign(a.astype(np.float32)).astype(a.dtype))
     if a.dtype.kind == "c":
         return _complex_sign(a)
-    return np.sign(a)
+    return _sign_nans(a, np.sign(a))
+
+
+# Sign's packets: 8 float32/float16/bfloat16 or 4 float64 elements (measured on TF 2.21, blind64a's p_sign.py)
+_SIGN_LANES = {"float32": 8, "float64": 4, "float16": 8, "bfloat16": 8}
+
+
+def _sign_nans(a: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """TF 2.21's float Sign of a NaN is the NaN itself: its payload kept and a signalling NaN not quieted, with
+    its sign bit cleared in the packets (Eigen's psign: the NaN lanes taken from |x|) and kept in the scalar
+    tail (the first (n // P) * P elements in flat order are packets, P in _SIGN_LANES). NumPy's sign quiets
+    and keeps the sign (clause ops.packet-paths; blind64a: keras.ops.cbrt of a negative NaN)."""
+    if a.dtype.name not in _SIGN_LANES:
+        return out
+    nan = np.isnan(a)
+    if not nan.any():
+        return out
+    u = np.dtype(f"u{a.dtype.itemsize}")
+    bits = np.array(a, copy=True).view(u)
+    mask = packet_mask(a.shape, a.dtype, _SIGN_LANES)
+    if mask is not None:
+        bits[mask & nan] &= u.type((1 << (8 * u.itemsize - 1)) - 1)
+    res = np.array(out, a.dtype, copy=True).view(u)
+    res[nan] = bits[nan]
+    return res.view(a.dtype)
 
 
 def _complex_sign(a: np.ndarray) -> np.ndarray:
