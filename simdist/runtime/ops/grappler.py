@@ -1609,10 +1609,7 @@ def _add_n_rules(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     3·x inside tf.function with constant_folding off and the AddN kernel's sum with arithmetic_optimization off;
     observed on TF 2.21, fix64c), else constant folding's split (`_add_n_rule`)."""
     if all(t is tensors[0] or (t.dtype.is_complex and rec.same_node(t, tensors[0])) for t in tensors):
-        if _on("arithmetic_optimization"):
-            return _aggregation(tensors)
-        if tensors[0].dtype.is_complex:
-            return None
+        return _aggregation(tensors) if _on("arithmetic_optimization") else None
     return _add_n_rule(rec, tensors, attrs) if _on("constant_folding") else None
 
 
