@@ -32,32 +32,13 @@ REF = RecordedPrograms(PATH, host_dependent=("cv-gk-",), recording_host=avx512_w
 
 #: simdist's disagreements with TF 2.21 left out of the comparison: program -> case keys (docs/conformance.md,
 #: "Sixty-fourth session ... covsweep64"; /work/wt/covsweep64_logs/open.json: tf.json against sim.json):
-#: (1) cv-gr-complex64: complex64 division, reciprocal, x/sqrt(y), log(1 + x), exp(x) - 1 and pow -1 of operands with
-#:     ±inf/NaN/huge parts: which part of a non-finite quotient is NaN and its sign (TF's Eigen complex kernels:
-#:     esweep63's OPEN (2), eagerly too), and, in the graph, which of the two forms (the kernel or Grappler's rewrite)
-#:     TF computes changes with options that should not touch it (`x / sqrt(y)` keeps the division under the default
-#:     options and becomes x * rsqrt(y) under remapping/dependency_optimization/common_subgraph_elimination off;
-#:     add_n of one complex tensor three times under constant_folding or arithmetic_optimization off): the meta
-#:     optimizer's iteration order for complex nodes, not analysed;
-#: (2) cv-ar-shapes `zeros of shape[:0:-1]` ([None, 2] spec): TF 2.21's Subshape of `[:0:-1]` is empty, so tf.zeros'
+#: (cv-gr-complex64's 66 complex64 cases, division/reciprocal/x/sqrt(y)/log(1+x)/exp(x)-1/pow -1/add_n NaN parts and
+#: forms, fixed by fix64c: complex_div.py's x86 NaN operand order, Grappler's complex Log1p/Expm1, Mul(Rsqrt(z), x)
+#: and SimplifyAggregation owned by arithmetic_optimization.)
+#: (1) cv-ar-shapes `zeros of shape[:0:-1]` ([None, 2] spec): TF 2.21's Subshape of `[:0:-1]` is empty, so tf.zeros'
 #:     static shape at trace is () while its value has shape [2]; simdist keeps the value's rank (a static shape of
 #:     another rank than the value's is not modelled).
 OPEN: dict[str, tuple[str, ...]] = {
-    'cv-gr-complex64': (
-        'add_n repeat no-ao', 'add_n repeat no-cf', 'exp(x)-1 default', 'exp(x)-1 no-cf', 'exp(x)-1 no-cse',
-        'exp(x)-1 no-dep', 'exp(x)-1 no-remap', 'hoist div default', 'hoist div eager', 'hoist div no-ao',
-        'hoist div no-cf', 'hoist div no-cf-ao', 'hoist div no-cse', 'hoist div no-dep', 'hoist div no-meta',
-        'hoist div no-remap', 'log(1+x) default', 'log(1+x) no-cf', 'log(1+x) no-cse', 'log(1+x) no-dep',
-        'log(1+x) no-remap', 'ones/y default', 'ones/y eager', 'ones/y no-ao', 'ones/y no-cf', 'ones/y no-cf-ao',
-        'ones/y no-cse', 'ones/y no-dep', 'ones/y no-meta', 'ones/y no-remap', 'pow -1 default', 'pow -1 no-cf',
-        'pow -1 no-cse', 'pow -1 no-dep', 'pow -1 no-remap', 'recip recip eager', 'recip recip no-ao',
-        'recip recip no-cf-ao', 'recip recip no-meta', 'x/sqrt(y) default', 'x/sqrt(y) eager', 'x/sqrt(y) no-ao',
-        'x/sqrt(y) no-cf', 'x/sqrt(y) no-cf-ao', 'x/sqrt(y) no-cse', 'x/sqrt(y) no-dep', 'x/sqrt(y) no-meta',
-        'x/sqrt(y) no-remap', 'x/sqrt(y) shared default', 'x/sqrt(y) shared eager', 'x/sqrt(y) shared no-ao',
-        'x/sqrt(y) shared no-cf', 'x/sqrt(y) shared no-cf-ao', 'x/sqrt(y) shared no-cse', 'x/sqrt(y) shared no-dep',
-        'x/sqrt(y) shared no-meta', 'x/sqrt(y) shared no-remap', 'x/y default', 'x/y eager', 'x/y no-ao', 'x/y no-cf',
-        'x/y no-cf-ao', 'x/y no-cse', 'x/y no-dep', 'x/y no-meta', 'x/y no-remap',
-    ),
     'cv-ar-shapes': (
         'zeros of shape[:0:-1]',
     ),

@@ -10,6 +10,11 @@ every intermediate is flushed (FTZ), as TF's threads run.
   own precision (complex64 is not widened to double) and C99 Annex G's recovery of a result
   whose parts are both NaN (x / 0 is an infinity, inf / finite an infinity, finite / inf a zero).
 
+Every instruction's NaN is the one x86 returns (the first NaN operand in the compiled order, quieted, else the
+default negative NaN of an invalid operation): which part of a non-finite quotient is NaN, its sign and payload,
+by packet and tail (fix64c: all 38,416 combinations of parts in {±0, 1.5, -2, -1, ±inf, four NaNs of both signs
+with payloads, a subnormal, a huge and the smallest normal}, as x / y and 1 / y, packets and tails, match TF 2.21).
+
 Observed on TF 2.21, bit for bit with signs: 4,000 random divisions per dtype (magnitudes 2**-30
 to 2**30) and all 10,000 combinations of parts in {±0, 1.5, -2, ±inf, NaN, a subnormal, a huge
 and a tiny normal}, as one-element tensors (tail) and as one tensor (packets).
@@ -18,6 +23,8 @@ and a tiny normal}, as one-element tensors (tail) and as one tensor (packets).
 from __future__ import annotations
 
 import numpy as np
+
+from simdist.runtime.ops.nan_operands import quieted
 
 __all__ = ["divide", "divide_no_nan", "pdiv_parts", "quotient", "DIV_LANES"]
 
@@ -30,14 +37,52 @@ def _ftz(v: np.ndarray) -> np.ndarray:
         return np.where(np.abs(v) < np.finfo(v.dtype).tiny, v * v.dtype.type(0), v)
 
 
+def _x86(r: np.ndarray, s1: np.ndarray, s2: np.ndarray) -> np.ndarray:
+    """r = s1 op s2 (NumPy's value) as an SSE/AVX instruction returns it: s1's NaN, else s2's (quieted), else the
+    default NaN (negative) of an invalid operation; then flushed (FTZ)."""
+    nan = np.isnan(r)
+    if nan.any():
+        s1b, s2b = (np.broadcast_to(np.asarray(v, r.dtype), r.shape) for v in (s1, s2))
+        default = np.full_like(r, -np.nan)
+        r = np.where(np.isnan(s1b), quieted(s1b.copy()), np.where(np.isnan(s2b), quieted(s2b.copy()),
+                                                                    np.where(nan, default, r)))
+    return _ftz(r)
+
+
+def _mul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return _x86(a * b, a, b)
+
+
+def _add(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return _x86(a + b, a, b)
+
+
+def _sub(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return _x86(a - b, a, b)
+
+
+def _div(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return _x86(a / b, a, b)
+
+
+def _pmax(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Eigen's AVX pmax(a, b) = max_ps(b, a): a where either is a NaN."""
+    return np.where(np.isnan(a) | np.isnan(b), a, np.maximum(a, b))
+
+
 def _pdiv(a: np.ndarray, b: np.ndarray, c: np.ndarray, d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Eigen's pdiv_complex of (a + bi) / (c + di), part by part."""
-    m = np.maximum(np.abs(c), np.abs(d))
-    cs, ds = _ftz(c / m), _ftz(d / m)
-    den = _ftz(_ftz(cs * cs) + _ftz(ds * ds))
-    re = _ftz(_ftz(a * cs) + _ftz(b * ds))
-    im = _ftz(_ftz(b * cs) - _ftz(a * ds))
-    return _ftz(_ftz(re / den) / m), _ftz(_ftz(im / den) / m)
+    """Eigen's pdiv_complex of (a + bi) / (c + di), part by part, each instruction's NaN as x86 returns it: the
+    lanes' max of |c|, |d| (pmax keeps the lane's own |part| when either is a NaN, so the two lanes may scale by
+    different NaNs), y / max, pconj (flips the sign of a NaN imaginary part), pmul's
+    addsub(x.re * conj, x.im * flip(conj)) and the two divisions, x's operand first."""
+    ca, da = np.abs(c), np.abs(d)
+    mr, mi = _pmax(ca, da), _pmax(da, ca)
+    cs, ds = _div(c, mr), _div(d, mi)
+    sr, si = _mul(cs, cs), _mul(ds, ds)
+    dc = -ds
+    re = _sub(_mul(a, cs), _mul(b, dc))
+    im = _add(_mul(a, dc), _mul(b, cs))
+    return _div(_div(re, _add(sr, si)), mr), _div(_div(im, _add(si, sr)), mi)
 
 
 def pdiv_parts(a: np.ndarray, b: np.ndarray, c: np.ndarray, d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -47,29 +92,32 @@ def pdiv_parts(a: np.ndarray, b: np.ndarray, c: np.ndarray, d: np.ndarray) -> tu
 
 
 def _smith(a: np.ndarray, b: np.ndarray, c: np.ndarray, d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """libgcc's __divsc3/__divdc3 (Smith's method, then Annex G's recovery), part by part."""
+    """libgcc's __divsc3/__divdc3 (Smith's method, then Annex G's recovery), part by part, each instruction's NaN
+    as x86 returns it (the first NaN operand in the compiled order: `b - ratio * a` for the imaginary part of the
+    |c| >= |d| branch, the source's order elsewhere; measured on TF 2.21)."""
     t = a.dtype.type
     lt = np.abs(c) < np.abs(d)
-    r = np.where(lt, _ftz(c / d), _ftz(d / c))
-    den = np.where(lt, _ftz(_ftz(c * r) + d), _ftz(_ftz(d * r) + c))
-    x = np.where(lt, _ftz(_ftz(a * r) + b), _ftz(_ftz(b * r) + a))
-    y = np.where(lt, _ftz(_ftz(b * r) - a), _ftz(b - _ftz(a * r)))
-    x, y = _ftz(x / den), _ftz(y / den)
+    r = np.where(lt, _div(c, d), _div(d, c))
+    den = np.where(lt, _add(_mul(c, r), d), _add(_mul(d, r), c))
+    x = np.where(lt, _add(_mul(a, r), b), _add(_mul(b, r), a))
+    y = np.where(lt, _sub(_mul(b, r), a), _sub(b, _mul(r, a)))
+    x, y = _div(x, den), _div(y, den)
     both = np.isnan(x) & np.isnan(y)
     if not both.any():
         return x, y
     one, zero, inf = t(1), t(0), t(np.inf)
     by_zero = both & (c == 0) & (d == 0) & ~(np.isnan(a) & np.isnan(b))
-    x = np.where(by_zero, np.copysign(inf, c) * a, x)
-    y = np.where(by_zero, np.copysign(inf, c) * b, y)
+    s = np.copysign(inf, c)
+    x = np.where(by_zero, _mul(s, a), x)
+    y = np.where(by_zero, _mul(s, b), y)
     inf_num = both & ~by_zero & (np.isinf(a) | np.isinf(b)) & np.isfinite(c) & np.isfinite(d)
     a1, b1 = (np.copysign(np.where(np.isinf(v), one, zero), v) for v in (a, b))
-    x = np.where(inf_num, inf * (a1 * c + b1 * d), x)
-    y = np.where(inf_num, inf * (b1 * c - a1 * d), y)
+    x = np.where(inf_num, _mul(inf, _add(_mul(a1, c), _mul(b1, d))), x)
+    y = np.where(inf_num, _mul(inf, _sub(_mul(b1, c), _mul(a1, d))), y)
     inf_den = both & ~by_zero & ~inf_num & (np.isinf(c) | np.isinf(d)) & np.isfinite(a) & np.isfinite(b)
     c1, d1 = (np.copysign(np.where(np.isinf(v), one, zero), v) for v in (c, d))
-    x = np.where(inf_den, zero * (a * c1 + b * d1), x)
-    y = np.where(inf_den, zero * (b * c1 - a * d1), y)
+    x = np.where(inf_den, _mul(zero, _add(_mul(a, c1), _mul(b, d1))), x)
+    y = np.where(inf_den, _mul(zero, _sub(_mul(b, c1), _mul(a, d1))), y)
     return x, y
 
 
@@ -96,8 +144,7 @@ def quotient(x: np.ndarray, y: np.ndarray, packet: bool) -> np.ndarray:
     the element's position, picks it: Eigen's pdiv_complex (`packet`: x / 0 and x / inf are NaN) or
     std::complex's operator/ (libgcc's Smith with Annex G: x / 0 an infinity). BandedTriangularSolve
     divides a row assigned as `row / s` or `row /= s` the first way, a row computed as
-    `(rhs - band * x) / s` the second (observed on TF 2.21; a NaN's sign bit out of pdiv_complex is
-    not modelled: TF's x / 0 is (-NaN, +NaN) where this gives (-NaN, -NaN))."""
+    `(rhs - band * x) / s` the second (observed on TF 2.21)."""
     xb, yb = np.broadcast_arrays(x, y)
     part = np.float32 if xb.dtype == np.complex64 else np.float64
     a, b = _ftz(xb.real.astype(part)), _ftz(xb.imag.astype(part))

@@ -64,7 +64,8 @@ def _psqrt(xr: np.ndarray, yr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Eigen's psqrt_complex of raw parts: l = max * sqrt(1 + (min/max)^2) (max where min is 0),
     rho = sqrt((|x| + l) / 2), eta = (y / rho) / 2; (rho, eta) for x >= 0, else (|eta|, rho with y's
     sign bit: sqrt(-2 - 0j) is -1.414j here, +1.414j in the scalar tail); an infinite x gives
-    (inf, |y| * 0) (swapped for x < 0), an infinite y (inf, y)."""
+    (inf, |y| * 0) (swapped for x < 0), an infinite y (inf, y); any other result with a NaN part is the
+    all-ones NaN in both parts."""
     t = xr.dtype.type
     x, y = _ftz(xr), _ftz(yr)
     ax, ay = np.abs(x), np.abs(y)
@@ -76,6 +77,13 @@ def _psqrt(xr: np.ndarray, yr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     neg = x < 0
     re = np.where(neg, np.abs(eta), rho)
     im = np.where(neg, np.copysign(np.abs(rho), yr), eta)
+    # (`por(pisnan(result), result)`: the complex pisnan is true in both lanes where either part is a NaN, so such
+    # a result is the all-ones NaN in both parts; sqrt(0.5 + NaNj) is (0xffffffff, 0xffffffff) in packets, observed
+    # on TF 2.21, fix64c)
+    nan = np.isnan(re) | np.isnan(im)
+    if nan.any():
+        ones = np.full(re.shape, -1, np.int32 if re.dtype == np.float32 else np.int64).view(re.dtype)
+        re, im = np.where(nan, ones, re), np.where(nan, ones, im)
     rinf = np.isinf(ax)
     ri_re, ri_im = ax, _ftz(np.abs(yr) * t(0))
     re = np.where(rinf, np.where(neg, ri_im, ri_re), re)

@@ -141,8 +141,8 @@ def _div_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
 
 
 def _sqrt_div(view: Any, i: int) -> Tensor | None:
-    """SqrtDivToRsqrtMul on the finished graph: RealDiv(x, Sqrt(z)) of floats whose Sqrt has no other consumer (not
-    returned, not read by another op nor by tf.gradients' ops) -> Mul(x, Rsqrt(z)) (arithmetic_optimizer.cc: the
+    """SqrtDivToRsqrtMul on the finished graph: RealDiv/Div(x, Sqrt(z)) of floats or complex numbers whose Sqrt has no
+    other consumer (not returned, not read by another op nor by tf.gradients' ops) -> Mul(Rsqrt(z), x) (arithmetic_optimizer.cc: the
     stage requires the Sqrt's one consumer; TF 2.21 keeps `x / r` where `r = tf.sqrt(y)` is also returned or added
     on, graph50). A division the record-time rule (`_div_rule`) rewrote is no RealDiv by now."""
     from simdist.runtime.ops import dispatch, math, unary
@@ -155,10 +155,13 @@ def _sqrt_div(view: Any, i: int) -> Tensor | None:
     if y.kind != 1 or y.op is None or y.op.name != "Sqrt" or view.consumers(j) != 1:
         return None
     x, z = view.tensor(n.ins[0]), view.tensor(y.ins[0])
-    if x is None or z is None or not (_is_float(x) and _is_float(z)) or rec.is_constant(view.tensor(j)):
+    if x is None or z is None or rec.is_constant(view.tensor(j)) or not (
+            (_is_float(x) and _is_float(z)) or (x.dtype.is_complex and z.dtype == x.dtype)):
         return None
     view.absorbed.add(j)
-    return dispatch.execute(math.MUL, (x, dispatch.execute(unary.RSQRT, (z,))))
+    # (the stage swaps the inputs: Mul(Rsqrt(z), x), which for complex T is another product than x * rsqrt(z):
+    # Eigen's complex pmul is not symmetric in its last bits and NaNs; observed on TF 2.21, fix64c)
+    return dispatch.execute(math.MUL, (dispatch.execute(unary.RSQRT, (z,)), x))
 
 
 def _xdivy_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
@@ -1109,12 +1112,14 @@ def _mul_rules(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
 
 
 def _log_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
-    """Log(Add(x, 1)) or Log(Add(1, x)) of floats, the constant of ones broadcasting to x's shape
+    """Log(Add(x, 1)) or Log(Add(1, x)) of floats or complex numbers, the constant of ones broadcasting to x's shape
     -> Log1p(x)."""
     from simdist.runtime.ops import dispatch, unary
     (a,) = tensors
     node = rec.producer(a)
-    if node is None or node.op.name not in ("AddV2", "Add") or not _is_float(a):
+    if node is None or node.op.name not in ("AddV2", "Add") or not (_is_float(a) or a.dtype.is_complex):
+        # (complex T too: GetElementUnexhaustive reads complex64/complex128 ones; `log(1 + x)` of complex64 is
+        # Log1p's value inside tf.function, observed on TF 2.21, fix64c)
         return None
     for i, j in ((0, 1), (1, 0)):
         t, c = rec.input_tensor(node, i), rec.input_tensor(node, j)
@@ -1131,7 +1136,8 @@ _IS_ZEROS_TYPES = frozenset(dtypes.as_dtype(n) for n in ("complex64", "complex12
 def _sub_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     """Sub of floats and complex numbers: Sub(x, zeros) -> x and Sub(zeros, y) -> Neg(y)
     (`_simplified`: `0.0 - 0.0` is -0.0 inside tf.function); Sub(Exp(x), 1), the constant of ones
-    broadcasting to Exp(x)'s shape -> Expm1(x) (ConvertExpm1Stage)."""
+    broadcasting to Exp(x)'s shape -> Expm1(x) (ConvertExpm1Stage; complex T too: `exp(x) - 1` of complex64 is
+    Expm1's value inside tf.function, observed on TF 2.21, fix64c)."""
     from simdist.runtime.ops import dispatch, special, unary
     e, c = tensors
     simple = _simplified(rec, "Sub", e, c)
@@ -1158,7 +1164,8 @@ def _sub_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
                 trace_errors.unmark(err)
                 raise err
             return dispatch.execute(unary.NEG, (c,))
-        return None
+        if not e.dtype.is_complex:
+            return None
     out = list(np.broadcast_shapes(tuple(e.shape.as_list()), tuple(c.shape.as_list())))
     node = rec.producer(e)
     if _on("arithmetic_optimization") and node is not None and node.op.name == "Exp" and e.shape.as_list() == out \
@@ -1764,6 +1771,19 @@ def _neg_input(rec: Any, t: Tensor) -> Tensor | None:
     return rec.tensor_at.get(neg.ins[0])   # type: ignore[no-any-return]
 
 
+def _add_n_rules(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
+    """AddN: one input repeated is SimplifyAggregation's (arithmetic_optimization: `add_n([x, x, x])` of complex64 is
+    3·x inside tf.function with constant_folding off and the AddN kernel's sum with arithmetic_optimization off;
+    observed on TF 2.21, fix64c), two inputs sorted by their nodes' names (arithmetic_optimization's canonical
+    form, fix64n), else constant folding's split (`_add_n_rule`)."""
+    if all(t is tensors[0] or (t.dtype.is_complex and rec.same_node(t, tensors[0])) for t in tensors):
+        return _aggregation(tensors) if _on("arithmetic_optimization") else None
+    if len(tensors) == 2:   # (CanonicalizeNode's sorted inputs: arithmetic_optimization's alone; fix64n)
+        from simdist.runtime.ops import math
+        return _sorted_operands(rec, math.ADD_N, tensors, attrs) if _on("arithmetic_optimization") else None
+    return _add_n_rule(rec, tensors, attrs) if _on("constant_folding") else None
+
+
 # --- constant_folding.cc PartialAssocOpConstFolding: AddN's constant inputs summed first
 def _add_n_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     """AddN of more than two float (or complex) inputs, at least two but not all of them constant:
@@ -1771,10 +1791,6 @@ def _add_n_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     takes the first constant's place among the remaining inputs (their order kept), so
     add_n([x, 65504, -65504]) in float16 is x inside tf.function and 0 eagerly for x = -1."""
     from simdist.runtime.ops import dispatch, math
-    if all(t is tensors[0] or (t.dtype.is_complex and rec.same_node(t, tensors[0])) for t in tensors):
-        return _aggregation(tensors)
-    if len(tensors) == 2 and _on("arithmetic_optimization"):
-        return _sorted_operands(rec, math.ADD_N, tensors, attrs)
     if len(tensors) <= 2 or not (_is_float(tensors[0]) or tensors[0].dtype.is_complex):
         return None
     const = [_folded_const(rec, t) for t in tensors]
@@ -2275,7 +2291,7 @@ def _rules() -> dict[Any, Any]:
             reductions.PROD: _owned(cf, _reduction_identity),
             math.REALDIV: _div_rule, xfunctions.XDIVY: _xdivy_rule, xfunctions.MUL_NO_NAN: _owned(cf, _mul_no_nan_rule), math.POW: _owned(ao, _pow_rule), unary.LOG: _owned(ao, _log_rule),
             math.SUB: _sub_rule, math.ADD: _add_rule, unary.RECIPROCAL: _owned(ao, _reciprocal_rule),
-            math.ADD_N: _owned(cf, _add_n_rule), math.MUL: _mul_rules,
+            math.ADD_N: _add_n_rules, math.MUL: _mul_rules,
             math.SQUARED_DIFFERENCE: _owned(ao, _squared_difference_rule), array.ONES_LIKE: _owned(cf, _ones_like_rule),
             array.RESHAPE: _owned(ao, _reshape_rule), array.SQUEEZE: _owned(cf, _squeeze_rule),
             array.IDENTITY: _owned("dependency_optimization", _identity_rule),
@@ -2298,6 +2314,9 @@ def _folding_fails(rule: Any, tensors: Any) -> bool:
     from simdist.runtime.ops import dispatch
     x, y = tensors
     return not _is_float(x) and x.dtype.is_integer and bool(np.any(np.asarray(dispatch.raw(y)) < 0))
+
+
+_add_n_rules.inner = _add_n_rule   # type: ignore[attr-defined]   (for _folded_first's all-constant case)
 
 
 def _folded_first(rule: Any) -> Any:
