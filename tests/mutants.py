@@ -2047,8 +2047,8 @@ TRAINING_BATCH11: list[Mutant] = [
        "assigning a Python number to a SUM SyncOnRead variable (a Keras metric's) in cross-replica context "
        "writes it to every copy undivided: the read gives n times the value"),
     _t("orthogonal-wide-matrix-not-transposed", "axis", "simdist/keras/initializers.py",
-       "        if num_rows < num_cols:\n            q = q.T\n",
-       "        if num_rows > num_cols:\n            q = q.T\n",
+       "        if num_rows < num_cols:\n            q = tf.transpose(q)\n",
+       "        if num_rows > num_cols:\n            q = tf.transpose(q)\n",
        "Orthogonal transposes Q for tall shapes instead of wide ones: a wide kernel (an LSTM's (u, 4u) "
        "recurrent kernel) has non-orthonormal rows"),
     _t("clip-by-global-norm-scales-up", "formula", "simdist/runtime/ops/clip.py",
@@ -11346,7 +11346,7 @@ CATALOGUE += TRAINING_BATCH69
 #: under coverage, mainstream_check.py); "subtle" marks the numerically subtle ones.
 TRAINING_BATCH68: list[Mutant] = [
     _t("orthogonal-sign-correction-dropped", "formula", "simdist/keras/initializers.py",
-       "        q = q * np.sign(np.diag(r))\n",
+       "        q = q * tf.sign(tf.linalg.diag_part(r))\n",
        "",
        "mainstream: the Orthogonal initializer (the recurrent kernels' default) keeps QR's Q without multiplying "
        "its columns by the signs of R's diagonal"),
@@ -14207,3 +14207,180 @@ TRAINING_BATCH87: list[Mutant] = [
 ]
 TRAINING += TRAINING_BATCH87
 CATALOGUE += TRAINING_BATCH87
+
+# psweep64 (sixty-fourth session): Python-number options in float64/half programs — the lines the sweep newly covers
+TRAINING_PSWEEP64: list[Mutant] = [
+    _t("orthogonal-gain-through-float32", "dtype", "simdist/keras/initializers.py",
+       "        return tf.multiply(q, tf.constant(self.gain, dtype=q.dtype))   # the weak gain, in Q's dtype\n",
+       "        return tf.multiply(q, tf.cast(self.gain, q.dtype))   # the weak gain, in Q's dtype\n",
+       "mainstream: Orthogonal's Python gain converted by tf.cast (through float32) instead of Keras's weak `gain * q`: "
+       "a float64 initializer's weights scaled by 0.3 rounded to float32"),
+    _t("orthogonal-qr-in-float64", "dtype", "simdist/keras/initializers.py",
+       "        q, r = tf.linalg.qr(a)\n",
+       "        q, r = tf.linalg.qr(tf.cast(a, tf.float64))\n        q, r = tf.cast(q, a.dtype), tf.cast(r, a.dtype)\n",
+       "subtle: Orthogonal's QR taken in float64 and rounded to the dtype, where Keras factors in the dtype: float32 "
+       "and float16 weights a rounding off TF's, and bfloat16 accepted where TF's Qr refuses it"),
+    _t("histogram-float-differences-in-dtype", "formula", "simdist/runtime/ops/misc_more.py",
+       "            shifted = np.maximum(values.reshape(-1), lo).astype(np.float64) - float(lo)\n",
+       "            shifted = (np.maximum(values.reshape(-1), lo) - lo).astype(np.float64)\n",
+       "subtle: a float32 HistogramFixedWidth subtracting the range's low end in float32 (histogram_op.cc's text) "
+       "where TF 2.21's binary subtracts in double: a value one ulp below a bin edge counted in the bin above"),
+]
+TRAINING += TRAINING_PSWEEP64
+CATALOGUE += TRAINING_PSWEEP64
+# ssweep64 (sixty-fourth session): static shapes of traced ops from partially known inputs, the lines its sweep
+# newly covers (simdist/conformance/suite/test_ssweep64.py)
+TRAINING_SSWEEP64: list[Mutant] = [
+    _t("batch-matmul-static-shape-raw-flags-only", "formula", "simdist/runtime/ops/static_shapes.py",
+       "    rows = fx[-1] if attrs.get(\"adj_x\", attrs.get(\"transpose_a\")) else fx[-2]\n",
+       "    rows = fx[-1] if attrs.get(\"adj_x\") else fx[-2]\n",
+       "mainstream: BatchMatMulV2's static rows read from the raw op's adj_x only, not tf.matmul's transpose_a: a "
+       "transposed batched operand's rows taken from the wrong axis"),
+    _t("matmul-unknown-rank-both-required", "boundary", "simdist/runtime/ops/linalg.py",
+       "    if (ka is None or kb is None) and not (a_is_sparse or b_is_sparse):\n        batched = True",
+       "    if (ka is None and kb is None) and not (a_is_sparse or b_is_sparse):\n        batched = True",
+       "mainstream: tf.matmul takes its batch path (an output of unknown rank) only when both operands' ranks are "
+       "unknown, not either"),
+    _t("tensordot-fold-full-contraction", "boundary", "simdist/runtime/ops/linalg.py",
+       "    trans_b = fold and rb == 2 and xb + fb == [1, 0] and len(fb) == 1\n",
+       "    trans_b = fold and rb == 2 and xb + fb == [1, 0]\n",
+       "a traced tensordot contracting both axes of a matrix b in swapped order folded into a transposed MatMul "
+       "(a [1, 9] by [3, 3] trace error)"),
+    _t("xent-v2-batch-from-logits-only", "formula", "simdist/runtime/ops/losses.py",
+       "        flags[0] = not (kl is not None and len(kl) >= 1 and None not in kl[:-1])\n",
+       "        flags[0] = True\n",
+       "mainstream: softmax_cross_entropy_with_logits' rank-1 cost of unknown-batch logits left unknown although the "
+       "labels' batch is known (the raw op's merged batch ignored)"),
+    _t("pack-standin-first-input-only", "formula", "simdist/runtime/ops/array.py",
+       "        sizes = {k[i] for k in known if k is not None and k[i] is not None}\n",
+       "        sizes = {k[i] for k in known[:1] if k is not None and k[i] is not None}\n",
+       "mainstream: a dry-run stand-in of stack/concat takes the sizes the graph knows from the first input only "
+       "(the probe's where the first is unknown)"),
+    _t("tile-zero-multiple-unknown", "boundary", "simdist/runtime/ops/static_shapes.py",
+       "            flags = tuple(f and d != 0 for f, d in zip(flags, out.shape.as_list()))\n",
+       "            flags = tuple(flags)\n",
+       "a traced tile by a 0 multiple of an unknown dimension left unknown instead of a known 0"),
+    _t("segment-rows-trailing-known", "formula", "simdist/runtime/ops/static_shapes.py",
+       "    return mark(out, (True,) + flags[1:]) if len(flags) == out.ndim else mark_dim(out, 0)\n",
+       "    return mark(out, (True,) + (False,) * (len(flags) - 1)) if len(flags) == out.ndim else mark_dim(out, 0)\n",
+       "mainstream: a traced sorted segment reduction's trailing dimensions taken as known (the dry run's probe) "
+       "where data's are unknown"),
+    _t("batch-gather-batch-dims-merged", "formula", "simdist/runtime/ops/array.py",
+       "    flags = [d is None for d in kp[:ax]] + \\\n",
+       "    flags = [kp[d] is None and ki[d] is None for d in range(b)] + [d is None for d in kp[b:ax]] + \\\n",
+       "mainstream: a traced gather with batch_dims merges the batch dimensions with the indices' (TF's shape "
+       "function takes params' alone)"),
+    _t("einsum-one-known-size-clashes", "boundary", "simdist/runtime/ops/einsum.py",
+       "    return len(seen - {1}) > 1 if broadcasts else len(seen) > 1\n",
+       "    return len(seen - {1}) > 1 if broadcasts else len(seen) >= 1\n",
+       "mainstream: a traced einsum whose probe sizes differ refused at trace (ValueError) where the graph knows only "
+       "one of the label's sizes (TF: the kernel's error when it runs)"),
+]
+TRAINING += TRAINING_SSWEEP64
+CATALOGUE += TRAINING_SSWEEP64
+# -- sixty-fourth session, ksweep64: checkpoints restored into another build state (lines test_ksweep64 newly covers)
+TRAINING_KSWEEP64: list[Mutant] = [
+    _t("deferred-shared-object-first-path-only", "state", "simdist/strategies/checkpoint.py",
+       "            for one in chain:\n                one(index)\n",
+       "            chain[0](index)\n",
+       "an optimizer reached as model/optimizer and as optimizer= consumes only its first path's deferred values: "
+       "assert_consumed fails after the first step"),
+    _t("deferred-object-not-matched", "state", "simdist/strategies/checkpoint.py",
+       "        status._matched = True   # (the unbuilt object matched its checkpointed object: assert_nontrivial_match)\n",
+       "        pass\n",
+       "an unbuilt model given deferred values does not count as matched: assert_nontrivial_match raises"),
+    _t("compile-hook-overwrites-deferred-consumer", "state", "simdist/strategies/checkpoint.py",
+       "            if earlier is not None:   # (also given as `optimizer=`: one object, each path's copy consumed; ksweep64)\n",
+       "            if False:\n",
+       "compile after a restore replaces the optimizer's deferred bookkeeping: the optimizer= path's values stay "
+       "unused"),
+    _t("manager-restore-interval-step-unset", "state", "simdist/strategies/checkpoint.py",
+       "                self._last_checkpoint_step = int(np.asarray(counter.numpy() if hasattr(counter, \"numpy\") else counter))\n",
+       "                pass\n",
+       "restore_or_initialize leaves checkpoint_interval's last step unset: the first save after it always saves"),
+    _t("first-batch-build-deferred-accepted", "missing-error", "simdist/keras/trainers/trainer.py",
+       "            if model_unbuilt and any(\"_checkpoint_on_track\" in layer.__dict__\n",
+       "            if False and any(\"_checkpoint_on_track\" in layer.__dict__\n",
+       "fit under a captured strategy builds an unbuilt model with deferred checkpoint values instead of Keras's "
+       "RuntimeError"),
+]
+TRAINING += TRAINING_KSWEEP64
+CATALOGUE += TRAINING_KSWEEP64
+# Sixty-fourth session, covsweep64: mistakes in lines its module (test_covsweep64.py) newly runs: Grappler's option
+# gating (tf.config.optimizer.set_experimental_options), the partial shape of a slice of a shape, a tf.function's
+# returned variable slices, eager concat of no values.
+TRAINING_COV64: list[Mutant] = [
+    _t("grappler-disable-meta-ignored", "state", "simdist/runtime/ops/grappler.py",
+       "    if opts.get(\"disable_meta_optimizer\"):\n        return False\n",
+       "",
+       "mainstream: disable_meta_optimizer does not switch Grappler's rewrites off (only the named optimizers do): "
+       "`x / 3.0` in a tf.function is still x * (1/3)"),
+    _t("grappler-push-down-needs-both", "formula", "simdist/runtime/ops/grappler.py",
+       "        return _on(\"constant_folding\") or _on(\"arithmetic_optimization\")\n",
+       "        return _on(\"constant_folding\") and _on(\"arithmetic_optimization\")\n",
+       "mainstream: ConstantPushDown taken to stop when either optimizer is off (TF 2.21: only when both are)"),
+    _t("grappler-unset-option-off", "formula", "simdist/runtime/ops/grappler.py",
+       "    return v is None or bool(v)\n",
+       "    return bool(v)\n",
+       "mainstream: once any experimental option is set, an optimizer the options leave unset counts as off: "
+       "`remapping: False` switches constant folding off too"),
+    _t("grappler-simplified-owned-by-arithmetic", "formula", "simdist/runtime/ops/grappler.py",
+       "    if not _on(\"constant_folding\") or not all(_is_float(t) or t.dtype.is_complex for t in (x, y)):\n",
+       "    if not _on(\"arithmetic_optimization\") or not all(_is_float(t) or t.dtype.is_complex for t in (x, y)):\n",
+       "mainstream: SimplifyArithmeticOperations (x * ones, x + zeros forwarded) gated by the arithmetic optimizer "
+       "instead of constant folding"),
+    _t("grappler-xdivy-owned-by-arithmetic", "formula", "simdist/runtime/ops/grappler.py",
+       "    if not _on(\"constant_folding\") or _const_value(rec, y) is None or y.dtype != x.dtype:\n",
+       "    if not _on(\"arithmetic_optimization\") or _const_value(rec, y) is None or y.dtype != x.dtype:\n",
+       "subtle: Xdivy's ReduceDivToReciprocalMul gated by the arithmetic optimizer instead of constant folding"),
+    _t("grappler-pow-owned-by-folding", "formula", "simdist/runtime/ops/grappler.py",
+       "math.POW: _owned(ao, _pow_rule)",
+       "math.POW: _owned(cf, _pow_rule)",
+       "mainstream: ConvertPow gated by constant folding instead of the arithmetic optimizer"),
+    _t("subshape-negative-stride-python", "formula", "simdist/runtime/ops/partial_values.py",
+       "    if stride < 0 and start < stop:\n",
+       "    if stride < 0 and start < stop and begin is not None:\n",
+       "mainstream: a reversed shape slice `tf.shape(x)[::-1]` read as Python's slice, where TF's "
+       "PartialStridedSliceShape takes the begin mask as 0 and Subshape refuses it (ValueError at trace)"),
+    _t("subshape-empty-slice-checked", "formula", "simdist/runtime/ops/partial_values.py",
+       "            _put(out, py if not py else tf_subshape(elems, b, e, stride))\n",
+       "            _put(out, tf_subshape(elems, b, e, stride))\n",
+       "mainstream: a shape slice of static length 0 (`tf.shape(x)[2:1]`) put through Subshape's checks, where TF "
+       "reads it as the scalar shape first: a ValueError TF does not raise"),
+    _t("function-outputs-keep-variable-slices", "state", "simdist/tf/_function.py",
+       "                _unsliced(out)\n",
+       "",
+       "mainstream: a tf.function's returned `variable[key]` keeps its variable: a function creating a variable "
+       "and returning its slice escapes the singleton rule's ValueError, and the output has `assign`"),
+    _t("concat-empty-eager-value-error", "missing-error", "simdist/runtime/ops/array.py",
+       "        if context.in_function():\n            raise ValueError(\"List argument 'values' to 'ConcatV2' Op",
+       "        if True:\n            raise ValueError(\"List argument 'values' to 'ConcatV2' Op",
+       "mainstream: eager tf.concat([], 0) raises op_def_library's graph ValueError instead of the kernel lookup's "
+       "InvalidArgumentError"),
+]
+TRAINING += TRAINING_COV64
+CATALOGUE += TRAINING_COV64
+
+#: nsweep64 (sixty-fourth session): which NaN a Sum/Prod of several NaNs returns (reduce_nans.py) and the cross
+#: entropy's product, each the natural mistake of writing the source's operand order (test_nsweep64 kills them)
+_RN = "simdist/runtime/ops/reduce_nans.py"
+TRAINING_NSWEEP64: list[Mutant] = [
+    _t("sum-nans-fold-in-source-order", "order", _RN,
+       "_op(_op(a3, a2), _op(a0, a1))", "_op(_op(a0, a1), _op(a2, a3))",
+       "the four packet accumulators' NaN taken in the source's fold order, not the compiled one"),
+    _t("sum-nans-tail-first-every-dtype", "order", _RN,
+       "        got = _op(tail, pk) if half else _op(pk, tail)\n", "        got = _op(tail, pk)\n",
+       "finalizeBoth's scalar tail's NaN kept over the packets' in float32/float64 as in float16"),
+    _t("sum-nans-tree-upper-lane", "order", _RN,
+       "            pk = _op(pk[:, :h], pk[:, h:])\n", "            pk = _op(pk[:, h:], pk[:, :h])\n",
+       "the lanes' halving tree keeps the upper lane's NaN"),
+    _t("half-product-nans-first-per-accumulator", "order", _RN,
+       "last=half and product)", "last=False)",
+       "float16 products' accumulators keep their first NaN as the sums' do"),
+    _t("xent-loss-label-nan-first", "order", "simdist/runtime/ops/softmax_eigen.py",
+       "        loss = _row_sum((_flat_log(s, lanes)[:, None] - sh) * labels)\n",
+       "        loss = _row_sum(labels * (_flat_log(s, lanes)[:, None] - sh))\n",
+       "the cross entropy's product in the source's order: a NaN label's NaN where the logit is NaN too"),
+]
+TRAINING += TRAINING_NSWEEP64
+CATALOGUE += TRAINING_NSWEEP64

@@ -141,9 +141,11 @@ class RandomUniform(RandomInitializer):
 
 class Orthogonal(RandomInitializer):
     """`keras.initializers.Orthogonal(gain=1.0, seed=None)`: a normal matrix, flattened to
-    (rows = prod(shape[:-1]), cols = shape[-1]), made orthogonal by its QR factorization (Q with
-    the signs of diag(R), transposed when rows < cols), times gain. The QR is NumPy's: Keras's
-    sign fix makes Q unique, so only the normal draw (simdist's) differs from TF."""
+    (rows = prod(shape[:-1]), cols = shape[-1]), made orthogonal by its QR factorization in the
+    dtype (Q with the signs of diag(R), transposed when rows < cols), times gain. As Keras's:
+    `ops.qr` in the requested dtype (no bfloat16 kernel: TF's refusal), and `gain * q` with gain
+    a weak Python number, so a float64 Q is scaled by the float64 gain, not by gain through
+    float32 (docs/spec.md keras.init.distributions, psweep64)."""
 
     def __init__(self, gain: float = 1.0, seed: Any = None) -> None:
         self.gain = gain
@@ -156,13 +158,13 @@ class Orthogonal(RandomInitializer):
         num_rows = int(np.prod([int(d) for d in shape[:-1]]))
         num_cols = int(shape[-1])
         flat_shape = (max(num_cols, num_rows), min(num_cols, num_rows))
-        a = np.asarray(random.normal(flat_shape, seed=self.seed, dtype=dtype).numpy(), np.float64)
-        q, r = np.linalg.qr(a)
-        q = q * np.sign(np.diag(r))
+        a = random.normal(flat_shape, seed=self.seed, dtype=dtype)
+        q, r = tf.linalg.qr(a)
+        q = q * tf.sign(tf.linalg.diag_part(r))
         if num_rows < num_cols:
-            q = q.T
-        dtype = dtypes.standardize_dtype(dtype)
-        return tf.cast(self.gain, dtype) * tf.constant(q.reshape(tuple(int(d) for d in shape)), dtype=dtype)
+            q = tf.transpose(q)
+        q = tf.reshape(q, [int(d) for d in shape])
+        return tf.multiply(q, tf.constant(self.gain, dtype=q.dtype))   # the weak gain, in Q's dtype
 
     def get_config(self) -> dict[str, Any]:
         return {**super().get_config(), "gain": self.gain}

@@ -315,8 +315,17 @@ def _optimizer_hook(pending: dict[int, np.ndarray], consumed: Any, path: str) ->
                     consumed(i)
         rest = {i: arr for i, arr in pending.items() if i >= len(existing)}
         if rest:
-            optimizer._checkpoint_pending = rest
-            optimizer._checkpoint_consumed = consumed
+            earlier = optimizer.__dict__.get("_checkpoint_consumed")
+            if earlier is not None:   # (also given as `optimizer=`: one object, each path's copy consumed; ksweep64)
+                optimizer._checkpoint_pending = {**rest, **optimizer.__dict__.get("_checkpoint_pending", {})}
+
+                def both(index: int, first: Any = earlier) -> None:
+                    first(index)
+                    consumed(index)
+                optimizer._checkpoint_consumed = both
+            else:
+                optimizer._checkpoint_pending = rest
+                optimizer._checkpoint_consumed = consumed
     return on_compile
 
 
@@ -327,6 +336,7 @@ def _defer(root: "Checkpoint", saved: dict[str, np.ndarray], status: "Checkpoint
     `_checkpoint_on_track` as each of its layers tracks a new variable, which assigns the saved value of the
     variable's position. Each value so used leaves the status's unused ones (`_checkpoint_consumed`), as TF's
     assert_consumed passes once the deferred values are all restored (cksweep56)."""
+    consumers: dict[int, list[Any]] = {}
     for prefix, obj in _unbuilt(root, ""):
         have = len(_checkpointed(obj))
         pending = {}
@@ -336,7 +346,17 @@ def _defer(root: "Checkpoint", saved: dict[str, np.ndarray], status: "Checkpoint
                 pending[int(rest)] = arr
         if not pending:
             continue
-        consumed = _consumer(status, prefix)
+        status._matched = True   # (the unbuilt object matched its checkpointed object: assert_nontrivial_match)
+        # an object reached by several paths (a compiled model's optimizer given as `optimizer=` too) is one
+        # checkpointed object: a value it makes consumes the value under each of its paths (ksweep64)
+        chain = consumers.setdefault(id(obj), [])
+        chain.append(_consumer(status, prefix))
+        if len(chain) > 1:
+            continue
+
+        def consumed(index: int, chain: list[Any] = chain) -> None:
+            for one in chain:
+                one(index)
         if hasattr(obj, "_flatten_layers") and hasattr(obj, "_tracker"):   # a Keras layer or model
             layers = obj._flatten_layers(include_self=True)
             hook = _layer_hook(obj, layers, pending, consumed, path)
@@ -792,6 +812,9 @@ class CheckpointManager:
         latest = self.latest_checkpoint
         if latest is not None:
             self._checkpoint.restore(latest)
+            if self._checkpoint_interval is not None:   # (TF: the restored step counts as the last checkpoint's)
+                counter = self._step_counter
+                self._last_checkpoint_step = int(np.asarray(counter.numpy() if hasattr(counter, "numpy") else counter))
             return latest
         if self._init_fn is not None:
             self._init_fn()

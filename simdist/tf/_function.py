@@ -178,6 +178,7 @@ class Function:
                     (_pruning().deferring(pruned) if pruned else contextlib.nullcontext()):
                 with (contextlib.nullcontext() if first else _facade_calls.graph_built()):
                     out = _as_traced(self._call, args, kwargs)
+                _unsliced(out)
                 if pruned:
                     _pruning().check(out)
                 if creating is None:
@@ -831,6 +832,21 @@ def _placeholder_names(fn: Any, args: tuple, kwargs: dict) -> dict[int, str]:
         for i, leaf in enumerate(_nest_leaves(value)):
             out.setdefault(id(leaf), base if i == 0 else f"{base}_{i}")
     return out
+
+
+def _unsliced(out: Any) -> None:
+    """The call's returned tensors as a concrete function's outputs: no `variable[key]` slice among them keeps its
+    variable and `.assign` (TF's outputs are new tensors: `tf.function(lambda: v[0])()` has no `assign`,
+    AttributeError), so a variable the function made and sliced into its result is not kept by it (the singleton
+    rule's liveness, runtime/variable_creation.py: `tf.function(lambda: tf.Variable(x)[0])()` is TF's ValueError;
+    TF 2.21 observed, covsweep64)."""
+    from simdist.runtime.tensor import Tensor
+    for leaf in _nest_leaves(out):
+        if isinstance(leaf, Tensor):
+            try:
+                del leaf._slice_of
+            except AttributeError:
+                pass
 
 
 def _nest_leaves(v: Any) -> list:

@@ -34,11 +34,6 @@ def _raw(t: Any) -> list:
     return [str(a.dtype), a.view(f"u{a.dtype.itemsize}").ravel().tolist()]
 
 
-def _dtype_and_bits(t: Any) -> list:
-    """A tensor's dtype and values (floats as the hex of their value, every NaN alike)."""
-    return [str(np.asarray(t).dtype), _bits(t)]
-
-
 def _tag(a: np.ndarray, r: Any, share: float, base: int) -> np.ndarray:
     """`a` (float32 or float64) with about `share` of its elements quiet NaNs whose payloads count up from `base`,
     signs alternating (in place)."""
@@ -149,9 +144,9 @@ def _losses_non_finite(tf: Any, mk: Any) -> Any:
     SquaredHinge, CategoricalHinge, Huber, LogCosh, Poisson, KLDivergence, MeanAbsolutePercentageError,
     BinaryCrossentropy and CategoricalCrossentropy with probabilities and logits, CosineSimilarity, Dice, Tversky,
     Circle) with reduction=None on float32 and float64 predictions holding a NaN, +inf, -inf, -1 and 0, against targets
-    holding a NaN and ordinary values: the per-sample losses by their bits, every NaN alike (a NaN stays a NaN
-    through Keras's `ops.maximum`/`ops.clip`, which are tf.maximum/tf.clip_by_value; the NaNs' payloads are not
-    compared: simdist's differ from TF's there, left open)."""
+    holding a NaN and ordinary values: the per-sample losses by their raw bits, a NaN's payload and sign included
+    (Keras's `ops.maximum`/`ops.clip` are tf.maximum/tf.clip_by_value; the log of a NaN in a packet is plog's
+    all-ones NaN, negated to 0x7fffffff by the cross entropies; nsweep64)."""
     keras = tf.keras
     r = _rng("losses-non-finite")
     out: dict[str, Any] = {}
@@ -174,16 +169,16 @@ def _losses_non_finite(tf: Any, mk: Any) -> Any:
             "tversky": (keras.losses.Tversky, labels, p),
         }
         for name, (cls, y, x) in cases.items():
-            out[f"{name} {dt}"] = _error(lambda cls=cls, y=y, x=x: _dtype_and_bits(cls(reduction=None, dtype=dt)(y, x)))
+            out[f"{name} {dt}"] = _error(lambda cls=cls, y=y, x=x: _raw(cls(reduction=None, dtype=dt)(y, x)))
         for name, cls in (("bce logits", keras.losses.BinaryCrossentropy),
                           ("cce logits", keras.losses.CategoricalCrossentropy)):
             y = labels if name.startswith("bce") else onehot
             out[f"{name} {dt}"] = _error(
-                lambda cls=cls, y=y: _dtype_and_bits(cls(from_logits=True, reduction=None, dtype=dt)(y, p * 4 - 2)))
+                lambda cls=cls, y=y: _raw(cls(from_logits=True, reduction=None, dtype=dt)(y, p * 4 - 2)))
         emb = r.uniform(-1, 1, (6, 4)).astype(dt)
         emb[2, 1] = np.nan
         out[f"circle {dt}"] = _error(
-            lambda emb=emb: _dtype_and_bits(keras.losses.Circle(reduction=None, dtype=dt)(np.array([0, 1, 0, 1, 2, 2]), emb)))
+            lambda emb=emb: _raw(keras.losses.Circle(reduction=None, dtype=dt)(np.array([0, 1, 0, 1, 2, 2]), emb)))
     return out
 
 

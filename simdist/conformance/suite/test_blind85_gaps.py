@@ -15,8 +15,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from simdist.conformance.suite.recorded_programs import (RecordedPrograms, avx512_with_onednn, error as _error,
-                                                         reference_cpu, rng as _rng)
+from simdist.conformance.suite.recorded_programs import (RecordedPrograms, avx512_with_onednn, bits as _bits,
+                                                         error as _error, reference_cpu, rng as _rng)
 
 PATH = os.path.join(os.path.dirname(__file__), "blind85_reference.json.gz")
 
@@ -117,6 +117,31 @@ def _half_xent(tf: Any, mk: Any) -> Any:
 _program("kernel-half-cross-entropies", _half_xent)
 
 
+def _complex_segment_means(tf: Any, mk: Any) -> Any:
+    """Sorted segment_mean of complex64/complex128 data holding NaNs, infinities and signed zeros in either part,
+    1 to 11 columns (Eigen's MeanReducer finalizes whole packets of columns by pdiv_complex and the tail columns by
+    the scalar complex division: (nan - inf j) / 2 differs between them), 1-D to 3-D rows, eager and traced; every
+    result's real and imaginary parts by their bits."""
+    sp = [np.nan, np.inf, -np.inf, 0.0, -0.0, 1.5, -2.0, 3.0]
+    r = _rng("complex-segment-means")
+    fn = tf.function(lambda d, i: tf.math.segment_mean(d, i))
+    out = {}
+    for dt in ("complex64", "complex128"):
+        for shape in [(1,), (2,), (3,), (4,), (5,), (7,), (8,), (9,), (11,), (2, 3), (2, 5)]:
+            rows = int(r.randint(2, 12))
+            d = np.zeros((rows,) + shape, dt)
+            d.real = r.choice(sp, d.shape)
+            d.imag = r.choice(sp, d.shape)
+            ids = np.sort(r.randint(0, 3, rows)).astype(np.int32)
+            for mode, f in (("eager", tf.math.segment_mean), ("traced", fn)):
+                res = np.asarray(f(tf.constant(d), tf.constant(ids)))
+                out[f"{dt} {shape} {mode}"] = [_bits(res.real), _bits(res.imag)]
+    return out
+
+
+_program("kernel-complex-segment-means", _complex_segment_means)
+
+
 # -- ops: dtype refusals eagerly and inside tf.function --------------------------------------------------------------
 _BINARY = ("multiply", "subtract", "divide", "truediv", "floordiv", "floormod", "maximum", "minimum", "pow",
            "squared_difference", "add", "multiply_no_nan", "xdivy", "atan2")
@@ -149,6 +174,37 @@ def _dtype_refusals(tf: Any, mk: Any) -> Any:
 
 
 _program("op-dtype-refusals-eager-and-traced", _dtype_refusals)
+
+
+def _concat_one_value(tf: Any, mk: Any) -> Any:
+    """tf.concat of a single value (array_ops.concat: a value that is not a list or tuple is a list of one, and a list
+    of one is its identity, the axis checked for rank 0 only): a tensor, a variable, a NumPy array, a nested Python
+    list, a scalar, a 3-D tensor, given alone, as a list or a tuple of one, on every axis of its rank and out of range,
+    eagerly and traced; two tensors on an axis out of range and of scalars for contrast. Values, shapes and dtypes, or
+    error classes."""
+    out = {}
+    x = tf.constant(np.arange(6, dtype=np.float32).reshape(2, 3))
+    y = tf.constant(np.arange(24, dtype=np.int64).reshape(2, 3, 4) - 7)
+    values = {"tensor": x, "tensor3d": y, "variable": tf.Variable(x), "numpy": np.arange(4.0).reshape(2, 2),
+              "pylist": [[1, 2], [3, 4]], "scalar": tf.constant(3.5)}
+
+    def res(t: Any) -> Any:
+        return [t.dtype.name, t.shape.as_list(), _bits(t)]
+    for vname, v in values.items():
+        for form, wrap in (("alone", lambda v: v), ("list", lambda v: [v]), ("tuple", lambda v: (v,))):
+            for axis in (0, 1, -1, 2, 5, -4):
+                out[f"{vname} {form} axis={axis}"] = _error(lambda: res(tf.concat(wrap(v), axis)))
+            if vname in ("tensor", "tensor3d"):
+                fn = tf.function(lambda a, form=form, wrap=wrap: tf.concat(wrap(a), 7))
+                out[f"{vname} {form} traced axis=7"] = _error(lambda: res(fn(v)))
+    out["two axis=5"] = _error(lambda: res(tf.concat([x, x], 5)))
+    out["two scalars"] = _error(lambda: res(tf.concat([tf.constant(1.0), tf.constant(2.0)], 0)))
+    out["list of one, tensor axis"] = _error(lambda: res(tf.concat([x], tf.constant([0]))))
+    out["list of one, float axis"] = _error(lambda: res(tf.concat([x], 0.5)))
+    return out
+
+
+_program("op-concat-one-value", _concat_one_value)
 
 
 # -- tf.function: static shapes of matmul and cross entropies with unknown dimensions --------------------------------
@@ -220,14 +276,15 @@ _program("fn-static-shapes-matmul-and-xent", _static_shapes)
 @pytest.mark.clause("ops.host-cpu")
 @pytest.mark.parametrize("name", _ids("kernel-"))
 def test_blind85_kernels_bit_for_bit(backend: Any, name: str) -> None:
-    """Log's NaN bits by dtype, size and position, bit for bit."""
+    """Log's NaN bits by dtype, size and position, the half cross entropies and complex segment means, bit for
+    bit."""
     _check(backend, name)
 
 
 @pytest.mark.clause("ops.argument-errors")
 @pytest.mark.parametrize("name", _ids("op-"))
 def test_blind85_ops_arguments(backend: Any, name: str) -> None:
-    """Dtype refusals eagerly and traced: values or error classes."""
+    """Dtype refusals eagerly and traced, and concat of a single value: values or error classes."""
     _check(backend, name)
 
 
@@ -236,6 +293,69 @@ def test_blind85_ops_arguments(backend: Any, name: str) -> None:
 def test_blind85_function_shapes(backend: Any, name: str) -> None:
     """Static shapes inside tf.function: matmul and the cross entropies with unknown dimensions."""
     _check(backend, name)
+
+
+# -- a failed collective aborts the process's collective executor (its own client: a fresh TF process) --------------
+_ABORT_PROGRAM = """
+cpus = tf.config.list_physical_devices("CPU")
+tf.config.set_logical_device_configuration(cpus[0], [tf.config.LogicalDeviceConfiguration()] * 2)
+s = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
+result = {}
+
+
+def attempt(name, f):
+    try:
+        r = f()
+        result[name] = ["ok", [backend.to_numpy(v).tolist() for v in s.experimental_local_results(r)]]
+    except Exception as e:
+        result[name] = [type(e).__name__, "Collective ops is aborted by" in str(getattr(e, "message", e))]
+
+
+def all_reduce():
+    return s.run(lambda: tf.distribute.get_replica_context().all_reduce("SUM", tf.constant([1.0, 2.0])))
+
+
+def uneven_gather():
+    ctx = tf.distribute.get_replica_context()
+    return ctx.all_gather(tf.ones([2, ctx.replica_id_in_sync_group + 1]), 0)
+
+
+def mean_step():
+    return s.run(lambda: tf.distribute.get_replica_context().all_reduce("MEAN", tf.constant(2.0)))
+
+
+attempt("all_reduce before", all_reduce)
+attempt("gather of uneven shapes", lambda: s.run(uneven_gather))
+result["gather of uneven shapes"] = result["gather of uneven shapes"][:1]   # (its message is TF's own: not compared)
+attempt("all_reduce after", all_reduce)
+attempt("all_gather after", lambda: s.run(lambda: tf.distribute.get_replica_context().all_gather(tf.constant([1.0]), 0)))
+attempt("strategy.reduce after", lambda: s.reduce("SUM", s.run(lambda: tf.constant([1.0])), axis=None))
+attempt("strategy.gather after", lambda: s.gather(s.run(lambda: tf.constant([1.0])), 0))
+s2 = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
+attempt("a new strategy's all_reduce after",
+        lambda: s2.run(lambda: tf.distribute.get_replica_context().all_reduce("SUM", tf.constant([1.0]))))
+attempt("a traced all_reduce after", tf.function(mean_step))
+"""
+
+
+@pytest.mark.clause("gather.shape-rule")
+@pytest.mark.requires("multi_client")
+def test_blind85_a_failed_collective_aborts_every_later_one(backend: Any) -> None:
+    """MirroredStrategy over two CPUs in a process of its own: an all_gather whose replicas' shapes disagree fails as
+    it runs (InvalidArgumentError), and from then on every collective of the process — all_reduce, all_gather,
+    strategy.gather, another strategy's, a traced one — fails with the same class and "Collective ops is aborted by:
+    ..."; strategy.reduce, which is not a collective, still works (observed on TF 2.21; blind85's
+    collective-abort-not-sticky)."""
+    got = backend.run_multi_worker(_ABORT_PROGRAM, 1, make_strategy=False)[0]
+    want = {"all_reduce before": ["ok", [[2.0, 4.0], [2.0, 4.0]]],
+            "gather of uneven shapes": ["InvalidArgumentError"],
+            "all_reduce after": ["InvalidArgumentError", True],
+            "all_gather after": ["InvalidArgumentError", True],
+            "strategy.reduce after": ["ok", [[2.0]]],
+            "strategy.gather after": ["InvalidArgumentError", True],
+            "a new strategy's all_reduce after": ["InvalidArgumentError", True],
+            "a traced all_reduce after": ["InvalidArgumentError", True]}
+    assert got == want, f"TF 2.21 gives {want}, got {got}"
 
 
 if __name__ == "__main__":

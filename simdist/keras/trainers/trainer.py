@@ -717,6 +717,17 @@ class Trainer:
         model_unbuilt = not getattr(self, "built", True)
         if (model_unbuilt or compile_metrics_unbuilt or compile_loss_unbuilt) and data_batch is not None:
             x, y, sample_weight = unpack_x_y_sample_weight(data_batch)
+            if model_unbuilt and any("_checkpoint_on_track" in layer.__dict__
+                                     for layer in self._flatten_layers(include_self=True)):
+                # (TF 2.21: the scratch-graph build makes the layers' variables, whose deferred checkpoint values
+                # fail to restore there: AttributeError "'EagerTensor' object has no attribute
+                # '_serialize_to_tensors'", which Keras's _symbolic_build raises as this RuntimeError; ksweep64)
+                raise RuntimeError(
+                    "Unable to automatically build the model. Please build it yourself before calling "
+                    "fit/evaluate/predict. A model is 'built' when its variables have been created and its "
+                    "`self.built` attribute is True. Usually, calling the model on a batch of data is the right way "
+                    "to build it.\nException encountered:\n''EagerTensor' object has no attribute "
+                    "'_serialize_to_tensors''")
             y_pred = self._output_spec(x)
             if compile_metrics_unbuilt:
                 self._compile_metrics.build(y, y_pred)

@@ -737,8 +737,11 @@ def reshape(tensor: Any, shape: Any, name: str | None = None) -> Tensor:
         if graph and (not isinstance(shape, Tensor) or graph_constants.known(shape)):
             raise trace_errors.static(err, ValueError, f"Invalid value in tensor used for shape: {bad[1]}")
         raise err
-    if context.in_function() and shp.count(-1) <= 1:   # (two -1s: the shape function leaves the shape unknown,
-        # unchecked; the kernel's "Only one input size may be -1" as the graph runs; TF 2.21 observed, vsweep62)
+    if context.in_function() and shp.count(-1) <= 1 and not _RESHAPE_UNSEEN[0]:   # (two -1s: the shape function
+        # leaves the shape unknown, unchecked; the kernel's "Only one input size may be -1" as the graph runs; TF 2.21
+        # observed, vsweep62. A shape the graph knows only in part was checked by `_reshape_varying` on what it
+        # knows: its values are the kernel's to refuse, `reshape(t, tf.shape(t)[::2])` of a [None, 2] spec;
+        # covsweep64)
         known = static_shapes.known_shape(t)
         text = _unknown_dim_divides(known, shp)
         if text is not None:
@@ -752,10 +755,27 @@ def reshape(tensor: Any, shape: Any, name: str | None = None) -> Tensor:
         # are not zero is a known 0: `reshape(TensorSpec([0, None]), [-1])` is [0], and eigh_tridiagonal's
         # `alpha.shape[0] <= 1` traces; fz35b, third generator --ext8 seed 3503 #169)
         return out
-    if -1 in shp and (static_shapes.unknown(t) is not None or static_shapes.rank_unknown(t)):
+    if -1 in shp and (static_shapes.unknown(t) is not None or static_shapes.rank_unknown(t) or shp.count(-1) > 1):
         # (Reshape's shape function: the -1 dimension of an input whose size the graph does not know)
         return static_shapes.mark(out, [d == -1 for d in shp])
     return out
+
+
+def _reshape_standin(known: Sequence[Any], arrays: Sequence[np.ndarray], attrs: dict) -> tuple:
+    """Reshape's shape function past the kernel's refusal of a dry run's probe (a size the graph does not know):
+    the target shape, a -1 the input's size over the others' where the graph knows it, else 1 (`reshape` marks it
+    unknown); two -1s, both unknown."""
+    if _RESHAPE_UNSEEN[0]:   # (a target the graph does not know in full: `_reshape_varying` makes its own stand-in)
+        raise ValueError("left to _reshape_varying")
+    shp = [int(d) for d in attrs["shape"]]
+    k = known[0] if known else None
+    rest = int(np.prod([d for d in shp if d != -1]))
+    if shp.count(-1) == 1 and k is not None and None not in k and rest:
+        return (tuple(int(np.prod(k)) // rest if d == -1 else d for d in shp),)
+    return (tuple(1 if d == -1 else d for d in shp),)
+
+
+RESHAPE.standin_known = _reshape_standin
 
 
 def _reshape_varying(t: Tensor, shape: Any) -> Tensor:
@@ -1264,7 +1284,14 @@ def concat(values: Sequence[Any], axis: int, name: str = "concat") -> Tensor:
         from simdist.runtime.ops import attr_rules
         axis = attr_rules.default_group([late_axis[0]], dtypes.int32, ("int32", "int64"), late_axis[1])[0]
     if not ts:
-        raise ValueError("List argument 'values' to 'ConcatV2' Op with length 0 shorter than minimum length 2.")
+        if context.in_function():
+            raise ValueError("List argument 'values' to 'ConcatV2' Op with length 0 shorter than minimum length 2.")
+        # (eagerly the op runs with N=0 and no T to infer: the kernel lookup's InvalidArgumentError; TF 2.21 observed,
+        # covsweep64)
+        tidx = axis.dtype.name.upper() if isinstance(axis, Tensor) else "INT32"
+        raise errors.InvalidArgumentError(
+            None, None, f"OpKernel 'ConcatV2' has constraint on attr 'T' not in NodeDef '[N=0, Tidx=DT_{tidx}]' "
+                        f"[Op:ConcatV2] name: {name}")
     if len(ts) == 1:
         return identity(ts[0])
     return dispatch.execute(CONCAT, ts, {"axis": concat_axis(axis, [x.shape for x in ts])})
@@ -1341,6 +1368,53 @@ def _pack_sees(shapes: list, attrs: dict | None) -> bool:
 
 
 PACK.shape_fn = _pack_sees
+
+
+def _merged_dims(known: Sequence[Any], arrays: Sequence[np.ndarray], skip: int | None = None) -> list[int] | None:
+    """The inputs' dimensions merged as a shape function merges them: each one the size some input's graph knows,
+    else the first input's (a dry run's probe); None for inputs of different ranks (the error stands). `skip`: a
+    dimension left as the first input's (the concatenation axis)."""
+    rank = np.ndim(arrays[0])
+    if any(np.ndim(a) != rank for a in arrays):
+        return None
+    dims = list(np.shape(arrays[0]))
+    for i in range(rank):
+        if i == skip:
+            continue
+        sizes = {k[i] for k in known if k is not None and k[i] is not None}
+        if len(sizes) > 1:
+            return None
+        if sizes:
+            dims[i] = sizes.pop()
+    return dims
+
+
+def _pack_standin(known: Sequence[Any], arrays: Sequence[np.ndarray], attrs: dict) -> tuple:
+    """PackShape past a kernel's refusal of a dry run's probes: the merged input shape with N at the axis."""
+    dims = _merged_dims(known, arrays)
+    if dims is None:
+        raise ValueError("ranks differ")
+    axis = int(attrs.get("axis", 0))
+    axis = axis + len(dims) + 1 if axis < 0 else axis
+    return (tuple(dims[:axis] + [len(arrays)] + dims[axis:]),)
+
+
+PACK.standin_known = _pack_standin
+
+
+def _concat_standin(known: Sequence[Any], arrays: Sequence[np.ndarray], attrs: dict) -> tuple:
+    """ConcatV2's shape function past a kernel's refusal of a dry run's probes: the merged other dimensions, the
+    axis dimension the inputs' sum."""
+    rank = np.ndim(arrays[0])
+    axis = int(attrs.get("axis", 0)) % max(rank, 1)
+    dims = _merged_dims(known, arrays, skip=axis)
+    if dims is None:
+        raise ValueError("ranks differ")
+    dims[axis] = sum(int(np.shape(a)[axis]) for a in arrays)
+    return (tuple(dims),)
+
+
+CONCAT.standin_known = _concat_standin
 UNPACK = register("Unpack", lambda a, axis: tuple(np.moveaxis(a, axis, 0)), args.first, _ZERO, num_outputs=-1,
                   kind="shape",
                   fusion=_LANE_AXES)
@@ -1537,7 +1611,9 @@ def unstack(value: Any, num: int | None = None, axis: int = 0, name: str = "unst
                                        [static_shapes.static_shape(t)])
     outs = list(dispatch.execute(UNPACK, (t,), {"axis": ax}))
     flags = static_shapes.unknown(t) if context._function_depth else None
-    if flags is not None:   # (UnpackShapeFn: the input's dimensions but the axis; clause function.static-shapes)
+    if flags is not None and static_shapes.rank_unknown(t):   # (UnpackShapeFn: an input of unknown rank, outputs
+        outs = [static_shapes.mark_rank_unknown(o) for o in outs]   # of unknown rank; ssweep64)
+    elif flags is not None:   # (UnpackShapeFn: the input's dimensions but the axis; clause function.static-shapes)
         outs = [static_shapes.mark(o, flags[:ax] + flags[ax + 1:]) for o in outs]
     return outs
 
@@ -1864,18 +1940,40 @@ def _batch_gather(params: Any, indices: Any, axis: Any, batch_dims: int) -> Tens
         raise errors.InvalidArgumentError(None, None, f"axis ({ax}) must be in [batch_dims ({b}), rank of params "
                                           f"({p.ndim})) for a gather with batch_dims [Op:GatherV2]")
     ps, ids = p.shape.as_list(), idx.shape.as_list()
+    out_shape = ps[:ax] + ids[b:] + ps[ax + 1:]
     for d in range(b):
         if ps[d] != ids[d]:
-            raise errors.InvalidArgumentError(None, None, f"params.shape[{d}]: {ps[d]} should be equal to "
+            err = errors.InvalidArgumentError(None, None, f"params.shape[{d}]: {ps[d]} should be equal to "
                                               f"indices.shape[{d}]: {ids[d]} [Op:GatherV2]")
+            kp, ki = static_shapes.known_shape(p), static_shapes.known_shape(idx)
+            if kp is not None and ki is not None and kp[d] is not None and ki[d] is not None:
+                raise err
+            # (a batch dimension the graph does not know: the kernel's refusal when the graph runs; a dry run goes
+            # on with a stand-in of the shape function's shape; ssweep64)
+            return _batch_gather_static(p, idx, ax, b, dispatch.refused(err, p.dtype, out_shape, pruned=True))
     n = int(np.prod(ps[:b], dtype=np.int64))
-    out_shape = ps[:ax] + ids[b:] + ps[ax + 1:]
     if n == 0:
-        return zeros(out_shape, dtype=p.dtype)
+        return _batch_gather_static(p, idx, ax, b, zeros(out_shape, dtype=p.dtype))
     flat_p = reshape(p, [n] + ps[b:])
     flat_i = reshape(idx, [n] + ids[b:])
     rows = [gather(pk, ik, axis=ax - b) for pk, ik in zip(unstack(flat_p, num=n), unstack(flat_i, num=n))]
-    return reshape(stack(rows), out_shape)
+    return _batch_gather_static(p, idx, ax, b, reshape(stack(rows), out_shape))
+
+
+def _batch_gather_static(p: Tensor, idx: Tensor, ax: int, b: int, out: Tensor) -> Tensor:
+    """`out` with GatherV2's static shape for batch_dims b (GatherShapeFn): params' dimensions before the axis (the
+    batch ones too: not merged with the indices'), the indices' after b, params' after the axis; an unknown rank where either
+    rank is unknown (ssweep64: the composition's Reshape to the dry run's sizes kept none of it)."""
+    if not context.in_function():
+        return out
+    if static_shapes.rank_unknown(p) or static_shapes.rank_unknown(idx):
+        return static_shapes.mark_rank_unknown(out)
+    kp, ki = static_shapes.known_shape(p), static_shapes.known_shape(idx)
+    if kp is None or ki is None:
+        return out
+    flags = [d is None for d in kp[:ax]] + \
+        [d is None for d in ki[b:]] + [d is None for d in kp[ax + 1:]]
+    return static_shapes.mark(out, flags) if len(flags) == out.ndim else out
 
 
 def embedding_lookup(params: Any, ids: Any, max_norm: Any = None, name: str | None = None) -> Tensor:

@@ -50,7 +50,7 @@ def sparse_shape(dense_shape: Tensor) -> list[int | None] | None:
     if lv == 0:
         return [int(d) if d >= 0 else None for d in dense_shape._v.tolist()]
     entry = partial_values._entry(dense_shape) if lv == graph_constants.VARYING else None
-    if entry is not None:
+    if entry is not None and not isinstance(entry[1], partial_values.Refused):   # (a refused Subshape: its length)
         return [None if d is None or d < 0 else int(d) for d in entry[1]]
     n = static_shapes.known_dim(dense_shape, 0) if not static_shapes.rank_unknown(dense_shape) else None
     return None if n is None else [None] * n

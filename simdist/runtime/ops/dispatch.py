@@ -291,7 +291,7 @@ def run(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], dt: 
         if rerun is not None:
             out, arrays = rerun
         else:
-            out = _past_kernel_error(op, arrays, dt, attrs, e)
+            out = _past_kernel_error(op, arrays, dt, attrs, e, tensors)
             if out is None:
                 if context._placeholder_depth[0] or not _pruning.defers(op, e):
                     # (else a retry of a tf.function call past an op TF prunes, or its replay under a tape)
@@ -465,7 +465,8 @@ _STOOD = [False]   # (the op running now returns a stand-in: its outputs are mar
 _DEFERRED = [False]   # (the op running now has no kernel: execute's deferred_kernel)
 
 
-def _past_kernel_error(op: OpDef, arrays: Sequence[np.ndarray], dt: Any, attrs: dict | None, e: BaseException) -> Any:
+def _past_kernel_error(op: OpDef, arrays: Sequence[np.ndarray], dt: Any, attrs: dict | None, e: BaseException,
+                       tensors: Sequence[Any] = ()) -> Any:
     """The output a dry run of a tf.function's Python (tf/_concrete.py) goes on with when op's
     kernel raised `e`, a run-time error (an OpError without a trace-time mark), or None to raise
     it. TF's trace adds the node and never runs its kernel, so a later op's graph-build error wins
@@ -479,6 +480,8 @@ def _past_kernel_error(op: OpDef, arrays: Sequence[np.ndarray], dt: Any, attrs: 
     try:
         if op.kind == "elementwise" and op.num_outputs == 1:
             shapes: Any = (np.broadcast_shapes(*(np.shape(a) for a in arrays)),)
+        elif op.standin_known is not None and len(tensors) == len(arrays):
+            shapes = op.standin_known([_shapes.known_shape(t) for t in tensors], arrays, attrs or {})
         elif op.standin is not None:
             shapes = op.standin(arrays, attrs or {})
         else:

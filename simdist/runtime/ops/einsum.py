@@ -421,6 +421,12 @@ def _check_and_broadcast(ts: list[Tensor], ins: list[str], equation: str, out_la
             if i == 1 and d == 1 and size[c] == 0 and c in zero_first:
                 continue
             if d != size[c] and not (d == 1 and c not in equation):
+                if not _graph_knows_clash(ts, ins, c, c not in equation):
+                    # (a dimension the graph does not know: EinsumShape merges it, the kernel refuses the sizes
+                    # when the graph runs; a dry run goes on with a stand-in: ssweep64)
+                    raise _UnknownClash(errors.InvalidArgumentError(
+                        None, None, f"Expected dimension {size[c]} at axis {ax} of the input shaped "
+                        f"[{','.join(map(str, shp))}] but got dimension {d} [Op:Einsum]"), size)
                 # (a traced graph's Einsum shape function: ValueError "Dimensions must be equal"; tnp29)
                 raise trace_errors.shape_error(
                     f"Expected dimension {size[c]} at axis {ax} of the input shaped "
@@ -429,6 +435,27 @@ def _check_and_broadcast(ts: list[Tensor], ins: list[str], equation: str, out_la
                     [x.shape.as_list() for x in ts])
         out.append(t if want == shp else array.broadcast_to(t, want))
     return out
+
+
+class _UnknownClash(Exception):
+    """Two sizes of a label that the graph does not both know differ (the kernel's error, `err`; `size` the probe's
+    sizes per label, for a dry run's stand-in)."""
+
+    def __init__(self, err: BaseException, size: dict[str, int]) -> None:
+        super().__init__(str(err))
+        self.err, self.size = err, size
+
+
+def _graph_knows_clash(ts: list[Tensor], ins: list[str], label: str, broadcasts: bool) -> bool:
+    """Whether EinsumShape finds `label`'s sizes different: two dimensions of it the graph knows differ (neither a
+    broadcast 1 of an ellipsis letter)."""
+    seen: set[int] = set()
+    for t, s in zip(ts, ins):
+        k = static_shapes.known_shape(t)
+        if k is None or len(k) != len(s):
+            continue
+        seen.update(d for c, d in zip(s, k) if c == label and d is not None)
+    return len(seen - {1}) > 1 if broadcasts else len(seen) > 1
 
 
 def _ellipsis_as_batch(ts: list[Tensor], ins: list[str], out: str, equation: str) -> tuple[list[Tensor], list[str]]:
@@ -480,9 +507,29 @@ def einsum(equation: str, *inputs: Any, **kwargs: Any) -> Tensor:
                 EINSUM.dtype(tuple(ts[0].dtype for _ in ts), {"equation": equation})
             raise args.dtype_error("Einsum", i, ts[0].dtype, ts[i].dtype)
     ins, out = _parse(equation, [t.ndim for t in ts], [not static_shapes.rank_unknown(t) for t in ts])
-    ts = _check_and_broadcast(ts, ins, equation, out)
+    # (EinsumShape reads the operands as the graph knows them; the broadcasts and stand-ins below see the dry run's
+    # sizes, so the result's unknown dimensions are those of the operands as given: ssweep64)
+    given, resolved = list(ts), {"equation": f"{','.join(ins)}->{out}"}
+    try:
+        ts = _check_and_broadcast(ts, ins, equation, out)
+    except _UnknownClash as e:
+        known: dict[str, int] = {}
+        for t, sub in zip(given, ins):
+            k = static_shapes.known_shape(t)
+            known.update({c: d for c, d in zip(sub, k or ()) if d is not None and known.get(c, 1) == 1})
+        standin = dispatch.refused(e.err, ts[0].dtype, [known.get(c, e.size[c]) for c in out], pruned=True)
+        return static_shapes.standin("Einsum", given, standin, resolved)
     if len(ts) == 2:
         ts, ins = _ellipsis_as_batch(ts, ins, out, equation)
+    lhs = equation.replace(" ", "").partition("->")[0].split(",")
+    if any(static_shapes.rank_unknown(t) and "..." in sub for t, sub in zip(given, lhs)):
+        # (an ellipsis of an operand of unknown rank: an output of unknown rank)
+        return static_shapes.mark_rank_unknown(_contract(ts, ins, out))
+    return static_shapes.standin("Einsum", given, _contract(ts, ins, out), resolved)
+
+
+def _contract(ts: list[Tensor], ins: list[str], out: str) -> Tensor:
+    """The Einsum ops of operands `ts` with resolved subscripts `ins` (more than two: pairwise, in order)."""
     while len(ts) > 2:   # contract the first two, keeping the labels still needed
         later = "".join(ins[2:]) + out
         keep = "".join(c for c in dict.fromkeys(ins[0] + ins[1]) if c in later)

@@ -419,6 +419,8 @@ def _matmul_call(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = 
     no_kernel = _kernel_first(BATCH_MATMUL if batched else MATMUL, ta.dtype)
     from simdist.runtime.ops import static_shapes
     ka, kb = static_shapes.known_shape(ta), static_shapes.known_shape(tb)   # (None: a rank the graph does not know)
+    if (ka is None or kb is None) and not (a_is_sparse or b_is_sparse):
+        batched = True   # (math_ops.matmul: an operand of unknown rank takes BatchMatMulV2, of unknown rank out)
     low = len(sa) if len(sa) < 2 else len(sb)
     if (len(sa) < 2 or len(sb) < 2) and (ka is None or kb is None):
         # a graph input of unknown rank: math_ops.matmul builds BatchMatMulV2, whose shape function
@@ -453,7 +455,9 @@ def _matmul_call(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = 
                 batch = list(np.broadcast_shapes(tuple(sa[:-2]), tuple(sb[:-2])))
             except ValueError:
                 raise err from None
-            return dispatch.refused(err, ta.dtype, batch + [xa[-2], xb[-1]], pruned=True)
+            standin = dispatch.refused(err, ta.dtype, batch + [xa[-2], xb[-1]], pruned=True)
+            return static_shapes.standin("BatchMatMulV2" if batched else "MatMul", (ta, tb), standin,
+                                         {"transpose_a": transpose_a, "transpose_b": transpose_b})
         if no_kernel is not None:
             if inner_a is None or inner_b is None:
                 # (the shape function passes a dimension the graph does not know: the missing kernel, when the
@@ -778,6 +782,38 @@ def trace(x: Any, name: str | None = None) -> Tensor:
 
 
 def tensordot(a: Any, b: Any, axes: Any, name: str | None = None) -> Tensor:
+    """`tf.tensordot` (`_tensordot`), with math_ops.tensordot's static shape: a's free dimensions then b's as the
+    graph knows them (the Reshape's set_shape of _tensordot_reshape's free_dims_static), of unknown rank when
+    either operand's rank is unknown (ssweep64)."""
+    from simdist.runtime.ops import static_shapes
+    ta, tb = _t(a), _t(b)
+    out = _tensordot(ta, tb, axes, name)
+    if not context.in_function():
+        return out
+    if static_shapes.rank_unknown(ta) or static_shapes.rank_unknown(tb):
+        return static_shapes.mark_rank_unknown(out)
+    n = out.ndim
+    ka, kb = static_shapes.known_shape(ta), static_shapes.known_shape(tb)
+    free = _tensordot_free(axes, ta.ndim, tb.ndim)
+    if free is None or ka is None or kb is None or len(free[0]) + len(free[1]) != n:
+        return out
+    return static_shapes.mark(out, [ka[k] is None for k in free[0]] + [kb[k] is None for k in free[1]])
+
+
+def _tensordot_free(axes: Any, ra: int, rb: int) -> tuple[list[int], list[int]] | None:
+    """a's and b's free axes for tensordot's `axes` (an int or a pair of axis lists), None for another form."""
+    if isinstance(axes, (int, np.integer)):
+        xa, xb = list(range(ra - int(axes), ra)), list(range(int(axes)))
+    elif isinstance(axes, (list, tuple)) and len(axes) == 2:
+        xa = [int(axes[0])] if isinstance(axes[0], (int, np.integer)) else [int(i) for i in axes[0]]
+        xb = [int(axes[1])] if isinstance(axes[1], (int, np.integer)) else [int(i) for i in axes[1]]
+    else:
+        return None
+    xa, xb = [i % ra for i in xa] if ra else xa, [i % rb for i in xb] if rb else xb
+    return [k for k in range(ra) if k not in xa], [k for k in range(rb) if k not in xb]
+
+
+def _tensordot(a: Any, b: Any, axes: Any, name: str | None = None) -> Tensor:
     """`tf.tensordot`: axes = N (the last N of a with the first N of b) or a pair of axis lists.
     TF transposes, reshapes and calls MatMul; simdist computes one Einsum where that gives the
     same values, and TF's composition for float16 and bfloat16, whose Einsum kernels round differently from
@@ -945,8 +981,10 @@ def _tensordot_matmul(ta: Tensor, tb: Tensor, xa: list[int], xb: list[int]) -> T
     from simdist.runtime.ops import static_shapes
     fold = context.in_function() and not execution.current().tapes and all(static_shapes.unknown(t) is None and not static_shapes.rank_unknown(t)
                                          for t in (ta, tb))
-    trans_a = fold and ra == 2 and fa + xa == [1, 0]
-    trans_b = fold and rb == 2 and xb + fb == [1, 0]
+    # (one free and one contracted axis: a perm [1, 0] contracting both axes reshapes the matrix to a vector,
+    # which no transpose flag gives; ssweep64: `tensordot(a, b, [[0, 1], [1, 0]])` of 3 x 3 matrices)
+    trans_a = fold and ra == 2 and fa + xa == [1, 0] and len(fa) == 1
+    trans_b = fold and rb == 2 and xb + fb == [1, 0] and len(fb) == 1
     ma = ta if trans_a else array.reshape(array.transpose(ta, fa + xa), [m, ka])
     mb = tb if trans_b else array.reshape(array.transpose(tb, xb + fb), [kb, n])
     return array.reshape(matmul(ma, mb, transpose_a=trans_a, transpose_b=trans_b), [da[k] for k in fa] + [db[k] for k in fb])

@@ -244,8 +244,37 @@ def softmax_cross_entropy_with_logits(labels: Any, logits: Any, axis: int = -1, 
     cost, _ = dispatch.execute(XENT, (_flatten_outer_dims(precise), _flatten_outer_dims(labels_t)))
     out_shape = shape[:-1]
     if cost.shape.as_list() != out_shape:
-        cost = array.reshape(cost, out_shape)
+        if int(np.prod(cost.shape.as_list())) != int(np.prod(out_shape)) and context.in_function() and \
+                _xent_unknown(precise, labels_t) is not None:
+            # (a dry run's probe sizes the graph does not know: the kernel's refusal when the graph runs)
+            cost = dispatch.refused(errors.InvalidArgumentError(
+                None, None, f"Input to reshape is a tensor with {int(np.prod(cost.shape.as_list()))} values, but the "
+                            f"requested shape has {int(np.prod(out_shape))} [Op:Reshape]"), cost.dtype,
+                cost.shape.as_list() if len(out_shape) == 1 else out_shape, pruned=True)   # (Reshape's inferred one)
+        else:
+            cost = array.reshape(cost, out_shape)
+    flags = _xent_unknown(precise, labels_t)
+    if flags is not None:
+        cost = static_shapes.mark_rank_unknown(cost) if flags is True else static_shapes.mark(cost, flags)
     return math.cast(cost, logits_t.dtype) if half else cost
+
+
+def _xent_unknown(logits: Tensor, labels: Tensor) -> Any:
+    """nn_ops.softmax_cross_entropy_with_logits_v2's static shape, as flags of the cost's unknown dimensions (the
+    class axis moved last): the cost, reshaped to Slice(Shape(logits)) (a Reshape of every dimension unknown, which
+    infers the one dimension of a rank-1 cost from the raw op's batch, merged from both operands' flattened outer
+    dimensions), then set_shape of logits' static shape without the class axis; True for an unknown rank (logits'),
+    None where the graph knows every dimension (ssweep64)."""
+    kg, kl = static_shapes.known_shape(logits), static_shapes.known_shape(labels)
+    if kg is None:
+        return True
+    if None not in kg:
+        return None
+    flags = [d is None for d in kg[:-1]]
+    if len(flags) == 1 and flags[0]:
+        # (the raw op's batch: the flattened outer dimensions' product where all are known, from either operand)
+        flags[0] = not (kl is not None and len(kl) >= 1 and None not in kl[:-1])
+    return tuple(flags)
 
 
 def sparse_softmax_cross_entropy_with_logits(labels: Any, logits: Any, name: str | None = None) -> Tensor:

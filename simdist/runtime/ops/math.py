@@ -1239,7 +1239,10 @@ def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None)
         c = condition if isinstance(condition, Tensor) else convert_to_tensor(condition, dtype_hint=dtypes.bool_)
         # (a scalar: the kernel's refusal after the dtype rule's, float16's UnimplementedError first; a dry run of a
         # tf.function goes on past it with WHERE.standin; fz45b)
-        return static_shapes.mark_dim(dispatch.execute(WHERE, (c,)), 0)
+        out = dispatch.execute(WHERE, (c,))
+        # (WhereShape: [?, rank], the rank unknown too for a condition of unknown rank; ssweep64)
+        return static_shapes.mark(out, (True, True)) if static_shapes.rank_unknown(c) else \
+            static_shapes.mark_dim(out, 0)
     if x is None or y is None:
         raise ValueError("x and y must both be non-None or both be None.")
     check_distributed_variables((x, y))

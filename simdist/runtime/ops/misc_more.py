@@ -128,7 +128,7 @@ def histogram_fixed_width_bins(values: Any, value_range: Any, nbins: Any = 100, 
 
 def _histogram(values: np.ndarray, value_range: np.ndarray, nbins: np.ndarray, dtype: dtypes.DType) -> np.ndarray:
     """histogram_op.cc: bin = min((max(v, lo) - lo) as double / step, nbins - 1) as int32, step =
-    (hi - lo) / nbins in double; counts in `dtype`; a NaN value is InvalidArgumentError unless
+    (hi - lo) / nbins in double (a float dtype's differences taken in double too: TF 2.21's binary); counts in `dtype`; a NaN value is InvalidArgumentError unless
     nbins is 1, whose one bin holds every value. The kernel's checks first, in its order (a raw
     call reaches them with no wrapper before: rawfz21, seed 2020261201 #90)."""
     def fail(text: str) -> None:
@@ -153,8 +153,14 @@ def _histogram(values: np.ndarray, value_range: np.ndarray, nbins: np.ndarray, d
     if values.dtype.kind == "f" and np.isnan(values).any():
         raise errors.InvalidArgumentError(None, None, "Histogram values must not contain NaN [Op:HistogramFixedWidth]")
     with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
-        step = float(hi - lo) / float(n)
-        shifted = (np.maximum(values.reshape(-1), lo) - lo).astype(np.float64)
+        if values.dtype.kind == "f":
+            # (floats: TF 2.21's kernel subtracts in double, the range's difference too — observed, psweep64:
+            # a float32 value one ulp below a bin edge whose float32 difference rounds up to the edge stays below)
+            step = (float(hi) - float(lo)) / float(n)
+            shifted = np.maximum(values.reshape(-1), lo).astype(np.float64) - float(lo)
+        else:
+            step = float(hi - lo) / float(n)
+            shifted = (np.maximum(values.reshape(-1), lo) - lo).astype(np.float64)
         idx = np.minimum(shifted / step, float(n - 1)).astype(np.int32)
     return np.bincount(idx, minlength=n)[:n].astype(dtype.as_numpy_dtype)
 

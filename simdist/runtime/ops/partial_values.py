@@ -60,9 +60,10 @@ def _drop(key: int, ref: Any) -> None:
         del PARTIAL[key]
 
 
-def _put(t: Tensor, elems: Sequence[int | None], from_shape: bool = False) -> None:
+def _put(t: Tensor, elems: Any, from_shape: bool = False) -> None:
     key = id(t)
-    PARTIAL[key] = (weakref.ref(t, functools.partial(_drop, key)), tuple(elems), from_shape)
+    PARTIAL[key] = (weakref.ref(t, functools.partial(_drop, key)),
+                    elems if isinstance(elems, Refused) else tuple(elems), from_shape)
 
 
 def _entry(t: Any) -> tuple[Any, tuple, bool] | None:
@@ -103,7 +104,7 @@ def elements_of(t: Any) -> list[int | None] | None:
         return _ints(t._v)
     entry = _entry(t)
     if entry is not None:
-        return list(entry[1])
+        return None if isinstance(entry[1], Refused) else list(entry[1])
     if static_shapes.rank_unknown(t):
         return None
     known = static_shapes.known_shape(t)
@@ -160,6 +161,8 @@ def shape_of(value: Any) -> list[int | None] | None:
             return _dims(_ints(value._v))
         entry = _entry(value)
         if entry is not None:
+            if isinstance(entry[1], Refused):
+                raise ValueError(entry[1].text)
             return _dims(entry[1])
         if static_shapes.rank_unknown(value):
             return None
@@ -178,6 +181,50 @@ def shape_of(value: Any) -> list[int | None] | None:
 def subshape(elems: Sequence[int | None], begin: int | None, end: int | None, stride: int) -> list[int | None]:
     """InferenceContext::Subshape(s, begin, end, stride) of a known-rank partial shape (Python's slice clamping)."""
     return list(elems)[slice(begin, end, stride)]
+
+
+class Refused:
+    """The partial value of a shape-like slice whose InferenceContext::Subshape fails: the error of every shape
+    function that reads it (MakeShapeFromShapeTensor), not of the slice itself."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+_MAX = 2**63 - 1
+
+
+def tf_subshape(elems: Sequence[int | None], begin: int | None, end: int | None, stride: int) -> list | Refused:
+    """PartialStridedSliceShape (shape_refiner.cc): a begin mask is begin 0 and an end mask end int64's maximum
+    whatever the stride's sign, then InferenceContext::Subshape's clamping and checks (shape_inference.cc): so
+    `tf.shape(x)[::-1]` read as a shape is "Subshape must have computed start >= end since stride is negative"
+    and `v[2:1]` "... start <= end" where Python slicing gives a value (TF 2.21 observed, covsweep64)."""
+    b = 0 if begin is None else int(begin)
+    e = _MAX if end is None else int(end)
+    rank = len(elems)
+    if b == 0 and stride == 1 and e >= rank:
+        return list(elems)
+    start, stop = min(b, rank), min(e, rank)
+    if stride < 0 and start == rank:
+        start -= 1
+    if start < 0:
+        start += rank
+        if start < 0:
+            return Refused(f"Subshape start out of bounds: {b}, for shape with rank {rank}")
+    if stop < 0:
+        stop += rank
+        if stop < 0:
+            return Refused(f"Subshape end out of bounds: {e}, for shape with rank {rank}")
+    if stride > 0 and start > stop:
+        return Refused(f"Subshape must have computed start <= end, but is {start} and {stop} (computed from start "
+                       f"{b} and end {e} over shape with rank {rank})")
+    if stride < 0 and start < stop:
+        return Refused(f"Subshape must have computed start >= end since stride is negative, but is {start} and "
+                       f"{stop} (computed from start {b} and end {e} over shape with rank {rank} and stride{stride})")
+    return list(elems)[start:stop:stride] if stride > 0 else \
+        [elems[i] for i in range(start, stop, stride)]
 
 
 def note(op: Any, tensors: Sequence[Tensor], out: Tensor, attrs: dict | None) -> None:
@@ -199,7 +246,11 @@ def note(op: Any, tensors: Sequence[Tensor], out: Tensor, attrs: dict | None) ->
                 _put(out, [e for p in parts for e in p])   # type: ignore[union-attr]
     elif name == "ConcatV2":
         if out.ndim == 1:
-            parts = [shape_of(t) if t.ndim == 1 else None for t in tensors]
+            try:
+                parts = [shape_of(t) if t.ndim == 1 else None for t in tensors]
+            except ValueError as e:   # (a refused piece: the concatenation's reading refused too)
+                _put(out, Refused(str(e)))
+                return
             if all(p is not None for p in parts):
                 _put(out, [e for p in parts for e in p])   # type: ignore[union-attr]
     elif name == "Cast":
@@ -221,6 +272,9 @@ def sliced(x: Tensor, key: Sequence[tuple], bounds_known: bool, out: Tensor) -> 
     if entry is None:
         return
     elems = entry[1]
+    if isinstance(elems, Refused):   # (a slice of a refused slice: refused too)
+        _put(out, elems)
+        return
     if len(key) == 1 and key[0][0] == "i" and entry[2]:
         i = int(key[0][1])
         if -len(elems) <= i < len(elems) and elems[i] is not None:
@@ -229,7 +283,11 @@ def sliced(x: Tensor, key: Sequence[tuple], bounds_known: bool, out: Tensor) -> 
     if len(key) == 1 and key[0][0] == "s" and out.ndim == 1:
         _, b, e, s = key[0]
         if s != 0:
-            _put(out, subshape(elems, b, e, 1 if s is None else int(s)))
+            stride = 1 if s is None else int(s)
+            # (a slice of static length 0 is the scalar shape before PartialStridedSliceShape is asked:
+            # ConstantPartialShape's first test)
+            py = subshape(elems, b, e, stride)
+            _put(out, py if not py else tf_subshape(elems, b, e, stride))
 
 
 def mark(out: Tensor, dims: Sequence[int | None] | None) -> Tensor:

@@ -62,11 +62,14 @@ def complex_multiply_scalar(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return out
 
 
-def _inner_rows(x: np.ndarray, lanes: int, op: Any = np.multiply, scalar_op: Any = None) -> np.ndarray:
+def _inner_rows(x: np.ndarray, lanes: int, op: Any = np.multiply, scalar_op: Any = None,
+                half: bool | None = None) -> np.ndarray:
     """Eigen's vectorized InnerMostDimReducer of a product (or `op`: np.add, a sum) over each
     row of x [R, n]; `scalar_op` (default op) for the scalar steps: the tail and the final
-    combination of the scalar accumulator with the packet's."""
+    combination of the scalar accumulator with the packet's. A NaN result is the input NaN Eigen's
+    compiled reducer keeps (reduce_nans.py; `half`: float16's reducer, x maybe its float32 copy)."""
     scalar_op = scalar_op or op
+    half = x.dtype.char == "e" if half is None else half
     rows, n = x.shape
     start = 0
     unit = 0 if op is np.add else 1
@@ -94,7 +97,11 @@ def _inner_rows(x: np.ndarray, lanes: int, op: Any = np.multiply, scalar_op: Any
     while acc.shape[1] > 1:
         h = acc.shape[1] // 2
         acc = op(acc[:, :h], acc[:, h:2 * h])
-    return scalar_op(tail, acc[:, 0].astype(x.dtype))
+    res = scalar_op(tail, acc[:, 0].astype(x.dtype))
+    if x.dtype.kind == "f" and n <= lanes * 1024:   # (which NaN of several: reduce_nans.py)
+        from simdist.runtime.ops.reduce_nans import row_nans
+        res = row_nans(x, res, lanes, op is np.multiply, half)
+    return res
 
 
 def _preserved(x: np.ndarray, op: Any = np.multiply) -> np.ndarray:
@@ -157,6 +164,18 @@ def eigen_prod(v: np.ndarray, axis: Any, keepdims: bool, out: np.ndarray, op: An
     lanes = _LANES.get(v.dtype.name)
     if lanes is None or not v.size or v.size > _MAX_SIZE:
         return out
+    res = _ordered(v, axis, keepdims, out, op, scalar_op, lanes, None)
+    if v.dtype == np.float16 and op is np.multiply and np.isnan(res).any():
+        # (Eigen's half products keep their first NaN operand, NumPy's float16 `a * b` b's: the same order run on
+        # v's float32 copy names each NaN, a float16 NaN's payload surviving the round trip; nsweep64)
+        alt = _ordered(v.astype(np.float32), axis, keepdims, out.astype(np.float32), op, op, lanes, True)
+        res = np.where(np.isnan(res) & np.isnan(alt), alt.astype(np.float16), res)
+    return res
+
+
+def _ordered(v: np.ndarray, axis: Any, keepdims: bool, out: np.ndarray, op: Any, scalar_op: Any, lanes: int,
+             half: bool | None) -> np.ndarray:
+    """eigen_prod's order over v (`half`: _inner_rows's)."""
     axes = tuple(range(v.ndim)) if axis is None else tuple(a % v.ndim for a in axis)
     sizes, flags = _collapse(v.shape, axes)
     if not any(flags):
@@ -172,7 +191,7 @@ def eigen_prod(v: np.ndarray, axis: Any, keepdims: bool, out: np.ndarray, op: An
             if len(sizes) > 3 or flags[-1]:
                 if rows.shape[1] > lanes * 1024:
                     return out
-                res = _inner_rows(rows, lanes, op, scalar_op)
+                res = _inner_rows(rows, lanes, op, scalar_op, half)
             else:
                 res = _sequential(rows, scalar_op)
                 packed = _packet_outputs(res.size, sizes[-1], lanes)

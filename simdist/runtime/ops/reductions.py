@@ -293,6 +293,15 @@ def _scan(ufunc: Any, identity: int) -> Any:
             shifted[0] = identity
             shifted[1:] = out[:-1]
             out = np.moveaxis(shifted, 0, axis)
+        if x.dtype == np.float16 and out.size and np.isnan(out).any():
+            # (Eigen's scan adds/multiplies the running value first, keeping its NaN; NumPy's float16 a + b / a * b
+            # keep b's: the float32 scan of the copy names each NaN, a float16 NaN's payload surviving the round
+            # trip; TF 2.21, nsweep64)
+            alt = ufunc.accumulate(v.astype(np.float32), axis=axis)
+            if exclusive and alt.shape[axis]:
+                alt = np.moveaxis(alt, axis, 0)
+                alt = np.moveaxis(np.concatenate([np.full_like(alt[:1], identity), alt[:-1]]), 0, axis)
+            out = np.where(np.isnan(out) & np.isnan(alt), alt.astype(np.float16), out)
         out = np.flip(out, axis) if reverse else out
         if identity == 0 and (x.dtype.kind in "fc" or x.dtype == _BF16):
             # Eigen's scan starts its sum at +0.0: cumsum([-0.0, -0.0]) is [0.0, 0.0] (ops.subnormals)

@@ -160,7 +160,7 @@ class OpDef:
     __slots__ = ("name", "forward", "dtype", "flops", "grad", "num_outputs", "stateful", "none_grad_ok", "kind",
                  "fusion", "sums", "exact", "bare", "bytes", "bound", "tape_replay", "subnormals", "graph_rule",
                  "shape_fn", "trace_shape", "lane_forward", "raw_args", "standin",
-                 "standin_static", "taped_form")
+                 "standin_static", "standin_known", "taped_form")
 
     def __init__(self, name: str, forward: Callable[..., Any], dtype: Callable[..., Any],
                  flops: Callable[..., float] | None = None, num_outputs: int = 1, stateful: bool = False,
@@ -228,6 +228,11 @@ class OpDef:
         # zeros so the graph's static shape, which a tf.function call's retry past the kernel's error
         # lets `.shape` read: runtime/ops/pruning.py), not a guess of a value-dependent dimension
         self.standin_static: bool = False
+        # standin_known(known, arrays, attrs) -> the output shapes as `standin`, from the inputs' shapes as the graph
+        # knows them too (`known`: static_shapes.known_shape of each input; None entries unknown), so that a
+        # dimension the graph knows is its size, not the dry run's probe's (Pack, ConcatV2 of probes that differ
+        # where the graph knows one side: ssweep64); tried before `standin`
+        self.standin_known: Callable[[Any, Any, dict], tuple] | None = None
         # taped_form(inputs, attrs) -> outputs: what a recorded call replayed under a gradient tape runs instead of
         # this op, for an op Grappler makes only where no gradient reads the ops it replaces (the remapper's
         # _MklSwish: under a tape TF's forward graph keeps Sigmoid and Mul, whose backward reads the Sigmoid;

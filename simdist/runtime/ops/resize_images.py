@@ -97,8 +97,9 @@ def resize(images: Any, size: Any, method: str = "bilinear", preserve_aspect_rat
            antialias: bool = False, name: str | None = None) -> Tensor:
     """`tf.image.resize` (resize_images_v2)."""
     from simdist.runtime.ops import array
+    from simdist.runtime.ops import static_shapes
     x = _t(images)
-    if x.shape.ndims is None:
+    if x.shape.ndims is None or static_shapes.rank_unknown(x):   # (image_ops' static rank check, traced too)
         raise ValueError("'images' contains no shape.")
     batch = x.ndim == 4
     if x.ndim == 3:
@@ -116,4 +117,11 @@ def resize(images: Any, size: Any, method: str = "bilinear", preserve_aspect_rat
             raise ValueError(f"Dimension {v} must be >= 0")
     method = str(getattr(method, "value", method))
     out = _resize_fn(x, sz, method, antialias)
+    known = static_shapes.known_shape(x)
+    if known is not None and (None in known or static_shapes.unknown(out) is not None):
+        # (the resize ops' shape function: batch and channels the images', the size's value where the graph knows
+        # it; preserve_aspect_ratio's size computed from unknown height or width unknown; ssweep64)
+        prior = static_shapes.unknown(out) or (False,) * 4
+        spatial = preserve_aspect_ratio and (known[1] is None or known[2] is None)
+        out = static_shapes.mark(out, (known[0] is None, prior[1] or spatial, prior[2] or spatial, known[3] is None))
     return out if batch else array.squeeze(out, [0])

@@ -675,7 +675,7 @@ def segment_sum(data: Any, segment_ids: Any, name: str | None = None) -> Tensor:
     out = dispatch.execute(SEGMENT_SUM, (d, _indices(segment_ids, "SegmentSum", "int32, int64")))
     # (SegmentReductionShapeFn: as many rows as the last id + 1, unknown to a traced graph even for
     # constant ids, as for the other sorted segment reductions: segments.py)
-    return static_shapes.mark_dim(out, 0)
+    return static_shapes.segment_rows(out, d)
 
 
 def check_segment_rank(d: Tensor, opname: str) -> None:

@@ -253,7 +253,7 @@ def _sorted_call(op: Any, data: Any, segment_ids: Any) -> Tensor:
     index_dtypes.check(op.name, "segment_ids", segment_ids)   # (Tindices before the shapes too: ops.index-dtypes)
     check_segment_rank(d, op.name)
     out = dispatch.execute(op, (d, _indices(segment_ids, op.name, "int32, int64")))
-    return static_shapes.mark_dim(out, 0)   # as many rows as the last id + 1: unknown to a traced graph
+    return static_shapes.segment_rows(out, d)   # as many rows as the last id + 1: unknown to a traced graph
 
 
 def _unsorted_call(op: Any, data: Any, segment_ids: Any, num_segments: Any) -> Tensor:

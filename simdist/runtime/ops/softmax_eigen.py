@@ -134,7 +134,9 @@ def xent(features: np.ndarray, labels: np.ndarray, lanes: int = 1) -> tuple[np.n
     in_rows, whole = exps(sh, True, lanes)
     s = _row_sum(in_rows)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        loss = _row_sum(labels * (_flat_log(s, lanes)[:, None] - sh))
+        # (labels * (log - shifted): the product's compiled first operand is the difference, so a NaN logit's NaN
+        # comes out where the label is a NaN too; TF 2.21, nsweep64's CategoricalCrossentropy from logits)
+        loss = _row_sum((_flat_log(s, lanes)[:, None] - sh) * labels)
         backprop = whole / s[:, None] - labels
     return loss, backprop
 

@@ -142,7 +142,9 @@ def top_k(input: Any, k: Any = 1, sorted: bool = True, index_type: Any = dtypes.
     if it is not dtypes.int32:
         attrs["index_type"] = it
     values, indices = dispatch.execute(TOPK, (t,), attrs)
-    if static_shapes.UNKNOWN and not static_shapes.rank_unknown(t) and static_shapes.unknown(t) is not None:
+    if static_shapes.rank_unknown(t):   # (TopKShapeFn: an input of unknown rank, outputs of unknown rank; ssweep64)
+        values, indices = static_shapes.mark_rank_unknown(values), static_shapes.mark_rank_unknown(indices)
+    elif static_shapes.UNKNOWN and static_shapes.unknown(t) is not None:
         # (TopKShapeFn: the input's dimensions but the last, then k; a graph input's unknown batch stays unknown in
         # both outputs: `top_k(x, 1)` of an input_signature [None, None] is [None, 1]; fz49b, fz49b_gen 49002 #8)
         flags = static_shapes.unknown(t)[:-1] + (False,)

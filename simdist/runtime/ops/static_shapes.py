@@ -29,7 +29,7 @@ from simdist.runtime import context
 from simdist.runtime.ops.registry import BROADCAST, SAME_SHAPES
 from simdist.runtime.tensor import STATIC_UNKNOWN, Tensor, _Traced
 
-__all__ = ["UNKNOWN", "mark", "unknown_batch", "mark_dim", "mark_rank_unknown", "unknown", "rank_unknown", "known_dim", "argument", "carry", "known_shape", "static_shape", "merge", "unseen",
+__all__ = ["UNKNOWN", "mark", "standin", "segment_rows", "unknown_batch", "mark_dim", "mark_rank_unknown", "unknown", "rank_unknown", "known_dim", "argument", "carry", "known_shape", "static_shape", "merge", "unseen",
            "declare", "declared", "refine",
            "propagate",
            "broadcast_fails", "propagate_multi", "also_unknown", "GRAPH_ONLY", "graph_only_batch", "graph_known_shape",
@@ -297,6 +297,15 @@ def mark_dim(t: Tensor, axis: int) -> Tensor:
     return mark(t, [d == axis for d in range(t.ndim)])
 
 
+def segment_rows(out: Tensor, data: Tensor) -> Tensor:
+    """A sorted segment reduction's output (SegmentReductionShapeFn): its rows unknown (the last id + 1), data's
+    other dimensions as the graph knows them; an unknown rank for data of unknown rank (ssweep64)."""
+    if rank_unknown(data):
+        return mark_rank_unknown(out)
+    flags = _flags(data)
+    return mark(out, (True,) + flags[1:]) if len(flags) == out.ndim else mark_dim(out, 0)
+
+
 def also_unknown(t: Any, axis: int) -> Any:
     """t (any value) with dimension `axis` unknown to the graph being built besides those it already is (a tensor
     of rank above `axis` only): map_fn's and scan's results, whose first dimension is elems' static one."""
@@ -443,10 +452,12 @@ def propagate(op: Any, tensors: Sequence[Tensor], out: Tensor, attrs: dict | Non
         # the kernel's check keeps it: fz37b, fz14 seed 1420373003 #223. MatrixBandPart's UnchangedShape and
         # MatrixSetDiagV3's input shape likewise: lu_solve's unit lower factor of a [None, None] input keeps its
         # unknown dimensions; fz38b)
-        if rank_unknown(tensors[0]):
+        if rank_unknown(tensors[0]) and op.name not in _RANK_FROM_ARGUMENT:
             return mark_rank_unknown(out)
-        flags = unknown(tensors[0])
-        return mark(out, flags) if flags is not None and len(flags) == out.ndim else out
+        flags = _flags(tensors[0])
+        if op.name == "Tile":   # (TileShape: a multiple of 0 a known 0 whatever the input's dimension; ssweep64)
+            flags = tuple(f and d != 0 for f, d in zip(flags, out.shape.as_list()))
+        return mark(out, flags) if len(flags) == out.ndim else out
     if op.name == "GatherV2" and attrs is not None and "axis" in attrs and len(tensors) == 2:
         # (GatherV2's shape function: params' dimensions around the axis, the indices' in its place; an unknown
         # rank of either is an output of unknown rank: `y = tf.gather(x, 0)` of an unknown-rank x, then `y[0]`,
@@ -489,6 +500,9 @@ def propagate(op: Any, tensors: Sequence[Tensor], out: Tensor, attrs: dict | Non
     return mark(out, flags if len(flags) == out.ndim else (False,) * out.ndim)
 
 
+# (Pad's, MirrorPad's and Tile's shape functions take the rank from paddings' or multiples' known length: an input of
+# unknown rank gives every dimension unknown, of known rank; ssweep64)
+_RANK_FROM_ARGUMENT = frozenset({"Pad", "PadV2", "MirrorPad", "Tile"})
 _RESHAPING = frozenset({"Squeeze", "ExpandDims", "Identity", "StopGradient"})
 # (BiasAdd's BiasAddShape, Softmax's and LogSoftmax's UnchangedShapeWithRankAtLeast, Pad's, MirrorPad's and Tile's
 # with constant paddings or multiples: each output dimension unknown where the input's is; open47)
@@ -548,17 +562,26 @@ def _batch_matmul_shape(tensors: Sequence[Tensor], out: Tensor, attrs: dict) -> 
             batch.append(da == 1)
         else:
             batch.append(False)
-    rows = fx[-1] if attrs.get("adj_x") else fx[-2]
-    cols = fy[-2] if attrs.get("adj_y") else fy[-1]
+    # (the raw op's adj_x/adj_y; tf.matmul's BatchMatMulV2 here carries them as transpose_a/transpose_b: ssweep64)
+    rows = fx[-1] if attrs.get("adj_x", attrs.get("transpose_a")) else fx[-2]
+    cols = fy[-2] if attrs.get("adj_y", attrs.get("transpose_b")) else fy[-1]
     flags = tuple(batch) + (rows, cols)
     return mark(out, flags) if len(flags) == out.ndim else out
+
+
+def standin(op_name: str, tensors: Sequence[Tensor], out: Tensor, attrs: dict) -> Tensor:
+    """A dry run's stand-in for `op_name`'s output past a kernel's refusal (dispatch.refused), with the unknown
+    dimensions (or rank) its shape function gives from what the graph knows of `tensors`: the stand-in's own
+    sizes are the probe's, never the graph's (ssweep64: a [5, 2, 3] by a [None]*4 matmul is [None, 5, 2, None])."""
+    fn = _SHAPE_FNS.get(op_name)
+    return fn(tensors, out, attrs) if fn is not None else out
 
 
 def _einsum_shape(tensors: Sequence[Tensor], out: Tensor, attrs: dict) -> Tensor:
     """EinsumShape without an ellipsis: each output label's dimension, known where any input's dimension of that
     label is known (TF merges them), unknown where every one is."""
     eq = str(attrs.get("equation", "")).replace(" ", "")
-    if "..." in eq or "->" not in eq or any(rank_unknown(t) for t in tensors):
+    if "..." in eq or "->" not in eq:
         return out
     ins, res = eq.split("->")
     subs = ins.split(",")
@@ -566,7 +589,7 @@ def _einsum_shape(tensors: Sequence[Tensor], out: Tensor, attrs: dict) -> Tensor
         return out
     known: dict[str, bool] = {}
     for sub, t in zip(subs, tensors):
-        f = _flags(t)
+        f = (True,) * len(sub) if rank_unknown(t) else _flags(t)   # (unknown rank: its subscript's, unknown)
         if len(sub) != len(f):
             return out
         for label, u in zip(sub, f):
@@ -643,15 +666,16 @@ def _windowed_shape(tensors: Sequence[Tensor], out: Tensor, attrs: dict) -> Tens
     (a depthwise filter's in channels times its multiplier), a pool's the input's, SpaceToDepth's
     the input's times block² (conv2d of an input_signature [1, None, 3, 1] is (1, None, 3, 1) on TF 2.21; fz50)."""
     x = tensors[0]
-    if rank_unknown(x):
-        return mark_rank_unknown(out)
-    fx = _flags(x)
+    conv = len(tensors) > 1 and tensors[1].ndim == out.ndim and "ksize" not in attrs   # (a convolution's filter)
+    # (an input of unknown rank: these shape functions take it WithRank 4 (5), every dimension unknown but a
+    # convolution's channels, the filter's; ssweep64)
+    fx = (True,) * out.ndim if rank_unknown(x) else _flags(x)
     if len(fx) != out.ndim or out.ndim < 3:
         return out
     cf = _channels_first(attrs)
     ch = 1 if cf else out.ndim - 1
     flags = list(fx)
-    if len(tensors) > 1 and tensors[1].ndim == out.ndim and "ksize" not in attrs:   # (a convolution's filter)
+    if conv:
         f = tensors[1]
         ff = _flags(f)
         if rank_unknown(f):
@@ -660,6 +684,12 @@ def _windowed_shape(tensors: Sequence[Tensor], out: Tensor, attrs: dict) -> Tens
             flags[ch] = (fx[ch] and ff[-2]) or ff[-1]
         else:
             flags[ch] = ff[-1]
+        if str(attrs.get("padding", "SAME")).upper() != "SAME":
+            # (GetWindowedOutputSizeFromDimsV2 of VALID or explicit padding reads the filter's spatial size too: an
+            # unknown one, an unknown output dimension; ssweep64)
+            spatial = range(2, out.ndim) if cf else range(1, out.ndim - 1)
+            for k, i in enumerate(spatial):
+                flags[i] = flags[i] or rank_unknown(f) or ff[k]
     return mark(out, tuple(flags))
 
 
@@ -833,6 +863,10 @@ def _unique_shapes(tensors: Sequence[Tensor], outs: Sequence[Tensor], attrs: dic
     return [(True,), _flags(tensors[0])]
 
 
+# (ops whose shape functions give outputs of known rank from inputs of unknown rank: the cross entropies' loss [B]
+# and backprop [B, C] (WithRank 2 / the broadcast checked to rank 2); ssweep64)
+_RANKED_OUTPUTS = frozenset({"SoftmaxCrossEntropyWithLogits", "SparseSoftmaxCrossEntropyWithLogits"})
+
 _MULTI_FNS = {"Qr": _qr_shapes, "SoftmaxCrossEntropyWithLogits": _xent_shapes,
               "SparseSoftmaxCrossEntropyWithLogits": _xent_shapes, "Unpack": _unpack_shapes, "Unique": _unique_shapes}
 
@@ -843,7 +877,7 @@ def propagate_multi(op: Any, tensors: Sequence[Tensor], outs: tuple, attrs: dict
     fn = _MULTI_FNS.get(op.name)
     if fn is None or not tensors or all(unknown(t) is None for t in tensors):
         return outs
-    if any(rank_unknown(t) for t in tensors):
+    if any(rank_unknown(t) for t in tensors) and op.name not in _RANKED_OUTPUTS:
         for o in outs:
             mark_rank_unknown(o)
         return outs

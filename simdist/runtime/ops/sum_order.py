@@ -39,6 +39,7 @@ import numpy as np
 
 from simdist.runtime import dtypes
 from simdist.runtime.ops.minmax_zeros import _collapse, _packet_outputs
+from simdist.runtime.ops.reduce_nans import row_nans
 
 __all__ = ["eigen_order_sum", "full_limit", "LANES", "LEAF"]
 
@@ -128,12 +129,17 @@ def _leaf_plan(rows: int, n: int, lanes: int, dtype: np.dtype) -> Callable[[np.n
         return _lane_tree(acc)
 
     if end == n:
-        return packets_sum
-    if not packets:
-        return lambda x: _tail(x) if n > 1 else x[:, 0] + np.zeros((), dtype)
-    if n - end == 1:
-        return lambda x: x[:, end] + packets_sum(x)   # finalizeBoth: saccum + predux(vaccum)
-    return lambda x: _tail(x[:, end:]) + packets_sum(x)
+        run = packets_sum
+    elif not packets:
+        run = (lambda x: _tail(x)) if n > 1 else (lambda x: x[:, 0] + np.zeros((), dtype))
+    elif n - end == 1:
+        run = lambda x: x[:, end] + packets_sum(x)   # finalizeBoth: saccum + predux(vaccum)
+    else:
+        run = lambda x: _tail(x[:, end:]) + packets_sum(x)
+
+    def with_nans(x: np.ndarray) -> np.ndarray:   # (which NaN of several: reduce_nans.py)
+        return row_nans(x, run(x), lanes, False, half)
+    return with_nans
 
 
 def _inner_plan(rows: int, n: int, lanes: int, dtype: np.dtype, first: int,
@@ -267,7 +273,22 @@ def eigen_order_sum(v: np.ndarray, axis: Any, keepdims: bool, loads: int = 1,
         res = run(v)
         if dtype.char not in _PAIRWISE_SAFE:   # a half/complex result of plain additions: no -0.0
             res = np.add(res, np.zeros((), dtype))
+        if dtype.char == "e":
+            res = _half_nans(res, run, v)
     return res
+
+
+def _half_nans(res: np.ndarray, run: Callable[[np.ndarray], np.ndarray], v: np.ndarray) -> np.ndarray:
+    """float16 sums' NaNs as Eigen's half additions choose them: each addition (in float) keeps its first NaN
+    operand, where NumPy's float16 `a + b` keeps b's; so the same plan runs on v's float32 copy (a float16 NaN's
+    payload survives the round trip) and its NaN fills each NaN of `res` that is a NaN there too (an overflow's
+    inf - inf stays `res`'s own). TF 2.21 on the AVX-512 Xeon, nsweep64 (ops.packet-paths)."""
+    nan = np.isnan(res)
+    if not nan.any():
+        return res
+    alt = np.asarray(run(v.astype(np.float32))).astype(np.float16)
+    take = nan & np.isnan(alt)
+    return np.where(take, alt, res)
 
 
 _PLANS: dict[Any, Any] = {}

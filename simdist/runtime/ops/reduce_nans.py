@@ -1,0 +1,83 @@
+"""Which NaN Eigen's InnerMostDimReducer returns from a Sum or Prod of a row holding several NaNs (clause
+ops.packet-paths, nsweep64).
+
+The value order is sum_order.py's / prod_order.py's; the NaN an x86 addition or product keeps is its first NaN
+operand, and which operand comes first is the compiled code's choice, not the source's. Observed on TF 2.21 on the
+AVX-512 Xeon (/work/wt/nsweep64_logs/p_pairs.py, fit.py: every pair of two NaNs of distinct payloads over 23 to
+100 elements in float32/float64/float16, reduce_sum and reduce_prod of rows, 4,554 of 4,554 fitted):
+- the four packet accumulators take the blocks in order, each keeping its first NaN (float16 products: its last);
+- they fold as (a3 + a2) + (a0 + a1) in float32/float64, a3 + (a2 + (a1 + a0)) in float16 (first operand first);
+- the remaining whole packets then join the fold, which keeps its NaN first;
+- the lanes' halving tree keeps the lower lane's NaN; the scalar tail its first NaN;
+- finalizeBoth keeps the packets' NaN in float32/float64, the tail's in float16.
+A NaN result whose row holds no NaN (inf - inf, 0 · inf) keeps the value model's default NaN.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simdist.runtime.ops.nan_operands import quieted
+
+__all__ = ["row_nans"]
+
+
+def _op(first: np.ndarray, second: np.ndarray) -> np.ndarray:
+    """An instruction's NaN: the first operand's where it is a NaN (index >= 0), else the second's."""
+    return np.where(first >= 0, first, second)
+
+
+def _first(idx: np.ndarray, axis: int, last: bool = False) -> np.ndarray:
+    """Along `axis` of idx (element indices, -1 for a number): the first (or last) NaN's index, -1 if none."""
+    hit = idx >= 0
+    if last:
+        idx, hit = np.flip(idx, axis), np.flip(hit, axis)
+    pos = np.argmax(hit, axis=axis)
+    got = np.take_along_axis(idx, np.expand_dims(pos, axis), axis=axis).squeeze(axis)
+    return np.where(hit.any(axis=axis), got, -1)
+
+
+def row_nans(x: np.ndarray, res: np.ndarray, lanes: int, product: bool, half: bool) -> np.ndarray:
+    """`res` [R] (the sum or product of each row of x [R, n] by InnerMostDimReducer without the tree split) with
+    each NaN set to the input NaN Eigen's compiled reducer returns, quieted; `half`: the reducer is float16's (x may
+    be its float32 copy)."""
+    if x.dtype.char not in "efd":
+        return res
+    nan_res = np.isnan(res)
+    if not nan_res.any():
+        return res
+    rows, n = x.shape
+    idx = np.where(np.isnan(x), np.arange(n), -1)
+    if not (idx >= 0).any():
+        return res
+    blocks = n // (4 * lanes)
+    b4 = blocks * 4 * lanes
+    end = (n // lanes) * lanes
+    pk = None
+    if end:
+        if blocks:
+            acc = _first(idx[:, :b4].reshape(rows, blocks, 4, lanes), 1, last=half and product)
+            a0, a1, a2, a3 = acc[:, 0], acc[:, 1], acc[:, 2], acc[:, 3]
+            pk = _op(a3, _op(a2, _op(a1, a0))) if half else _op(_op(a3, a2), _op(a0, a1))
+            if end > b4:
+                pk = _op(pk, _first(idx[:, b4:end].reshape(rows, -1, lanes), 1))
+        else:
+            pk = _first(idx[:, :end].reshape(rows, -1, lanes), 1)
+        while pk.shape[1] > 1:
+            h = pk.shape[1] // 2
+            pk = _op(pk[:, :h], pk[:, h:])
+        pk = pk[:, 0]
+    tail = _first(idx[:, end:], 1) if end < n else None
+    if pk is None:
+        got = tail
+    elif tail is None:
+        got = pk
+    else:
+        got = _op(tail, pk) if half else _op(pk, tail)
+    take = nan_res & (got >= 0)
+    if not take.any():
+        return res
+    out = np.array(res, copy=True)
+    r = np.nonzero(take)[0]
+    out[r] = quieted(x[r, got[r]].astype(out.dtype))
+    return out
