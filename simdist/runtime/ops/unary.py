@@ -97,7 +97,19 @@ def _sign(a: np.ndarray) -> np.ndarray:
         return np.sign(a.astype(np.float32)).astype(a.dtype)
     if a.dtype.kind == "c":
         return _complex_sign(a)
-    return np.sign(a)
+    out = np.sign(a)
+    if a.dtype.name in _SIGN_LANES and out.size:   # (Eigen's psign: a NaN with its sign bit cleared in packets)
+        nan = np.isnan(a)
+        if nan.any():
+            packet = packet_mask(a.shape, a.dtype, _SIGN_LANES)
+            if packet is not None and (nan & packet).any():
+                out = np.where(nan & packet, np.abs(a), out)
+    return out
+
+
+#: Sign's packets (TF 2.21's build: 8 float32 or float16 lanes, 4 float64): a NaN there keeps its payload, sign bit
+#: cleared; the scalar tail keeps the NaN as it is (observed on TF 2.21, blind64b; clause ops.eigen-kernels)
+_SIGN_LANES = {"float32": 8, "float16": 8, "float64": 4}
 
 
 def _complex_sign(a: np.ndarray) -> np.ndarray:
