@@ -14217,6 +14217,167 @@ TRAINING_BATCH86: list[Mutant] = [
 TRAINING += TRAINING_BATCH86
 CATALOGUE += TRAINING_BATCH86
 
+
+#: Blind batch 87 (sixty-fourth session, helper blind64b): op kernels, gradients and shape functions, Grappler, the
+#: tape, tf.function, tf.data, checkpoints, distributed values and random ops; written from simdist's source before
+#: reading the suite. "mainstream": a changed line an ordinary training program runs (/work/wt/blind64b_logs/prog1-2.py
+#: under coverage.py); "subtle": a last-bit (signed-zero or NaN-payload) difference.
+TRAINING_BATCH87: list[Mutant] = [
+    # -- op kernels, gradients and shape functions
+    _t("logsumexp-non-finite-max-kept", "formula", "simdist/runtime/ops/reductions.py",
+       "    my_max = array.stop_gradient(math.where(unary.is_finite(raw_max), raw_max, 0))\n",
+       "    my_max = array.stop_gradient(raw_max)\n",
+       "mainstream: reduce_logsumexp shifts by the raw max even where it is not finite (TF zeroes an infinite max): "
+       "a row of -inf is NaN instead of -inf, and a row holding +inf NaN instead of inf"),
+    _t("argmax-default-output-int32", "dtype", "simdist/runtime/ops/reductions.py",
+       "def argmax(input: Any, axis: Any = None, output_type: Any = dtypes.int64,",
+       "def argmax(input: Any, axis: Any = None, output_type: Any = dtypes.int32,",
+       "mainstream: tf.math.argmax's default output_type int32 (TF 2.21's v2 argmax defaults to int64)"),
+    _t("reduce-std-keepdims-dropped", "axis", "simdist/runtime/ops/reductions.py",
+       "    return unary.sqrt(reduce_variance(input_tensor, axis=axis, keepdims=keepdims))\n",
+       "    return unary.sqrt(reduce_variance(input_tensor, axis=axis))\n",
+       "mainstream: reduce_std forgets to pass keepdims to its variance: keepdims=True gives the reduced shape"),
+    _t("one-hot-negative-id-wraps", "boundary", "simdist/runtime/ops/generators.py",
+       "    rows = np.nonzero((ids >= 0) & (ids < depth))[0]\n",
+       "    rows = np.nonzero(ids < depth)[0]\n",
+       "mainstream: OneHot's in-range test without the lower bound: a negative id sets a column counted from the end "
+       "(NumPy's negative index) instead of an all-off row"),
+    _t("top-k-ties-unstable-sort", "order", "simdist/runtime/ops/sorting.py",
+       "    idx = np.argsort(key, axis=-1, kind=\"stable\")[..., :k].astype(np.int32)\n",
+       "    idx = np.argsort(key, axis=-1)[..., :k].astype(np.int32)\n",
+       "mainstream: top_k's sort of the keys not stable: equal values come out in quicksort's order instead of by "
+       "index (TF's TopKV2 keeps the lower index first)"),
+    _t("sign-bfloat16-negative-zero-kept", "dtype", "simdist/runtime/ops/unary.py",
+       "    if a.dtype.name == \"bfloat16\":\n        return _sign_nans(a, np.sign(a.astype(np.float32)).astype(a.dtype))\n"
+       "    if a.dtype.kind == \"c\":\n        return _complex_sign(a)\n",
+       "    if a.dtype.kind == \"c\":\n        return _complex_sign(a)\n",
+       "mainstream, subtle: bfloat16 Sign by ml_dtypes' own ufunc, which keeps -0.0 (TF's sign of -0.0 in bfloat16 is +0.0)"),
+    _t("square-bfloat16-nan-sign-dropped", "formula", "simdist/runtime/ops/unary.py",
+       "            out[nan] = np.where(np.signbit(a[nan]), -np.float32(\"nan\"), np.float32(\"nan\")).astype(a.dtype)\n",
+       "            out[nan] = np.float32(\"nan\")\n",
+       "subtle: bfloat16 Square's tail makes every NaN the positive default NaN (x86's mulss keeps a negative NaN's "
+       "sign: -nan squared is -nan)"),
+    _t("variable-write-converted-without-dtype", "dtype", "simdist/runtime/variables.py",
+       "            t = convert_to_tensor(t, dtype=self._dtype) if not isinstance(t, Tensor) else t\n",
+       "            t = convert_to_tensor(t) if not isinstance(t, Tensor) else t\n",
+       "mainstream: a variable write converts a Python number, list or NumPy array without the variable's dtype: "
+       "float64 arrays and Python floats into a float64 or float16 variable refused (TF converts with the dtype)"),
+    _t("sign-grad-none", "gradient", "simdist/runtime/ops/unary.py",
+       "    return [array.zeros_like(op.inputs[0])]   # TF's _SignGrad: zeros, not None\n",
+       "    return [None]\n",
+       "Sign's gradient None (not differentiable) instead of TF's _SignGrad zeros: tape.gradient(sign(x), x) is None"),
+    _t("complex-sign-divide-by-zero", "formula", "simdist/runtime/ops/unary.py",
+       "        return math.divide_no_nan(t, math.cast(complex_abs(t), t.dtype))\n",
+       "        return math.divide(t, math.cast(complex_abs(t), t.dtype))\n",
+       "the complex sign as x / |x| with a plain division: sign(0j) is nan + nan j instead of TF's DivNoNan 0"),
+    _t("transpose-conjugate-complex64-only", "dtype", "simdist/runtime/ops/array.py",
+       "    if conjugate and t.dtype.kind == \"c\":   # (TF's ConjugateTranspose: the transpose, conjugated)\n",
+       "    if conjugate and t.dtype.name == \"complex64\":   # (TF's ConjugateTranspose: the transpose, conjugated)\n",
+       "mainstream: tf.transpose(conjugate=True) conjugates complex64 only: a complex128 tensor comes back unconjugated"),
+    _t("xlogy-packets-zero-of-x-dropped", "formula", "simdist/runtime/ops/xfunctions.py",
+       "            if packet is not None:\n                zero = np.where(packet, np.broadcast_to(x, r.shape), zero)\n",
+       "",
+       "mainstream, subtle: xlogy/xdivy/xlog1py's packets give +0.0 where x is zero instead of x itself (Eigen's packet "
+       "returns x: -0.0 stays -0.0 in the first whole packets)"),
+    _t("fill-grad-mean", "gradient", "simdist/runtime/ops/array.py",
+       "def _fill_grad(op: Any, grad: Any) -> list:\n    from simdist.runtime.ops import math\n"
+       "    return [math.reduce_sum(grad)]\n",
+       "def _fill_grad(op: Any, grad: Any) -> list:\n    from simdist.runtime.ops import math\n"
+       "    return [math.reduce_mean(grad)]\n",
+       "mainstream: tf.fill's gradient with respect to its value the mean of the upstream gradient instead of its sum"),
+    _t("reduce-max-nan-bits-only-all-nan", "boundary", "simdist/runtime/ops/minmax_zeros.py",
+       "    if np.isnan(np.min(out)) if np.size(out) else False:\n",
+       "    if np.isnan(out).all() if np.size(out) else False:\n",
+       "mainstream, subtle: reduce_max/min give TF's NaN (the one Eigen's order keeps) only when every result is NaN: "
+       "a reduction with some NaN rows keeps NumPy's NaN payload and sign there"),
+    _t("swish-fusion-shared-sigmoid", "boundary", "simdist/runtime/ops/grappler.py",
+       "        if _unforwarded(view, s.ins[0]) != _unforwarded(view, n.ins[x_at]) or view.consumers(j) != 1:\n",
+       "        if _unforwarded(view, s.ins[0]) != _unforwarded(view, n.ins[x_at]):\n",
+       "mainstream, subtle: the remapper fuses x * sigmoid(x) into _MklSwish even where the Sigmoid has other consumers (TF needs "
+       "its only consumer to be the Mul): last bits of a traced silu whose sigmoid is also used"),
+    _t("reduction-identity-empty-dims-forwarded", "boundary", "simdist/runtime/ops/grappler.py",
+       "shape[a] != 1 for a in ax",
+       "shape[a] > 1 for a in ax",
+       "mainstream: Grappler's ReplaceReductionWithIdentity taken for keep_dims reductions over dimensions of size 0 too: a traced "
+       "reduce_sum(x[2, 0], axis=1, keepdims=True) is x itself ([2, 0]) instead of zeros [2, 1]"),
+    _t("concat-static-axis-merged", "formula", "simdist/runtime/ops/static_shapes.py",
+       "    return mark(out, tuple(any(f[i] for f in fs) if i == ax else all(f[i] for f in fs) for i in range(out.ndim)))\n",
+       "    return mark(out, tuple(all(f[i] for f in fs) for i in range(out.ndim)))\n",
+       "ConcatV2's shape function merges the concat axis like the others: known where any input's is, instead of "
+       "unknown if any input's is"),
+    _t("one-hot-static-axis-minus-one-inserted", "axis", "simdist/runtime/ops/static_shapes.py",
+       "    f.insert(len(f) if axis == -1 else axis, False)\n",
+       "    f.insert(axis, False)\n",
+       "OneHot's shape function inserts the depth at list position axis, so axis -1 goes before the last index "
+       "dimension: a traced one_hot of [3, None] ids is (3, depth, None)-known instead of (3, None, depth)"),
+    # -- op kernels: scans, arguments
+    _t("cumulative-logsumexp-nan-by-numpy-extremes", "formula", "simdist/runtime/ops/reductions.py",
+       "            mi = np.where(v[i] < acc, v[i], acc)\n            ma = np.where(acc < v[i], v[i], acc)\n",
+       "            mi = np.minimum(v[i], acc)\n            ma = np.maximum(acc, v[i])\n",
+       "subtle: cumulative_logsumexp's min/max by NumPy's minimum/maximum, which propagate a NaN, instead of C++'s "
+       "std::min/max (a NaN loses both comparisons: the scan skips it)"),
+    _t("log1p-exp-float32-numpy", "dtype", "simdist/runtime/ops/reductions.py",
+       "    if d.dtype in (np.float32, np.float64):\n        from simdist.runtime.ops import libm\n",
+       "    if d.dtype == np.float64:\n        from simdist.runtime.ops import libm\n",
+       "subtle: LogSumExp's scalar log1p(exp(d)) of float32 by NumPy's CPU-dispatched exp and log1p instead of the C "
+       "library's expf/log1pf: last bits of float32 cumulative_logsumexp"),
+    _t("argmin-output-type-argmax-list", "missing-error", "simdist/runtime/ops/reductions.py",
+       "    allowed = _ARG_OUT if op.name == \"ArgMax\" else (dtypes.int32, dtypes.int64)   # ArgMin: int32, int64 only\n",
+       "    allowed = _ARG_OUT   # ArgMin: int32, int64 only\n",
+       "mainstream: ArgMin's output_type checked against ArgMax's list (int16, uint16 too): argmin(..., output_type=int16) "
+       "computes where TF refuses the attr"),
+    _t("split-single-minus-one-accepted", "boundary", "simdist/runtime/ops/array.py",
+       "    if len(given) == 1 and given[0] != n and not context.in_function():\n",
+       "    if len(given) == 1 and given[0] not in (n, -1) and not context.in_function():\n",
+       "mainstream: tf.split with the single size [-1] accepted eagerly as 'the rest' (TF's SplitV: a single output must be the "
+       "input's size, -1 too, eagerly)"),
+    # -- tf.function and variables
+    _t("variable-assign-read-value-ignored", "missing-error", "simdist/runtime/variables.py",
+       "        return _UnreadVariable(self) if read_value else _no_read(name, \"AssignVariableOp\")\n",
+       "        return _UnreadVariable(self)\n",
+       "mainstream: Variable.assign ignores read_value=False and returns the updated variable instead of TF's op "
+       "(None eagerly)"),
+    # -- tf.data
+    _t("interleave-cycle-block-swapped", "order", "simdist/runtime/data/dataset.py",
+       "        return _interleave(self, map_func, cycle_length, block_length, num_parallel_calls, deterministic)\n",
+       "        return _interleave(self, map_func, block_length, cycle_length, num_parallel_calls, deterministic)\n",
+       "mainstream: Dataset.interleave passes block_length as cycle_length and the reverse"),
+    _t("prefetch-autotune-refused", "boundary", "simdist/runtime/data/buffering.py",
+       "        if buffer_size < -1:\n",
+       "        if buffer_size < 0:\n",
+       "mainstream: prefetch's buffer_size check refuses -1 (tf.data.AUTOTUNE) as negative"),
+    _t("map-parallel-calls-zero-sequential", "missing-error", "simdist/runtime/data/dataset.py",
+       "        if num_parallel_calls is None:\n            return _MapDataset(self, map_func)\n",
+       "        if not num_parallel_calls:\n            return _MapDataset(self, map_func)\n",
+       "mainstream: Dataset.map's num_parallel_calls=0 taken as no parallelism (a MapDataset) instead of "
+       "ParallelMapDatasetV2's InvalidArgumentError"),
+    # -- checkpoints
+    _t("checkpoint-nontrivial-match-without-objects", "missing-error", "simdist/strategies/checkpoint.py",
+       "        if not self._matched:\n            if not self._missing:   # (TF: no object besides the root to match)\n",
+       "        if not self._matched and self._missing:\n            if not self._missing:   # (TF: no object besides the root to match)\n",
+       "a restore status's assert_nontrivial_match passes when the program has no object besides the root to match "
+       "(TF: AssertionError 'Nothing to load')"),
+    # -- distributed values
+    _t("per-replica-conversion-first-replica", "placement", "simdist/runtime/values.py",
+       "        return self._values[0 if rid is None else rid]\n",
+       "        return self._values[0]\n",
+       "a PerReplica converted inside a replica context gives replica 0's component to every replica instead of "
+       "the current replica's"),
+    # -- random ops
+    _t("dropout-op-seed-dropped", "state", "simdist/runtime/ops/nn.py",
+       "        return random.uniform(shape, dtype=dt, seed=seed)\n",
+       "        return random.uniform(shape, dtype=dt)\n",
+       "mainstream: tf.nn.dropout draws its mask without its op seed: under a global seed the mask is the "
+       "global-seed stream's instead of the (global, op) pair's"),
+    _t("uniform-double-words-swapped", "order", "simdist/runtime/ops/philox_dists.py",
+       "    man = ((hi_words.astype(np.uint64) & np.uint64(0xFFFFF)) << np.uint64(32)) | lo_words.astype(np.uint64)\n",
+       "    man = ((lo_words.astype(np.uint64) & np.uint64(0xFFFFF)) << np.uint64(32)) | hi_words.astype(np.uint64)\n",
+       "mainstream: Uint64ToDouble takes its 20 high mantissa bits from the second word and 32 low from the first: float64 "
+       "uniform draws differ"),
+]
+TRAINING += TRAINING_BATCH87
+CATALOGUE += TRAINING_BATCH87
+
 # psweep64 (sixty-fourth session): Python-number options in float64/half programs — the lines the sweep newly covers
 TRAINING_PSWEEP64: list[Mutant] = [
     _t("orthogonal-gain-through-float32", "dtype", "simdist/keras/initializers.py",
