@@ -1459,9 +1459,15 @@ def _sorted_operands(rec: Any, op: Any, tensors: Any, attrs: Any, finished: bool
     the finished graph makes (MinimizeBroadcasts, ConstantPushDown: TF's rewritten nodes keep the names of the nodes
     they replace, which simdist does not give them), unless that rule asks (`finished`: FuseSquaredDiff's node, whose
     inputs are the Python's)."""
-    from simdist.runtime import symbolic
+    from simdist.runtime import execution, symbolic
     from simdist.runtime.ops import dispatch
     if len(tensors) != 2 or not _on("arithmetic_optimization") or (_FINISHING[0] and not finished):
+        return None
+    runner = execution.current().runner
+    if runner is not None and runner.n > 1:
+        # (not modelled in a replica of a multi-replica strategy.run: a replica's nodes are named replica_<i>/...,
+        # so the sort may order one replica's inputs otherwise than another's, and the replayed step fuses its
+        # replicas only where every replica's ops take their inputs alike: tests/runtime/test_replica_fusion.py)
         return None
     x, y = tensors
     if x is y or x.dtype not in _FLOATS or y.dtype not in _FLOATS:
