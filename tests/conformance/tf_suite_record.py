@@ -208,7 +208,7 @@ def record_modules(names: list[str]) -> int:
             print(f"the TF run exited {code}: the record is left as it was")
             return code
         data = json.loads(report.read_text())
-    save(update(load(), stamps(), names, data))
+    save(update(load(), current, names, data))   # (the stamps the run saw: a module edited meanwhile stays stale)
     print(f"recorded {len(names)} module(s): {', '.join(names)}")
     return 0
 
