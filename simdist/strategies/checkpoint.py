@@ -122,7 +122,7 @@ def _read_npz(save_path: str, path: str) -> dict[str, np.ndarray]:
     import zipfile
     try:
         with np.load(path, allow_pickle=False) as data:
-            return {k: data[k] for k in data.files if k != TF_KEYS}   # (the key list is no variable)
+            return {k: data[k] for k in data.files}
     except (zipfile.BadZipFile, EOFError, ValueError, OSError, KeyError) as e:
         from simdist.runtime import errors
         raise errors.DataLossError(None, None, f"Checkpoint {save_path}: the file {path} is damaged or not a "
@@ -413,8 +413,7 @@ def _on_build(optimizer: Any, status: "CheckpointLoadStatus", prefix: str) -> No
             listed = set()
             for i, v in enumerate(opt._trainable_variables):
                 key = f"{head}{_TRAINABLES}/{i}"
-                if key in st._unused:
-                    st._unused.remove(key)
+                st._use(key)
                 if _vid(v) not in st._bound and _vid(v) not in listed:
                     listed.add(_vid(v))
                     st._missing.append(key)
@@ -423,9 +422,7 @@ def _on_build(optimizer: Any, status: "CheckpointLoadStatus", prefix: str) -> No
 
 def _consumer(status: "CheckpointLoadStatus", prefix: str) -> Any:
     def consumed(index: int) -> None:
-        for k in (f"{prefix}{index}", f"{prefix}{index}{_SHAPE_ONLY}"):
-            if k in status._unused:
-                status._unused.remove(k)
+        status._use(f"{prefix}{index}")
         status._matched = True
     return consumed
 
@@ -498,6 +495,14 @@ class CheckpointLoadStatus:
         self._missing, self._unused = missing, unused
         self._matched = matched
         self._bound: set[int] = set()   # (the variables the restore bound, by `_vid`)
+        self._aliases: dict[str, list[str]] = {}   # (a file key -> every file key of the same object)
+
+    def _use(self, key: str) -> None:
+        """The file's value `key` is used: it and every other path of its object leave the unused ones."""
+        for k in self._aliases.get(key, [key]):
+            for one in (k, k + _SHAPE_ONLY):
+                if one in self._unused:
+                    self._unused.remove(one)
 
     def assert_consumed(self) -> "_Status":
         """TF's: assert_existing_objects_matched first (objects the checkpoint has no value for), then values of the
@@ -667,8 +672,7 @@ class Checkpoint:
         for key in done:
             for k in (key, key + _SHAPE_ONLY):
                 saved.pop(k, None)
-                if k in status._unused:
-                    status._unused.remove(k)
+                status._use(k)
         if done:
             status._matched = True
 
@@ -774,6 +778,7 @@ class Checkpoint:
             from simdist.runtime import errors
             raise errors.NotFoundError(None, None, f"Failed to find any matching files for {save_path}")
         saved = from_file(_read_npz(save_path, path))
+        tf_of = dict(saved.pop(TF_KEYS, np.zeros((0, 2), dtype=str)).tolist())   # (the key list is no variable)
         pairs = list(_walk(self, ""))
         missing, used = [], set()
         bound: set[int] = set()
@@ -849,6 +854,16 @@ class Checkpoint:
         _charge([(k, v) for k, v in pairs if k not in missing and not _is_iterator(v)], to_chief=False)
         status = CheckpointLoadStatus(missing, sorted(k for k in saved if k not in used), matched=bool(used or bound))
         status._bound = bound
+        # (TF binds the checkpoint's objects: values the file holds under several paths of one object (its TF key)
+        # are one value, used when any of them is: `Checkpoint(model=compiled, optimizer=model.optimizer)`'s copies
+        # under "model/optimizer/" and "optimizer/", a model variable under its optimizer's `_trainable_variables`;
+        # ksweep64's open item 3, csweep65)
+        by_tf: dict[str, list[str]] = {}
+        for k, t in tf_of.items():
+            by_tf.setdefault(t, []).append(k)
+        status._aliases = {k: by_tf[t] for k, t in tf_of.items() if len(by_tf[t]) > 1}
+        for k in sorted(used):
+            status._use(k)
         _defer(self, {k: saved[k] for k in saved if k not in used}, status, save_path)
         self._pending = ({k: saved[k] for k in saved if k not in used}, save_path, status)   # (_restore_deferred)
         return status
