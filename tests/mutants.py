@@ -9846,8 +9846,8 @@ TRAINING_BATCH59: list[Mutant] = [
        "Dataset.concatenate ends after its first input (fit's shuffled index pipeline loses the partial batch)"),
     # -- the rest: functions no earlier mutant touched
     _t("checkpoint-key-list-read-as-variable", "state", "simdist/strategies/checkpoint.py",
-       "            return {k: data[k] for k in data.files if k != TF_KEYS}   # (the key list is no variable)\n",
-       "            return {k: data[k] for k in data.files}\n",
+       "        tf_of = dict(saved.pop(TF_KEYS, np.zeros((0, 2), dtype=str)).tolist())   # (the key list is no variable)\n",
+       "        tf_of = dict(saved.get(TF_KEYS, np.zeros((0, 2), dtype=str)).tolist())\n",
        "Checkpoint.read takes the file's key list for a saved value (an unmatched value for assert_consumed)"),
     _t("generator-normal-moments-swapped", "order", "simdist/runtime/ops/random_generator.py",
        "        rnd = dispatch.execute(NORMAL, (state,), {\"shape\": shp, \"dtype\": dt})\n        return add(multiply(rnd, s), m)\n",
@@ -12255,7 +12255,7 @@ TRAINING_BATCH75: list[Mutant] = [
     # -- checkpoints
     _t("deferred-restore-not-consumed", "formula", "simdist/strategies/checkpoint.py",
        "            for k in (key, key + _SHAPE_ONLY):\n                saved.pop(k, None)\n"
-       "                if k in status._unused:\n                    status._unused.remove(k)\n        if done:\n",
+       "                status._use(k)\n        if done:\n",
        "            for k in (key, key + _SHAPE_ONLY):\n                saved.pop(k, None)\n        if done:\n",
        "a deferred restoration (a variable assigned to the checkpoint after restore) does not mark the values it "
        "takes as consumed: assert_consumed then fails"),
