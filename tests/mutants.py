@@ -14599,3 +14599,59 @@ TRAINING_FIX64S: list[Mutant] = [
 ]
 TRAINING += TRAINING_FIX64S
 CATALOGUE += TRAINING_FIX64S
+
+
+#: the sixty-fifth session's csweep65 (checkpoint restore statuses and build states): mistakes on the lines
+#: test_csweep65 newly runs (docs/conformance.md, csweep65)
+TRAINING_CSWEEP65: list[Mutant] = [
+    _t("checkpoint-optimizer-trainables-not-saved", "state", "simdist/strategies/checkpoint.py",
+       "        if _tracks_trainables(obj):\n",
+       "        if False and _tracks_trainables(obj):\n",
+       "mainstream: a Checkpoint of an optimizer saves only its own variables (TF 2.21 tracks the model variables it "
+       "was built on as `_trainable_variables`, saved and restored through it)"),
+    _t("checkpoint-binds-paths-not-objects", "formula", "simdist/strategies/checkpoint.py",
+       "            if _vid(v) not in bound and _vid(v) not in listed:\n",
+       "            if _vid(v) not in listed:\n",
+       "a variable the file holds under one of its paths but not another counts as unbound (TF binds objects: a "
+       "model variable restored through the optimizer's list is bound)"),
+    _t("checkpoint-other-object-at-path-unbound", "formula", "simdist/strategies/checkpoint.py",
+       "                if any(k.startswith(f\"{key}/\") for k in saved):\n",
+       "                if False:\n",
+       "a variable at a path where the checkpoint has a list/module/model is unbound (TF: bound to that object, "
+       "assert_existing_objects_matched passes, assert_consumed names the object's values unresolved)"),
+    _t("checkpoint-shape-refusal-restores-nothing", "formula", "simdist/strategies/checkpoint.py",
+       "        _apply([(v, arr) for v, arr in todo if rank(v) is not None and rank(v) < stop])\n",
+       "        pass\n",
+       "mainstream: a restore refusing a value of another shape restores nothing (TF 2.21 has assigned the values "
+       "whose checkpoint keys sort before it)"),
+    _t("checkpoint-shape-refusal-restores-after", "order", "simdist/strategies/checkpoint.py",
+       "        _apply([(v, arr) for v, arr in todo if rank(v) is not None and rank(v) < stop])\n",
+       "        _apply([(v, arr) for v, arr in todo if rank(v) is not None and rank(v) > stop])\n",
+       "the values whose keys sort after the refused one taken as assigned (TF stops at the refusal)"),
+    _t("checkpoint-aliases-not-shared", "state", "simdist/strategies/checkpoint.py",
+       "        status._aliases = {k: by_tf[t] for k, t in tf_of.items() if len(by_tf[t]) > 1}\n",
+       "        status._aliases = {}\n",
+       "mainstream: one object's values under two paths (model/optimizer/ and optimizer/) each need their own use "
+       "(TF: one node; Checkpoint(model=uncompiled, optimizer=opt) passes assert_consumed after a step)"),
+    _t("checkpoint-optimizer-build-binds-trainables", "formula", "simdist/strategies/checkpoint.py",
+       "                    st._missing.append(key)\n",
+       "                    pass\n",
+       "an optimizer restored before its build takes its trainable variables as bound when it builds (TF: existing "
+       "objects bound to no value unless another path bound them)"),
+    _t("checkpoint-optimizer-build-keys-unused", "state", "simdist/strategies/checkpoint.py",
+       "                st._use(key)\n",
+       "                pass\n",
+       "an optimizer built after the restore leaves the file's `_trainable_variables` values unused (assert_consumed "
+       "fails after a compiled model's restore, compile and fit)"),
+    _t("checkpoint-directory-not-found", "state", "simdist/strategies/checkpoint.py",
+       "        if os.path.isdir(save_path):   # (TF 2.21 opens the directory as its index table: DataLossError; csweep65)\n",
+       "        if False:\n",
+       "restore of a directory path is NotFoundError (TF 2.21 opens it as a table file: DataLossError)"),
+    _t("checkpoint-deferred-layer-not-bound", "state", "simdist/strategies/checkpoint.py",
+       "                    status._bound.add(_vid(target))\n",
+       "                    pass\n",
+       "a layer variable restored as the unbuilt model builds is not bound, so its optimizer's later build finds it "
+       "unbound (TF: bound by the model's path)"),
+]
+TRAINING += TRAINING_CSWEEP65
+CATALOGUE += TRAINING_CSWEEP65
