@@ -444,6 +444,22 @@ def optimizer_paths_program(tf: Any, mk: Any) -> Any:
                 res["after"] = {c: err(lambda: (getattr(st, c)(), "ok")[1]) for c in CHECKS}
                 res["values_after"] = _weights(m2, opt)
                 out[f"{sname} {target}"] = res
+        # an optimizer saved before its build (SGD: no slots; Adam) or through a compiled model, read into a model
+        # and a built optimizer, and into the built optimizer alone: its list of the model's variables is bound by
+        # the model's path or by nothing
+        for oname, make in (("sgd", lambda: k.optimizers.SGD(0.1)), ("adam", lambda: k.optimizers.Adam(0.1))):
+            m = _model(tf, f"c-opt-paths/{oname}")
+            opt = make()
+            saved = {"both_unbuilt": tf.train.Checkpoint(model=m, optimizer=opt).write(d(oname, "u"))}
+            opt.build(m.trainable_variables)
+            saved["model_only"] = tf.train.Checkpoint(model=m).write(d(oname, "m"))
+            for sname, p in saved.items():
+                for target in ("model_and_built", "built_alone"):
+                    m2 = _model(tf, f"c-opt-paths/{oname}/2")
+                    o2 = make()
+                    o2.build(m2.trainable_variables)
+                    objs = {"model": m2, "optimizer": o2} if target == "model_and_built" else {"optimizer": o2}
+                    out[f"{oname} {sname} {target}"] = _status(tf.train.Checkpoint(**objs).read(p))
     return out
 
 
