@@ -14638,11 +14638,6 @@ TRAINING_CSWEEP65: list[Mutant] = [
        "                    pass\n",
        "an optimizer restored before its build takes its trainable variables as bound when it builds (TF: existing "
        "objects bound to no value unless another path bound them)"),
-    _t("checkpoint-optimizer-build-keys-unused", "state", "simdist/strategies/checkpoint.py",
-       "                st._use(key)\n",
-       "                pass\n",
-       "an optimizer built after the restore leaves the file's `_trainable_variables` values unused (assert_consumed "
-       "fails after a compiled model's restore, compile and fit)"),
     _t("checkpoint-directory-not-found", "state", "simdist/strategies/checkpoint.py",
        "        if os.path.isdir(save_path):   # (TF 2.21 opens the directory as its index table: DataLossError; csweep65)\n",
        "        if False:\n",

@@ -412,8 +412,9 @@ def _on_build(optimizer: Any, status: "CheckpointLoadStatus", prefix: str) -> No
         for st, head in opt.__dict__.pop("_checkpoint_build_prefixes", []):
             listed = set()
             for i, v in enumerate(opt._trainable_variables):
+                # (the file's `_trainable_variables` values are the model variables': used when a model path of
+                # theirs is, by the status's aliases; unused otherwise, when the variable is unbound anyway)
                 key = f"{head}{_TRAINABLES}/{i}"
-                st._use(key)
                 if _vid(v) not in st._bound and _vid(v) not in listed:
                     listed.add(_vid(v))
                     st._missing.append(key)
