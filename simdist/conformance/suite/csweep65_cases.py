@@ -307,6 +307,11 @@ def nothing_program(tf: Any, mk: Any) -> Any:
                          ("tf_prefix", good), ("h5_ok", d("m.weights.h5"))):
             m2 = _model(tf, "c-paths/lw2")
             out[f"load_weights {lname}"] = err(lambda: (m2.load_weights(p), bits(m2.weights[0]))[1])
+        out["save_weights plain h5"] = err(lambda: (m.save_weights(d("m.h5")), "ok")[1])
+        ck = tf.train.Checkpoint()
+        ck.x = 3
+        ck.x = tf.Variable([5.0, 6.0])
+        out["attribute plain then variable"] = err(lambda: bits(ck.x))
         out["latest empty"] = d.rel(tf.train.latest_checkpoint(d("empty")))
         out["latest good"] = d.rel(tf.train.latest_checkpoint(d("g")))
     return out
@@ -351,6 +356,11 @@ def manager_program(option: str) -> Callable[[Any, Any], Any]:
                 out[f"save {i}"] = [d.rel(p) if p is None or not str(p).startswith("raised") else p,
                                     d.rel(mgr.checkpoints), d.rel(mgr.latest_checkpoint),
                                     d.rel(tf.train.latest_checkpoint(d("m"))), int(ck.save_counter.numpy())]
+            if option == "numbered":   # (the newest number again: listed once)
+                v.assign(9.0)
+                out["save again"] = [d.rel(mgr.save(checkpoint_number=14)), d.rel(mgr.checkpoints)]
+            if option.startswith("interval") and "step_counter" in kw:   # (the step it last saved, unchecked)
+                out["save same step"] = d.rel(mgr.save(check_interval=False))
             out["files"] = sorted({f.split(".")[0] for f in os.listdir(d("m")) if f != "checkpoint"})
             v2 = tf.Variable(-1.0)
             st2 = tf.Variable(0, dtype=tf.int64)
@@ -365,6 +375,11 @@ def manager_program(option: str) -> Callable[[Any, Any], Any]:
                 out["save after restore"] = d.rel(mgr2.save())
                 st2.assign(st2 + 5)
                 out["save later"] = d.rel(mgr2.save())
+            newest = mgr2.latest_checkpoint
+            for f in os.listdir(d("m")):   # (the newest checkpoint's files removed, its state entry kept)
+                if newest is not None and os.path.join(d("m"), f).startswith(newest + "."):
+                    os.remove(os.path.join(d("m"), f))
+            out["latest after removal"] = d.rel(tf.train.latest_checkpoint(d("m")))
         return out
     return prog
 
