@@ -312,6 +312,13 @@ def nothing_program(tf: Any, mk: Any) -> Any:
         ck.x = 3
         ck.x = tf.Variable([5.0, 6.0])
         out["attribute plain then variable"] = err(lambda: bits(ck.x))
+        ck.y = tf.Variable(1.5)
+        ck.y = 8   # (a plain value read back; the variable stays the dependency a save holds)
+        p = ck.save(d("attr", "ck"))
+        out["variable then plain"] = [err(lambda: ck.y), [[n, list(s)] for n, s in tf.train.list_variables(p)
+                                                           if n != "_CHECKPOINTABLE_OBJECT_GRAPH"]]
+        out["save_counter dtype"] = [ck.save_counter.dtype.name, int(ck.save_counter.numpy()),
+                                     str(tf.train.load_variable(p, "save_counter/.ATTRIBUTES/VARIABLE_VALUE").dtype)]
         out["latest empty"] = d.rel(tf.train.latest_checkpoint(d("empty")))
         out["latest good"] = d.rel(tf.train.latest_checkpoint(d("g")))
     return out
