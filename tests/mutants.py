@@ -14638,6 +14638,11 @@ TRAINING_CSWEEP65: list[Mutant] = [
        "                    pass\n",
        "an optimizer restored before its build takes its trainable variables as bound when it builds (TF: existing "
        "objects bound to no value unless another path bound them)"),
+    _t("checkpoint-late-dependency-not-missing", "state", "simdist/strategies/checkpoint.py",
+       "                status._missing.append(key)\n",
+       "                pass\n",
+       "a dependency assigned to the Checkpoint after the restore, with no value in the checkpoint, is not counted "
+       "(TF's assertions see the object graph when they run: an existing object bound to nothing)"),
     _t("checkpoint-directory-not-found", "state", "simdist/strategies/checkpoint.py",
        "        if os.path.isdir(save_path):   # (TF 2.21 opens the directory as its index table: DataLossError; csweep65)\n",
        "        if False:\n",

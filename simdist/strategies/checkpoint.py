@@ -669,6 +669,11 @@ class Checkpoint:
                 continue
             if _restore_leaf(saved, key, v, save_path, todo):
                 done.append(key)
+                status._bound.add(_vid(v))
+            elif _vid(v) not in status._bound and key not in status._missing:
+                # (TF's assertions look at the object graph when they run: a dependency added after the restore
+                # that the checkpoint has no value for is an existing object bound to nothing; csweep65)
+                status._missing.append(key)
         _apply(todo)
         for key in done:
             for k in (key, key + _SHAPE_ONLY):

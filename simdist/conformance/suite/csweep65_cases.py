@@ -181,12 +181,13 @@ def _target(tf: Any, kind: str, target: str, seed: str) -> tuple[dict[str, Any],
                 objs["x"] = tf.train.Checkpoint(w=x.w)
             else:
                 return {}, lambda: [], None
-        elif target == "unbuilt":   # a variable restored by a later assignment (deferred restoration)
+        elif target == "unbuilt":   # the object assigned to the Checkpoint after the restore (deferred restoration)
+            held = objs.pop("x")
             holder: dict[str, Any] = {}
 
             def later(ck: Any) -> None:
-                holder["v"] = objs.pop("x")
-                ck.x = holder["v"]
+                holder["v"] = held
+                ck.x = held
             return dict(objs), lambda: _leaves(holder.get("v")), later
         return objs, lambda: _leaves(objs), None
     # models and optimizers
