@@ -9846,8 +9846,8 @@ TRAINING_BATCH59: list[Mutant] = [
        "Dataset.concatenate ends after its first input (fit's shuffled index pipeline loses the partial batch)"),
     # -- the rest: functions no earlier mutant touched
     _t("checkpoint-key-list-read-as-variable", "state", "simdist/strategies/checkpoint.py",
-       "            return {k: data[k] for k in data.files if k != TF_KEYS}   # (the key list is no variable)\n",
-       "            return {k: data[k] for k in data.files}\n",
+       "        tf_of = dict(saved.pop(TF_KEYS, np.zeros((0, 2), dtype=str)).tolist())   # (the key list is no variable)\n",
+       "        tf_of = dict(saved.get(TF_KEYS, np.zeros((0, 2), dtype=str)).tolist())\n",
        "Checkpoint.read takes the file's key list for a saved value (an unmatched value for assert_consumed)"),
     _t("generator-normal-moments-swapped", "order", "simdist/runtime/ops/random_generator.py",
        "        rnd = dispatch.execute(NORMAL, (state,), {\"shape\": shp, \"dtype\": dt})\n        return add(multiply(rnd, s), m)\n",
@@ -12255,7 +12255,7 @@ TRAINING_BATCH75: list[Mutant] = [
     # -- checkpoints
     _t("deferred-restore-not-consumed", "formula", "simdist/strategies/checkpoint.py",
        "            for k in (key, key + _SHAPE_ONLY):\n                saved.pop(k, None)\n"
-       "                if k in status._unused:\n                    status._unused.remove(k)\n        if done:\n",
+       "                status._use(k)\n        if done:\n",
        "            for k in (key, key + _SHAPE_ONLY):\n                saved.pop(k, None)\n        if done:\n",
        "a deferred restoration (a variable assigned to the checkpoint after restore) does not mark the values it "
        "takes as consumed: assert_consumed then fails"),
@@ -14599,3 +14599,59 @@ TRAINING_FIX64S: list[Mutant] = [
 ]
 TRAINING += TRAINING_FIX64S
 CATALOGUE += TRAINING_FIX64S
+
+
+#: the sixty-fifth session's csweep65 (checkpoint restore statuses and build states): mistakes on the lines
+#: test_csweep65 newly runs (docs/conformance.md, csweep65)
+TRAINING_CSWEEP65: list[Mutant] = [
+    _t("checkpoint-optimizer-trainables-not-saved", "state", "simdist/strategies/checkpoint.py",
+       "        if _tracks_trainables(obj):\n",
+       "        if False and _tracks_trainables(obj):\n",
+       "mainstream: a Checkpoint of an optimizer saves only its own variables (TF 2.21 tracks the model variables it "
+       "was built on as `_trainable_variables`, saved and restored through it)"),
+    _t("checkpoint-binds-paths-not-objects", "formula", "simdist/strategies/checkpoint.py",
+       "            if _vid(v) not in bound and _vid(v) not in listed:\n",
+       "            if _vid(v) not in listed:\n",
+       "a variable the file holds under one of its paths but not another counts as unbound (TF binds objects: a "
+       "model variable restored through the optimizer's list is bound)"),
+    _t("checkpoint-other-object-at-path-unbound", "formula", "simdist/strategies/checkpoint.py",
+       "                if any(k.startswith(f\"{key}/\") for k in saved):\n",
+       "                if False:\n",
+       "a variable at a path where the checkpoint has a list/module/model is unbound (TF: bound to that object, "
+       "assert_existing_objects_matched passes, assert_consumed names the object's values unresolved)"),
+    _t("checkpoint-shape-refusal-restores-nothing", "formula", "simdist/strategies/checkpoint.py",
+       "        _apply([(v, arr) for v, arr in todo if rank(v) is not None and rank(v) < stop])\n",
+       "        pass\n",
+       "mainstream: a restore refusing a value of another shape restores nothing (TF 2.21 has assigned the values "
+       "whose checkpoint keys sort before it)"),
+    _t("checkpoint-shape-refusal-restores-after", "order", "simdist/strategies/checkpoint.py",
+       "        _apply([(v, arr) for v, arr in todo if rank(v) is not None and rank(v) < stop])\n",
+       "        _apply([(v, arr) for v, arr in todo if rank(v) is not None and rank(v) > stop])\n",
+       "the values whose keys sort after the refused one taken as assigned (TF stops at the refusal)"),
+    _t("checkpoint-aliases-not-shared", "state", "simdist/strategies/checkpoint.py",
+       "        status._aliases = {k: by_tf[t] for k, t in tf_of.items() if len(by_tf[t]) > 1}\n",
+       "        status._aliases = {}\n",
+       "mainstream: one object's values under two paths (model/optimizer/ and optimizer/) each need their own use "
+       "(TF: one node; Checkpoint(model=uncompiled, optimizer=opt) passes assert_consumed after a step)"),
+    _t("checkpoint-optimizer-build-binds-trainables", "formula", "simdist/strategies/checkpoint.py",
+       "                    st._missing.append(key)\n",
+       "                    pass\n",
+       "an optimizer restored before its build takes its trainable variables as bound when it builds (TF: existing "
+       "objects bound to no value unless another path bound them)"),
+    _t("checkpoint-late-dependency-not-missing", "state", "simdist/strategies/checkpoint.py",
+       "                status._missing.append(key)\n",
+       "                pass\n",
+       "a dependency assigned to the Checkpoint after the restore, with no value in the checkpoint, is not counted "
+       "(TF's assertions see the object graph when they run: an existing object bound to nothing)"),
+    _t("checkpoint-directory-not-found", "state", "simdist/strategies/checkpoint.py",
+       "        if os.path.isdir(save_path):   # (TF 2.21 opens the directory as its index table: DataLossError; csweep65)\n",
+       "        if False:\n",
+       "restore of a directory path is NotFoundError (TF 2.21 opens it as a table file: DataLossError)"),
+    _t("checkpoint-deferred-layer-not-bound", "state", "simdist/strategies/checkpoint.py",
+       "                    status._bound.add(_vid(target))\n",
+       "                    pass\n",
+       "a layer variable restored as the unbuilt model builds is not bound, so its optimizer's later build finds it "
+       "unbound (TF: bound by the model's path)"),
+]
+TRAINING += TRAINING_CSWEEP65
+CATALOGUE += TRAINING_CSWEEP65
