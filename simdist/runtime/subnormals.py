@@ -242,7 +242,13 @@ def _floormod_fix(arrays: Any, flushed_in: Any, out: Any, attrs: Any) -> Any:
         trunc = np.where(fb == 0, np.asarray(np.nan, a.dtype), np.fmod(a, b))
         ft = flushed(trunc)
         fix = (ft != 0) & ((fb < 0) != (ft < 0))
-        return np.where(fix, flushed(np.asarray(ft + fb)), trunc).astype(a.dtype, copy=False)
+        out = np.where(fix, flushed(np.asarray(ft + fb)), trunc).astype(a.dtype, copy=False)
+    from simdist.runtime.ops.nan_operands import fmod_nans   # (its NaN: glibc's, bsweep65)
+    if a.dtype.name == "bfloat16":   # (through float, rounded back keeping a NaN's sign)
+        from simdist.runtime.ops.packet_math import scalar_bf16
+        f32 = np.float32
+        return scalar_bf16(fmod_nans(out.astype(f32), a.astype(f32), b.astype(f32)))
+    return fmod_nans(out, a, b)
 
 
 FLOORMOD = Fixed("floormod", _floormod_fix)
@@ -256,7 +262,9 @@ def _truncatemod_fix(arrays: Any, flushed_in: Any, out: Any, attrs: Any) -> Any:
     if a.dtype not in _MAGNITUDE or b.dtype != a.dtype:
         return out
     with np.errstate(divide="ignore", invalid="ignore", under="ignore"):
-        return np.where(flushed(b) == 0, np.asarray(np.nan, a.dtype), np.fmod(a, b)).astype(a.dtype, copy=False)
+        out = np.where(flushed(b) == 0, np.asarray(np.nan, a.dtype), np.fmod(a, b)).astype(a.dtype, copy=False)
+    from simdist.runtime.ops.nan_operands import fmod_nans   # (its NaN: glibc's, bsweep65)
+    return fmod_nans(out, a, b)
 
 
 TRUNCATEMOD = Fixed("truncatemod", _truncatemod_fix)

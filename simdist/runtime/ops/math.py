@@ -24,6 +24,7 @@ from simdist.runtime.ops.registry import SAME_SHAPES, NotDifferentiable, Registe
 from simdist.runtime.ops.sum_chain import sum_chain
 from simdist.runtime.ops.sum_order import eigen_order_sum
 from simdist.runtime.ops.counting import no_tf_gradient
+from simdist.runtime.ops.nan_operands import quieted
 from simdist.runtime.ops.registry import binary as binary_op, unary as unary_op
 from simdist.runtime.tensor import Tensor, _Traced, convert_to_tensor
 
@@ -75,13 +76,16 @@ def _float_floordiv(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def _float_floormod(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """TF's float FloorMod (Eigen's google_floor_fmod): fmod, then + b where the signs of a and b
-    differ and the remainder is not 0. NumPy's remainder differs at infinities (1 % -inf)."""
+    differ and the remainder is not 0. NumPy's remainder differs at infinities (1 % -inf). A NaN remainder is the C
+    library's fmod's (x · y) / (x · y): the first NaN operand, quieted, else x86's negative default NaN (fmod(inf, y),
+    fmod(x, 0)); the + b keeps it (TF 2.21, bsweep65: also float16's and bfloat16's, computed through float)."""
     with np.errstate(divide="ignore", invalid="ignore"):
         r = np.fmod(a, b)
         fix = (r != 0) & ((a < 0) != (b < 0))
         if fix.any():
             r = np.where(fix, r + b, r)
-    return r
+    from simdist.runtime.ops.nan_operands import fmod_nans
+    return fmod_nans(r, a, b)
 
 
 def _int_div_checked(fn: Any, name: str, float_fn: Any) -> Any:
@@ -100,7 +104,8 @@ def _int_div_checked(fn: Any, name: str, float_fn: Any) -> Any:
         if b.dtype == dtypes.bfloat16._np:   # Eigen's functors through float (fuzz2 seed 20261130 #1657)
             if float_fn is _float_floordiv:
                 return float_fn(a, b).astype(b.dtype)
-            return float_fn(a.astype(np.float32), b.astype(np.float32)).astype(b.dtype)
+            from simdist.runtime.ops.packet_math import scalar_bf16
+            return scalar_bf16(float_fn(a.astype(np.float32), b.astype(np.float32)))
         return fn(a, b)
     forward.__name__ = fn.__name__
     return forward
@@ -123,6 +128,10 @@ def _pow(a: np.ndarray, b: np.ndarray) -> np.ndarray:
         half = np.broadcast_to(b == 0.5, out.shape)
         out = np.where(half & (a == -np.inf), np.asarray(np.inf, out.dtype), out)
         out = np.where(half & (a == 0), np.zeros((), out.dtype), out)
+    if a.dtype == np.float16 and out.dtype == np.float16 and np.isnan(a).any():
+        # (powf through float: pow(x, ±0) is 1 for every x, a signalling NaN too, where NumPy's float16 loop gives
+        # NaN; TF 2.21, bsweep65)
+        out = np.where(np.broadcast_to(b == 0, out.shape), np.ones((), out.dtype), out)
     return out
 
 
@@ -188,8 +197,8 @@ def _eigen_nan_choice(fn: Any) -> Any:
     payloads name their operand): the first operand's everywhere, except where one operand is a single element
     broadcast to the other's shape (the scalar_left/scalar_right functors): float32 and float64 take the scalar's NaN
     in Eigen's packets (the first len - len % 8 elements of float32, len - len % 4 of float64) and the tensor's in the
-    scalar tail; float16 the tensor's everywhere (bfloat16's canonical NaNs are left as they were). A signalling
-    NaN operand is taken as it is, not quieted."""
+    scalar tail; float16 the tensor's everywhere (bfloat16's canonical NaNs are left as they were). The NaN comes
+    back quieted, as from every x86 add or multiply (x · x of 0x7f800001 is 0x7fc00001: bsweep65)."""
     def kernel(x: np.ndarray, y: np.ndarray) -> np.ndarray:
         out = fn(x, y)
         if out.dtype.kind != "f" or out.size == 0:   # (not bfloat16: its kernels' NaN bits are open)
@@ -215,7 +224,7 @@ def _eigen_nan_choice(fn: Any) -> Any:
         out = np.array(out, copy=True)
         both = np.broadcast_to(both, out.shape)
         if scalar is None:
-            out[both] = xb[both]
+            out[both] = quieted(xb[both])
             return out
         tensor_v, scalar_v = (yb, xb) if scalar == "x" else (xb, yb)
         pick = np.array(tensor_v, copy=True).reshape(-1)
@@ -225,7 +234,7 @@ def _eigen_nan_choice(fn: Any) -> Any:
             pick[:head] = scalar_v.reshape(-1)[:head]
         flat = out.reshape(-1)
         m = both.reshape(-1)
-        flat[m] = pick[m]
+        flat[m] = quieted(pick[m])
         return flat.reshape(out.shape)
     kernel.__name__ = fn.__name__
     return kernel
@@ -1471,7 +1480,7 @@ def _div_no_nan(a: np.ndarray, b: np.ndarray) -> np.ndarray:
         return np.where(b == 0, np.zeros((), a.dtype), np.true_divide(a, b))
 
 
-DIV_NO_NAN = binary_op("DivNoNan", _div_no_nan,
+DIV_NO_NAN = binary_op("DivNoNan", _bf16_packet_nans(_div_no_nan),
                       args.allowed("DivNoNan", "f", "half, float, bfloat16, double, complex64, complex128"))
 def _squared_difference_rule(dts: Any, attrs: Any) -> Any:
     """SquaredDifference's T: floats, int32 and int64 (not int8/16 or unsigned)."""
