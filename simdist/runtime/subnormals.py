@@ -322,7 +322,8 @@ def _log_fix(arrays: Any, flushed: Any, out: Any, attrs: Any) -> Any:
     out = np.array(out, copy=True)
     # glibc's logf: a negative input is NaN before its subnormal branch
     neg = np.signbit(a.astype(np.float32) if a.dtype == BF16 else a)
-    out[sub] = np.where(neg[sub], np.float32(np.nan), _LOG_TAIL).astype(out.dtype)
+    # (a negative one: glibc's default NaN, negative: 0xffc00000, bfloat16 0xffc0; TF 2.21, bsweep65)
+    out[sub] = np.where(neg[sub], -np.float32(np.nan), _LOG_TAIL).astype(out.dtype)
     return out
 
 
@@ -347,7 +348,7 @@ def _tail_log_y(arrays: Any, flushed_in: Any, out: Any) -> Any:
     # the zero test reads x as the kernel does: float32 under DAZ, bfloat16 widened by a bit shift
     zero = (fx if y.dtype == np.float32 else np.broadcast_to(x, out.shape).astype(np.float32)) == 0
     with np.errstate(invalid="ignore"):
-        val = fx * np.where(np.signbit(yb), np.float32(np.nan), _LOG_TAIL)
+        val = fx * np.where(np.signbit(yb), -np.float32(np.nan), _LOG_TAIL)
     return np.where(sub, np.where(zero, np.float32(0), val).astype(out.dtype), out).astype(out.dtype, copy=False)
 
 
