@@ -720,12 +720,14 @@ def cast_rule(arrays: Any, attrs: dict | None) -> Any:
     is flushed, a subnormal float32 read as float64 or bool is zero). With a complex side: parts of
     one precision keep their bits, other casts read the parts under DAZ and write them under FTZ
     (cvtps2pd/cvtpd2ps: complex64 -> complex128 of 1e-40 + 0j is 0j, complex128 -> complex64 of
-    1e-40 + 1j is 1j)."""
+    1e-40 + 1j is 1j); bfloat16 to complex64 widens the bits as to float32."""
     src = arrays[0].dtype
     dst = (attrs or {}).get("DstT")
     dst = src if dst is None else dst._np
     if dst == src or (src == np.float32 and dst == BF16) or (src == BF16 and dst in (np.float32, np.bool_)):
         return KEEP
+    if src == BF16 and dst == np.complex64:   # (bfloat16 widened into the real part by a shift: 0x0001 is
+        return KEEP                          # 0x00010000; TF 2.21, bsweep65)
     if src.kind == "c" or np.dtype(dst).kind == "c":
         # parts of one precision move as bits (float32 <-> complex64, float64 <-> complex128 keep a
         # subnormal part); any other cast with a complex side converts them (issue 29's fz10)

@@ -834,6 +834,48 @@ def _complex(re: np.ndarray, im: np.ndarray, dt: np.dtype) -> np.ndarray:
     return out
 
 
+def _cast_nans(a: np.ndarray, out: np.ndarray, packets: bool) -> np.ndarray:
+    """`out`, a float or complex cast of the float `a` (a complex source: its real part, `packets` False), with TF
+    2.21's NaN bits (bsweep65; `packets`: the source was float32): float16 widened (cvtph2ps) quiets a signalling NaN and keeps its payload (0x7c01 is
+    float32 0x7fc02000); narrowing to float16 (vcvtps2ph) keeps the sign and the top payload bits and sets the quiet
+    bit (0x7f800001 is 0x7e00; bfloat16 0xffc5 goes through float32 to 0xfe28); to bfloat16, the sign-only NaN of
+    float_to_bfloat16_rtne, and a float32 source's packets' 0x7fc0 (packet_math.bf16_packet_nans). bfloat16 widened
+    (a shift) and float32 into complex64 (a copy) keep the bits, a signalling NaN's too; float32 to float64 is
+    NumPy's cvtss2sd, as TF's."""
+    src, dst = a.dtype.name, out.dtype.name
+    if src not in ("float16", "bfloat16", "float32", "float64") or not out.size:
+        return out
+    f = a.astype(np.float32) if src in ("float16", "bfloat16") else a
+    nan = np.isnan(f)
+    if not nan.any():
+        return out
+    from simdist.runtime.ops.nan_operands import quieted
+    from simdist.runtime.ops import packet_math
+    w = quieted(np.array(f, dtype=np.float32 if f.dtype != np.float64 else np.float64))   # (the widened value)
+    if src == "float16":   # (float16 to float32 by bits: sign, payload << 13, quieted)
+        u = np.ascontiguousarray(a).view(np.uint16).astype(np.uint32)
+        w = (((u & 0x8000) << 16) | 0x7FC00000 | ((u & 0x3FF) << 13)).view(np.float32)
+    out = np.array(out, copy=True)
+    if dst in ("float32", "float64", "complex64", "complex128") and src == "float16":
+        part = out.real if dst.startswith("complex") else out
+        v = w.astype(part.dtype) if w.dtype != part.dtype else w
+        if w.dtype == np.float32 and part.dtype == np.float64:   # (payload << 29, quieted)
+            u = np.ascontiguousarray(w).view(np.uint32).astype(np.uint64)
+            v = (((u & 0x80000000) << 32) | 0x7FF8000000000000 | ((u & 0x3FFFFF) << 29)).view(np.float64)
+        part[nan] = v[nan]
+    elif dst == "float16":
+        w32 = w.astype(np.float32) if w.dtype == np.float64 else w
+        u = np.ascontiguousarray(w32).view(np.uint32)
+        h = (((u >> 16) & 0x8000) | 0x7E00 | ((u >> 13) & 0x3FF)).astype(np.uint16)
+        out[nan] = h.view(np.float16)[nan]
+    elif dst == "bfloat16" and src != "bfloat16":
+        sign = (np.ascontiguousarray(w.astype(np.float32)).view(np.uint32) >> 16).astype(np.uint16) & np.uint16(0x8000)
+        out.view(np.uint16)[nan] = (sign | np.uint16(0x7FC0))[nan]
+        if packets:
+            out = packet_math.bf16_packet_nans(out)
+    return out
+
+
 def _cast_array(a: np.ndarray, dt: dtypes.DType) -> np.ndarray:
     if dt.kind == "n" or a.dtype.name in _NARROW_NAMES:
         from simdist.runtime import narrow
@@ -842,6 +884,8 @@ def _cast_array(a: np.ndarray, dt: dtypes.DType) -> np.ndarray:
     parts = (a.dtype.kind == "c" or dt._np.kind == "c") and subnormals.part_dtype(a.dtype) != subnormals.part_dtype(dt._np)
     if a.dtype == np.complex64 and dt.name == "bfloat16":   # (the real part's float32 bits rounded, as float32 to
         parts = False                                        # bfloat16: a subnormal kept; usweep58 u-cast-complex64)
+    if a.dtype.name == "bfloat16" and dt.name == "complex64":   # (bfloat16's bits widened: a subnormal kept,
+        parts = False                                            # 0x0001 is 0x00010000; TF 2.21, bsweep65)
     if parts:   # a complex side and a conversion of the parts: read under DAZ (written under FTZ below)
         a = subnormals.flush_parts(a)
     from_complex = a.dtype.kind == "c" and dt.kind != "c"
@@ -862,6 +906,7 @@ def _cast_array(a: np.ndarray, dt: dtypes.DType) -> np.ndarray:
         # (cvtsd2ss under the CPU kernels' FTZ: a result below float32's normal range is a zero of its
         # sign; found testing fz25a's Truncate cases: cast(1e-40 float64, float32) is 0 on TF 2.21)
         out = subnormals.flushed(out)
+    out = _cast_nans(a, out, src == "float32")
     if (a.dtype.kind == "f" or a.dtype.name == "bfloat16") and dt._np.kind in "iu":
         from simdist.runtime.ops.simd import bfloat16_signed_cast, narrow_cast, unsigned_cast
         # (a complex source's real part: complex128 -> uint32 and complex64 -> the narrow types convert
