@@ -54,7 +54,7 @@ def quieted(v: np.ndarray) -> np.ndarray:
     if bits is None or v.size == 0:
         return v
     u = np.ascontiguousarray(v).view(f"u{v.dtype.itemsize}")
-    return (u | u.dtype.type(1 << bits)).view(v.dtype)
+    return (u | u.dtype.type(1 << bits)).view(v.dtype).reshape(v.shape)   # (a 0-d array stays 0-d)
 
 
 #: the default NaN an invalid float32 operation without a NaN operand returns on x86 (inf · 0, inf − inf)
