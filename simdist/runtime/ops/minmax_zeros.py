@@ -199,7 +199,8 @@ def zero_signs(v: np.ndarray, axis: Any, keepdims: bool, out: np.ndarray, lowest
             # where fewer than a packet's elements per result compare as half and keep it; TF 2.21, bsweep65: full
             # reductions of 1-3 and 16-40 elements)
             from simdist.runtime.ops.nan_operands import quieted
-            out = quieted(np.asarray(out)).reshape(np.shape(out))
+            o = np.asarray(out)
+            out = np.where(np.isnan(o), quieted(o), o).astype(o.dtype)
     zero = v == 0
     if not zero.any():
         return out
