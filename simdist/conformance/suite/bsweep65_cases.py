@@ -104,7 +104,7 @@ def attempt(fn: Callable[[], Any]) -> Any:
 
 
 #: simdist's disagreements with TF 2.21 left out of the comparison: program -> case keys (docs/conformance.md,
-#: "Sixty-fifth session ... bsweep65"; /work/wt/bsweep65_logs/diff9.txt, tf2.json against sim9.json):
+#: "Sixty-fifth session ... bsweep65"; /work/wt/bsweep65_logs/diff9.txt and diff10.txt, tf2/tf3.json against sim9/sim10.json):
 #: (1) complex64/complex128 NaN parts: which part's NaN (payload, sign) Eigen's complex Mul/Square/Exp/Expm1/Rsqrt,
 #:     DivNoNan, the x-functions' complex products, traced x · sigmoid(x) and 2 · x keep, and the complex
 #:     Sum/Mean/Prod reductions' NaN order (not analysed in the time);
@@ -115,6 +115,7 @@ def attempt(fn: Callable[[], Any]) -> Any:
 #:     x's.
 OPEN: dict[str, tuple[str, ...]] = {
     'b-binary-bfloat16': (
+        'xlog1py 0-d 2 1', 'xlogy 0-d 2 1',
         'xlog1py 7 a', 'xlogy 1 yx', 'xlogy 17 yx', 'xlogy 7 a', 'xlogy 7 yx',
     ),
     'b-binary-complex128': (
@@ -143,12 +144,14 @@ OPEN: dict[str, tuple[str, ...]] = {
         'sum complex64 2 0', 'sum complex64 3 0', 'sum complex64 3 1', 'sum complex64 33 1', 'sum complex64 40 0',
     ),
     'b-unary-complex128': (
+        'exp 0-d 2',
         'exp 16', 'exp 16 a', 'exp 17', 'exp 17 a', 'exp 33', 'exp 33 a', 'exp 33 traced', 'exp 7 a', 'exp 8 a',
         'exp 9', 'exp 9 a', 'exp 9 traced', 'expm1 17 a', 'rsqrt 17 a', 'rsqrt 33', 'rsqrt 33 traced',
         'silu 33 traced', 'silu 9 traced', 'square 16', 'square 33', 'square 33 a', 'square 33 traced', 'square 9',
         'square 9 traced', 'x*2 33 traced', 'x*2 9 traced', 'x*x 33 traced', 'x*x 9 traced',
     ),
     'b-unary-complex64': (
+        'exp 0-d 2', 'rsqrt 0-d 0',
         'exp 7 a', 'exp 9', 'exp 9 traced', 'expm1 17 a', 'rsqrt 1 a', 'rsqrt 16', 'rsqrt 16 a', 'rsqrt 17',
         'rsqrt 17 a', 'rsqrt 33', 'rsqrt 33 a', 'rsqrt 33 traced', 'rsqrt 7', 'rsqrt 7 a', 'rsqrt 8', 'rsqrt 8 a',
         'rsqrt 9', 'rsqrt 9 a', 'rsqrt 9 traced', 'silu 33 traced', 'silu 9 traced', 'square 16', 'square 33',
@@ -217,6 +220,10 @@ def _unary(dt: str) -> Callable[[Any, Any], Any]:
             for name, f in ops.items():
                 fn = tf.function(f)
                 out[f"{name} {n} traced"] = attempt(lambda: fn(x))
+        for shift in (0, 2):   # 0-d tensors: a negative quiet NaN and a signalling NaN
+            x = tf.reshape(make(tf, dt, 1, shift, aligned=True), [])
+            for name, f in ops.items():
+                out[f"{name} 0-d {shift}"] = attempt(lambda: f(x))
         return out
     return run
 
@@ -237,6 +244,10 @@ def _binary(dt: str) -> Callable[[Any, Any], Any]:
             for name, f in ops.items():
                 fn = tf.function(f)
                 out[f"{name} {n} traced"] = attempt(lambda: fn(x, y))
+        for sx, sy in ((0, 3), (2, 1), (4, 9)):   # 0-d tensors: NaN against NaN, inf against a subnormal
+            x, y = (tf.reshape(make(tf, dt, 1, s, aligned=True), []) for s in (sx, sy))
+            for name, f in ops.items():
+                out[f"{name} 0-d {sx} {sy}"] = attempt(lambda: f(x, y))
         return out
     return run
 
@@ -267,6 +278,10 @@ def _cast(tf: Any, mk: Any) -> dict[str, Any]:
             for to in REAL + COMPLEX:
                 out[f"{dt} {to} {n}"] = attempt(lambda: tf.cast(x, getattr(tf, to)))
                 out[f"{dt} {to} {n} a"] = attempt(lambda: tf.cast(xa, getattr(tf, to)))
+            if n == 1:
+                x0 = tf.reshape(make(tf, dt, 1, 2, aligned=True), [])
+                for to in REAL + COMPLEX:
+                    out[f"{dt} {to} 0-d"] = attempt(lambda: tf.cast(x0, getattr(tf, to)))
             if n == 33:
                 for to in REAL + COMPLEX:
                     out[f"{dt} {to} {n} traced"] = attempt(lambda: tf.function(lambda v: tf.cast(v, getattr(tf, to)))(x))

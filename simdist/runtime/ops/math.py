@@ -845,10 +845,12 @@ def _cast_nans(a: np.ndarray, out: np.ndarray, packets: bool) -> np.ndarray:
     src, dst = a.dtype.name, out.dtype.name
     if src not in ("float16", "bfloat16", "float32", "float64") or not out.size:
         return out
+    shape = out.shape
+    a, out = np.ascontiguousarray(a).reshape(-1), np.ascontiguousarray(out).reshape(-1)   # (0-d: one element)
     f = a.astype(np.float32) if src in ("float16", "bfloat16") else a
     nan = np.isnan(f)
     if not nan.any():
-        return out
+        return out.reshape(shape)
     from simdist.runtime.ops.nan_operands import quieted
     from simdist.runtime.ops import packet_math
     w = quieted(np.array(f, dtype=np.float32 if f.dtype != np.float64 else np.float64))   # (the widened value)
@@ -873,7 +875,7 @@ def _cast_nans(a: np.ndarray, out: np.ndarray, packets: bool) -> np.ndarray:
         out.view(np.uint16)[nan] = (sign | np.uint16(0x7FC0))[nan]
         if packets:
             out = packet_math.bf16_packet_nans(out)
-    return out
+    return out.reshape(shape)
 
 
 def _cast_array(a: np.ndarray, dt: dtypes.DType) -> np.ndarray:
