@@ -49,6 +49,21 @@ def _complex_times(x: np.ndarray, fy: np.ndarray) -> np.ndarray:
     return complex_mul.multiply(xb, fb)
 
 
+def _bf16_times_nans(x: np.ndarray, fy: np.ndarray, r: np.ndarray) -> np.ndarray:
+    """bfloat16 Xlogy/Xlog1py's x · f(y) through float32: a NaN result takes x's NaN's sign first, then f(y)'s, as
+    float_to_bfloat16_rtne's sign-only NaN (xlogy(0x7f81, -inf) is 0x7fc0, xlogy(0x7fc1, -1) 0x7fc0; TF 2.21,
+    bsweep65; the packets' +0x7fc0 is `_bf16_nans`')."""
+    f = r.astype(np.float32)
+    nan = np.isnan(f)
+    if not nan.any():
+        return r
+    xb, fb = (np.broadcast_to(np.asarray(v).astype(np.float32), r.shape) for v in (x, fy))
+    neg = np.where(np.isnan(xb), np.signbit(xb), np.where(np.isnan(fb), np.signbit(fb), np.signbit(f)))
+    out = np.array(r, copy=True)
+    out.view(np.uint16)[nan] = np.where(neg, 0xFFC0, 0x7FC0).astype(np.uint16)[nan]
+    return out
+
+
 def _times(x: np.ndarray, fy: np.ndarray, packets_x_first: bool = True) -> np.ndarray:
     """x · f(y) of float32/float64 as the x-functors' compiled product returns a NaN, quieted: the scalar tail's
     multiply has its operands swapped (f(y)'s NaN first: xlogy(0x7fc01234, 0x7fa00000) is 0x7fe00000,
@@ -57,6 +72,8 @@ def _times(x: np.ndarray, fy: np.ndarray, packets_x_first: bool = True) -> np.nd
     and Xlog1py x's first everywhere. TF 2.21, bsweep65. A NaN of
     neither (inf · 0) as computed."""
     r = x * fy
+    if getattr(r, "dtype", None) is not None and r.dtype.name == "bfloat16" and r.size and packets_x_first:
+        return _bf16_times_nans(x, fy, np.asarray(r))
     if getattr(r, "dtype", None) is None or r.dtype.name not in ("float32", "float64", "float16") or not r.size:
         return r
     from simdist.runtime.ops.nan_operands import first_nan
