@@ -14655,3 +14655,49 @@ TRAINING_CSWEEP65: list[Mutant] = [
 ]
 TRAINING += TRAINING_CSWEEP65
 CATALOGUE += TRAINING_CSWEEP65
+# bsweep65 (sixty-fifth session): NaN, infinity and signalling-NaN bits through elementwise ops by dtype — mistakes in
+# the lines the module test_bsweep65.py newly covers (each killed by it: /work/wt/bsweep65_logs/mutB.json)
+TRAINING_BSWEEP65: list[Mutant] = [
+    _t("both-nan-operand-not-quieted", "formula", "simdist/runtime/ops/math.py",
+       "            out[both] = quieted(xb[both])\n", "            out[both] = xb[both]\n",
+       "subtle: Add/Mul of two NaNs returns the first operand's bits as they are, a signalling NaN unquieted (x86's "
+       "add and multiply set the quiet bit: x * x of 0x7f800001 is 0x7fc00001)"),
+    _t("fmod-nan-positive-default", "formula", "simdist/runtime/ops/nan_operands.py",
+       "    r[nan] = -np.array(np.nan, r.dtype)\n", "    r[nan] = np.array(np.nan, r.dtype)\n",
+       "subtle: FloorMod/TruncateMod of an infinity or by zero give the positive NaN (x86's default NaN of an invalid "
+       "operation is negative: 0xffc00000)"),
+    _t("cast-half-widened-snan-kept", "formula", "simdist/runtime/ops/math.py",
+       "        w = (((u & 0x8000) << 16) | 0x7FC00000 | ((u & 0x3FF) << 13)).view(np.float32)\n",
+       "        w = (((u & 0x8000) << 16) | 0x7F800000 | ((u & 0x3FF) << 13)).view(np.float32)\n",
+       "subtle: a float16 signalling NaN cast to float32/float64/complex keeps its signalling bit (cvtph2ps quiets it: "
+       "0x7c01 is 0x7fc02000)"),
+    _t("asin-invalid-default-nan", "formula", "simdist/runtime/ops/packet_asin.py",
+       "    return np.where(_F(1) < abs_x, _ALL_ONES[_F], p)\n", "    return np.where(_F(1) < abs_x, _F(np.nan), p)\n",
+       "subtle: float32 Asin of |x| > 1 in packets gives the default NaN, not pasin_float's por(invalid_mask, p) "
+       "all-ones 0xffffffff"),
+    _t("xfunc-tail-product-not-swapped", "order", "simdist/runtime/ops/xfunctions.py",
+       "    swapped = first_nan(r, fy, x)\n", "    swapped = first_nan(r, x, fy)\n",
+       "subtle: Xlogy/Xlog1py's scalar tail keeps x's NaN before log(y)'s (the compiled multiply takes log(y) first)"),
+    _t("swish-nan-passes-through", "formula", "simdist/runtime/ops/onednn_swish.py",
+       "    out = np.where(np.isnan(x), -_F32(np.nan), out)\n", "",
+       "subtle: a traced x * sigmoid(x) (_MklSwish) of a NaN keeps the NaN's payload and sign (oneDNN's swish gives "
+       "the negative default NaN)"),
+    _t("half-erf-nan-canonical", "formula", "simdist/runtime/ops/packet_math.py",
+       "        out[nan] = quieted(a[nan])\n", "        out[nan] = np.float16(np.nan)\n",
+       "subtle: float16 Erf/Erfc of a NaN give the canonical 0x7e00 (TF keeps the operand's sign and payload)"),
+    _t("bf16-scalar-nan-sign-dropped", "formula", "simdist/runtime/ops/packet_math.py",
+       "        sign = (np.asarray(f, _F)[nan].view(np.uint32) >> np.uint32(16)).astype(np.uint16) & np.uint16(0x8000)\n",
+       "        sign = np.zeros(int(nan.sum()), np.uint16)\n",
+       "subtle: bfloat16 results of the C library's functions through float (Acosh, Cosh, FloorMod) lose the NaN's "
+       "sign (float_to_bfloat16_rtne keeps it: acosh(0.5) is 0xffc0)"),
+    _t("bf16-leaky-relu-packet-nan-canonical", "formula", "simdist/runtime/ops/activations.py",
+       "        flat[:head][nan] = src[:head][nan]\n", "        flat[:head][nan] = np.zeros(1, np.uint16).view(src.dtype)\n",
+       "subtle: bfloat16 LeakyRelu's packets make a NaN zero (the select keeps x's own 16 bits)"),
+    _t("cast-to-half-payload-dropped", "formula", "simdist/runtime/ops/math.py",
+       "        h = (((u >> 16) & 0x8000) | 0x7E00 | ((u >> 13) & 0x3FF)).astype(np.uint16)\n",
+       "        h = (((u >> 16) & 0x8000) | 0x7E00).astype(np.uint16)\n",
+       "subtle: a NaN narrowed to float16 loses its payload (vcvtps2ph keeps the top ten bits: bfloat16 0xffc5 is "
+       "float16 0xfe28)"),
+]
+TRAINING += TRAINING_BSWEEP65
+CATALOGUE += TRAINING_BSWEEP65

@@ -121,8 +121,16 @@ def _selu(a: np.ndarray) -> np.ndarray:
 
 def _leaky_relu(a: np.ndarray, alpha: float) -> np.ndarray:
     """TF's select, also for alpha > 1; alpha is the op's `float` attr, 32 bits also for a float64
-    input (a raw call's default 0.2 is 0.2000000029...; fuzz20 seed 2520261204 #62)."""
-    return np.where(a > 0, a, a * a.dtype.type(np.float32(alpha)))
+    input (a raw call's default 0.2 is 0.2000000029...; fuzz20 seed 2520261204 #62). bfloat16: a NaN in the
+    packets (the first (n // 8) · 8 elements, flat) is the operand's own 16 bits, a signalling NaN's too (the select
+    takes x), the tail's x · alpha rounded back with its sign (TF 2.21, bsweep65)."""
+    out = np.where(a > 0, a, a * a.dtype.type(np.float32(alpha)))
+    if a.dtype.name == "bfloat16" and a.size >= 8:
+        flat, src = out.reshape(-1), np.ascontiguousarray(a).reshape(-1)
+        head = (src.size // 8) * 8
+        nan = np.isnan(src[:head].astype(np.float32))
+        flat[:head][nan] = src[:head][nan]
+    return out
 
 
 def _sigmoid(a: np.ndarray) -> np.ndarray:
@@ -156,10 +164,11 @@ def _softsign(a: np.ndarray) -> np.ndarray:
 
 def _erfc(a: np.ndarray) -> np.ndarray:
     """float32/float64: Eigen's generic_fast_erfc, packets and tail (packet_erf.py,
-    ops.eigen-kernels); float16/bfloat16: SciPy's, rounded (TF's equal on every input measured)."""
-    from simdist.runtime.ops import packet_erf
+    ops.eigen-kernels); float16/bfloat16: SciPy's, rounded (TF's equal on every input measured), a NaN operand's
+    result packet_math.half_operand_nans's (bfloat16 without packets: TF 2.21 keeps a NaN's sign everywhere)."""
+    from simdist.runtime.ops import packet_erf, packet_math
     out = packet_erf.erfc(a)
-    return _scipy_special().erfc(a) if out is None else out
+    return packet_math.half_operand_nans(a, _scipy_special().erfc(a), bf16_packets=False) if out is None else out
 
 
 # The dtypes whose Softmax TF 2.21's x86 build registers a oneDNN kernel for; it runs it where the
@@ -293,12 +302,12 @@ def _five_per_element(arrays: Any, out: Any, attrs: Any) -> float:
 RELU = unary_op("Relu", _relu, typed("Relu", REAL_NUMBERS + ", qint8"))
 RELU6 = unary_op("Relu6", _relu6, typed("Relu6", REAL_NUMBERS))
 ELU = unary_op("Elu", _elu, typed("Elu", FLOATS))
-SELU = unary_op("Selu", _selu, typed("Selu", FLOATS))
+SELU = unary_op("Selu", packet_math.bf16_packets(_selu), typed("Selu", FLOATS))
 LEAKY_RELU = unary_op("LeakyRelu", _leaky_relu, typed("LeakyRelu", FLOATS))
 SIGMOID = unary_op("Sigmoid", packet_math.bf16_packets(complex_unary.kernel("Sigmoid", _sigmoid)), typed("Sigmoid", FLOATS_COMPLEX))
 TANH = unary_op("Tanh", packet_math.bf16_packets(complex_unary.kernel("Tanh", packet_tanh.tanh)), typed("Tanh", FLOATS_COMPLEX))   # float32: Eigen's ptanh_float
 SOFTPLUS = unary_op("Softplus", _softplus, typed("Softplus", FLOATS))
-SOFTSIGN = unary_op("Softsign", _softsign, typed("Softsign", FLOATS))
+SOFTSIGN = unary_op("Softsign", packet_math.bf16_packets(_softsign), typed("Softsign", FLOATS))
 ERFC = unary_op("Erfc", _erfc, typed("Erfc", "bfloat16, half, float, double"))
 SOFTMAX = register("Softmax", _softmax, typed("Softmax", FLOATS), _five_per_element, kind="nn", fusion=LAST_AXIS)
 LOG_SOFTMAX = register("LogSoftmax", _log_softmax, typed("LogSoftmax", FLOATS), _five_per_element, kind="nn",
