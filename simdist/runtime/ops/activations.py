@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from simdist.runtime import dtypes, errors, graph_names, host_cpu
+from simdist.runtime import dtypes, errors, graph_names, host_cpu, symbolic
 from simdist.runtime.ops import (array, complex_unary, dispatch, math, onednn_softmax, packet_math, packet_tanh,
                                  softmax_eigen, trace_errors, unary)
 from simdist.runtime.ops.args import t as _t
@@ -548,7 +548,7 @@ def gelu(features: Any, approximate: bool = False, name: str | None = None) -> T
     x = _t(features)
     if not x.dtype.is_floating:
         raise ValueError(f"`features.dtype` must be a floating point tensor.Received:features.dtype={tf_repr(x.dtype)}")
-    if approximate:
+    if symbolic.flag(approximate):   # (a graph tensor's truth: OperatorNotAllowedInGraphError; fz65)
         coeff = math.cast(0.044715, x.dtype)
         # (one expression, evaluated as TF's: `0.5 * x` is the function graph's node `mul`, made first)
         return 0.5 * x * (1.0 + tanh(0.7978845608028654 * (x + coeff * math.pow_(x, 3))))
