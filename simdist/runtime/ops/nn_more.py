@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from simdist.runtime import dtypes, errors, symbolic
+from simdist.runtime import dtypes, errors, graph_names, symbolic
 from simdist.runtime.ops import args, attr_rules, dispatch, trace_errors
 from simdist.runtime.ops import static_shapes as _static_shapes
 from simdist.runtime.ops.args import t as _t
@@ -43,6 +43,7 @@ def normalize_moments(counts: Any, mean_ss: Any, variance_ss: Any, shift: Any, n
     return mean, variance
 
 
+@graph_names.scoped("sufficient_statistics")   # (nn_impl's name_scope; fz65)
 def sufficient_statistics(x: Any, axes: Any, shift: Any = None, keepdims: bool = False, name: str | None = None) -> tuple:
     """`tf.nn.sufficient_statistics`: (count, sum(x - shift), sum((x - shift)^2), shift) over
     axes; the count is a constant of x's dtype."""
@@ -74,6 +75,7 @@ def sufficient_statistics(x: Any, axes: Any, shift: Any = None, keepdims: bool =
     return counts, math.reduce_sum(m_ss, ax, keepdims=keepdims), math.reduce_sum(v_ss, ax, keepdims=keepdims), shift
 
 
+@graph_names.scoped("weighted_moments")   # (nn_impl's name_scope: its Sums are `weighted_moments/Sum`; fz65)
 def weighted_moments(x: Any, axes: Any, frequency_weights: Any, keepdims: bool = False,
                      name: str | None = None) -> tuple:
     """`tf.nn.weighted_moments`: the frequency-weighted mean and variance over axes (div_no_nan by
