@@ -15,7 +15,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from simdist.runtime import convert, dtypes, errors
-from simdist.runtime import context, execution, graph_names, numerics_callback, scalar_cache, subnormals
+from simdist.runtime import context, execution, graph_names, numerics_callback, scalar_cache, subnormals, symbolic
 from simdist.runtime.ops import args, dispatch, partial_values, unary
 from simdist.runtime.ops import graph_inputs, packet_pow, pow_subnormals, reflected, static_shapes, trace_errors
 from simdist.runtime.ops.unary import negative
@@ -419,12 +419,19 @@ def _operand(y: Any, dt: dtypes.DType, python_side: bool = False) -> Tensor:
                              f"{t.dtype.name}. (Variable: {y})")
         return _operand(t, dt)   # a variable: its value
     if (tp is float and dt.kind in "iub") or (tp is int and dt.kind == "b"):
-        if tp is int and not -(2**63) <= y < 2**63 and not context.in_function():
-            # (the bool converter gives up and py_seq_tensor's int64 inference refuses it first: ValueError;
-            # `2**63 ** bool_variable`, fz37b, fz14 seed 1420373004 #115; convert.py)
-            raise ValueError(convert.INT_RANGE_TEXT)
-        raise TypeError(f"Cannot convert {y!r} to EagerTensor of dtype {dt.name}")
+        raise _number_refused(y, dt)
     return convert_to_tensor(y, dtype=dt)
+
+
+def _number_refused(y: int | float, dt: dtypes.DType) -> Exception:
+    """The error of converting a Python number y to a typed op input of dtype dt that cannot hold it (a float to an
+    integer or bool input, an int to a bool one): TypeError "Cannot convert 3 to EagerTensor of dtype bool", but an
+    int outside int64's range is ValueError eagerly (the EagerTensor converter gives up and py_seq_tensor's int64
+    inference refuses it first: `2**63 ** bool_variable`, fz37b, fz14 seed 1420373004 #115; `tf.logical_and(b,
+    2**64)`, fz65, fz62gen seed 65404 #5), TypeError traced (op_def_library's conversion). convert.py."""
+    if type(y) is int and not -(2**63) <= y < 2**63 and not context.in_function():
+        return ValueError(convert.INT_RANGE_TEXT)
+    return TypeError(f"Cannot convert {y!r} to EagerTensor of dtype {dt.name}")
 
 
 def _uint64_overflow(y: int, dt: dtypes.DType) -> None:
@@ -1116,6 +1123,9 @@ def _reduce_static(a: dict) -> list[int | None] | None:
 def _reduce(op: Any, input_tensor: Any, axis: Any, keepdims: bool) -> Tensor:
     fast = not isinstance(input_tensor, (list, tuple))   # (a list input: the op's eager fallback)
     t = _t(input_tensor)
+    # (reduce_sum_with_dims & co.: `keepdims = False if keepdims is None else bool(keepdims)` before the op is built:
+    # a graph tensor's truth is OperatorNotAllowedInGraphError; fz65)
+    keepdims = False if keepdims is None else symbolic.flag(keepdims)
     if isinstance(axis, float) and not context.in_function():
         # (eagerly the fast path converts every input before the op's attr T, or a bool input's dtype, is
         # checked: a Python float axis is its TypeError first; fz52, fourth generator seed 5201 #25:
@@ -1436,7 +1446,7 @@ def _logical_operand(v: Any, dt: dtypes.DType) -> Tensor:
             distributed_variable_conversion(v, dtypes.bool_)
         return _t(v)
     if type(v) in (int, float):
-        raise TypeError(f"Cannot convert {v!r} to EagerTensor of dtype bool")
+        raise _number_refused(v, dtypes.bool_)
     return convert_to_tensor(v, dtype=dtypes.bool_)   # NumPy values cast: np.uint32(4) is True
 
 

@@ -241,7 +241,10 @@ def batch_norm_with_global_normalization(input: Any, mean: Any, variance: Any,  
                                          beta: Any, gamma: Any, variance_epsilon: Any,
                                          scale_after_normalization: Any, name: str | None = None) -> Tensor:
     """`tf.nn.batch_norm_with_global_normalization`: batch_normalization(input, mean, variance,
-    beta, gamma if scale_after_normalization else None, variance_epsilon)."""
+    beta, gamma if scale_after_normalization else None, variance_epsilon). The flag's truth is TF's
+    Python's: a tensor flag inside a tf.function is OperatorNotAllowedInGraphError, eagerly one of
+    several elements NumPy's ValueError (symbolic.flag; fz65, fz62gen seed 65401 #6)."""
+    from simdist.runtime import symbolic
     from simdist.runtime.ops.normalization import batch_normalization
-    return batch_normalization(input, mean, variance, beta, gamma if scale_after_normalization else None,
-                               variance_epsilon)
+    scale = symbolic.flag(scale_after_normalization)
+    return batch_normalization(input, mean, variance, beta, gamma if scale else None, variance_epsilon)
