@@ -14599,3 +14599,22 @@ TRAINING_FIX64S: list[Mutant] = [
 ]
 TRAINING += TRAINING_FIX64S
 CATALOGUE += TRAINING_FIX64S
+
+# Sixty-fifth session, tsweep65: mistakes in the lines test_tsweep65 newly runs (tf/_signature.py trace_refusal and its
+# callers in tf/_function.py: an input_signature whose specs reach a keyword-only parameter).
+TRAINING_TSWEEP65: list[Mutant] = [
+    _t("signature-kwonly-spec-counted-positional", "formula", "simdist/tf/_signature.py",
+       "                     and kind in (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD))\n",
+       "                     and kind in (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD,\n"
+       "                                  inspect.Parameter.KEYWORD_ONLY))\n",
+       "mainstream: a keyword-only parameter taken to accept a re-laid positional spec, so `f(x, *, k=4.0)` with two "
+       "specs traces and runs (TF 2.21: every trace is TypeError `too many positional arguments`)"),
+    _t("concrete-skips-signature-trace-refusal", "state", "simdist/tf/_function.py",
+       "        if self.__dict__.get(\"_trace_refusal\"):   # (every trace's TypeError: tf/_signature.py trace_refusal)\n"
+       "            raise TypeError(self._trace_refusal)\n",
+       "",
+       "subtle: get_concrete_function() traces a signature whose specs reach a keyword-only parameter (only calls "
+       "refuse it); TF 2.21's get_concrete_function() is the same TypeError"),
+]
+TRAINING += TRAINING_TSWEEP65
+CATALOGUE += TRAINING_TSWEEP65
