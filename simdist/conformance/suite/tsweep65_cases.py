@@ -66,9 +66,9 @@ REF = RecordedPrograms(PATH, host_dependent=(), recording_host=avx512_with_onedn
 #:     OperatorNotAllowedInGraphError); a TensorArray's stacked static shape (TF [None], simdist [1]);
 #: (5) direct control flow: tf.case(strict=False) of a one-element list eagerly and tf.compat.v1.cond(strict=False)
 #:     traced (which unpack a singleton list: TF unpacks in the other form); a float or vector predicate of tf.cond
-#:     and a float tf.while_loop condition (TF at run, simdist at trace; class differs for the vector); switch_case
-#:     of an int64 index (TF TypeError at trace); a shape_invariants entry incompatible with the loop variable's
-#:     shape (TF runs, static shape [2]; simdist ValueError at trace);
+#:     and a float tf.while_loop condition (TF at run, simdist at trace; class differs for the vector); a
+#:     shape_invariants entry incompatible with the loop variable's shape (TF runs, static shape [2]; simdist
+#:     ValueError at trace);
 #: (6) nested functions and jit: the inner function's Python counter (as (1)) and its eager call, the relaxed
 #:     concrete function's signature after get_concrete_function of a new shape, py_function and string ops under
 #:     jit_compile=True (TF's XLA compile error InvalidArgumentError at run; simdist runs them).
@@ -88,9 +88,9 @@ OPEN: dict[str, tuple[str, ...]] = {
         'case_unstrict eager', 'case_unstrict eager -1', 'cond_float_pred -1.0', 'cond_float_pred 1.0',
         'cond_float_pred 3.0', 'cond_float_pred 5.0', 'cond_v1_unstrict -1.0/value', 'cond_v1_unstrict 1.0/value',
         'cond_v1_unstrict 3.0/value', 'cond_v1_unstrict 5.0/value', 'cond_vector_pred -1.0', 'cond_vector_pred 1.0',
-        'cond_vector_pred 3.0', 'cond_vector_pred 5.0', 'switch_int64 -1.0', 'switch_int64 1.0', 'switch_int64 3.0',
-        'switch_int64 5.0', 'while_bad_invariant -1.0', 'while_bad_invariant 1.0', 'while_bad_invariant 3.0',
-        'while_bad_invariant 5.0', 'while_cond_not_bool -1.0', 'while_cond_not_bool 1.0', 'while_cond_not_bool 3.0',
+        'cond_vector_pred 3.0', 'cond_vector_pred 5.0', 'while_bad_invariant -1.0', 'while_bad_invariant 1.0',
+        'while_bad_invariant 3.0', 'while_bad_invariant 5.0', 'while_cond_not_bool -1.0', 'while_cond_not_bool 1.0',
+        'while_cond_not_bool 3.0',
         'while_cond_not_bool 5.0',
     ),
     't-nest-jit': (
