@@ -14615,6 +14615,11 @@ TRAINING_TSWEEP65: list[Mutant] = [
        "",
        "subtle: get_concrete_function() traces a signature whose specs reach a keyword-only parameter (only calls "
        "refuse it); TF 2.21's get_concrete_function() is the same TypeError"),
+    _t("switch-case-int64-index-in-graph", "state", "simdist/runtime/ops/misc_more.py",
+       "    if context.in_function() and branch_index.dtype.name != \"int32\":\n",
+       "    if context.in_function() and not branch_index.dtype.is_integer:\n",
+       "mainstream: tf.switch_case inside a tf.function takes an int64 index as eagerly (TF 2.21: the Case op's "
+       "branch_index is int32, op_def_library's TypeError at trace)"),
 ]
 TRAINING += TRAINING_TSWEEP65
 CATALOGUE += TRAINING_TSWEEP65
