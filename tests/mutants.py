@@ -14620,6 +14620,16 @@ TRAINING_TSWEEP65: list[Mutant] = [
        "    if context.in_function() and not branch_index.dtype.is_integer:\n",
        "mainstream: tf.switch_case inside a tf.function takes an int64 index as eagerly (TF 2.21: the Case op's "
        "branch_index is int32, op_def_library's TypeError at trace)"),
+    _t("case-eager-singleton-not-unpacked", "state", "simdist/runtime/ops/control_more.py",
+       "    unpack = not strict and not _ctx.in_function()\n",
+       "    unpack = False\n",
+       "mainstream: eager tf.case(strict=False) keeps a branch's singleton list (TF 2.21: each v1 cond level unpacks "
+       "it eagerly)"),
+    _t("v1-cond-unpacked-in-function", "state", "simdist/tf/_compat_v1_ops.py",
+       "    return out if strict or context.in_function() else _unpack_singleton(out)\n",
+       "    return out if strict else _unpack_singleton(out)\n",
+       "mainstream: tf.compat.v1.cond(strict=False) unpacks a singleton list inside a tf.function too (TF 2.21: "
+       "cond_v2 there, the structure kept)"),
 ]
 TRAINING += TRAINING_TSWEEP65
 CATALOGUE += TRAINING_TSWEEP65

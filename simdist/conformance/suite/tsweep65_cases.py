@@ -64,8 +64,7 @@ REF = RecordedPrograms(PATH, host_dependent=(), recording_host=avx512_with_onedn
 #:     tensor-dependent body (simdist AttributeError at trace); a Python list appended in a tensor loop (TF's
 #:     InaccessibleTensorError); set_loop_options(maximum_iterations) in a while whose condition is a tensor (TF's
 #:     OperatorNotAllowedInGraphError); a TensorArray's stacked static shape (TF [None], simdist [1]);
-#: (5) direct control flow: tf.case(strict=False) of a one-element list eagerly and tf.compat.v1.cond(strict=False)
-#:     traced (which unpack a singleton list: TF unpacks in the other form); a float or vector predicate of tf.cond
+#: (5) direct control flow: a float or vector predicate of tf.cond
 #:     and a float tf.while_loop condition (TF at run, simdist at trace; class differs for the vector); a
 #:     shape_invariants entry incompatible with the loop variable's shape (TF runs, static shape [2]; simdist
 #:     ValueError at trace);
@@ -85,13 +84,10 @@ OPEN: dict[str, tuple[str, ...]] = {
         'tensor_array 5/static',
     ),
     't-cf-direct': (
-        'case_unstrict eager', 'case_unstrict eager -1', 'cond_float_pred -1.0', 'cond_float_pred 1.0',
-        'cond_float_pred 3.0', 'cond_float_pred 5.0', 'cond_v1_unstrict -1.0/value', 'cond_v1_unstrict 1.0/value',
-        'cond_v1_unstrict 3.0/value', 'cond_v1_unstrict 5.0/value', 'cond_vector_pred -1.0', 'cond_vector_pred 1.0',
-        'cond_vector_pred 3.0', 'cond_vector_pred 5.0', 'while_bad_invariant -1.0', 'while_bad_invariant 1.0',
-        'while_bad_invariant 3.0', 'while_bad_invariant 5.0', 'while_cond_not_bool -1.0', 'while_cond_not_bool 1.0',
-        'while_cond_not_bool 3.0',
-        'while_cond_not_bool 5.0',
+        'cond_float_pred -1.0', 'cond_float_pred 1.0', 'cond_float_pred 3.0', 'cond_float_pred 5.0',
+        'cond_vector_pred -1.0', 'cond_vector_pred 1.0', 'cond_vector_pred 3.0', 'cond_vector_pred 5.0',
+        'while_bad_invariant -1.0', 'while_bad_invariant 1.0', 'while_bad_invariant 3.0', 'while_bad_invariant 5.0',
+        'while_cond_not_bool -1.0', 'while_cond_not_bool 1.0', 'while_cond_not_bool 3.0', 'while_cond_not_bool 5.0',
     ),
     't-nest-jit': (
         'inner eager', 'jit py_function [-1.0, -2.0]', 'jit py_function [1.0, -2.0, 3.0]', 'jit string [-1.0, -2.0]',
