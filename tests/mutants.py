@@ -14701,3 +14701,36 @@ TRAINING_BSWEEP65: list[Mutant] = [
 ]
 TRAINING += TRAINING_BSWEEP65
 CATALOGUE += TRAINING_BSWEEP65
+# Sixty-fifth session, tsweep65: mistakes in the lines test_tsweep65 newly runs (tf/_signature.py trace_refusal and its
+# callers in tf/_function.py: an input_signature whose specs reach a keyword-only parameter).
+TRAINING_TSWEEP65: list[Mutant] = [
+    _t("signature-kwonly-spec-counted-positional", "formula", "simdist/tf/_signature.py",
+       "                     and kind in (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD))\n",
+       "                     and kind in (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD,\n"
+       "                                  inspect.Parameter.KEYWORD_ONLY))\n",
+       "mainstream: a keyword-only parameter taken to accept a re-laid positional spec, so `f(x, *, k=4.0)` with two "
+       "specs traces and runs (TF 2.21: every trace is TypeError `too many positional arguments`)"),
+    _t("concrete-skips-signature-trace-refusal", "state", "simdist/tf/_function.py",
+       "        if self.__dict__.get(\"_trace_refusal\"):   # (every trace's TypeError: tf/_signature.py trace_refusal)\n"
+       "            raise TypeError(self._trace_refusal)\n",
+       "",
+       "subtle: get_concrete_function() traces a signature whose specs reach a keyword-only parameter (only calls "
+       "refuse it); TF 2.21's get_concrete_function() is the same TypeError"),
+    _t("switch-case-int64-index-in-graph", "state", "simdist/runtime/ops/misc_more.py",
+       "    if context.in_function() and branch_index.dtype.name != \"int32\":\n",
+       "    if context.in_function() and not branch_index.dtype.is_integer:\n",
+       "mainstream: tf.switch_case inside a tf.function takes an int64 index as eagerly (TF 2.21: the Case op's "
+       "branch_index is int32, op_def_library's TypeError at trace)"),
+    _t("case-eager-singleton-not-unpacked", "state", "simdist/runtime/ops/control_more.py",
+       "    unpack = not strict and not _ctx.in_function()\n",
+       "    unpack = False\n",
+       "mainstream: eager tf.case(strict=False) keeps a branch's singleton list (TF 2.21: each v1 cond level unpacks "
+       "it eagerly)"),
+    _t("v1-cond-unpacked-in-function", "state", "simdist/tf/_compat_v1_ops.py",
+       "    return out if strict or context.in_function() else _unpack_singleton(out)\n",
+       "    return out if strict else _unpack_singleton(out)\n",
+       "mainstream: tf.compat.v1.cond(strict=False) unpacks a singleton list inside a tf.function too (TF 2.21: "
+       "cond_v2 there, the structure kept)"),
+]
+TRAINING += TRAINING_TSWEEP65
+CATALOGUE += TRAINING_TSWEEP65

@@ -207,6 +207,11 @@ def switch_case(branch_index: Any, branch_fns: Any, default: Callable[[], Any] |
         raise TypeError(f"'branch_index' must be an integer Tensor, got {branch_index.dtype}")
     if not branch_fns:
         raise ValueError("Must provide at least one item in 'branch_fns'")
+    if context.in_function() and branch_index.dtype.name != "int32":
+        # (in a graph the index is the Case op's int32 `branch_index` input: op_def_library's TypeError for another
+        # integer dtype, at trace; eagerly the Python picks the branch and any integer dtype does; tsweep65)
+        raise TypeError(f"Value passed to parameter 'branch_index' has DataType {branch_index.dtype.name} not in list "
+                        "of allowed values: int32")
     if not isinstance(branch_fns, (list, tuple, dict)):
         raise TypeError("'branch_fns' must be a list, tuple, or dict")
     pairs = list(branch_fns.items()) if isinstance(branch_fns, dict) else list(branch_fns)
