@@ -2531,8 +2531,8 @@ TRAINING_BATCH13: list[Mutant] = [
        "        return _ZipDataset((_RangeDataset(0, _INT64_MAX, 1, dtypes.int64), self))\n",
        "Dataset.enumerate(start=k) counts from 0 whatever start is"),
     _t("unbatch-cardinality-not-multiplied", "boundary", "simdist/runtime/data/batching.py",
-       "        return n * dims[0] if dims else UNKNOWN_CARDINALITY\n",
-       "        return n if dims else UNKNOWN_CARDINALITY\n",
+       "        return n * dims[0] if dims and dims[0] > 0 else UNKNOWN_CARDINALITY\n",
+       "        return n if dims and dims[0] > 0 else UNKNOWN_CARDINALITY\n",
        "Dataset.unbatch's cardinality is the number of batches, not batches times the known batch size"),
     # -- around training: schedules
     _t("polynomial-cycle-step-capped", "boundary", "simdist/keras/optimizers/schedules.py",
@@ -6858,10 +6858,12 @@ TRAINING_BATCH39: list[Mutant] = [
     _t("dataset-int-arg-float-accepted", "dtype", "simdist/runtime/data/elements.py",
        "    if isinstance(value, (int, np.integer)):\n"
        "        return int(value)\n"
-       "    raise TypeError(f\"Cannot convert {value!r} to EagerTensor of dtype int64\")\n",
-       "    if isinstance(value, (int, np.integer, float)):\n"
+       "    if value is None:",
+       "    if isinstance(value, float):\n"
        "        return int(value)\n"
-       "    raise TypeError(f\"Cannot convert {value!r} to EagerTensor of dtype int64\")\n",
+       "    if isinstance(value, (int, np.integer)):\n"
+       "        return int(value)\n"
+       "    if value is None:",
        "tf.data's int64 arguments (batch, take, skip, shard, repeat, prefetch, shuffle) accept a Python float, "
        "truncated (TF: TypeError)"),
     _t("list-files-default-unshuffled", "order", "simdist/runtime/data/readers.py",
@@ -6869,14 +6871,8 @@ TRAINING_BATCH39: list[Mutant] = [
        "    if shuffle:\n",
        "Dataset.list_files without shuffle= gives the sorted names (TF: shuffled unless shuffle=False)"),
     _t("padded-batch-size-zero-accepted", "boundary", "simdist/runtime/data/batching.py",
-       "        if batch_size <= 0:\n"
-       "            raise errors.InvalidArgumentError(None, None, \"Batch size must be greater than zero.\")\n"
-       "        in_spec = input_dataset.element_spec\n"
-       "        in_specs = flatten(in_spec)\n",
-       "        if batch_size < 0:\n"
-       "            raise errors.InvalidArgumentError(None, None, \"Batch size must be greater than zero.\")\n"
-       "        in_spec = input_dataset.element_spec\n"
-       "        in_specs = flatten(in_spec)\n",
+       "        if batch_size <= 0:   # (the kernel's check, after the Python spec's: as batch's)\n",
+       "        if batch_size < 0:   # (the kernel's check, after the Python spec's: as batch's)\n",
        "padded_batch(0) is accepted (TF: InvalidArgumentError 'Batch size must be greater than zero.')"),
     # -- checkpoints and saving
     _t("save-model-extension-anywhere", "missing-error", "simdist/keras/models/keras_file.py",
@@ -13670,8 +13666,8 @@ TRAINING_BATCH83: list[Mutant] = [
        "                if bool(np.asarray(keep._v)):\n                    return flat\n                return next(source)\n",
        "mainstream: Dataset.filter hands out the element after a rejected one without testing it"),
     _t("interleave-autotune-cycle-one", "formula", "simdist/runtime/data/interleave.py",
-       "        cycle = p[\"cycle_length\"] if p[\"cycle_length\"] != AUTOTUNE else host_cpu.current().parallelism\n",
-       "        cycle = p[\"cycle_length\"] if p[\"cycle_length\"] > 0 else 1\n",
+       "    if cycle_length != AUTOTUNE:\n        return cycle_length\n",
+       "    if cycle_length > 0:\n        return cycle_length\n    return 1\n",
        "interleave's cycle_length AUTOTUNE (the default) taken as one instead of the host's parallelism: the inner "
        "datasets read one after another"),
     # -- checkpoints

@@ -462,7 +462,11 @@ def _check_reduce_state(fn: Any, state: Any, dataset: DatasetV2) -> None:
     from simdist.runtime.data.map_filter import _probe_spec
     from simdist.runtime.data.scan import _StateAndElement
     state_spec = map_structure(lambda t: TensorSpec(t.shape, t.dtype), state)
-    out = flatten(_probe_spec(fn, _StateAndElement(state_spec, [np.asarray(t._v) for t in flatten(state)], dataset)))
+    try:
+        out = flatten(_probe_spec(fn, _StateAndElement(state_spec, [np.asarray(t._v) for t in flatten(state)],
+                                                       dataset)))
+    except Exception:  # noqa: BLE001 - a function that fails on its probes fails again on the first element, as before
+        return
     old = [t.dtype for t in flatten(state)]
     new = [getattr(o, "dtype", None) for o in out]
     if len(new) == len(old) and new != old:
