@@ -14595,3 +14595,58 @@ TRAINING_FIX64S: list[Mutant] = [
 ]
 TRAINING += TRAINING_FIX64S
 CATALOGUE += TRAINING_FIX64S
+
+#: dsweep65's mutants (sixty-fifth session: tf.data transformations by option value): mistakes in the lines
+#: test_dsweep65 newly runs — the parallel interleave's AUTOTUNE cycle length, batch's spec-before-size order, None
+#: and int32 arguments, prefetch(None), reduce's state check, unbatch's zero cardinality, ragged rebatching and the
+#: empty ragged value of a replica without data.
+TRAINING_DSWEEP65: list[Mutant] = [
+    _t("interleave-parallel-autotune-cycle-all-cpus", "formula", "simdist/runtime/data/interleave.py",
+       "    return -(-cpus // 3)\n", "    return cpus\n",
+       "interleave(num_parallel_calls=AUTOTUNE) with cycle_length AUTOTUNE run with a cycle of all the host's CPUs "
+       "(ComputeCycleLength: ceil(P / 3))"),
+    _t("interleave-parallel-autotune-cycle-ignores-calls", "formula", "simdist/runtime/data/interleave.py",
+       "        return min(num_parallel_calls, cpus)\n", "        return cpus\n",
+       "a parallel interleave's AUTOTUNE cycle length taken as the host's CPUs whatever num_parallel_calls is "
+       "(ComputeCycleLength: min(num_parallel_calls, P))"),
+    _t("batch-size-checked-before-spec", "error-class", "simdist/runtime/data/batching.py",
+       "        dim = batch_size if drop_remainder else None\n"
+       "        spec = map_structure(lambda s: s._batch(dim), input_dataset.element_spec)\n"
+       "        if batch_size <= 0:\n",
+       "        dim = batch_size if drop_remainder and batch_size > 0 else None\n"
+       "        spec = map_structure(lambda s: s._batch(dim), input_dataset.element_spec)\n"
+       "        if batch_size <= 0:\n",
+       "batch(-1, drop_remainder=True) refused by the kernel's size check (InvalidArgumentError) instead of the "
+       "static spec's ValueError that TF's Python meets first"),
+    _t("dataset-int-arg-none-type-error", "error-class", "simdist/runtime/data/elements.py",
+       "    if value is None:   # (convert_to_tensor(None, int64)", "    if False:   # (convert_to_tensor(None, int64)",
+       "take(None)/skip(None) refused with TypeError (convert_to_tensor(None, int64) is ValueError)"),
+    _t("prefetch-none-refused", "boundary", "simdist/runtime/data/dataset.py",
+       "        if buffer_size is None:   # (prefetch_op._PrefetchDataset: None is AUTOTUNE; dsweep65)\n"
+       "            buffer_size = AUTOTUNE\n", "",
+       "prefetch(None) refused (prefetch_op makes None AUTOTUNE)"),
+    _t("rebatch-int32-sizes-accepted", "dtype", "simdist/runtime/data/dataset.py",
+       "        if isinstance(batch_size, Tensor) and batch_size.dtype != dtypes.int64:\n",
+       "        if isinstance(batch_size, Tensor) and batch_size.dtype.is_floating:\n",
+       "rebatch of an int32 tensor of sizes accepted (rebatch_op converts it to int64: ValueError)"),
+    _t("reduce-state-dtype-unchecked", "missing-error", "simdist/runtime/data/dataset.py",
+       "    if len(new) == len(old) and new != old:\n",
+       "    if len(new) != len(old):\n",
+       "Dataset.reduce's new state of another dtype accepted (and the state re-typed) instead of the trace's "
+       "TypeError"),
+    _t("unbatch-zero-rows-cardinality-zero", "boundary", "simdist/runtime/data/batching.py",
+       "        return n * dims[0] if dims and dims[0] > 0 else UNKNOWN_CARDINALITY\n",
+       "        return n * dims[0] if dims else UNKNOWN_CARDINALITY\n",
+       "unbatch of elements whose known leading dim is 0 given cardinality 0 (UnbatchDatasetOp: UNKNOWN)"),
+    _t("rebatch-ragged-split-as-dense", "formula", "simdist/runtime/data/rebatch.py",
+       "        if self._input._composite:\n            return _iter_legacy_rows(",
+       "        if False:\n            return _iter_legacy_rows(",
+       "the legacy split of a ragged batch across replicas cuts each leaf's flat values and row splits as dense "
+       "components (TF splits whole rows)"),
+    _t("replica-dummy-ragged-as-dense", "dtype", "simdist/strategies/input.py",
+       "        if isinstance(s, RaggedTensorSpec) and s.ragged_rank:\n            out.extend(components.batch_ragged(",
+       "        if False:\n            out.extend(components.batch_ragged(",
+       "a replica without data given a dense empty tensor for a RaggedTensor leaf (TF: an empty ragged batch)"),
+]
+TRAINING += TRAINING_DSWEEP65
+CATALOGUE += TRAINING_DSWEEP65
