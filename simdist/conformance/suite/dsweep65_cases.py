@@ -547,5 +547,101 @@ def _ctx(tf: Any, mk: Any) -> Any:
 case("d-dist", "from_function contexts", _ctx)
 
 
+# -- d-slices: slice sources' fast paths, structures kept (the element spec and elements as nests) -------------------
+def _leaf(s: Any) -> Any:
+    shape = getattr(s, "shape", None)
+    return [type(s).__name__, None if shape is None or shape.rank is None else shape.as_list(),
+            getattr(getattr(s, "dtype", None), "name", None)]
+
+
+def observe_nested(tf: Any, build: Callable[[], Any]) -> Any:
+    """As `observe`, the element spec and each element kept as their nests (tuples as lists, dicts by key)."""
+    try:
+        ds = build()
+    except Exception as e:  # noqa: BLE001
+        return f"construct raised {_cls(e)}"
+    out: dict[str, Any] = {"spec": tf.nest.map_structure(_leaf, ds.element_spec), "card": int(ds.cardinality())}
+    got: list[Any] = []
+    try:
+        for i, e in enumerate(ds):
+            if i >= CAP:
+                break
+            got.append(tf.nest.map_structure(_component, e))
+    except Exception as e:  # noqa: BLE001
+        got.append(f"raised {_cls(e)}")
+    out["elements"] = got
+    return out
+
+
+def _nested(key: str, build: Callable[[Any], Any]) -> None:
+    case("d-slices", key, lambda tf, mk: observe_nested(tf, lambda: build(tf)))
+
+
+_ROWS = np.arange(14, dtype=np.int64).reshape(7, 2)
+for _bs in (1, 2, 3, 7, 9):
+    for _dr in (False, True):
+        _nested(f"slices batch {_bs} drop={_dr}", lambda tf, b=_bs, d=_dr: tf.data.Dataset.from_tensor_slices(
+            (_ROWS, np.arange(7.0))).batch(b, drop_remainder=d))
+        _nested(f"slices padded_batch {_bs} drop={_dr}", lambda tf, b=_bs, d=_dr: tf.data.Dataset.from_tensor_slices(
+            _ROWS).padded_batch(b, drop_remainder=d))
+        _nested(f"slices padded_batch {_bs} to [3] drop={_dr}", lambda tf, b=_bs, d=_dr: tf.data.Dataset
+                .from_tensor_slices(_ROWS).padded_batch(b, padded_shapes=[3], drop_remainder=d))
+_nested("six slices batch 2 drop", lambda tf: tf.data.Dataset.from_tensor_slices(_ROWS[:6]).batch(2, True))
+_nested("six slices padded_batch 3 drop", lambda tf: tf.data.Dataset.from_tensor_slices(_ROWS[:6]).padded_batch(3, drop_remainder=True))
+for _ps in ([2], [1], -1, 3, [None], [-1]):
+    _nested(f"slices padded_batch 2 shapes={_ps}", lambda tf, ps=_ps: tf.data.Dataset.from_tensor_slices(_ROWS)
+            .padded_batch(2, padded_shapes=ps))
+_nested("unbatch later component longer", lambda tf: tf.data.Dataset.range(1).map(
+    lambda i: (tf.range(i + 2), tf.range(i + 3))).unbatch())
+_nested("unbatch later component shorter", lambda tf: tf.data.Dataset.range(1).map(
+    lambda i: (tf.range(i + 3), tf.range(i + 2))).unbatch())
+_nested("zip of a tuple", lambda tf: tf.data.Dataset.zip((tf.data.Dataset.range(3), tf.data.Dataset.range(4, 6))))
+_nested("zip of two", lambda tf: tf.data.Dataset.zip(tf.data.Dataset.range(3), tf.data.Dataset.range(4, 6)))
+_nested("zip of a dict and a tuple", lambda tf: tf.data.Dataset.zip(
+    {"a": tf.data.Dataset.range(2), "b": (tf.data.Dataset.range(3), tf.data.Dataset.range(5, 8))}))
+_nested("zip nested tuple", lambda tf: tf.data.Dataset.zip(((tf.data.Dataset.range(2), tf.data.Dataset.range(2)),
+                                                            tf.data.Dataset.range(7, 9))))
+_nested("enumerate of a zip", lambda tf: tf.data.Dataset.zip((tf.data.Dataset.range(2), tf.data.Dataset.range(2)))
+        .enumerate(3))
+_nested("map to shapes of one count then batch", lambda tf: tf.data.Dataset.range(4).map(
+    lambda x: tf.reshape(tf.range(4), tf.where(x % 2 == 0, [2, 2], [4, 1]))).batch(2))
+_nested("map to shapes of one count then batch unfused", lambda tf: tf.data.Dataset.range(4).map(
+    lambda x: tf.reshape(tf.range(4), tf.where(x % 2 == 0, [2, 2], [4, 1]))).batch(2).with_options(
+    _opts(tf, experimental_optimization__map_and_batch_fusion=False)))
+_nested("map error then batch ignore_errors", lambda tf: tf.data.Dataset.range(6).map(
+    lambda x: tf.debugging.check_numerics(1.0 / tf.cast(x - 2, tf.float32), "e")).batch(2).ignore_errors())
+_nested("map error then batch ignore_errors unfused", lambda tf: tf.data.Dataset.range(6).map(
+    lambda x: tf.debugging.check_numerics(1.0 / tf.cast(x - 2, tf.float32), "e")).batch(2).ignore_errors()
+    .with_options(_opts(tf, experimental_optimization__map_and_batch_fusion=False)))
+
+
+def _merged_options(tf: Any, mk: Any) -> Any:
+    a = tf.data.Dataset.range(2).with_options(_opts(tf, deterministic=False))
+    b = tf.data.Dataset.range(2).with_options(_opts(tf, experimental_slack=True,
+                                                     threading__private_threadpool_size=3))
+    out = {}
+    for how, ds in (("zip", tf.data.Dataset.zip(a, b)), ("concatenate", a.concatenate(b)),
+                    ("concatenate reversed", b.concatenate(a))):
+        o = ds.options()
+        out[how] = [o.deterministic, o.experimental_slack, o.threading.private_threadpool_size]
+    return out
+
+
+def _lengths(tf: Any, mk: Any) -> Any:
+    out = {}
+    for how, make in (("range 5", lambda: tf.data.Dataset.range(5)), ("filtered", lambda: tf.data.Dataset.range(5)
+                      .filter(lambda x: x > 1)), ("infinite", lambda: tf.data.Dataset.range(5).repeat()),
+                      ("batched", lambda: tf.data.Dataset.range(5).batch(2))):
+        try:
+            out[how] = len(make())
+        except Exception as e:  # noqa: BLE001
+            out[how] = f"raised {_cls(e)}"
+    return out
+
+
+case("d-slices", "options merged by zip and concatenate", _merged_options)
+case("d-slices", "len", _lengths)
+
+
 for _name in CASES:
     REF.add(_name, lambda tf, mk, name=_name: json.loads(json.dumps(run_program(name, tf, mk))))

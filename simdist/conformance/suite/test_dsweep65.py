@@ -19,7 +19,8 @@ _check = REF.check
 
 
 @pytest.mark.clause("dataset.api-surface")
-@pytest.mark.parametrize("name", ["d-map", "d-batch", "d-counts", "d-buffers", "d-functions", "d-combine"])
+@pytest.mark.parametrize("name", ["d-map", "d-batch", "d-counts", "d-buffers", "d-functions", "d-combine",
+                                  "d-slices"])
 def test_dsweep65_transformations_by_option_value(backend: Any, name: str) -> None:
     """map/batch/padded_batch/rebatch/ragged_batch/unbatch, repeat/take/skip/shard/enumerate/range/window,
     prefetch/cache/with_options, filter/scan/reduce/take_while/unique/group_by_window/bucketing/apply,
