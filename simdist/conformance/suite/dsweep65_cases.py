@@ -603,8 +603,8 @@ _nested("zip nested tuple", lambda tf: tf.data.Dataset.zip(((tf.data.Dataset.ran
                                                             tf.data.Dataset.range(7, 9))))
 _nested("enumerate of a zip", lambda tf: tf.data.Dataset.zip((tf.data.Dataset.range(2), tf.data.Dataset.range(2)))
         .enumerate(3))
-_nested("map to shapes of one count then batch", lambda tf: tf.data.Dataset.range(4).map(
-    lambda x: tf.reshape(tf.range(4), tf.where(x % 2 == 0, [2, 2], [4, 1]))).batch(2))
+# (not observed: the same map then batch fused — TF 2.21's MapAndBatch took the batch shape [2, 2, 2] in one run and
+# [2, 4, 1] in another: the shape of whichever element its parallel calls finish first)
 _nested("map to shapes of one count then batch unfused", lambda tf: tf.data.Dataset.range(4).map(
     lambda x: tf.reshape(tf.range(4), tf.where(x % 2 == 0, [2, 2], [4, 1]))).batch(2).with_options(
     _opts(tf, experimental_optimization__map_and_batch_fusion=False)))
