@@ -2531,8 +2531,8 @@ TRAINING_BATCH13: list[Mutant] = [
        "        return _ZipDataset((_RangeDataset(0, _INT64_MAX, 1, dtypes.int64), self))\n",
        "Dataset.enumerate(start=k) counts from 0 whatever start is"),
     _t("unbatch-cardinality-not-multiplied", "boundary", "simdist/runtime/data/batching.py",
-       "        return n * dims[0] if dims else UNKNOWN_CARDINALITY\n",
-       "        return n if dims else UNKNOWN_CARDINALITY\n",
+       "        return n * dims[0] if dims and dims[0] > 0 else UNKNOWN_CARDINALITY\n",
+       "        return n if dims and dims[0] > 0 else UNKNOWN_CARDINALITY\n",
        "Dataset.unbatch's cardinality is the number of batches, not batches times the known batch size"),
     # -- around training: schedules
     _t("polynomial-cycle-step-capped", "boundary", "simdist/keras/optimizers/schedules.py",
@@ -6858,10 +6858,12 @@ TRAINING_BATCH39: list[Mutant] = [
     _t("dataset-int-arg-float-accepted", "dtype", "simdist/runtime/data/elements.py",
        "    if isinstance(value, (int, np.integer)):\n"
        "        return int(value)\n"
-       "    raise TypeError(f\"Cannot convert {value!r} to EagerTensor of dtype int64\")\n",
-       "    if isinstance(value, (int, np.integer, float)):\n"
+       "    if value is None:",
+       "    if isinstance(value, float):\n"
        "        return int(value)\n"
-       "    raise TypeError(f\"Cannot convert {value!r} to EagerTensor of dtype int64\")\n",
+       "    if isinstance(value, (int, np.integer)):\n"
+       "        return int(value)\n"
+       "    if value is None:",
        "tf.data's int64 arguments (batch, take, skip, shard, repeat, prefetch, shuffle) accept a Python float, "
        "truncated (TF: TypeError)"),
     _t("list-files-default-unshuffled", "order", "simdist/runtime/data/readers.py",
@@ -6869,14 +6871,8 @@ TRAINING_BATCH39: list[Mutant] = [
        "    if shuffle:\n",
        "Dataset.list_files without shuffle= gives the sorted names (TF: shuffled unless shuffle=False)"),
     _t("padded-batch-size-zero-accepted", "boundary", "simdist/runtime/data/batching.py",
-       "        if batch_size <= 0:\n"
-       "            raise errors.InvalidArgumentError(None, None, \"Batch size must be greater than zero.\")\n"
-       "        in_spec = input_dataset.element_spec\n"
-       "        in_specs = flatten(in_spec)\n",
-       "        if batch_size < 0:\n"
-       "            raise errors.InvalidArgumentError(None, None, \"Batch size must be greater than zero.\")\n"
-       "        in_spec = input_dataset.element_spec\n"
-       "        in_specs = flatten(in_spec)\n",
+       "        if batch_size <= 0:   # (the kernel's check, after the Python spec's: as batch's)\n",
+       "        if batch_size < 0:   # (the kernel's check, after the Python spec's: as batch's)\n",
        "padded_batch(0) is accepted (TF: InvalidArgumentError 'Batch size must be greater than zero.')"),
     # -- checkpoints and saving
     _t("save-model-extension-anywhere", "missing-error", "simdist/keras/models/keras_file.py",
@@ -13670,8 +13666,8 @@ TRAINING_BATCH83: list[Mutant] = [
        "                if bool(np.asarray(keep._v)):\n                    return flat\n                return next(source)\n",
        "mainstream: Dataset.filter hands out the element after a rejected one without testing it"),
     _t("interleave-autotune-cycle-one", "formula", "simdist/runtime/data/interleave.py",
-       "        cycle = p[\"cycle_length\"] if p[\"cycle_length\"] != AUTOTUNE else host_cpu.current().parallelism\n",
-       "        cycle = p[\"cycle_length\"] if p[\"cycle_length\"] > 0 else 1\n",
+       "    if cycle_length != AUTOTUNE:\n        return cycle_length\n",
+       "    if cycle_length > 0:\n        return cycle_length\n    return 1\n",
        "interleave's cycle_length AUTOTUNE (the default) taken as one instead of the host's parallelism: the inner "
        "datasets read one after another"),
     # -- checkpoints
@@ -14734,3 +14730,57 @@ TRAINING_TSWEEP65: list[Mutant] = [
 ]
 TRAINING += TRAINING_TSWEEP65
 CATALOGUE += TRAINING_TSWEEP65
+#: dsweep65's mutants (sixty-fifth session: tf.data transformations by option value): mistakes in the lines
+#: test_dsweep65 newly runs — the parallel interleave's AUTOTUNE cycle length, batch's spec-before-size order, None
+#: and int32 arguments, prefetch(None), reduce's state check, unbatch's zero cardinality, ragged rebatching and the
+#: empty ragged value of a replica without data.
+TRAINING_DSWEEP65: list[Mutant] = [
+    _t("interleave-parallel-autotune-cycle-all-cpus", "formula", "simdist/runtime/data/interleave.py",
+       "    return -(-cpus // 3)\n", "    return cpus\n",
+       "interleave(num_parallel_calls=AUTOTUNE) with cycle_length AUTOTUNE run with a cycle of all the host's CPUs "
+       "(ComputeCycleLength: ceil(P / 3))"),
+    _t("interleave-parallel-autotune-cycle-ignores-calls", "formula", "simdist/runtime/data/interleave.py",
+       "        return min(num_parallel_calls, cpus)\n", "        return cpus\n",
+       "a parallel interleave's AUTOTUNE cycle length taken as the host's CPUs whatever num_parallel_calls is "
+       "(ComputeCycleLength: min(num_parallel_calls, P))"),
+    _t("batch-size-checked-before-spec", "error-class", "simdist/runtime/data/batching.py",
+       "        dim = batch_size if drop_remainder else None\n"
+       "        spec = map_structure(lambda s: s._batch(dim), input_dataset.element_spec)\n"
+       "        if batch_size <= 0:\n",
+       "        dim = batch_size if drop_remainder and batch_size > 0 else None\n"
+       "        spec = map_structure(lambda s: s._batch(dim), input_dataset.element_spec)\n"
+       "        if batch_size <= 0:\n",
+       "batch(-1, drop_remainder=True) refused by the kernel's size check (InvalidArgumentError) instead of the "
+       "static spec's ValueError that TF's Python meets first"),
+    _t("dataset-int-arg-none-type-error", "error-class", "simdist/runtime/data/elements.py",
+       "    if value is None:   # (convert_to_tensor(None, int64)", "    if False:   # (convert_to_tensor(None, int64)",
+       "take(None)/skip(None) refused with TypeError (convert_to_tensor(None, int64) is ValueError)"),
+    _t("prefetch-none-refused", "boundary", "simdist/runtime/data/dataset.py",
+       "        if buffer_size is None:   # (prefetch_op._PrefetchDataset: None is AUTOTUNE; dsweep65)\n"
+       "            buffer_size = AUTOTUNE\n", "",
+       "prefetch(None) refused (prefetch_op makes None AUTOTUNE)"),
+    _t("rebatch-int32-sizes-accepted", "dtype", "simdist/runtime/data/dataset.py",
+       "        if isinstance(batch_size, Tensor) and batch_size.dtype != dtypes.int64:\n",
+       "        if isinstance(batch_size, Tensor) and batch_size.dtype.is_floating:\n",
+       "rebatch of an int32 tensor of sizes accepted (rebatch_op converts it to int64: ValueError)"),
+    _t("reduce-state-dtype-unchecked", "missing-error", "simdist/runtime/data/dataset.py",
+       "    if len(new) == len(old) and new != old:\n",
+       "    if len(new) != len(old):\n",
+       "Dataset.reduce's new state of another dtype accepted (and the state re-typed) instead of the trace's "
+       "TypeError"),
+    _t("unbatch-zero-rows-cardinality-zero", "boundary", "simdist/runtime/data/batching.py",
+       "        return n * dims[0] if dims and dims[0] > 0 else UNKNOWN_CARDINALITY\n",
+       "        return n * dims[0] if dims else UNKNOWN_CARDINALITY\n",
+       "unbatch of elements whose known leading dim is 0 given cardinality 0 (UnbatchDatasetOp: UNKNOWN)"),
+    _t("rebatch-ragged-split-as-dense", "formula", "simdist/runtime/data/rebatch.py",
+       "        if self._input._composite:\n            return _iter_legacy_rows(",
+       "        if False:\n            return _iter_legacy_rows(",
+       "the legacy split of a ragged batch across replicas cuts each leaf's flat values and row splits as dense "
+       "components (TF splits whole rows)"),
+    _t("replica-dummy-ragged-as-dense", "dtype", "simdist/strategies/input.py",
+       "        if isinstance(s, RaggedTensorSpec) and s.ragged_rank:\n            out.extend(components.batch_ragged(",
+       "        if False:\n            out.extend(components.batch_ragged(",
+       "a replica without data given a dense empty tensor for a RaggedTensor leaf (TF: an empty ragged batch)"),
+]
+TRAINING += TRAINING_DSWEEP65
+CATALOGUE += TRAINING_DSWEEP65
