@@ -14599,3 +14599,49 @@ TRAINING_FIX64S: list[Mutant] = [
 ]
 TRAINING += TRAINING_FIX64S
 CATALOGUE += TRAINING_FIX64S
+
+# Sixty-fifth session, asweep65 (Keras API arguments by kind): mistakes on the lines test_asweep65 newly runs.
+TRAINING_ASWEEP65: list[Mutant] = [
+    _t("initializer-serialize-none-as-object", "missing-case", "simdist/keras/initializers.py",
+       "    if isinstance(initializer, Initializer):\n        return serialize_keras_object(initializer, "
+       "\"keras.initializers\")\n",
+       "    if not inspect.isfunction(initializer):\n        return serialize_keras_object(initializer, "
+       "\"keras.initializers\")\n",
+       "mainstream: a layer's None initializer serialized as an initializer object (Keras's serialize_keras_object "
+       "gives None: the config's null)"),
+    _t("activation-serialize-tf-function-as-dict", "missing-case", "simdist/keras/activations.py",
+       "        return out[\"config\"] if out[\"config\"] in _MODULE_GLOBALS else out\n",
+       "        return out\n",
+       "mainstream: tf.nn.relu given as an activation serialized as a function dict (Keras: a function named as "
+       "one of its activations module's globals is that bare name)"),
+    _t("dense-units-bool-refused", "boundary", "simdist/keras/layers/core.py",
+       "        if not isinstance(units, int) or units <= 0:",
+       "        if not isinstance(units, int) or isinstance(units, bool) or units <= 0:",
+       "Dense(units=True) refused (Keras's isinstance(units, int) takes a bool: one unit)"),
+    _t("standardize-dtype-policy-by-name", "missing-error", "simdist/keras/dtype_policies.py",
+       "        raise TypeError(f\"unhashable type: '{type(dtype).__name__}'\")",
+       "        return standardize_dtype(dtype.name)",
+       "mainstream: keras.Input(dtype=a DTypePolicy) takes the policy's name (Keras's standardize_dtype fails on "
+       "the unhashable policy: TypeError)"),
+    _t("rms-normalization-epsilon-none-kept", "missing-case", "simdist/keras/layers/rms_normalization.py",
+       "    if epsilon is None:\n        from simdist.keras import config\n        epsilon = config.epsilon()\n",
+       "",
+       "mainstream: RMSNormalization(epsilon=None) adds None (Keras: keras.config.epsilon())"),
+    _t("zero-padding-float-widths-refused", "type-rule", "simdist/keras/layers/upsampling_padding.py",
+       "tf.cast(tf.constant([list(w) for w in widths]), \"int32\")",
+       "tf.constant([list(w) for w in widths], \"int32\")",
+       "mainstream: ZeroPadding's float widths converted straight to int32 (TypeError; Keras converts without a "
+       "dtype and casts)"),
+    _t("reshape-layer-skips-keras-checks", "error-class", "simdist/keras/layers/reshaping.py",
+       "        return ops.reshape(inputs, (tf.shape(inputs)[0],) + resolved)\n",
+       "        return tf.reshape(inputs, (tf.shape(inputs)[0],) + resolved)\n",
+       "Reshape's call through tf.reshape: a float target_shape's two unknown dimensions are the op's "
+       "InvalidArgumentError, not Keras's ValueError"),
+    _t("normalization-int-compute-through-tf", "type-rule", "simdist/keras/layers/normalization_adapt.py",
+       "        denom = ops.maximum(ops.sqrt(self.variance), EPSILON)\n",
+       "        denom = tf.maximum(tf.sqrt(self.variance), tf.cast(EPSILON, self.variance.dtype))\n",
+       "mainstream: Normalization(dtype='int32') takes Sqrt of its int32 variance (InvalidArgumentError; Keras's "
+       "numpy sqrt gives float32)"),
+]
+TRAINING += TRAINING_ASWEEP65
+CATALOGUE += TRAINING_ASWEEP65
