@@ -14602,14 +14602,14 @@ CATALOGUE += TRAINING_FIX64S
 
 # Sixty-fifth session, asweep65 (Keras API arguments by kind): mistakes on the lines test_asweep65 newly runs.
 TRAINING_ASWEEP65: list[Mutant] = [
-    _t("initializer-serialize-none-as-object", "missing-case", "simdist/keras/initializers.py",
+    _t("initializer-serialize-none-as-object", "error-class", "simdist/keras/initializers.py",
        "    if isinstance(initializer, Initializer):\n        return serialize_keras_object(initializer, "
        "\"keras.initializers\")\n",
        "    if not inspect.isfunction(initializer):\n        return serialize_keras_object(initializer, "
        "\"keras.initializers\")\n",
        "mainstream: a layer's None initializer serialized as an initializer object (Keras's serialize_keras_object "
        "gives None: the config's null)"),
-    _t("activation-serialize-tf-function-as-dict", "missing-case", "simdist/keras/activations.py",
+    _t("activation-serialize-tf-function-as-dict", "formula", "simdist/keras/activations.py",
        "        return out[\"config\"] if out[\"config\"] in _MODULE_GLOBALS else out\n",
        "        return out\n",
        "mainstream: tf.nn.relu given as an activation serialized as a function dict (Keras: a function named as "
@@ -14623,11 +14623,11 @@ TRAINING_ASWEEP65: list[Mutant] = [
        "        return standardize_dtype(dtype.name)",
        "mainstream: keras.Input(dtype=a DTypePolicy) takes the policy's name (Keras's standardize_dtype fails on "
        "the unhashable policy: TypeError)"),
-    _t("rms-normalization-epsilon-none-kept", "missing-case", "simdist/keras/layers/rms_normalization.py",
+    _t("rms-normalization-epsilon-none-kept", "boundary", "simdist/keras/layers/rms_normalization.py",
        "    if epsilon is None:\n        from simdist.keras import config\n        epsilon = config.epsilon()\n",
        "",
        "mainstream: RMSNormalization(epsilon=None) adds None (Keras: keras.config.epsilon())"),
-    _t("zero-padding-float-widths-refused", "type-rule", "simdist/keras/layers/upsampling_padding.py",
+    _t("zero-padding-float-widths-refused", "dtype", "simdist/keras/layers/upsampling_padding.py",
        "tf.cast(tf.constant([list(w) for w in widths]), \"int32\")",
        "tf.constant([list(w) for w in widths], \"int32\")",
        "mainstream: ZeroPadding's float widths converted straight to int32 (TypeError; Keras converts without a "
@@ -14637,7 +14637,7 @@ TRAINING_ASWEEP65: list[Mutant] = [
        "        return tf.reshape(inputs, (tf.shape(inputs)[0],) + resolved)\n",
        "Reshape's call through tf.reshape: a float target_shape's two unknown dimensions are the op's "
        "InvalidArgumentError, not Keras's ValueError"),
-    _t("normalization-int-compute-through-tf", "type-rule", "simdist/keras/layers/normalization_adapt.py",
+    _t("normalization-int-compute-through-tf", "dtype", "simdist/keras/layers/normalization_adapt.py",
        "        denom = ops.maximum(ops.sqrt(self.variance), EPSILON)\n",
        "        denom = tf.maximum(tf.sqrt(self.variance), tf.cast(EPSILON, self.variance.dtype))\n",
        "mainstream: Normalization(dtype='int32') takes Sqrt of its int32 variance (InvalidArgumentError; Keras's "
