@@ -1219,8 +1219,8 @@ TRAINING_BATCH6: list[Mutant] = [
        "        return tf.divide(out, tf.cast(2, out.dtype))\n",
        "keras.layers.Average divides the sum by 2 whatever the number of inputs"),
     _t("masking-any-feature-equal-masks", "boundary", KLY + "masking.py",
-       "    return tf.reduce_any(tf.not_equal(inputs, tf.cast(mask_value, inputs.dtype)), axis=-1, keepdims=keepdims)\n",
-       "    return tf.reduce_all(tf.not_equal(inputs, tf.cast(mask_value, inputs.dtype)), axis=-1, keepdims=keepdims)\n",
+       "    return tf.reduce_any(ops.not_equal(inputs, mask_value), axis=-1, keepdims=keepdims)\n",
+       "    return tf.reduce_all(ops.not_equal(inputs, mask_value), axis=-1, keepdims=keepdims)\n",
        "Masking masks a step when any feature equals mask_value (not only when all do)"),
     _t("relu-leaky-part-ignores-threshold", "formula", "simdist/keras/activations.py",
        "        negative_part: Any = tf.nn.relu(-x + threshold) if threshold != 0 else tf.nn.relu(-x)\n",
@@ -3524,8 +3524,8 @@ TRAINING_BATCH18: list[Mutant] = [
        "        return {\"rgb_delta\": rgb_delta}\n",
        "RandomBrightness adds the factor draw itself instead of scaling it by the value range's width"),
     _t("zero-padding3d-pairs-reversed", "order", "simdist/keras/layers/zero_padding3d.py",
-       "tf.constant([list(p) for p in pads], \"int32\")",
-       "tf.constant([list(p)[::-1] for p in pads], \"int32\")",
+       "        return _pad(inputs, pads)\n",
+       "        return _pad(inputs, tuple(tuple(p)[::-1] for p in pads))\n",
        "ZeroPadding3D(((a, b), ...)) pads b before and a after each spatial axis"),
     _t("random-invert-reflects-range", "formula", "simdist/keras/layers/preprocessing/image/random_invert.py",
        "                                        self.value_range[1] - images, images)\n",
@@ -5149,8 +5149,8 @@ TRAINING_BATCH29: list[Mutant] = [
        "        if n < 0:\n",
        "RepeatVector(0) is accepted (Keras: ValueError, n must be positive)"),
     _t("permute-inverse-permutation", "order", "simdist/keras/layers/permute.py",
-       "        return tf.transpose(inputs, (0,) + self.dims)\n",
-       "        return tf.transpose(inputs, (0,) + tuple(self.dims.index(i) + 1 for i in range(1, len(self.dims) + 1)))\n",
+       "        return ops.transpose(inputs, (0,) + self.dims)",
+       "        return ops.transpose(inputs, (0,) + tuple(self.dims.index(i) + 1 for i in range(1, len(self.dims) + 1)))",
        "Permute applies the inverse permutation (the same for swaps, wrong for a 3-cycle)"),
     _t("text-vectorization-ngrams-off-by-one", "boundary", "simdist/keras/layers/text_vectorization.py",
        "        self._ngrams = tuple(range(1, ngrams + 1)) if isinstance(ngrams, int) else ngrams\n",
@@ -6985,8 +6985,8 @@ TRAINING_BATCH40: list[Mutant] = [
        "            if dmax is not None and dmax <= 0:\n",
        "BatchNormalization(renorm=True, renorm_clipping={'dmax': 0}) is refused (Keras: dmax must be >= 0)"),
     _t("dense-units-zero-accepted", "boundary", "simdist/keras/layers/core.py",
-       "        if not isinstance(units, int) or isinstance(units, bool) or units <= 0:\n",
-       "        if not isinstance(units, int) or isinstance(units, bool) or units < 0:\n",
+       "        if not isinstance(units, int) or units <= 0:",
+       "        if not isinstance(units, int) or units < 0:",
        "Dense(0) is accepted (Keras: ValueError, a positive integer)"),
     _t("relu-max-value-zero-refused", "boundary", "simdist/keras/layers/core.py",
        "        if max_value is not None and max_value < 0.0:\n",
@@ -7920,8 +7920,8 @@ TRAINING_BATCH46: list[Mutant] = [
        "            for _ in range(rank - 2):\n",
        "an RNN's per-step mask is expanded to one rank less than the state (masked steps broadcast wrongly)"),
     _t("normalization-invert-order", "formula", "simdist/keras/layers/normalization_adapt.py",
-       "            return tf.add(self.mean, tf.multiply(inputs, denom))\n",
-       "            return tf.multiply(tf.add(inputs, self.mean), denom)\n",
+       "            return ops.add(self.mean, ops.multiply(inputs, denom))\n",
+       "            return ops.multiply(ops.add(inputs, self.mean), denom)\n",
        "Normalization(invert=True) computes (x + mean) * std instead of mean + x * std"),
     _t("normalization-mean-rank-off-by-one", "boundary", "simdist/keras/layers/normalization_adapt.py",
        "            if len(np.shape(mean)) > len(self.axis):\n",
@@ -11507,8 +11507,8 @@ TRAINING_BATCH70: list[Mutant] = [
        "mainstream, subtle: MultiHeadAttention's fast path scales the query by 1/sqrt(key_dim) before the product "
        "instead of the logits after it"),
     _t("normalization-layer-epsilon-added", "formula", "simdist/keras/layers/normalization_adapt.py",
-       "        denom = tf.maximum(tf.sqrt(self.variance), tf.cast(EPSILON, self.variance.dtype))\n",
-       "        denom = tf.sqrt(self.variance + tf.cast(EPSILON, self.variance.dtype))\n",
+       "        denom = ops.maximum(ops.sqrt(self.variance), EPSILON)\n",
+       "        denom = ops.sqrt(ops.add(self.variance, EPSILON))\n",
        "mainstream, subtle: the Normalization layer divides by sqrt(var + eps) instead of max(sqrt(var), eps)"),
     _t("cosine-warmup-fraction-reassociated", "formula", "simdist/keras/optimizers/schedules.py",
        "        return total_step_delta * completed_fraction + initial_learning_rate\n",
@@ -12281,8 +12281,8 @@ TRAINING_BATCH74: list[Mutant] = [
        "mainstream, subtle: GroupNormalization computes (x - mean) * inv + beta instead of x * inv + "
        "(beta - mean * inv)"),
     _t("normalization-layer-multiplies-by-reciprocal", "formula", "simdist/keras/layers/normalization_adapt.py",
-       "        return tf.divide(tf.subtract(inputs, self.mean), denom)\n",
-       "        return tf.multiply(tf.subtract(inputs, self.mean), tf.math.reciprocal(denom))\n",
+       "        return ops.divide(ops.subtract(inputs, self.mean), denom)\n",
+       "        return ops.multiply(ops.subtract(inputs, self.mean), ops.reciprocal(denom))\n",
        "mainstream, subtle: the Normalization layer multiplies by 1 / std instead of dividing by std"),
     _t("conv-same-output-size-floored", "boundary", "simdist/keras/layers/argument_validation.py",
        "    elif padding in (\"same\", \"causal\"):\n        out = np.floor((spatial - 1) / strides) + 1\n",
@@ -14784,3 +14784,48 @@ TRAINING_DSWEEP65: list[Mutant] = [
 ]
 TRAINING += TRAINING_DSWEEP65
 CATALOGUE += TRAINING_DSWEEP65
+# Sixty-fifth session, asweep65 (Keras API arguments by kind): mistakes on the lines test_asweep65 newly runs.
+TRAINING_ASWEEP65: list[Mutant] = [
+    _t("initializer-serialize-none-as-object", "error-class", "simdist/keras/initializers.py",
+       "    if isinstance(initializer, Initializer):\n        return serialize_keras_object(initializer, "
+       "\"keras.initializers\")\n",
+       "    if not inspect.isfunction(initializer):\n        return serialize_keras_object(initializer, "
+       "\"keras.initializers\")\n",
+       "mainstream: a layer's None initializer serialized as an initializer object (Keras's serialize_keras_object "
+       "gives None: the config's null)"),
+    _t("activation-serialize-tf-function-as-dict", "formula", "simdist/keras/activations.py",
+       "        return out[\"config\"] if out[\"config\"] in _MODULE_GLOBALS else out\n",
+       "        return out\n",
+       "mainstream: tf.nn.relu given as an activation serialized as a function dict (Keras: a function named as "
+       "one of its activations module's globals is that bare name)"),
+    _t("dense-units-bool-refused", "boundary", "simdist/keras/layers/core.py",
+       "        if not isinstance(units, int) or units <= 0:",
+       "        if not isinstance(units, int) or isinstance(units, bool) or units <= 0:",
+       "Dense(units=True) refused (Keras's isinstance(units, int) takes a bool: one unit)"),
+    _t("standardize-dtype-policy-by-name", "missing-error", "simdist/keras/dtype_policies.py",
+       "        raise TypeError(f\"unhashable type: '{type(dtype).__name__}'\")",
+       "        return standardize_dtype(dtype.name)",
+       "mainstream: keras.Input(dtype=a DTypePolicy) takes the policy's name (Keras's standardize_dtype fails on "
+       "the unhashable policy: TypeError)"),
+    _t("rms-normalization-epsilon-none-kept", "boundary", "simdist/keras/layers/rms_normalization.py",
+       "    if epsilon is None:\n        from simdist.keras import config\n        epsilon = config.epsilon()\n",
+       "",
+       "mainstream: RMSNormalization(epsilon=None) adds None (Keras: keras.config.epsilon())"),
+    _t("zero-padding-float-widths-refused", "dtype", "simdist/keras/layers/upsampling_padding.py",
+       "tf.cast(tf.constant([list(w) for w in widths]), \"int32\")",
+       "tf.constant([list(w) for w in widths], \"int32\")",
+       "mainstream: ZeroPadding's float widths converted straight to int32 (TypeError; Keras converts without a "
+       "dtype and casts)"),
+    _t("reshape-layer-skips-keras-checks", "error-class", "simdist/keras/layers/reshaping.py",
+       "        return ops.reshape(inputs, (tf.shape(inputs)[0],) + resolved)\n",
+       "        return tf.reshape(inputs, (tf.shape(inputs)[0],) + resolved)\n",
+       "Reshape's call through tf.reshape: a float target_shape's two unknown dimensions are the op's "
+       "InvalidArgumentError, not Keras's ValueError"),
+    _t("normalization-int-compute-through-tf", "dtype", "simdist/keras/layers/normalization_adapt.py",
+       "        denom = ops.maximum(ops.sqrt(self.variance), EPSILON)\n",
+       "        denom = tf.maximum(tf.sqrt(self.variance), tf.cast(EPSILON, self.variance.dtype))\n",
+       "mainstream: Normalization(dtype='int32') takes Sqrt of its int32 variance (InvalidArgumentError; Keras's "
+       "numpy sqrt gives float32)"),
+]
+TRAINING += TRAINING_ASWEEP65
+CATALOGUE += TRAINING_ASWEEP65
