@@ -130,7 +130,7 @@ OPEN: dict[str, tuple[str, ...]] = {
         'prod complex128 16 1', 'prod complex128 17 0', 'prod complex128 17 1', 'prod complex128 20 0',
         'prod complex128 20 1', 'prod complex128 40 0', 'prod complex128 40 1', 'prod complex128 8 1',
         'prod complex64 16 0', 'prod complex64 20 0', 'prod complex64 3 0', 'prod complex64 40 0',
-        'prod complex64 7 0', 'prod complex64 7 1', 'prod float64 40 0', 'prod float64 40 1', 'sum complex128 16 0',
+        'prod complex64 7 0', 'prod complex64 7 1', 'sum complex128 16 0',
         'sum complex128 16 1', 'sum complex128 17 0', 'sum complex128 17 1', 'sum complex128 2 0',
         'sum complex128 20 0', 'sum complex128 20 1', 'sum complex128 3 1', 'sum complex128 33 0',
         'sum complex128 33 1', 'sum complex128 33 traced', 'sum complex128 40 0', 'sum complex128 40 1',
