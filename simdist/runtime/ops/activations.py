@@ -261,30 +261,52 @@ def _onednn_nonfinite_rows(a: np.ndarray, out: np.ndarray) -> np.ndarray:
     return np.where(rows, np.where(bad | _nan_partners(a) | _lane_max_overflows(a), nan, np.zeros((), out.dtype)), out)
 
 
-def _lane_max_overflows(a: np.ndarray) -> np.ndarray:
-    """In a row of at most 32 entries holding NaN, the entries whose exp(x - m) overflows, m the max oneDNN's kernel
-    gives x's lane (flat index mod 16): its max pass leaves each lane its last element where the lane met a NaN
-    (vmaxps returns the new operand), else the lane's max; its horizontal max pairs lanes l and l^8, l^4, l^2, l^1
-    in turn, `max(v[l], v[p])` unless one is NaN, then v[p] — so a lane beside a NaN lane takes its partner's value
-    and loses its own, and an entry far above its lane's max is exp = inf, inf · (1 / sum) = NaN (TF 2.21 observed:
-    softmax of 17 entries, NaN at 9 and 100 at 1 is NaN at 1, 6 and 9; 5 at 1 only 6 and 9; fz65, the rare-shape
-    fz54b seed 65502 #5). Longer rows: not modelled (False)."""
-    n = a.shape[-1]
-    flat = a.reshape(-1, n).astype(np.float32)
-    out = np.zeros(flat.shape, dtype=bool)
-    if n > 32:
-        return out.reshape(a.shape)
-    with np.errstate(invalid="ignore", over="ignore"):
-        lanes = np.full((flat.shape[0], 16), -np.inf, np.float32)
-        lanes[:, :min(n, 16)] = flat[:, :min(n, 16)]
-        for lane in range(max(n - 16, 0)):
-            x, y = lanes[:, lane], flat[:, lane + 16]
-            lanes[:, lane] = np.where(np.isnan(x) | np.isnan(y), y, np.maximum(x, y))
+def _vmax(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """x86's vmaxps(a, b): b where either is NaN, else the larger."""
+    return np.where(np.isnan(a) | np.isnan(b), b, np.maximum(a, b))
+
+
+def _lane_max(flat: np.ndarray) -> np.ndarray:
+    """The 16 lanes of the max oneDNN's jit softmax computes for each row of flat [R, n] (float32), before the
+    row's entries subtract it (entry j takes lane j mod 16). Its accumulate_vmax: the n // 16 whole vectors go to
+    four accumulators in turn (v0 → acc0, v1 → acc1, ..., v4 → acc0) while a run of four remains, the rest of
+    them to acc0, acc1, acc2; the partial vector last to acc0 (its lanes only); each accumulator starts at
+    -FLT_MAX and takes `vmaxps(acc, v)`, which returns v where either is NaN; the accumulators join as
+    vmax(vmax(acc0, acc1), vmax(acc2, acc3)) (two or three of them: vmax(acc0, acc1), vmax(vmax(acc0, acc1),
+    acc2)); then the horizontal max pairs lanes l and l^8, l^4, l^2, l^1 in turn, `vmaxps(v[l], v[p])`."""
+    rows, n = flat.shape
+    full, part = divmod(n, 16)
+    runs = full // 4
+    used = 4 if runs else max(full, 1)
+    acc = [np.full((rows, 16), -np.finfo(np.float32).max, np.float32) for _ in range(used)]
+    with np.errstate(invalid="ignore"):
+        for v in range(full):
+            k = v % 4 if v < 4 * runs else v - 4 * runs
+            acc[k] = _vmax(acc[k], flat[:, 16 * v:16 * v + 16])
+        if part:
+            acc[0][:, :part] = _vmax(acc[0][:, :part], flat[:, 16 * full:])
+        if used == 4:
+            m = _vmax(_vmax(acc[0], acc[1]), _vmax(acc[2], acc[3]))
+        else:
+            m = acc[0]
+            for k in range(1, used):
+                m = _vmax(m, acc[k])
         idx = np.arange(16)
         for step in (8, 4, 2, 1):
-            p = lanes[:, idx ^ step]
-            lanes = np.where(np.isnan(lanes) | np.isnan(p), p, np.maximum(lanes, p))
-        m = lanes[:, idx[np.arange(n) % 16]]
+            m = _vmax(m, m[:, idx ^ step])
+    return m
+
+
+def _lane_max_overflows(a: np.ndarray) -> np.ndarray:
+    """In a row holding NaN, the entries whose exp(x - m) overflows, m the max oneDNN's kernel gives x's lane
+    (`_lane_max`): an accumulator or lane that meets a NaN keeps the value after it, not its max, so an entry far
+    above its lane's max is exp = inf, inf · (1 / sum) = NaN (TF 2.21 observed: softmax of 17 entries, NaN at 9 and
+    100 at 1 is NaN at 1, 6 and 9; 5 at 1 only 6 and 9; fz65, the rare-shape fz54b seed 65502 #5; rows of 33 and
+    more through the four accumulators: fix65n, the same seed's float16 [3, 9, 33] softmax)."""
+    n = a.shape[-1]
+    flat = a.reshape(-1, n).astype(np.float32)
+    with np.errstate(invalid="ignore", over="ignore"):
+        m = _lane_max(flat)[:, np.arange(n) % 16]
         out = np.isfinite(flat) & np.isfinite(m) & (flat - m > np.float32(88.72283935546875))
     return out.reshape(a.shape)
 
