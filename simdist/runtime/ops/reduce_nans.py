@@ -27,6 +27,7 @@ from simdist.runtime.ops.nan_operands import quieted
 
 __all__ = ["row_nans"]
 
+
 _MADE = -2   # the id of a NaN a step makes from numbers
 
 
