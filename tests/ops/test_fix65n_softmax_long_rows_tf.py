@@ -3,8 +3,8 @@ fix65n: the rare-shape fz54b seed 65502 #5's float16 [3, 9, 33] softmax, left op
 spreads the row's whole vectors over four accumulators (fewer below four vectors), the partial vector into the first,
 each `vmaxps` keeping the new value where either is NaN, joins them as max(max(a0, a1), max(a2, a3)) and then pairs
 lanes l^8, l^4, l^2, l^1: a lane whose accumulator met a NaN holds a value after it, not its max, so an entry far
-above it is exp = inf, inf · (1 / sum) = NaN (activations.py `_lane_max`). Compared: the bits, eagerly and traced,
-float32 and float16."""
+above it is exp = inf, inf · (1 / sum) = NaN (activations.py `_lane_max`, `_max_pass_nans`). Compared: the bits,
+eagerly and traced, float32 and float16."""
 
 from __future__ import annotations
 
