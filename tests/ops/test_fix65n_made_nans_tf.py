@@ -39,6 +39,25 @@ def _reduce(op: str, n: int, dt: str) -> Callable[[Any], Any]:
     return run
 
 
+_F16 = np.array([np.inf, -np.inf, 0.0, -0.0, 6e4, -6e4, 1.5, -2.0], np.float16)
+_NANS16 = np.array([0x7E12, 0xFE34, 0x7D00], np.uint16).view(np.float16)
+
+
+def _reduce_half(op: str, n: int) -> Callable[[Any], Any]:
+    """float16 rows: products and sums round each step to float16, so 6e4 · 6e4 is inf before a zero meets it."""
+    def run(tf: Any) -> Any:
+        rs = np.random.RandomState(6520 + n)
+        rows = []
+        for _ in range(12):
+            r = np.where(rs.rand(n) < 0.4, rs.choice(_F16, n), rs.uniform(-3, 3, n)).astype(np.float16)
+            r[rs.choice(n, rs.randint(1, 3), replace=False)] = _NANS16[rs.randint(3)]
+            rows.append(r)
+        x = tf.constant(np.array(rows))
+        y = (tf.reduce_prod if op == "prod" else tf.reduce_sum)(x, axis=1)
+        return [y.dtype.name, list(y.shape), np.asarray(y.numpy()).view(np.uint16).ravel().tolist()]
+    return run
+
+
 _BF_Y = (0xFFC5, 0x7FC1, 0xFFA0, 0x7F81, 0xFF80, 0xBF80, 0x0000, 0x3F80)
 
 
@@ -59,6 +78,7 @@ def _xfun(name: str, n: int, xbits: int, traced: bool) -> Callable[[Any], Any]:
 _CASES: dict[str, Callable[[Any], Any]] = {
     f"{op}/{dt}/{n}": _reduce(op, n, dt)
     for op in ("prod", "sum") for dt in ("float64", "float32") for n in (16, 17, 33, 40, 48, 64, 70)}
+_CASES.update({f"{op}/float16/{n}": _reduce_half(op, n) for op in ("prod", "sum") for n in (16, 17, 24, 33, 64, 100)})
 _CASES.update({f"{name}/{n}/{x:04x}/{'traced' if t else 'eager'}": _xfun(name, n, x, t)
                for name in ("xlogy", "xlog1py") for n in (1, 9) for x in (0x0001, 0x8001) for t in (False, True)})
 TABLE = case_results.Table(__file__, _CASES, re.compile(r"(fix65n_mn_auto_)\d+"))

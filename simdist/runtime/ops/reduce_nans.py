@@ -55,6 +55,7 @@ def row_nans(x: np.ndarray, res: np.ndarray, lanes: int, product: bool, half: bo
         return res
     op = np.multiply if product else np.add
     idx = np.where(np.isnan(x), np.arange(n), -1)
+    src, x = x, x.astype(np.float16) if half else x   # (the values as the reducer has them: float16's steps overflow)
     unit = np.array(1 if product else 0, x.dtype)
     blocks = n // (4 * lanes)
     b4 = blocks * 4 * lanes
@@ -97,6 +98,6 @@ def row_nans(x: np.ndarray, res: np.ndarray, lanes: int, product: bool, half: bo
         return res
     out = np.array(res, copy=True)
     r = np.nonzero(take & (gi >= 0))[0]
-    out[r] = quieted(x[r, gi[r]].astype(out.dtype))
+    out[r] = quieted(src[r, gi[r]].astype(out.dtype))
     out[take & (gi == _MADE)] = -np.array(np.nan, out.dtype)
     return out
