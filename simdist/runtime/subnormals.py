@@ -392,6 +392,7 @@ def _bf16_x_times(f: Any) -> Fixed:
     bits (xlog1py of 1e-40 in a packet is 9.18e-41; fz38a, tape seed 3820261203 #73). Other dtypes:
     FLUSH's result."""
     def fix(arrays: Any, flushed_in: Any, out: Any, attrs: Any) -> Any:
+        from simdist.runtime.ops.nan_operands import first_nan
         x = arrays[0]
         out = flushed(np.asarray(out))
         fx = flushed_in[0].astype(np.float32)
@@ -400,8 +401,11 @@ def _bf16_x_times(f: Any) -> Fixed:
             return out
         tail = _tail(out.shape, BF16)
         if f is not None:
-            with np.errstate(all="ignore"):
-                val = fx * f(flushed_in[1].astype(np.float32))
+            fy = flushed_in[1].astype(np.float32)
+            with np.errstate(all="ignore"):   # (glibc's logf/log1pf return a NaN y quieted, sign and payload kept,
+                # where NumPy's log gives 0x7fc00000: xlogy(bfloat16 9.2e-41, 0xffc5) is 0xffc0 on TF 2.21,
+                # bsweep65, fix65n)
+                val = fx * first_nan(f(fy), fy)
             out = np.where(sub & tail, np.broadcast_to(val, out.shape).astype(out.dtype), out)
         return np.where(sub & ~tail, np.broadcast_to(x, out.shape), out).astype(out.dtype, copy=False)
     return Fixed(f.__name__ if f is not None else "xdivy", fix)

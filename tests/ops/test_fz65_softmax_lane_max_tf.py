@@ -2,8 +2,8 @@
 rare-shape fz54b seed 65502 #5, a traced float32 softmax of [7, 7, 17] whose row held NaN at 9 and 3.4e38 at 1: TF
 2.21 NaN at 1, 6 and 9, simdist NaN at 6 and 9). The kernel's horizontal max pairs lanes l and l^8, l^4, l^2, l^1,
 keeping the partner's value where either is NaN: a lane beside the NaN's path loses its own value, so an entry whose
-exp(x - lane max) overflows is inf · (1 / sum) = NaN (activations.py `_lane_max_overflows`, rows up to 32). Compared:
-the bits, eagerly and traced, float32 and float16."""
+exp(x - lane max) overflows is inf · (1 / sum) = NaN (activations.py `_max_pass_nans`; rows up to 32 here, longer
+in test_fix65n_softmax_long_rows_tf.py). Compared: the bits, eagerly and traced, float32 and float16."""
 
 from __future__ import annotations
 

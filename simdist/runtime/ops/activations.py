@@ -258,57 +258,60 @@ def _onednn_nonfinite_rows(a: np.ndarray, out: np.ndarray) -> np.ndarray:
         return out
     # x86's default NaN (sign set, 0xffc00000), whatever the input NaN's bits: the kernel makes its NaNs
     nan = np.array(-np.nan, out.dtype)
-    return np.where(rows, np.where(bad | _nan_partners(a) | _lane_max_overflows(a), nan, np.zeros((), out.dtype)), out)
+    return np.where(rows, np.where(bad | _max_pass_nans(a), nan, np.zeros((), out.dtype)), out)
 
 
-def _lane_max_overflows(a: np.ndarray) -> np.ndarray:
-    """In a row of at most 32 entries holding NaN, the entries whose exp(x - m) overflows, m the max oneDNN's kernel
-    gives x's lane (flat index mod 16): its max pass leaves each lane its last element where the lane met a NaN
-    (vmaxps returns the new operand), else the lane's max; its horizontal max pairs lanes l and l^8, l^4, l^2, l^1
-    in turn, `max(v[l], v[p])` unless one is NaN, then v[p] — so a lane beside a NaN lane takes its partner's value
-    and loses its own, and an entry far above its lane's max is exp = inf, inf · (1 / sum) = NaN (TF 2.21 observed:
-    softmax of 17 entries, NaN at 9 and 100 at 1 is NaN at 1, 6 and 9; 5 at 1 only 6 and 9; fz65, the rare-shape
-    fz54b seed 65502 #5). Longer rows: not modelled (False)."""
-    n = a.shape[-1]
-    flat = a.reshape(-1, n).astype(np.float32)
-    out = np.zeros(flat.shape, dtype=bool)
-    if n > 32:
-        return out.reshape(a.shape)
-    with np.errstate(invalid="ignore", over="ignore"):
-        lanes = np.full((flat.shape[0], 16), -np.inf, np.float32)
-        lanes[:, :min(n, 16)] = flat[:, :min(n, 16)]
-        for lane in range(max(n - 16, 0)):
-            x, y = lanes[:, lane], flat[:, lane + 16]
-            lanes[:, lane] = np.where(np.isnan(x) | np.isnan(y), y, np.maximum(x, y))
+def _vmax(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """x86's vmaxps(a, b): b where either is NaN, else the larger."""
+    return np.where(np.isnan(a) | np.isnan(b), b, np.maximum(a, b))
+
+
+def _lane_max(flat: np.ndarray) -> np.ndarray:
+    """The 16 lanes of the max oneDNN's jit softmax computes for each row of flat [R, n] (float32), before the
+    row's entries subtract it (entry j takes lane j mod 16). Its accumulate_vmax: the n // 16 whole vectors go to
+    four accumulators in turn (v0 → acc0, v1 → acc1, ..., v4 → acc0) while a run of four remains, the rest of
+    them to acc0, acc1, acc2; the partial vector last to acc0 (its lanes only); each accumulator starts at
+    -FLT_MAX and takes `vmaxps(acc, v)`, which returns v where either is NaN; the accumulators join as
+    vmax(vmax(acc0, acc1), vmax(acc2, acc3)) (two or three of them: vmax(acc0, acc1), vmax(vmax(acc0, acc1),
+    acc2)); then the horizontal max pairs lanes l and l^8, l^4, l^2, l^1 in turn, `vmaxps(v[l], v[p])`."""
+    rows, n = flat.shape
+    full, part = divmod(n, 16)
+    runs = full // 4
+    used = 4 if runs else max(full, 1)
+    acc = [np.full((rows, 16), -np.finfo(np.float32).max, np.float32) for _ in range(used)]
+    with np.errstate(invalid="ignore"):
+        for v in range(full):
+            k = v % 4 if v < 4 * runs else v - 4 * runs
+            acc[k] = _vmax(acc[k], flat[:, 16 * v:16 * v + 16])
+        if part:
+            acc[0][:, :part] = _vmax(acc[0][:, :part], flat[:, 16 * full:])
+        if used == 4:
+            m = _vmax(_vmax(acc[0], acc[1]), _vmax(acc[2], acc[3]))
+        else:
+            m = acc[0]
+            for k in range(1, used):
+                m = _vmax(m, acc[k])
         idx = np.arange(16)
         for step in (8, 4, 2, 1):
-            p = lanes[:, idx ^ step]
-            lanes = np.where(np.isnan(lanes) | np.isnan(p), p, np.maximum(lanes, p))
-        m = lanes[:, idx[np.arange(n) % 16]]
-        out = np.isfinite(flat) & np.isfinite(m) & (flat - m > np.float32(88.72283935546875))
-    return out.reshape(a.shape)
+            m = _vmax(m, m[:, idx ^ step])
+    return m
 
 
-def _nan_partners(a: np.ndarray) -> np.ndarray:
-    """The entries oneDNN's softmax also makes NaN in a row holding NaN (observed on TF 2.21's
-    x86-64 wheel; its jit kernel on 16-lane vectors). Its max pass keeps a NaN in a lane of the
-    running max only if it comes from the last vector that pass takes normally (rows up to 32:
-    the last element of each lane, the partial vector included; rows of 33-63: the last whole
-    vector; longer rows: the last vector of the last whole run of four, 4·(n // 64) - 1; later
-    vectors never replace it nor bring one in); its horizontal max
-    then moves a NaN of lane l to lane 15 - l, and every entry of that lane (flat index mod 16)
-    divides by NaN. So softmax([0, 0, nan] * 3) is NaN at 2, 5, 8 and at 7."""
+def _max_pass_nans(a: np.ndarray) -> np.ndarray:
+    """The entries besides the NaNs and +infs themselves that oneDNN's softmax makes NaN in a row holding NaN, from the
+    max it gives each entry's lane (`_lane_max`): (1) where that max is NaN, x - max is NaN (a NaN survives the max
+    pass only from the last vector that pass takes normally, and the horizontal max moves lane l's to lane 15 - l:
+    `softmax([0, 0, nan] * 3)` is NaN at 2, 5, 8 and at 7; the fuzzer's seed 20261130 #12311); (2) where exp(x -
+    max) overflows: an accumulator or lane that met a NaN keeps the value after it, not its max, so an entry far above
+    it is exp = inf, inf · (1 / sum) = NaN (TF 2.21 observed: softmax of 17 entries, NaN at 9 and 100 at 1 is NaN at 1,
+    6 and 9; 5 at 1 only 6 and 9; fz65, the rare-shape fz54b seed 65502 #5; rows of 33 and more through the four
+    accumulators: fix65n, the same seed's float16 [3, 9, 33] softmax)."""
     n = a.shape[-1]
-    nan = np.isnan(a.reshape(-1, n))
-    lanes = np.zeros((nan.shape[0], 16), dtype=bool)
-    if n <= 32:
-        for lane in range(min(n, 16)):
-            lanes[:, lane] = nan[:, lane + 16 * ((n - 1 - lane) // 16)]
-    else:   # the last vector of its four-vector loop, or under 64 the last whole vector
-        w = 4 * (n // 64) - 1 if n >= 64 else n // 16 - 1
-        lanes = nan[:, 16 * w:16 * w + 16]
-    partner = lanes[:, ::-1]
-    return partner[:, np.arange(n) % 16].reshape(a.shape)
+    flat = a.reshape(-1, n).astype(np.float32)
+    with np.errstate(invalid="ignore", over="ignore"):
+        m = _lane_max(flat)[:, np.arange(n) % 16]
+        out = np.isnan(m) | (np.isfinite(flat) & np.isfinite(m) & (flat - m > np.float32(88.72283935546875)))
+    return out.reshape(a.shape)
 
 
 def _log_softmax(a: np.ndarray, lanes: int = 1) -> np.ndarray:
