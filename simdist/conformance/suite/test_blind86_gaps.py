@@ -162,8 +162,10 @@ def _layer_variable_options(tf: Any, mk: Any) -> Any:
     options): trainable False, dtype int32/float64, autocast False, a regularizer, a constraint, a name, string,
     instance and callable initializers; then the layer called under "float32" and "mixed_float16" policies and one
     SGD step of a model around it: which variables are trainable, their names, paths, dtypes and values, the
-    output's dtype, the regularization losses. add_variable is add_weight by another name."""
+    output's dtype, the regularization losses. add_variable is add_weight by another name. (A cleared session
+    first: the variables' paths hold the layers' generated names, counted per name since the last clear.)"""
     keras = tf.keras
+    keras.backend.clear_session()
     L = keras.layers
     out: dict[str, Any] = {}
     for method in ("add_weight", "add_variable"):
