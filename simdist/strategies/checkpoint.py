@@ -86,7 +86,8 @@ def _restore_leaf(saved: dict[str, np.ndarray], key: str, v: Any, path: str,
     arr = saved[key]
     if tuple(arr.shape) != tuple(v.shape.as_list()):
         raise ValueError(f"Checkpoint {path}: {key!r} has shape {list(arr.shape)} in the checkpoint but "
-                         f"{v.shape.as_list()} in the program; nothing was restored")
+                         f"{v.shape.as_list()} in the program; the restore stopped there (values whose checkpoint keys "
+                         f"sort before it were assigned, the rest not)")
     want = _numpy_dtype(v)
     if want is not None and arr.dtype != want:
         # (TF 2.21's RestoreV2 reads the saved dtype and its assign refuses another: InvalidArgumentError, nothing
