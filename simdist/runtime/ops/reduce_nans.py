@@ -19,7 +19,7 @@ import numpy as np
 
 from simdist.runtime.ops.nan_operands import quieted
 
-__all__ = ["row_nans"]
+__all__ = ["complex_row_nans", "row_nans"]
 
 
 def _op(first: np.ndarray, second: np.ndarray) -> np.ndarray:
@@ -80,4 +80,19 @@ def row_nans(x: np.ndarray, res: np.ndarray, lanes: int, product: bool, half: bo
     out = np.array(res, copy=True)
     r = np.nonzero(take)[0]
     out[r] = quieted(x[r, got[r]].astype(out.dtype))
+    return out
+
+
+def complex_row_nans(x: np.ndarray, res: np.ndarray, lanes: int, product: bool) -> np.ndarray:
+    """`row_nans` of a complex Sum (`product` False): Eigen's complex packets add part by part, so each part of the
+    result takes its NaN as a real sum over the rows' parts in the same accumulators, lanes, tree and tail (TF 2.21,
+    fix65c: reduce_sum of complex64 [(inf, -NaN_a), (-inf, NaN_b)] is -NaN + -NaN_a j, the tail's first NaN, and of
+    16 elements the fold's lower lane's)."""
+    if x.dtype.kind != "c" or product:
+        return res
+    part = np.float32 if x.dtype == np.complex64 else np.float64
+    re = row_nans(np.ascontiguousarray(x.real, part), np.ascontiguousarray(res.real, part), lanes, False, False)
+    im = row_nans(np.ascontiguousarray(x.imag, part), np.ascontiguousarray(res.imag, part), lanes, False, False)
+    out = np.empty(res.shape, res.dtype)
+    out.real, out.imag = re, im
     return out
