@@ -290,18 +290,22 @@ def _scalar_div(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def _scalar_mul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """std::complex's operator* of every element (libgcc's __mulsc3/__muldc3)."""
-    from simdist.runtime.ops.complex_mul import annex_g
+    from simdist.runtime.ops.complex_mul import _nan_ordered, annex_g
     ar, ai = _parts(a)
     br, bi = _parts(b)
     with np.errstate(all="ignore"):
         re, im = _ftz(_ftz(ar * br) - _ftz(ai * bi)), _ftz(_ftz(ar * bi) + _ftz(ai * br))
+        nan = np.isnan(re) | np.isnan(im)
+        if nan.any():   # (the NaN parts the tail's instructions pick: complex_mul._nan_ordered, fix65c)
+            ro, io = _nan_ordered(*np.broadcast_arrays(ar, ai, br, bi), np.ones(nan.shape, bool), False)
+            re, im = np.where(np.isnan(re), ro, re), np.where(np.isnan(im), io, im)
         both = np.isnan(re) & np.isnan(im)
         if both.any():   # (element by element, over the broadcast shape: a 0-d one too, fz10 ext seed 93 #189)
             shape = both.shape
             re, im = np.array(re, copy=True).reshape(-1), np.array(im, copy=True).reshape(-1)
             arb, aib, brb, bib = (np.broadcast_to(v, shape).reshape(-1) for v in (ar, ai, br, bi))
             idx = np.flatnonzero(both)
-            re[idx], im[idx] = annex_g(arb[idx], aib[idx], brb[idx], bib[idx])
+            re[idx], im[idx] = annex_g(arb[idx], aib[idx], brb[idx], bib[idx], plain=(re[idx], im[idx]))
             re, im = re.reshape(shape), im.reshape(shape)
     return _join(re, im, a.dtype)
 
