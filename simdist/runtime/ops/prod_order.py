@@ -91,12 +91,9 @@ def _inner_rows(x: np.ndarray, lanes: int, op: Any = np.multiply, scalar_op: Any
                     accs[k] = op(x[:, j + k * lanes:j + (k + 1) * lanes], accs[k])
                 else:
                     accs[k] = op(accs[k], x[:, j + k * lanes:j + (k + 1) * lanes])
-        if cx:   # (complex: the compiled fold, as reduce_nans.py's: (a3 · a2) · (a0 · a1), first operand first)
-            acc = op(op(accs[3], accs[2]), op(accs[0], accs[1]))
-        else:
-            acc = accs[0]
-            for k in (1, 2, 3):
-                acc = op(acc, accs[k])
+        acc = accs[0]
+        for k in (1, 2, 3):   # (complex: a1 · a0, then a2 · that, ...: the values are the same products either way)
+            acc = op(accs[k], acc) if cx else op(acc, accs[k])
         start = end4
     end = (n // lanes) * lanes
     if start <= n - lanes:
