@@ -14830,3 +14830,39 @@ TRAINING_ASWEEP65: list[Mutant] = [
 ]
 TRAINING += TRAINING_ASWEEP65
 CATALOGUE += TRAINING_ASWEEP65
+
+
+# fix65c (sixty-fifth session): complex NaN parts through elementwise ops and reductions (test_bsweep65's complex cases)
+TRAINING_FIX65C: list[Mutant] = [
+    _t("complex-mul-tail-bc-in-source-order", "formula", "simdist/runtime/ops/complex_mul.py",
+       "    bc = np.where(scalar, mul(c, b), mul(b, c))\n", "    bc = mul(b, c)\n",
+       "subtle: the scalar tail's complex product computes the imaginary part's b·c with b first (TF 2.21's tail: "
+       "(1.5 + NaN_b j)(NaN_c + 1.5j) is NaN_c + NaN_c j)"),
+    _t("complex-square-packets-as-mul", "formula", "simdist/runtime/ops/complex_mul.py",
+       "    if square:\n        im = np.where(scalar, im, first_nan(bc + ad, bc, ad))\n", "",
+       "subtle: complex Square's packets take Mul(x, x)'s imaginary NaN (TF 2.21: NaN_a + NaN_b j squared keeps "
+       "NaN_b in the imaginary part in packets)"),
+    _t("complex-rsqrt-sum-nan-one-order", "formula", "simdist/runtime/ops/complex_unary.py",
+       "    s = first_nan(ax + az, az, ax) if x.dtype == np.float32 else first_nan(ax + az, ax, az)\n",
+       "    s = first_nan(ax + az, ax, az)\n",
+       "subtle: complex64 Rsqrt's |x| + |z| keeps x's NaN as complex128's does (TF 2.21: rsqrt(NaN_p + 0j) is "
+       "NaN + -NaN j in complex64, the payload dropped)"),
+    _t("complex-exp-inf-nan-as-glibc", "formula", "simdist/runtime/ops/complex_unary.py",
+       "    hit = (x == np.inf) & ~np.isfinite(y)\n", "    hit = np.zeros(x.shape, bool)\n",
+       "subtle: scalar complex Exp of +inf + NaN j keeps glibc cexp's y - y (TF 2.21: the positive default NaN)"),
+    _t("complex-sum-part-nans-unordered", "formula", "simdist/runtime/ops/sum_order.py",
+       "            return complex_row_nans(x, run(x), lanes, False)\n", "            return run(x)\n",
+       "subtle: a complex Sum's NaN parts as NumPy's additions leave them (TF 2.21: each part's NaN as a real sum's "
+       "accumulators and tail pick it)"),
+    _t("complex-prod-block-acc-first", "formula", "simdist/runtime/ops/prod_order.py",
+       "                    accs[k] = op(x[:, j + k * lanes:j + (k + 1) * lanes], accs[k])\n",
+       "                    accs[k] = op(accs[k], x[:, j + k * lanes:j + (k + 1) * lanes])\n",
+       "subtle: the complex Prod reducer's block products take the accumulator as pmul's first operand (TF 2.21: "
+       "the block's packet first, its NaN kept)"),
+    _t("complex-add-part-nans-numpy", "formula", "simdist/runtime/ops/math.py",
+       "        part = _eigen_nan_choice(fn)   # (each part's NaN of two as a real add's: x86's first operand, fix65c)\n",
+       "        part = fn\n",
+       "subtle: complex Add/Sub's parts take NumPy's NaN of two (TF 2.21: the first operand's, in the tail too)"),
+]
+TRAINING += TRAINING_FIX65C
+CATALOGUE += TRAINING_FIX65C

@@ -49,21 +49,12 @@ def tf_results() -> dict[int, Any]:
     return TABLE.tf_results()
 
 
-def _open(lab: str) -> bool:
-    """complex64 rows of 27: a packet column's NaN sign (TF's -NaN where the textbook product gives +NaN; Eigen's
-    Packet4cf pmul order, not analysed): left open."""
-    return lab.startswith("complex64/27/")
-
-
 @pytest.mark.clause("ops.complex")
 def test_complex_unsorted_segment_prod_rows_as_tf(tf_results: dict[int, Any]) -> None:
-    TABLE.check(tf_results, lambda lab: not _open(lab))
-
-
-@pytest.mark.clause("ops.complex")
-@pytest.mark.xfail(strict=True, reason="complex64 packet products' NaN signs (open, fz64)")
-def test_complex64_packet_nan_signs_open(tf_results: dict[int, Any]) -> None:
-    TABLE.check(tf_results, _open)
+    """Every row's bits, complex64's rows of 27 included: their packet columns' NaN signs were left open by fz64
+    (TF's -NaN where NumPy's textbook product gave +NaN) and follow from Eigen's pmul taking each product's and the
+    addsub's first NaN operand (complex_mul._nan_ordered, fix65c)."""
+    TABLE.check(tf_results, lambda lab: True)
 
 
 if __name__ == "__main__":  # TF worker

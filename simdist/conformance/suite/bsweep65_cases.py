@@ -104,52 +104,21 @@ def attempt(fn: Callable[[], Any]) -> Any:
 
 
 #: simdist's disagreements with TF 2.21 left out of the comparison: program -> case keys (docs/conformance.md,
-#: "Sixty-fifth session ... bsweep65"; /work/wt/bsweep65_logs/diff9.txt and diff10.txt, tf2/tf3.json against sim9/sim10.json):
-#: (1) complex64/complex128 NaN parts: which part's NaN (payload, sign) Eigen's complex Mul/Square/Exp/Expm1/Rsqrt,
-#:     DivNoNan, the x-functions' complex products, traced x · sigmoid(x) and 2 · x keep, and the complex
-#:     Sum/Mean/Prod reductions' NaN order (not analysed in the time);
+#: "Sixty-fifth session ... bsweep65" and "... fix65c"; /work/wt/fix65c_logs/cmp.py against bsweep65's tf2/tf3.json):
+#: (1) complex DivNoNan's packets (6): TF 2.21's complex64/complex128 div_no_nan of (1 + sNaN j) / (0 + inf j) is
+#:     NaN + NaNj with both parts the positive default NaN where Div's packet quotient of the same pair (modelled,
+#:     complex_div._pdiv) keeps the quieted signalling NaN in the real part: the functor's inlined pdiv is compiled
+#:     with another operand order, not derived in the time;
+#: (2) traced complex `x * 2` (4): Grappler's canonicalizer sorts the Mul's inputs by node name, so the Python
+#:     operand's Const "mul/y" comes first (2 · x: NaN_a + NaN_b j stays NaN_a + NaN_b j); simdist gives a Python
+#:     operand's Const no node name (symbolic.optimized_name), so it keeps x · 2;
 #: (float64 Prod of 40 elements and bfloat16 Xlogy of a subnormal x and a negative NaN y, open here before, are
 #: fixed: fix65n, reduce_nans.py's made NaNs and subnormals' `_bf16_x_times`.)
 OPEN: dict[str, tuple[str, ...]] = {
-    'b-binary-complex128': (
-        'add 17 a', 'div_no_nan 16 a', 'div_no_nan 17 a', 'div_no_nan 33 a', 'mul 33 yx', 'mul_no_nan 33 yx',
-        'xlog1py 33', 'xlog1py 33 traced', 'xlog1py 9 yx',
-    ),
-    'b-binary-complex64': (
-        'add 17 a', 'div_no_nan 16 a', 'div_no_nan 17 a', 'div_no_nan 33 a', 'mul 33 yx', 'mul_no_nan 33 yx',
-        'xlog1py 33', 'xlog1py 33 a', 'xlog1py 33 traced',
-    ),
-    'b-reduce': (
-        'mean complex128 16 0', 'mean complex128 16 1', 'mean complex128 17 0', 'mean complex128 17 1',
-        'mean complex128 2 0', 'mean complex128 20 0', 'mean complex128 20 1', 'mean complex128 33 0',
-        'mean complex128 33 1', 'mean complex128 33 traced', 'mean complex128 40 0', 'mean complex128 40 1',
-        'mean complex128 9 1', 'mean complex64 2 0', 'mean complex64 40 0', 'prod complex128 16 0',
-        'prod complex128 16 1', 'prod complex128 17 0', 'prod complex128 17 1', 'prod complex128 20 0',
-        'prod complex128 20 1', 'prod complex128 40 0', 'prod complex128 40 1', 'prod complex128 8 1',
-        'prod complex64 16 0', 'prod complex64 20 0', 'prod complex64 3 0', 'prod complex64 40 0',
-        'prod complex64 7 0', 'prod complex64 7 1', 'sum complex128 16 0',
-        'sum complex128 16 1', 'sum complex128 17 0', 'sum complex128 17 1', 'sum complex128 2 0',
-        'sum complex128 20 0', 'sum complex128 20 1', 'sum complex128 3 1', 'sum complex128 33 0',
-        'sum complex128 33 1', 'sum complex128 33 traced', 'sum complex128 40 0', 'sum complex128 40 1',
-        'sum complex128 8 1', 'sum complex128 9 0', 'sum complex128 9 1', 'sum complex128 9 traced',
-        'sum complex64 16 0', 'sum complex64 2 0', 'sum complex64 3 0', 'sum complex64 3 1', 'sum complex64 33 1',
-        'sum complex64 40 0',
-    ),
-    'b-unary-complex128': (
-        'exp 0-d 2',
-        'exp 16', 'exp 16 a', 'exp 17', 'exp 17 a', 'exp 33', 'exp 33 a', 'exp 33 traced', 'exp 7 a', 'exp 8 a',
-        'exp 9', 'exp 9 a', 'exp 9 traced', 'expm1 17 a', 'rsqrt 17 a', 'rsqrt 33', 'rsqrt 33 traced',
-        'silu 33 traced', 'silu 9 traced', 'square 16', 'square 33', 'square 33 a', 'square 33 traced', 'square 9',
-        'square 9 traced', 'x*2 33 traced', 'x*2 9 traced', 'x*x 33 traced', 'x*x 9 traced',
-    ),
-    'b-unary-complex64': (
-        'exp 0-d 2', 'rsqrt 0-d 0',
-        'exp 7 a', 'exp 9', 'exp 9 traced', 'expm1 17 a', 'rsqrt 1 a', 'rsqrt 16', 'rsqrt 16 a', 'rsqrt 17',
-        'rsqrt 17 a', 'rsqrt 33', 'rsqrt 33 a', 'rsqrt 33 traced', 'rsqrt 7', 'rsqrt 7 a', 'rsqrt 8', 'rsqrt 8 a',
-        'rsqrt 9', 'rsqrt 9 a', 'rsqrt 9 traced', 'silu 33 traced', 'silu 9 traced', 'square 16', 'square 33',
-        'square 33 a', 'square 33 traced', 'square 9', 'square 9 traced', 'x*2 33 traced', 'x*2 9 traced',
-        'x*x 33 traced', 'x*x 9 traced',
-    ),
+    'b-binary-complex128': ('div_no_nan 16 a', 'div_no_nan 17 a', 'div_no_nan 33 a'),
+    'b-binary-complex64': ('div_no_nan 16 a', 'div_no_nan 17 a', 'div_no_nan 33 a'),
+    'b-unary-complex128': ('x*2 33 traced', 'x*2 9 traced'),
+    'b-unary-complex64': ('x*2 33 traced', 'x*2 9 traced'),
 }
 
 

@@ -22,27 +22,50 @@ def _ftz(v: np.ndarray) -> np.ndarray:
         return np.where(np.abs(v) < np.finfo(v.dtype).tiny, v * v.dtype.type(0), v)
 
 
-def multiply(x: np.ndarray, y: np.ndarray, packets: bool = True, scalar_at: np.ndarray | None = None) -> np.ndarray:
+def _nan_ordered(a: np.ndarray, b: np.ndarray, c: np.ndarray, d: np.ndarray, scalar: np.ndarray,
+                 square: bool) -> tuple[np.ndarray, np.ndarray]:
+    """(ac - bd, ad + bc) with each NaN part the one x86's instructions return, each product, sum and difference
+    taking its first NaN operand (quieted): in packets Eigen's pmul (dup(re x) · y, then dup(im x) · swapped y, the
+    two joined by addsub: a, c, b, d for the real part, a, d, b, c for the imaginary), Square's packets the
+    imaginary part's b before a; in the scalar tail (`scalar`) std::complex's product whose imaginary part's b·c is
+    computed c·b (TF 2.21, fix65c: the tail's (1.5 + NaN_b j)(NaN_c + 1.5j) is NaN_c + NaN_c j, a packet's
+    NaN_c + NaN_b j; Square's packets of NaN_a + NaN_b j are NaN_a + NaN_b j, its tail NaN_a + NaN_a j)."""
+    from simdist.runtime.ops.nan_operands import first_nan
+
+    def mul(u: np.ndarray, v: np.ndarray) -> np.ndarray:
+        return first_nan(u * v, u, v)
+    ac, bd, ad = mul(a, c), mul(b, d), mul(a, d)
+    bc = np.where(scalar, mul(c, b), mul(b, c))
+    re = first_nan(ac - bd, ac, bd)
+    im = first_nan(ad + bc, ad, bc)
+    if square:
+        im = np.where(scalar, im, first_nan(bc + ad, bc, ad))
+    return re, im
+
+
+def multiply(x: np.ndarray, y: np.ndarray, packets: bool = True, scalar_at: np.ndarray | None = None,
+             square: bool = False) -> np.ndarray:
     """x * y of complex arrays of one dtype (broadcast), as TF's kernel (packets=False: every
     element the scalar operator*, Annex G's recovery included; `scalar_at`, a bool array of the
     broadcast shape, says which elements are scalars where the flat order's packets do not apply,
-    e.g. under a reduction: reduce_packets.py)."""
+    e.g. under a reduction: reduce_packets.py; `square`: Square's kernel, x the same as y). A NaN part is the
+    one the CPU's instructions pick (`_nan_ordered`), not NumPy's."""
     xb, yb = np.broadcast_arrays(x, y)
     part = np.float32 if x.dtype == np.complex64 else np.float64
     a, b = _ftz(xb.real.astype(part)).ravel(), _ftz(xb.imag.astype(part)).ravel()
     c, d = _ftz(yb.real.astype(part)).ravel(), _ftz(yb.imag.astype(part)).ravel()
     with np.errstate(all="ignore"):
-        re, im = a * c - b * d, a * d + b * c
         p = _LANES[x.dtype]
-        k = (re.size // p) * p if packets else 0
-        both = np.isnan(re) & np.isnan(im)
+        k = (a.size // p) * p if packets else 0
         if scalar_at is not None:
-            both &= np.broadcast_to(scalar_at, xb.shape).ravel()
+            scalar = np.broadcast_to(scalar_at, xb.shape).ravel()
         else:
-            both[:k] = False
+            scalar = np.arange(a.size) >= k
+        re, im = _nan_ordered(a, b, c, d, scalar, square)
+        both = np.isnan(re) & np.isnan(im) & scalar
         idx = np.flatnonzero(both)
         if idx.size:
-            re[idx], im[idx] = annex_g(a[idx], b[idx], c[idx], d[idx])
+            re[idx], im[idx] = annex_g(a[idx], b[idx], c[idx], d[idx], plain=(re[idx], im[idx]))
     out = np.empty(xb.shape, x.dtype)
     out.real, out.imag = _ftz(re).reshape(xb.shape), _ftz(im).reshape(xb.shape)
     return out
@@ -72,9 +95,11 @@ def _annex_g(a: np.floating, b: np.floating, c: np.floating, d: np.floating) -> 
     return t(a * c - b * d), t(a * d + b * c)
 
 
-def annex_g(a: np.ndarray, b: np.ndarray, c: np.ndarray, d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def annex_g(a: np.ndarray, b: np.ndarray, c: np.ndarray, d: np.ndarray,
+            plain: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """`_annex_g` element-wise over arrays of one float dtype: the same steps as masks (an element each step
-    leaves alone keeps its value), so the same bits. (The per-element loop was 9.7 s of a 121 s profile of the
+    leaves alone keeps its value), so the same bits; `plain`, the product's parts as computed (NaNs in the CPU's
+    order), is returned where no infinity is recovered. (The per-element loop was 9.7 s of a 121 s profile of the
     suite's gradient-edge tests, which multiply NaN and infinite parts by the thousand; 2026-12-05.)"""
     t = a.dtype.type
     one, zero, inf = t(1), t(0), t(np.inf)
@@ -96,6 +121,8 @@ def annex_g(a: np.ndarray, b: np.ndarray, c: np.ndarray, d: np.ndarray) -> tuple
         a, b, c, d = (nan_to_zero(v, third) for v in (a, b, c, d))
         recalc = first | second | third
         re, im = a * c - b * d, a * d + b * c
+        if plain is not None:
+            re, im = np.where(recalc, re, plain[0]), np.where(recalc, im, plain[1])
         return np.where(recalc, inf * re, re).astype(a.dtype), np.where(recalc, inf * im, im).astype(a.dtype)
 
 

@@ -143,15 +143,24 @@ def _sqrt(z: np.ndarray) -> np.ndarray:
 
 
 def _rsqrt(z: np.ndarray) -> np.ndarray:
+    """complex_rsqrt per element, each NaN part the one x86's instructions return (nan_operands.first_nan):
+    |z| (Eigen's hypot) is the positive default NaN where a part is a NaN, and w = sqrt((|x| + |z|) / 2) takes |z|'s
+    NaN in complex64 but |x|'s in complex128 (the compiled sum's operand order: TF 2.21, fix65c: rsqrt of
+    NaN_p + 0j is NaN + -NaNj in complex64, NaN_p + -NaN_p j in complex128, packets and tail alike); the quotients
+    take their numerator's NaN first."""
+    from simdist.runtime.ops.nan_operands import first_nan
     x, y = _parts(z)
     t = x.dtype.type
     az = _hypot(x, y)
-    w = _ftz(np.sqrt(_ftz(t(0.5) * _ftz(np.abs(x) + az))))
-    woz = _ftz(w / az)
+    ax, ay = np.abs(x), np.abs(y)
+    s = first_nan(ax + az, az, ax) if x.dtype == np.float32 else first_nan(ax + az, ax, az)
+    w = _ftz(first_nan(np.sqrt(_ftz(t(0.5) * _ftz(s))), s))
+    woz = _ftz(first_nan(w / az, w, az))
     swoz = np.where(y < 0, woz, -woz)
-    den = _ftz(_ftz(t(2) * w) * az)
-    re = np.where(x == 0, woz, np.where(x > 0, woz, _ftz(np.abs(y) / den)))
-    im = np.where(x == 0, swoz, np.where(x > 0, _ftz(-y / den), swoz))
+    w2 = first_nan(t(2) * w, w)
+    den = _ftz(first_nan(_ftz(w2) * az, w2, az))
+    re = np.where(x == 0, woz, np.where(x > 0, woz, _ftz(first_nan(ay / den, ay, den))))
+    im = np.where(x == 0, swoz, np.where(x > 0, _ftz(first_nan(-y / den, -y, den)), swoz))
     inf = np.isinf(x) | np.isinf(y)
     re, im = np.where(inf, t(0), re), np.where(inf, t(0), im)
     zero = az == 0
@@ -220,6 +229,18 @@ def _log(z: np.ndarray) -> np.ndarray:
     return _join(re.reshape(z.shape), im.reshape(z.shape), z.dtype)
 
 
+def _exp(z: np.ndarray) -> np.ndarray:
+    """std::exp of std::complex per element (glibc's cexp under DAZ/FTZ), but +inf + NaNj and +inf ± infj are
+    inf + NaNj with the positive default NaN (TF 2.21, fix65c: complex64 and complex128 alike, where glibc's cexp
+    returns y - y, the NaN's payload or inf - inf's negative NaN)."""
+    w = _glibc("cexp", np.exp)(z)
+    x, y = _parts(z)
+    hit = (x == np.inf) & ~np.isfinite(y)
+    if hit.any():
+        w = np.where(hit, _join(np.full(x.shape, np.inf, x.dtype), np.full(x.shape, np.nan, x.dtype), z.dtype), w)
+    return w
+
+
 def _glibc(name: str, fn: Callable[[np.ndarray], np.ndarray]) -> Callable[[np.ndarray], np.ndarray]:
     """glibc's complex function `name` ("catan") run under the MXCSR's DAZ/FTZ bits as TF's threads run it
     (flush_mode.py); without the C library, NumPy's `fn` on the parts read under DAZ, flushed."""
@@ -240,12 +261,15 @@ def _expm1(z: np.ndarray) -> np.ndarray:
     t = x.dtype.type
     if not x.size:
         return z.copy()
+    from simdist.runtime.ops.nan_operands import first_nan as nan1   # (each step's first NaN operand, as x86's)
     erm1 = _ftz(_scalar("expm1", x))
-    er = _ftz(erm1 + t(1))
+    er = _ftz(nan1(erm1 + t(1), erm1))
     s2 = _ftz(_scalar("sin", _ftz(y / t(2))))
     s2 = _ftz(s2 * s2)
     s = _ftz(_scalar("sin", y))
-    return _join(_ftz(erm1 - _ftz(_ftz(t(2) * er) * s2)), _ftz(er * s), z.dtype)
+    er2 = nan1(_ftz(t(2) * er), er)
+    prod = nan1(_ftz(er2 * s2), er2, s2)
+    return _join(_ftz(nan1(erm1 - prod, erm1, prod)), _ftz(nan1(er * s, er, s)), z.dtype)
 
 
 def _eq(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -266,18 +290,22 @@ def _scalar_div(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def _scalar_mul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """std::complex's operator* of every element (libgcc's __mulsc3/__muldc3)."""
-    from simdist.runtime.ops.complex_mul import annex_g
+    from simdist.runtime.ops.complex_mul import _nan_ordered, annex_g
     ar, ai = _parts(a)
     br, bi = _parts(b)
     with np.errstate(all="ignore"):
         re, im = _ftz(_ftz(ar * br) - _ftz(ai * bi)), _ftz(_ftz(ar * bi) + _ftz(ai * br))
+        nan = np.isnan(re) | np.isnan(im)
+        if nan.any():   # (the NaN parts the tail's instructions pick: complex_mul._nan_ordered, fix65c)
+            ro, io = _nan_ordered(*np.broadcast_arrays(ar, ai, br, bi), np.ones(nan.shape, bool), False)
+            re, im = np.where(np.isnan(re), ro, re), np.where(np.isnan(im), io, im)
         both = np.isnan(re) & np.isnan(im)
         if both.any():   # (element by element, over the broadcast shape: a 0-d one too, fz10 ext seed 93 #189)
             shape = both.shape
             re, im = np.array(re, copy=True).reshape(-1), np.array(im, copy=True).reshape(-1)
             arb, aib, brb, bib = (np.broadcast_to(v, shape).reshape(-1) for v in (ar, ai, br, bi))
             idx = np.flatnonzero(both)
-            re[idx], im[idx] = annex_g(arb[idx], aib[idx], brb[idx], bib[idx])
+            re[idx], im[idx] = annex_g(arb[idx], aib[idx], brb[idx], bib[idx], plain=(re[idx], im[idx]))
             re, im = re.reshape(shape), im.reshape(shape)
     return _join(re, im, a.dtype)
 
@@ -307,7 +335,7 @@ def _sigmoid(z: np.ndarray) -> np.ndarray:
 
 KERNELS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "Sqrt": _packets(_psqrt, _sqrt, _LOG_LANES), "Rsqrt": _rsqrt, "Log": _log, "Expm1": _expm1, "Log1p": _log1p, "Sigmoid": _sigmoid,
-    "Exp": _packets(_pexp, _glibc("cexp", np.exp), {"complex64": 4}), "Sin": _glibc("csin", np.sin),
+    "Exp": _packets(_pexp, _exp, {"complex64": 4}), "Sin": _glibc("csin", np.sin),
     "Cos": _glibc("ccos", np.cos), "Tan": _glibc("ctan", np.tan), "Sinh": _glibc("csinh", np.sinh),
     "Cosh": _glibc("ccosh", np.cosh), "Tanh": _glibc("ctanh", np.tanh), "Asin": _glibc("casin", np.arcsin),
     "Acos": _glibc("cacos", np.arccos), "Atan": _glibc("catan", np.arctan), "Asinh": _glibc("casinh", np.arcsinh),

@@ -47,6 +47,7 @@ __all__ = ["install", "enabled", "set_enabled", "pad_removed", "finished_phases"
 enabled = os.environ.get("SIMDIST_GRAPPLER", "1") != "0"
 
 _FLOATS = (dtypes.float16, dtypes.bfloat16, dtypes.float32, dtypes.float64)
+_COMPLEX = (dtypes.complex64, dtypes.complex128)   # (canonical operand order: `x * 2` of complex x is 2 * x traced)
 
 
 def _options() -> dict:
@@ -1090,8 +1091,21 @@ def _finished_mul(view: Any, i: int) -> Tensor | None:
         # unsigned integers (InvalidArgumentError); its values are the product's (esweep63, e-gr-square-diff)
         _finishing("arithmetic_optimization", lambda rec, tensors, attrs: _square_rule(rec, tensors[:1], attrs))(
             view, i)
+        sq = _finishing("arithmetic_optimization", _complex_square)(view, i)
+        if sq is not None:
+            return sq
     with np.errstate(all="ignore"):
         return _min_broadcasts(view, i)
+
+
+def _complex_square(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
+    """ReplaceMulWithSquare's values for complex d: Mul(d, d) runs Square's kernel, whose packets' imaginary NaN is
+    the imaginary part's where Mul's is the real part's (complex_mul `square`; TF 2.21, fix65c: `x * x` of
+    NaN_a + NaN_b j in a tf.function is NaN_a + NaN_b j, eagerly NaN_a + NaN_a j)."""
+    from simdist.runtime.ops import dispatch, unary
+    if not tensors[0].dtype.is_complex:
+        return None
+    return dispatch.execute(unary.SQUARE, tensors[:1])   # type: ignore[no-any-return]
 
 
 def _mul_rules(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
@@ -1475,7 +1489,7 @@ def _sorted_operands(rec: Any, op: Any, tensors: Any, attrs: Any, finished: bool
         # replicas only where every replica's ops take their inputs alike: tests/runtime/test_replica_fusion.py)
         return None
     x, y = tensors
-    if x is y or x.dtype not in _FLOATS or y.dtype not in _FLOATS:
+    if x is y or x.dtype not in _FLOATS + _COMPLEX or y.dtype not in _FLOATS + _COMPLEX:
         return None
     nx, ny = symbolic.optimized_name(x), symbolic.optimized_name(y)
     if nx is None or ny is None or not ny < nx:

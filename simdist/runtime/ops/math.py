@@ -171,16 +171,20 @@ def _numeric(name: str) -> Any:
 
 def _parts_daz(fn: Any) -> Any:
     """fn (np.add, np.subtract); complex operands part by part under DAZ/FTZ, as Eigen's padd/psub
-    on the parts (`(1e-40 + 2j) + 0` is 0 + 2j in complex64; fz6 ext seeds 71-73)."""
+    on the parts (`(1e-40 + 2j) + 0` is 0 + 2j in complex64; fz6 ext seeds 71-73), each part's NaN of two as a real
+    Add's (`_eigen_nan_choice`: TF 2.21's complex64 (NaN_a + NaN_b j) + (NaN_c + infj) is NaN_a + NaN_b j in the
+    tail too, fix65c)."""
     def kernel(x: np.ndarray, y: np.ndarray) -> np.ndarray:
         if x.dtype.kind != "c":
             return fn(x, y)
         from simdist.runtime.ops.complex_mul import _ftz
         xb, yb = np.broadcast_arrays(x, y)
         out = np.empty(xb.shape, np.result_type(x, y))
+        part = _eigen_nan_choice(fn)   # (each part's NaN of two as a real add's: x86's first operand, fix65c)
+        x, y = np.asarray(x), np.asarray(y)
         with np.errstate(invalid="ignore", over="ignore"):
-            out.real = _ftz(fn(_ftz(np.asarray(xb.real)), _ftz(np.asarray(yb.real))))
-            out.imag = _ftz(fn(_ftz(np.asarray(xb.imag)), _ftz(np.asarray(yb.imag))))
+            out.real = _ftz(part(_ftz(np.ascontiguousarray(x.real)), _ftz(np.ascontiguousarray(y.real))))
+            out.imag = _ftz(part(_ftz(np.ascontiguousarray(x.imag)), _ftz(np.ascontiguousarray(y.imag))))
         return out
     kernel.__name__ = fn.__name__
     return kernel

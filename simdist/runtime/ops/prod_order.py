@@ -35,13 +35,18 @@ _LANES = {"float32": 8, "float64": 4, "float16": 8, "bfloat16": 8, "complex64": 
 _MAX_SIZE = 1 << 17
 
 
-def complex_multiply(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+def complex_multiply(a: np.ndarray, b: np.ndarray, scalar: bool = False) -> np.ndarray:
     """a * b of complex arrays with each product rounded, as Eigen's complex pmul (mul, mul,
-    addsub: no fused multiply-add, which NumPy's complex loop uses), parts under DAZ/FTZ."""
-    from simdist.runtime.ops.complex_mul import _ftz
-    ar, ai, br, bi = (_ftz(np.asarray(v)) for v in (a.real, a.imag, b.real, b.imag))
+    addsub: no fused multiply-add, which NumPy's complex loop uses), parts under DAZ/FTZ; a NaN part the one the
+    CPU's instructions pick (complex_mul._nan_ordered: the packets' order, `scalar` the tail's)."""
+    from simdist.runtime.ops.complex_mul import _ftz, _nan_ordered
+    ar, ai, br, bi = np.broadcast_arrays(*(_ftz(np.asarray(v)) for v in (a.real, a.imag, b.real, b.imag)))
     re = _ftz(_ftz(ar * br) - _ftz(ai * bi))
     im = _ftz(_ftz(ar * bi) + _ftz(ai * br))
+    nan = np.isnan(re) | np.isnan(im)
+    if nan.any():   # (NaN-ness does not depend on the flushes: the ordered parts' NaNs replace NumPy's)
+        ro, io = _nan_ordered(ar, ai, br, bi, np.full(re.shape, scalar), False)
+        re, im = np.where(np.isnan(re), ro, re), np.where(np.isnan(im), io, im)
     out = np.empty(np.broadcast_shapes(np.shape(a), np.shape(b)), np.result_type(a, b))
     out.real, out.imag = re, im
     return out
@@ -50,15 +55,17 @@ def complex_multiply(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 def complex_multiply_scalar(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """a * b element by element as std::complex's operator* (libgcc's __mulsc3/__muldc3: Annex G's
     recovery of a NaN + NaNj product), parts under DAZ/FTZ: the reducer's scalar steps."""
-    from simdist.runtime.ops.complex_mul import _annex_g, _ftz
-    out = complex_multiply(a, b)
+    from simdist.runtime.ops.complex_mul import _ftz, annex_g
+    out = complex_multiply(a, b, scalar=True)
     both = np.isnan(out.real) & np.isnan(out.imag)
     if both.any():
         ab, bb = np.broadcast_arrays(a, b)
-        for i in zip(*np.nonzero(both)):
-            parts = [_ftz(np.asarray(v))[()] for v in (ab[i].real, ab[i].imag, bb[i].real, bb[i].imag)]
-            re, im = _annex_g(*parts)
-            out[i] = complex(re, im)
+        idx = np.nonzero(both)
+        parts = [_ftz(np.asarray(v)) for v in (ab[idx].real, ab[idx].imag, bb[idx].real, bb[idx].imag)]
+        re, im = annex_g(*parts, plain=(out.real[idx], out.imag[idx]))
+        o = out[idx]
+        o.real, o.imag = re, im
+        out[idx] = o
     return out
 
 
@@ -74,15 +81,19 @@ def _inner_rows(x: np.ndarray, lanes: int, op: Any = np.multiply, scalar_op: Any
     start = 0
     unit = 0 if op is np.add else 1
     acc = np.full((rows, lanes), unit, x.dtype)
+    cx = x.dtype.kind == "c" and op is not np.add
     if n >= 4 * lanes:
         end4 = (n // (4 * lanes)) * 4 * lanes
         accs = [acc.copy() for _ in range(4)]
         for j in range(0, end4, 4 * lanes):
             for k in range(4):
-                accs[k] = op(accs[k], x[:, j + k * lanes:j + (k + 1) * lanes])
+                if cx:   # (complex: the block's packet is pmul's first operand, TF 2.21's NaN order, fix65c)
+                    accs[k] = op(x[:, j + k * lanes:j + (k + 1) * lanes], accs[k])
+                else:
+                    accs[k] = op(accs[k], x[:, j + k * lanes:j + (k + 1) * lanes])
         acc = accs[0]
-        for k in (1, 2, 3):
-            acc = op(acc, accs[k])
+        for k in (1, 2, 3):   # (complex: a1 · a0, then a2 · that, ...: the values are the same products either way)
+            acc = op(accs[k], acc) if cx else op(acc, accs[k])
         start = end4
     end = (n // lanes) * lanes
     if start <= n - lanes:

@@ -25,7 +25,7 @@ import numpy as np
 
 from simdist.runtime.ops.nan_operands import quieted
 
-__all__ = ["row_nans"]
+__all__ = ["complex_row_nans", "row_nans"]
 
 
 _MADE = -2   # the id of a NaN a step makes from numbers
@@ -100,4 +100,83 @@ def row_nans(x: np.ndarray, res: np.ndarray, lanes: int, product: bool, half: bo
     r = np.nonzero(take & (gi >= 0))[0]
     out[r] = quieted(src[r, gi[r]].astype(out.dtype))
     out[take & (gi == _MADE)] = -np.array(np.nan, out.dtype)
+    return out
+
+
+def _tracked_sum_nans(x: np.ndarray, lanes: int) -> np.ndarray:
+    """For rows x [R, n] of a real part summed in `row_nans`'s order (four accumulators over the blocks, the
+    (a3 + a2) + (a0 + a1) fold, the remaining packets, the lanes' halving tree, the tail, packets + tail), each row's
+    NaN source: an element index (its NaN survives), -2 (a NaN made by inf - inf, or an overflow then inf - inf,
+    before any operand NaN reached it: x86's default NaN then propagates as the first operand) or -1 (no NaN)."""
+    rows, n = x.shape
+    isn = np.isnan(x)
+    src = np.where(isn, np.arange(n), -1)
+    val = np.where(isn, 0, x)
+
+    def add(a: tuple, b: tuple) -> tuple:
+        (va, sa), (vb, sb) = a, b
+        with np.errstate(all="ignore"):
+            v = va + vb
+        s = np.where(sa != -1, sa, np.where(sb != -1, sb, np.where(np.isnan(v), -2, -1)))
+        return np.where(np.isnan(v), 0, v), s
+
+    blocks = n // (4 * lanes)
+    b4 = blocks * 4 * lanes
+    end = (n // lanes) * lanes
+
+    def packet(j: int) -> tuple:
+        return val[:, j:j + lanes], src[:, j:j + lanes]
+    pk = None
+    if blocks:
+        accs = [packet(k * lanes) for k in range(4)]
+        for blk in range(1, blocks):
+            accs = [add(accs[k], packet(blk * 4 * lanes + k * lanes)) for k in range(4)]
+        pk = add(add(accs[3], accs[2]), add(accs[0], accs[1]))
+    for j in range(b4, end, lanes):
+        pk = packet(j) if pk is None else add(pk, packet(j))
+    if pk is not None:
+        while pk[0].shape[1] > 1:
+            h = pk[0].shape[1] // 2
+            pk = add((pk[0][:, :h], pk[1][:, :h]), (pk[0][:, h:], pk[1][:, h:]))
+        pk = (pk[0][:, 0], pk[1][:, 0])
+    tail = None
+    for j in range(end, n):
+        t = (val[:, j], src[:, j])
+        tail = t if tail is None else add(tail, t)
+    if pk is None:
+        got = tail
+    elif tail is None:
+        got = pk
+    else:
+        got = add(pk, tail)
+    return got[1] if got is not None else np.full(rows, -1)
+
+
+def _part_nans(x: np.ndarray, res: np.ndarray, lanes: int) -> np.ndarray:
+    """res [R] (a real part's sums) with each NaN set by `_tracked_sum_nans`: the surviving input NaN quieted, or
+    the negative default NaN of an invalid addition."""
+    nan = np.isnan(res)
+    if not nan.any():
+        return res
+    got = _tracked_sum_nans(x, lanes)
+    out = np.array(res, copy=True)
+    r = np.nonzero(nan & (got >= 0))[0]
+    out[r] = quieted(x[r, got[r]].astype(out.dtype))
+    out[nan & (got == -2)] = -np.array(np.nan, out.dtype)
+    return out
+
+
+def complex_row_nans(x: np.ndarray, res: np.ndarray, lanes: int, product: bool) -> np.ndarray:
+    """`row_nans` of a complex Sum (`product` False): Eigen's complex packets add part by part, so each part of the
+    result takes its NaN as a real sum over the rows' parts in the same accumulators, lanes, tree and tail, a NaN
+    made by inf - inf before an operand NaN arrives included (`_tracked_sum_nans`; TF 2.21, fix65c: reduce_sum of
+    complex64 [(inf, -NaN_a), (-inf, NaN_b)] is -NaN + -NaN_a j, the tail's first NaN, and of 16 elements the
+    fold's lower lane's)."""
+    if x.dtype.kind != "c" or product:
+        return res
+    part = np.float32 if x.dtype == np.complex64 else np.float64
+    re = _part_nans(np.ascontiguousarray(x.real, part), np.ascontiguousarray(res.real, part), lanes)
+    im = _part_nans(np.ascontiguousarray(x.imag, part), np.ascontiguousarray(res.imag, part), lanes)
+    out = np.empty(res.shape, res.dtype)
+    out.real, out.imag = re, im
     return out

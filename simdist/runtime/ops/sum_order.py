@@ -39,7 +39,7 @@ import numpy as np
 
 from simdist.runtime import dtypes
 from simdist.runtime.ops.minmax_zeros import _collapse, _packet_outputs
-from simdist.runtime.ops.reduce_nans import row_nans
+from simdist.runtime.ops.reduce_nans import complex_row_nans, row_nans
 
 __all__ = ["eigen_order_sum", "full_limit", "LANES", "LEAF"]
 
@@ -138,6 +138,8 @@ def _leaf_plan(rows: int, n: int, lanes: int, dtype: np.dtype) -> Callable[[np.n
         run = lambda x: _tail(x[:, end:]) + packets_sum(x)
 
     def with_nans(x: np.ndarray) -> np.ndarray:   # (which NaN of several: reduce_nans.py)
+        if x.dtype.kind == "c":   # (a complex packet adds its parts as lanes: each part's NaN as a real sum's)
+            return complex_row_nans(x, run(x), lanes, False)
         return row_nans(x, run(x), lanes, False, half)
     return with_nans
 

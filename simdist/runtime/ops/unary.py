@@ -188,11 +188,12 @@ eigen_exp = _exp
 EXP = unary("Exp", bf16_packets(complex_unary.kernel("Exp", _exp)), _rule("Exp", _FLOAT_C))
 LOG = unary("Log", complex_unary.kernel("Log", _quiet(_log)), _rule("Log", _FLOAT_C))
 def _square(a: np.ndarray) -> np.ndarray:
-    """np.square; complex as TF's scalar_square_op, a * a with Mul's kernel (complex_mul.py); bfloat16's NaN as its
+    """np.square; complex as TF's scalar_square_op, a * a with Mul's kernel (complex_mul.py, its packets' imaginary NaN
+    Square's); bfloat16's NaN as its
     tail's a * a (x86's mulss: a's sign) and its packets' 0x7fc0 (bf16_packets)."""
     if a.dtype.kind == "c":
         from simdist.runtime.ops import complex_mul
-        return complex_mul.multiply(a, a)
+        return complex_mul.multiply(a, a, square=True)
     out = np.square(a)
     if a.dtype.name == "bfloat16" and out.size:
         nan = np.isnan(a)
