@@ -54,8 +54,9 @@ def _as_spec(value: Any, spec: Any, args: tuple, kwargs: dict, signature: str | 
     if t.dtype != spec.dtype or not spec.shape.is_compatible_with(t.shape):
         raise _fail(f"Can not cast {_spec_text(t.shape, t.dtype)} to {_spec_text(spec.shape, spec.dtype)}",
                     args, kwargs, signature)
-    if not isinstance(value, Tensor) and hasattr(value, "_as_tensor"):
-        return value      # (a Variable: passed as it is)
+    # (a Variable is read at the call: TF 2.21 traces an input_signature function on its specs' placeholders, so the
+    # Python sees a tensor of the spec, never the variable (no `assign` on it), and every variable of the spec runs
+    # the one trace; clause function.input-signature)
     # (its dimensions the spec leaves unknown, unknown to the graph: runtime/ops/static_shapes.py)
     from simdist.runtime.ops import static_shapes
     return static_shapes.argument(t, spec.shape)
