@@ -34,10 +34,11 @@ def call_key(fn: Any, signature: Any, args: tuple, kwargs: dict) -> Any:
     # then the **kwargs items sorted by name: function_type.py `canonicalize_to_monomorphic`; the order is what
     # reduce_retracing's relaxation walks, `call_supertype`)
     extra: Any = ()
-    for p in bound.signature.parameters.values():
-        if p.kind is p.VAR_KEYWORD:
-            extra = bound.arguments.get(p.name, ())
     kw = bound.kwargs
+    if kw:
+        for p in bound.signature.parameters.values():
+            if p.kind is p.VAR_KEYWORD:
+                extra = bound.arguments.get(p.name, ())
     return (tuple(_key(a) for a in bound.args),
             tuple((k, _key(kw[k])) for k in kw if k not in extra) + tuple((k, _key(kw[k])) for k in sorted(extra)))
 
