@@ -27,9 +27,9 @@ def call_key(fn: Any, signature: Any, args: tuple, kwargs: dict) -> Any:
         return ("signature",)
     try:
         bound = inspect.signature(fn).bind(*args, **kwargs)
+        bound.apply_defaults()
     except (TypeError, ValueError):
         return (tuple(_key(a) for a in args), tuple((k, _key(kwargs[k])) for k in sorted(kwargs)))
-    bound.apply_defaults()
     # (TF's monomorphic FunctionType lays the keyword parameters out as the signature orders its keyword-only ones,
     # then the **kwargs items sorted by name: function_type.py `canonicalize_to_monomorphic`; the order is what
     # reduce_retracing's relaxation walks, `call_supertype`)
