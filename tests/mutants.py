@@ -14753,6 +14753,13 @@ TRAINING_FIX65T: list[Mutant] = [
        "    # (a Variable is read at the call: TF 2.21 traces",
        "mainstream: a tf.Variable passed for an input_signature's TensorSpec reaches the Python as the variable (it "
        "can be assigned; a second variable runs the Python again); TF 2.21's trace sees the spec's placeholder"),
+    _t("signature-spec-defaults-unconverted", "dtype", "simdist/tf/_signature.py",
+       "        if i < len(args) or p.name in kwargs or p.default is p.empty or not isinstance(specs[i], TensorSpec):\n"
+       "            continue\n",
+       "        continue\n",
+       "mainstream: a parameter an input_signature's TensorSpec covers, left out of the call, reaches the Python as its "
+       "default (a Python value, None, a tuple) and the call runs the Python again; TF 2.21 casts the default to the "
+       "spec (a tensor in the one trace, TypeError when the spec refuses it)"),
 ]
 TRAINING += TRAINING_FIX65T
 CATALOGUE += TRAINING_FIX65T

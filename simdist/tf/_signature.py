@@ -176,6 +176,17 @@ def bind(fn: Callable[..., Any], signature: Any, args: tuple, kwargs: dict, ftyp
             out_args[i] = _as_nested(v, specs[i], args, kwargs, text)
     out_kwargs = dict(kwargs)
     names = [p.name for p in params]
+    # (a parameter a TensorSpec covers that the call leaves out: TF 2.21 binds its default and casts it to the spec as
+    # any argument (function_type_utils canonicalization, then the FunctionType's cast), so the Python sees a tensor of
+    # the spec in the one trace, and a default the spec refuses (None, another shape) is the call's TypeError)
+    for i, p in enumerate(params[:len(specs)]):
+        if i < len(args) or p.name in kwargs or p.default is p.empty or not isinstance(specs[i], TensorSpec):
+            continue
+        value = _as_spec(p.default, specs[i], args, kwargs, text)
+        if i == len(out_args):
+            out_args.append(value)
+        else:
+            out_kwargs[p.name] = value
     for k, v in kwargs.items():
         i = names.index(k) if k in names else -1
         if 0 <= i < len(specs) and isinstance(specs[i], TensorSpec):

@@ -56,7 +56,8 @@ REF = RecordedPrograms(PATH, host_dependent=(), recording_host=avx512_with_onedn
 #:     concrete shape), a Variable argument other than the first of its spec without a signature (simdist's
 #:     recording captures the variable itself) (function.trace-once, "Differences"; asweep61's OPEN (4)); the values
 #:     and experimental_get_tracing_count agree. (fix65t: a Variable under an input_signature's TensorSpec is read
-#:     at the call, as TF's trace sees only the spec's placeholder, so its second variable no longer re-runs it;)
+#:     at the call, as TF's trace sees only the spec's placeholder, so its second variable no longer re-runs it; a
+#:     covered parameter the call leaves out gets its default cast to the spec, one trace for every call form;)
 #: (2) (fix65t: fixed — reduce_retracing's relaxation walks the call's parameters against each trace's, IndexError
 #:     when a trace has fewer; t-relax-params; the `relaxed/*` keys of t-sig-varargs/-varkw/-everything are back;)
 #: (3) a tensor default (t-sig-tensor-default `*/concrete`, int32 and namedtuple calls): TF's to_input_signature
@@ -471,6 +472,55 @@ def _variable_argument_program(tf: Any, mk: Any) -> Any:
 
 
 program("t-sig-variable", _variable_argument_program)
+
+
+def _spec_defaults_program(tf: Any, mk: Any) -> Any:
+    """Defaults of parameters an input_signature's TensorSpecs cover, at calls that leave them out (fix65t): what
+    the Python sees (tensors of the specs, in the one trace), a default the spec refuses (None, a tuple of another
+    length: the call's error, no trace), the values, tracing counts and Python counter after each call."""
+    S = tf.TensorSpec
+    c = tf.constant
+    f32 = tf.float32
+
+    def three(x, y=2.0, z=3):
+        return [x + y + tf.cast(z, f32), tf.is_tensor(y), tf.is_tensor(z)]
+
+    def none_default(x, y=None):
+        return [x, tf.is_tensor(y)]
+
+    def int_default(x, y=2):
+        return [x + tf.cast(y, f32), tf.is_tensor(y)]
+
+    def tuple_default(x, y=(1.0, 2.0)):
+        return [x, y]
+
+    cases = {
+        "three": (three, [S([], f32)] * 3, [((c(1.0), c(2.0)), {}), ((c(1.0), c(2.0)), {"z": c(8.0)}),
+                                             ((c(1.0), c(2.0), c(3.0)), {}), ((c(1.0),), {})]),
+        "none": (none_default, [S([], f32)] * 2, [((c(1.0),), {}), ((c(1.0), c(2.0)), {})]),
+        "int": (int_default, [S([], f32)] * 2, [((c(1.0),), {}), ((c(1.0), c(2.0)), {})]),
+        "int32 spec": (int_default, [S([], f32), S([], tf.int32)], [((c(1.0),), {}), ((c(1.0), c(2)), {})]),
+        "tuple": (tuple_default, [S([], f32), S([2], f32)], [((c(1.0),), {}), ((c(1.0), c([3.0, 4.0])), {})]),
+        "tuple other shape": (tuple_default, [S([], f32), S([3], f32)],
+                              [((c(1.0),), {}), ((c(1.0), c([3.0, 4.0, 5.0])), {})]),
+    }
+    out: dict[str, Any] = {}
+    for name, (py, sig, calls) in cases.items():
+        n: list = []
+
+        def counted(py: Callable = py, n: list = n) -> Callable:
+            @functools.wraps(py)
+            def run(*a, **k):
+                n.append(1)
+                return py(*a, **k)
+            return run
+        f = tf.function(counted(), input_signature=sig)
+        out[name] = [[outcome(lambda: f(*args, **kwargs)), f.experimental_get_tracing_count(), len(n)]
+                     for args, kwargs in calls]
+    return out
+
+
+program("t-sig-spec-defaults", _spec_defaults_program)
 
 
 # -- 2. AutoGraph if on a tensor ----------------------------------------------------------------------------------------
