@@ -12060,8 +12060,8 @@ TRAINING_BATCH73: list[Mutant] = [
        "reduce_retracing relaxes a new trace's key against the first earlier trace it has a supertype with instead "
        "of every earlier trace in turn: a later call traces again where TF's relaxed trace covers it"),
     _t("call-supertype-partial", "formula", "simdist/tf/_tracing_count.py",
-       "    if any(v is None for v in items):\n",
-       "    if all(v is None for v in items):\n",
+       "        if v is None:\n            return None\n        items.append(v)\n",
+       "        items.append(v)\n",
        "mainstream: two call keys' common supertype made when only some parameters have one (the others left None) "
        "instead of none at all"),
     # -- the tape
@@ -14866,3 +14866,32 @@ TRAINING_FIX65C: list[Mutant] = [
 ]
 TRAINING += TRAINING_FIX65C
 CATALOGUE += TRAINING_FIX65C
+# Sixty-fifth session, fix65t: reduce_retracing's parameter walk (tf/_tracing_count.py call_supertype, call_key's
+# keyword layout) and a Variable under an input_signature's TensorSpec (tf/_signature.py _as_spec).
+TRAINING_FIX65T: list[Mutant] = [
+    _t("relax-walk-shorter-trace-unrelated", "boundary", "simdist/tf/_tracing_count.py",
+       "        if i >= len(pb):\n            raise IndexError(\"list index out of range\")\n",
+       "        if i >= len(pb):\n            return None\n",
+       "subtle: reduce_retracing takes a trace with fewer parameters than the call as unrelated, so `f(t, t)` after "
+       "`f(t)` of `f(x, *args)` traces (TF 2.21: most_specific_common_subtype's IndexError escapes the call)"),
+    _t("call-key-keywords-all-sorted", "order", "simdist/tf/_tracing_count.py",
+       "            tuple((k, _key(kw[k])) for k in kw if k not in extra) + tuple((k, _key(kw[k])) for k in sorted(extra)))\n",
+       "            tuple((k, _key(kw[k])) for k in sorted(kw)))\n",
+       "subtle: a call's keyword parameters laid out all sorted by name (TF 2.21: keyword-only ones in the signature's "
+       "order, then the **kwargs items sorted), so reduce_retracing's walk meets another parameter first"),
+    _t("signature-variable-passed-through", "state", "simdist/tf/_signature.py",
+       "    # (a Variable is read at the call: TF 2.21 traces",
+       "    if not isinstance(value, Tensor) and hasattr(value, \"_as_tensor\"):\n        return value\n"
+       "    # (a Variable is read at the call: TF 2.21 traces",
+       "mainstream: a tf.Variable passed for an input_signature's TensorSpec reaches the Python as the variable (it "
+       "can be assigned; a second variable runs the Python again); TF 2.21's trace sees the spec's placeholder"),
+    _t("signature-spec-defaults-unconverted", "dtype", "simdist/tf/_signature.py",
+       "        if i < len(args) or p.name in kwargs or p.default is p.empty or not isinstance(specs[i], TensorSpec):\n"
+       "            continue\n",
+       "        continue\n",
+       "mainstream: a parameter an input_signature's TensorSpec covers, left out of the call, reaches the Python as its "
+       "default (a Python value, None, a tuple) and the call runs the Python again; TF 2.21 casts the default to the "
+       "spec (a tensor in the one trace, TypeError when the spec refuses it)"),
+]
+TRAINING += TRAINING_FIX65T
+CATALOGUE += TRAINING_FIX65T

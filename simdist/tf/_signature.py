@@ -54,8 +54,9 @@ def _as_spec(value: Any, spec: Any, args: tuple, kwargs: dict, signature: str | 
     if t.dtype != spec.dtype or not spec.shape.is_compatible_with(t.shape):
         raise _fail(f"Can not cast {_spec_text(t.shape, t.dtype)} to {_spec_text(spec.shape, spec.dtype)}",
                     args, kwargs, signature)
-    if not isinstance(value, Tensor) and hasattr(value, "_as_tensor"):
-        return value      # (a Variable: passed as it is)
+    # (a Variable is read at the call: TF 2.21 traces an input_signature function on its specs' placeholders, so the
+    # Python sees a tensor of the spec, never the variable (no `assign` on it), and every variable of the spec runs
+    # the one trace; clause function.input-signature)
     # (its dimensions the spec leaves unknown, unknown to the graph: runtime/ops/static_shapes.py)
     from simdist.runtime.ops import static_shapes
     return static_shapes.argument(t, spec.shape)
@@ -175,6 +176,17 @@ def bind(fn: Callable[..., Any], signature: Any, args: tuple, kwargs: dict, ftyp
             out_args[i] = _as_nested(v, specs[i], args, kwargs, text)
     out_kwargs = dict(kwargs)
     names = [p.name for p in params]
+    # (a parameter a TensorSpec covers that the call leaves out: TF 2.21 binds its default and casts it to the spec as
+    # any argument (function_type_utils canonicalization, then the FunctionType's cast), so the Python sees a tensor of
+    # the spec in the one trace, and a default the spec refuses (None, another shape) is the call's TypeError)
+    for i, p in enumerate(params[:len(specs)]):
+        if i < len(args) or p.name in kwargs or p.default is p.empty or not isinstance(specs[i], TensorSpec):
+            continue
+        value = _as_spec(p.default, specs[i], args, kwargs, text)
+        if i == len(out_args):
+            out_args.append(value)
+        else:
+            out_kwargs[p.name] = value
     for k, v in kwargs.items():
         i = names.index(k) if k in names else -1
         if 0 <= i < len(specs) and isinstance(specs[i], TensorSpec):

@@ -28,10 +28,19 @@ def call_key(fn: Any, signature: Any, args: tuple, kwargs: dict) -> Any:
     try:
         bound = inspect.signature(fn).bind(*args, **kwargs)
         bound.apply_defaults()
-        args, kwargs = bound.args, bound.kwargs
     except (TypeError, ValueError):
-        pass
-    return (tuple(_key(a) for a in args), tuple((k, _key(kwargs[k])) for k in sorted(kwargs)))
+        return (tuple(_key(a) for a in args), tuple((k, _key(kwargs[k])) for k in sorted(kwargs)))
+    # (TF's monomorphic FunctionType lays the keyword parameters out as the signature orders its keyword-only ones,
+    # then the **kwargs items sorted by name: function_type.py `canonicalize_to_monomorphic`; the order is what
+    # reduce_retracing's relaxation walks, `call_supertype`)
+    extra: Any = ()
+    kw = bound.kwargs
+    if kw:
+        for p in bound.signature.parameters.values():
+            if p.kind is p.VAR_KEYWORD:
+                extra = bound.arguments.get(p.name, ())
+    return (tuple(_key(a) for a in bound.args),
+            tuple((k, _key(kw[k])) for k in kw if k not in extra) + tuple((k, _key(kw[k])) for k in sorted(extra)))
 
 
 def _key(x: Any) -> Any:
@@ -133,14 +142,28 @@ def _call_parts(key: Any) -> Any:
 
 
 def call_supertype(a: Any, b: Any) -> Any:
-    """FunctionType.most_specific_common_subtype of two call keys (functions are contravariant in their
-    parameters: each parameter's common supertype), None when a parameter has none or the parameters differ."""
+    """FunctionType.most_specific_common_subtype of call key `a` (the call) with `b` (a trace), as TF 2.21
+    computes it (function_type.py): functions are contravariant in their parameters, so it walks the call's
+    parameters in order, taking each one's common supertype with the trace's parameter at the same index —
+    None at the first whose name (a positional one's index, a keyword's name) differs or whose types have
+    none; and IndexError when the trace has fewer parameters than the call (its `list(...)[i]`, reached
+    before any name is compared: reduce_retracing's refusal of a call with more *args or **kwargs than an
+    earlier trace whose leading parameters relax; clause function.trace-once). A trace with more parameters
+    than the call relaxes the call's own ones."""
     pa, pb = _call_parts(a), _call_parts(b)
-    if pa is None or pb is None or len(a[0]) != len(b[0]) or [n for n, _ in a[1]] != [n for n, _ in b[1]]:
+    if pa is None or pb is None:
         return a if a == b else None
-    items = [supertype(x, y) for (_, x), (_, y) in zip(pa, pb)]
-    if any(v is None for v in items):
-        return None
+    items = []
+    for i, (name, x) in enumerate(pa):
+        if i >= len(pb):
+            raise IndexError("list index out of range")
+        other, y = pb[i]
+        if other != name:
+            return None
+        v = supertype(x, y)
+        if v is None:
+            return None
+        items.append(v)
     n = len(a[0])
     return (tuple(items[:n]), tuple((name, v) for (name, _), v in zip(a[1], items[n:])))
 

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import functools
 import io
 import json
 import os
@@ -51,11 +52,14 @@ REF = RecordedPrograms(PATH, host_dependent=(), recording_host=avx512_with_onedn
 #: sim4.json). Classes:
 #: (1) `python n` (the Python counter): simdist runs the Python again where TF reuses a trace — the first call after
 #:     get_concrete_function() of an input_signature (the dry run on placeholders, then the recording on values), a
-#:     Variable argument other than the first of its spec, a relaxed trace's new shapes (function.trace-once,
-#:     "Differences"; asweep61's OPEN (4)); the values and experimental_get_tracing_count agree;
-#: (2) reduce_retracing over *args and **kwargs (t-sig-varargs/-varkw/-everything `relaxed/*`): TF 2.21 relaxes a
-#:     call against earlier traces of another *args length and raises IndexError (a FunctionType generalization
-#:     over parameters of unequal counts), and counts traces simdist does not; simdist serves the calls;
+#:     new concrete shape an input_signature's [None]/unknown-rank spec or a relaxed trace serves (simdist records per
+#:     concrete shape), a Variable argument other than the first of its spec without a signature (simdist's
+#:     recording captures the variable itself) (function.trace-once, "Differences"; asweep61's OPEN (4)); the values
+#:     and experimental_get_tracing_count agree. (fix65t: a Variable under an input_signature's TensorSpec is read
+#:     at the call, as TF's trace sees only the spec's placeholder, so its second variable no longer re-runs it; a
+#:     covered parameter the call leaves out gets its default cast to the spec, one trace for every call form;)
+#: (2) (fix65t: fixed — reduce_retracing's relaxation walks the call's parameters against each trace's, IndexError
+#:     when a trace has fewer; t-relax-params; the `relaxed/*` keys of t-sig-varargs/-varkw/-everything are back;)
 #: (3) a tensor default (t-sig-tensor-default `*/concrete`, int32 and namedtuple calls): TF's to_input_signature
 #:     includes the default's TensorSpec (trace_type.from_value of the tensor), so structured_input_signature lists
 #:     `y` and the default is cast to it; simdist leaves the default out;
@@ -95,44 +99,34 @@ OPEN: dict[str, tuple[str, ...]] = {
         'relaxed concrete',
     ),
     't-sig-defaulted': (
-        'int32/python n', 'named/python n', 'nested/python n', 'none/python n', 'none-dim/python n', 'one/python n',
+        'int32/python n', 'named/python n', 'nested/python n', 'none-dim/python n', 'none/python n', 'one/python n',
         'relaxed/python n', 'three/python n', 'two/python n', 'unknown-rank/python n',
     ),
     't-sig-everything': (
-        'named/python n', 'none/python n', 'relaxed/dict', 'relaxed/four t', 'relaxed/kw extra', 'relaxed/list',
-        'relaxed/namedtuple', 'relaxed/none arg', 'relaxed/nothing', 'relaxed/python n', 'relaxed/string',
-        'relaxed/three t', 'relaxed/tuple', 'relaxed/variable', 'relaxed/variable2', 'three/python n',
-        'two/python n', 'unknown-rank/python n',
+        'named/python n', 'none/python n', 'relaxed/python n', 'three/python n', 'two/python n',
+        'unknown-rank/python n',
     ),
     't-sig-kwonly': (
         'nested/python n', 'none-dim/python n', 'one/python n',
     ),
     't-sig-method': (
-        'int32/python n', 'named/python n', 'nested/python n', 'none/python n', 'none-dim/python n', 'one/python n',
+        'int32/python n', 'named/python n', 'nested/python n', 'none-dim/python n', 'none/python n', 'one/python n',
         'relaxed/python n', 'two/python n', 'unknown-rank/python n',
     ),
     't-sig-positional': (
         'named/python n', 'none/python n', 'relaxed/python n', 'two/python n', 'unknown-rank/python n',
     ),
     't-sig-tensor-default': (
-        'int32/concrete', 'int32/int32 t', 'int32/python n', 'named/python n', 'nested/concrete',
-        'nested/namedtuple', 'nested/python n', 'none/python n', 'none-dim/concrete', 'none-dim/python n',
-        'one/concrete', 'one/python n', 'relaxed/python n', 'two/python n', 'unknown-rank/python n',
+        'int32/concrete', 'int32/int32 t', 'int32/python n', 'named/python n', 'nested/concrete', 'nested/namedtuple',
+        'nested/python n', 'none-dim/concrete', 'none-dim/python n', 'none/python n', 'one/concrete', 'one/python n',
+        'relaxed/python n', 'two/python n', 'unknown-rank/python n',
     ),
     't-sig-varargs': (
-        'named/python n', 'nested/python n', 'none/python n', 'none-dim/python n', 'one/python n', 'relaxed/dict',
-        'relaxed/float64 t', 'relaxed/four t', 'relaxed/int int', 'relaxed/int32 t', 'relaxed/kw extra',
-        'relaxed/kw k', 'relaxed/kw x y', 'relaxed/kw y', 'relaxed/kw z', 'relaxed/list', 'relaxed/namedtuple',
-        'relaxed/none arg', 'relaxed/nothing', 'relaxed/np np', 'relaxed/np-array', 'relaxed/py py',
-        'relaxed/py py same', 'relaxed/python n', 'relaxed/string', 'relaxed/t t', 'relaxed/t t again',
-        'relaxed/three t', 'relaxed/tuple', 'relaxed/variable', 'relaxed/variable2', 'relaxed/vector',
-        'relaxed/vector 3', 'three/python n', 'two/python n', 'unknown-rank/python n',
+        'named/python n', 'nested/python n', 'none-dim/python n', 'none/python n', 'one/python n', 'relaxed/python n',
+        'three/python n', 'two/python n', 'unknown-rank/python n',
     ),
     't-sig-varkw': (
-        'nested/python n', 'none-dim/python n', 'one/python n', 'relaxed/dict', 'relaxed/four t', 'relaxed/kw extra',
-        'relaxed/kw k', 'relaxed/kw x y', 'relaxed/kw y', 'relaxed/kw z', 'relaxed/list', 'relaxed/namedtuple',
-        'relaxed/none arg', 'relaxed/nothing', 'relaxed/python n', 'relaxed/string', 'relaxed/three t',
-        'relaxed/tuple', 'relaxed/variable', 'relaxed/variable2',
+        'nested/python n', 'none-dim/python n', 'one/python n',
     ),
 }
 
@@ -396,6 +390,137 @@ def _concrete_program(tf: Any, mk: Any) -> Any:
 
 
 program("t-sig-concrete", _concrete_program)
+
+
+def _relax_params_program(tf: Any, mk: Any) -> Any:
+    """reduce_retracing's relaxation walked parameter by parameter (fix65t): a call with more *args or **kwargs
+    items than an earlier trace whose leading parameters relax (IndexError, no trace), fewer (relaxed), a keyword-only
+    parameter against **kwargs names sorting before it (TF lays keyword-only parameters first); each call's outcome
+    class, the tracing count and the Python counter after it."""
+    c = tf.constant
+
+    def kwmix(x, *, k=1.0, **kw):
+        return x
+
+    def va(x, *args):
+        return x
+
+    def vkw(x, **kw):
+        return x
+
+    sequences = {
+        "kw order": (kwmix, [((c(1.0),), {"k": c(2.0)}), ((c(1.0),), {"k": c(2.0), "a": c(3.0)}),
+                             ((c(1.0),), {"a": c(3.0), "k": c(2.0)})]),
+        "kw default literal": (kwmix, [((c(1.0),), {"a": c(2.0)}), ((c(1.0),), {"k": c(2.0), "a": c(3.0)}),
+                                       ((c(1.0),), {"b": c(3.0)})]),
+        "fewer args": (va, [((c(1.0), c(2.0), c(3.0)), {}), ((c(1.0),), {}), ((c([1.0, 2.0]),), {}),
+                            ((c([1.0, 2.0]), c(1.0)), {}), ((c([1.0, 2.0, 3.0]), c(1.0), c(1.0)), {})]),
+        "shape then more": (va, [((c([1.0]),), {}), ((c([1.0, 2.0]),), {}), ((c([1.0, 2.0, 3.0]), c(1.0)), {}),
+                                 ((c(1.0), c(1.0)), {})]),
+        "first differs": (va, [((c(1.0),), {}), ((c([1.0]), c(1.0)), {}), ((1.0, c(1.0)), {})]),
+        "kwargs": (vkw, [((c(1.0),), {"b": c(1.0)}), ((c(1.0),), {"a": c(1.0), "b": c(1.0)}),
+                         ((c([1.0]),), {"a": c(1.0)}), ((c([1.0, 2.0]),), {"b": c(1.0), "c": c(1.0)})]),
+    }
+    out: dict[str, Any] = {}
+    def counted(py: Callable, n: list) -> Callable:
+        """py, counting its runs in n (a closure with py's signature, functools.wraps: TF binds by inspect's)."""
+        @functools.wraps(py)
+        def run(*a, **k):
+            n.append(1)
+            return py(*a, **k)
+        return run
+    for name, (py, calls) in sequences.items():
+        n: list = []
+        f = tf.function(counted(py, n), reduce_retracing=True)
+        rows = []
+        for args, kwargs in calls:
+            got = outcome(lambda: f(*args, **kwargs))
+            rows.append([got if isinstance(got, str) else "ok", f.experimental_get_tracing_count(), len(n)])
+        out[name] = rows
+    return out
+
+
+program("t-relax-params", _relax_params_program)
+
+
+def _variable_argument_program(tf: Any, mk: Any) -> Any:
+    """A tf.Variable passed for a TensorSpec of an input_signature (fix65t): what the Python sees (a tensor, not the
+    variable: no `assign`), an assign's outcome and the variable after, a [None] spec's static shape, and two
+    variables of the spec sharing the one trace (tracing count and Python counter)."""
+    S = tf.TensorSpec
+    out: dict[str, Any] = {}
+    for sname, sig in (("scalar", [S([], tf.float32)]), ("none-dim", [S([None], tf.float32)])):
+        seen: list = []
+
+        def body(x):
+            seen.append([isinstance(x, tf.Variable), hasattr(x, "assign"), tf.is_tensor(x),
+                          None if x.shape.rank is None else x.shape.as_list()])
+            try:
+                x.assign(x * 4.0)
+                seen.append("assigned")
+            except Exception as e:  # noqa: BLE001 - the class is the observation
+                seen.append(err(e))
+            return x * 2.0
+        f = tf.function(body, input_signature=sig)
+        init = (1.5, 2.5) if sname == "scalar" else ([1.0, 2.0], [3.0, 4.0])
+        v, w = tf.Variable(init[0]), tf.Variable(init[1])
+        rows = []
+        for var in (v, w, v):
+            rows.append([outcome(lambda: f(var)), val(var), f.experimental_get_tracing_count()])
+        out[sname] = {"calls": rows, "python": seen}
+    return out
+
+
+program("t-sig-variable", _variable_argument_program)
+
+
+def _spec_defaults_program(tf: Any, mk: Any) -> Any:
+    """Defaults of parameters an input_signature's TensorSpecs cover, at calls that leave them out (fix65t): what
+    the Python sees (tensors of the specs, in the one trace), a default the spec refuses (None, a tuple of another
+    length: the call's error, no trace), the values, tracing counts and Python counter after each call."""
+    S = tf.TensorSpec
+    c = tf.constant
+    f32 = tf.float32
+
+    def three(x, y=2.0, z=3):
+        return [x + y + tf.cast(z, f32), tf.is_tensor(y), tf.is_tensor(z)]
+
+    def none_default(x, y=None):
+        return [x, tf.is_tensor(y)]
+
+    def int_default(x, y=2):
+        return [x + tf.cast(y, f32), tf.is_tensor(y)]
+
+    def tuple_default(x, y=(1.0, 2.0)):
+        return [x, y]
+
+    cases = {
+        "three": (three, [S([], f32)] * 3, [((c(1.0), c(2.0)), {}), ((c(1.0), c(2.0)), {"z": c(8.0)}),
+                                             ((c(1.0), c(2.0), c(3.0)), {}), ((c(1.0),), {})]),
+        "none": (none_default, [S([], f32)] * 2, [((c(1.0),), {}), ((c(1.0), c(2.0)), {})]),
+        "int": (int_default, [S([], f32)] * 2, [((c(1.0),), {}), ((c(1.0), c(2.0)), {})]),
+        "int32 spec": (int_default, [S([], f32), S([], tf.int32)], [((c(1.0),), {}), ((c(1.0), c(2)), {})]),
+        "tuple": (tuple_default, [S([], f32), S([2], f32)], [((c(1.0),), {}), ((c(1.0), c([3.0, 4.0])), {})]),
+        "tuple other shape": (tuple_default, [S([], f32), S([3], f32)],
+                              [((c(1.0),), {}), ((c(1.0), c([3.0, 4.0, 5.0])), {})]),
+    }
+    out: dict[str, Any] = {}
+    for name, (py, sig, calls) in cases.items():
+        n: list = []
+
+        def counted(py: Callable = py, n: list = n) -> Callable:
+            @functools.wraps(py)
+            def run(*a, **k):
+                n.append(1)
+                return py(*a, **k)
+            return run
+        f = tf.function(counted(), input_signature=sig)
+        out[name] = [[outcome(lambda: f(*args, **kwargs)), f.experimental_get_tracing_count(), len(n)]
+                     for args, kwargs in calls]
+    return out
+
+
+program("t-sig-spec-defaults", _spec_defaults_program)
 
 
 # -- 2. AutoGraph if on a tensor ----------------------------------------------------------------------------------------
