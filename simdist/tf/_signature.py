@@ -185,6 +185,16 @@ def bind(fn: Callable[..., Any], signature: Any, args: tuple, kwargs: dict, ftyp
             out_kwargs[k] = _as_composite(v, specs[i], args, kwargs)
         elif 0 <= i < len(specs) and _nests_specs(specs[i]):
             out_kwargs[k] = _as_nested(v, specs[i], args, kwargs, text)
+    # (a tensor default past the derived input_signature, after a Python default: its TensorSpec constraint casts
+    # the argument too; add_type_constraints, tsweep65/fix65a)
+    for n, _, _, c in ftype or ():
+        i = names.index(n) if n in names else -1
+        if i < len(specs) or not isinstance(c, TensorSpec):
+            continue
+        if i < len(out_args):
+            out_args[i] = _as_spec(out_args[i], c, args, kwargs, text)
+        elif n in out_kwargs:
+            out_kwargs[n] = _as_spec(out_kwargs[n], c, args, kwargs, text)
     return tuple(out_args), out_kwargs
 
 
