@@ -33,6 +33,14 @@ _SUITE = "simdist.conformance.suite"
 # bool(), iteration, len() or int() there is refused as in unconverted user code (fz51b).
 _KERAS_BODIES = ("simdist.keras.ops.tf_", "simdist.keras.ops.op_")
 _MARKS: dict[int, Any] = {}
+# Code objects with a source that AutoGraph fails to convert (tf/_autograph_convert.py: TF's transpiler refuses a
+# conversion whose closure lost a variable), run unconverted: their bool(), iteration, ... of a graph tensor refused.
+_NOT_CONVERTED: set[Any] = set()
+
+
+def not_converted(code: Any) -> None:
+    """Note `code` as user code AutoGraph fails to convert (it runs as written, as code without a source does)."""
+    _NOT_CONVERTED.add(code)
 
 
 def _drop(key: int, ref: Any) -> None:
@@ -268,7 +276,8 @@ def _user(frames: int, what: str) -> bool:
         return True
     if (name == "simdist" or name.startswith("simdist.")) and not name.startswith(_SUITE):
         return False   # (simdist's own modules read values; the conformance suite is a user of the API)
-    return what in _ALWAYS or STRICT[0] or not has_source(f.f_code.co_filename)
+    return what in _ALWAYS or STRICT[0] or not has_source(f.f_code.co_filename) or \
+        (bool(_NOT_CONVERTED) and f.f_code in _NOT_CONVERTED)
 
 
 def has_source(filename: str) -> bool:

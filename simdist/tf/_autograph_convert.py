@@ -120,6 +120,14 @@ def _convert_code(fn: types.FunctionType) -> Any:
     inner = next(c for c in fcode.co_consts if isinstance(c, types.CodeType) and c.co_name == code.co_name)
     if any(n not in code.co_freevars and n != _AG for n in inner.co_freevars):
         return None
+    if any(n not in inner.co_freevars for n in code.co_freevars):
+        # (TF's transpiler instantiates the converted code with the source's closure by the names the converted
+        # code still reads: a closure variable only a removed directive read, `tf` of an inner function's
+        # `tf.autograph.experimental.set_loop_options(...)`, is its ValueError "closure mismatch", and the function
+        # runs unconverted, its graph tensors' truth refused there; pyct/transpiler.py `instantiate`, tsweep65)
+        from simdist.runtime import symbolic
+        symbolic.not_converted(code)
+        return None
     return inner
 
 

@@ -307,8 +307,11 @@ def range_call(fn: Any, *args: Any, **kwargs: Any) -> Any:
         if not any(_is_tensor(a) for a in args):
             return range(*args, **kwargs)
         fn = array.range_
+    # (tf.range only: a method named range, tf.data.Dataset.range, is another call, whose dataset the loop iterates
+    # as one; tsweep65)
     if getattr(fn, "__wrapped__", fn) is not getattr(array.range_, "__wrapped__", array.range_) and \
-            fn is not array.range_ and getattr(fn, "__name__", "") not in ("range", "range_"):
+            fn is not array.range_ and (getattr(fn, "__name__", "") not in ("range", "range_")
+                                        or "." in getattr(fn, "__qualname__", "")):
         return fn(*args, **kwargs)
     if not context.in_function():
         return fn(*args, **kwargs)
@@ -357,8 +360,16 @@ def for_stmt(iter_: Any, extra_test: Callable[[], Any] | None, body: Callable[[A
         _known_len_for_stmt(_read(iter_), extra_test, body, get_state, set_state, symbol_names, opts)
         return
     if extra_test is not None:
+        from simdist.runtime.data.dataset import DatasetV2
+        over_dataset = isinstance(iter_, DatasetV2)
+
         def guarded() -> bool:
             v = extra_test()
+            if _is_tensor(v) and over_dataset:
+                # (a dataset's loop is TF's dataset scan and take_while of the extra test: a break on a tensor
+                # ends it where Python's would; autograph/operators/control_flow.py `_tf_dataset_for_stmt`)
+                from simdist.runtime.ops import dispatch
+                return bool(np.asarray(dispatch.static_value(_read(v))))
             if _is_tensor(v):
                 raise _fail(NotImplementedError, 
                     "break and return statements which depend on a TF condition are not supported in Python for "

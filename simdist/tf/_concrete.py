@@ -543,6 +543,12 @@ def specs_of(function: Any, args: tuple, kwargs: dict) -> tuple[list[str], dict[
                 out[n] = c.value
                 if kind is inspect.Parameter.KEYWORD_ONLY:
                     kwonly.add(n)
+            elif isinstance(c, TensorSpec) and n not in out and n != "self" and \
+                    kind is not inspect.Parameter.KEYWORD_ONLY:
+                # (a tensor default after a literal one: its TensorSpec constraint is a placeholder of the graph,
+                # structured_input_signature lists it in its place; tsweep65)
+                out[n] = _named(c, n)
+                own[n] = c
         return list(out), out, frozenset(kwonly), {}, own, posonly
     kwonly: set[str] = set()
     if sig is not None:

@@ -63,6 +63,7 @@ class Function:
             self._ftype = _signature.function_type(fn, input_signature)
             if self._ftype is not None:
                 self._ftext = _signature.type_text(fn, self._ftype)
+                self.input_signature = _signature.derived_signature(input_signature, self._ftype)
             # (a signature whose specs reach a keyword-only parameter: every trace's TypeError, _signature.py)
             self._trace_refusal = _signature.trace_refusal(self._ftype, self._ftext)
         functools.update_wrapper(self, fn)
@@ -139,6 +140,7 @@ class Function:
                     raise _concrete._binding(str(e), args, kwargs, _signature.type_text(self.python_function)) \
                         from None
             args, kwargs = _numpy_as_tensors(args, self._with_numpy_defaults(args, kwargs))
+            _refuse_specs(self, args, kwargs)
         from simdist.runtime import symbolic
         # (a first call of its kind is a trace: when it raises, TF's graph with its variable writes
         # never runs, so the writes the Python made are undone)
@@ -865,6 +867,27 @@ def _nest_leaves(v: Any) -> list:
     if type(v) is dict:
         return [y for k in v for y in _nest_leaves(v[k])]
     return [v]
+
+
+def _refuse_specs(function: Any, args: tuple, kwargs: dict) -> None:
+    """A call given a tf.TensorSpec as an argument: TF 2.21 takes the spec's trace type (the spec itself), so the
+    call traces as get_concrete_function of that spec does (or finds that trace), then passes the spec to the
+    concrete function as an input, whose conversion is convert_to_tensor's ValueError "Attempt to convert a value
+    (TensorSpec(...)) with an unsupported type ... to a Tensor" (a trace-time error of the Python first; tsweep65,
+    clause function.input-signature)."""
+    from simdist.runtime import nest
+    from simdist.runtime.spec import TensorSpec
+    top = (*args, *kwargs.values())
+    if not any(isinstance(v, (TensorSpec, list, tuple, dict)) for v in top):
+        return   # (the common call: tensors and Python scalars)
+    specs = [v for v in nest.flatten(top) if isinstance(v, TensorSpec)]
+    if not specs:
+        return
+    function.get_concrete_function(*args, **kwargs)
+    from simdist.runtime.tensor import convert_to_tensor
+    convert_to_tensor(specs[0])   # (its ValueError)
+    raise ValueError(f"Attempt to convert a value ({specs[0]!r}) with an unsupported type ({type(specs[0])!r}) to a "
+                     "Tensor.")
 
 
 def _numpy_as_tensors(args: tuple, kwargs: dict) -> tuple[tuple, dict]:

@@ -130,15 +130,17 @@ def _as_nested(value: Any, spec: Any, args: tuple, kwargs: dict, signature: str 
     if isinstance(spec, (tuple, list)) and not hasattr(spec, "_fields"):
         # (trace_type default_types List.cast / Tuple.cast: a list entry takes a list only, a tuple entry a tuple;
         # fix61a, tests/runtime/test_autograph_truth_tf.py `test_list_and_tuple_signature_entries`)
+        # A namedtuple is a tuple there: Tuple.cast gives a plain tuple of its items (tsweep65, TF 2.21 observed).
         kind = "tuple" if isinstance(spec, tuple) else "list"
-        if not isinstance(value, tuple if kind == "tuple" else list) or hasattr(value, "_fields"):
+        if not isinstance(value, tuple if kind == "tuple" else list):
             raise _fail(f"Can not cast {value!r} to {kind} type.", args, kwargs, signature)
         if len(value) != len(spec):
             # (List.cast's message takes len() of its components' Tuple, itself an error: TF 2.21's text)
             why = f"Expected {value} to have length of {len(spec)}" if kind == "tuple" else \
                 "object of type 'Tuple' has no len()"
             raise _fail(why, args, kwargs, signature)
-        return type(value)(_as_nested(v, sp, args, kwargs, signature) for v, sp in zip(value, spec))
+        return (tuple if kind == "tuple" else type(value))(_as_nested(v, sp, args, kwargs, signature)
+                                                           for v, sp in zip(value, spec))
     return value
 
 
@@ -195,6 +197,16 @@ def bind(fn: Callable[..., Any], signature: Any, args: tuple, kwargs: dict, ftyp
             out_kwargs[k] = _as_composite(v, specs[i], args, kwargs)
         elif 0 <= i < len(specs) and _nests_specs(specs[i]):
             out_kwargs[k] = _as_nested(v, specs[i], args, kwargs, text)
+    # (a tensor default past the derived input_signature, after a Python default: its TensorSpec constraint casts
+    # the argument too; add_type_constraints, tsweep65/fix65a)
+    for n, _, _, c in ftype or ():
+        i = names.index(n) if n in names else -1
+        if i < len(specs) or not isinstance(c, TensorSpec):
+            continue
+        if i < len(out_args):
+            out_args[i] = _as_spec(out_args[i], c, args, kwargs, text)
+        elif n in out_kwargs:
+            out_kwargs[n] = _as_spec(out_kwargs[n], c, args, kwargs, text)
     return tuple(out_args), out_kwargs
 
 
@@ -251,13 +263,40 @@ def function_type(fn: Callable[..., Any], signature: Any) -> list[tuple] | None:
                 out.append((p.name, kind, optional, constraints.pop(0)))
             elif optional:
                 out.append((p.name, kind, optional, _Literal(p.default) if isinstance(p.default, _LITERALS)
-                            else p.default))
+                            else _default_spec(p.default)))
             else:
                 raise TypeError(f"input_signature missing type constraint for {p.name}")
     if constraints:
         raise TypeError(f"input_signature contains {len(constraints)} extra type constraints.")
     return out
 
+
+
+def _default_spec(default: Any) -> Any:
+    """trace_type.from_value of a default the input_signature leaves out: a tensor's TensorSpec of its shape and
+    dtype (so a call passing another is refused, and the derived input_signature lists it), else the value."""
+    from simdist.runtime.spec import TensorSpec
+    from simdist.runtime.tensor import Tensor
+    if isinstance(default, Tensor):
+        return TensorSpec(default.shape, default.dtype)
+    return default
+
+
+def derived_signature(signature: Any, ftype: list[tuple] | None) -> Any:
+    """TF 2.21's Function.input_signature (function_type_utils.to_input_signature of the FunctionType): the
+    parameters' constraints in order up to the first that is not a TensorSpec, so a tensor default right after the
+    given specs adds its own (`f(x, y=tf.constant(5.0))` with one spec: two, structured_input_signature lists `y`,
+    calls cast `y` against it); the signature as given when nothing is added (tsweep65)."""
+    from simdist.runtime.spec import TensorSpec
+    if not ftype:
+        return signature
+    given = [c for n, _, _, c in ftype if n != "self"]
+    extra = []
+    for c in given[len(list(signature)):]:
+        if not isinstance(c, TensorSpec):
+            break
+        extra.append(c)
+    return tuple(signature) + tuple(extra) if extra else signature
 
 
 def trace_refusal(ftype: list[tuple] | None, text: str | None) -> str | None:

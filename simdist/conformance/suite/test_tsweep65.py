@@ -28,6 +28,7 @@ def test_tsweep65_parameter_shapes_by_signature_and_call(backend: Any, name: str
 
 
 @pytest.mark.clause("function.trace-once")
+@pytest.mark.clause("function.xla-unsupported-ops")
 @pytest.mark.parametrize("name", ["t-sig-concrete", "t-nest-jit", "t-relax-params"])
 def test_tsweep65_concrete_functions_nesting_and_jit(backend: Any, name: str) -> None:
     """get_concrete_function of specs, Python values and keyword specs per parameter shape, the concrete function's

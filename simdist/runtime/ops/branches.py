@@ -272,7 +272,7 @@ def untaken(fn: Callable[[], Any], keep_recorder: bool = False, reads: list[Any]
         try:
             return _outputs(fn())
         except errors.OpError as e:
-            if trace_errors.builds(e):
+            if trace_errors.builds(e) or trace_errors.lowers(e):
                 raise
             return _FAILED
         except execution.BranchMeetsReplicas:

@@ -57,8 +57,12 @@ def _which(value: np.ndarray) -> int:
 def _graph_pred(pred: Any) -> None:
     """cond_v2's checks on the predicate while a tf.function's Python runs (TF builds a graph
     there; eagerly any value with a truth is taken): a Python bool is TypeError ("pred must not
-    be a Python bool"), a predicate of another dtype than bool (a Python int, an int or float
-    tensor) the If/Switch node's InvalidArgumentError (clause ops.cond-in-function)."""
+    be a Python bool") at trace. cond_v2 builds an If node, which takes a predicate of any dtype
+    and shape; the graph's lowering to Switch at its first run refuses one of another dtype than
+    bool (a Python int, an int or float tensor: the Switch NodeDef's InvalidArgumentError, also
+    in a branch the run does not take: trace_errors.at_lowering) and Switch's kernel one of more
+    or fewer than one element ("The second input must be a scalar"): errors of the run, the trace
+    made and counted (clause ops.cond-in-function; tsweep65)."""
     from simdist.runtime import context
     if not context.in_function():
         return
@@ -68,10 +72,21 @@ def _graph_pred(pred: Any) -> None:
     if t.dtype != dtypes.bool_:
         from simdist.runtime.ops.args import tf_name
         from simdist.runtime.ops import trace_errors
-        raise trace_errors.at_build(errors.InvalidArgumentError(
+        raise trace_errors.at_lowering(errors.InvalidArgumentError(
             None, None, f"Input 'pred' passed {tf_name(t.dtype)} expected bool while building NodeDef "
-            "'cond/switch_pred' using Op<name=Switch; signature=data:T, pred:bool -> output_false:T, "
+            "'cond/switch_pred/_2' using Op<name=Switch; signature=data:T, pred:bool -> output_false:T, "
             "output_true:T; attr=T:type>"))
+    scalar_pred(t, "cond/x/_5")
+
+
+def scalar_pred(t: Tensor, node: str) -> None:
+    """Switch's kernel on a bool predicate inside a tf.function: one element (of any rank) is taken,
+    any other count is the run's InvalidArgumentError (TF 2.21; a predicate a graph would squeeze)."""
+    if t.ndim and int(np.prod(t.shape)) != 1:
+        dims = ",".join(str(int(d)) for d in t.shape)
+        raise errors.InvalidArgumentError(
+            None, None, f"Graph execution error:\n\nDetected at node {node}\nThe second input must be a scalar, "
+            f"but it has shape [{dims}]\n\t [[{{{{node {node}}}}}]]")
 
 
 def _to_tensors(structure: Any) -> Any:

@@ -122,6 +122,9 @@ def execute(op: OpDef, tensors: Sequence[Tensor], attrs: dict | None = None) -> 
         _DEFERRED[0] = True   # (and no kernel runs: run goes on with a stand-in)
     if op.stateful and context._data_traces:   # (made in a tf.data function: clause dataset.iterator-checkpoint)
         _note_stateful(op, attrs)
+    if context._xla_depth[0] > 0:   # (an XLA-compiled call: no kernel for strings; clause function.xla-compile)
+        from simdist.runtime.ops import xla_unsupported
+        xla_unsupported.check_strings(op.name, dts, dt)
     return run(op, tensors, arrays, dt, attrs)
 
 

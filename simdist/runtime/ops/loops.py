@@ -8,7 +8,8 @@ shape the loop variable's shape invariant allows (its own shape unless `shape_in
 relaxes it: ValueError "Input tensor ... enters the loop with shape (1,), but has shape (2,)
 after one iteration. ..."), and the same dtype (TypeError "Loop var ... enters the loop with type
 <dtype: 'float32'> but has type <dtype: 'int32'> after 1 iteration. ..."). A predicate that is
-not a bool is the LoopCond node's InvalidArgumentError; a predicate of shape [1] is squeezed.
+not a bool is the LoopCond node's InvalidArgumentError when the graph is lowered at its first run (the trace
+succeeds); a predicate of one element is squeezed, one of another count Switch's run-time error.
 
 In a recorded call (graph/branches.record_loop) simdist does the same: cond's and body's
 Python run once, their graphs run the loop, and the call's replays run it again through them.
@@ -76,9 +77,11 @@ def traced_while(cond: Callable[..., Any], body: Callable[..., Any], loop_vars: 
         p = pred if isinstance(pred, Tensor) else convert_to_tensor(pred)
         if p.dtype != dtypes.bool_:
             from simdist.runtime.ops.args import tf_name
-            raise trace_errors.at_build(errors.InvalidArgumentError(
+            raise trace_errors.at_lowering(errors.InvalidArgumentError(   # (the graph's lowering at its first run)
                 None, None, f"Input 'input' passed {tf_name(p.dtype)} expected bool while building NodeDef "
-                "'while/LoopCond' using Op<name=LoopCond; signature=input:bool -> output:bool>"))
+                "'while/LoopCond/_8' using Op<name=LoopCond; signature=input:bool -> output:bool>"))
+        from simdist.runtime.ops.control_flow import scalar_pred
+        scalar_pred(p, "while/while/loop_counter_switch/_9")
         if p.ndim:
             from simdist.runtime.ops.array import squeeze
             p = squeeze(p)

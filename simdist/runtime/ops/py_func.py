@@ -52,6 +52,8 @@ def _inputs(inp: Any) -> list:
 def numpy_function(func: Callable[..., Any], inp: Any, Tout: Any, stateful: bool = True,  # noqa: N803
                    name: str | None = None) -> Any:
     """`tf.numpy_function`: func(*arrays), each output converted by its own dtype."""
+    from simdist.runtime.ops import xla_unsupported
+    xla_unsupported.check_python_callback("PyFunc")
     dispatch.unrecordable("it calls tf.numpy_function, whose Python TF runs on every call")
     if stateful:
         context.note_stateful_op("PyFunc")   # (TF's op; PyFuncStateless otherwise: dataset.iterator-checkpoint)
@@ -88,6 +90,8 @@ def numpy_function(func: Callable[..., Any], inp: Any, Tout: Any, stateful: bool
 
 def py_function(func: Callable[..., Any], inp: Any = None, Tout: Any = None, name: str | None = None) -> Any:
     """`tf.py_function`: func(*tensors), each output converted to its Tout dtype."""
+    from simdist.runtime.ops import xla_unsupported
+    xla_unsupported.check_python_callback("EagerPyFunc")
     dispatch.unrecordable("it calls tf.py_function, whose Python TF runs on every call")
     context.note_stateful_op("EagerPyFunc")   # (TF's op; stateful: dataset.iterator-checkpoint)
     from simdist.runtime import symbolic

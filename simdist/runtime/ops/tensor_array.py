@@ -75,6 +75,9 @@ class TensorArray:
         self._clear_after_read = (True if clear_after_read is None else clear_after_read) and not in_function()
         self._previously_read_indices: list[int] = []
         self._tensor_array: list[Tensor | None] = [None for _ in range(_index(size))]
+        # (a graph's TensorList knows its length only from a size tensor_util.constant_value reads: `stack`)
+        from simdist.runtime.ops import graph_constants
+        self._known_size = not self._dynamic_size and graph_constants.python_constant(size)
 
     @property
     def flow(self) -> Tensor:
@@ -157,6 +160,16 @@ class TensorArray:
         return val
 
     def stack(self, name: str | None = None) -> Tensor:
+        """The elements stacked; inside a tf.function its first dimension is unknown to the graph unless the
+        array's size is static (TF 2.21 _GraphTensorArrayV2.stack: TensorListStack's num_elements is
+        constant_value(size) when not dynamic_size, else -1: `dynamic_size=True` or `size=x` give [None, ...])."""
+        out = self._stacked()
+        if in_function() and not self._known_size and out.ndim:
+            from simdist.runtime.ops import static_shapes
+            static_shapes.mark_dim(out, 0)
+        return out
+
+    def _stacked(self) -> Tensor:
         for ix in range(len(self._tensor_array)):
             self._maybe_zero(ix)
         if not self._tensor_array and self._element_shape.is_fully_defined():

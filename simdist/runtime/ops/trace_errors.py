@@ -20,7 +20,7 @@ from simdist.runtime import dtypes, errors
 
 __all__ = ["static", "attr_minimum", "shape_error", "mark_shape", "dtype_mismatch", "list_mismatch", "at_trace",
            "shapes_text", "in_body", "not_allowed", "attr_not_allowed", "fixed_type", "fixed_input", "fixed_operand", "bad_attr",
-           "string_attr", "check_string", "builds", "at_build", "unmark", "const_node_name", "list_minimum",
+           "string_attr", "check_string", "builds", "at_build", "at_lowering", "lowers", "unmark", "const_node_name", "list_minimum",
            "as_function"]
 
 _ATTR = "_simdist_trace_error"
@@ -276,6 +276,22 @@ def at_build(err: BaseException) -> Any:
     Switch node's InvalidArgumentError for a cond predicate that is not a bool)."""
     setattr(err, _BUILD, True)
     return err
+
+
+_LOWERING = "_simdist_graph_lowering"
+
+
+def at_lowering(err: BaseException) -> Any:
+    """`err`, marked as an error of the graph's lowering at its first run (cond_v2's If and while_v2's While
+    become Switch/LoopCond nodes there, of every branch, taken or not): the trace succeeds and is counted, the call
+    raises it, also from a branch its run does not take (`lowers`; tsweep65)."""
+    setattr(err, _LOWERING, True)
+    return err
+
+
+def lowers(err: BaseException) -> bool:
+    """Whether `err` is an error of the graph's lowering (`at_lowering`)."""
+    return getattr(err, _LOWERING, False)
 
 
 def builds(err: BaseException) -> bool:
