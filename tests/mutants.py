@@ -14374,6 +14374,173 @@ TRAINING_BATCH87: list[Mutant] = [
 TRAINING += TRAINING_BATCH87
 CATALOGUE += TRAINING_BATCH87
 
+
+#: Blind batch 88 (sixty-fifth session, helper blind65a): Keras as people write it -- layer, loss and metric configs,
+#: initializer/constraint/regularizer defaults, preprocessing defaults, a separable conv's filters, Cropping's input
+#: spec, Sequential.from_config's build, summary's byte counts, an optimizer's all-None gradients, and keras.ops' TF
+#: backend (argmax's signed zeros, moments, hard_sigmoid, round, linspace, signbit, average, batch_normalization,
+#: log, cumsum, prod); written from simdist's source before reading the suite, each in a function no earlier
+#: catalogue mutant touches (its outermost enclosing function). "mainstream": a changed line an ordinary training
+#: program runs (/work/wt/blind65a_logs/prog*.py under coverage.py); "subtle": a last-bit, signed-zero or NaN
+#: difference.
+_KL = "simdist/keras/layers/"
+_KT = "simdist/keras/ops/tf_numpy.py"
+_KN = "simdist/keras/ops/tf_nn.py"
+TRAINING_BATCH88: list[Mutant] = [
+    # -- layers: convolution, recurrent, attention, normalization, preprocessing
+    _t("separable-conv-filters-zero-accepted", "boundary", _KL + "depthwise_separable.py",
+       "        if self.filters is not None and self.filters <= 0:\n",
+       "        if self.filters is not None and self.filters < 0:\n",
+       "mainstream: SeparableConv1D/2D(filters=0) accepted (Keras: ValueError, filters must be strictly positive)"),
+    _t("conv-transpose-config-dilation-dropped", "state", _KL + "conv_transpose.py",
+       '                "data_format": self.data_format, "dilation_rate": self.dilation_rate,\n',
+       '                "data_format": self.data_format,\n',
+       "mainstream: Conv1D/2D/3DTranspose's get_config leaves out dilation_rate (a dilated transposed convolution "
+       "re-made from its config is undilated)"),
+    _t("gru-config-reset-after-dropped", "state", _KL + "rnn.py",
+       '                "reset_after": cell.reset_after, "seed": cell.seed}\n',
+       '                "seed": cell.seed}\n',
+       "mainstream: GRU's get_config leaves out reset_after (a GRU(reset_after=False) saved and reloaded is a "
+       "reset_after=True one, with another bias shape)"),
+    _t("mha-config-output-shape-dropped", "state", _KL + "attention.py",
+       '                "use_gate": self._use_gate, "output_shape": self._output_shape,\n',
+       '                "use_gate": self._use_gate,\n',
+       "mainstream: MultiHeadAttention's get_config leaves out output_shape (re-made, it projects back to the "
+       "query's last dimension)"),
+    _t("layernorm-config-rms-scaling-dropped", "state", _KL + "normalization.py",
+       '                "scale": self.scale, "rms_scaling": self.rms_scaling,\n',
+       '                "scale": self.scale,\n',
+       "mainstream: LayerNormalization's get_config leaves out rms_scaling (re-made, it centres as well)"),
+    _t("cropping-input-spec-dropped", "missing-error", _KL + "cropping.py",
+       "        self.input_spec = InputSpec(ndim=self.rank + 2)\n",
+       "        self.input_spec = None\n",
+       "mainstream: Cropping1D/2D/3D without their InputSpec: an input of the wrong rank is not refused by the "
+       "spec's ValueError"),
+    _t("random-flip-default-horizontal", "formula", _KL + "preprocessing/image/random_flip.py",
+       "    def __init__(self, mode: str = HORIZONTAL_AND_VERTICAL, seed: int | None = None,",
+       "    def __init__(self, mode: str = HORIZONTAL, seed: int | None = None,",
+       "mainstream: RandomFlip's default mode 'horizontal' (Keras: 'horizontal_and_vertical')"),
+    _t("random-rotation-default-fill-constant", "formula", _KL + "preprocessing/image/random_rotation.py",
+       '    def __init__(self, factor: Any, fill_mode: str = "reflect", interpolation: str = "bilinear",\n',
+       '    def __init__(self, factor: Any, fill_mode: str = "constant", interpolation: str = "bilinear",\n',
+       "mainstream: RandomRotation's default fill_mode 'constant' (Keras: 'reflect'; the corners of a rotated "
+       "image differ)"),
+    _t("bidirectional-config-merge-mode-dropped", "state", _KL + "bidirectional.py",
+       '        return {**super().get_config(), "merge_mode": self.merge_mode,\n',
+       '        return {**super().get_config(),\n',
+       "mainstream: Bidirectional's get_config leaves out merge_mode (re-made or reloaded, a 'sum' or 'ave' "
+       "wrapper concatenates)"),
+    _t("group-norm-config-epsilon-dropped", "state", _KL + "group_normalization.py",
+       '        return {**super().get_config(), "groups": self.groups, "axis": self.axis, "epsilon": self.epsilon,\n',
+       '        return {**super().get_config(), "groups": self.groups, "axis": self.axis,\n',
+       "mainstream: GroupNormalization's get_config leaves out epsilon (re-made, 1e-3 again: other values)"),
+    _t("truncated-normal-default-stddev-one", "formula", "simdist/keras/initializers.py",
+       "class TruncatedNormal(RandomInitializer):\n"
+       "    def __init__(self, mean: float = 0.0, stddev: float = 0.05, seed: Any = None) -> None:\n",
+       "class TruncatedNormal(RandomInitializer):\n"
+       "    def __init__(self, mean: float = 0.0, stddev: float = 1.0, seed: Any = None) -> None:\n",
+       "mainstream: keras.initializers.TruncatedNormal's default stddev 1.0 (tf.random.truncated_normal's), not "
+       "0.05"),
+    _t("min-max-norm-default-axis-last", "axis", "simdist/keras/constraints.py",
+       "    def __init__(self, min_value: Any = 0.0, max_value: Any = 1.0, rate: Any = 1.0, axis: Any = 0) -> None:\n",
+       "    def __init__(self, min_value: Any = 0.0, max_value: Any = 1.0, rate: Any = 1.0, axis: Any = -1) -> None:\n",
+       "mainstream: MinMaxNorm's default axis -1 (Keras: 0, the norms of a Dense kernel's columns)"),
+    _t("l1l2-default-l2-nonzero", "formula", "simdist/keras/regularizers.py",
+       "    def __init__(self, l1: Any = 0.0, l2: Any = 0.0) -> None:\n",
+       "    def __init__(self, l1: Any = 0.0, l2: Any = 0.01) -> None:\n",
+       "keras.regularizers.L1L2(l1=...) alone adds an l2 term of 0.01 (Keras: l2 defaults to 0.0; L2's own default "
+       "is 0.01)"),
+    # -- losses and metrics
+    _t("categorical-focal-config-alpha-dropped", "state", "simdist/keras/losses/probabilistic_losses.py",
+       '                        "alpha": self.alpha, "gamma": self.gamma})\n',
+       '                        "gamma": self.gamma})\n',
+       "mainstream: CategoricalFocalCrossentropy's get_config leaves out alpha (re-made, alpha is 0.25 again)"),
+    _t("iou-config-ignore-class-dropped", "state", "simdist/keras/metrics/iou_metrics.py",
+       '                "dtype": self.dtype, "ignore_class": self.ignore_class, "sparse_y_true": self.sparse_y_true,\n',
+       '                "dtype": self.dtype, "sparse_y_true": self.sparse_y_true,\n',
+       "mainstream: IoU/MeanIoU's get_config leaves out ignore_class (re-made, the ignored class is counted)"),
+    _t("mean-metric-wrapper-config-kwargs-dropped", "state", "simdist/keras/metrics/reduction_metrics.py",
+       "        config_.update(self._fn_kwargs)\n",
+       "",
+       "mainstream: MeanMetricWrapper's get_config leaves out the function's keyword arguments (a wrapper of a loss with "
+       "delta=... re-made with the default)"),
+    # -- recurrent
+    _t("rnn-default-zero-output-for-mask", "formula", _KL + "rnn.py",
+       "                 zero_output_for_mask: bool = False, **kwargs: Any) -> None:\n",
+       "                 zero_output_for_mask: bool = True, **kwargs: Any) -> None:\n",
+       "mainstream: keras.layers.RNN's default zero_output_for_mask True (Keras: False), which LSTM/GRU/SimpleRNN "
+       "inherit: masked steps output zeros instead of the last unmasked step's output"),
+    _t("summary-dtype-bits-as-bytes", "formula", "simdist/keras/models/summary.py",
+       '    return int(np.dtype(dtype).itemsize * 8) if dtype != "bfloat16" else 16\n',
+       '    return int(np.dtype(dtype).itemsize) if dtype != "bfloat16" else 16\n',
+       "mainstream: summary's parameter sizes count a dtype's bytes as its bits (float32 weights shown 8 times "
+       "too small; bfloat16 right)"),
+    _t("rmse-metric-direction-up", "formula", "simdist/keras/metrics/regression_metrics.py",
+       '    def __init__(self, name: str = "root_mean_squared_error", dtype: Any = None) -> None:\n'
+       '        super().__init__(name, dtype=dtype)\n        self._direction = "down"\n',
+       '    def __init__(self, name: str = "root_mean_squared_error", dtype: Any = None) -> None:\n'
+       '        super().__init__(name, dtype=dtype)\n        self._direction = "up"\n',
+       "mainstream: RootMeanSquaredError's direction 'up': EarlyStopping/ModelCheckpoint/ReduceLROnPlateau with "
+       "mode='auto' on it wait for it to grow"),
+    _t("keras-argmax-negative-zero-tiny-positive", "boundary", _KT,
+       "    x = tf.where(\n        is_negative_zero, -np.finfo(standardize_dtype(x.dtype)).tiny, x\n    )\n"
+       "    _x = x\n    if axis is None:\n        x = tf.reshape(x, [-1])\n    y = tf.argmax(",
+       "    x = tf.where(\n        is_negative_zero, np.finfo(standardize_dtype(x.dtype)).tiny, x\n    )\n"
+       "    _x = x\n    if axis is None:\n        x = tf.reshape(x, [-1])\n    y = tf.argmax(",
+       "mainstream, subtle: keras.ops.argmax replaces -0.0 by +tiny instead of -tiny: a row whose largest values "
+       "are 0.0 and -0.0 picks the -0.0"),
+    _t("keras-moments-bfloat16-not-upcast", "dtype", _KN,
+       '    if ori_dtype in ("float16", "bfloat16"):\n        need_cast = True\n',
+       '    if ori_dtype == "float16":\n        need_cast = True\n',
+       "mainstream, subtle: keras.ops.moments computes bfloat16 statistics in bfloat16 (Keras: float32, cast "
+       "back): last bits of bfloat16 means and variances"),
+    _t("keras-hard-sigmoid-times-sixth", "formula", _KN,
+       "    return relu6(x + tf.constant(3.0, x.dtype)) / tf.constant(6.0, x.dtype)\n",
+       "    return relu6(x + tf.constant(3.0, x.dtype)) * tf.constant(1.0 / 6.0, x.dtype)\n",
+       "mainstream, subtle: keras.ops.hard_sigmoid multiplies by 1/6 instead of dividing by 6 (last bits)"),
+    _t("keras-round-decimals-times-reciprocal", "formula", _KT,
+       "    x = tf.round(x)\n    x = tf.divide(x, factor)\n    return tf.cast(x, x_dtype)\n",
+       "    x = tf.round(x)\n    x = tf.multiply(x, 1.0 / factor)\n    return tf.cast(x, x_dtype)\n",
+       "subtle: keras.ops.round(x, decimals) multiplies by 10^-d instead of dividing by 10^d (last bits)"),
+    _t("keras-linspace-no-endpoint-stop-from-start", "formula", _KT,
+       "            new_stop = tf.cast(stop, step.dtype) - step\n",
+       "            new_stop = tf.cast(start, step.dtype) + step * tf.cast(num - 1, step.dtype)\n",
+       "subtle: keras.ops.linspace(endpoint=False) computes its last point as start + (num-1) step instead of "
+       "stop - step (last bits)"),
+    _t("keras-signbit-float-as-less-than-zero", "boundary", _KT,
+       "    elif \"int\" in ori_dtype:\n        return x < 0\n    else:\n        x = cast(x, \"float32\")\n",
+       "    elif True:\n        return x < 0\n    else:\n        x = cast(x, \"float32\")\n",
+       "mainstream, subtle: keras.ops.signbit of floats as x < 0 (-0.0 and negative NaNs give False; Keras reads the sign bit)"),
+    _t("keras-batch-normalization-written-out", "formula", _KN,
+       "    return tf.nn.batch_normalization(\n        x=x,\n        mean=mean,\n        variance=variance,\n"
+       "        offset=offset,\n        scale=scale,\n        variance_epsilon=epsilon,\n    )\n",
+       "    out = (x - mean) * tf.math.rsqrt(variance + epsilon)\n    if scale is not None:\n"
+       "        out = out * scale\n    return out if offset is None else out + offset\n",
+       "mainstream, subtle: keras.ops.batch_normalization as ((x - mean) rsqrt(var + eps)) scale + offset instead "
+       "of tf.nn.batch_normalization's x inv + (offset - mean inv) (last bits)"),
+    _t("keras-prod-int16-not-widened", "dtype", _KT,
+       '        elif dtype in ("int8", "int16"):\n            dtype = "int32"\n',
+       '        elif dtype == "int8":\n            dtype = "int32"\n',
+       "mainstream: keras.ops.prod of int16 multiplies in int16 (Keras widens int8 and int16 to int32): the dtype and "
+       "wrapped products"),
+    _t("keras-maximum-by-where-drops-nan", "boundary", _KT,
+       "    x1 = convert_to_tensor(x1, dtype)\n    x2 = convert_to_tensor(x2, dtype)\n    return tf.maximum(x1, x2)\n",
+       "    x1 = convert_to_tensor(x1, dtype)\n    x2 = convert_to_tensor(x2, dtype)\n    return tf.where(x1 >= x2, x1, x2)\n",
+       "mainstream, subtle: keras.ops.maximum as where(x1 >= x2, x1, x2): a NaN in x1 gives x2 (TF's Maximum "
+       "propagates the NaN)"),
+    _t("keras-elu-alpha-scales-positive", "formula", _KN,
+       "        return tf.where(x > 0, res, alpha * res)\n",
+       "        return alpha * res\n",
+       "keras.ops.elu(x, alpha) with alpha != 1 scales the positive part too (ELU(alpha=0.5) halves positive inputs)"),
+    _t("keras-result-type-single-weak-64", "dtype", "simdist/keras/dtype_promotion.py",
+       "        out, out_weak = names[0], weak[0]\n",
+       "        out, out_weak = names[0], False\n",
+       "mainstream: Keras's result_type of a lone Python type keeps its 64-bit dtype (result_type(float) float64 "
+       "instead of floatx: keras.ops.arange(3.0) and its kin in float64)"),
+]
+TRAINING += TRAINING_BATCH88
+CATALOGUE += TRAINING_BATCH88
+
 # psweep64 (sixty-fourth session): Python-number options in float64/half programs — the lines the sweep newly covers
 TRAINING_PSWEEP64: list[Mutant] = [
     _t("orthogonal-gain-through-float32", "dtype", "simdist/keras/initializers.py",
