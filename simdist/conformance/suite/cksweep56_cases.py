@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
-import tempfile
 from typing import Any, Callable
 
 import numpy as np
 
 from simdist.conformance.suite.recorded_programs import (RecordedPrograms, avx512_with_onednn, bits, error,
                                                          plain, reference_cpu, rng)
+from simdist.conformance.suite.temp_dirs import TempDir
 
 PATH = os.path.join(os.path.dirname(__file__), "cksweep56_reference.json.gz")
 
@@ -83,27 +82,6 @@ OPTIMIZERS: dict[str, Callable[[Any], Any]] = {
                                                           dynamic_growth_steps=2),
 }
 STEPS = (0, 1, 3)
-
-
-class _Dir:
-    """A temporary directory; `rel(path)` gives a path relative to it (what is recorded)."""
-
-    def __enter__(self) -> "_Dir":
-        self.path = tempfile.mkdtemp(prefix="cksweep56_")
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        shutil.rmtree(self.path, ignore_errors=True)
-
-    def __call__(self, *parts: str) -> str:
-        return os.path.join(self.path, *parts)
-
-    def rel(self, p: Any) -> Any:
-        if p is None:
-            return None
-        if isinstance(p, (list, tuple)):
-            return [self.rel(q) for q in p]
-        return os.path.relpath(str(p), self.path)
 
 
 def _model(tf: Any, name: str, built: bool) -> Any:
@@ -183,7 +161,7 @@ def _opt_program(opt_name: str, steps: int) -> Callable[[Any, Any], Any]:
         scale = 8.0 if opt_name == "lso_sgd" else (32.0 if opt_name == "lso_adam" else 1.0)
         for i in range(steps):
             _step(tf, opt, model, name, i, scale)
-        with _Dir() as d:
+        with TempDir("cksweep56") as d:
             ck = tf.train.Checkpoint(model=model, optimizer=opt)
             path = ck.save(d("ck", "ckpt"))
             out["path"] = d.rel(path)
@@ -233,7 +211,7 @@ for _o in OPTIMIZERS:
 def _api_vars(tf: Any, mk: Any) -> Any:
     out: dict[str, Any] = {}
     r = rng("ck-api-vars")
-    with _Dir() as d:
+    with TempDir("cksweep56") as d:
         a = tf.Variable(r.standard_normal((2, 3)).astype(np.float32), name="a")
         b = tf.Variable(np.int64(7), name="b")
         c = tf.Variable(r.standard_normal(3), name="c")   # float64
@@ -300,7 +278,7 @@ def _api_module(tf: Any, mk: Any) -> Any:
             self.layers = [Inner(), Inner()]
             self.shared = self.inner
             self.b = tf.Variable(np.float32(0.25), name="b")
-    with _Dir() as d:
+    with TempDir("cksweep56") as d:
         m = Outer()
         ck = tf.train.Checkpoint(root_mod=m, step=tf.Variable(np.int64(4)))
         p = ck.save(d("mod"))
@@ -337,7 +315,7 @@ def _manager_program(kind: str) -> Callable[[Any, Any], Any]:
     def prog(tf: Any, mk: Any) -> Any:
         opts = dict(MANAGERS[kind])
         out: dict[str, Any] = {}
-        with _Dir() as d:
+        with TempDir("cksweep56") as d:
             v = tf.Variable(1.5)
             step = tf.Variable(0, dtype=tf.int64)
             ck = tf.train.Checkpoint(v=v, step=step)
@@ -411,7 +389,7 @@ def _dist_program(save_kind: str, load_kind: str, opt_name: str) -> Callable[[An
             s1.run(fn)
         for _ in range(2):
             train()
-        with _Dir() as d:
+        with TempDir("cksweep56") as d:
             p = tf.train.Checkpoint(model=model, optimizer=opt).save(d("dist", "ck"))
             out["path"] = d.rel(p)
             out["keys"] = _keys(tf, p)
@@ -444,7 +422,7 @@ for _sk, _lk in (("mirrored", "one"), ("one", "mirrored"), ("mirrored", "mirrore
 # -- 5. the readers' and writers' smaller rules: dtypes, escapes, containers, options, a compiled model ----------
 def _api_more(tf: Any, mk: Any) -> Any:
     out: dict[str, Any] = {}
-    with _Dir() as d:
+    with TempDir("cksweep56") as d:
         k = tf.keras
         ck = tf.train.Checkpoint(**{"a.b": tf.Variable(1.0), "c/d": tf.Variable(2.0)},
                                  t=(tf.Variable(3.0), tf.Variable(4.0)))

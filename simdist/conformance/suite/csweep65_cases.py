@@ -15,14 +15,13 @@ key phrase of TF's message. Floats are the hex of their values, paths relative t
 from __future__ import annotations
 
 import os
-import shutil
-import tempfile
 from typing import Any, Callable
 
 import numpy as np
 
 from simdist.conformance.suite.recorded_programs import (RecordedPrograms, avx512_with_onednn, bits, reference_cpu,
                                                          rng)
+from simdist.conformance.suite.temp_dirs import TempDir
 
 PATH = os.path.join(os.path.dirname(__file__), "csweep65_reference.json.gz")
 
@@ -47,27 +46,6 @@ def err(fn: Callable[[], Any]) -> Any:
             phrase = next((p for p in _PHRASES if p in str(e)), "other")
             return f"{name}: {phrase}"
         return name
-
-
-class Dir:
-    """A temporary directory; `rel(path)` gives a path relative to it (what is recorded)."""
-
-    def __enter__(self) -> "Dir":
-        self.path = tempfile.mkdtemp(prefix="csweep65_")
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        shutil.rmtree(self.path, ignore_errors=True)
-
-    def __call__(self, *parts: str) -> str:
-        return os.path.join(self.path, *parts)
-
-    def rel(self, p: Any) -> Any:
-        if p is None:
-            return None
-        if isinstance(p, (list, tuple)):
-            return [self.rel(q) for q in p]
-        return os.path.relpath(str(p), self.path)
 
 
 def _vals(name: str, shape: tuple[int, ...]) -> np.ndarray:
@@ -252,7 +230,7 @@ def restore_program(kind: str) -> Callable[[Any, Any], Any]:
     def prog(tf: Any, mk: Any) -> Any:
         name = f"c-restore-{kind}"
         out: dict[str, Any] = {}
-        with Dir() as d:
+        with TempDir("csweep65") as d:
             saved = _saved_objects(tf, kind, name)
             ck = tf.train.Checkpoint(**saved)
             paths = {"write": ck.write(d("w", "ck")), "save": ck.save(d("s", "ck"))}
@@ -288,7 +266,7 @@ def nothing_program(tf: Any, mk: Any) -> Any:
     it is empty) into an empty, a variable's and a model's Checkpoint; Model.load_weights of a missing .weights.h5,
     another suffix and a TF checkpoint prefix; tf.train.latest_checkpoint of an empty and a missing directory."""
     out: dict[str, Any] = {}
-    with Dir() as d:
+    with TempDir("csweep65") as d:
         os.makedirs(d("empty"))
         good = tf.train.Checkpoint(v=tf.Variable([1.0, 2.0])).save(d("g", "ck"))
         where = {"none": lambda: None, "missing": lambda: d("nope", "ck"), "dir": lambda: d("g"),
@@ -331,7 +309,7 @@ def manager_program(option: str) -> Callable[[Any, Any], Any]:
     each, then a fresh manager on the directory: its lists, restore_or_initialize and the value restored."""
     def prog(tf: Any, mk: Any) -> Any:
         out: dict[str, Any] = {}
-        with Dir() as d:
+        with TempDir("csweep65") as d:
             v = tf.Variable(0.0)
             step = tf.Variable(0, dtype=tf.int64)
             ck = tf.train.Checkpoint(v=v, step=step)
@@ -400,7 +378,7 @@ def reader_program(tf: Any, mk: Any) -> Any:
     """Program `c-reader`: tf.train.list_variables (names, shapes, in TF's order) and load_variable of each saved
     kind's checkpoint, by prefix and by directory, and load_variable of a missing key."""
     out: dict[str, Any] = {}
-    with Dir() as d:
+    with TempDir("csweep65") as d:
         for kind in SAVED:
             p = tf.train.Checkpoint(**_saved_objects(tf, kind, f"c-reader/{kind}")).save(d(kind, "ck"))
             names = [[n, list(s)] for n, s in tf.train.list_variables(d(kind))]
@@ -436,7 +414,7 @@ def optimizer_paths_program(tf: Any, mk: Any) -> Any:
     built optimizer) alone. Every assertion before and after the step, the values after the restore and the step."""
     k = tf.keras
     out: dict[str, Any] = {}
-    with Dir() as d:
+    with TempDir("csweep65") as d:
         m = _model(tf, "c-opt-paths/saved")
         m.compile(optimizer=k.optimizers.Adam(0.01), loss="mse")
         _fit_step(m, "c-opt-paths/fit")
@@ -491,7 +469,7 @@ def refusal_order_program(tf: Any, mk: Any) -> Any:
     assigns by sorted checkpoint key and stops at the refused one (the values before it restored, the rest not);
     names before and after the refused one, a list's element, a nested object, a model's second layer."""
     out: dict[str, Any] = {}
-    with Dir() as d:
+    with TempDir("csweep65") as d:
         cases = {"middle": ["a", "b*", "c"], "last_name_first": ["z", "b*", "a"], "first": ["a*", "b"],
                  "nested": ["n/x", "n/y*", "m", "o"], "listed": ["l/0", "l/1*", "l2", "k"]}
         for cname, names in cases.items():

@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
-import tempfile
 from typing import Any, Callable
 
 import numpy as np
 
 from simdist.conformance.suite.recorded_programs import (RecordedPrograms, avx512_with_onednn, bits, error,
                                                          reference_cpu, rng)
+from simdist.conformance.suite.temp_dirs import TempDir
 
 PATH = os.path.join(os.path.dirname(__file__), "ksweep64_reference.json.gz")
 
@@ -80,27 +79,6 @@ OPTIMIZERS: dict[str, Callable[[Any], Any]] = {
 SAVES = ("ck_model", "ck_both", "weights_h5", "keras_file")
 #: the restoring side's build state
 STATES = ("compiled_unbuilt", "compiled_built", "seq_unbuilt", "uncompiled", "custom_loop")
-
-
-class _Dir:
-    """A temporary directory; `rel(path)` gives a path relative to it (what is recorded)."""
-
-    def __enter__(self) -> "_Dir":
-        self.path = tempfile.mkdtemp(prefix="ksweep64_")
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        shutil.rmtree(self.path, ignore_errors=True)
-
-    def __call__(self, *parts: str) -> str:
-        return os.path.join(self.path, *parts)
-
-    def rel(self, p: Any) -> Any:
-        if p is None:
-            return None
-        if isinstance(p, (list, tuple)):
-            return [self.rel(q) for q in p]
-        return os.path.relpath(str(p), self.path)
 
 
 def _unnumbered(name: str) -> str:
@@ -172,7 +150,7 @@ def _trained(tf: Any, opt_name: str, name: str) -> tuple[Any, Any, Any]:
     return m, x, y
 
 
-def _save(tf: Any, d: _Dir, model: Any, how: str) -> str:
+def _save(tf: Any, d: TempDir, model: Any, how: str) -> str:
     if how == "ck_model":
         return tf.train.Checkpoint(model=model).save(d("ck", "c"))
     if how == "ck_both":
@@ -190,7 +168,7 @@ def _restore_program(opt_name: str, how: str) -> Callable[[Any, Any], Any]:
         k = tf.keras
         out: dict[str, Any] = {}
         m, x, y = _trained(tf, opt_name, name)
-        with _Dir() as d:
+        with TempDir("ksweep64") as d:
             path = _save(tf, d, m, how)
             out["saved"] = _obs(m)
             if how.startswith("ck"):
@@ -249,7 +227,7 @@ def _partial(tf: Any, mk: Any) -> Any:
     k = tf.keras
     out: dict[str, Any] = {}
     m, x, y = _trained(tf, "adam", name)
-    with _Dir() as d:
+    with TempDir("ksweep64") as d:
         p_both = tf.train.Checkpoint(model=m, optimizer=m.optimizer).save(d("both", "c"))
         m_plain = _model(tf)
         _init(m_plain, f"{name}/plain")
@@ -359,7 +337,7 @@ def _manager(tf: Any, mk: Any) -> Any:
     _init(m, f"{name}/w")
     m.compile(optimizer=k.optimizers.SGD(0.05, momentum=0.8), loss="mse")
     x, y = _data(f"{name}/d", 4)
-    with _Dir() as d:
+    with TempDir("ksweep64") as d:
         ck = tf.train.Checkpoint(model=m, optimizer=m.optimizer)
         opts = {"interval": dict(max_to_keep=3, step_counter=None, checkpoint_interval=2),
                 "hours": dict(max_to_keep=2, keep_checkpoint_every_n_hours=1e6),
@@ -406,7 +384,7 @@ def _keys_program(tf: Any, mk: Any) -> Any:
     name = "k-keys"
     k = tf.keras
     out: dict[str, Any] = {}
-    with _Dir() as d:
+    with TempDir("ksweep64") as d:
         inp = k.Input((4,), name="x")
         h = k.layers.Dense(3, name="fa")(inp)
         h = k.layers.BatchNormalization(name="bn")(h)
@@ -468,7 +446,7 @@ def _dist_program(save_kind: str, load_kind: str) -> Callable[[Any, Any], Any]:
             _init(m, f"{name}/w")
             m.compile(optimizer=k.optimizers.Adam(0.01), loss="mse")
         _fit(m, x, y)
-        with _Dir() as d:
+        with TempDir("ksweep64") as d:
             p = tf.train.Checkpoint(model=m).save(d("c"))
             out["keys"] = _keys(tf, p)
             out["saved"] = _obs(m)

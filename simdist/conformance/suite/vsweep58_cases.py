@@ -29,14 +29,13 @@ AVX-512 Xeon with oneDNN on. No program is host-dependent: the values are sums a
 from __future__ import annotations
 
 import os
-import shutil
-import tempfile
 from typing import Any, Callable
 
 import numpy as np
 
 from simdist.conformance.suite.recorded_programs import (RecordedPrograms, avx512_with_onednn, error,
                                                          reference_cpu)
+from simdist.conformance.suite.temp_dirs import TempDir
 
 PATH = os.path.join(os.path.dirname(__file__), "vsweep58_reference.json.gz")
 
@@ -257,23 +256,6 @@ _program("v-update-colocate", _update_and_colocate)
 
 
 # -- 3. checkpoints of every dtype and synchronization, across strategies -----------------------------------------
-class _Dir:
-    def __enter__(self) -> "_Dir":
-        self.path = tempfile.mkdtemp(prefix="vsweep58_")
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        shutil.rmtree(self.path, ignore_errors=True)
-
-    def __call__(self, *parts: str) -> str:
-        return os.path.join(self.path, *parts)
-
-    def rel(self, p: Any) -> Any:
-        if p is None:
-            return None
-        if isinstance(p, (list, tuple)):
-            return [self.rel(q) for q in p]
-        return os.path.relpath(str(p), self.path)
 
 
 CK_VARS = (("w", "AUTO", "NONE"), ("s", "ON_READ", "SUM"), ("m", "ON_READ", "MEAN"), ("f", "ON_READ",
@@ -305,7 +287,7 @@ def _checkpoints(src: str, dst: str, dt: str) -> Callable[[Any, Any], Any]:
         out: dict[str, Any] = {}
         a = _strategy(tf, mk, src)
         bb = _strategy(tf, mk, dst)
-        with _Dir() as d:
+        with TempDir("vsweep58") as d:
             vs = _ck_make(tf, a, dt, 1)
             _ck_write(tf, a, vs, dt)
             if dt == "bool":   # a sync-on-read SUM/MEAN bool cannot be read across replicas (AddN of bool)
@@ -363,7 +345,7 @@ def _manager(tf: Any, mk: Any) -> Any:
     saves numbered by save_counter and by checkpoint_number; latest_checkpoint, the files kept, restore_or_initialize."""
     s = mk()
     out: dict[str, Any] = {}
-    with _Dir() as d:
+    with TempDir("vsweep58") as d:
         with s.scope():
             v = tf.Variable([1.0, 2.0], dtype=tf.float64)
             step = tf.Variable(0, dtype=tf.int64)
@@ -518,7 +500,7 @@ def _gen_checkpoint(tf: Any, mk: Any) -> Any:
     """A Generator checkpointed mid-stream (after draws across the carry), drawn on, restored into a fresh
     Generator and into the same one: the draws repeat from the saved state; the checkpoint's keys and values."""
     out: dict[str, Any] = {}
-    with _Dir() as d:
+    with TempDir("vsweep58") as d:
         for lo, hi in ((2**32 - 3, 0), (-2, 2**32 - 1)):
             g = tf.random.Generator.from_state([lo, hi, 21], alg="philox")
             g.uniform([7])
