@@ -1219,8 +1219,8 @@ TRAINING_BATCH6: list[Mutant] = [
        "        return tf.divide(out, tf.cast(2, out.dtype))\n",
        "keras.layers.Average divides the sum by 2 whatever the number of inputs"),
     _t("masking-any-feature-equal-masks", "boundary", KLY + "masking.py",
-       "    return tf.reduce_any(tf.not_equal(inputs, tf.cast(mask_value, inputs.dtype)), axis=-1, keepdims=keepdims)\n",
-       "    return tf.reduce_all(tf.not_equal(inputs, tf.cast(mask_value, inputs.dtype)), axis=-1, keepdims=keepdims)\n",
+       "    return tf.reduce_any(ops.not_equal(inputs, mask_value), axis=-1, keepdims=keepdims)\n",
+       "    return tf.reduce_all(ops.not_equal(inputs, mask_value), axis=-1, keepdims=keepdims)\n",
        "Masking masks a step when any feature equals mask_value (not only when all do)"),
     _t("relu-leaky-part-ignores-threshold", "formula", "simdist/keras/activations.py",
        "        negative_part: Any = tf.nn.relu(-x + threshold) if threshold != 0 else tf.nn.relu(-x)\n",
@@ -2531,8 +2531,8 @@ TRAINING_BATCH13: list[Mutant] = [
        "        return _ZipDataset((_RangeDataset(0, _INT64_MAX, 1, dtypes.int64), self))\n",
        "Dataset.enumerate(start=k) counts from 0 whatever start is"),
     _t("unbatch-cardinality-not-multiplied", "boundary", "simdist/runtime/data/batching.py",
-       "        return n * dims[0] if dims else UNKNOWN_CARDINALITY\n",
-       "        return n if dims else UNKNOWN_CARDINALITY\n",
+       "        return n * dims[0] if dims and dims[0] > 0 else UNKNOWN_CARDINALITY\n",
+       "        return n if dims and dims[0] > 0 else UNKNOWN_CARDINALITY\n",
        "Dataset.unbatch's cardinality is the number of batches, not batches times the known batch size"),
     # -- around training: schedules
     _t("polynomial-cycle-step-capped", "boundary", "simdist/keras/optimizers/schedules.py",
@@ -3524,8 +3524,8 @@ TRAINING_BATCH18: list[Mutant] = [
        "        return {\"rgb_delta\": rgb_delta}\n",
        "RandomBrightness adds the factor draw itself instead of scaling it by the value range's width"),
     _t("zero-padding3d-pairs-reversed", "order", "simdist/keras/layers/zero_padding3d.py",
-       "tf.constant([list(p) for p in pads], \"int32\")",
-       "tf.constant([list(p)[::-1] for p in pads], \"int32\")",
+       "        return _pad(inputs, pads)\n",
+       "        return _pad(inputs, tuple(tuple(p)[::-1] for p in pads))\n",
        "ZeroPadding3D(((a, b), ...)) pads b before and a after each spatial axis"),
     _t("random-invert-reflects-range", "formula", "simdist/keras/layers/preprocessing/image/random_invert.py",
        "                                        self.value_range[1] - images, images)\n",
@@ -5149,8 +5149,8 @@ TRAINING_BATCH29: list[Mutant] = [
        "        if n < 0:\n",
        "RepeatVector(0) is accepted (Keras: ValueError, n must be positive)"),
     _t("permute-inverse-permutation", "order", "simdist/keras/layers/permute.py",
-       "        return tf.transpose(inputs, (0,) + self.dims)\n",
-       "        return tf.transpose(inputs, (0,) + tuple(self.dims.index(i) + 1 for i in range(1, len(self.dims) + 1)))\n",
+       "        return ops.transpose(inputs, (0,) + self.dims)",
+       "        return ops.transpose(inputs, (0,) + tuple(self.dims.index(i) + 1 for i in range(1, len(self.dims) + 1)))",
        "Permute applies the inverse permutation (the same for swaps, wrong for a 3-cycle)"),
     _t("text-vectorization-ngrams-off-by-one", "boundary", "simdist/keras/layers/text_vectorization.py",
        "        self._ngrams = tuple(range(1, ngrams + 1)) if isinstance(ngrams, int) else ngrams\n",
@@ -6858,10 +6858,12 @@ TRAINING_BATCH39: list[Mutant] = [
     _t("dataset-int-arg-float-accepted", "dtype", "simdist/runtime/data/elements.py",
        "    if isinstance(value, (int, np.integer)):\n"
        "        return int(value)\n"
-       "    raise TypeError(f\"Cannot convert {value!r} to EagerTensor of dtype int64\")\n",
-       "    if isinstance(value, (int, np.integer, float)):\n"
+       "    if value is None:",
+       "    if isinstance(value, float):\n"
        "        return int(value)\n"
-       "    raise TypeError(f\"Cannot convert {value!r} to EagerTensor of dtype int64\")\n",
+       "    if isinstance(value, (int, np.integer)):\n"
+       "        return int(value)\n"
+       "    if value is None:",
        "tf.data's int64 arguments (batch, take, skip, shard, repeat, prefetch, shuffle) accept a Python float, "
        "truncated (TF: TypeError)"),
     _t("list-files-default-unshuffled", "order", "simdist/runtime/data/readers.py",
@@ -6869,14 +6871,8 @@ TRAINING_BATCH39: list[Mutant] = [
        "    if shuffle:\n",
        "Dataset.list_files without shuffle= gives the sorted names (TF: shuffled unless shuffle=False)"),
     _t("padded-batch-size-zero-accepted", "boundary", "simdist/runtime/data/batching.py",
-       "        if batch_size <= 0:\n"
-       "            raise errors.InvalidArgumentError(None, None, \"Batch size must be greater than zero.\")\n"
-       "        in_spec = input_dataset.element_spec\n"
-       "        in_specs = flatten(in_spec)\n",
-       "        if batch_size < 0:\n"
-       "            raise errors.InvalidArgumentError(None, None, \"Batch size must be greater than zero.\")\n"
-       "        in_spec = input_dataset.element_spec\n"
-       "        in_specs = flatten(in_spec)\n",
+       "        if batch_size <= 0:   # (the kernel's check, after the Python spec's: as batch's)\n",
+       "        if batch_size < 0:   # (the kernel's check, after the Python spec's: as batch's)\n",
        "padded_batch(0) is accepted (TF: InvalidArgumentError 'Batch size must be greater than zero.')"),
     # -- checkpoints and saving
     _t("save-model-extension-anywhere", "missing-error", "simdist/keras/models/keras_file.py",
@@ -6989,8 +6985,8 @@ TRAINING_BATCH40: list[Mutant] = [
        "            if dmax is not None and dmax <= 0:\n",
        "BatchNormalization(renorm=True, renorm_clipping={'dmax': 0}) is refused (Keras: dmax must be >= 0)"),
     _t("dense-units-zero-accepted", "boundary", "simdist/keras/layers/core.py",
-       "        if not isinstance(units, int) or isinstance(units, bool) or units <= 0:\n",
-       "        if not isinstance(units, int) or isinstance(units, bool) or units < 0:\n",
+       "        if not isinstance(units, int) or units <= 0:",
+       "        if not isinstance(units, int) or units < 0:",
        "Dense(0) is accepted (Keras: ValueError, a positive integer)"),
     _t("relu-max-value-zero-refused", "boundary", "simdist/keras/layers/core.py",
        "        if max_value is not None and max_value < 0.0:\n",
@@ -7924,8 +7920,8 @@ TRAINING_BATCH46: list[Mutant] = [
        "            for _ in range(rank - 2):\n",
        "an RNN's per-step mask is expanded to one rank less than the state (masked steps broadcast wrongly)"),
     _t("normalization-invert-order", "formula", "simdist/keras/layers/normalization_adapt.py",
-       "            return tf.add(self.mean, tf.multiply(inputs, denom))\n",
-       "            return tf.multiply(tf.add(inputs, self.mean), denom)\n",
+       "            return ops.add(self.mean, ops.multiply(inputs, denom))\n",
+       "            return ops.multiply(ops.add(inputs, self.mean), denom)\n",
        "Normalization(invert=True) computes (x + mean) * std instead of mean + x * std"),
     _t("normalization-mean-rank-off-by-one", "boundary", "simdist/keras/layers/normalization_adapt.py",
        "            if len(np.shape(mean)) > len(self.axis):\n",
@@ -9846,8 +9842,8 @@ TRAINING_BATCH59: list[Mutant] = [
        "Dataset.concatenate ends after its first input (fit's shuffled index pipeline loses the partial batch)"),
     # -- the rest: functions no earlier mutant touched
     _t("checkpoint-key-list-read-as-variable", "state", "simdist/strategies/checkpoint.py",
-       "            return {k: data[k] for k in data.files if k != TF_KEYS}   # (the key list is no variable)\n",
-       "            return {k: data[k] for k in data.files}\n",
+       "        tf_of = dict(saved.pop(TF_KEYS, np.zeros((0, 2), dtype=str)).tolist())   # (the key list is no variable)\n",
+       "        tf_of = dict(saved.get(TF_KEYS, np.zeros((0, 2), dtype=str)).tolist())\n",
        "Checkpoint.read takes the file's key list for a saved value (an unmatched value for assert_consumed)"),
     _t("generator-normal-moments-swapped", "order", "simdist/runtime/ops/random_generator.py",
        "        rnd = dispatch.execute(NORMAL, (state,), {\"shape\": shp, \"dtype\": dt})\n        return add(multiply(rnd, s), m)\n",
@@ -11511,8 +11507,8 @@ TRAINING_BATCH70: list[Mutant] = [
        "mainstream, subtle: MultiHeadAttention's fast path scales the query by 1/sqrt(key_dim) before the product "
        "instead of the logits after it"),
     _t("normalization-layer-epsilon-added", "formula", "simdist/keras/layers/normalization_adapt.py",
-       "        denom = tf.maximum(tf.sqrt(self.variance), tf.cast(EPSILON, self.variance.dtype))\n",
-       "        denom = tf.sqrt(self.variance + tf.cast(EPSILON, self.variance.dtype))\n",
+       "        denom = ops.maximum(ops.sqrt(self.variance), EPSILON)\n",
+       "        denom = ops.sqrt(ops.add(self.variance, EPSILON))\n",
        "mainstream, subtle: the Normalization layer divides by sqrt(var + eps) instead of max(sqrt(var), eps)"),
     _t("cosine-warmup-fraction-reassociated", "formula", "simdist/keras/optimizers/schedules.py",
        "        return total_step_delta * completed_fraction + initial_learning_rate\n",
@@ -12255,7 +12251,7 @@ TRAINING_BATCH75: list[Mutant] = [
     # -- checkpoints
     _t("deferred-restore-not-consumed", "formula", "simdist/strategies/checkpoint.py",
        "            for k in (key, key + _SHAPE_ONLY):\n                saved.pop(k, None)\n"
-       "                if k in status._unused:\n                    status._unused.remove(k)\n        if done:\n",
+       "                status._use(k)\n        if done:\n",
        "            for k in (key, key + _SHAPE_ONLY):\n                saved.pop(k, None)\n        if done:\n",
        "a deferred restoration (a variable assigned to the checkpoint after restore) does not mark the values it "
        "takes as consumed: assert_consumed then fails"),
@@ -12285,8 +12281,8 @@ TRAINING_BATCH74: list[Mutant] = [
        "mainstream, subtle: GroupNormalization computes (x - mean) * inv + beta instead of x * inv + "
        "(beta - mean * inv)"),
     _t("normalization-layer-multiplies-by-reciprocal", "formula", "simdist/keras/layers/normalization_adapt.py",
-       "        return tf.divide(tf.subtract(inputs, self.mean), denom)\n",
-       "        return tf.multiply(tf.subtract(inputs, self.mean), tf.math.reciprocal(denom))\n",
+       "        return ops.divide(ops.subtract(inputs, self.mean), denom)\n",
+       "        return ops.multiply(ops.subtract(inputs, self.mean), ops.reciprocal(denom))\n",
        "mainstream, subtle: the Normalization layer multiplies by 1 / std instead of dividing by std"),
     _t("conv-same-output-size-floored", "boundary", "simdist/keras/layers/argument_validation.py",
        "    elif padding in (\"same\", \"causal\"):\n        out = np.floor((spatial - 1) / strides) + 1\n",
@@ -13670,8 +13666,8 @@ TRAINING_BATCH83: list[Mutant] = [
        "                if bool(np.asarray(keep._v)):\n                    return flat\n                return next(source)\n",
        "mainstream: Dataset.filter hands out the element after a rejected one without testing it"),
     _t("interleave-autotune-cycle-one", "formula", "simdist/runtime/data/interleave.py",
-       "        cycle = p[\"cycle_length\"] if p[\"cycle_length\"] != AUTOTUNE else host_cpu.current().parallelism\n",
-       "        cycle = p[\"cycle_length\"] if p[\"cycle_length\"] > 0 else 1\n",
+       "    if cycle_length != AUTOTUNE:\n        return cycle_length\n",
+       "    if cycle_length > 0:\n        return cycle_length\n    return 1\n",
        "interleave's cycle_length AUTOTUNE (the default) taken as one instead of the host's parallelism: the inner "
        "datasets read one after another"),
     # -- checkpoints
@@ -14705,16 +14701,17 @@ CATALOGUE += TRAINING_COV64
 _RN = "simdist/runtime/ops/reduce_nans.py"
 TRAINING_NSWEEP64: list[Mutant] = [
     _t("sum-nans-fold-in-source-order", "order", _RN,
-       "_op(_op(a3, a2), _op(a0, a1))", "_op(_op(a0, a1), _op(a2, a3))",
+       "pv, pi = _step(*acc[3], *_step(*acc[2], *low, op), op)",
+       "pv, pi = _step(*_step(*low, *acc[2], op), *acc[3], op)",
        "the four packet accumulators' NaN taken in the source's fold order, not the compiled one"),
     _t("sum-nans-tail-first-every-dtype", "order", _RN,
-       "        got = _op(tail, pk) if half else _op(pk, tail)\n", "        got = _op(tail, pk)\n",
+       "(_step(tv, ti, *got, op) if half else _step(*got, tv, ti, op))", "_step(tv, ti, *got, op)",
        "finalizeBoth's scalar tail's NaN kept over the packets' in float32/float64 as in float16"),
     _t("sum-nans-tree-upper-lane", "order", _RN,
-       "            pk = _op(pk[:, :h], pk[:, h:])\n", "            pk = _op(pk[:, h:], pk[:, :h])\n",
+       "_step(pv[:, :h], pi[:, :h], pv[:, h:], pi[:, h:], op)", "_step(pv[:, h:], pi[:, h:], pv[:, :h], pi[:, :h], op)",
        "the lanes' halving tree keeps the upper lane's NaN"),
     _t("half-product-nans-first-per-accumulator", "order", _RN,
-       "last=half and product)", "last=False)",
+       "idx[:, sl], av, ai, op) if half and product", "idx[:, sl], av, ai, op) if False",
        "float16 products' accumulators keep their first NaN as the sums' do"),
     _t("xent-loss-label-nan-first", "order", "simdist/runtime/ops/softmax_eigen.py",
        "        loss = _row_sum((_flat_log(s, lanes)[:, None] - sh) * labels)\n",
@@ -14768,3 +14765,237 @@ TRAINING_FIX64S: list[Mutant] = [
 ]
 TRAINING += TRAINING_FIX64S
 CATALOGUE += TRAINING_FIX64S
+
+
+#: the sixty-fifth session's csweep65 (checkpoint restore statuses and build states): mistakes on the lines
+#: test_csweep65 newly runs (docs/conformance.md, csweep65)
+TRAINING_CSWEEP65: list[Mutant] = [
+    _t("checkpoint-optimizer-trainables-not-saved", "state", "simdist/strategies/checkpoint.py",
+       "        if _tracks_trainables(obj):\n",
+       "        if False and _tracks_trainables(obj):\n",
+       "mainstream: a Checkpoint of an optimizer saves only its own variables (TF 2.21 tracks the model variables it "
+       "was built on as `_trainable_variables`, saved and restored through it)"),
+    _t("checkpoint-binds-paths-not-objects", "formula", "simdist/strategies/checkpoint.py",
+       "            if _vid(v) not in bound and _vid(v) not in listed:\n",
+       "            if _vid(v) not in listed:\n",
+       "a variable the file holds under one of its paths but not another counts as unbound (TF binds objects: a "
+       "model variable restored through the optimizer's list is bound)"),
+    _t("checkpoint-other-object-at-path-unbound", "formula", "simdist/strategies/checkpoint.py",
+       "                if any(k.startswith(f\"{key}/\") for k in saved):\n",
+       "                if False:\n",
+       "a variable at a path where the checkpoint has a list/module/model is unbound (TF: bound to that object, "
+       "assert_existing_objects_matched passes, assert_consumed names the object's values unresolved)"),
+    _t("checkpoint-shape-refusal-restores-nothing", "formula", "simdist/strategies/checkpoint.py",
+       "        _apply([(v, arr) for v, arr in todo if rank(v) is not None and rank(v) < stop])\n",
+       "        pass\n",
+       "mainstream: a restore refusing a value of another shape restores nothing (TF 2.21 has assigned the values "
+       "whose checkpoint keys sort before it)"),
+    _t("checkpoint-shape-refusal-restores-after", "order", "simdist/strategies/checkpoint.py",
+       "        _apply([(v, arr) for v, arr in todo if rank(v) is not None and rank(v) < stop])\n",
+       "        _apply([(v, arr) for v, arr in todo if rank(v) is not None and rank(v) > stop])\n",
+       "the values whose keys sort after the refused one taken as assigned (TF stops at the refusal)"),
+    _t("checkpoint-aliases-not-shared", "state", "simdist/strategies/checkpoint.py",
+       "        status._aliases = {k: by_tf[t] for k, t in tf_of.items() if len(by_tf[t]) > 1}\n",
+       "        status._aliases = {}\n",
+       "mainstream: one object's values under two paths (model/optimizer/ and optimizer/) each need their own use "
+       "(TF: one node; Checkpoint(model=uncompiled, optimizer=opt) passes assert_consumed after a step)"),
+    _t("checkpoint-optimizer-build-binds-trainables", "formula", "simdist/strategies/checkpoint.py",
+       "                    st._missing.append(key)\n",
+       "                    pass\n",
+       "an optimizer restored before its build takes its trainable variables as bound when it builds (TF: existing "
+       "objects bound to no value unless another path bound them)"),
+    _t("checkpoint-late-dependency-not-missing", "state", "simdist/strategies/checkpoint.py",
+       "                status._missing.append(key)\n",
+       "                pass\n",
+       "a dependency assigned to the Checkpoint after the restore, with no value in the checkpoint, is not counted "
+       "(TF's assertions see the object graph when they run: an existing object bound to nothing)"),
+    _t("checkpoint-directory-not-found", "state", "simdist/strategies/checkpoint.py",
+       "        if os.path.isdir(save_path):   # (TF 2.21 opens the directory as its index table: DataLossError; csweep65)\n",
+       "        if False:\n",
+       "restore of a directory path is NotFoundError (TF 2.21 opens it as a table file: DataLossError)"),
+    _t("checkpoint-deferred-layer-not-bound", "state", "simdist/strategies/checkpoint.py",
+       "                    status._bound.add(_vid(target))\n",
+       "                    pass\n",
+       "a layer variable restored as the unbuilt model builds is not bound, so its optimizer's later build finds it "
+       "unbound (TF: bound by the model's path)"),
+]
+TRAINING += TRAINING_CSWEEP65
+CATALOGUE += TRAINING_CSWEEP65
+# bsweep65 (sixty-fifth session): NaN, infinity and signalling-NaN bits through elementwise ops by dtype — mistakes in
+# the lines the module test_bsweep65.py newly covers (each killed by it: /work/wt/bsweep65_logs/mutB.json)
+TRAINING_BSWEEP65: list[Mutant] = [
+    _t("both-nan-operand-not-quieted", "formula", "simdist/runtime/ops/math.py",
+       "            out[both] = quieted(xb[both])\n", "            out[both] = xb[both]\n",
+       "subtle: Add/Mul of two NaNs returns the first operand's bits as they are, a signalling NaN unquieted (x86's "
+       "add and multiply set the quiet bit: x * x of 0x7f800001 is 0x7fc00001)"),
+    _t("fmod-nan-positive-default", "formula", "simdist/runtime/ops/nan_operands.py",
+       "    r[nan] = -np.array(np.nan, r.dtype)\n", "    r[nan] = np.array(np.nan, r.dtype)\n",
+       "subtle: FloorMod/TruncateMod of an infinity or by zero give the positive NaN (x86's default NaN of an invalid "
+       "operation is negative: 0xffc00000)"),
+    _t("cast-half-widened-snan-kept", "formula", "simdist/runtime/ops/math.py",
+       "        w = (((u & 0x8000) << 16) | 0x7FC00000 | ((u & 0x3FF) << 13)).view(np.float32)\n",
+       "        w = (((u & 0x8000) << 16) | 0x7F800000 | ((u & 0x3FF) << 13)).view(np.float32)\n",
+       "subtle: a float16 signalling NaN cast to float32/float64/complex keeps its signalling bit (cvtph2ps quiets it: "
+       "0x7c01 is 0x7fc02000)"),
+    _t("asin-invalid-default-nan", "formula", "simdist/runtime/ops/packet_asin.py",
+       "    return np.where(_F(1) < abs_x, _ALL_ONES[_F], p)\n", "    return np.where(_F(1) < abs_x, _F(np.nan), p)\n",
+       "subtle: float32 Asin of |x| > 1 in packets gives the default NaN, not pasin_float's por(invalid_mask, p) "
+       "all-ones 0xffffffff"),
+    _t("xfunc-tail-product-not-swapped", "order", "simdist/runtime/ops/xfunctions.py",
+       "    swapped = first_nan(r, fy, x)\n", "    swapped = first_nan(r, x, fy)\n",
+       "subtle: Xlogy/Xlog1py's scalar tail keeps x's NaN before log(y)'s (the compiled multiply takes log(y) first)"),
+    _t("swish-nan-passes-through", "formula", "simdist/runtime/ops/onednn_swish.py",
+       "    out = np.where(np.isnan(x), -_F32(np.nan), out)\n", "",
+       "subtle: a traced x * sigmoid(x) (_MklSwish) of a NaN keeps the NaN's payload and sign (oneDNN's swish gives "
+       "the negative default NaN)"),
+    _t("half-erf-nan-canonical", "formula", "simdist/runtime/ops/packet_math.py",
+       "        out[nan] = quieted(a[nan])\n", "        out[nan] = np.float16(np.nan)\n",
+       "subtle: float16 Erf/Erfc of a NaN give the canonical 0x7e00 (TF keeps the operand's sign and payload)"),
+    _t("bf16-scalar-nan-sign-dropped", "formula", "simdist/runtime/ops/packet_math.py",
+       "        sign = (np.asarray(f, _F)[nan].view(np.uint32) >> np.uint32(16)).astype(np.uint16) & np.uint16(0x8000)\n",
+       "        sign = np.zeros(int(nan.sum()), np.uint16)\n",
+       "subtle: bfloat16 results of the C library's functions through float (Acosh, Cosh, FloorMod) lose the NaN's "
+       "sign (float_to_bfloat16_rtne keeps it: acosh(0.5) is 0xffc0)"),
+    _t("bf16-leaky-relu-packet-nan-canonical", "formula", "simdist/runtime/ops/activations.py",
+       "        flat[:head][nan] = src[:head][nan]\n", "        flat[:head][nan] = np.zeros(1, np.uint16).view(src.dtype)\n",
+       "subtle: bfloat16 LeakyRelu's packets make a NaN zero (the select keeps x's own 16 bits)"),
+    _t("cast-to-half-payload-dropped", "formula", "simdist/runtime/ops/math.py",
+       "        h = (((u >> 16) & 0x8000) | 0x7E00 | ((u >> 13) & 0x3FF)).astype(np.uint16)\n",
+       "        h = (((u >> 16) & 0x8000) | 0x7E00).astype(np.uint16)\n",
+       "subtle: a NaN narrowed to float16 loses its payload (vcvtps2ph keeps the top ten bits: bfloat16 0xffc5 is "
+       "float16 0xfe28)"),
+]
+TRAINING += TRAINING_BSWEEP65
+CATALOGUE += TRAINING_BSWEEP65
+# Sixty-fifth session, tsweep65: mistakes in the lines test_tsweep65 newly runs (tf/_signature.py trace_refusal and its
+# callers in tf/_function.py: an input_signature whose specs reach a keyword-only parameter).
+TRAINING_TSWEEP65: list[Mutant] = [
+    _t("signature-kwonly-spec-counted-positional", "formula", "simdist/tf/_signature.py",
+       "                     and kind in (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD))\n",
+       "                     and kind in (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD,\n"
+       "                                  inspect.Parameter.KEYWORD_ONLY))\n",
+       "mainstream: a keyword-only parameter taken to accept a re-laid positional spec, so `f(x, *, k=4.0)` with two "
+       "specs traces and runs (TF 2.21: every trace is TypeError `too many positional arguments`)"),
+    _t("concrete-skips-signature-trace-refusal", "state", "simdist/tf/_function.py",
+       "        if self.__dict__.get(\"_trace_refusal\"):   # (every trace's TypeError: tf/_signature.py trace_refusal)\n"
+       "            raise TypeError(self._trace_refusal)\n",
+       "",
+       "subtle: get_concrete_function() traces a signature whose specs reach a keyword-only parameter (only calls "
+       "refuse it); TF 2.21's get_concrete_function() is the same TypeError"),
+    _t("switch-case-int64-index-in-graph", "state", "simdist/runtime/ops/misc_more.py",
+       "    if context.in_function() and branch_index.dtype.name != \"int32\":\n",
+       "    if context.in_function() and not branch_index.dtype.is_integer:\n",
+       "mainstream: tf.switch_case inside a tf.function takes an int64 index as eagerly (TF 2.21: the Case op's "
+       "branch_index is int32, op_def_library's TypeError at trace)"),
+    _t("case-eager-singleton-not-unpacked", "state", "simdist/runtime/ops/control_more.py",
+       "    unpack = not strict and not _ctx.in_function()\n",
+       "    unpack = False\n",
+       "mainstream: eager tf.case(strict=False) keeps a branch's singleton list (TF 2.21: each v1 cond level unpacks "
+       "it eagerly)"),
+    _t("v1-cond-unpacked-in-function", "state", "simdist/tf/_compat_v1_ops.py",
+       "    return out if strict or context.in_function() else _unpack_singleton(out)\n",
+       "    return out if strict else _unpack_singleton(out)\n",
+       "mainstream: tf.compat.v1.cond(strict=False) unpacks a singleton list inside a tf.function too (TF 2.21: "
+       "cond_v2 there, the structure kept)"),
+]
+TRAINING += TRAINING_TSWEEP65
+CATALOGUE += TRAINING_TSWEEP65
+#: dsweep65's mutants (sixty-fifth session: tf.data transformations by option value): mistakes in the lines
+#: test_dsweep65 newly runs — the parallel interleave's AUTOTUNE cycle length, batch's spec-before-size order, None
+#: and int32 arguments, prefetch(None), reduce's state check, unbatch's zero cardinality, ragged rebatching and the
+#: empty ragged value of a replica without data.
+TRAINING_DSWEEP65: list[Mutant] = [
+    _t("interleave-parallel-autotune-cycle-all-cpus", "formula", "simdist/runtime/data/interleave.py",
+       "    return -(-cpus // 3)\n", "    return cpus\n",
+       "interleave(num_parallel_calls=AUTOTUNE) with cycle_length AUTOTUNE run with a cycle of all the host's CPUs "
+       "(ComputeCycleLength: ceil(P / 3))"),
+    _t("interleave-parallel-autotune-cycle-ignores-calls", "formula", "simdist/runtime/data/interleave.py",
+       "        return min(num_parallel_calls, cpus)\n", "        return cpus\n",
+       "a parallel interleave's AUTOTUNE cycle length taken as the host's CPUs whatever num_parallel_calls is "
+       "(ComputeCycleLength: min(num_parallel_calls, P))"),
+    _t("batch-size-checked-before-spec", "error-class", "simdist/runtime/data/batching.py",
+       "        dim = batch_size if drop_remainder else None\n"
+       "        spec = map_structure(lambda s: s._batch(dim), input_dataset.element_spec)\n"
+       "        if batch_size <= 0:\n",
+       "        dim = batch_size if drop_remainder and batch_size > 0 else None\n"
+       "        spec = map_structure(lambda s: s._batch(dim), input_dataset.element_spec)\n"
+       "        if batch_size <= 0:\n",
+       "batch(-1, drop_remainder=True) refused by the kernel's size check (InvalidArgumentError) instead of the "
+       "static spec's ValueError that TF's Python meets first"),
+    _t("dataset-int-arg-none-type-error", "error-class", "simdist/runtime/data/elements.py",
+       "    if value is None:   # (convert_to_tensor(None, int64)", "    if False:   # (convert_to_tensor(None, int64)",
+       "take(None)/skip(None) refused with TypeError (convert_to_tensor(None, int64) is ValueError)"),
+    _t("prefetch-none-refused", "boundary", "simdist/runtime/data/dataset.py",
+       "        if buffer_size is None:   # (prefetch_op._PrefetchDataset: None is AUTOTUNE; dsweep65)\n"
+       "            buffer_size = AUTOTUNE\n", "",
+       "prefetch(None) refused (prefetch_op makes None AUTOTUNE)"),
+    _t("rebatch-int32-sizes-accepted", "dtype", "simdist/runtime/data/dataset.py",
+       "        if isinstance(batch_size, Tensor) and batch_size.dtype != dtypes.int64:\n",
+       "        if isinstance(batch_size, Tensor) and batch_size.dtype.is_floating:\n",
+       "rebatch of an int32 tensor of sizes accepted (rebatch_op converts it to int64: ValueError)"),
+    _t("reduce-state-dtype-unchecked", "missing-error", "simdist/runtime/data/dataset.py",
+       "    if len(new) == len(old) and new != old:\n",
+       "    if len(new) != len(old):\n",
+       "Dataset.reduce's new state of another dtype accepted (and the state re-typed) instead of the trace's "
+       "TypeError"),
+    _t("unbatch-zero-rows-cardinality-zero", "boundary", "simdist/runtime/data/batching.py",
+       "        return n * dims[0] if dims and dims[0] > 0 else UNKNOWN_CARDINALITY\n",
+       "        return n * dims[0] if dims else UNKNOWN_CARDINALITY\n",
+       "unbatch of elements whose known leading dim is 0 given cardinality 0 (UnbatchDatasetOp: UNKNOWN)"),
+    _t("rebatch-ragged-split-as-dense", "formula", "simdist/runtime/data/rebatch.py",
+       "        if self._input._composite:\n            return _iter_legacy_rows(",
+       "        if False:\n            return _iter_legacy_rows(",
+       "the legacy split of a ragged batch across replicas cuts each leaf's flat values and row splits as dense "
+       "components (TF splits whole rows)"),
+    _t("replica-dummy-ragged-as-dense", "dtype", "simdist/strategies/input.py",
+       "        if isinstance(s, RaggedTensorSpec) and s.ragged_rank:\n            out.extend(components.batch_ragged(",
+       "        if False:\n            out.extend(components.batch_ragged(",
+       "a replica without data given a dense empty tensor for a RaggedTensor leaf (TF: an empty ragged batch)"),
+]
+TRAINING += TRAINING_DSWEEP65
+CATALOGUE += TRAINING_DSWEEP65
+# Sixty-fifth session, asweep65 (Keras API arguments by kind): mistakes on the lines test_asweep65 newly runs.
+TRAINING_ASWEEP65: list[Mutant] = [
+    _t("initializer-serialize-none-as-object", "error-class", "simdist/keras/initializers.py",
+       "    if isinstance(initializer, Initializer):\n        return serialize_keras_object(initializer, "
+       "\"keras.initializers\")\n",
+       "    if not inspect.isfunction(initializer):\n        return serialize_keras_object(initializer, "
+       "\"keras.initializers\")\n",
+       "mainstream: a layer's None initializer serialized as an initializer object (Keras's serialize_keras_object "
+       "gives None: the config's null)"),
+    _t("activation-serialize-tf-function-as-dict", "formula", "simdist/keras/activations.py",
+       "        return out[\"config\"] if out[\"config\"] in _MODULE_GLOBALS else out\n",
+       "        return out\n",
+       "mainstream: tf.nn.relu given as an activation serialized as a function dict (Keras: a function named as "
+       "one of its activations module's globals is that bare name)"),
+    _t("dense-units-bool-refused", "boundary", "simdist/keras/layers/core.py",
+       "        if not isinstance(units, int) or units <= 0:",
+       "        if not isinstance(units, int) or isinstance(units, bool) or units <= 0:",
+       "Dense(units=True) refused (Keras's isinstance(units, int) takes a bool: one unit)"),
+    _t("standardize-dtype-policy-by-name", "missing-error", "simdist/keras/dtype_policies.py",
+       "        raise TypeError(f\"unhashable type: '{type(dtype).__name__}'\")",
+       "        return standardize_dtype(dtype.name)",
+       "mainstream: keras.Input(dtype=a DTypePolicy) takes the policy's name (Keras's standardize_dtype fails on "
+       "the unhashable policy: TypeError)"),
+    _t("rms-normalization-epsilon-none-kept", "boundary", "simdist/keras/layers/rms_normalization.py",
+       "    if epsilon is None:\n        from simdist.keras import config\n        epsilon = config.epsilon()\n",
+       "",
+       "mainstream: RMSNormalization(epsilon=None) adds None (Keras: keras.config.epsilon())"),
+    _t("zero-padding-float-widths-refused", "dtype", "simdist/keras/layers/upsampling_padding.py",
+       "tf.cast(tf.constant([list(w) for w in widths]), \"int32\")",
+       "tf.constant([list(w) for w in widths], \"int32\")",
+       "mainstream: ZeroPadding's float widths converted straight to int32 (TypeError; Keras converts without a "
+       "dtype and casts)"),
+    _t("reshape-layer-skips-keras-checks", "error-class", "simdist/keras/layers/reshaping.py",
+       "        return ops.reshape(inputs, (tf.shape(inputs)[0],) + resolved)\n",
+       "        return tf.reshape(inputs, (tf.shape(inputs)[0],) + resolved)\n",
+       "Reshape's call through tf.reshape: a float target_shape's two unknown dimensions are the op's "
+       "InvalidArgumentError, not Keras's ValueError"),
+    _t("normalization-int-compute-through-tf", "dtype", "simdist/keras/layers/normalization_adapt.py",
+       "        denom = ops.maximum(ops.sqrt(self.variance), EPSILON)\n",
+       "        denom = tf.maximum(tf.sqrt(self.variance), tf.cast(EPSILON, self.variance.dtype))\n",
+       "mainstream: Normalization(dtype='int32') takes Sqrt of its int32 variance (InvalidArgumentError; Keras's "
+       "numpy sqrt gives float32)"),
+]
+TRAINING += TRAINING_ASWEEP65
+CATALOGUE += TRAINING_ASWEEP65

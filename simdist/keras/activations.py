@@ -235,14 +235,24 @@ ALL_OBJECTS_DICT["swish"] = silu
 ALL_OBJECTS_DICT["hard_swish"] = hard_silu
 
 
-def serialize(activation: Callable[..., Any]) -> str:
-    """An activation's name (Keras serializes the built-in ones as their names)."""
+#: the names keras/src/activations/__init__.py's globals() hold (its serialize writes a function of such a name as
+#: the bare name: tf.nn.relu is "relu", tf.nn.silu, named swish, a function dict)
+_MODULE_GLOBALS = frozenset(n for n in ALL_OBJECTS_DICT if n not in ("swish", "hard_swish")) | frozenset((
+    "ALL_OBJECTS", "ALL_OBJECTS_DICT", "activations", "deserialize", "get", "keras_export", "object_registration",
+    "serialization_lib", "serialize", "types"))
+
+
+def serialize(activation: Callable[..., Any]) -> Any:
+    """An activation as Keras serializes it (keras.saving.json-and-serialize): a function whose registered name (else its
+    __name__) is one of the activations module's global names is that name — the built-ins and any other function
+    so named (tf.nn.relu, tf.nn.gelu, tf.math.sigmoid); any other function Keras's function dict."""
     for name, fn in ALL_OBJECTS_DICT.items():
         if fn is activation and name not in ("swish", "hard_swish"):
             return name
     if inspect.isfunction(activation):   # (a user's function: Keras's {"module": "builtins", "class_name": "function"...})
         from simdist.keras.serialization import serialize_function
-        return serialize_function(activation)
+        out = serialize_function(activation)
+        return out["config"] if out["config"] in _MODULE_GLOBALS else out
     return getattr(activation, "__name__", str(activation))
 
 

@@ -124,13 +124,13 @@ ALL_OBJECTS_DICT.update({to_snake_case(cls.__name__): cls for cls in ALL_OBJECTS
 
 
 def serialize(constraint: Any) -> Any:
-    """Keras's serialized form: {"module", "class_name", "config", "registered_name"} for a
-    Constraint, None for None, a function's name for a function."""
-    if constraint is None:
-        return None
+    """Keras's serialized form (serialization_lib.serialize_keras_object; keras.saving.json-and-serialize): {"module",
+    "class_name", "config", "registered_name"} for a Constraint, None for None, a plain function as Keras writes any
+    function (`{"module": "builtins", "class_name": "function", ...}`)."""
     if isinstance(constraint, Constraint):
         return serialize_keras_object(constraint, "keras.constraints")
-    return getattr(constraint, "__name__", constraint)
+    from simdist.keras.utils.keras_object_serialization import serialize_keras_object as serialize_any
+    return serialize_any(constraint)
 
 
 def deserialize(config: Any, custom_objects: dict | None = None) -> Any:

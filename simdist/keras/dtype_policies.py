@@ -24,6 +24,8 @@ def standardize_dtype(dtype: Any) -> str:
     """A dtype's Keras name ("float32"); None is floatx; Python `int` is "int64" on TF."""
     if dtype is None:
         return floatx()
+    if isinstance(dtype, DTypePolicy):   # (Keras's PYTHON_DTYPES_MAP.get of a policy, unhashable there: TypeError;
+        raise TypeError(f"unhashable type: '{type(dtype).__name__}'")   # keras.mixed-precision.policy)
     dtype = PYTHON_DTYPES_MAP.get(dtype, dtype)
     if hasattr(dtype, "name"):
         dtype = dtype.name

@@ -58,6 +58,15 @@ def _upper_bounds(node: str) -> tuple[str, ...]:
 _UPPER: dict[str, tuple[str, ...]] = {n: _upper_bounds(n) for n in _ORDER}
 
 
+def _on_lattice(nodes: list[str]) -> list[str]:
+    """The distinct nodes in `_ORDER`; a node off the lattice (a string tensor's dtype beside another dtype) is Keras's
+    _least_upper_bound ValueError (keras.ops.dtype-promotion; Masking(mask_value="0.0"), asweep65)."""
+    unknown = next((n for n in nodes if n not in _UPPER), None)
+    if unknown is not None:
+        raise ValueError(f"dtype={unknown!r} is not a valid dtype for Keras type promotion.")
+    return sorted(set(nodes), key=_ORDER.index)
+
+
 def _least_upper_bound(nodes: list[str]) -> str:
     for n in nodes:
         if n not in _UPPER:
@@ -113,10 +122,10 @@ def result_type(*dtypes: Any) -> str:
     elif len(set(names)) == 1 and not all(weak):
         out, out_weak = names[0], False
     elif all(weak):
-        out, out_weak = _least_upper_bound(sorted(set(names), key=_ORDER.index)), True
+        out, out_weak = _least_upper_bound(_on_lattice(names)), True
     else:
         nodes = [_weak_kind(n) if w else n for n, w in zip(names, weak)]
-        out = _least_upper_bound(sorted(set(nodes), key=_ORDER.index))
+        out = _least_upper_bound(_on_lattice(nodes))
         out_weak = out in (_WEAK_INT, _WEAK_FLOAT)
     out_weak = out != "bool" and out_weak
     if out_weak:

@@ -354,8 +354,14 @@ STFTInitializer = stft = STFT
 IdentityInitializer, OrthogonalInitializer = Identity, Orthogonal   # (Keras's class names; the others alias them)
 
 
-def serialize(initializer: Any) -> dict[str, Any]:
-    return serialize_keras_object(initializer, "keras.initializers")
+def serialize(initializer: Any) -> Any:
+    """Keras's serialization_lib.serialize_keras_object of an initializer (keras.saving.json-and-serialize): its
+    {"module", "class_name", "config", "registered_name"} dict; None for None; a plain function as Keras writes any
+    function (`{"module": "builtins", "class_name": "function", ...}`)."""
+    if isinstance(initializer, Initializer):
+        return serialize_keras_object(initializer, "keras.initializers")
+    from simdist.keras.utils.keras_object_serialization import serialize_keras_object as serialize_any
+    return serialize_any(initializer)
 
 
 def deserialize(config: Any, custom_objects: dict | None = None) -> Any:

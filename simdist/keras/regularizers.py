@@ -159,13 +159,13 @@ ALL_OBJECTS_DICT.update({to_snake_case(cls.__name__): cls for cls in ALL_OBJECTS
 
 
 def serialize(regularizer: Any) -> Any:
-    """Keras's serialized form of a regularizer: {"module", "class_name", "config",
-    "registered_name"} for a Regularizer; None for None; a function's name for a function."""
-    if regularizer is None:
-        return None
+    """Keras's serialized form of a regularizer (serialization_lib.serialize_keras_object;
+    keras.saving.json-and-serialize): {"module", "class_name", "config", "registered_name"} for a Regularizer; None for
+    None; a plain function as Keras writes any function (`{"module": "builtins", "class_name": "function", ...}`)."""
     if isinstance(regularizer, Regularizer):
         return serialize_keras_object(regularizer, "keras.regularizers")
-    return getattr(regularizer, "__name__", regularizer)
+    from simdist.keras.utils.keras_object_serialization import serialize_keras_object as serialize_any
+    return serialize_any(regularizer)
 
 
 def deserialize(config: Any, custom_objects: dict | None = None) -> Any:

@@ -242,7 +242,13 @@ def _floormod_fix(arrays: Any, flushed_in: Any, out: Any, attrs: Any) -> Any:
         trunc = np.where(fb == 0, np.asarray(np.nan, a.dtype), np.fmod(a, b))
         ft = flushed(trunc)
         fix = (ft != 0) & ((fb < 0) != (ft < 0))
-        return np.where(fix, flushed(np.asarray(ft + fb)), trunc).astype(a.dtype, copy=False)
+        out = np.where(fix, flushed(np.asarray(ft + fb)), trunc).astype(a.dtype, copy=False)
+    from simdist.runtime.ops.nan_operands import fmod_nans   # (its NaN: glibc's, bsweep65)
+    if a.dtype.name == "bfloat16":   # (through float, rounded back keeping a NaN's sign)
+        from simdist.runtime.ops.packet_math import scalar_bf16
+        f32 = np.float32
+        return scalar_bf16(fmod_nans(out.astype(f32), a.astype(f32), b.astype(f32)))
+    return fmod_nans(out, a, b)
 
 
 FLOORMOD = Fixed("floormod", _floormod_fix)
@@ -256,7 +262,9 @@ def _truncatemod_fix(arrays: Any, flushed_in: Any, out: Any, attrs: Any) -> Any:
     if a.dtype not in _MAGNITUDE or b.dtype != a.dtype:
         return out
     with np.errstate(divide="ignore", invalid="ignore", under="ignore"):
-        return np.where(flushed(b) == 0, np.asarray(np.nan, a.dtype), np.fmod(a, b)).astype(a.dtype, copy=False)
+        out = np.where(flushed(b) == 0, np.asarray(np.nan, a.dtype), np.fmod(a, b)).astype(a.dtype, copy=False)
+    from simdist.runtime.ops.nan_operands import fmod_nans   # (its NaN: glibc's, bsweep65)
+    return fmod_nans(out, a, b)
 
 
 TRUNCATEMOD = Fixed("truncatemod", _truncatemod_fix)
@@ -314,7 +322,8 @@ def _log_fix(arrays: Any, flushed: Any, out: Any, attrs: Any) -> Any:
     out = np.array(out, copy=True)
     # glibc's logf: a negative input is NaN before its subnormal branch
     neg = np.signbit(a.astype(np.float32) if a.dtype == BF16 else a)
-    out[sub] = np.where(neg[sub], np.float32(np.nan), _LOG_TAIL).astype(out.dtype)
+    # (a negative one: glibc's default NaN, negative: 0xffc00000, bfloat16 0xffc0; TF 2.21, bsweep65)
+    out[sub] = np.where(neg[sub], -np.float32(np.nan), _LOG_TAIL).astype(out.dtype)
     return out
 
 
@@ -339,7 +348,7 @@ def _tail_log_y(arrays: Any, flushed_in: Any, out: Any) -> Any:
     # the zero test reads x as the kernel does: float32 under DAZ, bfloat16 widened by a bit shift
     zero = (fx if y.dtype == np.float32 else np.broadcast_to(x, out.shape).astype(np.float32)) == 0
     with np.errstate(invalid="ignore"):
-        val = fx * np.where(np.signbit(yb), np.float32(np.nan), _LOG_TAIL)
+        val = fx * np.where(np.signbit(yb), -np.float32(np.nan), _LOG_TAIL)
     return np.where(sub, np.where(zero, np.float32(0), val).astype(out.dtype), out).astype(out.dtype, copy=False)
 
 
@@ -383,6 +392,7 @@ def _bf16_x_times(f: Any) -> Fixed:
     bits (xlog1py of 1e-40 in a packet is 9.18e-41; fz38a, tape seed 3820261203 #73). Other dtypes:
     FLUSH's result."""
     def fix(arrays: Any, flushed_in: Any, out: Any, attrs: Any) -> Any:
+        from simdist.runtime.ops.nan_operands import first_nan
         x = arrays[0]
         out = flushed(np.asarray(out))
         fx = flushed_in[0].astype(np.float32)
@@ -391,8 +401,11 @@ def _bf16_x_times(f: Any) -> Fixed:
             return out
         tail = _tail(out.shape, BF16)
         if f is not None:
-            with np.errstate(all="ignore"):
-                val = fx * f(flushed_in[1].astype(np.float32))
+            fy = flushed_in[1].astype(np.float32)
+            with np.errstate(all="ignore"):   # (glibc's logf/log1pf return a NaN y quieted, sign and payload kept,
+                # where NumPy's log gives 0x7fc00000: xlogy(bfloat16 9.2e-41, 0xffc5) is 0xffc0 on TF 2.21,
+                # bsweep65, fix65n)
+                val = fx * first_nan(f(fy), fy)
             out = np.where(sub & tail, np.broadcast_to(val, out.shape).astype(out.dtype), out)
         return np.where(sub & ~tail, np.broadcast_to(x, out.shape), out).astype(out.dtype, copy=False)
     return Fixed(f.__name__ if f is not None else "xdivy", fix)
@@ -711,12 +724,14 @@ def cast_rule(arrays: Any, attrs: dict | None) -> Any:
     is flushed, a subnormal float32 read as float64 or bool is zero). With a complex side: parts of
     one precision keep their bits, other casts read the parts under DAZ and write them under FTZ
     (cvtps2pd/cvtpd2ps: complex64 -> complex128 of 1e-40 + 0j is 0j, complex128 -> complex64 of
-    1e-40 + 1j is 1j)."""
+    1e-40 + 1j is 1j); bfloat16 to complex64 widens the bits as to float32."""
     src = arrays[0].dtype
     dst = (attrs or {}).get("DstT")
     dst = src if dst is None else dst._np
     if dst == src or (src == np.float32 and dst == BF16) or (src == BF16 and dst in (np.float32, np.bool_)):
         return KEEP
+    if src == BF16 and dst == np.complex64:   # (bfloat16 widened into the real part by a shift: 0x0001 is
+        return KEEP                          # 0x00010000; TF 2.21, bsweep65)
     if src.kind == "c" or np.dtype(dst).kind == "c":
         # parts of one precision move as bits (float32 <-> complex64, float64 <-> complex128 keep a
         # subnormal part); any other cast with a complex side converts them (issue 29's fz10)

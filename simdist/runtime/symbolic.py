@@ -354,6 +354,18 @@ def truth_taken(cond: Any) -> bool:
     return bool(cond)
 
 
+def flag(v: Any) -> bool:
+    """`bool(v)` of an argument in TF's own Python (reduce_sum's `bool(keepdims)`, moments' `if not keepdims`,
+    matmul's `if transpose_a and adjoint_a`, gelu's `if approximate`): a graph tensor of the running tf.function, or
+    a Variable read in one, is OperatorNotAllowedInGraphError (an eager tensor the function closes over is its
+    value's truth); eagerly the value's truth, NumPy's ValueError for several elements (fz65, fz62gen seed 65401
+    #6: batch_norm_with_global_normalization's scale_after_normalization)."""
+    from simdist.runtime.variables import Variable
+    if is_graph(v) or (DEPTH[0] and isinstance(v, Variable)):
+        raise bool_error()
+    return bool(v)
+
+
 def check_truth_taken(t: Any) -> None:
     """TF's own Python takes the truth of a comparison of tensor t (`if axis == 0`, `(dim == -1) or
     ...`): inside a tf.function that comparison is a graph tensor (an eager t is captured), so

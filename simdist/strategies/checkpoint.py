@@ -122,7 +122,7 @@ def _read_npz(save_path: str, path: str) -> dict[str, np.ndarray]:
     import zipfile
     try:
         with np.load(path, allow_pickle=False) as data:
-            return {k: data[k] for k in data.files if k != TF_KEYS}   # (the key list is no variable)
+            return {k: data[k] for k in data.files}
     except (zipfile.BadZipFile, EOFError, ValueError, OSError, KeyError) as e:
         from simdist.runtime import errors
         raise errors.DataLossError(None, None, f"Checkpoint {save_path}: the file {path} is damaged or not a "
@@ -158,11 +158,31 @@ def _walk(obj: Any, prefix: str) -> Iterator[tuple[str, Any]]:
             yield from _walk(child, f"{prefix}{k}/")
     elif hasattr(obj, "variables") and not callable(obj.variables):
         yield from _walk(_checkpointed(obj), prefix)
+        if _tracks_trainables(obj):
+            # (a built Keras optimizer tracks the model variables it was built on as `_trainable_variables`: TF 2.21
+            # saves and restores them through it, an optimizer alone included; checkpoint.restore-status, csweep65)
+            yield from _walk(list(obj._trainable_variables), f"{prefix}{_TRAINABLES}/")
         optimizer = _compiled_optimizer(obj)
         if optimizer is not None:
             yield from _walk(optimizer, f"{prefix}optimizer/")
     elif hasattr(obj, "_checkpoint_state"):   # a tf.data iterator: its position (dataset.iterator-checkpoint)
         yield prefix.rstrip("/"), obj
+
+
+_TRAINABLES = "_trainable_variables"
+
+
+def _tracks_trainables(obj: Any) -> bool:
+    """Whether `obj` is a built Keras optimizer, whose `_trainable_variables` (the model variables `build` was given)
+    TF 2.21 tracks as a list dependency (Keras 3's BaseOptimizer.build assigns the list on a TF AutoTrackable)."""
+    return hasattr(obj, "_trainable_variables_indices") and bool(getattr(obj, "built", False))
+
+
+def _vid(v: Any) -> int:
+    """A checkpointed variable's identity (a Keras variable's tf.Variable): TF binds objects, not paths, so a
+    variable reached by two paths is one object of the checkpoint."""
+    resolve = getattr(v, "_simdist_variable", None)
+    return id(resolve() if resolve is not None else v)
 
 
 def _compiled_optimizer(obj: Any) -> Any:
@@ -299,12 +319,15 @@ def _uncompiled(obj: Any, prefix: str) -> Iterator[tuple[str, Any]]:
     return _tree(obj, prefix, visit)
 
 
-def _optimizer_hook(pending: dict[int, np.ndarray], consumed: Any, path: str) -> Any:
+def _optimizer_hook(pending: dict[int, np.ndarray], consumed: Any, path: str, status: "CheckpointLoadStatus",
+                    path_prefix: str) -> Any:
     """What a model restored before it was compiled calls with the optimizer `compile` gives it: the optimizer's
     saved values not yet made are made with them (its `_checkpoint_pending`, as a deferred optimizer's)."""
     def on_compile(optimizer: Any) -> None:
         if optimizer is None:
             return
+        if hasattr(optimizer, "_trainable_variables_indices") and not getattr(optimizer, "built", False):
+            _on_build(optimizer, status, path_prefix)
         existing = list(_checkpointed(optimizer))   # (iterations and the learning rate, made with the optimizer)
         for i, v in enumerate(existing):
             if i in pending:
@@ -338,6 +361,8 @@ def _defer(root: "Checkpoint", saved: dict[str, np.ndarray], status: "Checkpoint
     assert_consumed passes once the deferred values are all restored (cksweep56)."""
     consumers: dict[int, list[Any]] = {}
     for prefix, obj in _unbuilt(root, ""):
+        if hasattr(obj, "_trainable_variables_indices"):   # an optimizer: its build binds its trainable variables
+            _on_build(obj, status, prefix)
         have = len(_checkpointed(obj))
         pending = {}
         for key, arr in saved.items():
@@ -359,7 +384,7 @@ def _defer(root: "Checkpoint", saved: dict[str, np.ndarray], status: "Checkpoint
                 one(index)
         if hasattr(obj, "_flatten_layers") and hasattr(obj, "_tracker"):   # a Keras layer or model
             layers = obj._flatten_layers(include_self=True)
-            hook = _layer_hook(obj, layers, pending, consumed, path)
+            hook = _layer_hook(obj, layers, pending, consumed, path, status)
             for layer in layers:
                 object.__setattr__(layer, "_checkpoint_on_track", hook)
         else:
@@ -370,19 +395,41 @@ def _defer(root: "Checkpoint", saved: dict[str, np.ndarray], status: "Checkpoint
         waiting = {int(k[len(head):]): arr for k, arr in saved.items()
                    if k.startswith(head) and k[len(head):].isdigit()}
         if waiting:   # (TF 2.21: compile after the restore sets the tracked `optimizer`; ssweep59)
-            object.__setattr__(model, "_checkpoint_on_compile", _optimizer_hook(waiting, _consumer(status, head), path))
+            object.__setattr__(model, "_checkpoint_on_compile",
+                               _optimizer_hook(waiting, _consumer(status, head), path, status, head))
+
+
+def _on_build(optimizer: Any, status: "CheckpointLoadStatus", prefix: str) -> None:
+    """Bind an optimizer restored before its build to the checkpoint's `<prefix>_trainable_variables` when it builds
+    (TF 2.21, observed: the list's values are not assigned then, and the model variables it holds are existing
+    objects bound to no value unless the restore bound them by another path, the model's own: assert_consumed and
+    assert_existing_objects_matched then fail; csweep65, ksweep64's open item 4). Each path of the optimizer (a
+    compiled model's and `optimizer=`) is one call; its build runs the hook once."""
+    prefixes = optimizer.__dict__.setdefault("_checkpoint_build_prefixes", [])
+    prefixes.append((status, prefix))
+
+    def on_build(opt: Any) -> None:
+        for st, head in opt.__dict__.pop("_checkpoint_build_prefixes", []):
+            listed = set()
+            for i, v in enumerate(opt._trainable_variables):
+                # (the file's `_trainable_variables` values are the model variables': used when a model path of
+                # theirs is, by the status's aliases; unused otherwise, when the variable is unbound anyway)
+                key = f"{head}{_TRAINABLES}/{i}"
+                if _vid(v) not in st._bound and _vid(v) not in listed:
+                    listed.add(_vid(v))
+                    st._missing.append(key)
+    optimizer._checkpoint_on_build = on_build
 
 
 def _consumer(status: "CheckpointLoadStatus", prefix: str) -> Any:
     def consumed(index: int) -> None:
-        for k in (f"{prefix}{index}", f"{prefix}{index}{_SHAPE_ONLY}"):
-            if k in status._unused:
-                status._unused.remove(k)
+        status._use(f"{prefix}{index}")
         status._matched = True
     return consumed
 
 
-def _layer_hook(owner: Any, layers: list[Any], pending: dict[int, np.ndarray], consumed: Any, path: str) -> Any:
+def _layer_hook(owner: Any, layers: list[Any], pending: dict[int, np.ndarray], consumed: Any, path: str,
+                status: "CheckpointLoadStatus") -> Any:
     """The callback a deferred Keras owner's layers call with each variable they track: the saved value of its
     position among the owner's checkpointed variables, assigned at once."""
     def on_track(variable: Any) -> None:
@@ -395,6 +442,7 @@ def _layer_hook(owner: Any, layers: list[Any], pending: dict[int, np.ndarray], c
                     _apply(todo)
                     del pending[i]
                     consumed(i)
+                    status._bound.add(_vid(target))
                 break
         if not pending:
             for layer in layers:
@@ -416,6 +464,9 @@ def _charge(pairs: list[tuple[str, Any]], to_chief: bool) -> None:
     """Copies between each variable's device and the coordinator's CPU, concurrently."""
     chief = session.canonical("/device:CPU:0")
     moves = []
+    # (an optimizer's `_trainable_variables` beside the model's own paths are one variable, copied once)
+    others = {_vid(v) for k, v in pairs if f"{_TRAINABLES}/" not in k}
+    pairs = [(k, v) for k, v in pairs if f"{_TRAINABLES}/" not in k or _vid(v) not in others]
     for _, v in pairs:
         for leaf in _leaf_vars(v):
             src, dst = (leaf.device, chief) if to_chief else (chief, leaf.device)
@@ -444,6 +495,15 @@ class CheckpointLoadStatus:
     def __init__(self, missing: list[str], unused: list[str], matched: bool = True) -> None:
         self._missing, self._unused = missing, unused
         self._matched = matched
+        self._bound: set[int] = set()   # (the variables the restore bound, by `_vid`)
+        self._aliases: dict[str, list[str]] = {}   # (a file key -> every file key of the same object)
+
+    def _use(self, key: str) -> None:
+        """The file's value `key` is used: it and every other path of its object leave the unused ones."""
+        for k in self._aliases.get(key, [key]):
+            for one in (k, k + _SHAPE_ONLY):
+                if one in self._unused:
+                    self._unused.remove(one)
 
     def assert_consumed(self) -> "_Status":
         """TF's: assert_existing_objects_matched first (objects the checkpoint has no value for), then values of the
@@ -479,6 +539,10 @@ class CheckpointLoadStatus:
         """TF's: eagerly the values are already restored, so nothing to run (None)."""
         return None
 
+    def initialize_or_restore(self, session: Any = None) -> None:
+        """TF's: eagerly the values are restored already and the other variables initialized (None; csweep65)."""
+        return None
+
 
 class InitializationOnlyStatus:
     """What `restore(None)` and `read(None)` return (TF's class name): every assertion fails, as TF's, and so does
@@ -497,6 +561,10 @@ class InitializationOnlyStatus:
 
     def expect_partial(self) -> "InitializationOnlyStatus":
         return self
+
+    def initialize_or_restore(self, session: Any = None) -> None:
+        """TF's: eagerly every variable is initialized already (None; csweep65)."""
+        return None
 
     def run_restore_ops(self, session: Any = None) -> None:
         raise AssertionError("No checkpoint specified, so no restore ops are available (save_path=None to "
@@ -601,12 +669,16 @@ class Checkpoint:
                 continue
             if _restore_leaf(saved, key, v, save_path, todo):
                 done.append(key)
+                status._bound.add(_vid(v))
+            elif _vid(v) not in status._bound and key not in status._missing:
+                # (TF's assertions look at the object graph when they run: a dependency added after the restore
+                # that the checkpoint has no value for is an existing object bound to nothing; csweep65)
+                status._missing.append(key)
         _apply(todo)
         for key in done:
             for k in (key, key + _SHAPE_ONLY):
                 saved.pop(k, None)
-                if k in status._unused:
-                    status._unused.remove(k)
+                status._use(k)
         if done:
             status._matched = True
 
@@ -703,12 +775,21 @@ class Checkpoint:
         if save_path is None:   # (TF's read(None): the same status as restore(None))
             return InitializationOnlyStatus()
         path = save_path + ".npz"
+        if os.path.isdir(save_path):   # (TF 2.21 opens the directory as its index table: DataLossError; csweep65)
+            from simdist.runtime import errors
+            raise errors.DataLossError(None, None, f"Unable to open table file {save_path}: FAILED_PRECONDITION: "
+                                                   f"{save_path}; Is a directory: perhaps your file is in a different "
+                                                   "file format and you need to use a different restore operator?")
         if not os.path.exists(path):
             from simdist.runtime import errors
             raise errors.NotFoundError(None, None, f"Failed to find any matching files for {save_path}")
         saved = from_file(_read_npz(save_path, path))
+        tf_of = dict(saved.pop(TF_KEYS, np.zeros((0, 2), dtype=str)).tolist())   # (the key list is no variable)
         pairs = list(_walk(self, ""))
         missing, used = [], set()
+        bound: set[int] = set()
+        unbound: list[tuple[str, Any]] = []
+        refused: list[tuple[Any, ValueError]] = []
         todo: list[tuple[Any, np.ndarray | None]] = []
         iterators: list[tuple[Any, dict[str, np.ndarray]]] = []
         for key, v in pairs:
@@ -740,10 +821,31 @@ class Checkpoint:
                         used.update((k, k + _SHAPE_ONLY))
                     used.add(key + _PARTS)
                     continue
-            if not _restore_leaf(saved, key, v, save_path, todo):
-                missing.append(key)
+            try:
+                found = _restore_leaf(saved, key, v, save_path, todo)
+            except ValueError as e:   # (another shape: TF's assign refuses it, after the keys sorted before it)
+                refused.append((v, e))
                 continue
+            if not found:
+                if any(k.startswith(f"{key}/") for k in saved):
+                    # (TF matches objects, not values: the checkpoint's object at this path (a list, a module, a
+                    # model) binds the variable, which has no value there and keeps its own: the object's values
+                    # stay unused; csweep65)
+                    bound.add(_vid(v))
+                else:
+                    unbound.append((key, v))
+                continue
+            bound.add(_vid(v))
             used.update((key, key + _SHAPE_ONLY))
+        if refused:
+            _assign_before_refusal(self, todo, refused)
+        # a variable the checkpoint has under any of its paths is bound (a model's variable restored through its
+        # optimizer's `_trainable_variables`); one listed once per object (csweep65)
+        listed: set[int] = set()
+        for key, v in unbound:
+            if _vid(v) not in bound and _vid(v) not in listed:
+                listed.add(_vid(v))
+                missing.append(key)
         _apply(todo)   # every variable checked: now assign (a mismatch above changed nothing)
         for it, state in iterators:
             it._restore_checkpoint_state(state, save_path)
@@ -756,10 +858,38 @@ class Checkpoint:
             # fz53d seed 53210 #10)
             missing.append(_COUNTER)
         _charge([(k, v) for k, v in pairs if k not in missing and not _is_iterator(v)], to_chief=False)
-        status = CheckpointLoadStatus(missing, sorted(k for k in saved if k not in used), matched=bool(used))
+        status = CheckpointLoadStatus(missing, sorted(k for k in saved if k not in used), matched=bool(used or bound))
+        status._bound = bound
+        # (TF binds the checkpoint's objects: values the file holds under several paths of one object (its TF key)
+        # are one value, used when any of them is: `Checkpoint(model=compiled, optimizer=model.optimizer)`'s copies
+        # under "model/optimizer/" and "optimizer/", a model variable under its optimizer's `_trainable_variables`;
+        # ksweep64's open item 3, csweep65)
+        by_tf: dict[str, list[str]] = {}
+        for k, t in tf_of.items():
+            by_tf.setdefault(t, []).append(k)
+        status._aliases = {k: by_tf[t] for k, t in tf_of.items() if len(by_tf[t]) > 1}
+        for k in sorted(used):
+            status._use(k)
         _defer(self, {k: saved[k] for k in saved if k not in used}, status, save_path)
         self._pending = ({k: saved[k] for k in saved if k not in used}, save_path, status)   # (_restore_deferred)
         return status
+
+
+def _assign_before_refusal(root: "Checkpoint", todo: list[tuple[Any, np.ndarray | None]],
+                           refused: list[tuple[Any, ValueError]]) -> None:
+    """A restore that meets a value of another shape: TF 2.21 assigns the checkpoint's values in the order of their
+    checkpoint keys (sorted) and stops at the first refused one, so the values whose TF keys sort before it are
+    restored, the rest not, and the ValueError is raised (observed: Checkpoint(a=, b=, c=) with b's shape changed
+    restores a only; csweep65). A variable without a TF key (not in TF's object graph) is never assigned."""
+    keys = tf_checkpoint_keys(root)
+
+    def rank(v: Any) -> str | None:
+        return keys.get(id(v))
+    first_v, first_e = min(refused, key=lambda r: rank(r[0]) or "")
+    stop = rank(first_v)
+    if stop is not None:
+        _apply([(v, arr) for v, arr in todo if rank(v) is not None and rank(v) < stop])
+    raise first_e
 
 
 class CheckpointManager:

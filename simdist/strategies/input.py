@@ -488,7 +488,7 @@ class DistributedIterator(input_types.DistributedIterator):
             mine = []
             for flat, dev in zip(per_worker, pipe.dest):
                 if flat is None:
-                    flat = [_dummy(s) for s in flatten(ds.element_spec)]
+                    flat = _dummies(flatten(ds.element_spec))
                 mine.append(ds._pack(flat, dev))
             if owner._on_step is not None:
                 owner._on_step(pipe.host, mine, list(pipe.dest))
@@ -498,6 +498,20 @@ class DistributedIterator(input_types.DistributedIterator):
         spec = owner._pipes[0].dataset.element_spec
         leaves = [flatten(e) for e in elements]
         return pack_as(spec, [PerReplica(tuple(l[k] for l in leaves)) for k in range(len(leaves[0]))])
+
+
+def _dummies(leaves: list[Any]) -> list[np.ndarray]:
+    """The components of the empty value a replica without data gets: a RaggedTensor leaf's are an empty ragged
+    batch (values and row splits: TF 2.21 gives a ragged [] there, dsweep65), a dense leaf's `_dummy`."""
+    from simdist.runtime.data import components
+    from simdist.runtime.ragged_tensor import RaggedTensorSpec
+    out: list[np.ndarray] = []
+    for s in leaves:
+        if isinstance(s, RaggedTensorSpec) and s.ragged_rank:
+            out.extend(components.batch_ragged([], s._unbatch()))
+        else:
+            out.append(_dummy(s))
+    return out
 
 
 def _dummy(spec: TensorSpec) -> np.ndarray:

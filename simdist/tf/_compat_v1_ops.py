@@ -78,9 +78,11 @@ def _unpack_singleton(value: Any) -> Any:
 
 def cond(pred: Any, true_fn: Callable[[], Any] | None = None, false_fn: Callable[[], Any] | None = None,
          strict: bool = False, name: str | None = None, fn1: Any = None, fn2: Any = None) -> Any:
-    """v1 `cond`: v2's, a singleton list/tuple result unpacked unless strict."""
+    """v1 `cond`: v2's, a singleton list/tuple result unpacked unless strict — eagerly only (cond.py
+    `_eager_cond_implementation`); inside a tf.function TF 2.21 calls cond_v2, which keeps the structure."""
+    from simdist.runtime import context
     out = _tf().cond(pred, true_fn if true_fn is not None else fn1, false_fn if false_fn is not None else fn2)
-    return out if strict else _unpack_singleton(out)
+    return out if strict or context.in_function() else _unpack_singleton(out)
 
 
 def while_loop(cond: Callable[..., Any], body: Callable[..., Any], loop_vars: Any, shape_invariants: Any = None,

@@ -63,6 +63,8 @@ class Function:
             self._ftype = _signature.function_type(fn, input_signature)
             if self._ftype is not None:
                 self._ftext = _signature.type_text(fn, self._ftype)
+            # (a signature whose specs reach a keyword-only parameter: every trace's TypeError, _signature.py)
+            self._trace_refusal = _signature.trace_refusal(self._ftype, self._ftext)
         functools.update_wrapper(self, fn)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
@@ -122,6 +124,8 @@ class Function:
             from simdist.tf import _signature
             args, kwargs = _signature.bind(self.python_function, self.input_signature, args, kwargs,
                                            self.__dict__.get("_ftype"), self.__dict__.get("_ftext"))
+            if self.__dict__.get("_trace_refusal"):
+                raise TypeError(self._trace_refusal)
         else:
             npos = self._positional()
             if npos >= 0 and (kwargs or len(args) != npos):
@@ -698,6 +702,8 @@ class Function:
         """TF traces here: a ConcreteFunction, or the trace-time error (tf/_concrete.py)."""
         from simdist.runtime import symbolic
         from simdist.tf import _concrete
+        if self.__dict__.get("_trace_refusal"):   # (every trace's TypeError: tf/_signature.py trace_refusal)
+            raise TypeError(self._trace_refusal)
         creating = self.__dict__.get("_first_created")
         made = _creation.created()
         with symbolic.strictness(self._strict()), (_creation.refused() if creating else contextlib.nullcontext()):

@@ -248,6 +248,44 @@ def function_type(fn: Callable[..., Any], signature: Any) -> list[tuple] | None:
 
 
 
+def trace_refusal(ftype: list[tuple] | None, text: str | None) -> str | None:
+    """Why every trace of a function with this input_signature FunctionType fails, or None. TF traces with the
+    signature re-laid as positional arguments (tracing_compilation.py `_maybe_define_function`: `args =
+    (*input_signature, *args[len(input_signature):])`, the input_signature being function_type_utils'
+    to_input_signature: the parameters' TensorSpec constraints in order, up to the first that is not one). A
+    TensorSpec constraint on a keyword-only parameter (`f(x, *, k=4.0)` with two specs) is then one positional
+    argument more than the parameters take: get_concrete_function() and every call are the binding's TypeError "too
+    many positional arguments" and the Python never runs (clause function.input-signature)."""
+    from simdist.runtime.spec import TensorSpec
+    if not ftype:
+        return None
+
+    def tensor_like(c: Any) -> bool:
+        leaves = _nest_leaves(c)
+        return bool(leaves) and all(isinstance(x, TensorSpec) or (hasattr(x, "shape") and hasattr(x, "dtype")
+                                                                  and not isinstance(x, type)) for x in leaves)
+    constraints = 0
+    for name, _, _, c in ftype:
+        if name == "self":
+            continue
+        if type(c) is _Literal or c is None or not tensor_like(c):
+            break
+        constraints += 1
+    positional = sum(1 for name, kind, _, _ in ftype if name != "self"
+                     and kind in (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD))
+    if constraints <= positional:
+        return None
+    return f"Binding inputs to tf.function failed due to `too many positional arguments`. for signature: {text}."
+
+
+def _nest_leaves(c: Any) -> list[Any]:
+    if isinstance(c, dict):
+        return [x for k in sorted(c, key=str) for x in _nest_leaves(c[k])]
+    if isinstance(c, (list, tuple)):
+        return [x for v in c for x in _nest_leaves(v)]
+    return [c]
+
+
 class _Shown:
     """A default or constraint as inspect's signature text shows it (its repr)."""
     __slots__ = ("text",)

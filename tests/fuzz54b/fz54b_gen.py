@@ -18,10 +18,13 @@ the trace count, trace-time errors and every value); GradientTape (float inputs 
 masked sum of float values); MirroredStrategy(2 CPUs).run on per-replica inputs (each replica's every value, the
 loss and its gradients; strategy.reduce SUM/MEAN with axis None and 0; strategy.gather).
 
-    python tests/fuzz54b/fz54b_gen.py SEED N [--show 20] [--calls 150] [--print] [--only K] [--rare]
+    python tests/fuzz54b/fz54b_gen.py SEED N [--show 20] [--calls 150] [--print] [--only K] [--rare] [--alias]
 
 --rare draws ranks 5-6, dimensions at the packet boundaries (7/8/9/15/16/17/31/33) and uint*/int8/bfloat16/
 complex128 more often (FZ54B_RARE=1 in the environment, which the workers inherit).
+--alias (FZ54B_ALIAS=1) calls a function through another public spelling now and then (tf.add for tf.math.add,
+fz54b_aliases.json), passes positional operands by keyword, puts Python numbers beside tensors of every dtype
+(either side) and draws empty and size-1 shapes more often.
 
 Prints each disagreeing program's differing statements (eager: all of them, by function) and a count of the
 disagreeing functions. Not a test: a probe. Deterministic: random.Random(SEED * 100003 + k).
@@ -67,6 +70,35 @@ def _rare_shape(r: random.Random) -> tuple:
     while math.prod(dims) > 1100:
         dims[0] = 1
     return tuple(dims)
+
+
+# --alias (FZ54B_ALIAS=1): the spellings the default draw never uses — public aliases, keyword operands, Python
+# numbers beside tensors of every dtype, empty and size-1 shapes
+ALIAS = os.environ.get("FZ54B_ALIAS") == "1"
+with open(os.path.join(HERE, "fz54b_aliases.json")) as _fh:
+    ALIASES: dict = json.load(_fh)
+
+
+def _respell(r: random.Random, expr: str) -> str:
+    """--alias: a `_c('tf.x.f', a, b, k=v)` call through another public spelling (one in two where one exists) and
+    with its positional operands passed by keyword (one in two)."""
+    import ast
+    tree = ast.parse(expr, mode="eval")
+    call = tree.body
+    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id in ("_c", "_cn")):
+        return expr
+    i = 0 if call.func.id == "_c" else 1
+    fn = call.args[i].value
+    if fn in ALIASES and r.random() < 0.5:
+        call.args[i] = ast.Constant(r.choice(ALIASES[fn]))
+    if fn in TABLE and r.random() < 0.5:
+        params = [q for q in TABLE[fn]["params"] if q[2] == "POSITIONAL_OR_KEYWORD"]
+        pos = call.args[i + 1:]
+        taken = {k.arg for k in call.keywords}
+        if len(pos) <= len(params) and not any(q[0] in taken for q in params[:len(pos)]):
+            call.keywords = [ast.keyword(q[0], a) for q, a in zip(params, pos)] + call.keywords
+            call.args = call.args[:i + 1]
+    return ast.unparse(tree)
 
 
 FLT = ["float16", "bfloat16", "float32", "float64"]
@@ -179,6 +211,8 @@ class Program:
         r = self.r
         if RARE:
             return _rare_shape(r)
+        if ALIAS and r.random() < 0.35:
+            return tuple(r.choice([0, 1, 1, 1, 2]) for _ in range(r.choice([1, 1, 2, 3])))
         rank = r.choice([0, 1, 1, 2, 2, 2, 3, 3, 4])
         dims = [r.choice([1, 2, 2, 3, 3, 4, 5]) for _ in range(rank)]
         if rank and r.random() < 0.07:
@@ -207,6 +241,8 @@ class Program:
     def emit(self, fn: str, expr: str, outs: list) -> list[V]:
         """`names = expr`: outs a list of (shape, dtype[, bound]) or None (a value kept out of the pool)."""
         vs = [V(self.fresh_name(), *(o if o is not None else ((), "opaque"))) for o in outs]
+        if ALIAS:
+            expr = _respell(self.r, expr)
         lhs = ", ".join(v.name for v in vs) + ("," if len(vs) == 1 and expr.startswith("_cn(") else "")
         self.lines.append((f"{lhs} = {expr}", [v.name for v in vs], fn))
         self.pool.extend(v for v, o in zip(vs, outs) if o is not None)
@@ -350,9 +386,18 @@ def b_binary(p: Program, fn: str) -> None:
     x = p.pick(dts, lambda v: v.known)
     y = _partner(p, x, acc, bad)
     args = [x.name, y.name]
+    odd = False   # (--alias: a number first or of another kind: the result's dtype not the generator's to predict)
     if p.r.random() < 0.08 and x.dtype in FLT + ["int32"]:   # a Python scalar operand
         args[1] = p.scalar_lit(x.dtype, 0.2) if x.dtype != "int32" else str(p.r.randint(-3, 5))
         y = V("lit", (), x.dtype)
+    elif ALIAS and p.r.random() < 0.35:   # a Python number beside a tensor of any dtype, either side
+        lit = p.scalar_lit(x.dtype, 0.3)
+        if p.r.random() < 0.2:   # a number of another kind than the tensor's (1.5 beside an int, 2 beside a float)
+            lit, odd = p.r.choice(["2", "-1", "1.5", "0.0", "True", "complex(1.0, -2.0)"]), True
+        args[1] = lit
+        y = V("lit", (), x.dtype)
+        if p.r.random() < 0.4:
+            args, odd = args[::-1], True
     if p.r.random() < 0.5:
         args = args[::-1] if fn in ("tf.math.add", "tf.math.multiply", "tf.math.maximum", "tf.math.minimum",
                                      "tf.math.equal", "tf.math.not_equal") else args
@@ -364,7 +409,7 @@ def b_binary(p: Program, fn: str) -> None:
         dt = "bool"
     elif fn in ("tf.math.truediv", "tf.math.divide") and dt in INTS:
         dt = "float64" if dt in ("int32", "int64", "uint32", "uint64") else "float32"
-    ok = shape is not None and x.dtype == y.dtype and not bad
+    ok = shape is not None and x.dtype == y.dtype and not bad and not odd
     p.emit(fn, _call(fn, args, kw), [(shape, dt) if ok else None])
 
 
@@ -1230,9 +1275,11 @@ def main() -> int:
     ap.add_argument("--print", action="store_true")
     ap.add_argument("--coverage", action="store_true", help="the distinct functions the programs call")
     ap.add_argument("--rare", action="store_true", help="ranks 5-6, packet-boundary sizes, rare dtypes (FZ54B_RARE)")
+    ap.add_argument("--alias", action="store_true", help="aliases, keyword operands, Python numbers (FZ54B_ALIAS)")
     a = ap.parse_args()
-    if a.rare and not RARE:  # the mode is read at import, by this process and the workers alike
-        os.environ["FZ54B_RARE"] = "1"
+    if (a.rare and not RARE) or (a.alias and not ALIAS):  # read at import, by this process and the workers alike
+        os.environ["FZ54B_RARE"] = "1" if a.rare else os.environ.get("FZ54B_RARE", "")
+        os.environ["FZ54B_ALIAS"] = "1" if a.alias else os.environ.get("FZ54B_ALIAS", "")
         return subprocess.call([sys.executable, __file__] + sys.argv[1:])
     if a.print or a.coverage:
         seen: dict = {}

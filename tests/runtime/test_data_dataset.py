@@ -481,3 +481,26 @@ def test_nodes_keep_kind_params_inputs() -> None:
     assert b.inputs[0] is src and src.kind == "RangeDataset" and src.inputs == ()
     with pytest.raises(TypeError):
         ds.params["buffer_size"] = 3  # read-only view
+
+
+@pytest.mark.parametrize("calls", [0, -2, -3, "tensor0"])
+def test_batch_parallel_calls_that_never_answer_on_tf_refuse_the_first_element(calls: object) -> None:
+    """batch(num_parallel_calls=0 / below -1): TF 2.21 builds it (spec [None], cardinality 3 of 7 rows) and then
+    hangs (0) or aborts (-2, -3) at the first get_next; simdist builds it alike and refuses the first element with
+    InvalidArgumentError (dsweep65; docs/spec.md dataset.api-surface)."""
+    n = Tensor(np.asarray(0, np.int64), dtypes.int64) if calls == "tensor0" else calls
+    ds = data.Dataset.range(7).batch(3, num_parallel_calls=n)
+    assert ds.element_spec.shape.as_list() == [None] and int(ds.cardinality()) == 3
+    with pytest.raises(errors.InvalidArgumentError, match="num_parallel_calls"):
+        next(iter(ds))
+    assert [e.numpy().tolist() for e in data.Dataset.range(7).batch(3, num_parallel_calls=2)] == [[0, 1, 2], [3, 4, 5],
+                                                                                                  [6]]
+
+
+def test_rebatch_of_a_negative_size_refuses_the_first_element() -> None:
+    """rebatch(-1): TF 2.21 builds it and its iteration ends the process (SIGSEGV); simdist refuses the first element
+    (dsweep65)."""
+    ds = data.Dataset.range(7).batch(4).rebatch(-1)
+    assert int(ds.cardinality()) == -2
+    with pytest.raises(errors.InvalidArgumentError, match="batch sizes"):
+        next(iter(ds))

@@ -23,6 +23,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from simdist.conformance.suite.open_cases import registrar
 from simdist.conformance.suite.recorded_programs import RecordedPrograms, avx512_with_onednn, reference_cpu
 
 PATH = os.path.join(os.path.dirname(__file__), "covsweep64_reference.json.gz")
@@ -45,15 +46,7 @@ OPEN: dict[str, tuple[str, ...]] = {
 }
 
 
-def _without_open(name: str, out: Any) -> Any:
-    for key in OPEN.get(name, ()):
-        out.pop(key, None)
-    return out
-
-
-def program(name: str, fn: Callable[[Any, Any], Any]) -> None:
-    """Register program `name`: its result without the OPEN cases."""
-    REF.add(name, lambda tf, mk: _without_open(name, json.loads(json.dumps(fn(tf, mk)))))
+program = registrar(REF, OPEN)   # register a program: its result without the OPEN cases
 
 
 def raw(a: Any) -> Any:

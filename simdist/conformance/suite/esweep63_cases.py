@@ -34,6 +34,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from simdist.conformance.suite.open_cases import registrar
 from simdist.conformance.suite.recorded_programs import RecordedPrograms, avx512_with_onednn, reference_cpu
 
 PATH = os.path.join(os.path.dirname(__file__), "esweep63_reference.json.gz")
@@ -82,16 +83,7 @@ OPEN: dict[str, tuple[str, ...]] = {
 OPEN_UNRECORDED = ("gather of mixed kinds",)
 
 
-def _without_open(name: str, out: Any) -> Any:
-    """Program `name`'s result without its OPEN case keys (whole keys: they hold '/', kpaths54's field separator)."""
-    for key in OPEN.get(name, ()):
-        out.pop(key, None)
-    return out
-
-
-def program(name: str, fn: Callable[[Any, Any], Any]) -> None:
-    """Register program `name`: its result without the OPEN cases."""
-    REF.add(name, lambda tf, mk: _without_open(name, json.loads(json.dumps(fn(tf, mk)))))
+program = registrar(REF, OPEN)   # register a program: its result without the OPEN cases
 
 
 INTS = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")

@@ -44,15 +44,6 @@ OPEN: tuple[tuple[str, str, str], ...] = (
     ("k-dist-*-one", "seq_unbuilt/st_after", "(the same)"),
     ("k-dist-*-mirrored", "seq_unbuilt/after", "(the same)"),
     ("k-dist-*-mirrored", "seq_unbuilt/st_after", "(the same)"),
-    ("k-restore-*-ck_both", "custom_loop/st_after/assert_consumed",
-     "Checkpoint(model=uncompiled, optimizer=opt) from a checkpoint of a compiled model and its optimizer, the "
-     "optimizer built by apply_gradients: TF 2.21's assert_consumed passes (the saved model's optimizer and "
-     "`optimizer` are one object in its object graph); simdist keys the values by path and the "
-     "model/optimizer/ copies stay unused (it has no object graph to alias them)"),
-    ("k-partial", "both_into_opt_only-*/st_after/assert_existing_objects_matched",
-     "Checkpoint(optimizer=...) alone restored from a checkpoint of model and optimizer, then fit: TF 2.21's "
-     "assert_existing_objects_matched fails after the step (the optimizer's tracked trainable variables, new "
-     "objects, are not bound); simdist's passes"),
 )
 
 

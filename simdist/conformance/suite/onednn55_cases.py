@@ -11,7 +11,7 @@ in a oneDNN path shows only in programs recorded on an AVX-512 oneDNN host. The 
   (a0 + a1) + (a2 + a3) (or fewer), then the lanes' tree (halves, quarters, pairs); out = e * (1 / sum). Every class
   count 1..129 crosses every (n_loops <= 2, loop tail, row tail) combination; 192..1000 the in-order runs. Rows at
   offsets and scales where the sums' order shows; non-finite rows (NaN, +inf, -inf, all -inf) at lanes and vectors
-  that select `_nan_partners`' rule; Keras's categorical cross-entropies over the softmax's probabilities.
+  that select `_max_pass_nans`' NaN lanes; Keras's categorical cross-entropies over the softmax's probabilities.
 - MatMul (onednn_matmul.py): x [m, k] @ b [n, k]^T for m in 2..15 (16 lanes of fused multiply-adds over k, the
   lanes by halves), its borders m = 1 and 16; the plain product in order for n >= 2 and k <= 384 and its borders
   (n = 1, k = 385); the gradients, which take transpose_b (dx) and transpose_a (dw). float32 and bfloat16.

@@ -54,7 +54,7 @@ class Dense(lora.KernelLoRA, Layer):
                  kernel_regularizer: Any = None, bias_regularizer: Any = None, activity_regularizer: Any = None,
                  kernel_constraint: Any = None, bias_constraint: Any = None, lora_rank: Any = None,
                  lora_alpha: Any = None, quantization_config: Any = None, **kwargs: Any) -> None:
-        if not isinstance(units, int) or isinstance(units, bool) or units <= 0:
+        if not isinstance(units, int) or units <= 0:   # (a bool is an int: Dense(True) is one unit)
             raise ValueError(f"Received an invalid value for `units`, expected a positive integer. Received: "
                              f"units={units}")
         if quantization_config is not None:

@@ -87,7 +87,7 @@ class _DepthwiseBase(Layer):
                  data_format: str | None, dilation_rate: Any, activation: Any, use_bias: bool,
                  depthwise_initializer: Any, bias_initializer: Any, depthwise_regularizer: Any,
                  bias_regularizer: Any, activity_regularizer: Any, depthwise_constraint: Any, bias_constraint: Any,
-                 **kwargs: Any) -> None:
+                 *, pointwise_initializer: Any = None, **kwargs: Any) -> None:
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
         self.rank = rank
         self.depth_multiplier = depth_multiplier
@@ -99,6 +99,10 @@ class _DepthwiseBase(Layer):
         self.activation = activations.get(activation)
         self.use_bias = use_bias
         self.depthwise_initializer = initializers.get(depthwise_initializer)
+        if pointwise_initializer is not None:   # (a separable conv's, made between the depthwise and the bias
+            # initializers as Keras's BaseSeparableConv makes them: each unseeded initializer draws its default seed
+            # from the global stream when made; keras.init.seeding, asweep65)
+            self.pointwise_initializer = initializers.get(pointwise_initializer)
         self.bias_initializer = initializers.get(bias_initializer)
         self.depthwise_regularizer = regularizers.get(depthwise_regularizer)
         self.bias_regularizer = regularizers.get(bias_regularizer)
@@ -197,9 +201,11 @@ class _SeparableConv(_DepthwiseBase):
                  bias_constraint: Any, **kwargs: Any) -> None:
         super().__init__(rank, depth_multiplier, kernel_size, strides, padding, data_format, dilation_rate,
                          activation, use_bias, depthwise_initializer, bias_initializer, depthwise_regularizer,
-                         bias_regularizer, activity_regularizer, depthwise_constraint, bias_constraint, **kwargs)
+                         bias_regularizer, activity_regularizer, depthwise_constraint, bias_constraint,
+                         pointwise_initializer=pointwise_initializer, **kwargs)
         self.filters = filters
-        self.pointwise_initializer = initializers.get(pointwise_initializer)
+        if pointwise_initializer is None:
+            self.pointwise_initializer = None
         self.pointwise_regularizer = regularizers.get(pointwise_regularizer)
         self.pointwise_constraint = constraints.get(pointwise_constraint)
         if self.filters is not None and self.filters <= 0:

@@ -12,9 +12,11 @@ from simdist.keras.tensor_attributes import set_keras_mask
 
 
 def _keep(inputs: Any, mask_value: Any, keepdims: bool) -> Any:
-    """True where any feature differs from mask_value (Keras's ops.any(ops.not_equal(...)))."""
+    """True where any feature differs from mask_value (Keras's ops.any(ops.not_equal(...)): keras.ops' type
+    promotion of the pair, which refuses a str mask_value with ValueError; keras.layer.arguments)."""
+    from simdist.keras import ops
     inputs = tf.convert_to_tensor(inputs)
-    return tf.reduce_any(tf.not_equal(inputs, tf.cast(mask_value, inputs.dtype)), axis=-1, keepdims=keepdims)
+    return tf.reduce_any(ops.not_equal(inputs, mask_value), axis=-1, keepdims=keepdims)
 
 
 class Masking(Layer):

@@ -196,11 +196,13 @@ class Normalization(Layer):
     def call(self, inputs: Any) -> Any:
         if self.mean is None:
             raise ValueError("You must call `.build(input_shape)` on the layer before using it.")
+        from simdist.keras import ops   # (Keras's backend.numpy functions, with their dtype rules: an int32
+        # compute dtype's sqrt and quotient are float32, as Keras computes them; keras.layer.arguments, asweep65)
         inputs = tf.convert_to_tensor(inputs, dtype=self.compute_dtype)
-        denom = tf.maximum(tf.sqrt(self.variance), tf.cast(EPSILON, self.variance.dtype))
+        denom = ops.maximum(ops.sqrt(self.variance), EPSILON)
         if self.invert:
-            return tf.add(self.mean, tf.multiply(inputs, denom))
-        return tf.divide(tf.subtract(inputs, self.mean), denom)
+            return ops.add(self.mean, ops.multiply(inputs, denom))
+        return ops.divide(ops.subtract(inputs, self.mean), denom)
 
     def compute_output_shape(self, input_shape: Any) -> Any:
         return input_shape

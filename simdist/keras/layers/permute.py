@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from simdist import tf
 from simdist.keras.layers.input_spec import InputSpec
 from simdist.keras.layers.layer import Layer
 
@@ -27,7 +26,8 @@ class Permute(Layer):
         return (input_shape[0],) + tuple(input_shape[dim] for dim in self.dims)
 
     def call(self, inputs: Any) -> Any:
-        return tf.transpose(inputs, (0,) + self.dims)
+        from simdist.keras import ops   # (Keras's ops.transpose: float dims are its canonicalize_axis's TypeError;
+        return ops.transpose(inputs, (0,) + self.dims)   # keras.layer.arguments, asweep65)
 
     def get_config(self) -> dict[str, Any]:
         return {**super().get_config(), "dims": self.dims}

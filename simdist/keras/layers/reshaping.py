@@ -113,7 +113,9 @@ class Reshape(Layer):
     def call(self, inputs: Any) -> Any:
         resolved = compute_reshape_output_shape(tuple(inputs.shape.as_list()[1:]), self.target_shape, "target_shape")
         resolved = tuple(-1 if d is None else d for d in resolved)
-        return tf.reshape(inputs, (tf.shape(inputs)[0],) + resolved)
+        from simdist.keras import ops   # (Keras's ops.reshape: its validate_reshape_shape refuses two -1s, a
+        # float target_shape's, with ValueError before TF's op sees them; keras.layer.arguments, asweep65)
+        return ops.reshape(inputs, (tf.shape(inputs)[0],) + resolved)
 
     def get_config(self) -> dict[str, Any]:
         return {**super().get_config(), "target_shape": self.target_shape}

@@ -14,8 +14,12 @@ from simdist.keras.layers.unit_normalization import check_axes
 __all__ = ["RMSNormalization", "rms_normalization"]
 
 
-def rms_normalization(x: Any, scale: Any = None, axis: Any = -1, epsilon: float = 1e-7) -> Any:
-    """Keras's `ops.rms_normalization` (TF backend)."""
+def rms_normalization(x: Any, scale: Any = None, axis: Any = -1, epsilon: float | None = None) -> Any:
+    """Keras's `ops.rms_normalization` (TF backend; epsilon None is keras.config.epsilon(), as the layer's
+    epsilon=None gives it)."""
+    if epsilon is None:
+        from simdist.keras import config
+        epsilon = config.epsilon()
     x = tf.convert_to_tensor(x)
     original = x.dtype
     compute = tf.as_dtype(dtype_promotion.result_type(original.name, "float32"))

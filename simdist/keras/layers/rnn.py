@@ -21,7 +21,7 @@ from typing import Any
 
 from simdist import tf
 from simdist.keras import constraints
-from simdist.keras import activations, initializers, regularizers
+from simdist.keras import activations, dtype_policies, initializers, regularizers
 from simdist.keras.keras_tensor import flatten
 from simdist.keras.layers.input_spec import InputSpec
 from simdist.keras.layers.layer import Layer
@@ -313,7 +313,14 @@ class _CellLayer(RNN):
 
     @classmethod
     def from_config(cls, config: dict[str, Any], custom_objects: dict | None = None) -> "RNN":
-        return Layer.from_config.__func__(cls, config)  # type: ignore[attr-defined]
+        """Keras's SimpleRNN/LSTM/GRU.from_config: `cls(**config)` without Operation.from_config's TypeError
+        wrapper (an unknown initializer stays initializers.get's ValueError; keras.rnn.config, asweep65); a dtype
+        policy's dict passes as Layer.__init__ would take it."""
+        config = dict(config)
+        if isinstance(config.get("dtype"), dict):
+            policy = dtype_policies.get(config["dtype"])
+            config["dtype"] = policy.name if policy.quantization_mode is None else policy
+        return cls(**config)
 
 
 def _check_use_cudnn(use_cudnn: Any) -> Any:

@@ -83,9 +83,11 @@ class UpSampling2D(Layer):
                 "interpolation": self.interpolation}
 
 
-def _pad(inputs: Any, widths: list) -> Any:
-    """Keras's `ops.pad` on TF: the widths as an int32 tensor, mode CONSTANT."""
-    return tf.pad(inputs, tf.constant([list(w) for w in widths], "int32"), "CONSTANT")
+def _pad(inputs: Any, widths: Any) -> Any:
+    """Keras's `ops.pad` on TF: the widths as an int32 tensor, mode CONSTANT. Keras's convert_to_tensor(widths,
+    "int32") converts without a dtype and casts (keras.layer.arguments): float widths (ZeroPadding2D(((1.0, 1.0),
+    ...))) are truncated, not refused."""
+    return tf.pad(inputs, tf.cast(tf.constant([list(w) for w in widths]), "int32"), "CONSTANT")
 
 
 class ZeroPadding1D(Layer):

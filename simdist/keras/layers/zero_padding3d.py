@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from simdist import tf
 from simdist.keras.layers.argument_validation import standardize_data_format
 from simdist.keras.layers.cropping import standardize_pairs
 from simdist.keras.layers.input_spec import InputSpec
@@ -43,7 +42,8 @@ class ZeroPadding3D(Layer):
             pads = ((0, 0), (0, 0), *self.padding)
         else:
             pads = ((0, 0), *self.padding, (0, 0))
-        return tf.pad(inputs, tf.constant([list(p) for p in pads], "int32"), "CONSTANT")
+        from simdist.keras.layers.upsampling_padding import _pad   # (the float widths' cast: keras.layer.arguments)
+        return _pad(inputs, pads)
 
     def get_config(self) -> dict[str, Any]:
         return {**super().get_config(), "padding": self.padding, "data_format": self.data_format}

@@ -157,6 +157,9 @@ class Optimizer(KerasSaveable):
                     self.add_variable_from_reference(variable, name="gradient_accumulator"))
         self._trainable_variables = list(variables)
         self.built = True
+        on_build = self.__dict__.pop("_checkpoint_on_build", None)
+        if on_build is not None:   # (restored before its build: the checkpoint binds the trainable variables now)
+            on_build(self)
 
     def _var_key(self, variable: Any) -> int:
         """A model variable's identity: its distributed container's for a copy of one."""

@@ -11,7 +11,8 @@ from simdist.runtime import dtypes, errors
 from simdist.runtime.data import components, resources
 from simdist.runtime.data.resumable import Steps, expand
 from simdist.runtime.data.dataset import _flatten_shapes, _UnaryDataset
-from simdist.runtime.data.elements import _as_array, _cdiv, _cmod, _fmt_shape, UNKNOWN_CARDINALITY, _unknown_or_infinite
+from simdist.runtime.data.elements import (_as_array, _cdiv, _cmod, _fmt_shape, _int_arg, UNKNOWN_CARDINALITY,
+                                           _unknown_or_infinite)
 from simdist.runtime.data.sources import _TensorSliceDataset
 from simdist.runtime.ragged_tensor import RaggedTensorSpec
 from simdist.runtime.sparse_tensor import SparseTensorSpec
@@ -34,10 +35,12 @@ class _BatchDataset(_UnaryDataset):
 
     def __init__(self, input_dataset: DatasetV2, batch_size: int, drop_remainder: bool,
                  num_parallel_calls: Any = None) -> None:
-        if batch_size <= 0:
-            raise errors.InvalidArgumentError(None, None, "Batch size must be greater than zero.")
+        # The element spec comes first (TF's _BatchDataset: a negative static dim of drop_remainder's spec is
+        # TensorShape's ValueError), the kernel's size check after it (data.api-surface, dsweep65).
         dim = batch_size if drop_remainder else None
         spec = map_structure(lambda s: s._batch(dim), input_dataset.element_spec)
+        if batch_size <= 0:
+            raise errors.InvalidArgumentError(None, None, "Batch size must be greater than zero.")
         super().__init__((input_dataset,), {"batch_size": batch_size, "drop_remainder": drop_remainder,
                                             "num_parallel_calls": num_parallel_calls}, spec)
 
@@ -49,6 +52,7 @@ class _BatchDataset(_UnaryDataset):
         return convert_to_tensor(self._params["batch_size"], dtype=dtypes.int64)
 
     def _iter_flat(self) -> Iterator[list[np.ndarray]]:
+        _check_parallel_batch_calls(self._params["num_parallel_calls"])
         size, drop = self._params["batch_size"], self._params["drop_remainder"]
         src = self._input
         if type(src) is _TensorSliceDataset and src._arrays:
@@ -61,6 +65,20 @@ class _BatchDataset(_UnaryDataset):
 
     def _card(self) -> int:
         return _batch_card(self._input._card(), self._params["batch_size"], self._params["drop_remainder"])
+
+
+def _check_parallel_batch_calls(calls: Any) -> None:
+    """batch(num_parallel_calls=n) with n 0, or below -1: TF 2.21 builds the ParallelBatchDataset (its kernel does
+    not check n) and its iteration never ends (0: no worker ever runs) or ends the process (-2, -3: the thread pool's
+    reserve aborts); simdist refuses the first element with InvalidArgumentError instead of giving batches TF never
+    gives (clause dataset.api-surface, dsweep65)."""
+    if calls is None:
+        return
+    n = _int_arg(calls, "num_parallel_calls")
+    if n == 0 or n < -1:
+        raise errors.InvalidArgumentError(None, None, f"batch: num_parallel_calls={n}: TF 2.21's ParallelBatchDataset "
+                                          "never produces an element (0: it hangs; below -1: the process aborts); "
+                                          "use None, tf.data.AUTOTUNE or a count > 0")
 
 
 def _slice_batches(arrays: list[np.ndarray], size: int, drop: bool) -> Iterator[list[np.ndarray]]:
@@ -204,8 +222,6 @@ class _PaddedBatchDataset(_UnaryDataset):
 
     def __init__(self, input_dataset: DatasetV2, batch_size: int, padded_shapes: Any, padding_values: Any,
                  drop_remainder: bool) -> None:
-        if batch_size <= 0:
-            raise errors.InvalidArgumentError(None, None, "Batch size must be greater than zero.")
         in_spec = input_dataset.element_spec
         in_specs = flatten(in_spec)
         for s in in_specs:
@@ -239,6 +255,8 @@ class _PaddedBatchDataset(_UnaryDataset):
         dim = batch_size if drop_remainder else None
         spec = pack_as(in_spec, [TensorSpec(TensorShape([dim]).concatenate(sh), s.dtype)
                                  for sh, s in zip(shapes, in_specs)])
+        if batch_size <= 0:   # (the kernel's check, after the Python spec's: as batch's)
+            raise errors.InvalidArgumentError(None, None, "Batch size must be greater than zero.")
         super().__init__((input_dataset,), {"batch_size": batch_size, "drop_remainder": drop_remainder,
                                             "padded_shapes": tuple(shapes), "padding_values": tuple(pads)}, spec)
 
@@ -328,7 +346,9 @@ class _UnbatchDataset(_UnaryDataset):
         # element (a SparseTensor's variant has none, a RaggedTensor's has its rows; observed on TF 2.21, blind55)
         dims = [s.shape[0] for s in flatten(self._input.element_spec)
                 if s.shape.rank and not isinstance(s, SparseTensorSpec) and s.shape[0] is not None]
-        return n * dims[0] if dims else UNKNOWN_CARDINALITY
+        # (a known leading dimension of 0 is taken, and gives UNKNOWN: the kernel multiplies only by a size > 0;
+        # TF 2.21 observed, dsweep65)
+        return n * dims[0] if dims and dims[0] > 0 else UNKNOWN_CARDINALITY
 
     def _rows_composite(self, flat: list[np.ndarray]) -> list[list[np.ndarray]]:
         """Rows of an element with SparseTensor leaves: a sparse leaf split along its dense_shape[0]

@@ -11,7 +11,7 @@ import numpy as np
 
 from simdist.runtime import dtypes
 from simdist.runtime.data import components
-from simdist.runtime.data.elements import (_bool_arg, host_device, INFINITE_CARDINALITY, _INT64_MAX, _int_arg,
+from simdist.runtime.data.elements import (AUTOTUNE, _bool_arg, host_device, INFINITE_CARDINALITY, _INT64_MAX, _int_arg,
                                            _normalize_fn_output, probe_arrays, _to_tensor,
                                            UNKNOWN_CARDINALITY)
 from simdist.runtime.data.iterators import _NumpyIterator, OwnedIterator
@@ -252,6 +252,10 @@ class DatasetV2:
 
     def rebatch(self, batch_size: Any, drop_remainder: bool = False, name: str | None = None) -> "DatasetV2":
         """Rebatch into `batch_size` (an int or a list cycled through): like unbatch().batch(n)."""
+        if isinstance(batch_size, Tensor) and batch_size.dtype != dtypes.int64:
+            # (rebatch_op: convert_to_tensor(batch_sizes, dtype=int64) of an int32 tensor; dsweep65)
+            raise ValueError(f"batch_sizes: Tensor conversion requested dtype int64 for Tensor with dtype "
+                             f"{batch_size.dtype.name}: {batch_size!r}")
         sizes = [int(b) for b in np.atleast_1d(np.asarray(batch_size._v if isinstance(batch_size, Tensor)
                                                           else batch_size))]
         return _RebatchDataset(self, sizes, bool(drop_remainder))
@@ -382,6 +386,8 @@ class DatasetV2:
         return _SkipDataset(self, _int_arg(count, "count"))
 
     def prefetch(self, buffer_size: Any, name: str | None = None) -> "DatasetV2":
+        if buffer_size is None:   # (prefetch_op._PrefetchDataset: None is AUTOTUNE; dsweep65)
+            buffer_size = AUTOTUNE
         size = _int_arg(buffer_size, "buffer_size")
         if not isinstance(buffer_size, (int, type(None))):
             # (TF passes `legacy_autotune=(buffer_size == AUTOTUNE)` to the op, whose bool attr refuses NumPy's
@@ -433,7 +439,9 @@ class DatasetV2:
         state = map_structure(_to_tensor, initial_state)
         trace = random_graphs.dataset_function()
         instance = random_graphs.instantiate(trace)
-        fn, kinds = None, None
+        fn = DatasetFunction(lambda both: reduce_func(*both), (state, self._element_spec), trace)
+        kinds = [t.dtype for t in flatten(state)]
+        _check_reduce_state(fn, state, self)
         for flat in resources.owned(self._iter_flat()):
             leaves = flatten(state)
             if fn is None or [t.dtype for t in leaves] != kinds:   # (a new state structure: its own function)
@@ -445,6 +453,25 @@ class DatasetV2:
 
 
 Dataset = DatasetV2
+
+
+def _check_reduce_state(fn: Any, state: Any, dataset: DatasetV2) -> None:
+    """Dataset.reduce's trace-time check (dataset_ops.reduce, before any element is read, an empty dataset's too):
+    the new state's dtypes must be the initial state's, else TypeError (TF 2.21 observed; clause dataset.api-surface,
+    dsweep65)."""
+    from simdist.runtime.data.map_filter import _probe_spec
+    from simdist.runtime.data.scan import _StateAndElement
+    state_spec = map_structure(lambda t: TensorSpec(t.shape, t.dtype), state)
+    try:
+        out = flatten(_probe_spec(fn, _StateAndElement(state_spec, [np.asarray(t._v) for t in flatten(state)],
+                                                       dataset)))
+    except Exception:  # noqa: BLE001 - a function that fails on its probes fails again on the first element, as before
+        return
+    old = [t.dtype for t in flatten(state)]
+    new = [getattr(o, "dtype", None) for o in out]
+    if len(new) == len(old) and new != old:
+        raise TypeError(f"The element types for the new state must match the initial state. Expected "
+                        f"{map_structure(lambda t: t.dtype, state)} but got {pack_as(state, new) if len(new) else new}.")
 
 
 def _flatten_shapes(shapes: Any, types_: Any) -> list[Any]:

@@ -101,6 +101,9 @@ def _int_arg(value: Any, what: str = "") -> int:
         return int(value)
     if isinstance(value, (int, np.integer)):
         return int(value)
+    if value is None:   # (convert_to_tensor(None, int64): take(None), skip(None); TF 2.21 observed, dsweep65)
+        raise ValueError("Attempt to convert a value (None) with an unsupported type (<class 'NoneType'>) to a "
+                         "Tensor.")
     raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype int64")
 
 

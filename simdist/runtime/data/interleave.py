@@ -8,7 +8,8 @@ slot's block of `block_length` elements moves the cursor on; a slot whose datase
 and the cursor moves on; the iteration ends when the input is spent and every slot is empty. The
 parallel kernel gives the same order when deterministic (observed with TF 2.21); a nondeterministic
 one may give any order, and simdist gives this one. AUTOTUNE as `cycle_length` is the host's
-parallelism (TF's port::MaxParallelism: runtime/host_cpu.py `parallelism`).
+parallelism (TF's port::MaxParallelism: runtime/host_cpu.py `parallelism`) for the sequential kernel and
+the parallel kernel's ComputeCycleLength otherwise (`cycle_length_used`).
 """
 
 from __future__ import annotations
@@ -54,6 +55,23 @@ def interleave(dataset: Any, map_func: Callable[..., Any], cycle_length: Any = N
     return _InterleaveDataset(dataset, map_func, cycle_length, block_length, num_parallel_calls)
 
 
+def cycle_length_used(cycle_length: int, num_parallel_calls: int | None) -> int:
+    """The cycle length the kernel runs with. Given: itself. AUTOTUNE: the sequential InterleaveDataset's is
+    port::MaxParallelism() (P, the host's parallelism); the parallel kernel's (ParallelInterleaveDatasetV4's
+    ComputeCycleLength) is min(num_parallel_calls, P), or, when num_parallel_calls is AUTOTUNE too,
+    ceil(P / (kDefaultCyclePrefetchFactor 2 + 1)) — 1 on a 2-CPU host, so `interleave(f,
+    num_parallel_calls=AUTOTUNE)` reads one inner dataset to its end before the next (TF 2.21 observed; clause
+    dataset.interleave, dsweep65)."""
+    if cycle_length != AUTOTUNE:
+        return cycle_length
+    cpus = host_cpu.current().parallelism
+    if num_parallel_calls is None:
+        return cpus
+    if num_parallel_calls != AUTOTUNE:
+        return min(num_parallel_calls, cpus)
+    return -(-cpus // 3)
+
+
 class _InterleaveDataset(_FunctionDataset):
     _KIND = "InterleaveDataset"
 
@@ -95,7 +113,8 @@ class _InterleaveDataset(_FunctionDataset):
     def _steps(self) -> Callable[[], list[np.ndarray]]:
         p = self._params
         fn, inp = p["map_func"], self._input
-        cycle = p["cycle_length"] if p["cycle_length"] != AUTOTUNE else host_cpu.current().parallelism
+        calls = p["num_parallel_calls"]
+        cycle = cycle_length_used(p["cycle_length"], None if calls is None else _int64(calls))
         block = p["block_length"]
         instance = self._instance()
         want = [s.dtype for s in self._flat_specs]

@@ -121,6 +121,11 @@ def iter_rebatch_v2(batches: Iterable[list[np.ndarray]], batch_sizes: Sequence[i
     dtype from `output_dtypes`) until the input is exhausted; no other empty output is produced.
     """
     sizes = list(batch_sizes)
+    if any(s < 0 for s in sizes):
+        # (RebatchDatasetV2's kernel does not check its sizes: TF 2.21's iteration of a negative size ends the
+        # process (SIGSEGV, observed for rebatch(-1)); simdist refuses at the first element instead; dsweep65)
+        raise errors.InvalidArgumentError(None, None, f"rebatch: batch sizes must be >= 0, got {sizes} (TF 2.21's "
+                                          "RebatchDatasetV2 crashes the process here)")
     it = iter(batches)
     current: list[np.ndarray] | None = None
     offset = 0
@@ -170,6 +175,64 @@ def _validate_v2_input(comps: list[np.ndarray]) -> None:
                 f"{comps[0].shape[0]} but component {i} had size, {c.shape[0]}.")
 
 
+def _iter_rebatch_rows(input_dataset: Any, batch_sizes: Sequence[int], drop_remainder: bool) -> Iterator[list[np.ndarray]]:
+    """RebatchV2 of elements with RaggedTensor (or SparseTensor) leaves: TF's normalize_to_dense makes each leaf one
+    batched variant, so the kernel splits and joins whole rows — unbatch().batch(n), n cycling through
+    `batch_sizes` (a ragged_batch rebatched across replicas keeps its rows; simdist split the leaves' flat values
+    and row splits as if they were dense components: clause dataset.partial-batch-split, dsweep65)."""
+    from simdist.runtime.data.batching import _UnbatchDataset, _stack_composite
+    sizes = list(batch_sizes)
+    if any(n < 0 for n in sizes):
+        raise errors.InvalidArgumentError(None, None, f"rebatch: batch sizes must be >= 0, got {sizes} (TF 2.21's "
+                                          "RebatchDatasetV2 crashes the process here)")
+    rows_ds = _UnbatchDataset(input_dataset)
+    specs = flatten(rows_ds.element_spec)
+    rows = rows_ds._iter_flat()
+    index, spent = 0, False
+    while not spent:
+        want = sizes[index]
+        index = (index + 1) % len(sizes)
+        group: list[list[np.ndarray]] = []
+        while len(group) < want:
+            try:
+                group.append(next(rows))
+            except StopIteration:
+                spent = True
+                break
+        if (not group and want > 0) or (drop_remainder and len(group) < want):
+            return
+        if not group:   # (a size of 0: an empty batch, as the dense path's)
+            yield _empty_rows_batch(specs)
+            continue
+        yield _stack_composite(group, specs)
+
+
+def _iter_legacy_rows(input_dataset: Any, num_replicas: int) -> Iterator[list[np.ndarray]]:
+    """Legacy rebatch of elements with RaggedTensor leaves: each input batch's rows split into R pieces
+    (legacy_split_bounds), whole rows, as `_iter_rebatch_rows` (dsweep65)."""
+    from simdist.runtime.data.batching import _UnbatchDataset, _stack_composite
+    rows_ds = _UnbatchDataset(input_dataset)
+    specs = flatten(rows_ds.element_spec)
+    for flat in input_dataset._iter_flat():
+        rows = rows_ds._rows_composite(flat)
+        for lo, hi in legacy_split_bounds(len(rows), num_replicas):
+            yield _stack_composite(rows[lo:hi], specs) if hi > lo else _empty_rows_batch(specs)
+
+
+def _empty_rows_batch(specs: list[Any]) -> list[np.ndarray]:
+    """A batch of no rows of the row specs `specs` (dense leaves: dim 0 and unknown dims 0)."""
+    from simdist.runtime.data import components
+    from simdist.runtime.ragged_tensor import RaggedTensorSpec
+    out: list[np.ndarray] = []
+    for spec in specs:
+        if isinstance(spec, RaggedTensorSpec):
+            out.extend(components.batch_ragged([], spec))
+        else:
+            out.append(np.zeros(empty_batch_shape([None] + (_shape_list(spec.shape) or [])),
+                                dtype=object if spec.dtype is dtypes.string else spec.dtype.np))
+    return out
+
+
 class _RebatchDataset(_UnaryDataset):
     """RebatchDatasetV2: unbatch().batch(n) with n cycling through `batch_sizes` (`Dataset.rebatch`)."""
 
@@ -189,6 +252,8 @@ class _RebatchDataset(_UnaryDataset):
 
     def _iter_flat(self) -> Iterator[list[np.ndarray]]:
         p = self._params
+        if self._input._composite:
+            return _iter_rebatch_rows(self._input, p["batch_sizes"], p["drop_remainder"])
         shapes = [_shape_list(s.shape) for s in self._flat_specs]
         np_dtypes = [object if s.dtype is dtypes.string else s.dtype.np for s in self._flat_specs]
         return iter_rebatch_v2(self._input._iter_flat(), p["batch_sizes"], p["drop_remainder"],
@@ -214,6 +279,8 @@ class _LegacyRebatchDataset(_UnaryDataset):
         super().__init__((input_dataset,), {"num_replicas": num_replicas}, element_spec)
 
     def _iter_flat(self) -> Iterator[list[np.ndarray]]:
+        if self._input._composite:
+            return _iter_legacy_rows(self._input, self._params["num_replicas"])
         return iter_legacy_rebatch(self._input._iter_flat(), self._params["num_replicas"])
 
     def _card(self) -> int:

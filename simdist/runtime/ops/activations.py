@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from simdist.runtime import dtypes, errors, graph_names, host_cpu
+from simdist.runtime import dtypes, errors, graph_names, host_cpu, symbolic
 from simdist.runtime.ops import (array, complex_unary, dispatch, math, onednn_softmax, packet_math, packet_tanh,
                                  softmax_eigen, trace_errors, unary)
 from simdist.runtime.ops.args import t as _t
@@ -121,8 +121,16 @@ def _selu(a: np.ndarray) -> np.ndarray:
 
 def _leaky_relu(a: np.ndarray, alpha: float) -> np.ndarray:
     """TF's select, also for alpha > 1; alpha is the op's `float` attr, 32 bits also for a float64
-    input (a raw call's default 0.2 is 0.2000000029...; fuzz20 seed 2520261204 #62)."""
-    return np.where(a > 0, a, a * a.dtype.type(np.float32(alpha)))
+    input (a raw call's default 0.2 is 0.2000000029...; fuzz20 seed 2520261204 #62). bfloat16: a NaN in the
+    packets (the first (n // 8) · 8 elements, flat) is the operand's own 16 bits, a signalling NaN's too (the select
+    takes x), the tail's x · alpha rounded back with its sign (TF 2.21, bsweep65)."""
+    out = np.where(a > 0, a, a * a.dtype.type(np.float32(alpha)))
+    if a.dtype.name == "bfloat16" and a.size >= 8:
+        flat, src = out.reshape(-1), np.ascontiguousarray(a).reshape(-1)
+        head = (src.size // 8) * 8
+        nan = np.isnan(src[:head].astype(np.float32))
+        flat[:head][nan] = src[:head][nan]
+    return out
 
 
 def _sigmoid(a: np.ndarray) -> np.ndarray:
@@ -156,10 +164,11 @@ def _softsign(a: np.ndarray) -> np.ndarray:
 
 def _erfc(a: np.ndarray) -> np.ndarray:
     """float32/float64: Eigen's generic_fast_erfc, packets and tail (packet_erf.py,
-    ops.eigen-kernels); float16/bfloat16: SciPy's, rounded (TF's equal on every input measured)."""
-    from simdist.runtime.ops import packet_erf
+    ops.eigen-kernels); float16/bfloat16: SciPy's, rounded (TF's equal on every input measured), a NaN operand's
+    result packet_math.half_operand_nans's (bfloat16 without packets: TF 2.21 keeps a NaN's sign everywhere)."""
+    from simdist.runtime.ops import packet_erf, packet_math
     out = packet_erf.erfc(a)
-    return _scipy_special().erfc(a) if out is None else out
+    return packet_math.half_operand_nans(a, _scipy_special().erfc(a), bf16_packets=False) if out is None else out
 
 
 # The dtypes whose Softmax TF 2.21's x86 build registers a oneDNN kernel for; it runs it where the
@@ -249,29 +258,60 @@ def _onednn_nonfinite_rows(a: np.ndarray, out: np.ndarray) -> np.ndarray:
         return out
     # x86's default NaN (sign set, 0xffc00000), whatever the input NaN's bits: the kernel makes its NaNs
     nan = np.array(-np.nan, out.dtype)
-    return np.where(rows, np.where(bad | _nan_partners(a), nan, np.zeros((), out.dtype)), out)
+    return np.where(rows, np.where(bad | _max_pass_nans(a), nan, np.zeros((), out.dtype)), out)
 
 
-def _nan_partners(a: np.ndarray) -> np.ndarray:
-    """The entries oneDNN's softmax also makes NaN in a row holding NaN (observed on TF 2.21's
-    x86-64 wheel; its jit kernel on 16-lane vectors). Its max pass keeps a NaN in a lane of the
-    running max only if it comes from the last vector that pass takes normally (rows up to 32:
-    the last element of each lane, the partial vector included; rows of 33-63: the last whole
-    vector; longer rows: the last vector of the last whole run of four, 4·(n // 64) - 1; later
-    vectors never replace it nor bring one in); its horizontal max
-    then moves a NaN of lane l to lane 15 - l, and every entry of that lane (flat index mod 16)
-    divides by NaN. So softmax([0, 0, nan] * 3) is NaN at 2, 5, 8 and at 7."""
+def _vmax(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """x86's vmaxps(a, b): b where either is NaN, else the larger."""
+    return np.where(np.isnan(a) | np.isnan(b), b, np.maximum(a, b))
+
+
+def _lane_max(flat: np.ndarray) -> np.ndarray:
+    """The 16 lanes of the max oneDNN's jit softmax computes for each row of flat [R, n] (float32), before the
+    row's entries subtract it (entry j takes lane j mod 16). Its accumulate_vmax: the n // 16 whole vectors go to
+    four accumulators in turn (v0 → acc0, v1 → acc1, ..., v4 → acc0) while a run of four remains, the rest of
+    them to acc0, acc1, acc2; the partial vector last to acc0 (its lanes only); each accumulator starts at
+    -FLT_MAX and takes `vmaxps(acc, v)`, which returns v where either is NaN; the accumulators join as
+    vmax(vmax(acc0, acc1), vmax(acc2, acc3)) (two or three of them: vmax(acc0, acc1), vmax(vmax(acc0, acc1),
+    acc2)); then the horizontal max pairs lanes l and l^8, l^4, l^2, l^1 in turn, `vmaxps(v[l], v[p])`."""
+    rows, n = flat.shape
+    full, part = divmod(n, 16)
+    runs = full // 4
+    used = 4 if runs else max(full, 1)
+    acc = [np.full((rows, 16), -np.finfo(np.float32).max, np.float32) for _ in range(used)]
+    with np.errstate(invalid="ignore"):
+        for v in range(full):
+            k = v % 4 if v < 4 * runs else v - 4 * runs
+            acc[k] = _vmax(acc[k], flat[:, 16 * v:16 * v + 16])
+        if part:
+            acc[0][:, :part] = _vmax(acc[0][:, :part], flat[:, 16 * full:])
+        if used == 4:
+            m = _vmax(_vmax(acc[0], acc[1]), _vmax(acc[2], acc[3]))
+        else:
+            m = acc[0]
+            for k in range(1, used):
+                m = _vmax(m, acc[k])
+        idx = np.arange(16)
+        for step in (8, 4, 2, 1):
+            m = _vmax(m, m[:, idx ^ step])
+    return m
+
+
+def _max_pass_nans(a: np.ndarray) -> np.ndarray:
+    """The entries besides the NaNs and +infs themselves that oneDNN's softmax makes NaN in a row holding NaN, from the
+    max it gives each entry's lane (`_lane_max`): (1) where that max is NaN, x - max is NaN (a NaN survives the max
+    pass only from the last vector that pass takes normally, and the horizontal max moves lane l's to lane 15 - l:
+    `softmax([0, 0, nan] * 3)` is NaN at 2, 5, 8 and at 7; the fuzzer's seed 20261130 #12311); (2) where exp(x -
+    max) overflows: an accumulator or lane that met a NaN keeps the value after it, not its max, so an entry far above
+    it is exp = inf, inf · (1 / sum) = NaN (TF 2.21 observed: softmax of 17 entries, NaN at 9 and 100 at 1 is NaN at 1,
+    6 and 9; 5 at 1 only 6 and 9; fz65, the rare-shape fz54b seed 65502 #5; rows of 33 and more through the four
+    accumulators: fix65n, the same seed's float16 [3, 9, 33] softmax)."""
     n = a.shape[-1]
-    nan = np.isnan(a.reshape(-1, n))
-    lanes = np.zeros((nan.shape[0], 16), dtype=bool)
-    if n <= 32:
-        for lane in range(min(n, 16)):
-            lanes[:, lane] = nan[:, lane + 16 * ((n - 1 - lane) // 16)]
-    else:   # the last vector of its four-vector loop, or under 64 the last whole vector
-        w = 4 * (n // 64) - 1 if n >= 64 else n // 16 - 1
-        lanes = nan[:, 16 * w:16 * w + 16]
-    partner = lanes[:, ::-1]
-    return partner[:, np.arange(n) % 16].reshape(a.shape)
+    flat = a.reshape(-1, n).astype(np.float32)
+    with np.errstate(invalid="ignore", over="ignore"):
+        m = _lane_max(flat)[:, np.arange(n) % 16]
+        out = np.isnan(m) | (np.isfinite(flat) & np.isfinite(m) & (flat - m > np.float32(88.72283935546875)))
+    return out.reshape(a.shape)
 
 
 def _log_softmax(a: np.ndarray, lanes: int = 1) -> np.ndarray:
@@ -293,12 +333,12 @@ def _five_per_element(arrays: Any, out: Any, attrs: Any) -> float:
 RELU = unary_op("Relu", _relu, typed("Relu", REAL_NUMBERS + ", qint8"))
 RELU6 = unary_op("Relu6", _relu6, typed("Relu6", REAL_NUMBERS))
 ELU = unary_op("Elu", _elu, typed("Elu", FLOATS))
-SELU = unary_op("Selu", _selu, typed("Selu", FLOATS))
+SELU = unary_op("Selu", packet_math.bf16_packets(_selu), typed("Selu", FLOATS))
 LEAKY_RELU = unary_op("LeakyRelu", _leaky_relu, typed("LeakyRelu", FLOATS))
 SIGMOID = unary_op("Sigmoid", packet_math.bf16_packets(complex_unary.kernel("Sigmoid", _sigmoid)), typed("Sigmoid", FLOATS_COMPLEX))
 TANH = unary_op("Tanh", packet_math.bf16_packets(complex_unary.kernel("Tanh", packet_tanh.tanh)), typed("Tanh", FLOATS_COMPLEX))   # float32: Eigen's ptanh_float
 SOFTPLUS = unary_op("Softplus", _softplus, typed("Softplus", FLOATS))
-SOFTSIGN = unary_op("Softsign", _softsign, typed("Softsign", FLOATS))
+SOFTSIGN = unary_op("Softsign", packet_math.bf16_packets(_softsign), typed("Softsign", FLOATS))
 ERFC = unary_op("Erfc", _erfc, typed("Erfc", "bfloat16, half, float, double"))
 SOFTMAX = register("Softmax", _softmax, typed("Softmax", FLOATS), _five_per_element, kind="nn", fusion=LAST_AXIS)
 LOG_SOFTMAX = register("LogSoftmax", _log_softmax, typed("LogSoftmax", FLOATS), _five_per_element, kind="nn",
@@ -548,7 +588,7 @@ def gelu(features: Any, approximate: bool = False, name: str | None = None) -> T
     x = _t(features)
     if not x.dtype.is_floating:
         raise ValueError(f"`features.dtype` must be a floating point tensor.Received:features.dtype={tf_repr(x.dtype)}")
-    if approximate:
+    if symbolic.flag(approximate):   # (a graph tensor's truth: OperatorNotAllowedInGraphError; fz65)
         coeff = math.cast(0.044715, x.dtype)
         # (one expression, evaluated as TF's: `0.5 * x` is the function graph's node `mul`, made first)
         return 0.5 * x * (1.0 + tanh(0.7978845608028654 * (x + coeff * math.pow_(x, 3))))

@@ -77,9 +77,19 @@ def case(pred_fn_pairs: Any, default: Callable[[], Any] | None = None, exclusive
         Assert(less_equal(reduce_sum(cast(stacked, "int32")), 1),
                [f"Input error: exclusive=True: more than 1 conditions ({names}) evaluated as True:", stacked],
                summarize=len(others))
+    # (each level is v1 cond.cond with `strict`: eagerly its result unpacked from a singleton list unless strict,
+    # at every level; in a tf.function cond_v2, which keeps the structure: tsweep65)
+    from simdist.runtime import context as _ctx
+    unpack = not strict and not _ctx.in_function()
+
+    def level(pred: Any, action: Callable[[], Any], rest: Callable[[], Any]) -> Any:
+        out = cond(pred, action, rest)
+        if unpack and isinstance(out, (list, tuple)) and len(out) == 1:
+            return out[0]
+        return out
     fn = default
     for pred, action in reversed(pairs):
-        fn = functools.partial(cond, pred, action, fn)
+        fn = functools.partial(level, pred, action, fn)
     return fn()
 
 

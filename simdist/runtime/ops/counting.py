@@ -398,7 +398,8 @@ def count_nonzero(input: Any, axis: Any = None, keepdims: Any = None, dtype: Any
     from simdist.runtime.ops import math
     t = convert_to_tensor(input)
     pred = t if t.dtype is dtypes.bool_ else math.not_equal(t, math.cast(0, t.dtype))
-    return math.cast(math.reduce_sum(math.cast(pred, dtypes.int64), axis=axis, keepdims=bool(keepdims)), dtype)
+    return math.cast(math.reduce_sum(math.cast(pred, dtypes.int64), axis=axis,
+                                     keepdims=False if keepdims is None else keepdims), dtype)
 
 
 # --- in_top_k ----------------------------------------------------------------------------------------------

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from simdist.runtime import dtypes, errors
+from simdist.runtime import dtypes, errors, symbolic
 from simdist.runtime.ops import args, dispatch, static_shapes, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register
@@ -215,7 +215,7 @@ def ctc_loss(labels: Any, logits: Any, label_length: Any, logit_length: Any, log
     orig = x.dtype
     if orig in (dtypes.float16, dtypes.bfloat16):
         x = math.cast(x, dtypes.float32)
-    if not logits_time_major:
+    if not symbolic.flag(logits_time_major):   # (a graph tensor's truth: OperatorNotAllowedInGraphError; fz65)
         x = transpose(x, perm=[1, 0, 2])
     if blank_index is None:
         blank_index = 0

@@ -366,7 +366,9 @@ def fused_batch_norm_v1(x: Any, scale: Any, offset: Any, mean: Any = None, varia
     statistics; mean and variance may be omitted only in training with exponential_avg_factor 1."""
     from simdist.runtime.ops import raw_ops
     from simdist.runtime.tensor import convert_to_tensor
-    if (not is_training or exponential_avg_factor != 1.0) and (mean is None or variance is None):
+    from simdist.runtime import symbolic
+    # (`not is_training`: a graph tensor's truth is OperatorNotAllowedInGraphError; fz65)
+    if (not symbolic.flag(is_training) or exponential_avg_factor != 1.0) and (mean is None or variance is None):
         raise ValueError("Both `mean` and `variance` must be a 1D tensor when `is_training` is False or "
                          f"`exponential_avg_factor` != 1.0. Received: `mean` {mean!r} and `variance` {variance!r}")
     x, scale, offset = convert_to_tensor(x), convert_to_tensor(scale), convert_to_tensor(offset)

@@ -741,6 +741,11 @@ def _swish_fusion(view: Any, i: int) -> Tensor | None:
         x = view.tensor(n.ins[x_at])
         if x is None or not host_cpu.current().onednn_supports(x.dtype.name):
             return None
+        if _folded_const(rec, x):
+            # (x a Const once constant folding has run — computed from literals and a materialized ZerosLike/OnesLike
+            # of a known shape: the Sigmoid and the Mul fold too, by their CPU kernels, before the remapper; TF 2.21
+            # observed: `silu(tanh(log_softmax(zeros_like(v))))` traced is the eager value; fz65, fz54b seed 65106 #4)
+            return None
         if view.alias[s.ins[0]] != view.alias[n.ins[x_at]] and \
                 _late_sigmoid_twin(view, view.alias[j], n.ins[x_at], x.dtype.name):
             return None   # (the second iteration's CSE merges the silu's Sigmoid into another Sigmoid of x)

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from simdist.runtime import dtypes, errors
+from simdist.runtime import dtypes, errors, symbolic
 from simdist.runtime.ops import dispatch, graph_constants, static_shapes, trace_errors
 from simdist.runtime.symbolic import truth_taken
 from simdist.runtime.ops.args import dims as _dims, t as _t
@@ -443,19 +443,20 @@ def convert_image_dtype(image: Any, dtype: Any, saturate: bool = False, name: st
         raise AttributeError("image dtype must be either floating point or integer")
     if dt == img.dtype:
         return ops.identity(img)
+    sat = (lambda: symbolic.flag(saturate))   # (TF's `if saturate:` in the branch that converts; fz65)
     if img.dtype.is_integer and dt.is_integer:
         scale_in, scale_out = img.dtype.max, dt.max
         if scale_in > scale_out:
             scaled = ops.floordiv(img, (scale_in + 1) // (scale_out + 1))
-            return saturate_cast(scaled, dt) if saturate else ops.cast(scaled, dt)
-        c = saturate_cast(img, dt) if saturate else ops.cast(img, dt)
+            return saturate_cast(scaled, dt) if sat() else ops.cast(scaled, dt)
+        c = saturate_cast(img, dt) if sat() else ops.cast(img, dt)
         return ops.multiply(c, (scale_out + 1) // (scale_in + 1))
     if img.dtype.is_floating and dt.is_floating:
         return ops.cast(img, dt)
     if img.dtype.is_integer:
         return ops.multiply(ops.cast(img, dt), 1.0 / img.dtype.max)
     scaled = ops.multiply(img, dt.max + 0.5)
-    return saturate_cast(scaled, dt) if saturate else ops.cast(scaled, dt)
+    return saturate_cast(scaled, dt) if sat() else ops.cast(scaled, dt)
 
 
 def _to_float(image: Tensor) -> Tensor:

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from simdist.runtime import context, dtypes, errors, graph_names, host_cpu, name_scopes
+from simdist.runtime import context, dtypes, errors, graph_names, host_cpu, name_scopes, symbolic
 from simdist.runtime.ops import args, attr_rules, dispatch, graph_inputs
 from simdist.runtime.ops import trace_errors
 from simdist.runtime.ops.args import t as _t
@@ -364,16 +364,31 @@ def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,
         return _matmul_call(*args)
 
 
+def _flags_taken(ta: Tensor, tb: Tensor, transpose_a: Any, transpose_b: Any, adjoint_a: Any, adjoint_b: Any,
+                 a_is_sparse: Any, b_is_sparse: Any) -> None:
+    """The truths math_ops.matmul takes of its flags once a and b are tensors: `(not a_is_sparse and not
+    b_is_sparse) and (a rank > 2 or b rank > 2 or unknown)` picks the batch path, which takes `if transpose_a`,
+    `if transpose_b`; the other path `if adjoint_a`, `if adjoint_b`. A graph tensor there is
+    OperatorNotAllowedInGraphError inside a tf.function (symbolic.flag; fz65)."""
+    from simdist.runtime.ops import static_shapes
+    ka, kb = static_shapes.known_shape(ta), static_shapes.known_shape(tb)
+    batch = (not symbolic.flag(a_is_sparse) and not symbolic.flag(b_is_sparse)) and \
+        (ka is None or kb is None or len(ka) > 2 or len(kb) > 2)
+    for f in ((transpose_a, transpose_b) if batch else (adjoint_a, adjoint_b)):
+        symbolic.flag(f)
+
+
 def _matmul_call(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False, adjoint_a: bool = False,
                  adjoint_b: bool = False, a_is_sparse: bool = False, b_is_sparse: bool = False, output_type: Any = None,
                  grad_a: bool = False, grad_b: bool = False, *, _batched: bool = False) -> Tensor:
     for x, adj, which in ((transpose_a, adjoint_a, "a"), (transpose_b, adjoint_b, "b")):
-        if x and adj:   # (math_ops.matmul, before converting anything)
+        if symbolic.flag(x) and symbolic.flag(adj):   # (math_ops.matmul, before converting anything)
             raise ValueError(f"Only one of `transpose_{which}` and `adjoint_{which}` can be True. Received "
                              f"`transpose_{which}`={x}, `adjoint_{which}`={adj}.")
     ta = _t(a)
     # (TF converts b with a's dtype as its hint: a Python list or NumPy array beside a float16 a is float16)
     tb = _t(b) if isinstance(b, Tensor) or hasattr(b, "_as_tensor") else convert_to_tensor(b, dtype_hint=ta.dtype)
+    _flags_taken(ta, tb, transpose_a, transpose_b, adjoint_a, adjoint_b, a_is_sparse, b_is_sparse)
     _conjugated(ta, tb, transpose_a, transpose_b, adjoint_a, adjoint_b, a_is_sparse, b_is_sparse)
     sparse = _check_attrs(ta, tb, transpose_a, transpose_b, adjoint_a, adjoint_b, a_is_sparse, b_is_sparse, grad_a,
                           grad_b)
@@ -1045,7 +1060,7 @@ def _matrix_2_norm(t: Tensor, axis: tuple, keepdims: bool) -> Tensor:
     after = [before.index(i) if i in before else i for i in range(rank)]
     s = svd(array.transpose(t, before), compute_uv=False)
     result = array.transpose(array.expand_dims(math.reduce_max(unary.abs_(s), axis=-1, keepdims=True), -1), after)
-    return result if keepdims else array.squeeze(result, list(axis))
+    return result if symbolic.flag(keepdims) else array.squeeze(result, list(axis))
 
 
 _VECTOR_ORDS = ("euclidean", 1, 2, np.inf)
@@ -1058,7 +1073,7 @@ def norm(tensor: Any, ord: Any = "euclidean", axis: Any = None, keepdims: Any = 
     column sum), inf = max|x| (matrix: max row sum), p = sum(|x|^p)^(1/p), the matrix 2-norm the
     largest singular value (`_matrix_2_norm`)."""
     from simdist.runtime.ops import array, math, unary
-    keepdims = bool(keepdims)
+    keepdims = False if keepdims is None else keepdims   # (its truth taken at the end, `if not keepdims`: fz65)
     is_matrix = isinstance(axis, (tuple, list)) and len(axis) == 2
     if is_matrix:
         axis = tuple(axis)
@@ -1093,6 +1108,6 @@ def norm(tensor: Any, ord: Any = "euclidean", axis: Any = None, keepdims: Any = 
             result = math.reduce_max(result, None if axis is None else axis[0], keepdims=True)
         else:
             result = math.pow_(math.reduce_sum(math.pow_(result, ord), axis, keepdims=True), 1.0 / ord)
-    if not keepdims:
+    if not symbolic.flag(keepdims):
         result = array.squeeze(result, None if axis is None else list(axis))
     return result

@@ -15,7 +15,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from simdist.runtime import convert, dtypes, errors
-from simdist.runtime import context, execution, graph_names, numerics_callback, scalar_cache, subnormals
+from simdist.runtime import context, execution, graph_names, numerics_callback, scalar_cache, subnormals, symbolic
 from simdist.runtime.ops import args, dispatch, partial_values, unary
 from simdist.runtime.ops import graph_inputs, packet_pow, pow_subnormals, reflected, static_shapes, trace_errors
 from simdist.runtime.ops.unary import negative
@@ -24,6 +24,7 @@ from simdist.runtime.ops.registry import SAME_SHAPES, NotDifferentiable, Registe
 from simdist.runtime.ops.sum_chain import sum_chain
 from simdist.runtime.ops.sum_order import eigen_order_sum
 from simdist.runtime.ops.counting import no_tf_gradient
+from simdist.runtime.ops.nan_operands import quieted
 from simdist.runtime.ops.registry import binary as binary_op, unary as unary_op
 from simdist.runtime.tensor import Tensor, _Traced, convert_to_tensor
 
@@ -75,13 +76,16 @@ def _float_floordiv(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def _float_floormod(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """TF's float FloorMod (Eigen's google_floor_fmod): fmod, then + b where the signs of a and b
-    differ and the remainder is not 0. NumPy's remainder differs at infinities (1 % -inf)."""
+    differ and the remainder is not 0. NumPy's remainder differs at infinities (1 % -inf). A NaN remainder is the C
+    library's fmod's (x · y) / (x · y): the first NaN operand, quieted, else x86's negative default NaN (fmod(inf, y),
+    fmod(x, 0)); the + b keeps it (TF 2.21, bsweep65: also float16's and bfloat16's, computed through float)."""
     with np.errstate(divide="ignore", invalid="ignore"):
         r = np.fmod(a, b)
         fix = (r != 0) & ((a < 0) != (b < 0))
         if fix.any():
             r = np.where(fix, r + b, r)
-    return r
+    from simdist.runtime.ops.nan_operands import fmod_nans
+    return fmod_nans(r, a, b)
 
 
 def _int_div_checked(fn: Any, name: str, float_fn: Any) -> Any:
@@ -100,7 +104,8 @@ def _int_div_checked(fn: Any, name: str, float_fn: Any) -> Any:
         if b.dtype == dtypes.bfloat16._np:   # Eigen's functors through float (fuzz2 seed 20261130 #1657)
             if float_fn is _float_floordiv:
                 return float_fn(a, b).astype(b.dtype)
-            return float_fn(a.astype(np.float32), b.astype(np.float32)).astype(b.dtype)
+            from simdist.runtime.ops.packet_math import scalar_bf16
+            return scalar_bf16(float_fn(a.astype(np.float32), b.astype(np.float32)))
         return fn(a, b)
     forward.__name__ = fn.__name__
     return forward
@@ -123,6 +128,10 @@ def _pow(a: np.ndarray, b: np.ndarray) -> np.ndarray:
         half = np.broadcast_to(b == 0.5, out.shape)
         out = np.where(half & (a == -np.inf), np.asarray(np.inf, out.dtype), out)
         out = np.where(half & (a == 0), np.zeros((), out.dtype), out)
+    if a.dtype == np.float16 and out.dtype == np.float16 and np.isnan(a).any():
+        # (powf through float: pow(x, ±0) is 1 for every x, a signalling NaN too, where NumPy's float16 loop gives
+        # NaN; TF 2.21, bsweep65)
+        out = np.where(np.broadcast_to(b == 0, out.shape), np.ones((), out.dtype), out)
     return out
 
 
@@ -188,8 +197,8 @@ def _eigen_nan_choice(fn: Any) -> Any:
     payloads name their operand): the first operand's everywhere, except where one operand is a single element
     broadcast to the other's shape (the scalar_left/scalar_right functors): float32 and float64 take the scalar's NaN
     in Eigen's packets (the first len - len % 8 elements of float32, len - len % 4 of float64) and the tensor's in the
-    scalar tail; float16 the tensor's everywhere (bfloat16's canonical NaNs are left as they were). A signalling
-    NaN operand is taken as it is, not quieted."""
+    scalar tail; float16 the tensor's everywhere (bfloat16's canonical NaNs are left as they were). The NaN comes
+    back quieted, as from every x86 add or multiply (x · x of 0x7f800001 is 0x7fc00001: bsweep65)."""
     def kernel(x: np.ndarray, y: np.ndarray) -> np.ndarray:
         out = fn(x, y)
         if out.dtype.kind != "f" or out.size == 0:   # (not bfloat16: its kernels' NaN bits are open)
@@ -215,7 +224,7 @@ def _eigen_nan_choice(fn: Any) -> Any:
         out = np.array(out, copy=True)
         both = np.broadcast_to(both, out.shape)
         if scalar is None:
-            out[both] = xb[both]
+            out[both] = quieted(xb[both])
             return out
         tensor_v, scalar_v = (yb, xb) if scalar == "x" else (xb, yb)
         pick = np.array(tensor_v, copy=True).reshape(-1)
@@ -225,7 +234,7 @@ def _eigen_nan_choice(fn: Any) -> Any:
             pick[:head] = scalar_v.reshape(-1)[:head]
         flat = out.reshape(-1)
         m = both.reshape(-1)
-        flat[m] = pick[m]
+        flat[m] = quieted(pick[m])
         return flat.reshape(out.shape)
     kernel.__name__ = fn.__name__
     return kernel
@@ -410,12 +419,19 @@ def _operand(y: Any, dt: dtypes.DType, python_side: bool = False) -> Tensor:
                              f"{t.dtype.name}. (Variable: {y})")
         return _operand(t, dt)   # a variable: its value
     if (tp is float and dt.kind in "iub") or (tp is int and dt.kind == "b"):
-        if tp is int and not -(2**63) <= y < 2**63 and not context.in_function():
-            # (the bool converter gives up and py_seq_tensor's int64 inference refuses it first: ValueError;
-            # `2**63 ** bool_variable`, fz37b, fz14 seed 1420373004 #115; convert.py)
-            raise ValueError(convert.INT_RANGE_TEXT)
-        raise TypeError(f"Cannot convert {y!r} to EagerTensor of dtype {dt.name}")
+        raise _number_refused(y, dt)
     return convert_to_tensor(y, dtype=dt)
+
+
+def _number_refused(y: int | float, dt: dtypes.DType) -> Exception:
+    """The error of converting a Python number y to a typed op input of dtype dt that cannot hold it (a float to an
+    integer or bool input, an int to a bool one): TypeError "Cannot convert 3 to EagerTensor of dtype bool", but an
+    int outside int64's range is ValueError eagerly (the EagerTensor converter gives up and py_seq_tensor's int64
+    inference refuses it first: `2**63 ** bool_variable`, fz37b, fz14 seed 1420373004 #115; `tf.logical_and(b,
+    2**64)`, fz65, fz62gen seed 65404 #5), TypeError traced (op_def_library's conversion). convert.py."""
+    if type(y) is int and not -(2**63) <= y < 2**63 and not context.in_function():
+        return ValueError(convert.INT_RANGE_TEXT)
+    return TypeError(f"Cannot convert {y!r} to EagerTensor of dtype {dt.name}")
 
 
 def _uint64_overflow(y: int, dt: dtypes.DType) -> None:
@@ -825,6 +841,50 @@ def _complex(re: np.ndarray, im: np.ndarray, dt: np.dtype) -> np.ndarray:
     return out
 
 
+def _cast_nans(a: np.ndarray, out: np.ndarray, packets: bool) -> np.ndarray:
+    """`out`, a float or complex cast of the float `a` (a complex source: its real part, `packets` False), with TF
+    2.21's NaN bits (bsweep65; `packets`: the source was float32): float16 widened (cvtph2ps) quiets a signalling NaN and keeps its payload (0x7c01 is
+    float32 0x7fc02000); narrowing to float16 (vcvtps2ph) keeps the sign and the top payload bits and sets the quiet
+    bit (0x7f800001 is 0x7e00; bfloat16 0xffc5 goes through float32 to 0xfe28); to bfloat16, the sign-only NaN of
+    float_to_bfloat16_rtne, and a float32 source's packets' 0x7fc0 (packet_math.bf16_packet_nans). bfloat16 widened
+    (a shift) and float32 into complex64 (a copy) keep the bits, a signalling NaN's too; float32 to float64 is
+    NumPy's cvtss2sd, as TF's."""
+    src, dst = a.dtype.name, out.dtype.name
+    if src not in ("float16", "bfloat16", "float32", "float64") or not out.size:
+        return out
+    shape = out.shape
+    a, out = np.ascontiguousarray(a).reshape(-1), np.ascontiguousarray(out).reshape(-1)   # (0-d: one element)
+    f = a.astype(np.float32) if src in ("float16", "bfloat16") else a
+    nan = np.isnan(f)
+    if not nan.any():
+        return out.reshape(shape)
+    from simdist.runtime.ops.nan_operands import quieted
+    from simdist.runtime.ops import packet_math
+    w = quieted(np.array(f, dtype=np.float32 if f.dtype != np.float64 else np.float64))   # (the widened value)
+    if src == "float16":   # (float16 to float32 by bits: sign, payload << 13, quieted)
+        u = np.ascontiguousarray(a).view(np.uint16).astype(np.uint32)
+        w = (((u & 0x8000) << 16) | 0x7FC00000 | ((u & 0x3FF) << 13)).view(np.float32)
+    out = np.array(out, copy=True)
+    if dst in ("float32", "float64", "complex64", "complex128") and src == "float16":
+        part = out.real if dst.startswith("complex") else out
+        v = w.astype(part.dtype) if w.dtype != part.dtype else w
+        if w.dtype == np.float32 and part.dtype == np.float64:   # (payload << 29, quieted)
+            u = np.ascontiguousarray(w).view(np.uint32).astype(np.uint64)
+            v = (((u & 0x80000000) << 32) | 0x7FF8000000000000 | ((u & 0x3FFFFF) << 29)).view(np.float64)
+        part[nan] = v[nan]
+    elif dst == "float16":
+        w32 = w.astype(np.float32) if w.dtype == np.float64 else w
+        u = np.ascontiguousarray(w32).view(np.uint32)
+        h = (((u >> 16) & 0x8000) | 0x7E00 | ((u >> 13) & 0x3FF)).astype(np.uint16)
+        out[nan] = h.view(np.float16)[nan]
+    elif dst == "bfloat16" and src != "bfloat16":
+        sign = (np.ascontiguousarray(w.astype(np.float32)).view(np.uint32) >> 16).astype(np.uint16) & np.uint16(0x8000)
+        out.view(np.uint16)[nan] = (sign | np.uint16(0x7FC0))[nan]
+        if packets:
+            out = packet_math.bf16_packet_nans(out)
+    return out.reshape(shape)
+
+
 def _cast_array(a: np.ndarray, dt: dtypes.DType) -> np.ndarray:
     if dt.kind == "n" or a.dtype.name in _NARROW_NAMES:
         from simdist.runtime import narrow
@@ -833,6 +893,8 @@ def _cast_array(a: np.ndarray, dt: dtypes.DType) -> np.ndarray:
     parts = (a.dtype.kind == "c" or dt._np.kind == "c") and subnormals.part_dtype(a.dtype) != subnormals.part_dtype(dt._np)
     if a.dtype == np.complex64 and dt.name == "bfloat16":   # (the real part's float32 bits rounded, as float32 to
         parts = False                                        # bfloat16: a subnormal kept; usweep58 u-cast-complex64)
+    if a.dtype.name == "bfloat16" and dt.name == "complex64":   # (bfloat16's bits widened: a subnormal kept,
+        parts = False                                            # 0x0001 is 0x00010000; TF 2.21, bsweep65)
     if parts:   # a complex side and a conversion of the parts: read under DAZ (written under FTZ below)
         a = subnormals.flush_parts(a)
     from_complex = a.dtype.kind == "c" and dt.kind != "c"
@@ -853,6 +915,7 @@ def _cast_array(a: np.ndarray, dt: dtypes.DType) -> np.ndarray:
         # (cvtsd2ss under the CPU kernels' FTZ: a result below float32's normal range is a zero of its
         # sign; found testing fz25a's Truncate cases: cast(1e-40 float64, float32) is 0 on TF 2.21)
         out = subnormals.flushed(out)
+    out = _cast_nans(a, out, src == "float32")
     if (a.dtype.kind == "f" or a.dtype.name == "bfloat16") and dt._np.kind in "iu":
         from simdist.runtime.ops.simd import bfloat16_signed_cast, narrow_cast, unsigned_cast
         # (a complex source's real part: complex128 -> uint32 and complex64 -> the narrow types convert
@@ -1060,6 +1123,9 @@ def _reduce_static(a: dict) -> list[int | None] | None:
 def _reduce(op: Any, input_tensor: Any, axis: Any, keepdims: bool) -> Tensor:
     fast = not isinstance(input_tensor, (list, tuple))   # (a list input: the op's eager fallback)
     t = _t(input_tensor)
+    # (reduce_sum_with_dims & co.: `keepdims = False if keepdims is None else bool(keepdims)` before the op is built:
+    # a graph tensor's truth is OperatorNotAllowedInGraphError; fz65)
+    keepdims = False if keepdims is None else symbolic.flag(keepdims)
     if isinstance(axis, float) and not context.in_function():
         # (eagerly the fast path converts every input before the op's attr T, or a bool input's dtype, is
         # checked: a Python float axis is its TypeError first; fz52, fourth generator seed 5201 #25:
@@ -1380,7 +1446,7 @@ def _logical_operand(v: Any, dt: dtypes.DType) -> Tensor:
             distributed_variable_conversion(v, dtypes.bool_)
         return _t(v)
     if type(v) in (int, float):
-        raise TypeError(f"Cannot convert {v!r} to EagerTensor of dtype bool")
+        raise _number_refused(v, dtypes.bool_)
     return convert_to_tensor(v, dtype=dtypes.bool_)   # NumPy values cast: np.uint32(4) is True
 
 
@@ -1471,7 +1537,7 @@ def _div_no_nan(a: np.ndarray, b: np.ndarray) -> np.ndarray:
         return np.where(b == 0, np.zeros((), a.dtype), np.true_divide(a, b))
 
 
-DIV_NO_NAN = binary_op("DivNoNan", _div_no_nan,
+DIV_NO_NAN = binary_op("DivNoNan", _bf16_packet_nans(_div_no_nan),
                       args.allowed("DivNoNan", "f", "half, float, bfloat16, double, complex64, complex128"))
 def _squared_difference_rule(dts: Any, attrs: Any) -> Any:
     """SquaredDifference's T: floats, int32 and int64 (not int8/16 or unsigned)."""

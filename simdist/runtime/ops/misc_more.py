@@ -207,6 +207,11 @@ def switch_case(branch_index: Any, branch_fns: Any, default: Callable[[], Any] |
         raise TypeError(f"'branch_index' must be an integer Tensor, got {branch_index.dtype}")
     if not branch_fns:
         raise ValueError("Must provide at least one item in 'branch_fns'")
+    if context.in_function() and branch_index.dtype.name != "int32":
+        # (in a graph the index is the Case op's int32 `branch_index` input: op_def_library's TypeError for another
+        # integer dtype, at trace; eagerly the Python picks the branch and any integer dtype does; tsweep65)
+        raise TypeError(f"Value passed to parameter 'branch_index' has DataType {branch_index.dtype.name} not in list "
+                        "of allowed values: int32")
     if not isinstance(branch_fns, (list, tuple, dict)):
         raise TypeError("'branch_fns' must be a list, tuple, or dict")
     pairs = list(branch_fns.items()) if isinstance(branch_fns, dict) else list(branch_fns)
@@ -241,7 +246,10 @@ def batch_norm_with_global_normalization(input: Any, mean: Any, variance: Any,  
                                          beta: Any, gamma: Any, variance_epsilon: Any,
                                          scale_after_normalization: Any, name: str | None = None) -> Tensor:
     """`tf.nn.batch_norm_with_global_normalization`: batch_normalization(input, mean, variance,
-    beta, gamma if scale_after_normalization else None, variance_epsilon)."""
+    beta, gamma if scale_after_normalization else None, variance_epsilon). The flag's truth is TF's
+    Python's: a tensor flag inside a tf.function is OperatorNotAllowedInGraphError, eagerly one of
+    several elements NumPy's ValueError (symbolic.flag; fz65, fz62gen seed 65401 #6)."""
+    from simdist.runtime import symbolic
     from simdist.runtime.ops.normalization import batch_normalization
-    return batch_normalization(input, mean, variance, beta, gamma if scale_after_normalization else None,
-                               variance_epsilon)
+    scale = symbolic.flag(scale_after_normalization)
+    return batch_normalization(input, mean, variance, beta, gamma if scale else None, variance_epsilon)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["DEFAULT_NAN", "chain_nan", "first_nan", "quieted"]
+__all__ = ["DEFAULT_NAN", "chain_nan", "first_nan", "fmod_nans", "quieted"]
 
 
 def first_nan(result: np.ndarray, *operands: np.ndarray) -> np.ndarray:
@@ -31,6 +31,21 @@ def first_nan(result: np.ndarray, *operands: np.ndarray) -> np.ndarray:
     return out
 
 
+def fmod_nans(r: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """A remainder r of C's fmod(a, b) (FloorMod's and TruncateMod's first step) with each NaN as glibc's returns it:
+    (a · b) / (a · b), the first NaN operand quieted, else x86's negative default NaN (fmod(±inf, y), fmod(x, 0),
+    a subnormal y read as 0 under DAZ). TF 2.21, bsweep65: floormod(0xffc05678, 5e-324) is 0xffc05678,
+    floormod(0x7fa00000, 1) 0x7fe00000, floormod(inf, 1) 0xffc00000."""
+    if r.dtype.kind != "f" or not r.size:
+        return r
+    nan = np.isnan(r)
+    if not nan.any():
+        return r
+    r = np.array(r, copy=True)
+    r[nan] = -np.array(np.nan, r.dtype)
+    return first_nan(r, a, b)
+
+
 def quieted(v: np.ndarray) -> np.ndarray:
     """NaNs `v` (a float dtype) with the quiet bit set, as an x86 instruction returns a signalling NaN operand
     (0x7f800123 comes back 0x7fc00123; msweep63's `snan` pattern, observed on TF 2.21's float32 MatMul kernels);
@@ -39,7 +54,7 @@ def quieted(v: np.ndarray) -> np.ndarray:
     if bits is None or v.size == 0:
         return v
     u = np.ascontiguousarray(v).view(f"u{v.dtype.itemsize}")
-    return (u | u.dtype.type(1 << bits)).view(v.dtype)
+    return (u | u.dtype.type(1 << bits)).view(v.dtype).reshape(v.shape)   # (a 0-d array stays 0-d)
 
 
 #: the default NaN an invalid float32 operation without a NaN operand returns on x86 (inf · 0, inf − inf)

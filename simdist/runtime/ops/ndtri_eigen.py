@@ -71,7 +71,13 @@ def _ndtri(a: np.ndarray, packet: bool) -> np.ndarray:
         bl = b[lower]
 
         def log(v: np.ndarray) -> np.ndarray:
-            return plog_float(v) if packet and f32 else libm.scalar_map("logf" if f32 else "log", v)
+            if packet and f32:
+                return plog_float(v)
+            out = libm.scalar_map("logf" if f32 else "log", v)
+            if not f32:   # (TF's double log of a negative operand is the positive default NaN, as packet_math.log's
+                # tail: erfinv(+inf) is 0x7ff8..., erfinv(-inf) its negation 0xfff8...; TF 2.21, bsweep65)
+                out = np.where(v < 0, np.float64(np.nan), out)
+            return out
         x = np.sqrt(t(-2) * log(bl))
         x0 = x - log(x) / x
         z = rcp.reciprocal_packet(x) if packet and f32 else one / x

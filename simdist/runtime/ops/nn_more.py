@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from simdist.runtime import dtypes, errors
+from simdist.runtime import dtypes, errors, graph_names, symbolic
 from simdist.runtime.ops import args, attr_rules, dispatch, trace_errors
 from simdist.runtime.ops import static_shapes as _static_shapes
 from simdist.runtime.ops.args import t as _t
@@ -43,6 +43,7 @@ def normalize_moments(counts: Any, mean_ss: Any, variance_ss: Any, shift: Any, n
     return mean, variance
 
 
+@graph_names.scoped("sufficient_statistics")   # (nn_impl's name_scope; fz65)
 def sufficient_statistics(x: Any, axes: Any, shift: Any = None, keepdims: bool = False, name: str | None = None) -> tuple:
     """`tf.nn.sufficient_statistics`: (count, sum(x - shift), sum((x - shift)^2), shift) over
     axes; the count is a constant of x's dtype."""
@@ -74,6 +75,7 @@ def sufficient_statistics(x: Any, axes: Any, shift: Any = None, keepdims: bool =
     return counts, math.reduce_sum(m_ss, ax, keepdims=keepdims), math.reduce_sum(v_ss, ax, keepdims=keepdims), shift
 
 
+@graph_names.scoped("weighted_moments")   # (nn_impl's name_scope: its Sums are `weighted_moments/Sum`; fz65)
 def weighted_moments(x: Any, axes: Any, frequency_weights: Any, keepdims: bool = False,
                      name: str | None = None) -> tuple:
     """`tf.nn.weighted_moments`: the frequency-weighted mean and variance over axes (div_no_nan by
@@ -92,7 +94,7 @@ def weighted_moments(x: Any, axes: Any, frequency_weights: Any, keepdims: bool =
     weighted_mean = math.divide_no_nan(weighted_input_sum, sum_of_weights)
     weighted_distsq = math.reduce_sum(w * math.squared_difference(xt, weighted_mean), axes, keepdims=True)
     weighted_variance = math.divide_no_nan(weighted_distsq, sum_of_weights)
-    if not keepdims:
+    if not symbolic.flag(keepdims):
         weighted_mean = squeeze(weighted_mean, axis=axes)
         weighted_variance = squeeze(weighted_variance, axis=axes)
     if needs_cast:
@@ -149,7 +151,7 @@ def log_poisson_loss(targets: Any, log_input: Any, compute_full_loss: bool = Fal
     if not tg.shape.is_compatible_with(li.shape):
         raise ValueError(f"`log_input` and `targets` must have the same shape, received ({li.shape} vs {tg.shape}).")
     result = exp(li) - li * tg
-    if compute_full_loss:
+    if symbolic.flag(compute_full_loss):   # (a graph tensor's truth: OperatorNotAllowedInGraphError; fz65)
         point_five = constant(0.5, dtype=tg.dtype)
         two_pi = constant(2 * _pymath.pi, dtype=tg.dtype)
         stirling = (tg * log(tg)) - tg + (point_five * log(two_pi * tg))

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from simdist.runtime import dtypes
+from simdist.runtime import dtypes, graph_names, symbolic
 from simdist.runtime.ops import array, math, unary
 from simdist.runtime.ops.args import raw_attribute, t as _t
 from simdist.runtime.tensor import Tensor, convert_to_tensor
@@ -27,6 +27,7 @@ def _axes(axes: Any, op: str = "Mean") -> Any:
     return axes
 
 
+@graph_names.scoped("moments")   # (nn_impl's name_scope: its nodes are `moments/mean` ...; fz65)
 def moments(x: Any, axes: Any, shift: Any = None, keepdims: bool = False, name: str | None = None) -> tuple:
     """`tf.nn.moments`: (mean, variance) over `axes`; the variance is the mean of squared
     differences from the (gradient-stopped) mean. TF's nn_impl.moments reads `x.dtype` before
@@ -38,7 +39,7 @@ def moments(x: Any, axes: Any, shift: Any = None, keepdims: bool = False, name: 
     y = math.cast(x, dtypes.float32) if x.dtype == dtypes.float16 else x
     mean = math.reduce_mean(y, axes, keepdims=True)
     variance = math.reduce_mean(math.squared_difference(y, array.stop_gradient(mean)), axes, keepdims=True)
-    if not keepdims:   # (nn_impl: `array_ops.squeeze(mean, axes)` of axes as given: None squeezes every
+    if not symbolic.flag(keepdims):   # (nn_impl: `array_ops.squeeze(mean, axes)` of axes as given: None squeezes every
         # dimension, a tensor is squeeze's list-attr error; fz14 seed 1420262403 #20, #25)
         mean = array.squeeze(mean, given)
         variance = array.squeeze(variance, given)

@@ -6,7 +6,7 @@ consumer by one `_MklSwish(x)`, oneDNN's eltwise swish (alpha 1) in float32 what
 
 - logistic(s): the injector makes s negative (-|s|), takes its exp (onednn_softmax.exp, the eltwise injector's),
   y = e / (e + 1), and gives 1 - y where s was positive (its sign bit clear);
-- swish = logistic(x) * x, each step flushed to zero (FTZ, inputs read under DAZ), rounded once to the dtype
+- swish = logistic(x) * x (a NaN x: the negative default NaN), each step flushed to zero (FTZ, inputs read under DAZ), rounded once to the dtype
   (bfloat16, float16);
 - a 0-d tensor takes the kernel's Compute_Scalar instead, x / (1 + exp(-x)) in the dtype (`_scalar`): TF 2.21's
   `tf.function(tf.nn.silu)(tf.constant(-3.75))` is 0xbdb07758, of a [1] tensor 0xbdb0775a (fz56, seed 55109 #1).
@@ -67,6 +67,9 @@ def swish(a: np.ndarray) -> np.ndarray:
     x = _ftz(np.asarray(a).astype(_F32))
     with np.errstate(invalid="ignore", over="ignore"):
         out = _ftz(_logistic(x) * x)
+    # (a NaN x: the injector's exp makes the default NaN of an invalid operation, which the product keeps as its
+    # first operand: 0xffc00000 whatever x's sign and payload; TF 2.21, bsweep65)
+    out = np.where(np.isnan(x), -_F32(np.nan), out)
     return out.astype(np.asarray(a).dtype)
 
 

@@ -29,6 +29,10 @@ _ATANH_Q = (-3.8679974580640881e-03, 7.6391885763341910e-02, -4.2828141436397615
             -1.0000000000000000e+00, 3.6918986189438030e-01)
 
 
+#: the NaN with every bit set, which a packet's `por` with a comparison's mask makes
+_ALL_ONES = {_F: np.array(-1, np.int32).view(_F), np.float64: np.array(-1, np.int64).view(np.float64)}
+
+
 def _polevl(x: np.ndarray, coeffs: tuple) -> np.ndarray:
     """ppolevl: Horner from coeffs[0], each step a rounded product and a rounded sum."""
     p = np.full(x.shape, coeffs[0], x.dtype)
@@ -39,7 +43,8 @@ def _polevl(x: np.ndarray, coeffs: tuple) -> np.ndarray:
 
 def pasin_float(x_in: np.ndarray) -> np.ndarray:
     """|x| > 0.5 mapped to sqrt(0.5 - 0.5·|x|) (asin = pi/2 - 2·asin of it), asin(x)/x a degree-8
-    even polynomial, the sign of x restored by its bit, NaN for |x| > 1."""
+    even polynomial, the sign of x restored by its bit; for |x| > 1 `por(invalid_mask, p)`'s all-ones NaN
+    (0xffffffff: TF 2.21, bsweep65)."""
     abs_x = np.abs(x_in)
     x_large = np.sqrt(_F(0.5) - _F(0.5) * abs_x)
     large = _F(0.5) < abs_x
@@ -47,7 +52,7 @@ def pasin_float(x_in: np.ndarray) -> np.ndarray:
     p = _polevl(x * x, _ASIN) * x
     p = np.where(large, _F(np.pi / 2) - _F(2) * p, p)
     p = np.where(np.signbit(x_in), -p, p)
-    return np.where(_F(1) < abs_x, _F(np.nan), p)
+    return np.where(_F(1) < abs_x, _ALL_ONES[_F], p)
 
 
 def pacos_float(x_in: np.ndarray) -> np.ndarray:
@@ -67,12 +72,13 @@ def pacos_float(x_in: np.ndarray) -> np.ndarray:
 
 
 def _atanh_select(x: np.ndarray, small: np.ndarray, large: np.ndarray) -> np.ndarray:
-    """|x| >= 0.5: the large form; |x| == 1: ±inf by x's sign bit; |x| > 1: NaN."""
+    """|x| >= 0.5: the large form; |x| == 1: ±inf by x's sign bit; |x| > 1: the all-ones NaN of Eigen's
+    `por(pcmp_lt(1, |x|), result)` (0xffffffff, 0xffffffffffffffff: TF 2.21, bsweep65)."""
     t = x.dtype.type
     ax = np.abs(x)
     out = np.where(t(0.5) <= ax, large, small)
     out = np.where(ax == t(1), np.where(np.signbit(x), t(-np.inf), t(np.inf)), out)
-    return np.where(t(1) < ax, t(np.nan), out)
+    return np.where(t(1) < ax, _ALL_ONES[x.dtype.type], out)
 
 
 def patanh_float(x: np.ndarray) -> np.ndarray:

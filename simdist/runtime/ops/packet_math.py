@@ -15,6 +15,7 @@ import numpy as np
 
 from simdist.runtime.ops import libm
 from simdist.runtime.ops.packet_pow import pexp_float
+from simdist.runtime.ops.nan_operands import quieted
 
 __all__ = ["LANES", "exp", "log", "packets_then_tail", "plog_double", "plog_float"]
 
@@ -156,6 +157,38 @@ def bf16_packet_nans(out: np.ndarray) -> np.ndarray:
     head = flat[:k]
     head[np.isnan(head.astype(_F))] = np.array(0x7FC0, np.uint16).view(out.dtype)
     return out
+
+
+def scalar_bf16(f: np.ndarray) -> np.ndarray:
+    """float32 values to bfloat16 as Eigen's scalar float_to_bfloat16_rtne rounds them: to nearest even, a NaN the
+    quiet 0x7fc0 with the float's sign (0xffc00000, x86's default NaN of an invalid operation, gives 0xffc0)."""
+    import ml_dtypes
+    out = np.asarray(f, _F).astype(ml_dtypes.bfloat16)
+    nan = np.isnan(f)
+    if nan.any():
+        sign = (np.asarray(f, _F)[nan].view(np.uint32) >> np.uint32(16)).astype(np.uint16) & np.uint16(0x8000)
+        out[nan] = (sign | np.uint16(0x7FC0)).view(out.dtype)
+    return out
+
+
+def half_operand_nans(a: np.ndarray, out: np.ndarray, bf16_packets: bool) -> np.ndarray:
+    """A float16/bfloat16 result of a unary kernel that computes through float32 (Eigen's half functors): where the
+    operand is a NaN, the operand quieted (the widening and narrowing keep its sign and payload, the float32
+    instruction sets the quiet bit: TF 2.21's float16 Erf and Erfc of 0x7c01 give 0x7e01, of 0xfe34 give 0xfe34;
+    bfloat16's scalar conversion keeps the sign only: 0xffc5 gives 0xffc0, bsweep65); for bfloat16 run in packets (`bf16_packets`), then
+    bf16_packet_nans's positive 0x7fc0 in the packets. Other dtypes as they are."""
+    if not _half(a) or out.dtype.kind != "f" or not out.size:
+        return out
+    nan = np.isnan(a.astype(_F))
+    if not nan.any():
+        return out
+    out = np.array(out, dtype=a.dtype, copy=True)   # (SciPy's float32 result, rounded as the kernel rounds)
+    if a.dtype == np.float16:
+        out[nan] = quieted(a[nan])
+    else:   # (Eigen's float_to_bfloat16_rtne: a NaN is 0x7fc0 with the float's sign)
+        sign = np.ascontiguousarray(a[nan]).view(np.uint16) & np.uint16(0x8000)
+        out[nan] = (sign | np.uint16(0x7FC0)).view(a.dtype)
+    return bf16_packet_nans(out) if bf16_packets else out
 
 
 def bf16_packets(fn: Any) -> Any:
@@ -306,7 +339,8 @@ def _log1p_nans(a: np.ndarray, out: np.ndarray) -> np.ndarray:
     """Log1p of a NaN x (TF 2.21, fix63e: /work/wt/fix63e_logs/p_l1p.py, p_l1p2.py, sizes 1..100): generic_log1p's
     x · (plog(x + 1) / x) takes x's NaN (its payload and sign) in float32's packets and in float64's single packets
     and tail, and plog's all-ones NaN in float64's four-packet unrolled block (the first (n // 16) · 16 elements) and
-    in float16's packets (float32's function on Packet8f); the tails keep x's NaN. NumPy's multiply chose either by
+    in float16's packets (float32's function on Packet8f); the tails keep x's NaN, quieted (a signalling NaN comes
+    back with its quiet bit set: bsweep65). NumPy's multiply chose either by
     its own loops. bfloat16: bf16_packet_nans's."""
     if a.dtype.name not in ("float32", "float64", "float16"):
         return out
@@ -315,7 +349,7 @@ def _log1p_nans(a: np.ndarray, out: np.ndarray) -> np.ndarray:
     if not nan.any():
         return out
     flat = np.array(out, copy=True).reshape(-1)
-    flat[nan] = x[nan]
+    flat[nan] = quieted(x[nan])   # (quieted, as the multiply returns it: bsweep65)
     head = {"float64": (x.size // 16) * 16, "float16": (x.size // 8) * 8}.get(a.dtype.name, 0)
     if head:
         ones = np.array(-1, np.int64 if a.dtype == np.float64 else np.int16).view(a.dtype)

@@ -19,6 +19,7 @@ import numpy as np
 
 from simdist.runtime import subnormals as _sn
 from simdist.runtime.ops import libm, pow_subnormals
+from simdist.runtime.ops.nan_operands import quieted
 
 __all__ = ["PACKET", "PACKET_D", "generic_pow_double", "generic_pow_float", "pexp_float", "pldexp", "pldexp_double",
            "pow_packets", "pround", "twoprod"]
@@ -145,7 +146,7 @@ def pexp_float(x0: np.ndarray) -> np.ndarray:
     y = r * p_odd + p_even
     y = r2 * y + p_low
     out = np.fmax(pldexp(y, m), x0)   # (pmax keeps the first operand when x0 is NaN: NaN from y)
-    out = np.where(np.isnan(x0), x0, out)
+    out = np.where(np.isnan(x0), quieted(x0), out)   # (an instruction's NaN operand comes back quieted: bsweep65)
     return np.where(x0 < _EXP_LO, _F(0), out)
 
 

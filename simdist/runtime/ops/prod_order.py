@@ -89,6 +89,9 @@ def _inner_rows(x: np.ndarray, lanes: int, op: Any = np.multiply, scalar_op: Any
         for j in range(start, end, lanes):
             acc = op(acc, x[:, j:j + lanes])
         start = end
+    if x.dtype.name == "bfloat16" and n >= lanes:   # (each packet product goes back to bfloat16 through F32ToBf16:
+        # a NaN is the positive 0x7fc0; TF 2.21's bfloat16 Prod of 16-40 elements holding a negative NaN, bsweep65)
+        acc = np.where(np.isnan(acc.astype(np.float32)), np.array(0x7FC0, np.uint16).view(x.dtype), acc)
     tail = np.full(rows, unit, x.dtype)
     for j in range(start, n):
         tail = scalar_op(tail, x[:, j])

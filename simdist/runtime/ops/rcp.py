@@ -192,7 +192,10 @@ def rcp_estimate(a: np.ndarray) -> np.ndarray:
     signed_inf = (sign | np.uint32(0x7F800000)).view(_F)
     out = np.where(rexp <= 0, (sign).view(_F), out)
     out = np.where(biased == 0, signed_inf, out)
-    return np.where(biased == 255, np.where(np.isnan(a), a, sign.view(_F)), out)
+    # (vrcpps returns a NaN quieted, as every x86 arithmetic instruction: 0x7f800001 comes back 0x7fc00001 on TF
+    # 2.21, bsweep65)
+    nan_in = (bits | np.uint32(0x00400000)).view(_F)
+    return np.where(biased == 255, np.where(np.isnan(a), nan_in, sign.view(_F)), out)
 
 
 def _ftz(v: np.ndarray) -> np.ndarray:

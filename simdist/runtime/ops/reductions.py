@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from simdist.runtime import context, dtypes, errors, subnormals
+from simdist.runtime import context, dtypes, errors, graph_names, subnormals
 from simdist.runtime.ops import args, attr_rules, dispatch, index_dtypes, partial_values, static_shapes, trace_errors
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.math import NUMERIC, _reduce as _math_reduce
@@ -385,6 +385,10 @@ def _cumprod_grad(op: Any, grad: Any) -> list:
 
 
 # --- composite reductions (as TF 2.21's math_ops builds them) ---------------------------------------------
+# (math_ops.reduce_logsumexp opens `name_scope(name, "ReduceLogSumExp")` and names its last op, the Add, by it: its
+# Max, Sum, Exp ... are `ReduceLogSumExp/Sum` in a function's graph, not top-level `Sum_3`, which shifted the next
+# Sums' names and so an AddN's name-sorted order; fz65, fz54b --alias seed 65601 #1)
+@graph_names.scoped("ReduceLogSumExp", "AddV2")
 def reduce_logsumexp(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: str | None = None) -> Tensor:
     """log(sum(exp(x))), stabilised by the (finite) max, which gets no gradient (TF's
     construction: reduce_max, stop_gradient(where(is_finite(max), max, 0)), log, sum, exp)."""

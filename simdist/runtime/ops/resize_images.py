@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from simdist.runtime import dtypes
+from simdist.runtime import dtypes, symbolic
 from simdist.runtime.ops import dispatch, partial_values
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.resize import resize_bilinear
@@ -65,6 +65,8 @@ def _resize_fn(x: Tensor, sz: list[int], method: str, antialias: bool) -> Tensor
                  np.float32(sz[1]) / np.float32(shp[2]) if shp[2] else np.float32(np.inf)]
         with np.errstate(divide="ignore", invalid="ignore"):
             return scale_and_translate(x, sz, scale, (0.0, 0.0), kernel, antialias)
+    if method in ("bilinear", "bicubic") and symbolic.flag(antialias):   # (resize_fn's `if antialias:`; fz65)
+        return st("triangle" if method == "bilinear" else "keyscubic")
     if method == "bilinear":
         return st("triangle") if antialias else resize_bilinear(x, sz, half_pixel_centers=True)
     if method == "nearest":
@@ -107,7 +109,7 @@ def resize(images: Any, size: Any, method: str = "bilinear", preserve_aspect_rat
     elif x.ndim != 4:
         raise ValueError("'images' must have either 3 or 4 dimensions.")
     sz = _size(size)
-    if preserve_aspect_ratio:
+    if symbolic.flag(preserve_aspect_ratio):   # (a graph tensor's truth: OperatorNotAllowedInGraphError; fz65)
         _, h, w, _ = x.shape.as_list()
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             f = np.minimum(np.float32(sz[0]) / np.float32(h), np.float32(sz[1]) / np.float32(w))

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from simdist.runtime import dtypes, errors
+from simdist.runtime import dtypes, errors, symbolic
 from simdist.runtime.ops.args import raw_attribute, t as _t
 from simdist.runtime.tensor import Tensor, convert_to_tensor
 
@@ -159,7 +159,7 @@ def _logits(weights: Any, biases: Any, labels: Any, labels_flat: Tensor, inputs:
     true_logits = array.reshape(_sum_rows(dots_as_matrix), [-1, num_true])
     true_logits = true_logits + array.reshape(true_b, [-1, num_true])
     sampled_logits = sampled_logits + sampled_b
-    if remove_accidental_hits:
+    if symbolic.flag(remove_accidental_hits):   # (TF's `if remove_accidental_hits:` here; fz65)
         idx, ids, wts = compute_accidental_hits(labels, sampled, num_true=num_true)
         pos = array.concat([array.reshape(idx, [-1, 1]), array.reshape(math.cast(ids, dtypes.int32), [-1, 1])], 1)
         hits = tensor_scatter_nd_update(array.zeros_like(sampled_logits), pos, math.cast(wts, sampled_logits.dtype))
@@ -178,7 +178,7 @@ def nce_loss(weights: Any, biases: Any, labels: Any, inputs: Any, num_sampled: i
     """`tf.nn.nce_loss`: per example, the sigmoid cross-entropy of the true and sampled classes' logits, summed."""
     from simdist.runtime.ops.losses import sigmoid_cross_entropy_with_logits
     logits, labels_ = _sampled_logits(weights, biases, labels, inputs, num_sampled, num_classes, num_true,
-                                      sampled_values, True, bool(remove_accidental_hits), None)
+                                      sampled_values, True, remove_accidental_hits, None)
     return _sum_rows(sigmoid_cross_entropy_with_logits(labels=labels_, logits=logits))
 
 
@@ -189,6 +189,6 @@ def sampled_softmax_loss(weights: Any, biases: Any, labels: Any, inputs: Any, nu
     from simdist.runtime.ops import array
     from simdist.runtime.ops.losses import softmax_cross_entropy_with_logits
     logits, labels_ = _sampled_logits(weights, biases, labels, inputs, num_sampled, num_classes, num_true,
-                                      sampled_values, True, bool(remove_accidental_hits), seed)
+                                      sampled_values, True, remove_accidental_hits, seed)
     return softmax_cross_entropy_with_logits(labels=array.stop_gradient(labels_), logits=logits)
 

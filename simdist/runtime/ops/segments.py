@@ -160,6 +160,8 @@ def _sorted(kind: str, name: str) -> Any:
         with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
             if kind in ("max", "min") and (data.dtype.kind == "f" or data.dtype == _BF16):
                 _sorted_extreme(kind, out, ids, data)
+            elif kind == "prod" and data.dtype.kind == "c":
+                _complex_prod_rows(out, ids, data)
             else:
                 _fold_at(kind, out, ids, data)
         counts = np.bincount(ids.astype(np.int64), minlength=n)
@@ -186,11 +188,15 @@ def _unsorted(kind: str, name: str) -> Any:
 
 
 def _complex_prod_rows(out: np.ndarray, ids: np.ndarray, data: np.ndarray) -> None:
-    """UnsortedSegmentProd of complex data: UnsortedSegmentFunctor multiplies each row into its segment's output row
-    as one Eigen expression (`output.chip(j) * data.chip(i)`), so a row's packet columns take the textbook product
+    """(Unsorted)SegmentProd of complex data: UnsortedSegmentFunctor multiplies each row into its segment's output
+    row as one Eigen expression (`output.chip(j) * data.chip(i)`), so a row's packet columns take the textbook product
     and its tail std::complex's operator*, Annex G's recovery of infinities included (complex_mul.multiply over
     the row's flat order): a [7, 3, 9] complex128 segment whose column 26 meets inf - 1j is -inf - inf·j in TF 2.21,
-    NaN by NumPy's product (fz64, the rare-shape fz54b seed 64503 #4)."""
+    NaN by NumPy's product (fz64, the rare-shape fz54b seed 64503 #4). The sorted SegmentProd reduces a segment's
+    [rows, columns] slice over its rows (an Eigen reduction keeping the inner dimension: ProdReducer's packets over
+    the output's packet columns, its scalar reduce, std::complex's operator*, over the tail), from 1 in row order:
+    the same products (fz65, the rare-shape fz54b seed 65501 #5: a [33] complex64 segment of -inf - 2.989j is
+    -inf - inf·j in TF, NaN + NaN·j by NumPy's); its one-row segments are copied (copy_one_row_segments)."""
     from simdist.runtime.ops import complex_mul
     for i, j in enumerate(ids.tolist()):
         out[j] = complex_mul.multiply(out[j], data[i])

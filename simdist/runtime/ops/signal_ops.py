@@ -15,7 +15,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from simdist.runtime import dtypes
+from simdist.runtime import dtypes, symbolic
 from simdist.runtime.ops import fft as _fft
 from simdist.runtime.ops import partial_values
 from simdist.runtime.ops.args import raw_attribute
@@ -217,6 +217,7 @@ def frame(signal: Any, frame_length: Any, frame_step: Any, pad_end: bool = False
         from simdist.runtime.ops import dispatch
         return dispatch.refused(errors.InvalidArgumentError(None, None, "Integer division by zero [Op:FloorDiv]"),
                                 sig.dtype, outer + [0, flen] + inner, pruned=True)
+    pad_end = symbolic.flag(pad_end)   # (shape_ops.frame's `if pad_end:`; a graph tensor: OperatorNotAllowedInGraphError; fz65)
     if pad_end:
         pv = pad_value if isinstance(pad_value, Tensor) else convert_to_tensor(pad_value, dtype=sig.dtype)
         if pv.ndim != 0:

@@ -22,6 +22,7 @@ from simdist.runtime.ops.registry import RegisterGradient, binary, unary
 from simdist.runtime.ops.args import dtype_error, tf_name
 from simdist.runtime.ops.array import constant
 from simdist.runtime.ops.unary import _FLOAT, _FLOAT_C, _quiet, _rule, exp, reciprocal, square
+from simdist.runtime.ops.packet_math import bf16_packets
 from simdist.runtime.tensor import Tensor
 
 __all__ = ["sin", "cos", "tan", "atan", "sinh", "cosh", "asinh", "erf", "expm1", "lgamma", "digamma", "polygamma",
@@ -147,14 +148,16 @@ def _daz(x: np.ndarray) -> np.ndarray:
 def _erf(a: np.ndarray) -> np.ndarray:
     """float32: Eigen's generic_fast_erf<float> on every element; float64: generic_fast_erf<double>
     (pexp_double in packets, the C library's exp in the tail; NaN from |x| = 1.3407807830046643e154
-    up, where its x * x overflows, ±inf included) (ops.eigen-kernels); else SciPy's."""
+    up, where its x * x overflows, ±inf included) (ops.eigen-kernels); else SciPy's, a NaN operand's result
+    packet_math.half_operand_nans's (bfloat16 in packets)."""
     if a.dtype == np.float32:
         from simdist.runtime.ops.packet_math import erf_float
         return erf_float(a)
     if a.dtype == np.float64:
         from simdist.runtime.ops.packet_erf import erf_double
         return erf_double(a)
-    return _scipy_special().erf(a)
+    from simdist.runtime.ops.packet_math import half_operand_nans
+    return half_operand_nans(a, _scipy_special().erf(a), bf16_packets=True)
 
 
 def _no_bfloat16_kernel(name: str) -> Any:
@@ -206,8 +209,8 @@ def _eigen(name: str, fallback: Any) -> Any:
     return kernel
 
 
-SIN = unary("Sin", complex_unary.kernel("Sin", _quiet(_eigen("sin", np.sin))), _rule("Sin", _FLOAT_C))
-COS = unary("Cos", complex_unary.kernel("Cos", _quiet(_eigen("cos", np.cos))), _rule("Cos", _FLOAT_C))
+SIN = unary("Sin", bf16_packets(complex_unary.kernel("Sin", _quiet(_eigen("sin", np.sin)))), _rule("Sin", _FLOAT_C))
+COS = unary("Cos", bf16_packets(complex_unary.kernel("Cos", _quiet(_eigen("cos", np.cos)))), _rule("Cos", _FLOAT_C))
 def _tan(a: np.ndarray) -> np.ndarray:
     """float32/float64: Eigen has no packet tan, so TF's kernel calls the C library's tanf/tan on
     every element (libm.py; NumPy's SVML tan differs: ops.eigen-kernels); other dtypes np.tan."""
@@ -226,7 +229,7 @@ ATAN = unary("Atan", complex_unary.kernel("Atan", _eigen("atan", np.arctan)), _r
 def _c_each(c_name: str, fallback: Any) -> Any:
     """The C library's `c_name` (float32: its "f" version) on every float32/float64 element
     (libm.py), float16 through the float function, rounded; NumPy's `fallback` for other dtypes
-    (bfloat16: ml_dtypes' own loops). TF 2.21's x86-64 kernel calls std::sinh, std::cosh,
+    (bfloat16 as float16, rounded by packet_math.scalar_bf16). TF 2.21's x86-64 kernel calls std::sinh, std::cosh,
     std::asinh and std::acosh (no Eigen packet function), std::asin and std::acos for double, on
     each element (float32 Asin/Acos and Atanh take Eigen's packets: packet_asin.py). Not
     NumPy's float32/float64 loops: on a CPU with AVX-512 they are SVML's (ops.host-cpu). A ctypes
@@ -238,6 +241,10 @@ def _c_each(c_name: str, fallback: Any) -> Any:
         if a.dtype == np.float16:   # the float function, rounded (NumPy's float16 loops are SVML's or
             # AVX512-FP16's on such CPUs)
             return libm.elementwise(c_name + "f", a.astype(np.float32)).astype(np.float16)
+        if a.dtype.name == "bfloat16":   # the float function, rounded by float_to_bfloat16_rtne (a NaN keeps its
+            # sign: 0xffc0 from acosf(2)'s default NaN and from a negative NaN; TF 2.21, bsweep65)
+            from simdist.runtime.ops.packet_math import scalar_bf16
+            return scalar_bf16(libm.elementwise(c_name + "f", a.astype(np.float32)))
         return fallback(a)
     kernel.__name__ = c_name
     return kernel

@@ -233,9 +233,9 @@ def _reciprocal(a: np.ndarray) -> np.ndarray:
 
 
 RECIPROCAL = unary("Reciprocal", bf16_packets(_quiet(_reciprocal)), _reciprocal_rule)
-FLOOR = unary("Floor", np.floor, _rule("Floor", _FLOAT))
-CEIL = unary("Ceil", np.ceil, _rule("Ceil", _FLOAT))
-ROUND = unary("Round", _round, args.listed_no_complex_kernel("Round", *_SIGNED))
+FLOOR = unary("Floor", bf16_packets(np.floor), _rule("Floor", _FLOAT))
+CEIL = unary("Ceil", bf16_packets(np.ceil), _rule("Ceil", _FLOAT))
+ROUND = unary("Round", bf16_packets(_round), args.listed_no_complex_kernel("Round", *_SIGNED))
 RSQRT = unary("Rsqrt", complex_unary.kernel("Rsqrt", _quiet(_rsqrt)), _rule("Rsqrt", _FLOAT_C))
 _BOOL_FLAG = args.zero_flops
 

@@ -49,11 +49,51 @@ def _complex_times(x: np.ndarray, fy: np.ndarray) -> np.ndarray:
     return complex_mul.multiply(xb, fb)
 
 
+def _bf16_times_nans(x: np.ndarray, fy: np.ndarray, r: np.ndarray) -> np.ndarray:
+    """bfloat16 Xlogy/Xlog1py's x · f(y) through float32: a NaN result takes x's NaN's sign first, then f(y)'s, as
+    float_to_bfloat16_rtne's sign-only NaN (xlogy(0x7f81, -inf) is 0x7fc0, xlogy(0x7fc1, -1) 0x7fc0; TF 2.21,
+    bsweep65; the packets' +0x7fc0 is `_bf16_nans`')."""
+    f = r.astype(np.float32)
+    nan = np.isnan(f)
+    if not nan.any():
+        return r
+    xb, fb = (np.broadcast_to(np.asarray(v).astype(np.float32), r.shape) for v in (x, fy))
+    neg = np.where(np.isnan(xb), np.signbit(xb), np.where(np.isnan(fb), np.signbit(fb), np.signbit(f)))
+    out = np.array(r, copy=True)
+    out.view(np.uint16)[nan] = np.where(neg, 0xFFC0, 0x7FC0).astype(np.uint16)[nan]
+    return out
+
+
+def _times(x: np.ndarray, fy: np.ndarray, packets_x_first: bool = True) -> np.ndarray:
+    """x · f(y) of float32/float64 as the x-functors' compiled product returns a NaN, quieted: the scalar tail's
+    multiply has its operands swapped (f(y)'s NaN first: xlogy(0x7fc01234, 0x7fa00000) is 0x7fe00000,
+    xlogy(0x7f800001, -inf) log's 0xffc00000), the packets' pmul(x, f(y)) x's first unless `packets_x_first` is
+    False (MulNoNan's float32/float64: y's first everywhere; its float16's packets x's, the tail y's); float16's Xlogy
+    and Xlog1py x's first everywhere. TF 2.21, bsweep65. A NaN of
+    neither (inf · 0) as computed."""
+    r = x * fy
+    if getattr(r, "dtype", None) is not None and r.dtype.name == "bfloat16" and r.size and packets_x_first:
+        return _bf16_times_nans(x, fy, np.asarray(r))
+    if getattr(r, "dtype", None) is None or r.dtype.name not in ("float32", "float64", "float16") or not r.size:
+        return r
+    from simdist.runtime.ops.nan_operands import first_nan
+    r = np.asarray(r)
+    swapped = first_nan(r, fy, x)
+    straight_first = first_nan
+    if r.dtype == np.float16 and packets_x_first:   # (float16's Xlogy/Xlog1py: x's first everywhere)
+        return straight_first(r, x, fy)
+    if not packets_x_first and r.dtype != np.float16:
+        return swapped
+    straight = first_nan(r, x, fy)
+    packet = packet_mask(r.shape, r.dtype, XFUNC_LANES)
+    return swapped if packet is None else np.where(packet, straight, swapped)
+
+
 def _xlogy(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     if x.dtype.kind == "c":   # x * log(y): Log's complex kernel (complex_unary.py), the product
         from simdist.runtime.ops.complex_unary import KERNELS
         return _complex_times(x, KERNELS["Log"](np.broadcast_to(y, np.broadcast_shapes(x.shape, y.shape))))
-    return x * _over_output(_log_kernel, x, y)
+    return _times(x, _over_output(_log_kernel, x, y))
 
 
 def _over_output(fn: Any, x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -89,7 +129,12 @@ def _xlog1py(x: np.ndarray, y: np.ndarray) -> np.ndarray:
         from simdist.runtime.ops.complex_unary import KERNELS, _scalar_mul
         xb, fb = np.broadcast_arrays(x, KERNELS["Log1p"](np.broadcast_to(y, np.broadcast_shapes(x.shape, y.shape))))
         return _scalar_mul(xb, fb)
-    return x * _over_output(_log1p_kernel, x, y)
+    fy = _over_output(_log1p_kernel, x, y)
+    if fy.dtype == np.float16:   # (a NaN y is itself, quieted, not Log1p's all-ones packet NaN: bsweep65)
+        from simdist.runtime.ops.nan_operands import quieted
+        yb = np.broadcast_to(y, fy.shape)
+        fy = np.where(np.isnan(yb), quieted(np.array(yb)), fy)
+    return _times(x, fy)
 
 
 def _mul_no_nan(x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -105,7 +150,7 @@ def _mul_no_nan(x: np.ndarray, y: np.ndarray) -> np.ndarray:
         # 1420323002 #132)
         return np.where(zero, np.zeros((), r.dtype), r).astype(r.dtype, copy=False).reshape(xb.shape)
     with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
-        r = np.multiply(x, y)
+        r = _times(x, y, packets_x_first=False)
         return np.where(y == 0, np.zeros((), r.dtype), r).astype(r.dtype, copy=False)
 
 
@@ -131,14 +176,24 @@ def _flops(n: int) -> Any:
     return lambda arrays, out, attrs: n * out.size
 
 
+def _bf16_nans(fn: Any) -> Any:
+    """fn with math._bf16_packet_nans's bfloat16 NaN bits (packets 0x7fc0, the tail's float NaN's sign: TF 2.21's
+    Xlogy, Xdivy, Xlog1py and MulNoNan, bsweep65)."""
+    def kernel(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        from simdist.runtime.ops.math import _bf16_packet_nans
+        return _bf16_packet_nans(fn)(x, y)
+    kernel.__name__ = getattr(fn, "__name__", "kernel")
+    return kernel
+
+
 # bfloat16's packets (Packet8bf, computed through float32) select x itself where x == 0 as the other types' do
 # (fz38a: xlog1py(-0.0, y) is -0.0 in a packet of bfloat16; the subnormal x: subnormals._bf16_x_times)
 _X_LANES = {**XFUNC_LANES, "bfloat16": 8}
-XLOGY = binary("Xlogy", _zero_where_x_zero(_xlogy, _X_LANES), args.allowed("Xlogy", "f", _HALF_UP), _flops(2))
-XDIVY = binary("Xdivy", _zero_where_x_zero(_xdivy, _X_LANES), args.allowed("Xdivy", "f", _HALF_UP), _flops(1))
-XLOG1PY = binary("Xlog1py", _zero_where_x_zero(_xlog1py, {k: v for k, v in _X_LANES.items() if k[0] != "c"}),
+XLOGY = binary("Xlogy", _bf16_nans(_zero_where_x_zero(_xlogy, _X_LANES)), args.allowed("Xlogy", "f", _HALF_UP), _flops(2))
+XDIVY = binary("Xdivy", _bf16_nans(_zero_where_x_zero(_xdivy, _X_LANES)), args.allowed("Xdivy", "f", _HALF_UP), _flops(1))
+XLOG1PY = binary("Xlog1py", _bf16_nans(_zero_where_x_zero(_xlog1py, {k: v for k, v in _X_LANES.items() if k[0] != "c"})),
                  args.allowed("Xlog1py", "f", _HALF_UP), _flops(2))
-MUL_NO_NAN = binary("MulNoNan", _mul_no_nan,
+MUL_NO_NAN = binary("MulNoNan", _bf16_nans(_mul_no_nan),
                     args.allowed("MulNoNan", "f", "bfloat16, half, float, double, complex64, complex128"), _flops(1))
 ATAN2 = binary("Atan2", _atan2, args.allowed("Atan2", "f", "bfloat16, half, float, double"), _flops(1))
 
