@@ -14434,8 +14434,8 @@ TRAINING_BATCH89: list[Mutant] = [
        "mainstream, subtle: Selu's negative branch by scale * alpha rounded in the dtype instead of TF's own scale_alpha "
        "constant: last bits of negative inputs"),
     _t("leaky-relu-as-maximum", "formula", "simdist/runtime/ops/activations.py",
-       "    return np.where(a > 0, a, a * a.dtype.type(np.float32(alpha)))\n",
-       "    return np.maximum(a, a * a.dtype.type(np.float32(alpha)))\n",
+       "    out = np.where(a > 0, a, a * a.dtype.type(np.float32(alpha)))\n",
+       "    out = np.maximum(a, a * a.dtype.type(np.float32(alpha)))\n",
        "mainstream: LeakyRelu as max(x, alpha * x) instead of TF's select on x > 0: wrong for alpha > 1 (and NaN "
        "operand order)"),
     _t("log-softmax-bfloat16-not-half-kernel", "dtype", "simdist/runtime/ops/activations.py",
