@@ -14540,6 +14540,174 @@ TRAINING_BATCH88: list[Mutant] = [
 ]
 TRAINING += TRAINING_BATCH88
 CATALOGUE += TRAINING_BATCH88
+#: Blind batch 89 (sixty-fifth session, helper blind65b): op kernels, gradients and shape functions, Grappler,
+#: variables, tf.data, tf.function tracing, checkpoints, strategies' all-reduce and random ops; written from
+#: simdist's source before reading the suite. "mainstream": a changed line an ordinary training program runs
+#: (/work/wt/blind65b_logs/prog1-3.py under coverage.py); "subtle": a last-bit (signed-zero, subnormal or NaN-payload)
+#: difference.
+TRAINING_BATCH89: list[Mutant] = [
+    # -- op kernels, gradients and shape functions
+    _t("floormod-by-numpy-remainder", "formula", "simdist/runtime/ops/math.py",
+       "        r = np.fmod(a, b)\n        fix = (r != 0) & ((a < 0) != (b < 0))\n        if fix.any():\n"
+       "            r = np.where(fix, r + b, r)\n",
+       "        r = np.remainder(a, b)\n",
+       "mainstream, subtle: float FloorMod by NumPy's remainder instead of Eigen's fmod-then-fix: a zero remainder "
+       "takes the divisor's sign (4 % -2 is -0.0, TF +0.0; -0.0 % 3 is +0.0, TF -0.0)"),
+    _t("floordiv-ftz-float32-only", "dtype", "simdist/runtime/ops/math.py",
+       "        if q.dtype in (np.float32, np.float64) and q.size:\n",
+       "        if q.dtype == np.float32 and q.size:\n",
+       "mainstream, subtle: FloorDiv's flush-to-zero of a subnormal quotient for float32 only: float64 -1e-300 // 1e10 is -1.0 "
+       "instead of TF's -0.0"),
+    _t("confusion-matrix-classes-from-labels-only", "boundary", "simdist/runtime/ops/misc_more.py",
+       "        n = int(max(pv.max(initial=-1), lv.max(initial=-1))) + 1 if (pv.size and lv.size) else None\n",
+       "        n = int(lv.max(initial=-1)) + 1 if (pv.size and lv.size) else None\n",
+       "mainstream: confusion_matrix without num_classes sizes the matrix from the labels' maximum only (TF: the larger "
+       "of the labels' and the predictions' maxima): a prediction above every label falls outside it"),
+    _t("norm-squeeze-all-unit-dims", "axis", "simdist/runtime/ops/linalg.py",
+       "        result = array.squeeze(result, None if axis is None else list(axis))\n",
+       "        result = array.squeeze(result)\n",
+       "mainstream: tf.norm without keepdims squeezes every size-1 dimension instead of the reduced axes: the norm of a "
+       "[3, 1] matrix over axis 0 has shape [] instead of [1]"),
+    _t("erf-float64-by-scipy", "formula", "simdist/runtime/ops/special.py",
+       "    if a.dtype == np.float64:\n        from simdist.runtime.ops.packet_erf import erf_double\n        return erf_double(a)\n",
+       "",
+       "subtle: float64 Erf by SciPy's erf instead of Eigen's generic_fast_erf<double>: last bits, and +-1 instead of "
+       "NaN from |x| = 1.34e154 up (infinities included)"),
+    _t("strided-slice-grad-zeros-float32", "dtype", "simdist/runtime/ops/array.py",
+       "def _strided_slice_grad(g: np.ndarray, shape: tuple[int, ...], key: tuple) -> np.ndarray:\n"
+       "    out = np.zeros(shape, dtype=g.dtype)\n",
+       "def _strided_slice_grad(g: np.ndarray, shape: tuple[int, ...], key: tuple) -> np.ndarray:\n"
+       "    out = np.zeros(shape, dtype=np.float32)\n",
+       "mainstream: StridedSliceGrad builds its zeros in float32 whatever the gradient's dtype: a float64 slice's "
+       "gradient is rounded through float32 (a complex one loses its imaginary part)"),
+    _t("top-k-int16-index-type-dropped", "dtype", "simdist/runtime/ops/sorting.py",
+       "    if it is not dtypes.int32:\n        attrs[\"index_type\"] = it\n",
+       "    if it is dtypes.int64:\n        attrs[\"index_type\"] = it\n",
+       "mainstream: top_k passes index_type to the kernel only for int64: index_type=tf.int16 gives int32 indices"),
+    _t("expand-dims-lowest-negative-axis-refused", "boundary", "simdist/runtime/ops/array.py",
+       "    if not -nd - 1 <= int(axis) <= nd:\n",
+       "    if not -nd <= int(axis) <= nd:\n",
+       "mainstream: expand_dims' axis range without its lowest value -rank - 1: expand_dims(vector, -2) is refused "
+       "(TF takes axis in [-rank - 1, rank])"),
+    _t("elu-by-expm1", "formula", "simdist/runtime/ops/activations.py",
+       "        return np.where(a < 0, unary.eigen_exp(a) - a.dtype.type(1), a)\n",
+       "        return np.where(a < 0, np.expm1(a), a)\n",
+       "mainstream, subtle: Elu's negative branch by expm1 instead of the kernel's exp(x) - 1: tiny negative inputs "
+       "give x instead of 0, and other last bits"),
+    _t("selu-scale-alpha-as-product", "formula", "simdist/runtime/ops/activations.py",
+       "        return np.where(a < 0, a.dtype.type(SELU_SCALE_ALPHA) * (unary.eigen_exp(a) - a.dtype.type(1)), s * a)\n",
+       "        return np.where(a < 0, (s * a.dtype.type(SELU_ALPHA)) * (unary.eigen_exp(a) - a.dtype.type(1)), s * a)\n",
+       "mainstream, subtle: Selu's negative branch by scale * alpha rounded in the dtype instead of TF's own scale_alpha "
+       "constant: last bits of negative inputs"),
+    _t("leaky-relu-as-maximum", "formula", "simdist/runtime/ops/activations.py",
+       "    out = np.where(a > 0, a, a * a.dtype.type(np.float32(alpha)))\n",
+       "    out = np.maximum(a, a * a.dtype.type(np.float32(alpha)))\n",
+       "mainstream: LeakyRelu as max(x, alpha * x) instead of TF's select on x > 0: wrong for alpha > 1 (and NaN "
+       "operand order)"),
+    _t("log-softmax-bfloat16-not-half-kernel", "dtype", "simdist/runtime/ops/activations.py",
+       "    if a.dtype.name in (\"float16\", \"bfloat16\"):   # LogSoftmax is Eigen's kernel for every dtype and CPU\n",
+       "    if a.dtype.name == \"float16\":   # LogSoftmax is Eigen's kernel for every dtype and CPU\n",
+       "mainstream, subtle: bfloat16 LogSoftmax not through the half types' Eigen kernel (each step rounded to bfloat16) but "
+       "NumPy's formula in bfloat16: last bits"),
+    _t("relu6-subnormal-tail-mask-inverted", "boundary", "simdist/runtime/ops/activations.py",
+       "            tail = sub if packet is None else sub & ~packet\n",
+       "            tail = sub if packet is None else sub & packet\n",
+       "subtle: Relu6's subnormal rule with the packet mask inverted: packet elements keep the subnormal "
+       "input, the scalar tail's become +0.0 (TF: the other way round)"),
+    _t("bias-add-nan-from-bias-first", "order", "simdist/runtime/ops/nn.py",
+       "        out = first_nan(out, x, b if ax == x.ndim - 1 else b.reshape((b.shape[0],) + (1,) * (x.ndim - 2)))\n",
+       "        out = first_nan(out, b if ax == x.ndim - 1 else b.reshape((b.shape[0],) + (1,) * (x.ndim - 2)), x)\n",
+       "mainstream, subtle: BiasAdd's NaN operand order reversed: where input and bias are both NaN the bias's payload "
+       "is returned (x86's add returns the input's)"),
+    _t("resize-bilinear-lerp-two-products", "formula", "simdist/runtime/ops/resize.py",
+       "    return (top + (bottom - top) * ylerp[None, :, None, None]).astype(np.float32)\n",
+       "    return (top * (1 - ylerp[None, :, None, None]) + bottom * ylerp[None, :, None, None]).astype(np.float32)\n",
+       "mainstream, subtle: ResizeBilinear's vertical interpolation as top * (1 - t) + bottom * t instead of TF's "
+       "compute_lerp top + (bottom - top) * t: last bits of resized images"),
+    _t("resize-aspect-ratio-round-half-up", "boundary", "simdist/runtime/ops/resize_images.py",
+       "            sz = [int(np.int32(np.round(f * np.float32(h)))), int(np.int32(np.round(f * np.float32(w))))]\n",
+       "            sz = [int(np.int32(np.floor(f * np.float32(h) + 0.5))), int(np.int32(np.floor(f * np.float32(w) + 0.5)))]\n",
+       "resize's preserve_aspect_ratio rounds the scaled size half up instead of tf.round's half to even: a 2 x 5 image "
+       "to [1, 100] is 1 x 3 instead of 1 x 2"),
+    # -- Grappler
+    _t("log1p-rule-constant-first-missed", "order", "simdist/runtime/ops/grappler.py",
+       "    for i, j in ((0, 1), (1, 0)):\n",
+       "    for i, j in ((0, 1),):\n",
+       "subtle: the Log1p rewrite of Log(Add(x, 1)) misses the constant-first form Log(Add(1, x)): a traced "
+       "log(1.0 + x) keeps Log's last bits for small x"),
+    _t("softmax-folded-float16-dropped", "dtype", "simdist/runtime/ops/grappler.py",
+       "x.dtype.name not in (\"float32\", \"bfloat16\", \"float16\")",
+       "x.dtype.name not in (\"float32\", \"bfloat16\")",
+       "mainstream, subtle: the constant-folded Softmax (Eigen's kernel) for float32 and bfloat16 only: a traced softmax of a "
+       "float16 constant takes the run-time kernel's last bits and NaN rows"),
+    _t("remove-negation-sub-operands-swapped", "order", "simdist/runtime/ops/grappler.py",
+       "        return dispatch.execute(math.SUB, (b, inner))\n",
+       "        return dispatch.execute(math.SUB, (inner, b))\n",
+       "RemoveNegationStage rewrites (-a) + b as Sub(a, b) instead of Sub(b, a): a traced -x + y is x - y"),
+    # -- variables
+    _t("read-value-integer-identity-skipped", "gradient", "simdist/runtime/variables.py",
+       "        if (t.dtype.is_floating or t.dtype.is_complex) and not _read_elsewhere(t):\n",
+       "        if not _read_elsewhere(t):\n",
+       "mainstream: an eager read_value() returns the read itself for every dtype (no Identity for integers): the "
+       "gradient of an integer variable's read_value() is ones instead of TF's zeros"),
+    _t("variable-initial-tensor-cast", "missing-error", "simdist/runtime/variables.py",
+       "        if isinstance(initial_value, Tensor) and initial_value.dtype != dt:\n"
+       "            raise ValueError(",
+       "        if isinstance(initial_value, Tensor) and initial_value.dtype != dt:\n"
+       "            initial_value = initial_value.numpy()\n        if False:\n            raise ValueError(",
+       "mainstream: tf.Variable(tensor, dtype=other) casts the initial tensor instead of TF's ValueError "
+       "(\"Tensor conversion requested dtype ...\")"),
+    # -- random ops
+    _t("generator-full-int-default-int64", "dtype", "simdist/runtime/ops/random_generator.py",
+       "    def uniform_full_int(self, shape: Any, dtype: Any = dtypes.uint64, name: str | None = None) -> Tensor:\n",
+       "    def uniform_full_int(self, shape: Any, dtype: Any = dtypes.int64, name: str | None = None) -> Tensor:\n",
+       "Generator.uniform_full_int's default dtype int64 instead of TF's uint64"),
+    _t("random-split-seeds-int64", "dtype", "simdist/runtime/ops/stateless_seeds.py",
+       "minval=None, maxval=None, dtype=s.dtype, alg=alg)",
+       "minval=None, maxval=None, dtype=\"int64\", alg=alg)",
+       "mainstream: tf.random.split makes int64 seeds whatever the seed's dtype (TF: the seed's dtype, int32 for a "
+       "Python list): other dtype and other values"),
+    # -- tf.data
+    _t("map-and-batch-drop-remainder-dropped", "missing-error", "simdist/runtime/data/experimental_forms.py",
+       "        return mapped.batch(batch_size, drop_remainder=drop_remainder)\n",
+       "        return mapped.batch(batch_size)\n",
+       "tf.data.experimental.map_and_batch drops its drop_remainder: the short last batch is kept (and the batch "
+       "dimension of the element spec unknown)"),
+    _t("interleave-cardinality-input-cardinality", "boundary", "simdist/runtime/data/interleave.py",
+       "    def _card(self) -> int:\n        return UNKNOWN_CARDINALITY\n",
+       "    def _card(self) -> int:\n        return self._input._card()\n",
+       "interleave's cardinality taken as its input's (one element per input element) instead of TF's UNKNOWN (-2)"),
+    _t("numpy-iterator-scalars-python", "dtype", "simdist/runtime/data/iterators.py",
+       "[a[()] if a.ndim == 0 else components.read_only(a) for a in flat]",
+       "[a.item() if a.ndim == 0 else components.read_only(a) for a in flat]",
+       "mainstream: as_numpy_iterator yields Python scalars for scalar components instead of NumPy scalars (np.int64, "
+       "np.float32): a float32 scalar becomes a float64 Python float"),
+    # -- tf.function tracing
+    _t("concrete-input-names-case-sensitive", "boundary", "simdist/tf/_concrete.py",
+       "    key = name.lower()\n",
+       "    key = name\n",
+       "mainstream: a concrete function's placeholder names made unique case-sensitively: parameters x and X are inputs x and X "
+       "instead of TF's x and X_1"),
+    _t("while-loop-maximum-iterations-inclusive", "boundary", "simdist/runtime/ops/control_flow.py",
+       "    while (limit is None or count < limit) and _truth(cond(*loop_vars)):\n",
+       "    while (limit is None or count <= limit) and _truth(cond(*loop_vars)):\n",
+       "an eager tf.while_loop runs maximum_iterations + 1 iterations (the bound compared inclusively)"),
+    # -- checkpoints
+    _t("checkpoint-reader-dtype-map-numpy", "dtype", "simdist/strategies/checkpoint_reader.py",
+       "        return {k: self._dtype(k) for k in self._tensors}\n",
+       "        return {k: self._tensors[k].dtype for k in self._tensors}\n",
+       "CheckpointReader.get_variable_to_dtype_map gives NumPy dtypes instead of tf.DTypes (the object graph's string "
+       "an object dtype)"),
+    # -- strategies' all-reduce
+    _t("ring-packs-leaves-not-reversed", "order", "simdist/strategies/base.py",
+       "    dense.reverse()\n",
+       "",
+       "mainstream, subtle: a traced nest's ring all-reduce packs the leaves in their own order instead of reversed "
+       "(CollectiveAllReduce's batch_all_reduce): the ring's chunks cut elsewhere, last bits of gradient sums on "
+       "three or more replicas"),
+]
+TRAINING += TRAINING_BATCH89
+CATALOGUE += TRAINING_BATCH89
 
 # psweep64 (sixty-fourth session): Python-number options in float64/half programs — the lines the sweep newly covers
 TRAINING_PSWEEP64: list[Mutant] = [
