@@ -172,9 +172,9 @@ def outcomes(report: dict[str, Any]) -> dict[str, dict[str, int]]:
 
 def update(record: dict[str, Any], current: dict[str, str], ran: list[str], report: dict[str, Any]) -> dict[str, Any]:
     """The record with the modules of a passing run at their current stamps (and modules that no
-    longer exist dropped)."""
+    longer exist dropped; a module added while the run went on, absent from `current`, keeps its entry)."""
     counts = outcomes(report)
-    new = {m: v for m, v in record.items() if m in current}
+    new = {m: v for m, v in record.items() if m in current or (SUITE / m).is_file()}
     for m in ran:
         new[m] = {"stamp": current[m], "outcomes": dict(sorted(counts.get(m, {}).items()))}
     return dict(sorted(new.items()))
