@@ -28,8 +28,9 @@ def _cases() -> list[tuple[str, str, object]]:
                     f"tf.math.cos(tf.reshape(tf.range({m * n}.0, dtype=tf.{dt}), {[m, n]})))")
             out.append((call, _S, _eager(call)))
             out.append((f"{call} in a tf.function", _S, _traced(call)))
-    call = "tf.keras.initializers.Orthogonal(seed=65)((3, 12))"
-    out.append((call, _S, _eager(call)))
+    for shape in ((3, 12), (20, 5), (3, 3, 8)):
+        call = f"tf.keras.initializers.Orthogonal(seed=65)({shape})"
+        out.append((call, _S, _eager(call)))
     return out
 
 
