@@ -53,35 +53,6 @@ OPEN: dict[str, tuple[str, ...]] = {
     'ak-layers-preprocessing': (
         'RandomCrop height=float', 'RandomCrop width=float', 'Rescaling offset=numpy', 'Rescaling scale=numpy',
     ),
-    'ak-layers-rnn-attention-merge': (
-        'GRU bias_initializer=callable', 'GRU bias_initializer=class-name', 'GRU bias_initializer=he',
-        'GRU dtype=float64', 'GRU dtype=tf-dtype', 'GRU kernel_initializer=callable', 'GRU kernel_initializer=he',
-        'GRU kernel_initializer=instance', 'GRU recurrent_activation=None', 'GRU recurrent_activation=keras-fn',
-        'GRU recurrent_activation=linear', 'GRU recurrent_activation=tf-fn', 'GRU recurrent_activation=valid',
-        'GRU return_sequences=one', 'GRU return_sequences=other',
-        'GRU return_sequences=str', 'GRU return_sequences=str-false', 'LSTM activation=None',
-        'LSTM activation=keras-fn', 'LSTM activation=linear', 'LSTM activation=tf-fn', 'LSTM activation=valid',
-        'LSTM bias_initializer=callable', 'LSTM bias_initializer=class-name', 'LSTM bias_initializer=he',
-        'LSTM bias_initializer=instance', 'LSTM bias_initializer=valid', 'LSTM dropout=above-one',
-        'LSTM dropout=bool', 'LSTM dropout=int', 'LSTM dropout=negative', 'LSTM dropout=numpy', 'LSTM dropout=valid',
-        'LSTM dropout=zero', 'LSTM go_backwards=None', 'LSTM go_backwards=one', 'LSTM go_backwards=other',
-        'LSTM go_backwards=str', 'LSTM go_backwards=str-false', 'LSTM go_backwards=valid', 'LSTM go_backwards=zero',
-        'LSTM kernel_initializer=class-name', 'LSTM kernel_initializer=he',
-        'LSTM kernel_initializer=instance', 'LSTM kernel_initializer=valid', 'LSTM recurrent_activation=None',
-        'LSTM recurrent_activation=keras-fn', 'LSTM recurrent_activation=linear', 'LSTM recurrent_activation=tf-fn',
-        'LSTM recurrent_activation=valid', 'LSTM recurrent_dropout=above-one', 'LSTM recurrent_dropout=bool',
-        'LSTM recurrent_dropout=int', 'LSTM recurrent_dropout=negative', 'LSTM recurrent_dropout=numpy',
-        'LSTM recurrent_dropout=valid', 'LSTM recurrent_dropout=zero', 
-        'LSTM recurrent_initializer=valid', 'LSTM return_sequences=None', 'LSTM return_sequences=one',
-        'LSTM return_sequences=other', 'LSTM return_sequences=str', 'LSTM return_sequences=str-false',
-        'LSTM return_sequences=valid', 'LSTM return_sequences=zero', 'LSTM return_state=None',
-        'LSTM return_state=one', 'LSTM return_state=other', 'LSTM return_state=str', 'LSTM return_state=str-false',
-        'LSTM return_state=valid', 'LSTM return_state=zero', 'LSTM seed=None', 'LSTM seed=negative',
-        'LSTM seed=valid', 'LSTM seed=zero', 'LSTM unit_forget_bias=one', 'LSTM unit_forget_bias=str',
-        'LSTM unit_forget_bias=str-false', 'LSTM unit_forget_bias=valid', 'LSTM units=valid', 'LSTM use_bias=one',
-        'LSTM use_bias=str', 'LSTM use_bias=str-false', 'LSTM use_bias=valid', 
-        
-    ),
 }
 
 

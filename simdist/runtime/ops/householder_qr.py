@@ -11,12 +11,21 @@ matrix a column is strided, so the reductions run in order, and Eigen's own code
   order from the first product); tmp += row 0; row 0 -= tau·tmp; bottom -= (tau·essential)·tmp;
 - the unblocked factorization over the first min(m, n) columns; Q from the identity, the last reflector first.
 
+- the thin Q (not full_matrices): `householderQ() * Identity(m, min(m, n))` evaluates into
+  matrix_type_times_scalar_type's Matrix, which is column-major, reflector by reflector on its bottom rows (all
+  columns, also when square): there essential^T · bottom is a row-major matrix-vector product
+  (general_matrix_vector_product<RowMajor>, TF's wheel built with AVX and no FMA: packets of 8 floats or 4 doubles),
+  each output a packet dot product — lane-wise sums of rounded products over the full packets, Eigen's predux
+  (halves added until two lanes, then lane 0 + lane 1), in the one-by-one tail of outputs a half packet the same
+  way, then the rest in order — outputs in groups of 8, 4 and 2, the last one alone (fix65r).
+
 float16 is Eigen::half: each operation rounded to half. Measured bit for bit on the AMD EPYC host (fz46b): every
 one of 172 seeded float32/float64 tall or square matrices up to 8x8 with full_matrices, R of every tall one, and
-the thin Q of one column; not matched: the thin Q of two or more columns in part (105 of 159 thin tall products
-matched, where LAPACK matched 12: `householderQ() * Identity(m, n)` differs from the full Q's first columns in
-TF, an order not found), and a wide matrix's trailing columns (n > m: Eigen's blocked update V T V^T A, here
-reflector by reflector; about 40% matched). Clause ops.linalg-spectral.
+the thin Q of one column; on this session's Intel Xeon (fix65r, /work/wt/fix65r_logs/probe_qr*.py): the thin Q of
+every float32/float64 tall matrix of 60 (12x3 … 30x4) and of tall and square ones up to 47 columns. Not matched: a
+float16 thin Q of two or more columns (Eigen's half packets, not transcribed: the row-by-row order stays), a thin
+Q of 48 or more reflectors (Eigen's blocked path), and a wide matrix's trailing columns (n > m: Eigen's blocked
+update V T V^T A, here reflector by reflector; about 40% matched). Clause ops.linalg-spectral.
 """
 
 from __future__ import annotations
@@ -46,6 +55,63 @@ def _gemv(bottom: np.ndarray, v: np.ndarray, dt: type) -> np.ndarray:
     return acc
 
 
+# Eigen's packet sizes in TF's wheel (built with -mavx: 256-bit packets, halves of 128 bits, no FMA)
+_PACKET = {"float32": 8, "float64": 4}
+
+
+def _predux(c: np.ndarray, dt: type) -> object:
+    """Eigen's predux of one packet: the upper half added to the lower until two lanes, then lane 0 + lane 1."""
+    while len(c) > 2:
+        h = len(c) // 2
+        c = (c[:h] + c[h:]).astype(dt)
+    return dt(c[0] + c[1]) if len(c) == 2 else dt(c[0])
+
+
+def _dot_rows(col: np.ndarray, v: np.ndarray, dt: type, half: bool) -> object:
+    """One output of general_matrix_vector_product<RowMajor>: full packets accumulated lane-wise (rounded products,
+    no FMA), reduced by `_predux`; in the one-row tail (`half`) then half packets, reduced and added; then the
+    remaining products in order; added to the zeroed destination."""
+    p = _PACKET[np.dtype(dt).name]
+    r = len(col)
+    full = p * (r // p)
+    acc = np.zeros(p, dt)
+    for j in range(0, full, p):
+        acc = (acc + (col[j:j + p] * v[j:j + p]).astype(dt)).astype(dt)
+    cc = _predux(acc, dt)
+    j = full
+    if half:
+        hp = p // 2
+        acch = np.zeros(hp, dt)
+        while j + hp <= r:
+            acch = (acch + (col[j:j + hp] * v[j:j + hp]).astype(dt)).astype(dt)
+            j += hp
+        cc = dt(cc + _predux(acch, dt))
+    while j < r:
+        cc = dt(cc + dt(col[j] * v[j]))
+        j += 1
+    return dt(dt(0) + cc)
+
+
+def _gemv_colmajor_dst(bottom: np.ndarray, v: np.ndarray, dt: type) -> np.ndarray:
+    """v [r] · bottom [r, c] where bottom is a block of a column-major matrix (the thin Q: `householderQ() *
+    Identity(m, n)` evaluates into matrix_type_times_scalar_type's Matrix, column-major): bottom^T is row-major, so
+    general_matrix_vector_product<RowMajor> — each output a packet dot product over r; outputs in groups of 8, 4
+    and 2 (full packets, then the rest in order) and then one by one (full packets, a half packet, the rest)."""
+    c = bottom.shape[1]
+    out = np.zeros(c, dt)
+    i = 0
+    with np.errstate(all="ignore"):
+        for g in (8, 4, 2):
+            while i + g <= c:
+                for k in range(i, i + g):
+                    out[k] = _dot_rows(bottom[:, k], v, dt, False)
+                i += g
+        while i < c:
+            out[i] = _dot_rows(bottom[:, i], v, dt, True)
+            i += 1
+    return out
+
+
 def _sq_norm(x: np.ndarray, dt: type) -> np.ndarray:
     acc = dt(x[0] * x[0])
     for t in x[1:]:
@@ -69,8 +135,9 @@ def _make(x: np.ndarray, dt: type) -> tuple[np.ndarray, object, object]:
     return ess, tau, beta
 
 
-def _apply_left(blk: np.ndarray, ess: np.ndarray, tau: object, dt: type) -> None:
-    """applyHouseholderOnTheLeft(essential, tau) on blk in place."""
+def _apply_left(blk: np.ndarray, ess: np.ndarray, tau: object, dt: type, colmajor: bool = False) -> None:
+    """applyHouseholderOnTheLeft(essential, tau) on blk in place (`colmajor`: blk is a block of a column-major
+    matrix, whose essential^T · bottom is a row-major matrix-vector product)."""
     if blk.shape[0] == 1:
         blk *= dt(dt(1) - tau)
         return
@@ -83,6 +150,8 @@ def _apply_left(blk: np.ndarray, ess: np.ndarray, tau: object, dt: type) -> None
             for t in range(len(ess)):
                 acc = dt(acc + dt(ess[t] * bottom[t, 0]))
             tmp = np.array([acc], dt)
+        elif colmajor and dt in (np.float32, np.float64):
+            tmp = _gemv_colmajor_dst(bottom, ess, dt)
         else:
             tmp = _gemv(bottom, ess, dt)
         tmp = (tmp + blk[0, :]).astype(dt)
@@ -112,8 +181,8 @@ def _one(a: np.ndarray, full: bool) -> tuple[np.ndarray, np.ndarray]:
             _apply_left(q[k:, k:], qr[k + 1:, k].copy(), h[k], dt)
         return q, r
     q = np.eye(m, size, dtype=a.dtype)
-    for k in range(size - 1, -1, -1):
-        _apply_left(q[k:, :], qr[k + 1:, k].copy(), h[k], dt)
+    for k in range(size - 1, -1, -1):   # (a square Q: applyThisOnTheLeft's inputIsIdentity, the corner only)
+        _apply_left(q[k:, :], qr[k + 1:, k].copy(), h[k], dt, colmajor=True)
     return q, r[:size]
 
 
