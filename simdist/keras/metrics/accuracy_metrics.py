@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from simdist import tf
 from simdist.keras import config
 from simdist.keras.losses import _ops as ops
@@ -122,7 +124,8 @@ def in_top_k(targets: Any, predictions: Any, k: int) -> Any:
     """TF's `tf.math.in_top_k` (Keras's ops.in_top_k on the TF backend), from public ops: True
     where fewer than k classes score strictly above the target's (ties count for the target);
     False where the target is out of range or any of the row's scores is not finite."""
-    if predictions.dtype != tf.float32:   # the op's float32-only input: its error (clause keras.metric.top-k)
+    if predictions.dtype != tf.float32 or np.ndim(k) != 0:
+        # (the op's float32-only input and its 0-d k: its errors, clause keras.metric.top-k)
         return tf.math.in_top_k(ops.cast(targets, tf.int32), predictions, k)
     targets = ops.cast(targets, tf.int32)
     num_classes = int(predictions.shape[-1])
