@@ -293,7 +293,9 @@ class Optimizer(KerasSaveable):
         grads, trainable_variables = self._overwrite_variables_directly_with_gradients(grads, trainable_variables)
         if grads:
             if self.loss_scale_factor is not None:
-                grads = [g if g is None else ops.divide(g, self.loss_scale_factor) for g in grads]
+                # (Keras's `g / scale`, the gradient's own operator: a NumPy gradient divides by NumPy — a str
+                # scale is its ufunc TypeError, not Keras promotion's ValueError; asweep65, fix65k)
+                grads = [g if g is None else g / self.loss_scale_factor for g in grads]
             self._backend_apply_gradients(grads, trainable_variables)
             for variable in trainable_variables:
                 constraint = getattr(variable, "constraint", None)
