@@ -770,8 +770,8 @@ TRAINING += [
        "            self.assign(v_hat, ops.maximum(v_hat, v))\n",
        "Adam(amsgrad=True) keeps the running maximum of v but divides by the current v"),
     _t("loss-scale-factor-multiplies", "formula", BO,
-       "grads = [g if g is None else ops.divide(g, self.loss_scale_factor) for g in grads]",
-       "grads = [g if g is None else ops.multiply(g, self.loss_scale_factor) for g in grads]",
+       "grads = [g if g is None else g / self.loss_scale_factor for g in grads]",
+       "grads = [g if g is None else g * self.loss_scale_factor for g in grads]",
        "loss_scale_factor multiplies the gradients again instead of unscaling them"),
     _t("lr-schedule-one-step-ahead", "boundary", BO,
        "            return self._learning_rate(self._iterations)\n",
@@ -1413,7 +1413,8 @@ TRAINING_BATCH7: list[Mutant] = [
        "SGD(nesterov=True): var += m - lr * g (the lookahead forgets to multiply m by momentum)"),
     _t("adagrad-initial-accumulator-ignored", "state", KMP + "adagrad.py",
        '        self._accumulators = self.add_optimizer_variables(var_list, "accumulator",\n'
-       "                                                          initializer=float(self.initial_accumulator_value))\n",
+       "                                                          initializer=initializers.Constant("
+       "self.initial_accumulator_value))\n",
        '        self._accumulators = self.add_optimizer_variables(var_list, "accumulator")\n',
        "Adagrad's accumulators start at 0 instead of initial_accumulator_value"),
     _t("grad-accumulation-drops-current-gradient", "denominator", BO,
@@ -3006,8 +3007,11 @@ _PR_CLASS_ID = ("    if class_id is not None:\n        if len(y_pred.shape) == 1
                 "            raise ValueError(\"When class_id is provided, y_pred must be a 2D array with shape "
                 "(num_samples, \"\n"
                 "                             f\"num_classes), found shape: {y_pred.shape}\")\n"
-                "        y_true = y_true[..., class_id:class_id + 1]\n"
-                "        y_pred = y_pred[..., class_id:class_id + 1]\n")
+                "        # (Keras indexes, then adds the axis back: class_id -1 is the last class, one past the classes "
+                "is\n"
+                "        # StridedSlice's InvalidArgumentError; asweep65, fix65k)\n"
+                "        y_true = y_true[..., class_id, None]\n"
+                "        y_pred = y_pred[..., class_id, None]\n")
 _PR_TOP_K = "    if top_k is not None:\n        y_pred = filter_top_k(y_pred, top_k)\n"
 _SLOT_APPEND = ("                out[i].append(self.add_variable_from_reference(variable, name=n, initializer=init)\n"
                 "                              if not getattr(variable, \"overwrite_with_gradient\", False) else None)\n")
@@ -11560,8 +11564,8 @@ TRAINING_BATCH70: list[Mutant] = [
        "        denominator = sum_over_row + sum_over_col\n",
        "mainstream: IoU's union counts the intersection twice"),
     _t("r2-mse-unweighted", "formula", "simdist/keras/metrics/r2_score.py",
-       "        self.total_mse.assign(self.total_mse + tf.reduce_sum(tf.pow(y_true - y_pred, 2.0) * sample_weight, axis=0))\n",
-       "        self.total_mse.assign(self.total_mse + tf.reduce_sum(tf.pow(y_true - y_pred, 2.0), axis=0))\n",
+       "        self.total_mse.assign(self.total_mse + tf.reduce_sum((y_true - y_pred) ** 2 * sample_weight, axis=0))\n",
+       "        self.total_mse.assign(self.total_mse + tf.reduce_sum((y_true - y_pred) ** 2, axis=0))\n",
        "mainstream: R2Score's residual sum ignores the sample weights"),
     _t("focal-mean-as-sum", "formula", "simdist/keras/losses/probabilistic_losses.py",
        "    return ops.mean(focal_bce, axis=axis)\n",
@@ -11830,8 +11834,8 @@ TRAINING_BATCH72: list[Mutant] = [
        "mainstream: TextVectorization's default standardization keeps apostrophes (the strip set lost its last member)"),
     # -- losses
     _t("dice-numerator-factor-two-dropped", "formula", "simdist/keras/losses/overlap_losses.py",
-       "    return 1 - ops.divide(2.0 * intersection, denominator)\n",
-       "    return 1 - ops.divide(intersection, denominator)\n",
+       "    numerator = 2.0 * intersection\n",
+       "    numerator = intersection\n",
        "mainstream: the Dice loss drops the 2 of 2|A∩B| / (|A| + |B|)"),
     _t("tversky-alpha-beta-swapped", "formula", "simdist/keras/losses/overlap_losses.py",
        "    return 1 - ops.divide(intersection, intersection + fp * alpha + fn * beta + config.epsilon())\n",

@@ -514,9 +514,13 @@ class Tensor:
     def __index__(self) -> int:
         if _SYM_DEPTH[0]:
             _SYM_CHECK(self, "index")
-        if not self.dtype.is_integer:
-            raise TypeError(f"Only integer tensors can be used as an index, got {self.dtype.name}")
-        return int(self._v)
+        # (TF's EagerTensor.__index__ is `self._numpy().__index__()`: a tensor of rank >= 1 is NumPy's TypeError, a
+        # float/bool/string scalar's NumPy item has no __index__ — AttributeError, as `fp * "0.5"` (str's
+        # __rmul__ asking the tensor for an index) raises in Keras's Tversky; asweep65, fix65k)
+        v = np.asarray(self._v)
+        if v.ndim:
+            raise TypeError("only integer scalar arrays can be converted to a scalar index")
+        return v[()].__index__()
 
     def __reduce__(self):
         return (Tensor, (self._v, self.dtype, self._device))

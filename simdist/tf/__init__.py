@@ -309,5 +309,8 @@ for _name in sorted(n for n in _sys.modules if n == __name__ or (n.startswith(__
                                                                   not n.rsplit(".", 1)[1].startswith("_"))):
     _build_errors.wrap(vars(_sys.modules[_name]))
 del _name
+# (the Python names TF's functions carry where they differ from the export: tf/_function_names.py)
+from simdist.tf import _function_names  # noqa: E402
+_function_names.apply(_sys.modules[__name__])
 from simdist.runtime.tensor import Tensor as _Tensor  # noqa: E402
 _build_errors.wrap_operators(_Tensor)

@@ -38,6 +38,8 @@ class Rescaling(Layer):
         return input_shape
 
     def get_config(self) -> dict[str, Any]:
-        def plain(v: Any) -> Any:
+        def plain(v: Any) -> Any:   # (Keras's serialize_keras_object: a NumPy scalar as its Python item)
+            if isinstance(v, np.generic) or (isinstance(v, np.ndarray) and v.ndim == 0):
+                return v.item()
             return np.asarray(v).tolist() if isinstance(v, np.ndarray) else v
         return {**super().get_config(), "scale": plain(self.scale), "offset": plain(self.offset)}

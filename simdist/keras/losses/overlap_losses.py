@@ -17,8 +17,11 @@ def dice(y_true: Any, y_pred: Any, axis: Any = None) -> Any:
     y_pred = ops.convert_to_tensor(y_pred)
     y_true = ops.cast(y_true, y_pred.dtype)
     intersection = ops.sum(y_true * y_pred, axis=axis)
+    # (Keras's order: `2.0 * intersection` before the denominator, so an int32 loss dtype is that product's
+    # TypeError before the epsilon's AddV2 refusal; asweep65, fix65k)
+    numerator = 2.0 * intersection
     denominator = ops.sum(y_true, axis=axis) + ops.sum(y_pred, axis=axis) + config.epsilon()
-    return 1 - ops.divide(2.0 * intersection, denominator)
+    return 1 - ops.divide(numerator, denominator)
 
 
 def tversky(y_true: Any, y_pred: Any, alpha: float = 0.5, beta: float = 0.5, axis: Any = None) -> Any:

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from simdist import tf
-from simdist.keras import config
+from simdist.keras import config, dtype_promotion
 from simdist.keras.losses import _ops as ops
 from simdist.keras.losses.loss import squeeze_or_expand_to_same_rank
 from simdist.keras.metrics.reduction_metrics import MeanMetricWrapper
@@ -30,6 +32,9 @@ def binary_accuracy(y_true: Any, y_pred: Any, threshold: float = 0.5) -> Any:
     # ops.greater compares in Keras's result type of the two (float32 threshold: a float32 or
     # wider float y_pred keeps its dtype, anything else compares as float32)
     dt = y_pred.dtype if y_pred.dtype.is_floating and y_pred.dtype.size >= threshold.dtype.size else threshold.dtype
+    if threshold.dtype == tf.string or y_pred.dtype == tf.string:   # (ops.greater's result_type: Keras's
+        # promotion refuses a string dtype, ValueError; asweep65, fix65k)
+        dtype_promotion.result_type(y_pred.dtype.name, threshold.dtype.name)
     y_pred = ops.cast(tf.greater(ops.cast(y_pred, dt), ops.cast(threshold, dt)), y_true.dtype)
     return ops.cast(tf.equal(y_true, y_pred), config.floatx())
 
@@ -122,7 +127,8 @@ def in_top_k(targets: Any, predictions: Any, k: int) -> Any:
     """TF's `tf.math.in_top_k` (Keras's ops.in_top_k on the TF backend), from public ops: True
     where fewer than k classes score strictly above the target's (ties count for the target);
     False where the target is out of range or any of the row's scores is not finite."""
-    if predictions.dtype != tf.float32:   # the op's float32-only input: its error (clause keras.metric.top-k)
+    if predictions.dtype != tf.float32 or np.ndim(k) != 0:
+        # (the op's float32-only input and its 0-d k: its errors, clause keras.metric.top-k)
         return tf.math.in_top_k(ops.cast(targets, tf.int32), predictions, k)
     targets = ops.cast(targets, tf.int32)
     num_classes = int(predictions.shape[-1])

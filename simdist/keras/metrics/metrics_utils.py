@@ -208,8 +208,10 @@ def update_confusion_matrix_variables(variables_to_update: dict, y_true: Any, y_
         if len(y_pred.shape) == 1:
             raise ValueError("When class_id is provided, y_pred must be a 2D array with shape (num_samples, "
                              f"num_classes), found shape: {y_pred.shape}")
-        y_true = y_true[..., class_id:class_id + 1]
-        y_pred = y_pred[..., class_id:class_id + 1]
+        # (Keras indexes, then adds the axis back: class_id -1 is the last class, one past the classes is
+        # StridedSlice's InvalidArgumentError; asweep65, fix65k)
+        y_true = y_true[..., class_id, None]
+        y_pred = y_pred[..., class_id, None]
     if thresholds_distributed_evenly:
         _update_optimized(variables_to_update, y_true, y_pred, thresholds_t, multi_label, sample_weight,
                           label_weights, thresholds_with_epsilon)

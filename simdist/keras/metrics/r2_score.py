@@ -65,8 +65,9 @@ class R2Score(Metric):
         weighted_y_true = y_true * sample_weight
         self.sum.assign(self.sum + tf.reduce_sum(weighted_y_true, axis=0))
         self.squared_sum.assign(self.squared_sum + tf.reduce_sum(y_true * weighted_y_true, axis=0))
-        # Keras writes (y_true - y_pred) ** 2: ops.power, TF's Pow kernel (Eigen's pow, not a correctly rounded square)
-        self.total_mse.assign(self.total_mse + tf.reduce_sum(tf.pow(y_true - y_pred, 2.0) * sample_weight, axis=0))
+        # Keras writes (y_true - y_pred) ** 2: the tensor's __pow__, TF's Pow kernel (Eigen's pow, not a correctly
+        # rounded square) with the Python int 2 in the tensor's dtype — an int32 metric dtype computes too (asweep65)
+        self.total_mse.assign(self.total_mse + tf.reduce_sum((y_true - y_pred) ** 2 * sample_weight, axis=0))
         self.count.assign(self.count + tf.reduce_sum(sample_weight, axis=0))
         size = tf.cast(tf.size(y_true), self.num_samples.dtype)
         self.num_samples.assign(self.num_samples + size)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from simdist.keras import initializers
 from simdist.keras.optimizers import _ops as ops
 from simdist.keras.optimizers.base_optimizer import Optimizer, base_args
 
@@ -28,7 +29,9 @@ class Adagrad(Optimizer):
             return
         super().build(var_list)
         self._accumulators = self.add_optimizer_variables(var_list, "accumulator",
-                                                          initializer=float(self.initial_accumulator_value))
+                                                          initializer=initializers.Constant(self.initial_accumulator_value))
+        # (Keras's Constant: `ops.cast(value) * ones`, so a list broadcasts, None is convert_to_tensor's
+        # ValueError and a str the Cast's UnimplementedError; asweep65, fix65k)
 
     def update_step(self, gradient: Any, variable: Any, learning_rate: Any) -> None:
         lr = ops.cast(learning_rate, variable.dtype)

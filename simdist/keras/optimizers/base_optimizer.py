@@ -183,6 +183,8 @@ class Optimizer(KerasSaveable):
             value = tf.ones(shape, dtype)
         elif isinstance(initializer, (int, float)):
             value = tf.cast(initializer, dtype) * tf.ones(shape, dtype)   # keras.initializers.Constant
+        elif callable(initializer):   # (a keras.initializers object: called with the slot's shape and dtype)
+            value = tf.convert_to_tensor(initializer(shape, dtype=dtype.name))
         else:
             raise ValueError(f"add_variable(initializer={initializer!r}): simdist supports 'zeros', 'ones' and "
                              "numbers")
@@ -205,7 +207,10 @@ class Optimizer(KerasSaveable):
                                 initializer: Any = "zeros") -> Any:
         """For each model variable, one slot per name (interleaved, as Keras creates them)."""
         names = [name] if isinstance(name, str) else list(name)
-        inits = [initializer] * len(names) if isinstance(initializer, (str, int, float)) else list(initializer)
+        # (Keras: one name takes the initializer as given; several share one str or Initializer)
+        from simdist.keras import initializers
+        inits = [initializer] if isinstance(name, str) else [initializer] * len(names) \
+            if isinstance(initializer, (str, int, float, initializers.Initializer)) else list(initializer)
         if len(names) != len(inits):
             raise ValueError(f"The number of provided names must match the number of provided initializers.  "
                              f"Received name='{name}', initializer='{initializer}'")
@@ -288,7 +293,9 @@ class Optimizer(KerasSaveable):
         grads, trainable_variables = self._overwrite_variables_directly_with_gradients(grads, trainable_variables)
         if grads:
             if self.loss_scale_factor is not None:
-                grads = [g if g is None else ops.divide(g, self.loss_scale_factor) for g in grads]
+                # (Keras's `g / scale`, the gradient's own operator: a NumPy gradient divides by NumPy — a str
+                # scale is its ufunc TypeError, not Keras promotion's ValueError; asweep65, fix65k)
+                grads = [g if g is None else g / self.loss_scale_factor for g in grads]
             self._backend_apply_gradients(grads, trainable_variables)
             for variable in trainable_variables:
                 constraint = getattr(variable, "constraint", None)

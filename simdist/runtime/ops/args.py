@@ -138,6 +138,10 @@ def axes(axis: Any, rank: int, opname: str, shape: Sequence[int] | None = None,
         from simdist.runtime.ops import index_dtypes
         index_dtypes.check(opname, "reduction_indices", axis)
         axis = index_dtypes.scalar(axis)
+    if isinstance(axis, (str, bytes)) or (isinstance(axis, (list, tuple)) and axis
+                                          and all(isinstance(a, (str, bytes)) for a in axis)):
+        # (a str axis converts to a string tensor: the Tidx refusal below, never int("1"); asweep65, fix65k)
+        axis = convert_to_tensor(axis)
     if isinstance(axis, Tensor):
         if not axis.dtype.is_integer:
             from simdist.runtime import context

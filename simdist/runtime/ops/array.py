@@ -2098,6 +2098,11 @@ def _slice_key(key: Any, shp: tuple[int, ...]) -> tuple:
             out.append(("s", *parts))
         elif isinstance(k, (int, np.integer)) and not isinstance(k, bool):
             out.append(("i", int(k)))
+        elif isinstance(k, bool) and any(j is None or j is Ellipsis or isinstance(j, slice) for j in items):
+            # (_slice_helper packs begin/end/strides with stack: beside the 0s an ellipsis, a new axis or a slice
+            # puts there, a Python bool is its int — `y[..., True, None]` is `y[..., 1, None]`, as Keras's
+            # class_id=True reads; asweep65, fix65k. A key of bools alone packs as bool: refused, left as before)
+            out.append(("i", int(k)))
         else:
             raise TypeError(f"{_SLICE_TYPE_ERROR}, got {k!r}")
     return tuple(out)

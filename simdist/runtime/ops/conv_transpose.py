@@ -43,6 +43,7 @@ def conv2d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, 
             # filter's T is ValueError; fz32b, fz14 seed 1420323001 #203)
             _, x = attr_rules.eager_group([filters, input], _fast_path(output_shape, filters, input, strides, padding,
                                                                        dilations))
+            _eager_input_sizes(output_shape)
         # (oneDNN's layout pass leaves a Conv2DBackpropInput with padding EXPLICIT to TF's own kernel, which
         # refuses NCHW in its constructor; its oneDNN kernel takes float16 too on an AVX512-FP16 CPU; clause
         # ops.nn-nchw-explicit-backprop, fsweep61's f-transpose `explicit NCHW s1/s2`, observed)
@@ -79,6 +80,7 @@ def conv2d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, 
     else:   # (filter and out_backprop share T: converted as the fast path or the fallback does; ops.attr-types)
         f, x = attr_rules.eager_group([filters, input], _fast_path(output_shape, filters, input, strides, padding,
                                                                    dilations))
+        _eager_input_sizes(output_shape)
     _backprop_input_shape_fn(x, f, attrs["input_sizes"])
     try:
         return dispatch.execute(CONV2D_BACKPROP_INPUT, (f, x), attrs)
@@ -94,6 +96,15 @@ def conv2d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, 
 
 
 _fast_ints = attr_rules.fast_ints
+
+
+def _eager_input_sizes(output_shape: Any) -> None:
+    """Eagerly a list output_shape takes the op's fallback, which converts input_sizes to int32 after filter and
+    out_backprop: a Python float in it is that conversion's TypeError, before any kernel — as Keras's
+    Conv2DTranspose with float strides or dilations, whose computed output shape holds floats (asweep65, fix65k;
+    `tf.nn.conv2d_transpose(x, w, [2, 8.0, 8.0, 2], 1)`, TF 2.21 observed)."""
+    if isinstance(output_shape, (list, tuple)) and any(isinstance(d, float) for d in output_shape):
+        raise TypeError(f"Cannot convert {output_shape!r} to EagerTensor of dtype int32")
 
 
 def _fast_path(output_shape: Any, filters: Any, input: Any, strides: Any, padding: Any,  # noqa: A002

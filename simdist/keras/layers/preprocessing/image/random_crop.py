@@ -44,7 +44,9 @@ class RandomCrop(BaseImagePreprocessingLayer):
                                "int32")
             w_start = ops.cast(ops.random.uniform((), 0, maxval=float(input_width - self.width + 1), seed=seed),
                                "int32")
-            return int(h_start), int(w_start)
+            # (Keras keeps the int32 tensors: `h_start + height` is then AddV2's, a float height its
+            # InvalidArgumentError; asweep65, fix65k)
+            return h_start, w_start
         crop_height = max(min(input_height, int(float(input_width * self.height) / self.width)), 1)
         crop_width = max(min(input_width, int(float(input_height * self.width) / self.height)), 1)
         return int(float(input_height - crop_height) / 2), int(float(input_width - crop_width) / 2)
