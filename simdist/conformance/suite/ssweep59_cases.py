@@ -13,14 +13,13 @@ from __future__ import annotations
 
 import fnmatch
 import os
-import shutil
-import tempfile
 from typing import Any, Callable
 
 import numpy as np
 
 from simdist.conformance.suite.recorded_programs import (RecordedPrograms, avx512_with_onednn, bits, plain,
                                                          reference_cpu, rng)
+from simdist.conformance.suite.temp_dirs import TempDir
 
 PATH = os.path.join(os.path.dirname(__file__), "ssweep59_reference.json.gz")
 
@@ -110,27 +109,12 @@ def status(st: Any) -> Any:
     return out
 
 
-class _Dir:
-    def __enter__(self) -> "_Dir":
-        self.path = tempfile.mkdtemp(prefix="ssweep59_")
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        shutil.rmtree(self.path, ignore_errors=True)
-
-    def __call__(self, *parts: str) -> str:
-        return os.path.join(self.path, *parts)
-
-    def rel(self, p: Any) -> Any:
-        return None if p is None else os.path.relpath(str(p), self.path)
-
-
 def _arr(name: str, shape: tuple[int, ...], dtype: Any = np.float32) -> np.ndarray:
     return (rng(name).standard_normal(shape) * 0.5).astype(dtype)
 
 
 # -- 1. checkpoint statuses after each kind of restore --------------------------------------------------------------
-def _saved(tf: Any, d: _Dir, name: str) -> tuple[str, dict[str, Any]]:
+def _saved(tf: Any, d: TempDir, name: str) -> tuple[str, dict[str, Any]]:
     """A checkpoint of a float32 matrix a, an int64 b, a float64 c under a module and a list: its path."""
     vals = {"a": _arr(name + "a", (2, 3)), "b": np.int64(-5), "c": _arr(name + "c", (3,), np.float64)}
     mod = tf.Module(name="m")
@@ -141,7 +125,7 @@ def _saved(tf: Any, d: _Dir, name: str) -> tuple[str, dict[str, Any]]:
 
 
 def _immediate(tf: Any) -> Any:
-    with _Dir() as d:
+    with TempDir("ssweep59") as d:
         p, _ = _saved(tf, d, "ss-st-immediate")
         out: dict[str, Any] = {}
         mod = tf.Module(name="m")
@@ -156,7 +140,7 @@ def _immediate(tf: Any) -> Any:
 
 
 def _deferred_vars(tf: Any) -> Any:
-    with _Dir() as d:
+    with TempDir("ssweep59") as d:
         p, _ = _saved(tf, d, "ss-st-deferred-vars")
         out: dict[str, Any] = {}
         for fn in ("restore", "read"):
@@ -181,7 +165,7 @@ def _deferred_vars(tf: Any) -> Any:
 
 def _deferred_keras_layer(tf: Any) -> Any:
     k = tf.keras
-    with _Dir() as d:
+    with TempDir("ssweep59") as d:
         r = rng("ss-st-deferred-layer")
         src = k.layers.Dense(3, name="dd")
         src.build((None, 4))
@@ -213,7 +197,7 @@ def _deferred_keras_layer(tf: Any) -> Any:
 def _deferred_slots(tf: Any) -> Any:
     k = tf.keras
     out: dict[str, Any] = {}
-    with _Dir() as d:
+    with TempDir("ssweep59") as d:
         for oname, mk_opt in (("adam", lambda: k.optimizers.Adam(0.01, beta_1=0.8)),
                               ("sgd_momentum", lambda: k.optimizers.SGD(0.1, momentum=0.9)),
                               ("rmsprop", lambda: k.optimizers.RMSprop(0.01, centered=True))):
@@ -239,7 +223,7 @@ def _deferred_slots(tf: Any) -> Any:
 
 
 def _partial(tf: Any) -> Any:
-    with _Dir() as d:
+    with TempDir("ssweep59") as d:
         p, _ = _saved(tf, d, "ss-st-partial")
         out: dict[str, Any] = {}
         cases = {
@@ -270,7 +254,7 @@ def _mod(tf: Any, extra: bool = False) -> Any:
 
 
 def _mismatch(tf: Any) -> Any:
-    with _Dir() as d:
+    with TempDir("ssweep59") as d:
         p, _ = _saved(tf, d, "ss-st-mismatch")
         out: dict[str, Any] = {}
         for cname, mk in (("shape", lambda: tf.Variable(tf.zeros((3, 2)))),
@@ -296,7 +280,7 @@ def _mismatch(tf: Any) -> Any:
 
 
 def _restore_twice(tf: Any) -> Any:
-    with _Dir() as d:
+    with TempDir("ssweep59") as d:
         out: dict[str, Any] = {}
         a = tf.Variable(_arr("ss-st-twice-a", (2,)))
         z = tf.Variable(np.float32(3.0))
@@ -328,7 +312,7 @@ def _restore_twice(tf: Any) -> Any:
 
 
 def _manager(tf: Any) -> Any:
-    with _Dir() as d:
+    with TempDir("ssweep59") as d:
         out: dict[str, Any] = {}
         v = tf.Variable(np.float32(0.5))
         step = tf.Variable(np.int64(0))
@@ -372,7 +356,7 @@ def _values(tf: Any) -> Any:
             "u16": tf.constant(np.array([0, 65535], np.uint16)), "b": tf.constant([True, False]),
             "c64": tf.constant(np.array([1 + 2j, -0.0 - 1j], np.complex64)), "empty": tf.zeros((0, 3))}
     out: dict[str, Any] = {}
-    with _Dir() as d:
+    with TempDir("ssweep59") as d:
         src = {k: tf.Variable(v) for k, v in vals.items()}
         p = tf.train.Checkpoint(**src).write(d("v", "ck"))
         dst = {k: tf.Variable(tf.zeros_like(v)) for k, v in vals.items()}
@@ -393,7 +377,7 @@ def _root(tf: Any) -> Any:
     """A Checkpoint whose root is a module (tf.train.Checkpoint(mod)) restored as a root, as a child, and the
     reverse."""
     out: dict[str, Any] = {}
-    with _Dir() as d:
+    with TempDir("ssweep59") as d:
         m = tf.Module(name="r")
         m.w = tf.Variable(_arr("ss-st-root-w", (2,)))
         m.sub = tf.Module(name="s")
@@ -423,7 +407,7 @@ def _skip_slots(tf: Any) -> Any:
     """CheckpointOptions(experimental_skip_slot_variables=True) on save and on restore of an optimizer's slots."""
     k = tf.keras
     out: dict[str, Any] = {}
-    with _Dir() as d:
+    with TempDir("ssweep59") as d:
         v = tf.Variable(_arr("ss-st-skip-v", (3,)))
         opt = k.optimizers.SGD(0.1, momentum=0.9)
         opt.apply_gradients([(tf.constant(_arr("ss-st-skip-g", (3,))), v)])
@@ -460,7 +444,7 @@ def _deferred_compiled(kind: str) -> Callable[[Any], Any]:
         x, y = _data(name)
         for _ in range(2):
             m.train_on_batch(x, y)
-        with _Dir() as d:
+        with TempDir("ssweep59") as d:
             p = tf.train.Checkpoint(model=m).save(d("c", "ck"))
             out["keys"] = [n for n, _ in tf.train.list_variables(p) if n != "_CHECKPOINTABLE_OBJECT_GRAPH"]
             m.train_on_batch(x, y)
@@ -545,7 +529,7 @@ def _keras_file(kind: str, opt_name: str) -> Callable[[Any], Any]:
         x, y = _data(name)
         out: dict[str, Any] = {}
         out["loss"] = [float(m.train_on_batch(x, y)).hex() for _ in range(2)]
-        with _Dir() as d:
+        with TempDir("ssweep59") as d:
             m.save(d("m.keras"))
             custom = {"SsSub": _Sub(tf)} if kind == "sub" else None
             m2 = k.models.load_model(d("m.keras"), custom_objects=custom)
@@ -588,7 +572,7 @@ for _o in list(FILE_OPTIMIZERS)[2:]:
 def _safe_mode(tf: Any) -> Any:
     k = tf.keras
     out: dict[str, Any] = {}
-    with _Dir() as d:
+    with TempDir("ssweep59") as d:
         m = k.Sequential([k.Input((3,)), k.layers.Lambda(lambda t: t * 2.0 + 1.0, name="lam")], name="lamseq")
         m.save(d("lam.keras"))
         x = tf.constant(_arr("ss-keras-safe", (2, 3)))
@@ -613,7 +597,7 @@ def _weights_h5(tf: Any) -> Any:
         if extra:
             ls.append(k.layers.Dense(2, name="c"))
         return k.Sequential(ls, name="w")
-    with _Dir() as d:
+    with TempDir("ssweep59") as d:
         m = seq(3)
         for i, v in enumerate(m.weights):
             v.assign(_arr(f"ss-keras-h5-{i}", tuple(v.shape)))
@@ -688,7 +672,7 @@ def _file_layouts(tf: Any) -> Any:
     xs, ys = rng("ss-keras-layout-data").standard_normal((4, 3)), rng("ss-keras-layout-y").standard_normal((4, 2))
     m.train_on_batch(xs.astype(np.float32), ys.astype(np.float32))
     out: dict[str, Any] = {}
-    with _Dir() as d:
+    with TempDir("ssweep59") as d:
         m.save_weights(d("m.weights.h5"))
         out["h5"] = _h5_layout(d("m.weights.h5"))
         m.save(d("m.keras"))
