@@ -55,7 +55,11 @@ class CpuMeter:
         if self.workers:   # the xdist controller: the sum of its workers' reports
             files: dict[str, float] = {}
             zygote: dict[str, float] = {}
+            missing = []   # a worker that died before its sessionfinish wrote nothing
             for worker in sorted(self.workers):
+                if not os.path.exists(self._worker_path(worker)):
+                    missing.append(worker)
+                    continue
                 with open(self._worker_path(worker)) as f:
                     part = json.load(f)
                 for name, cpu in part["files"].items():
@@ -64,7 +68,8 @@ class CpuMeter:
                     zygote[key] = zygote.get(key, 0) + value
             with open(self.path, "w") as f:
                 json.dump({"files": dict(sorted(files.items())), "zygote": dict(sorted(zygote.items())),
-                           "total": sum(files.values()), "workers": sorted(self.workers)}, f, indent=1)
+                           "total": sum(files.values()), "workers": sorted(self.workers), "missing": missing}, f,
+                          indent=1)
             return
         if tf_workers._zygote is not None:
             before = _cpu()
