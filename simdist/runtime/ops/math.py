@@ -857,11 +857,11 @@ def _cast_nans(a: np.ndarray, out: np.ndarray, packets: bool) -> np.ndarray:
     if src not in ("float16", "bfloat16", "float32", "float64") or not out.size:
         return out
     shape = out.shape
+    nan = np.isnan(a).reshape(-1)   # (float16 and bfloat16 too: no widened copy for the common, NaN-free cast)
+    if not nan.any():
+        return out
     a, out = np.ascontiguousarray(a).reshape(-1), np.ascontiguousarray(out).reshape(-1)   # (0-d: one element)
     f = a.astype(np.float32) if src in ("float16", "bfloat16") else a
-    nan = np.isnan(f)
-    if not nan.any():
-        return out.reshape(shape)
     from simdist.runtime.ops.nan_operands import quieted
     from simdist.runtime.ops import packet_math
     w = quieted(np.array(f, dtype=np.float32 if f.dtype != np.float64 else np.float64))   # (the widened value)
