@@ -625,9 +625,119 @@ def _quality(tf: Any, mk: Any) -> Any:
         "msssim 5 scales 3": lambda: tf.image.ssim_multiscale(
             tf.image.resize(a, [40, 40]), tf.image.resize(b, [40, 40]), 1.0, filter_size=3),
         "sobel rank 3": lambda: tf.image.sobel_edges(a[0]),
+        "msssim odd sizes": lambda: tf.image.ssim_multiscale(
+            tf.image.resize(a, [27, 25]), tf.image.resize(b, [27, 25]), 1.0, (0.2, 0.3, 0.5), 3),
+        "msssim odd sizes 4 scales": lambda: tf.image.ssim_multiscale(
+            tf.image.resize(a, [29, 31]), tf.image.resize(b, [29, 31]), 1.0, (0.1, 0.2, 0.3, 0.4), 2),
     }.items():
         out[k] = outcome(fn)
     return out
 
 
 program("ih-quality", _quality)
+
+
+def _grad(tf: Any, fn: Callable[[Any], Any], *xs: Any) -> Any:
+    """The gradients of sum(fn(*xs) · w) (w seeded by the output's shape) w.r.t. each x, or "raised <class>"."""
+    try:
+        vs = [tf.constant(x) for x in xs]
+        with tf.GradientTape() as tape:
+            for v in vs:
+                tape.watch(v)
+            y = fn(*vs)
+            w = tf.constant(rng(f"w {list(y.shape)}").uniform(-1, 1, size=tuple(y.shape)).astype(np.float32))
+            loss = tf.reduce_sum(tf.cast(y, tf.float32) * w)
+        return obs([g if g is not None else tf.constant(-1) for g in tape.gradient(loss, vs)])
+    except Exception as e:  # noqa: BLE001 - the class is the observation
+        return f"raised {type(e).__name__}"
+
+
+def _gradients(tf: Any, mk: Any) -> Any:
+    out: dict[str, Any] = {}
+    x = rng("grad image").uniform(-0.25, 1.25, size=(2, 5, 7, 3)).astype(np.float32)
+    for m in ("bilinear", "nearest", "bicubic", "area", "lanczos3", "mitchellcubic"):
+        for size in ((9, 11), (3, 4), (5, 7), (8, 3)):
+            for aa in (False, True):
+                out[f"resize {m} {size} aa={aa}"] = _grad(
+                    tf, lambda t: tf.image.resize(t, list(size), method=m, antialias=aa), x)
+    for op in ("ResizeBilinear", "ResizeBicubic", "ResizeNearestNeighbor"):
+        for ac, hp in ((False, False), (True, False), (False, True)):
+            for size in ((9, 11), (3, 4)):
+                out[f"{op} ac={ac} hp={hp} {size}"] = _grad(
+                    tf, lambda t: getattr(tf.raw_ops, op)(images=t, size=list(size), align_corners=ac,
+                                                          half_pixel_centers=hp), x)
+    boxes = np.array([[0.1, 0.2, 0.7, 0.9], [0.8, 0.9, 0.2, 0.1], [-0.5, -0.2, 0.5, 0.6], [0.3, 0.1, 0.6, 0.8]],
+                     np.float32)
+    for m in ("bilinear", "nearest"):
+        for crop in ((3, 4), (1, 4), (4, 1), (1, 1)):
+            out[f"crop_and_resize {m} {crop}"] = _grad(
+                tf, lambda t, b: tf.image.crop_and_resize(t, b, [0, 1, 0, 1], list(crop), method=m), x, boxes)
+    for rates in ((1, 1, 1, 1), (1, 2, 1, 1), (1, 2, 3, 1)):
+        for pad in ("VALID", "SAME"):
+            out[f"extract_patches {rates} {pad}"] = _grad(
+                tf, lambda t: tf.image.extract_patches(t, [1, 2, 2, 1], [1, 1, 2, 1], list(rates), pad), x)
+    rgb = np.array([[[0.2, 0.9, 0.1], [0.5, 0.1, 0.8], [0.7, 0.3, 0.0], [0.0, 0.4, 0.2], [0.3, 0.3, 0.3],
+                     [0.0, 0.0, 0.6], [0.9, 0.2, 0.5], [0.1, 0.6, 0.6]]], np.float32)
+    for f in ("rgb_to_hsv", "hsv_to_rgb", "rgb_to_grayscale", "rgb_to_yuv", "adjust_saturation", "adjust_hue"):
+        fn = getattr(tf.image, f)
+        out[f"{f}"] = _grad(tf, (lambda t: fn(t, 0.3)) if f.startswith("adjust") else fn, rgb)
+    tr = np.array([[1.1, 0.2, -0.5, -0.1, 0.9, 0.7, 0.01, -0.02]], np.float32)
+    for interp in ("BILINEAR", "NEAREST"):
+        for fill in ("CONSTANT", "REFLECT", "NEAREST"):
+            out[f"projective {interp} {fill}"] = _grad(
+                tf, lambda t: tf.raw_ops.ImageProjectiveTransformV3(
+                    images=t, transforms=tf.constant(tr), output_shape=[6, 6], fill_value=0.5,
+                    interpolation=interp, fill_mode=fill), x)
+    for f in ("per_image_standardization", "total_variation", "flip_left_right", "transpose"):
+        out[f] = _grad(tf, getattr(tf.image, f), x)
+    out["central_crop"] = _grad(tf, lambda t: tf.image.central_crop(t, 0.6), x)
+    out["resize_with_pad"] = _grad(tf, lambda t: tf.image.resize_with_pad(t, 8, 6), x)
+    out["ssim"] = _grad(tf, lambda a, b: tf.image.ssim(a, b, 1.0, 3), x, x[::-1].copy())
+    out["psnr"] = _grad(tf, lambda a, b: tf.image.psnr(a, b, 1.0), x, x[::-1].copy())
+    return out
+
+
+program("ih-gradients", _gradients)
+
+
+def _random(tf: Any, mk: Any) -> Any:
+    out: dict[str, Any] = {}
+    x = image(tf, "random", (5, 6, 3), "float32")
+    for size in ((5, 6, 3), (5, 2, 3), (2, 6, 3), (3, 4, 3), (1, 1, 1), (6, 6, 3)):
+        tf.random.set_seed(7)
+        out[f"random_crop {size}"] = outcome(lambda: [tf.image.random_crop(x, list(size), seed=3) for _ in range(3)])
+        out[f"stateless_random_crop {size}"] = outcome(
+            lambda: [tf.image.stateless_random_crop(x, list(size), seed=(s, 2)) for s in range(3)])
+    for md in (0.0, 0.25, 0.5, 0.51, -0.1):
+        tf.random.set_seed(7)
+        out[f"random_hue {md}"] = outcome(lambda: tf.image.random_hue(x, md, seed=1))
+        out[f"stateless_random_hue {md}"] = outcome(lambda: tf.image.stateless_random_hue(x, md, (1, 2)))
+    for lo, hi in ((0.5, 1.5), (0.0, 1.0), (1.0, 1.0), (1.5, 0.5), (-0.5, 1.0)):
+        tf.random.set_seed(7)
+        out[f"random_contrast {lo} {hi}"] = outcome(lambda: tf.image.random_contrast(x, lo, hi, seed=1))
+        out[f"random_saturation {lo} {hi}"] = outcome(lambda: tf.image.stateless_random_saturation(x, lo, hi, (3, 4)))
+    for md in (0.0, 0.3, -0.1):
+        tf.random.set_seed(7)
+        out[f"random_brightness {md}"] = outcome(lambda: tf.image.random_brightness(x, md, seed=1))
+    for f in ("random_flip_left_right", "random_flip_up_down"):
+        tf.random.set_seed(7)
+        out[f"{f}"] = outcome(lambda: [getattr(tf.image, f)(x, seed=2) for _ in range(4)])
+        tf.random.set_seed(7)
+        out[f"{f} batch"] = outcome(lambda: getattr(tf.image, f)(tf.stack([x] * 6), seed=2))
+    # boxes exactly covering min_object_covered, and scores equal to the threshold
+    bbox = tf.constant([[[0.0, 0.0, 0.5, 0.5]]])
+    for cover in (0.25, 0.5, 1.0):
+        out[f"distorted cover={cover}"] = outcome(lambda: [tf.image.stateless_sample_distorted_bounding_box(
+            tf.constant([8, 8, 3]), bbox, (s, 1), min_object_covered=cover, area_range=(0.25, 0.25),
+            aspect_ratio_range=(1.0, 1.0)) for s in range(4)])
+    boxes = np.array([[0, 0, 1, 1], [0, 2, 1, 3], [0, 4, 1, 5], [0, 6, 1, 7]], np.float32)
+    scores = np.array([0.9, 0.5, 0.5, 0.25], np.float32)
+    for st in (0.5, 0.25, 0.9):
+        for pad in (False, True):
+            out[f"nms padded st={st} pad={pad}"] = outcome(
+                lambda: tf.image.non_max_suppression_padded(boxes, scores, 4, 0.5, st, pad_to_max_output_size=pad))
+        out[f"nms st={st}"] = outcome(lambda: tf.image.non_max_suppression(boxes, scores, 4, 0.5, st))
+    return out
+
+
+program("i-random", _random)

@@ -44,10 +44,12 @@ def test_isweep66_box_functions_by_option(backend: Any, name: str) -> None:
 
 
 @pytest.mark.clause("ops.image-random")
-def test_isweep66_distorted_bounding_boxes_by_seed_and_option(backend: Any) -> None:
+@pytest.mark.parametrize("name", ["i-distorted", "i-random"])
+def test_isweep66_random_image_functions_by_seed_and_option(backend: Any, name: str) -> None:
     """sample_distorted_bounding_box (op seeds after set_seed) and the stateless form by seed, size dtype and
-    option."""
-    _check(backend, "i-distorted")
+    option (coverage at its minimum too); random_crop (full-size axes), random_hue/contrast/saturation/brightness at
+    and past their bounds, the random flips; non_max_suppression(_padded) with scores equal to the threshold."""
+    _check(backend, name)
 
 
 @pytest.mark.clause("ops.image")
@@ -55,6 +57,14 @@ def test_isweep66_quality_measures(backend: Any) -> None:
     """psnr, ssim (filter sizes and sigmas, k1/k2, the index map), ssim_multiscale and sobel_edges by dtype and
     max_val (host-dependent: their convolutions)."""
     _check(backend, "ih-quality")
+
+
+@pytest.mark.clause("ops.image")
+def test_isweep66_gradients(backend: Any) -> None:
+    """Gradients of resize by method and antialias, the raw resize ops by align_corners/half_pixel_centers,
+    crop_and_resize (image and boxes; one-row crops), extract_patches by rates, colour conversions, projective
+    transforms, crops, pads, ssim and psnr (host-dependent)."""
+    _check(backend, "ih-gradients")
 
 
 if __name__ == "__main__":
