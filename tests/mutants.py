@@ -15267,17 +15267,17 @@ TRAINING_ISWEEP66: list[Mutant] = [
        "resize_with_crop_or_pad's crop taken at the target's size instead of min_(target, size): a float target above "
        "the size meets the Slice's int32 stack (TypeError) where TF 2.21 crops by the Python int and refuses in Pad "
        "(InvalidArgumentError)"),
-    _t("crop-to-traced-unknown-size-refused", "state", _IMG,
+    _t("crop-to-traced-unknown-size-refused", "error-class", _IMG,
        "        if not context.in_function() or not (h_dyn or w_dyn or _tensors(",
        "        if True or not (h_dyn or w_dyn or _tensors(",
        "mainstream: crop_to_bounding_box traced over a height or width the graph does not know refuses the dry run's "
        "small probe, so the trace has no outputs (TF 2.21: Assert ops, the target's static shape [2, 3, 2])"),
-    _t("central-crop-unknown-dims-from-probe", "shape", _IMG,
+    _t("central-crop-unknown-dims-from-probe", "formula", _IMG,
        "    if known is not None and None in known:\n        # (a height or width the graph does not know is computed",
        "    if False:\n        # (a height or width the graph does not know is computed",
        "central_crop traced over unknown sizes keeps the probe's crop as its static shape ([1, 1, 2]; TF 2.21: "
        "[None, None, 2])"),
-    _t("rot90-unknown-rank-kept", "shape", _IMG,
+    _t("rot90-unknown-rank-kept", "formula", _IMG,
        "    if not static_shapes.rank_unknown(img) or static_shapes.rank_unknown(out):\n        return out\n",
        "    if True:\n        return out\n",
        "rot90/transpose of an image of unknown rank give the probe's rank 3 (TF 2.21: a tf.cond of the rank-3 and "
