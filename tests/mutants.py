@@ -15256,11 +15256,11 @@ TRAINING_ISWEEP66: list[Mutant] = [
        "    if False:\n",
        "crop_to_bounding_box slices with an int64 offset beside the int32 size stack (TF 2.21: Slice's begin and size "
        "must share their dtype, InvalidArgumentError)"),
-    _t("box-args-tensor-dtypes-unchecked", "dtype", _BOX,
-       "    if a[0] == \"t\" and b[0] == \"t\":\n        if a[1] != b[1]:\n",
-       "    if a[0] == \"t\" and b[0] == \"t\":\n        if False:\n",
-       "subtle: an int64 offset subtracted from an int32 target (pad_to_bounding_box) is taken in the first's dtype "
-       "(TF 2.21: Sub's InvalidArgumentError)"),
+    _t("box-args-int64-paddings-refused", "dtype", _BOX,
+       "    if dt not in (dtypes.int32, dtypes.int64):\n        raise errors.InvalidArgumentError(None, None, f\"Value for attr 'Tpaddings'",
+       "    if dt not in (dtypes.int32,):\n        raise errors.InvalidArgumentError(None, None, f\"Value for attr 'Tpaddings'",
+       "pad_to_bounding_box refuses int64 offsets and targets (TF 2.21: Pad's Tpaddings takes int32 and int64, so int64 "
+       "offsets with int64 or Python targets pad)"),
     _t("box-args-crop-or-pad-crop-size-is-target", "formula", _BOX,
        "    ch, cw = mn(th, height), mn(tw, width)\n",
        "    ch, cw = th, tw\n",
