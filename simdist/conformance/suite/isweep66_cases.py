@@ -741,3 +741,52 @@ def _random(tf: Any, mk: Any) -> Any:
 
 
 program("i-random", _random)
+
+
+def _traced_values(tf: Any, mk: Any) -> Any:
+    """The functions called through tf.function over specs with None dimensions (values, not only static shapes),
+    sizes, offsets, fractions and k as tensor arguments."""
+    out: dict[str, Any] = {}
+    x = image(tf, "traced values", (2, 5, 6, 3), "float32")
+    spec = tf.TensorSpec((None, None, None, 3), tf.float32)
+    for m in ("bilinear", "nearest", "bicubic", "area", "lanczos3"):
+        for par in (False, True):
+            f = tf.function(lambda t, s: tf.image.resize(t, s, method=m, preserve_aspect_ratio=par),
+                            input_signature=[spec, tf.TensorSpec((2,), tf.int32)])
+            for size in ((3, 100), (8, 9), (2, 5)):
+                out[f"resize {m} par={par} {size}"] = outcome(lambda: f(x, tf.constant(size)))
+    g = tf.function(lambda t, a, b, c, d: (tf.image.crop_to_bounding_box(t, a, b, c, d),
+                                           tf.image.pad_to_bounding_box(t, a, b, c + 5, d + 6)),
+                    input_signature=[spec] + [tf.TensorSpec((), tf.int32)] * 4)
+    for box in ((0, 0, 5, 6), (1, 2, 3, 3), (2, 1, 4, 4), (-1, 0, 2, 2), (0, 0, 0, 2)):
+        out[f"crop/pad {box}"] = outcome(lambda: g(x, *[tf.constant(v) for v in box]))
+    h = tf.function(lambda t, th, tw: (tf.image.resize_with_crop_or_pad(t, th, tw),
+                                       tf.image.resize_with_pad(t, th, tw)),
+                    input_signature=[spec] + [tf.TensorSpec((), tf.int32)] * 2)
+    for th, tw in ((8, 9), (3, 4), (5, 6), (7, 2), (0, 3)):
+        out[f"crop_or_pad/with_pad {th}x{tw}"] = outcome(lambda: h(x, tf.constant(th), tf.constant(tw)))
+    for k, fn in {   # (eagerly a tensor target's check is an Assert op too: InvalidArgumentError)
+        "eager crop_or_pad tensor 0": lambda: tf.image.resize_with_crop_or_pad(x, tf.constant(0), 4),
+        "eager with_pad tensor -1": lambda: tf.image.resize_with_pad(x, 3, tf.constant(-1)),
+        "eager with_pad 0 and tensor -1": lambda: tf.image.resize_with_pad(x, 0, tf.constant(-1)),
+        "eager crop_or_pad 0 and tensor 0": lambda: tf.image.resize_with_crop_or_pad(x, 0, tf.constant(0)),
+        "eager with_pad tensor 0 and -1": lambda: tf.image.resize_with_pad(x, tf.constant(0), -1),
+    }.items():
+        out[k] = outcome(fn)
+    c = tf.function(lambda t, f: tf.image.central_crop(t, f), input_signature=[spec, tf.TensorSpec((), tf.float32)])
+    for frac in (0.5, 0.33, 1.0, 0.1):
+        out[f"central {frac}"] = outcome(lambda: c(x, tf.constant(frac)))
+    r = tf.function(lambda t, k: (tf.image.rot90(t, k), tf.image.transpose(t), tf.image.flip_left_right(t)),
+                    input_signature=[spec, tf.TensorSpec((), tf.int32)])
+    for k in (-5, 0, 1, 2, 3, 6):
+        out[f"rot90 k={k}"] = outcome(lambda: r(x, tf.constant(k)))
+    a = tf.function(lambda t, d: (tf.image.adjust_brightness(t, d), tf.image.adjust_contrast(t, d),
+                                  tf.image.adjust_gamma(t, d), tf.image.adjust_hue(t, d - 1.0),
+                                  tf.image.adjust_saturation(t, d)),
+                    input_signature=[spec, tf.TensorSpec((), tf.float32)])
+    for d in (0.5, 1.5, -0.5):
+        out[f"adjust {d}"] = outcome(lambda: a(x, tf.constant(d)))
+    return out
+
+
+program("i-traced-values", _traced_values)

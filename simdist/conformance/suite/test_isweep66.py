@@ -28,10 +28,12 @@ def test_isweep66_resize_by_method_option_size_and_dtype(backend: Any, name: str
 
 
 @pytest.mark.clause("ops.image")
-@pytest.mark.parametrize("name", ["i-pad-crop", "i-flip", "i-adjust", "i-color", "i-convert", "i-patches"])
+@pytest.mark.parametrize("name", ["i-pad-crop", "i-flip", "i-adjust", "i-color", "i-convert", "i-patches",
+                                  "i-traced-values"])
 def test_isweep66_image_functions_by_option_and_dtype(backend: Any, name: str) -> None:
     """The crops and pads (their offsets' and targets' dtypes too), flips, rot90 and transpose (eager, traced with
-    None dimensions and unknown rank), adjustments, colour conversions, convert_image_dtype, patches and glimpses."""
+    None dimensions and unknown rank), adjustments, colour conversions, convert_image_dtype, patches and glimpses;
+    the functions called through tf.function with sizes, offsets, fractions and k as tensor arguments."""
     _check(backend, name)
 
 

@@ -452,10 +452,10 @@ def _to_target(image: Any, target_height: Any, target_width: Any) -> tuple[Tenso
     img, is_batch = _batched(image)
     _check_at_least_3d(img)
     th, tw = _int(target_height), _int(target_width)
-    if tw <= 0:
-        raise ValueError("target_width must be > 0.")
-    if th <= 0:
-        raise ValueError("target_height must be > 0.")
+    # (image_ops_impl._assert: a tensor target's condition is an Assert op, eagerly and when a graph runs
+    # InvalidArgumentError; a Python one ValueError; isweep66)
+    _asserts(((tw > 0, _tensors(target_width), "target_width must be > 0."),
+              (th > 0, _tensors(target_height), "target_height must be > 0.")))
     _, height, width, _ = img.shape.as_list()
     return img, is_batch, th, tw, height, width
 
