@@ -15234,3 +15234,64 @@ TRAINING_FIX65T: list[Mutant] = [
 ]
 TRAINING += TRAINING_FIX65T
 CATALOGUE += TRAINING_FIX65T
+# Sixty-sixth session, isweep66: tf.image functions by option, size and dtype — mistakes in the lines the module
+# test_isweep66.py newly covers (the box arguments' dtypes, traced crops of unknown sizes, rot90/transpose of unknown
+# rank, k's dtype, CropAndResize's T list; docs/conformance.md, isweep66)
+_BOX = "simdist/runtime/ops/image_box_args.py"
+_IMG = "simdist/runtime/ops/image_basic.py"
+TRAINING_ISWEEP66: list[Mutant] = [
+    _t("box-args-float-into-int-converted", "dtype", _BOX,
+       "    if k[0] == \"f\" and not dt.is_floating:\n",
+       "    if False:\n",
+       "mainstream: a Python float target meeting tf.image's int32 tensors (resize_with_pad's offsets, "
+       "crop_to_bounding_box's size stack) converts (TF 2.21: TypeError \"Cannot convert 8.0 to EagerTensor of dtype "
+       "int32\")"),
+    _t("box-args-float-paddings-accepted", "dtype", _BOX,
+       "    if dt not in (dtypes.int32, dtypes.int64):\n        raise errors.InvalidArgumentError(None, None, f\"Value for attr 'Tpaddings'",
+       "    if dt not in (dtypes.int32, dtypes.int64, dtypes.float32):\n        raise errors.InvalidArgumentError(None, None, f\"Value for attr 'Tpaddings'",
+       "pad_to_bounding_box pads by a float offset or target (TF 2.21: the Pad's attr Tpaddings refuses float, "
+       "InvalidArgumentError)"),
+    _t("box-args-slice-index-dtypes-unmatched", "dtype", _BOX,
+       "    if begin != size:\n",
+       "    if False:\n",
+       "crop_to_bounding_box slices with an int64 offset beside the int32 size stack (TF 2.21: Slice's begin and size "
+       "must share their dtype, InvalidArgumentError)"),
+    _t("box-args-int64-paddings-refused", "dtype", _BOX,
+       "    if dt not in (dtypes.int32, dtypes.int64):\n        raise errors.InvalidArgumentError(None, None, f\"Value for attr 'Tpaddings'",
+       "    if dt not in (dtypes.int32,):\n        raise errors.InvalidArgumentError(None, None, f\"Value for attr 'Tpaddings'",
+       "pad_to_bounding_box refuses int64 offsets and targets (TF 2.21: Pad's Tpaddings takes int32 and int64, so int64 "
+       "offsets with int64 or Python targets pad)"),
+    _t("box-args-crop-or-pad-crop-size-is-target", "formula", _BOX,
+       "    ch, cw = mn(th, height), mn(tw, width)\n",
+       "    ch, cw = th, tw\n",
+       "resize_with_crop_or_pad's crop taken at the target's size instead of min_(target, size): a float target above "
+       "the size meets the Slice's int32 stack (TypeError) where TF 2.21 crops by the Python int and refuses in Pad "
+       "(InvalidArgumentError)"),
+    _t("crop-to-traced-unknown-size-refused", "error-class", _IMG,
+       "        if not context.in_function() or not (h_dyn or w_dyn or _tensors(",
+       "        if True or not (h_dyn or w_dyn or _tensors(",
+       "mainstream: crop_to_bounding_box traced over a height or width the graph does not know refuses the dry run's "
+       "small probe, so the trace has no outputs (TF 2.21: Assert ops, the target's static shape [2, 3, 2])"),
+    _t("central-crop-unknown-dims-from-probe", "formula", _IMG,
+       "    if known is not None and None in known:\n        # (a height or width the graph does not know is computed",
+       "    if False:\n        # (a height or width the graph does not know is computed",
+       "central_crop traced over unknown sizes keeps the probe's crop as its static shape ([1, 1, 2]; TF 2.21: "
+       "[None, None, 2])"),
+    _t("rot90-unknown-rank-kept", "formula", _IMG,
+       "    if not static_shapes.rank_unknown(img) or static_shapes.rank_unknown(out):\n        return out\n",
+       "    if True:\n        return out\n",
+       "rot90/transpose of an image of unknown rank give the probe's rank 3 (TF 2.21: a tf.cond of the rank-3 and "
+       "rank-4 forms, of unknown rank)"),
+    _t("rot90-k-tensor-dtype-cast", "dtype", _IMG,
+       "    if isinstance(k, Tensor) and k.dtype != dtypes.int32:\n",
+       "    if False:\n",
+       "mainstream: rot90 reads an int64 or float tensor k's value (TF 2.21: convert_to_tensor(k, dtype=int32) refuses "
+       "it, ValueError)"),
+    _t("crop-and-resize-bfloat16-accepted", "dtype", "simdist/runtime/ops/image_crop_resize.py",
+       "_REAL = (\"uint8\", \"uint16\", \"int8\", \"int16\", \"int32\", \"int64\", \"float16\", \"float32\", \"float64\")\n",
+       "_REAL = (\"uint8\", \"uint16\", \"int8\", \"int16\", \"int32\", \"int64\", \"float16\", \"bfloat16\", \"float32\", "
+       "\"float64\")\n",
+       "crop_and_resize crops a bfloat16 image (TF 2.21: CropAndResize's attr T has no bfloat16, InvalidArgumentError)"),
+]
+TRAINING += TRAINING_ISWEEP66
+CATALOGUE += TRAINING_ISWEEP66
