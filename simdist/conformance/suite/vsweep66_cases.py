@@ -258,6 +258,28 @@ def _options(tf: Any, mk: Any) -> Any:
         return [[v.name] + [c.name for c in v.values], [w.name] + [c.name for c in w.values],
                 [u.name] + [c.name for c in u.values]]
     out["name_scope mirrored"] = outcome(tf, mirrored_names)
+
+    def keras_and_module_names() -> Any:
+        keras = tf.keras
+        model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2, name="d1")])
+        opt = keras.optimizers.Adam()
+        opt.build(model.trainable_variables)
+        with tf.name_scope("outer"):
+            d = keras.layers.Dense(2, name="d2")
+            d.build((None, 3))
+
+        class Mod(tf.Module):
+            def __init__(self) -> None:
+                super().__init__(name="mod")
+                with self.name_scope:
+                    self.w = tf.Variable(1.0, name="w")
+        with tf.name_scope("sc"):
+            mod = Mod()
+        with mod.name_scope:
+            late = tf.Variable(1.0, name="late")
+        return [model.layers[0].kernel.value.name, [v.value.name for v in opt.variables], d.kernel.value.name,
+                mod.w.name, late.name]
+    out["name_scope keras and tf.Module"] = outcome(tf, keras_and_module_names)
     out["constraint"] = outcome(tf, lambda: (lambda v: [type(v.constraint).__name__, enc(tf, v.assign([-1.0, 2.0]))])(
         tf.Variable([1.0, 2.0], constraint=lambda x: tf.maximum(x, 0.0))))
     out["constraint not callable"] = outcome(tf, lambda: tf.Variable(1.0, constraint=3))
