@@ -261,8 +261,9 @@ def _options(tf: Any, mk: Any) -> Any:
 
     def keras_and_module_names() -> Any:
         keras = tf.keras
-        model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2, name="d1")])
-        opt = keras.optimizers.Adam()
+        # (explicit names: Keras makes an unnamed model's or optimizer's name unique in the process)
+        model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2, name="d1")], name="vsw66")
+        opt = keras.optimizers.Adam(name="vsw66adam")
         opt.build(model.trainable_variables)
         with tf.name_scope("outer"):
             d = keras.layers.Dense(2, name="d2")
