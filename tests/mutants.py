@@ -15268,7 +15268,7 @@ TRAINING_VSWEEP66: list[Mutant] = [
        "        arr[k] = a // b\n",
        "mainstream: an integer variable's scatter_div floor-divides (-3 / 2 is -2) where TF's kernel divides as C++ "
        "does, toward zero (-1)"),
-    _t("scatter-div-complex-numpy", "rounding", "simdist/runtime/variables.py",
+    _t("scatter-div-complex-numpy", "formula", "simdist/runtime/variables.py",
        "    elif op == \"div\" and arr.dtype.kind in \"iuc\":\n",
        "    elif op == \"div\" and arr.dtype.kind in \"iu\":\n",
        "subtle: a complex variable's scatter_div divides by NumPy's formula instead of Eigen's row division (Smith's "
