@@ -2043,8 +2043,8 @@ TRAINING_BATCH11: list[Mutant] = [
        "keras.activations.hard_sigmoid uses Keras 2's clip(0.2 x + 0.5, 0, 1) instead of Keras 3's relu6(x + 3) / 6 "
        "(hard_silu too)"),
     _t("sync-on-read-sum-assign-not-divided", "denominator", "simdist/strategies/sync_on_read.py",
-       "                value = convert_to_tensor(value / n, dtype=self.dtype)\n",
-       "                value = convert_to_tensor(value, dtype=self.dtype)\n",
+       "                value = math.cast(convert_to_tensor(value / n), self.dtype)\n",
+       "                value = math.cast(convert_to_tensor(value), self.dtype)\n",
        "assigning a Python number to a SUM SyncOnRead variable (a Keras metric's) in cross-replica context "
        "writes it to every copy undivided: the read gives n times the value"),
     _t("orthogonal-wide-matrix-not-transposed", "axis", "simdist/keras/initializers.py",

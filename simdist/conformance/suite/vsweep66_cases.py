@@ -391,6 +391,9 @@ def _methods(dt: str) -> Callable[[Any, Any], Any]:
             case(meth, lambda v, meth=meth: getattr(v, meth)(idx))
         case("scatter_update duplicates", lambda v: v.scatter_update(
             tf.IndexedSlices(tf.constant(y[:2], dtype=dt), tf.constant([2, 2]))))
+        case("scatter_add duplicates", lambda v: v.scatter_add(
+            tf.IndexedSlices(tf.constant(y[:3], dtype=dt), tf.constant([2, 0, 2]))))
+        case("scatter_nd_add duplicates", lambda v: v.scatter_nd_add([[1], [1]], tf.constant(y[:2], dtype=dt)))
         case("scatter_add out of range", lambda v: v.scatter_add(
             tf.IndexedSlices(tf.constant(y[:1], dtype=dt), tf.constant([9]))))
         case("scatter_update not slices", lambda v: v.scatter_update(tf.constant(y, dtype=dt)))
@@ -706,12 +709,25 @@ def _mirrored(tf: Any, mk: Any) -> Any:
                 got["assign_add in run"] = outcome(tf, assign_add_pr)
                 got["assign cross replica"] = outcome(tf, lambda v=v, x=x: [enc(tf, v.assign(x[::-1])), local(v)])
                 got["assign_add cross replica"] = outcome(tf, lambda v=v, x=x: [enc(tf, v.assign_add(x)), local(v)])
+                got["assign_sub cross replica"] = outcome(tf, lambda v=v, x=x: [enc(tf, v.assign_sub(x)), local(v)])
+                got["assign number cross replica"] = outcome(tf, lambda v=v: [enc(tf, v.assign(
+                    True if v.dtype == tf.bool else 3)), local(v)])
+                got["assign tensor cross replica"] = outcome(tf, lambda v=v, x=x, dt=dt: [enc(tf, v.assign(
+                    tf.constant(x, dtype=dt))), local(v)])
                 got["scatter_update"] = outcome(tf, lambda v=v, x=x, dt=dt: local(v.scatter_update(
                     tf.IndexedSlices(tf.constant(x[:1], dtype=dt), [2]))))
                 got["sparse_read"] = outcome(tf, lambda v=v: v.sparse_read([1]))
                 got["v + 1"] = outcome(tf, lambda v=v: v + tf.ones_like(v))
                 got["numpy"] = outcome(tf, lambda v=v: v.numpy())
                 out[key] = got
+    for dt in ("float64", "float32", "int32", "float16", "bool"):
+        for value in (0.1, 3, 2.5, True):
+            def scalar(dt: str = dt, value: Any = value) -> Any:
+                with s.scope():
+                    v = tf.Variable(0, dtype=dt, synchronization=tf.VariableSynchronization.ON_READ,
+                                    aggregation=tf.VariableAggregation.SUM)
+                return [enc(tf, v.assign(value)), local(v), enc(tf, v.read_value())]
+            out[f"{dt} SUM ON_READ scalar assign {value}"] = outcome(tf, scalar)
     return out
 
 
