@@ -2043,8 +2043,8 @@ TRAINING_BATCH11: list[Mutant] = [
        "keras.activations.hard_sigmoid uses Keras 2's clip(0.2 x + 0.5, 0, 1) instead of Keras 3's relu6(x + 3) / 6 "
        "(hard_silu too)"),
     _t("sync-on-read-sum-assign-not-divided", "denominator", "simdist/strategies/sync_on_read.py",
-       "                value = convert_to_tensor(value / n, dtype=self.dtype)\n",
-       "                value = convert_to_tensor(value, dtype=self.dtype)\n",
+       "                value = math.cast(convert_to_tensor(value / n), self.dtype)\n",
+       "                value = math.cast(convert_to_tensor(value), self.dtype)\n",
        "assigning a Python number to a SUM SyncOnRead variable (a Keras metric's) in cross-replica context "
        "writes it to every copy undivided: the read gives n times the value"),
     _t("orthogonal-wide-matrix-not-transposed", "axis", "simdist/keras/initializers.py",
@@ -8146,8 +8146,8 @@ TRAINING_BATCH47: list[Mutant] = [
        "            same = [False] * len(leaves)\n",
        "all_gather of a tensor every replica passes as the same object concatenates the copies (TF: returned as is)"),
     _t("mirrored-replica-name-off-by-one", "boundary", "simdist/strategies/mirrored.py",
-       "name=name if i == 0 else f\"{name}/replica_{i}\"",
-       "name=name if i == 0 else f\"{name}/replica_{i + 1}\"",
+       "name=name if i == 0 else f\"{base}/replica_{i}/\"",
+       "name=name if i == 0 else f\"{base}/replica_{i + 1}/\"",
        "MirroredStrategy names a variable's second copy v/replica_2 (TF: v/replica_1)"),
     _t("batch-reduce-shortcut-multi-value", "boundary", "simdist/strategies/cross_device_ops.py",
        "        if _all_devices_match(pairs) and len(pairs[0][0].values) == 1:\n",
@@ -15295,3 +15295,59 @@ TRAINING_ISWEEP66: list[Mutant] = [
 ]
 TRAINING += TRAINING_ISWEEP66
 CATALOGUE += TRAINING_ISWEEP66
+
+# Sixty-sixth session, vsweep66: tf.Variable's constructor checks and names, count_up_to, batch_scatter_update,
+# scatter div, a missing bool kernel in a tf.function, the Keras/Module names and a mirrored scatter's result.
+TRAINING_VSWEEP66: list[Mutant] = [
+    _t("variable-shape-argument-unchecked", "missing-error", "simdist/runtime/variables.py",
+       "        if shape is not None and not init.shape.is_compatible_with(TensorShape(shape)):\n",
+       "        if False:\n",
+       "mainstream: tf.Variable([1.5, 2.5], shape=[3]) is made with the static shape [3] instead of TF's ValueError "
+       "(the initial value's shape not compatible with the explicit `shape`)"),
+    _t("variable-set-shape-not-merged", "state", "simdist/runtime/variables.py",
+       "            self._shape = self._shape.merge_with(other)\n",
+       "            pass\n",
+       "subtle: Variable.set_shape only checks compatibility: a variable made with shape [None] keeps [None] after "
+       "set_shape([3]) and set_shape([4]) passes (TF merges: [3], then ValueError)"),
+    _t("variable-aggregation-name-accepted", "missing-error", "simdist/runtime/variables.py",
+       "    try:   # (TF's VariableAggregationV2(a): a name such as \"sum\" is ValueError, an int is its value)\n",
+       "    if isinstance(a, str):\n        return VariableAggregation[a.upper()]\n"
+       "    try:   # (TF's VariableAggregationV2(a): a name such as \"sum\" is ValueError, an int is its value)\n",
+       "tf.Variable(aggregation=\"sum\") is taken as SUM instead of TF's ValueError (a name is not a value of the enum)"),
+    _t("variable-name-scope-ignored", "state", "simdist/runtime/variables.py",
+       "    return name_scopes._current() + name\n",
+       "    return name\n",
+       "mainstream: tf.Variable(name=\"w\") under tf.name_scope(\"sc\") is \"w:0\" (TF: \"sc/w:0\"), and a Keras "
+       "layer's kernel \"kernel:0\" (TF: \"sequential/d1/kernel:0\")"),
+    _t("count-up-to-any-dtype", "missing-error", "simdist/runtime/variables.py",
+       "        if self._dtype.name not in (\"int32\", \"int64\"):   # (ResourceCountUpTo's kernels: int32 and int64 only)\n",
+       "        if False:\n",
+       "count_up_to of a float, int8 or uint8 variable counts instead of TF's InvalidArgumentError (the kernel is "
+       "registered for int32 and int64 only)"),
+    _t("scatter-div-integer-floor", "boundary", "simdist/runtime/variables.py",
+       "        arr[k] = np.where((a < 0) != (b < 0), -q, q)\n",
+       "        arr[k] = a // b\n",
+       "mainstream: an integer variable's scatter_div floor-divides (-3 / 2 is -2) where TF's kernel divides as C++ "
+       "does, toward zero (-1)"),
+    _t("scatter-div-complex-numpy", "formula", "simdist/runtime/variables.py",
+       "    elif op == \"div\" and arr.dtype.kind in \"iuc\":\n",
+       "    elif op == \"div\" and arr.dtype.kind in \"iu\":\n",
+       "subtle: a complex variable's scatter_div divides by NumPy's formula instead of Eigen's row division (Smith's "
+       "method for a one-element row): the last bit of the real part differs"),
+    _t("no-kernel-call-keeps-writes", "state", "simdist/tf/_function.py",
+       "                    if journal is not None and getattr(e, \"_simdist_no_kernel\", False):\n",
+       "                    if False:\n",
+       "subtle: a tf.function call failing on a missing kernel (a bool variable's assign_add) keeps the writes of the "
+       "ops before it; TF instantiates every kernel before any op runs, so the call writes nothing"),
+    _t("mirrored-scatter-returns-variable", "state", "simdist/strategies/dist_variables.py",
+       "        return self._update_result(None) if rid is None else self\n",
+       "        return self\n",
+       "a MirroredVariable's cross-replica scatter_update returns the variable itself; TF 2.21's extended.update "
+       "with group=True gives a Mirrored of each copy's value read"),
+    _t("module-name-scope-empty", "state", "simdist/tf/_module.py",
+       "        return name_scopes.name_scope(getattr(self, \"_scope_name\", self._name + \"/\"))\n",
+       "        return contextlib.nullcontext()\n",
+       "mainstream: tf.Module's name_scope enters no scope: a variable made under it is \"w:0\" (TF: \"mod/w:0\")"),
+]
+TRAINING += TRAINING_VSWEEP66
+CATALOGUE += TRAINING_VSWEEP66
