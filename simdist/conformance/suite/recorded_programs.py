@@ -31,21 +31,6 @@ def bits(t: Any) -> list[Any]:
     return a.ravel().tolist()
 
 
-def raw_bits(t: Any) -> Any:
-    """A tensor's dtype, shape and values, floats by their bit patterns (a NaN's sign and payload included), complex
-    part by part; None stays None (a gradient that is None). The form the blind batches' gaps modules compare."""
-    if t is None:
-        return None
-    a = np.asarray(t.numpy() if hasattr(t, "numpy") else t)
-    shape = list(a.shape)
-    dt = str(a.dtype)
-    if a.dtype.kind == "c":
-        a = np.stack([a.real, a.imag])
-    if a.dtype.kind == "f" or a.dtype.name == "bfloat16":
-        return [dt, shape, a.view(f"u{a.dtype.itemsize}").ravel().tolist()]
-    return [dt, shape, a.ravel().tolist()]
-
-
 def plain(v: Any) -> Any:
     """A config value as JSON (floats as hex, so a default's last digit shows)."""
     if isinstance(v, bool) or v is None or isinstance(v, str):
