@@ -149,8 +149,9 @@ def _static(tf: Any, v: Any) -> Any:
 
 
 def observe(tf: Any, f: Callable[..., Any], inputs: tuple[np.ndarray, ...], grad: bool = False,
-            traced: bool = True) -> Any:
-    """[eager, traced (values and static shapes), static shapes under all-None specs, (gradient)]."""
+            traced: bool = True, unknown: bool = True) -> Any:
+    """[eager, traced (values and static shapes), static shapes under all-None specs (unless not `unknown`),
+    (gradient)]."""
     ts = [tf.constant(a) for a in inputs]
     obs: list[Any] = []
     try:
@@ -164,6 +165,7 @@ def observe(tf: Any, f: Callable[..., Any], inputs: tuple[np.ndarray, ...], grad
             obs.append([vals, _static(tf, tfn.get_concrete_function(*ts).structured_outputs)])
         except Exception as e:  # noqa: BLE001
             obs.append(f"raised {_cls(e)}")
+    if traced and unknown:
         try:
             specs = [tf.TensorSpec([None] * a.ndim, tf.as_dtype(a.dtype)) for a in inputs]
             obs.append(_static(tf, tf.function(f, autograph=False).get_concrete_function(*specs).structured_outputs))
@@ -544,6 +546,8 @@ for _s in ((1, 1), (1, 1, 1), (2, 1, 1), (1, 2, 2), (0, 0), (1, 0, 0), (0, 1, 1)
          _spd, grad=_s[-1] >= 1)
     case("u-linalg", f"solve {_sh(_s)}", lambda tf: (lambda x, b: tf.linalg.solve(x, b)), _spd,
          u(_s[:-1] + (1,), name="rhs"), grad=_sq)
+    case("u-linalg", f"solve {_sh(_s)} known shapes", lambda tf: (lambda x, b: tf.linalg.solve(x, b)), _spd,
+         u(_s[:-1] + (1,), name="rhs"), unknown=False)   # (get_concrete_function's outputs past a dry run's probe)
     case("u-linalg", f"triangular_solve {_sh(_s)}",
          lambda tf: (lambda x, b: tf.linalg.triangular_solve(tf.linalg.band_part(x, -1, 0), b)), _spd,
          u(_s[:-1] + (1,), name="rhs"))
