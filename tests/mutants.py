@@ -15351,3 +15351,21 @@ TRAINING_VSWEEP66: list[Mutant] = [
 ]
 TRAINING += TRAINING_VSWEEP66
 CATALOGUE += TRAINING_VSWEEP66
+# Sixty-sixth session, usweep66: the matrix 2-norm's static shape (linalg.py _matrix_2_norm) and Grappler's
+# FoldTransposeIntoMatMul (grappler.py _fold_transpose).
+TRAINING_USWEEP66: list[Mutant] = [
+    _t("norm2-transposed-static-shape-known", "axis", "simdist/runtime/ops/linalg.py",
+       "    result = static_shapes.mark(result, [True] * rank)\n",
+       "",
+       "subtle: inside a tf.function the matrix 2-norm's result keeps the input's known dimensions (TF 2.21: its "
+       "transpose by map_fn's perm_after leaves every dimension unknown, [None, None, None, None] for a [2, 1, 1, 3] "
+       "input with keepdims)"),
+    _t("fold-transpose-flag-not-flipped", "formula", "simdist/runtime/ops/grappler.py",
+       "            new[k], flags[flag], folded = rec.input_tensor(node, 0), not flags.get(flag, False), True\n",
+       "            new[k], flags[flag], folded = rec.input_tensor(node, 0), flags.get(flag, False), True\n",
+       "mainstream: FoldTransposeIntoMatMul reads the Transpose's input but keeps the MatMul's transpose flag, so a "
+       "traced `matmul(x, transpose(y), transpose_b=True)` multiplies by y transposed twice (a shape error or the "
+       "wrong product)"),
+]
+TRAINING += TRAINING_USWEEP66
+CATALOGUE += TRAINING_USWEEP66
