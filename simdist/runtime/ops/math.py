@@ -512,6 +512,8 @@ def binary(op: Any, x: Tensor, y: Any, reflected: bool = False, out_dtype: dtype
         if op is MUL:
             raise trace_errors.attr_not_allowed("Mul", "T", dt, _MUL_TYPES)
         op.dtype((dt, dt), None)
+    if yt is not y and _cur.ctx.recorder is not None:
+        graph_names.name_literal(yt, op.name, 0 if reflected else 1)   # (`mul/y`: Grappler's canonical order reads it)
     a, b = (yt, x) if reflected else (x, yt)
     stood = dispatch.past_standin(op, (a, b))   # (a retry's stand-in: runtime/ops/pruning.py)
     if stood is not None:
@@ -557,6 +559,13 @@ def call2(op: Any, x: Any, y: Any, out_dtype: dtypes.DType | None = None) -> Ten
     (`tf.math.subtract(2, int8)` is int8; `tf.math.less(True, int8)` is TypeError)."""
     if op is not ADD:
         check_distributed_variables((x, y))
+    if _naming() and not (_tensorlike(x) and _tensorlike(y)):
+        with graph_names.generated_op_scope(op.name):   # (a Python value converts as `Mul/y`: name_literal)
+            return _call2(op, x, y, out_dtype)
+    return _call2(op, x, y, out_dtype)
+
+
+def _call2(op: Any, x: Any, y: Any, out_dtype: dtypes.DType | None) -> Tensor:
     if not _tensorlike(x) and _tensorlike(y):
         yt = _t(y)
         if op is ADD or context.in_function():
@@ -571,6 +580,10 @@ def call2(op: Any, x: Any, y: Any, out_dtype: dtypes.DType | None = None) -> Ten
     xt = _t(x)
     _graph_string_operand(op, xt, y)
     return binary(op, xt, y, out_dtype=out_dtype)
+
+
+def _naming() -> bool:   # (a tf.function's Python runs: its graph names are kept)
+    return graph_names.current() is not None
 
 
 def _read_after(x: Any, y: Any, dt: dtypes.DType) -> Any:
