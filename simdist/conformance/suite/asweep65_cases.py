@@ -31,9 +31,6 @@ REF = RecordedPrograms(PATH, HOST_DEPENDENT, recording_host=avx512_with_onednn, 
 #: cases left out of the comparison (program -> whole case keys), each with its evidence in docs/conformance.md
 #: ("Sixty-fifth session ... asweep65")
 OPEN: dict[str, tuple[str, ...]] = {
-    'a-metric-arguments': (
-        'AUC num_thresholds=large',
-    ),
     'ak-layers-conv': (
         'Conv3D data_format=first', 'Conv3D filters=bool',
     ),
