@@ -472,6 +472,40 @@ def _fallback_inputs(output_shape: Any, filters: Any, input: Any, strides: Any, 
     return tuple(attr_rules.fallback_args_to_matching([filters, input], floats))
 
 
+# the Conv3DBackpropInputV2 kernels' op signatures as TF 2.21's NodeDef refusal prints them (oneDNN's, Eigen's)
+_V2_SIGNATURES = {
+    "_MklNativeConv3DBackpropInputV2": 'input_sizes:Tshape, filter:T, out_backprop:T -> output:T; attr=T:type,allowed=[DT_'
+    'BFLOAT16, DT_FLOAT, DT_HALF]; attr=strides:list(int),min=5; attr=dilations:list(int),default=[1, 1, 1, 1, 1]; attr='
+    'Tshape:type,default=DT_INT32,allowed=[DT_INT32, DT_INT64]; attr=padding:string,allowed=["SAME", "VALID"]; attr=data_'
+    'format:string,default="NDHWC",allowed=["NDHWC", "NCDHW"]',
+    "Conv3DBackpropInputV2": 'input_sizes:Tshape, filter:T, out_backprop:T -> output:T; attr=T:type,allowed=[DT_HALF, '
+    'DT_BFLOAT16, DT_FLOAT, DT_DOUBLE]; attr=strides:list(int),min=5; attr=padding:string,allowed=["SAME", "VALID"]; '
+    'attr=data_format:string,default="NDHWC",allowed=["NDHWC", "NCDHW"]; attr=dilations:list(int),default=[1, 1, 1, 1, '
+    '1]; attr=Tshape:type,default=DT_INT32,allowed=[DT_INT32, DT_INT64]'}
+
+
+def _input_sizes(output_shape: Any, dtype: dtypes.DType) -> Tensor:
+    """Conv3DBackpropInputV2's input_sizes of a Python or NumPy output_shape: converted to int32, its default Tshape;
+    eagerly a list that int32 refuses (a Python float in it) is converted on its own by the fast path's fallback, and
+    the kernel's NodeDef then refuses Tshape float (InvalidArgumentError, naming oneDNN's kernel for the dtypes it
+    runs: `conv3d_transpose(x, w, [1, 4.0, 4, 4, 4], 1)`, TF 2.21 observed, /work/wt/fix66n_logs/p_ct.py); in a graph
+    op_def_library's TypeError."""
+    from simdist.runtime.tensor import convert_to_tensor
+    try:
+        return convert_to_tensor(output_shape, dtype=dtypes.int32)
+    except TypeError:
+        if context.in_function():
+            raise
+        own = convert_to_tensor(output_shape).dtype
+        if own in (dtypes.int32, dtypes.int64):
+            raise
+    kernel = "_MklNativeConv3DBackpropInputV2" if host_cpu.current().onednn(
+        dtype.name, ("float32", "bfloat16", "float16")) else "Conv3DBackpropInputV2"
+    raise errors.InvalidArgumentError(None, None, f"Value for attr 'Tshape' of {args.tf_name(own)} is not in the list "
+                                      f"of allowed values: int32, int64\n\t; NodeDef: {{{{node {kernel}}}}}; Op<name="
+                                      f"{kernel}; signature={_V2_SIGNATURES[kernel]}> [Op:Conv3DBackpropInputV2]")
+
+
 def conv3d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, padding: Any = "SAME",  # noqa: A002
                      data_format: str = "NDHWC", dilations: Any = None, name: str | None = None) -> Tensor:
     """`tf.nn.conv3d_transpose` (NDHWC): Conv3DBackpropInputV2 with the input as out_backprop and
@@ -511,7 +545,7 @@ def conv3d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, 
     # be rank 5 but is rank 2" at trace for output_shape=[3, 1]; fz31b, fz14 seed 1420261202 #702)
     from simdist.runtime.ops import infer_ctx
     from simdist.runtime.tensor import convert_to_tensor
-    sizes = output_shape if isinstance(output_shape, Tensor) else convert_to_tensor(output_shape, dtype=dtypes.int32)
+    sizes = output_shape if isinstance(output_shape, Tensor) else _input_sizes(output_shape, _t(input).dtype)
     infer_ctx.check("Conv3DBackpropInputV2", {"input_sizes": sizes, "filter": _t(filters), "out_backprop": _t(input)}, {})
     attrs = {"strides": st, "padding": pad, "explicit_paddings": (), "dilations": dl,
              "input_sizes": shape_arg(output_shape)}
