@@ -6,6 +6,7 @@
 - complex DivNoNan's packets: the x.im product takes y's operand first (complex_div `_pdiv`);
 - full sums past the thread split: FullReducer<ThreadPoolDevice>'s blocks (sum_order `_threaded_plan`), and
   AUC(num_thresholds=10**6), whose result sums 999,999 areas;
+- oneDNN's float32 Conv3D: an in-order FMA over the taps (conv3d `_conv3d`);
 - conv1d_transpose's concat and conv3d_transpose's Tshape with a float output_shape; `t[...]` keys with Python bools
   (array `_packed_bool`);
 - Keras's automatic config of layers and models without get_config (keras/auto_config.py);
@@ -109,6 +110,24 @@ def _auc(tf: Any) -> Any:
     m.update_state(yt, yp)
     m.update_state(yt[:3], yp[3:])
     return _hex(m.result())
+
+
+def _conv3d(tf: Any) -> Any:
+    """oneDNN's float32 Conv3D: an in-order FMA over the taps (kd, kh, kw, in channel), any filter count or layout."""
+    r = np.random.default_rng(6603)
+    out = {}
+    for cin, nf, ks, st, pad in ((2, 1, 2, 1, "VALID"), (5, 1, 3, 1, "VALID"), (17, 1, 2, 1, "VALID"),
+                                 (33, 2, 2, 1, "VALID"), (3, 5, 3, 2, "SAME"), (20, 3, 3, 1, "VALID")):
+        x = r.uniform(-1, 1, (1, 5, 5, 5, cin)).astype(np.float32)
+        k = r.uniform(-1, 1, (ks, ks, ks, cin, nf)).astype(np.float32)
+        key = f"{cin}x{nf} k{ks} s{st} {pad}"
+        out[key] = _hex(tf.nn.conv3d(x, k, [1, st, st, st, 1], pad))
+        xc = np.ascontiguousarray(x.transpose(0, 4, 1, 2, 3))
+        out[key + " NCDHW"] = _hex(tf.nn.conv3d(xc, k, [1, 1, st, st, st], pad, data_format="NCDHW"))
+    tf.keras.utils.set_random_seed(5)
+    layer = tf.keras.layers.Conv3D(True, 2)
+    out["Conv3D(filters=True)"] = _hex(layer(r.uniform(-1, 1, (2, 4, 4, 4, 2)).astype(np.float32)))
+    return out
 
 
 def _transposes(tf: Any) -> Any:
@@ -228,6 +247,7 @@ def _cases() -> dict[str, Callable[[Any], Any]]:
     for dt in ("float32", "float64", "complex64", "complex128"):
         out[f"sums/threads {dt}"] = _sums(dt)
     out["sums/auc 10**6"] = _auc
+    out["conv3d/onednn"] = _conv3d
     out["refusals/conv transposes"] = _transposes
     out["refusals/bool keys"] = _bool_keys
     out["keras/auto config"] = _configs
@@ -256,6 +276,11 @@ def test_complex_div_no_nan_packets_as_tf(tf_results: dict[int, Any]) -> None:
 @pytest.mark.clause("ops.sum-order")
 def test_full_sums_past_the_thread_split_as_tf(tf_results: dict[int, Any]) -> None:
     TABLE.check(tf_results, lambda lab: lab.startswith("sums/"))
+
+
+@pytest.mark.clause("ops.conv-generic")
+def test_onednn_conv3d_taps_in_order_as_tf(tf_results: dict[int, Any]) -> None:
+    TABLE.check(tf_results, lambda lab: lab.startswith("conv3d/"))
 
 
 @pytest.mark.clause("ops.argument-errors")

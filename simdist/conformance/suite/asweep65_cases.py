@@ -33,7 +33,7 @@ REF = RecordedPrograms(PATH, HOST_DEPENDENT, recording_host=avx512_with_onednn, 
 #: ("Sixty-fifth session ... asweep65")
 OPEN: dict[str, tuple[str, ...]] = {
     'ak-layers-conv': (
-        'Conv3D data_format=first', 'Conv3D filters=bool',
+        'Conv3D data_format=first',   # (Keras compiles channels-first Conv3D with XLA: Eigen's contraction, fix66n)
     ),
 }
 

@@ -196,11 +196,20 @@ def _wide(*arrays: np.ndarray) -> tuple[np.ndarray, ...]:
 
 def _conv3d(x: np.ndarray, f: np.ndarray, strides: tuple, padding: str, explicit_paddings: tuple,
             dilations: tuple) -> np.ndarray:
+    """Conv3D's values. float32 where oneDNN runs it (not under XLA): each output an in-order fused multiply-add over
+    the filter's taps (kd, kh, kw, in channel) from +0, whatever the filter count, layout (NCDHW runs the NDHWC
+    values between transposes), stride or padding (TF 2.21 observed, /work/wt/fix66n_logs/c3_fit.py, c3_fit2.py: 14
+    shapes of 1-33 channels and 1-17 filters, 0 differing outputs; the im2col product below matched only from 2
+    filters and 16 taps). Elsewhere, and under XLA (Eigen's contraction: the same order for 2 or more filters and
+    few taps, not for one filter or 540 taps; not modelled), im2col times the filter."""
     _check(x.shape, f.shape, strides, dilations, _dtname(x), "Conv3D")
     xw, fw = _wide(x, f)
     cols, out, _ = _cols(xw, f.shape[:3], strides, padding, dilations, "Conv3D")
     from simdist.runtime.ops.conv import float64_forward
-    if tuple(dilations) in ((1, 1, 1), (1, 1, 1, 1, 1)) and float64_forward(cols, fw.reshape(-1, f.shape[4])):
+    if x.dtype == np.float32 and onednn_conv("float32") and not context.in_xla():
+        from simdist.runtime.ops.contraction_order import ordered_matmul
+        y = ordered_matmul(np.ascontiguousarray(cols), np.ascontiguousarray(fw.reshape(-1, f.shape[4])))
+    elif tuple(dilations) in ((1, 1, 1), (1, 1, 1, 1, 1)) and float64_forward(cols, fw.reshape(-1, f.shape[4])):
         from simdist.runtime.ops.contraction_order import float64_gebp
         y = float64_gebp(cols, fw.reshape(-1, f.shape[4]))   # (Eigen's cuboid convolution: its GEBP's sums)
     else:
