@@ -8,7 +8,9 @@ keep none (the last two remembered for the error's wording). `Operation.get_conf
 arguments when the object's get_config is the default one (python_utils.default: Layer's, which Keras's ELU,
 Identity, TFDConcat and every user subclass without its own inherit), dropping `name` when `__init__` takes neither
 `name` nor `**kwargs`, and raises NotImplementedError where no auto config was kept; a class with its own get_config
-gets {"name": ...} alone. So `class A(Layer): def __init__(self, units=3, **kw)` has {"name", "units": 3, "trainable",
+gets {"name": ...} alone. Keras's Model.__new__ calls `super().__new__(cls)` without the arguments, so a subclassed
+model's automatic config is its constructor's defaults (`M(units=5)` of `units=2` says 2) or, with a required
+parameter, none (get_config's NotImplementedError). So `class A(Layer): def __init__(self, units=3, **kw)` has {"name", "units": 3, "trainable",
 "dtype"}, A(np.float32(2)) and A(activation=tf.nn.relu) refuse get_config (TF 2.21 observed,
 /work/wt/fix66n_logs/p_auto.py).
 """

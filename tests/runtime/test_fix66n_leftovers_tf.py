@@ -189,14 +189,20 @@ def _configs(tf: Any) -> Any:
             super().__init__(**kwargs)
 
     class M(k.Model):
-        def __init__(self, units: int = 2, **kwargs: Any) -> None:
+        def __init__(self, inner: Any = None, units: int = 2, **kwargs: Any) -> None:
             super().__init__(**kwargs)
-            self.d = k.layers.Dense(units)
+            self.d = inner or k.layers.Dense(units)
 
         def call(self, x: Any) -> Any:
             return self.d(x)
 
-    made = {"A()": lambda: A(), "A(5, name)": lambda: A(5, name="a5"), "A(np.float32)": lambda: A(np.float32(2)),
+    class N(k.Model):
+        def __init__(self, units: int, **kwargs: Any) -> None:
+            super().__init__(**kwargs)
+            self.d = k.layers.Dense(units)
+
+    made = {"M(units=5)": lambda: M(units=5), "M(inner layer)": lambda: M(k.layers.Dense(3)), "N(3)": lambda: N(3),
+            "A()": lambda: A(), "A(5, name)": lambda: A(5, name="a5"), "A(np.float32)": lambda: A(np.float32(2)),
             "A(list)": lambda: A([1, 2]), "A(fn)": lambda: A(act=tf.nn.relu), "A(dtype)": lambda: A(dtype="float64"),
             "B(3)": lambda: B(3), "B(np)": lambda: B(np.float32(1)), "C(1, 2)": lambda: C(1, 2), "C()": lambda: C(),
             "M()": lambda: M(), "ELU(np)": lambda: k.layers.ELU(np.float32(0.5)), "ELU(0.3)": lambda: k.layers.ELU(0.3),

@@ -42,7 +42,10 @@ class Model(Trainer, Layer):
         if functional_init_arguments(args, kwargs) and cls is Model:
             from simdist.keras.models.functional import Functional
             return Functional.__new__(Functional, *args, **kwargs)
-        return super().__new__(cls, *args, **kwargs)   # type: ignore[return-value]
+        # (Keras: `super().__new__(cls)` without the arguments, so Operation's automatic config binds none: a
+        # subclassed model's config holds its constructor's defaults, `M(5)` of `units=2` says units 2, and one
+        # with a required argument has none, its get_config NotImplementedError; fix66n, observed on TF 2.21)
+        return super().__new__(cls)   # type: ignore[return-value]
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         if functional_init_arguments(args, kwargs):
