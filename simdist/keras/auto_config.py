@@ -22,7 +22,7 @@ import inspect
 import textwrap
 from typing import Any, Callable
 
-__all__ = ["default", "is_default", "record", "operation_config"]
+__all__ = ["SerializableDict", "default", "is_default", "record", "operation_config"]
 
 _SUPPORTED = (str, int, float, bool, type(None))
 
@@ -41,6 +41,16 @@ _EXAMPLE = """
                     })
                     return config
             """
+
+
+class SerializableDict:
+    """Keras's serialization_lib.SerializableDict: the kept arguments (`config`), held in an object of its own, which
+    TF's attribute tracking does not wrap (a plain dict attribute of a layer would be a checkpoint dependency)."""
+
+    __slots__ = ("config",)
+
+    def __init__(self, **config: Any) -> None:
+        self.config = config
 
 
 def default(method: Callable[..., Any]) -> Callable[..., Any]:
@@ -72,7 +82,7 @@ def _flat(value: Any) -> list[Any]:
     return [value]
 
 
-def record(cls: type, args: tuple, kwargs: dict[str, Any]) -> tuple[dict[str, Any] | None, bool]:
+def record(cls: type, args: tuple, kwargs: dict[str, Any]) -> tuple[SerializableDict | None, bool]:
     """Operation.__new__'s auto config of `cls(*args, **kwargs)`: (the arguments kept, or None; whether
     positional-only or variadic arguments were the reason)."""
     try:
@@ -97,7 +107,7 @@ def record(cls: type, args: tuple, kwargs: dict[str, Any]) -> tuple[dict[str, An
             return None, False
     except (TypeError, RecursionError):
         return None, False
-    return kept, False
+    return SerializableDict(**kept), False
 
 
 def operation_config(obj: Any) -> dict[str, Any]:
@@ -107,7 +117,7 @@ def operation_config(obj: Any) -> dict[str, Any]:
         return config
     auto = getattr(obj, "_auto_config", None)
     if auto is not None:
-        config.update(auto)
+        config.update(auto.config)
         params = inspect.signature(obj.__init__).parameters
         has_kwargs = "kwargs" in params and params["kwargs"].kind == inspect.Parameter.VAR_KEYWORD
         if "name" not in params and not has_kwargs:
