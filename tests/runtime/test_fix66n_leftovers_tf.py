@@ -3,7 +3,9 @@
 - traced complex products with a Python operand: the Const is `mul/y` (`Mul/y` for tf.multiply), which Grappler's
   canonical order sorts before an argument, so `x * 2` runs as 2 · x (NaN parts: ops.complex); complex `x / 2` as
   ReduceDivToReciprocalMul's 0.5 · x (graph_names.name_literal, grappler `_recip_mul`);
-- complex DivNoNan's packets: the x.im product takes y's operand first (complex_div `_pdiv`);
+- complex DivNoNan's packets: the x.im product takes y's operand first (complex_div `_pdiv`); complex Add/Sub of
+  a broadcast scalar: Add the scalar's NaN in packets of 4 complex64 or 2 complex128, Sub the first operand's
+  (math `_parts_daz`);
 - full sums past the thread split: FullReducer<ThreadPoolDevice>'s blocks (sum_order `_threaded_plan`), and
   AUC(num_thresholds=10**6), whose result sums 999,999 areas;
 - oneDNN's float32 Conv3D: an in-order FMA over the taps (conv3d `_conv3d`);
@@ -85,6 +87,23 @@ def _div_no_nan(dt: str) -> Callable[[Any], Any]:
             x.real[k], x.imag[k] = np.float32(_F32[a]), np.float32(_F32[b])
             y.real[k], y.imag[k] = np.float32(_F32[c]), np.float32(_F32[d])
         return _hex(tf.math.divide_no_nan(tf.constant(x), tf.constant(y)))
+    return case
+
+
+def _scalar_add_sub(dt: str) -> Callable[[Any], Any]:
+    """Complex Add/Sub of a tensor and a broadcast 0-d tensor, both NaN in both parts: Add takes the scalar's NaN in
+    packets of 4 complex64 or 2 complex128 and the tensor's in the tail; Sub the first operand's everywhere."""
+    def case(tf: Any) -> Any:
+        parts = [np.float32(v) for v in _F32[6:8]] + [np.array([0x7fc0abcd, 0x7fc00ef0], np.uint32).view(np.float32)]
+        s = np.empty((), dt)
+        s.real, s.imag = parts[2][0], parts[2][1]
+        out = {}
+        for n in (1, 2, 3, 5, 9):
+            v = np.empty(n, dt)
+            v.real, v.imag = parts[0], parts[1]
+            x, st = tf.constant(v), tf.constant(s)
+            out[n] = [_hex(x + st), _hex(st + x), _hex(x - st), _hex(st - x), _hex(tf.add(x, st))]
+        return out
     return case
 
 
@@ -250,6 +269,7 @@ def _cases() -> dict[str, Callable[[Any], Any]]:
     for dt in ("complex64", "complex128"):
         out[f"names/products {dt}"] = _products(dt)
         out[f"packets/div_no_nan {dt}"] = _div_no_nan(dt)
+        out[f"packets/scalar add sub {dt}"] = _scalar_add_sub(dt)
     for dt in ("float32", "float64", "complex64", "complex128"):
         out[f"sums/threads {dt}"] = _sums(dt)
     out["sums/auc 10**6"] = _auc
@@ -275,7 +295,7 @@ def test_traced_complex_products_sort_a_python_operand_by_its_const_name(tf_resu
 
 
 @pytest.mark.clause("ops.complex")
-def test_complex_div_no_nan_packets_as_tf(tf_results: dict[int, Any]) -> None:
+def test_complex_div_no_nan_and_scalar_add_sub_packets_as_tf(tf_results: dict[int, Any]) -> None:
     TABLE.check(tf_results, lambda lab: lab.startswith("packets/"))
 
 
