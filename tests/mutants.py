@@ -15199,7 +15199,7 @@ TRAINING_FIX65C: list[Mutant] = [
        "subtle: the complex Prod reducer's block products take the accumulator as pmul's first operand (TF 2.21: "
        "the block's packet first, its NaN kept)"),
     _t("complex-add-part-nans-numpy", "formula", "simdist/runtime/ops/math.py",
-       "        part = _eigen_nan_choice(fn)   # (each part's NaN of two as a real add's: x86's first operand, fix65c)\n",
+       "        part = _eigen_nan_choice(fn, _COMPLEX_PACKET[x.dtype.name], fn is np.subtract)\n",
        "        part = fn\n",
        "subtle: complex Add/Sub's parts take NumPy's NaN of two (TF 2.21: the first operand's, in the tail too)"),
 ]

@@ -122,7 +122,7 @@ def _div_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     if folding and x.dtype.is_complex and y.dtype == x.dtype and _const_value(rec, y) is not None:
         # (ReduceDivToReciprocalMul takes complex T too: `x / tf.constant(0.25 - 3j)` made in the
         # function is x * (1 / c), another last bit; fz25b, seed 1420262502 #12)
-        return dispatch.execute(math.MUL, (x, dispatch.execute(unary.RECIPROCAL, (y,))))
+        return _recip_mul(x, dispatch.execute(unary.RECIPROCAL, (y,)))
     if folding and x.dtype.is_complex and y.dtype == x.dtype and _ones(_const_value(rec, x)) and \
             y.shape.as_list() == list(np.broadcast_shapes(tuple(x.shape.as_list()), tuple(y.shape.as_list()))):
         # (ones / y is Reciprocal(y) for complex T too, which RemoveInvolution then pairs: inside tf.function
@@ -139,6 +139,19 @@ def _div_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
             tuple(x.shape.as_list()), tuple(y.shape.as_list()))):
         return dispatch.execute(unary.RECIPROCAL, (y,))   # ones / y (SimplifyArithmeticOperations)
     return None   # (y = Sqrt(z): `_sqrt_div`, on the finished graph)
+
+
+def _recip_mul(x: Tensor, r: Tensor) -> Tensor:
+    """The Mul ReduceDivToReciprocalMul leaves of complex x and the folded reciprocal r: its node is named
+    `ConstantFolding/<div>_recip`, and the second iteration's canonical order (`_sorted_operands`) puts it before
+    every input whose name sorts after that (an argument's, lowercase), so inside tf.function complex `x / 2` is
+    0.5 · x: (NaN_a + NaN_b j) / 2 keeps NaN_a + NaN_b j where x · 0.5 gives NaN_a + NaN_a j (observed on TF 2.21,
+    /work/wt/fix66n_logs/p_mul3.py). x first where its name sorts before, or is unknown."""
+    from simdist.runtime import symbolic
+    from simdist.runtime.ops import dispatch, math
+    nx = symbolic.optimized_name(x)
+    first = nx is not None and nx > "ConstantFolding/~" and _on("arithmetic_optimization")
+    return dispatch.execute(math.MUL, (r, x) if first else (x, r))   # type: ignore[no-any-return]
 
 
 def _sqrt_div(view: Any, i: int) -> Tensor | None:
