@@ -461,6 +461,19 @@ class Function:
             self._npos = n
         return n
 
+    def _canonical(self, args: tuple, kwargs: dict) -> tuple[tuple, dict] | None:
+        """A call's arguments in the canonical form TF keys a call by: f(x, k=1) as f(x, 1), defaults filled in;
+        None when they do not bind."""
+        npos = self._positional()
+        if npos >= 0 and (kwargs or len(args) < npos):
+            try:
+                bound = self._pysig.bind(*args, **kwargs)
+            except TypeError:
+                return None
+            bound.apply_defaults()
+            return bound.args, bound.kwargs
+        return args, kwargs
+
     def _traced_call(self, args: tuple, kwargs: dict) -> Any:
         """The call's result from its recorded graph (recording it on the signature's first
         call), or _EAGER when it must run as plain Python (see the module's docstring)."""
@@ -468,15 +481,10 @@ class Function:
         mode = _trace_mode()
         if mode is None:
             return _EAGER
-        npos = self._positional()
-        if npos >= 0 and (kwargs or len(args) < npos):
-            # TF keys a call by its canonical form: f(x, k=1) as f(x, 1), defaults filled in
-            try:
-                bound = self._pysig.bind(*args, **kwargs)
-            except TypeError:
-                return _EAGER      # (the eager call raises Python's error)
-            bound.apply_defaults()
-            args, kwargs = bound.args, bound.kwargs
+        canonical = self._canonical(args, kwargs)
+        if canonical is None:
+            return _EAGER      # (the eager call raises Python's error)
+        args, kwargs = canonical
         found = g.signature(args, kwargs)
         if found is None:
             # (a Python object among the arguments: TF traces such a call as any other, so its Python runs under a
@@ -708,9 +716,14 @@ class Function:
             raise TypeError(self._trace_refusal)
         creating = self.__dict__.get("_first_created")
         made = _creation.created()
+        # (TF's trace here serves the calls it covers: the dry run on placeholders recorded, for the calls of its
+        # shapes to replay, when the recorder may record here: `_keep_placeholder_recording`)
+        recorded: list | None = [] if _graph_mod().enabled and _trace_mode() is _PLAIN and \
+            not self._options.get("jit_compile") else None
+        context_key = _context_key() if recorded is not None else None
         with symbolic.strictness(self._strict()), (_creation.refused() if creating else contextlib.nullcontext()):
             try:
-                out = _concrete.trace(self, args, kwargs)
+                out = _concrete.trace(self, args, kwargs, record=recorded)
             except Exception as e:
                 staged = _autograph_errors.staged(e, self.python_function, not self._strict())
                 if staged is None:
@@ -731,7 +744,45 @@ class Function:
         self._count_trace(args, kwargs)
         if self.__dict__.get("_first_created") and creating is None:
             self._count_trace(args, kwargs, _NO_CREATION_TRACE)
+        if recorded:
+            self._keep_placeholder_recording(recorded[-1][0], context_key, recorded[-1][1])
         return out
+
+    def _placeholder_recording(self, args: tuple, kwargs: dict, into: list) -> Any:
+        """The Python of get_concrete_function's first dry run (tf/_concrete.py `trace`) on placeholder tensors,
+        recorded as a call of those tensors records (`_traced_call`): `into` receives (its signature, the
+        recording); its raw result."""
+        g = _graph_mod()
+        canonical = self._canonical(args, kwargs)
+        found = None if canonical is None else g.signature(*canonical)
+        if found is None:
+            return self._traced_python()(*args, **kwargs)
+        args, kwargs = canonical
+        entry, result = g.record_call(self._traced_python(), args, kwargs, found[1], _outputs_to_tensors,
+                                      keep_subnormal=True)
+        into.append((found[0], entry))
+        return result
+
+    def _keep_placeholder_recording(self, signature: Any, context_key: Any, entry: Any) -> None:
+        """Keep get_concrete_function's recording on placeholders as the recorded call of their signature, so a call
+        of those shapes and dtypes replays it, its Python not run again: TF 2.21 traces once there and the calls the
+        trace covers run its graph (clause function.trace-once). Kept only when it computes what a recording on the
+        call's values would: a graph with an op-by-op program (no strategy.run, no simulator charge), no variable
+        write (a dry run's writes are buffered, where Grappler's finished-graph rewrites of a writing call are not
+        made: graph/rewrite.py `allowed`), no stateful op but tf.print's (random kernels are their trace's, keyed by
+        the call: `_random_trace`), no subnormal constant."""
+        g = _graph_mod()
+        if type(entry) is not g.Graph or entry.program is None or entry.daz or entry.writes or \
+                not entry.rewritable or any(st[0] == 1 and getattr(st[2], "stateful", False) and
+                                            st[2].name != "PrintV2" for st in entry.program[1]):
+            return
+        from simdist import session
+        if session._m is not self._machine:   # (a new simulated machine: as `_traced_call`)
+            self._calls.clear()
+            self.__dict__.pop("_random_traces", None)
+            self._machine = session._m
+        if len(self._calls) < _MAX_TRACES:
+            self._calls.setdefault((signature, context_key), entry)
 
     def __repr__(self) -> str:
         return f"<simdist tf.function {getattr(self.python_function, '__name__', '?')}>"
