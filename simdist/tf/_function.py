@@ -506,6 +506,11 @@ class Function:
                 out = self._polymorphic(key, serving[0], found)
                 if out is not _UNSET:
                     return out
+            if serving is not None and serving[0] in self.__dict__.get("_trace_keys", ()) and \
+                    self.__dict__.get("_arg_variables"):
+                out = self._other_variables(key, serving[0], found, args, kwargs)
+                if out is not _UNSET:
+                    return out
             if len(self._calls) >= _MAX_TRACES:
                 return _Eager(key)
             from simdist.runtime import context
@@ -525,6 +530,9 @@ class Function:
                 timing.run_flops_accum[0] = run0 + own
             if serving is not None:
                 self.__dict__.setdefault("_kinds", {})[key] = serving[0]
+                held = _argument_variables((args, kwargs))
+                if held:   # (the Variable arguments it was recorded with, for `_other_variables`)
+                    self.__dict__.setdefault("_arg_variables", {})[key] = held
             if type(entry) is g.Graph:
                 entry.run_flops = own
             elif entry.reason.startswith(_CREATES_VARIABLE) and not self.__dict__.get("_created_variables"):
@@ -585,6 +593,46 @@ class Function:
             if self._generic(k, e):
                 return _outputs_to_tensors(interpret.run(e.program, found[1]))
         return _UNSET
+
+    def _other_variables(self, key: Any, trace: Any, found: Any, args: tuple, kwargs: dict) -> Any:
+        """A call whose Variable arguments are other variables of the same specs than those of a recording of the
+        trace `trace` that serves it (no input_signature: TF 2.21's trace type of a Variable argument is its
+        VariableSpec - shape, dtype and where it aliases another argument - so a second variable of the spec runs
+        the first one's trace, its Python not again; clause function.trace-once): that recording replayed op by
+        op through dispatch (runtime/interpret.py) with each recorded argument variable's reads and writes made on
+        the call's variable in the same position; _UNSET when there is none (the Python then runs and records).
+        A recording whose program holds an argument variable anywhere but in its reads and writes, draws random
+        values or meets subnormals is not replayed so."""
+        from simdist.runtime import interpret
+        g = _graph_mod()
+        new = _argument_variables((args, kwargs))
+        if not new or any(type(v) is not _variables.ResourceVariable for v in new) or any(t._sub for t in found[1]) \
+                or any(v._sub for v in new):
+            return _UNSET
+        done = self.__dict__.setdefault("_variable_programs", {})
+        program = done.get(key)
+        if program is None:
+            held, kinds = self.__dict__.get("_arg_variables", {}), self.__dict__.get("_kinds", {})
+            for k, e in self._calls.items():
+                old = held.get(k)
+                if old is None or k[1] != key[1] or type(e) is not g.Graph or e.program is None or \
+                        kinds.get(k) != trace or not _same_but_variables(k[0], key[0]) or \
+                        not _variables_alike(old, new) or _variable_ids(k[0]) != [id(v) for v in old] or \
+                        _variable_ids(key[0]) != [id(v) for v in new]:
+                    continue
+                if _variables.subnormal_seen[0] and any(v._sub for v in e.reads) or \
+                        any(st[0] == 1 and getattr(st[2], "stateful", False) and st[2].name != "PrintV2"
+                            for st in e.program[1]):
+                    return _UNSET   # (random kernels are their trace's: `_random_trace`, as `_generic` says)
+                program = _with_variables(e.program, old, new)
+                if program is not None:
+                    break
+            if program is None:
+                return _UNSET
+            if len(done) > 64:
+                done.clear()
+            done[key] = program
+        return _outputs_to_tensors(interpret.run(program, found[1]))
 
     def _generic(self, key: Any, entry: Any) -> bool:
         """Whether recording `entry` (of signature `key`) computes the same for any concrete shape its trace
@@ -802,6 +850,102 @@ def _arguments_marked(args: tuple, kwargs: dict) -> Any:
     finally:
         composite_shapes.restore(comp)
         graph_constants.restore(undo)
+
+
+def _argument_variables(x: Any, out: list | None = None) -> list:
+    """The Variable arguments of a call, in the order graph.signature keys them (lists and tuples in order, a
+    dict's values by sorted key)."""
+    if out is None:
+        out = []
+    t = type(x)
+    if t is tuple or t is list:
+        for v in x:
+            _argument_variables(v, out)
+    elif t is dict:
+        try:
+            keys = sorted(x)
+        except TypeError:
+            keys = list(x)
+        for k in keys:
+            _argument_variables(x[k], out)
+    elif isinstance(x, _variables.Variable):
+        out.append(x)
+    return out
+
+
+def _same_but_variables(a: Any, b: Any) -> bool:
+    """Whether two call signatures (graph.signature's keys) differ at most in which variables they pass (each a
+    ("var", id) part)."""
+    if type(a) is tuple and type(b) is tuple and len(a) == 2 == len(b) and a[0] == "var" == b[0] and \
+            type(a[1]) is int and type(b[1]) is int:
+        return True
+    if type(a) is tuple and type(b) is tuple:
+        return len(a) == len(b) and all(_same_but_variables(x, y) for x, y in zip(a, b))
+    return type(a) is type(b) and a == b
+
+
+def _variable_ids(sig: Any, out: list | None = None) -> list:
+    """The ids of the variables a call signature (graph.signature's key) names, in its order."""
+    if out is None:
+        out = []
+    if type(sig) is tuple:
+        if len(sig) == 2 and sig[0] == "var" and type(sig[1]) is int:
+            out.append(sig[1])
+        else:
+            for x in sig:
+                _variable_ids(x, out)
+    return out
+
+
+def _variables_alike(old: list, new: list) -> bool:
+    """Whether two calls' Variable arguments have the same VariableSpecs, position by position: dtype, shape,
+    trainable, and the same aliasing among them (TF's alias ids)."""
+    if len(old) != len(new):
+        return False
+    for i, (u, v) in enumerate(zip(old, new)):
+        if u.dtype != v.dtype or tuple(u.shape.as_list()) != tuple(v.shape.as_list()) or u.trainable != v.trainable:
+            return False
+        if any((u is old[j]) != (v is new[j]) for j in range(i)):
+            return False
+    return True
+
+
+def _with_variables(program: tuple, old: list, new: list) -> tuple | None:
+    """`program` (runtime/interpret.py) with its reads and writes of each `old` variable made on the `new` one in
+    its position, captures of the same variable object included (TF's trace resolves a captured variable that is
+    also an argument to the argument's handle: `h(v)` returning `v + g` traced with g itself, called with another
+    variable c, gives c + c; fix66t's probe_var.py); None when an old variable appears anywhere else in it."""
+    swap = {id(u): v for u, v in zip(old, new)}
+    steps = []
+    named = _interp_kinds()
+    for st in program[1]:
+        if _holds(st[3:] if st[0] in named else st, old, 3):
+            return None
+        if st[0] in named and id(st[2]) in swap:
+            st = (st[0], st[1], swap[id(st[2])]) + tuple(st[3:])
+        steps.append(st)
+    if _holds(program[2], old, 4):
+        return None
+    return (program[0], steps, program[2])
+
+
+def _interp_kinds() -> tuple:
+    """The program steps that name a variable: reads, writes, scatters (runtime/interpret.py)."""
+    from simdist.runtime import interpret
+    return (interpret._READ, interpret._WRITE, interpret._SCATTER)
+
+
+def _holds(x: Any, targets: list, depth: int) -> bool:
+    """Whether x is one of `targets` or holds one in a tuple, list or dict up to `depth` levels."""
+    if any(x is t for t in targets):
+        return True
+    if depth <= 0:
+        return False
+    if isinstance(x, (tuple, list)):
+        return any(_holds(v, targets, depth - 1) for v in x)
+    if isinstance(x, dict):
+        return any(_holds(v, targets, depth - 1) for v in x.values())
+    return False
 
 
 def _same_but_shapes(a: Any, b: Any) -> bool:
