@@ -397,7 +397,8 @@ def _named(v: Any, name: str) -> Any:
 
 def _as_specs(v: Any) -> Any:
     """A get_concrete_function argument's specs: each TensorSpec as given (its own name), each tensor's and
-    ndarray's TensorSpec (no name), inside tuples, lists and dicts too; other values as they are."""
+    ndarray's TensorSpec (no name; a tensor's static shape, its dimensions a graph or a relaxed trace does not
+    know None: `Function._trace_arguments`), inside tuples, lists and dicts too; other values as they are."""
     import numpy as np
 
     from simdist.runtime.dtypes import as_dtype
@@ -406,7 +407,8 @@ def _as_specs(v: Any) -> Any:
         return v
     t = _as_tensor(v)
     if t is not None:
-        return TensorSpec(t.shape, t.dtype)
+        from simdist.runtime.ops import static_shapes
+        return TensorSpec(static_shapes.static_shape(t), t.dtype)
     if isinstance(v, np.ndarray):
         return TensorSpec(v.shape, as_dtype(v.dtype))
     if type(v) is dict:

@@ -754,6 +754,9 @@ class Function:
         state.pop("_serving", None)
         state.pop("_kinds", None)
         state.pop("_generic_keys", None)
+        state.pop("_concretes", None)
+        state.pop("_variable_programs", None)
+        state.pop("_arg_variables", None)
         return state
 
     def get_concrete_function(self, *args: Any, **kwargs: Any) -> Any:
@@ -762,6 +765,12 @@ class Function:
         from simdist.tf import _concrete
         if self.__dict__.get("_trace_refusal"):   # (every trace's TypeError: tf/_signature.py trace_refusal)
             raise TypeError(self._trace_refusal)
+        # (a trace an earlier get_concrete_function made serves this one: TF's function cache returns that concrete
+        # function, its Python not run again; clause function.trace-once)
+        trace_key = self._concrete_key(args, kwargs)
+        made_before = self.__dict__.get("_concretes", {}).get(trace_key) if trace_key is not None else None
+        if made_before is not None:
+            return made_before
         creating = self.__dict__.get("_first_created")
         made = _creation.created()
         # (TF's trace here serves the calls it covers: the dry run on placeholders recorded, for the calls of its
@@ -769,9 +778,12 @@ class Function:
         recorded: list | None = [] if _graph_mod().enabled and _trace_mode() is _PLAIN and \
             not self._options.get("jit_compile") else None
         context_key = _context_key() if recorded is not None else None
+        traced_args, traced_kwargs = self._trace_arguments(args, kwargs)
+        if traced_args is not args or traced_kwargs is not kwargs:
+            recorded = None   # (a relaxed trace: its placeholders are not the call's shapes)
         with symbolic.strictness(self._strict()), (_creation.refused() if creating else contextlib.nullcontext()):
             try:
-                out = _concrete.trace(self, args, kwargs, record=recorded)
+                out = _concrete.trace(self, traced_args, traced_kwargs, record=recorded)
             except Exception as e:
                 staged = _autograph_errors.staged(e, self.python_function, not self._strict())
                 if staged is None:
@@ -782,7 +794,7 @@ class Function:
                 if self._first_created:   # (TF's second trace, creation refused: runtime/variable_creation.py)
                     try:
                         with _creation.refused():
-                            _concrete.trace(self, args, kwargs)
+                            _concrete.trace(self, traced_args, traced_kwargs)
                     except ValueError as e:
                         if str(e) == _creation.SINGLETON_ERROR:
                             self._count_trace(args, kwargs)
@@ -794,7 +806,47 @@ class Function:
             self._count_trace(args, kwargs, _NO_CREATION_TRACE)
         if recorded:
             self._keep_placeholder_recording(recorded[-1][0], context_key, recorded[-1][1])
+        if trace_key is not None:
+            kept = self.__dict__.setdefault("_concretes", {})
+            if len(kept) < _MAX_TRACES:
+                kept[trace_key] = out
         return out
+
+    def _concrete_key(self, args: tuple, kwargs: dict) -> Any:
+        """The trace a get_concrete_function call gets from TF's function cache (`_dispatched`; an input_signature's
+        one trace when no argument is given), for the concrete functions made so far; None when it is not known
+        here (the call binds, relaxes or raises as a trace does)."""
+        from simdist.tf import _tracing_count
+        if self.input_signature is not None:
+            return ("signature",) if not args and not kwargs else None
+        try:
+            kind = _tracing_count.call_key(self.python_function, None, args, kwargs)
+            hash(kind)
+            if kind not in self.__dict__.get("_trace_keys", ()) and not self.__dict__.get("_concretes"):
+                return kind
+            return self._dispatched(kind)
+        except (TypeError, IndexError):
+            return None
+
+    def _trace_arguments(self, args: tuple, kwargs: dict) -> tuple[tuple, dict]:
+        """get_concrete_function's arguments as the trace TF's function cache gives the call sees them: without an
+        input_signature the call is dispatched as a call is (an existing trace that covers it, or a new one relaxed
+        against the others with reduce_retracing: `_dispatched`), and that trace's unknown dimensions are unknown
+        to the concrete function (its structured_input_signature's TensorSpec([None]) after calls of [1], [2] and
+        [3]: tsweep65's t-nest-jit `relaxed concrete`; clause function.trace-once); the arguments as given
+        otherwise."""
+        if self.input_signature is not None:
+            return args, kwargs
+        from simdist.tf import _tracing_count
+        try:
+            kind = _tracing_count.call_key(self.python_function, None, args, kwargs)
+            hash(kind)
+            trace = self._dispatched(kind)
+        except (TypeError, IndexError):   # (an unhashable key; the relaxation's own IndexError is the call's)
+            return args, kwargs
+        if trace == kind:
+            return args, kwargs
+        return _tracing_count.relaxed_arguments(self.python_function, args, kwargs, kind, trace)
 
     def _placeholder_recording(self, args: tuple, kwargs: dict, into: list) -> Any:
         """The Python of get_concrete_function's first dry run (tf/_concrete.py `trace`) on placeholder tensors,
