@@ -116,8 +116,35 @@ class Function:
     def _call_once(self, args: tuple, kwargs: dict) -> Any:
         if self._options.get("jit_compile"):   # (XLA's kernel rules, for the call and its ops' gradients)
             with _context.in_xla_call():
-                return self._invoke(args, kwargs)
+                return self._xla_call(args, kwargs)
         return self._invoke(args, kwargs)
+
+    def _xla_call(self, args: tuple, kwargs: dict) -> Any:
+        """A jit_compile=True call: XLA has no string type, so a graph whose arguments (_Arg) or results (_Retval)
+        hold a string tensor fails its compilation after the trace, before anything runs: InvalidArgumentError
+        "Detected unsupported operations ... on XLA_CPU_JIT: _Arg" (or _Retval), the trace counted, its variable
+        writes never made; a later call of that trace raises again without tracing (TF 2.21 observed, fix66t's
+        probe_jit.py; the ops inside are runtime/ops/xla_unsupported.py's; clause function.xla-unsupported-ops)."""
+        from simdist.runtime.ops import xla_unsupported
+        from simdist.tf import _tracing_count
+        refused = self.__dict__.get("_xla_refused")
+        try:
+            key: Any = _tracing_count.call_key(self.python_function, self.input_signature, args, kwargs)
+            hash(key)
+        except TypeError:
+            key = None
+        if refused and key in refused:
+            raise xla_unsupported.unsupported(refused[key])
+        with _variables.trace_writes() as journal:
+            out = self._invoke(args, kwargs)
+            boundary = "_Arg" if _holds_string((args, kwargs)) else "_Retval" if _holds_string(out) else None
+            if boundary is not None:
+                _variables.undo_trace_writes(journal)
+        if boundary is None:
+            return out
+        if key is not None:
+            self.__dict__.setdefault("_xla_refused", {})[key] = boundary
+        raise xla_unsupported.unsupported(boundary)
 
     def _invoke(self, args: tuple, kwargs: dict) -> Any:
         """A call as a traced function (whatever run_functions_eagerly says)."""
@@ -902,6 +929,19 @@ def _arguments_marked(args: tuple, kwargs: dict) -> Any:
     finally:
         composite_shapes.restore(comp)
         graph_constants.restore(undo)
+
+
+def _holds_string(x: Any) -> bool:
+    """Whether a call's arguments or results hold a string tensor (in lists, tuples, dicts)."""
+    from simdist.runtime import dtypes
+    from simdist.runtime.tensor import Tensor
+    if isinstance(x, Tensor):
+        return x.dtype == dtypes.string
+    if isinstance(x, (list, tuple)):
+        return any(_holds_string(v) for v in x)
+    if isinstance(x, dict):
+        return any(_holds_string(v) for v in x.values())
+    return False
 
 
 def _argument_variables(x: Any, out: list | None = None) -> list:
