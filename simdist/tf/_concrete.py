@@ -783,9 +783,7 @@ def _describe(out: Any) -> Any:
         t = _as_tensor(x)
         if t is None or not isinstance(t, Tensor):
             return x
-        flags = static_shapes.unknown(t) or (False,) * t.ndim
-        shape = None if static_shapes.rank_unknown(t) else \
-            [None if u else d for d, u in zip(t.shape.as_list(), flags)]
+        shape = static_shapes.known_shape(t)
         name = "Identity:0" if count[0] == 0 else f"Identity_{count[0]}:0"
         count[0] += 1
         return GraphTensor(name, TensorShape(shape), t.dtype)

@@ -89,7 +89,7 @@ def traced_while(cond: Callable[..., Any], body: Callable[..., Any], loop_vars: 
 
     def run_body(flat: list) -> list:
         out = body(*nest.pack_sequence_as(structure, flat))
-        return _checked(out, structure, flat0, invariants)
+        return _checked(out, structure, flat0, invariants, flat)
 
     from simdist.runtime import context
     if context.in_placeholder_run():
@@ -163,6 +163,15 @@ def _as_invariants(result: Any, invariants: list[TensorShape]) -> Any:
         if not isinstance(t, Tensor) or _is_ta(t):
             out.append(t)
             continue
+        if inv.rank is not None and not _shape_ok(tuple(t.shape), inv):
+            # (a value the invariant does not allow, its loop variable having entered so: the While op's output
+            # has the invariant as its static shape all the same)
+            u = identity(t)
+            if any(d is None for d in inv.as_list()) and len(inv.as_list()) == t.ndim:
+                static_shapes.mark(u, np.asarray([d is None for d in inv.as_list()], bool))
+            out.append(static_shapes.contradict(u, inv))
+            changed = True
+            continue
         if inv.rank is None:
             if static_shapes.rank_unknown(t):
                 out.append(t)
@@ -187,10 +196,15 @@ def _read(t: Tensor) -> np.ndarray:
     return dispatch.static_value(t)
 
 
-def _checked(out: Any, structure: Any, flat0: list[Tensor], invariants: list[TensorShape]) -> list[Tensor]:
+def _checked(out: Any, structure: Any, flat0: list[Tensor], invariants: list[TensorShape],
+             entered: list | None = None) -> list[Tensor]:
     """The body's result as flat tensors, checked as while_v2 checks the body's graph: nested
     structure (a non-nested result is a list of one; lists and tuples alike), then each output's
-    shape against its invariant, then its dtype against the loop variable's."""
+    shape against its invariant, then its dtype against the loop variable's. while_v2 traces the body
+    on placeholders of the invariants' shapes and never checks the loop variables against them: a
+    variable whose value entering this iteration (`entered`) the invariant does not allow, whose body
+    output TF's check sees only for the invariant's shape, is not checked here (tsweep65's
+    while_bad_invariant: `[reshape(x, [1])]` under `TensorShape([2])` runs)."""
     if not nest.is_nested(out):
         out = [out]
     nest.assert_same_structure(out, structure, check_types=False)
@@ -199,6 +213,9 @@ def _checked(out: Any, structure: Any, flat0: list[Tensor], invariants: list[Ten
             else convert_to_tensor(v) for v in nest.flatten(out)]
     for i, (t, inv) in enumerate(zip(flat, invariants)):
         if _is_ta(t) or _is_ta(flat0[i]):
+            continue
+        if entered is not None and i < len(entered) and isinstance(entered[i], Tensor) and \
+                not _shape_ok(tuple(entered[i].shape), inv):
             continue
         if not _shape_ok(tuple(t.shape), inv):
             raise _fail(ValueError, f"Input tensor `loop_vars[{i}]` enters the loop with shape {inv}, but has shape "
