@@ -91,6 +91,7 @@ def traced_while(cond: Callable[..., Any], body: Callable[..., Any], loop_vars: 
         out = body(*nest.pack_sequence_as(structure, flat))
         return _checked(out, structure, flat0, invariants, flat)
 
+    _trace_on_invariants(flat0, invariants, run_body)
     from simdist.runtime import context
     if context.in_placeholder_run():
         # (a dry run on placeholder values, get_concrete_function of an input_signature: TF traces cond and
@@ -147,6 +148,24 @@ def traced_while(cond: Callable[..., Any], body: Callable[..., Any], loop_vars: 
                 sources.append(t)
         result = branches.zeros_for(result, sources)
     return _as_invariants(result, invariants)
+
+
+def _trace_on_invariants(flat0: list, invariants: list[TensorShape], run_body: Callable[[list], list]) -> None:
+    """while_v2 traces the body on placeholders of the shape invariants, not on the loop variables: when a loop
+    variable enters against its invariant (its value's shape not allowed: a [1] value under TensorShape([2])), the
+    body's checks (`_checked`: its output's shape against the invariant) are those of a body run on a stand-in of
+    the invariant's shape (zeros, an unknown dimension 1), run untaken (writes dropped, nothing charged) before the
+    loop: `tf.concat([v, v], 0)` under [2] is the trace's ValueError even though the [1] value would fit once."""
+    bad = [i for i, (t, inv) in enumerate(zip(flat0, invariants)) if isinstance(t, Tensor) and not _is_ta(t)
+           and inv.rank is not None and not _shape_ok(tuple(t.shape), inv)]
+    if not bad:
+        return
+    from simdist.runtime.ops.branches import untaken
+    stand = list(flat0)
+    for i in bad:
+        dims = [1 if d is None else d for d in invariants[i].as_list()]
+        stand[i] = convert_to_tensor(np.zeros(dims, flat0[i].dtype.as_numpy_dtype))
+    untaken(lambda: run_body(stand))
 
 
 def _as_invariants(result: Any, invariants: list[TensorShape]) -> Any:
