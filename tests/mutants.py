@@ -4962,7 +4962,7 @@ TRAINING_BATCH27: list[Mutant] = [
        "    if isinstance(out, Variable):\n        return out\n",
        "a tf.function returning a variable returns the variable itself (which later assigns change), not its value"),
     _t("tracing-count-variables-by-identity", "state", "simdist/tf/_tracing_count.py",
-       "        return (\"variable\", x.dtype.name, _declared(x.shape), bool(getattr(x, \"trainable\", True)))\n",
+       "        return (\"variable\", x.dtype.name, _declared(x.shape), bool(getattr(x, \"trainable\", True)), alias)\n",
        "        return (\"variable\", id(x))\n",
        "experimental_get_tracing_count counts a trace per variable object (TF: variables of one dtype and shape "
        "share a trace)"),
@@ -15214,8 +15214,9 @@ TRAINING_FIX65T: list[Mutant] = [
        "subtle: reduce_retracing takes a trace with fewer parameters than the call as unrelated, so `f(t, t)` after "
        "`f(t)` of `f(x, *args)` traces (TF 2.21: most_specific_common_subtype's IndexError escapes the call)"),
     _t("call-key-keywords-all-sorted", "order", "simdist/tf/_tracing_count.py",
-       "            tuple((k, _key(kw[k])) for k in kw if k not in extra) + tuple((k, _key(kw[k])) for k in sorted(extra)))\n",
-       "            tuple((k, _key(kw[k])) for k in sorted(kw)))\n",
+       "            tuple((k, _key(kw[k], al)) for k in kw if k not in extra) + tuple((k, _key(kw[k], al))\n"
+       "                                                                              for k in sorted(extra)))\n",
+       "            tuple((k, _key(kw[k], al)) for k in sorted(kw)))\n",
        "subtle: a call's keyword parameters laid out all sorted by name (TF 2.21: keyword-only ones in the signature's "
        "order, then the **kwargs items sorted), so reduce_retracing's walk meets another parameter first"),
     _t("signature-variable-passed-through", "state", "simdist/tf/_signature.py",
@@ -15369,3 +15370,46 @@ TRAINING_USWEEP66: list[Mutant] = [
 ]
 TRAINING += TRAINING_USWEEP66
 CATALOGUE += TRAINING_USWEEP66
+# Sixty-sixth session, fix66t: one trace per signature (tf/_function.py: get_concrete_function's recording on
+# placeholders, a Variable argument's replay, the concrete-function cache, XLA's string boundary; tf/_concrete.py;
+# tf/_tracing_count.py's alias ids; runtime/ops/loops.py's shape invariants).
+TRAINING_FIX66T: list[Mutant] = [
+    _t("placeholder-recording-not-kept", "state", "simdist/tf/_function.py",
+       "        if len(self._calls) < _MAX_TRACES:\n            self._calls.setdefault((signature, context_key), entry)\n",
+       "        pass\n",
+       "mainstream: get_concrete_function's trace is not kept for the calls it covers, so the first call after it runs "
+       "the Python again (TF 2.21: the concrete function's trace serves them; side effects happen once)"),
+    _t("placeholder-recording-kept-after-placeholder-path", "boundary", "simdist/tf/_concrete.py",
+       "            if first_run and context.placeholder_answers() == answers and not symbolic._dry_truths[0] and "
+       "recording:\n",
+       "            if first_run and recording:\n",
+       "subtle: a dry run that took a placeholder path (a loop run once on zeros, a skipped assertion) is kept as the "
+       "recording the calls replay, so a traced loop's trip count is the placeholder's"),
+    _t("variable-argument-replay-reads-recorded-variable", "state", "simdist/tf/_function.py",
+       "        if st[0] in named and id(st[2]) in swap:\n",
+       "        if False:\n",
+       "mainstream: a call with another Variable of the same spec replays the first call's recording on the first "
+       "call's variable (its reads and writes not moved to the call's variable)"),
+    _t("variable-alias-id-dropped", "state", "simdist/tf/_tracing_count.py",
+       "        alias = None if al is None else al.setdefault(id(x), len(al))\n",
+       "        alias = None\n",
+       "subtle: a Variable's trace key without its alias id, so f(d, d) shares f(a, b)'s trace (TF 2.21's VariableSpec "
+       "alias ids make it a new trace)"),
+    _t("concrete-function-cache-ignored", "state", "simdist/tf/_function.py",
+       "        if made_before is not None:\n            return made_before\n",
+       "        pass\n",
+       "mainstream: a second get_concrete_function of a covered signature traces again (the Python runs again); TF "
+       "2.21's function cache returns the concrete function made"),
+    _t("xla-string-boundary-unchecked", "missing-error", "simdist/tf/_function.py",
+       "            boundary = \"_Arg\" if _holds_string((args, kwargs)) else \"_Retval\" if _holds_string(out) else None\n",
+       "            boundary = None\n",
+       "mainstream: a jit_compile=True function returning or taking a string tensor runs (TF 2.21: XLA's compile "
+       "error for the _Arg/_Retval, nothing run)"),
+    _t("while-invariant-static-from-value", "formula", "simdist/runtime/ops/loops.py",
+       "            out.append(static_shapes.contradict(u, inv))\n",
+       "            out.append(u)\n",
+       "subtle: a while_loop output whose loop variable entered against its shape invariant keeps its value's static "
+       "shape (TF 2.21's While output has the invariant's)"),
+]
+TRAINING += TRAINING_FIX66T
+CATALOGUE += TRAINING_FIX66T

@@ -227,8 +227,22 @@ class placeholder_run:
 
 
 def in_placeholder_run() -> bool:
-    """Whether a dry run on placeholder values is running (`placeholder_run`)."""
-    return _placeholder_depth[0] > 0
+    """Whether a dry run on placeholder values is running (`placeholder_run`). Each yes is counted
+    (`placeholder_answers`): code asks only where a dry run behaves otherwise than a call on values."""
+    if _placeholder_depth[0] > 0:
+        _placeholder_answers[0] += 1
+        return True
+    return False
+
+
+# how many times `in_placeholder_run` said yes: a dry run whose count did not move ran every op as a call on values
+# would, so its recording may serve the calls (tf/_concrete.py `trace`, clause function.trace-once)
+_placeholder_answers = [0]
+
+
+def placeholder_answers() -> int:
+    """How many times so far a dry run's code took its placeholder path (`in_placeholder_run` said yes)."""
+    return _placeholder_answers[0]
 
 
 _data_function_depth = 0

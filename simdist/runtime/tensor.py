@@ -42,6 +42,9 @@ _current = execution._current
 # know it, and whether it does not know the rank): the marks of runtime/ops/static_shapes.py, kept
 # here so that `shape` can answer user code as TF's graph tensors do (clause function.symbolic-tensors)
 STATIC_UNKNOWN: dict[int, tuple[Any, tuple[bool, ...], bool]] = {}
+# id -> (weakref, TensorShape): a graph tensor whose static shape its value contradicts (runtime/ops/static_shapes.py
+# `contradict`); each also has a STATIC_UNKNOWN entry, so that `shape` asks `_graph_shape`
+STATIC_OVERRIDE: dict[int, tuple[Any, Any]] = {}
 
 
 def _graph_shape(t: Any, concrete: tuple) -> TensorShape:
@@ -55,6 +58,9 @@ def _graph_shape(t: Any, concrete: tuple) -> TensorShape:
     name = sys._getframe(2).f_globals.get("__name__", "")
     if name.startswith("simdist.") and not name.startswith("simdist.conformance.suite"):
         return TensorShape._of_array(concrete)
+    over = STATIC_OVERRIDE.get(id(t)) if STATIC_OVERRIDE else None
+    if over is not None and over[0]() is t:   # (a static shape the value contradicts: static_shapes.contradict)
+        return over[1]
     if entry[2]:
         return TensorShape(None)
     return TensorShape([None if u else d for d, u in zip(concrete, entry[1])])

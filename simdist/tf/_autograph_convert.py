@@ -120,6 +120,15 @@ def _convert_code(fn: types.FunctionType) -> Any:
     inner = next(c for c in fcode.co_consts if isinstance(c, types.CodeType) and c.co_name == code.co_name)
     if any(n not in code.co_freevars and n != _AG for n in inner.co_freevars):
         return None
+    if _header_unbound(fn, fdef):
+        # (TF's transpiler runs the converted `def` inside its factory, whose scope holds the function's free
+        # variables, the module's globals and the builtins only: an annotation (evaluated unless the module has
+        # `from __future__ import annotations`) naming another variable of the enclosing function, `def mi(x: T)`
+        # with T unused in the body, is the factory's NameError, and AutoGraph runs the function
+        # unconverted, its graph tensors' truth refused there; fix65a's probe12.py, fix66t)
+        from simdist.runtime import symbolic
+        symbolic.not_converted(code)
+        return None
     if any(n not in inner.co_freevars for n in code.co_freevars):
         # (TF's transpiler instantiates the converted code with the source's closure by the names the converted
         # code still reads: a closure variable only a removed directive read, `tf` of an inner function's
@@ -129,6 +138,29 @@ def _convert_code(fn: types.FunctionType) -> Any:
         symbolic.not_converted(code)
         return None
     return inner
+
+
+def _header_unbound(fn: types.FunctionType, fdef: ast.FunctionDef) -> bool:
+    """Whether evaluating `fdef`'s annotations (unless the module defers them) in TF's factory scope - `fn`'s free
+    variables, its globals, the builtins - meets a name none of them binds (defaults are not evaluated there: a
+    default naming a variable of the enclosing function converts; probe12f.py)."""
+    import __future__
+    a = fdef.args
+    exprs: list[ast.expr] = []
+    if not fn.__code__.co_flags & __future__.annotations.compiler_flag:
+        params = a.posonlyargs + a.args + a.kwonlyargs + [p for p in (a.vararg, a.kwarg) if p is not None]
+        exprs += [p.annotation for p in params if p.annotation is not None]
+        if fdef.returns is not None:
+            exprs.append(fdef.returns)
+    bound = set(fn.__code__.co_freevars) | set(fn.__globals__) | _BUILTIN_NAMES
+    for e in exprs:
+        nodes = list(ast.walk(e))
+        if any(isinstance(n, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.NamedExpr))
+               for n in nodes):
+            continue   # (names it binds itself: not asked)
+        if any(isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id not in bound for n in nodes):
+            return True
+    return False
 
 
 def _ag(attr: str) -> ast.expr:

@@ -397,7 +397,8 @@ def _named(v: Any, name: str) -> Any:
 
 def _as_specs(v: Any) -> Any:
     """A get_concrete_function argument's specs: each TensorSpec as given (its own name), each tensor's and
-    ndarray's TensorSpec (no name), inside tuples, lists and dicts too; other values as they are."""
+    ndarray's TensorSpec (no name; a tensor's static shape, its dimensions a graph or a relaxed trace does not
+    know None: `Function._trace_arguments`), inside tuples, lists and dicts too; other values as they are."""
     import numpy as np
 
     from simdist.runtime.dtypes import as_dtype
@@ -406,7 +407,8 @@ def _as_specs(v: Any) -> Any:
         return v
     t = _as_tensor(v)
     if t is not None:
-        return TensorSpec(t.shape, t.dtype)
+        from simdist.runtime.ops import static_shapes
+        return TensorSpec(static_shapes.static_shape(t), t.dtype)
     if isinstance(v, np.ndarray):
         return TensorSpec(v.shape, as_dtype(v.dtype))
     if type(v) is dict:
@@ -594,11 +596,15 @@ def specs_of(function: Any, args: tuple, kwargs: dict) -> tuple[list[str], dict[
     return names, bound, frozenset(kwonly), variable_specs(names, values), own, posonly
 
 
-def trace(function: Any, args: tuple, kwargs: dict, variables: dict | None = None) -> ConcreteFunction:
+def trace(function: Any, args: tuple, kwargs: dict, variables: dict | None = None,
+          record: list | None = None) -> ConcreteFunction:
     """get_concrete_function: the dry runs of the module's docstring, a ConcreteFunction or the
     trace-time error. `variables`: parameters bound to these Variables instead of placeholders
-    (a call's own variables, `build_error`)."""
-    from simdist.runtime import errors, symbolic
+    (a call's own variables, `build_error`). `record`: a list that receives (signature, recording)
+    when the first dry run, on placeholders of fully known shapes, was recorded and ran as a call on
+    values would (`_recorded_cleanly`): TF's one trace, which the calls of those shapes then replay
+    without running the Python again (clause function.trace-once)."""
+    from simdist.runtime import context, errors, symbolic
     from simdist.runtime.ops import dispatch, trace_errors
     params, bound, kwonly, shown, own, posonly = specs_of(function, args, kwargs)
 
@@ -607,11 +613,20 @@ def trace(function: Any, args: tuple, kwargs: dict, variables: dict | None = Non
                                         **{p: v for p, v in zip(params, flat) if p in kwonly})
     if variables:
         bound = {**bound, **{p: v for p, v in variables.items() if p in bound}}
+    recording: list = []
+    if record is not None and not variables and all(s.shape.is_fully_defined() for p in params
+                                                    for s in _leaves(bound[p])):
+        def recorded_python(*flat: Any) -> Any:   # (the first dry run: recorded as a call of these tensors)
+            return function._placeholder_recording(tuple(v for p, v in zip(params, flat) if p not in kwonly),
+                                                   {p: v for p, v in zip(params, flat) if p in kwonly}, recording)
+    else:
+        recorded_python = None
     first: BaseException | None = None
     outputs: Any = None     # (None: every dry run met a kernel's error, which hides the outputs' shapes)
     standin_outputs: Any = None   # (the first run completed on stand-ins: their shapes are the shape functions')
     built = False
     tried = set()
+    tried_runs: list = []
     fills = _FILLS if any(s.dtype.is_integer for p in params for s in _leaves(bound[p])) else (0,)
     flat_params = [p for p in params if p not in kwonly] + sorted(p for p in params if p in kwonly)
     names = _input_names(flat_params, bound, own)
@@ -638,9 +653,12 @@ def trace(function: Any, args: tuple, kwargs: dict, variables: dict | None = Non
             # `tf.transpose` perm or a `tf.image.resize` size of an int placeholder), which TF's symbolic
             # trace never meets, tells nothing of the graph: the same shapes with other values may build)
             standins = dispatch.STANDINS[0]
+            answers = context.placeholder_answers()
+            first_run = recorded_python is not None and not tried_runs
+            tried_runs.append(1)
             try:
                 try:
-                    out = dry_run(run_python, placeholders(size, rank, fill))
+                    out = dry_run(recorded_python if first_run else run_python, placeholders(size, rank, fill))
                 except symbolic.EndlessDryRun:
                     if fill:
                         raise
@@ -677,6 +695,8 @@ def trace(function: Any, args: tuple, kwargs: dict, variables: dict | None = Non
                 continue
             outputs = _describe(out)
             built = True
+            if first_run and context.placeholder_answers() == answers and not symbolic._dry_truths[0] and recording:
+                record.append(recording[-1])
             break
         if built:
             break
@@ -763,9 +783,7 @@ def _describe(out: Any) -> Any:
         t = _as_tensor(x)
         if t is None or not isinstance(t, Tensor):
             return x
-        flags = static_shapes.unknown(t) or (False,) * t.ndim
-        shape = None if static_shapes.rank_unknown(t) else \
-            [None if u else d for d, u in zip(t.shape.as_list(), flags)]
+        shape = static_shapes.known_shape(t)
         name = "Identity:0" if count[0] == 0 else f"Identity_{count[0]}:0"
         count[0] += 1
         return GraphTensor(name, TensorShape(shape), t.dtype)

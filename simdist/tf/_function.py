@@ -116,8 +116,35 @@ class Function:
     def _call_once(self, args: tuple, kwargs: dict) -> Any:
         if self._options.get("jit_compile"):   # (XLA's kernel rules, for the call and its ops' gradients)
             with _context.in_xla_call():
-                return self._invoke(args, kwargs)
+                return self._xla_call(args, kwargs)
         return self._invoke(args, kwargs)
+
+    def _xla_call(self, args: tuple, kwargs: dict) -> Any:
+        """A jit_compile=True call: XLA has no string type, so a graph whose arguments (_Arg) or results (_Retval)
+        hold a string tensor fails its compilation after the trace, before anything runs: InvalidArgumentError
+        "Detected unsupported operations ... on XLA_CPU_JIT: _Arg" (or _Retval), the trace counted, its variable
+        writes never made; a later call of that trace raises again without tracing (TF 2.21 observed, fix66t's
+        probe_jit.py; the ops inside are runtime/ops/xla_unsupported.py's; clause function.xla-unsupported-ops)."""
+        from simdist.runtime.ops import xla_unsupported
+        from simdist.tf import _tracing_count
+        refused = self.__dict__.get("_xla_refused")
+        try:
+            key: Any = _tracing_count.call_key(self.python_function, self.input_signature, args, kwargs)
+            hash(key)
+        except TypeError:
+            key = None
+        if refused and key in refused:
+            raise xla_unsupported.unsupported(refused[key])
+        with _variables.trace_writes() as journal:
+            out = self._invoke(args, kwargs)
+            boundary = "_Arg" if _holds_string((args, kwargs)) else "_Retval" if _holds_string(out) else None
+            if boundary is not None:
+                _variables.undo_trace_writes(journal)
+        if boundary is None:
+            return out
+        if key is not None:
+            self.__dict__.setdefault("_xla_refused", {})[key] = boundary
+        raise xla_unsupported.unsupported(boundary)
 
     def _invoke(self, args: tuple, kwargs: dict) -> Any:
         """A call as a traced function (whatever run_functions_eagerly says)."""
@@ -465,6 +492,19 @@ class Function:
             self._npos = n
         return n
 
+    def _canonical(self, args: tuple, kwargs: dict) -> tuple[tuple, dict] | None:
+        """A call's arguments in the canonical form TF keys a call by: f(x, k=1) as f(x, 1), defaults filled in;
+        None when they do not bind."""
+        npos = self._positional()
+        if npos >= 0 and (kwargs or len(args) < npos):
+            try:
+                bound = self._pysig.bind(*args, **kwargs)
+            except TypeError:
+                return None
+            bound.apply_defaults()
+            return bound.args, bound.kwargs
+        return args, kwargs
+
     def _traced_call(self, args: tuple, kwargs: dict) -> Any:
         """The call's result from its recorded graph (recording it on the signature's first
         call), or _EAGER when it must run as plain Python (see the module's docstring)."""
@@ -472,15 +512,10 @@ class Function:
         mode = _trace_mode()
         if mode is None:
             return _EAGER
-        npos = self._positional()
-        if npos >= 0 and (kwargs or len(args) < npos):
-            # TF keys a call by its canonical form: f(x, k=1) as f(x, 1), defaults filled in
-            try:
-                bound = self._pysig.bind(*args, **kwargs)
-            except TypeError:
-                return _EAGER      # (the eager call raises Python's error)
-            bound.apply_defaults()
-            args, kwargs = bound.args, bound.kwargs
+        canonical = self._canonical(args, kwargs)
+        if canonical is None:
+            return _EAGER      # (the eager call raises Python's error)
+        args, kwargs = canonical
         found = g.signature(args, kwargs)
         if found is None:
             # (a Python object among the arguments: TF traces such a call as any other, so its Python runs under a
@@ -502,6 +537,11 @@ class Function:
                 out = self._polymorphic(key, serving[0], found)
                 if out is not _UNSET:
                     return out
+            if serving is not None and serving[0] in self.__dict__.get("_trace_keys", ()) and \
+                    self.__dict__.get("_arg_variables"):
+                out = self._other_variables(key, serving[0], found, args, kwargs)
+                if out is not _UNSET:
+                    return out
             if len(self._calls) >= _MAX_TRACES:
                 return _Eager(key)
             from simdist.runtime import context
@@ -521,6 +561,9 @@ class Function:
                 timing.run_flops_accum[0] = run0 + own
             if serving is not None:
                 self.__dict__.setdefault("_kinds", {})[key] = serving[0]
+                held = _argument_variables((args, kwargs))
+                if held:   # (the Variable arguments it was recorded with, for `_other_variables`)
+                    self.__dict__.setdefault("_arg_variables", {})[key] = held
             if type(entry) is g.Graph:
                 entry.run_flops = own
             elif entry.reason.startswith(_CREATES_VARIABLE) and not self.__dict__.get("_created_variables"):
@@ -581,6 +624,46 @@ class Function:
             if self._generic(k, e):
                 return _outputs_to_tensors(interpret.run(e.program, found[1]))
         return _UNSET
+
+    def _other_variables(self, key: Any, trace: Any, found: Any, args: tuple, kwargs: dict) -> Any:
+        """A call whose Variable arguments are other variables of the same specs than those of a recording of the
+        trace `trace` that serves it (no input_signature: TF 2.21's trace type of a Variable argument is its
+        VariableSpec - shape, dtype and where it aliases another argument - so a second variable of the spec runs
+        the first one's trace, its Python not again; clause function.trace-once): that recording replayed op by
+        op through dispatch (runtime/interpret.py) with each recorded argument variable's reads and writes made on
+        the call's variable in the same position; _UNSET when there is none (the Python then runs and records).
+        A recording whose program holds an argument variable anywhere but in its reads and writes, draws random
+        values or meets subnormals is not replayed so."""
+        from simdist.runtime import interpret
+        g = _graph_mod()
+        new = _argument_variables((args, kwargs))
+        if not new or any(type(v) is not _variables.ResourceVariable for v in new) or any(t._sub for t in found[1]) \
+                or any(v._sub for v in new):
+            return _UNSET
+        done = self.__dict__.setdefault("_variable_programs", {})
+        program = done.get(key)
+        if program is None:
+            held, kinds = self.__dict__.get("_arg_variables", {}), self.__dict__.get("_kinds", {})
+            for k, e in self._calls.items():
+                old = held.get(k)
+                if old is None or k[1] != key[1] or type(e) is not g.Graph or e.program is None or \
+                        kinds.get(k) != trace or not _same_but_variables(k[0], key[0]) or \
+                        not _variables_alike(old, new) or _variable_ids(k[0]) != [id(v) for v in old] or \
+                        _variable_ids(key[0]) != [id(v) for v in new]:
+                    continue
+                if _variables.subnormal_seen[0] and any(v._sub for v in e.reads) or \
+                        any(st[0] == 1 and getattr(st[2], "stateful", False) and st[2].name != "PrintV2"
+                            for st in e.program[1]):
+                    return _UNSET   # (random kernels are their trace's: `_random_trace`, as `_generic` says)
+                program = _with_variables(e.program, old, new)
+                if program is not None:
+                    break
+            if program is None:
+                return _UNSET
+            if len(done) > 64:
+                done.clear()
+            done[key] = program
+        return _outputs_to_tensors(interpret.run(program, found[1]))
 
     def _generic(self, key: Any, entry: Any) -> bool:
         """Whether recording `entry` (of signature `key`) computes the same for any concrete shape its trace
@@ -702,6 +785,9 @@ class Function:
         state.pop("_serving", None)
         state.pop("_kinds", None)
         state.pop("_generic_keys", None)
+        state.pop("_concretes", None)
+        state.pop("_variable_programs", None)
+        state.pop("_arg_variables", None)
         return state
 
     def get_concrete_function(self, *args: Any, **kwargs: Any) -> Any:
@@ -710,11 +796,25 @@ class Function:
         from simdist.tf import _concrete
         if self.__dict__.get("_trace_refusal"):   # (every trace's TypeError: tf/_signature.py trace_refusal)
             raise TypeError(self._trace_refusal)
+        # (a trace an earlier get_concrete_function made serves this one: TF's function cache returns that concrete
+        # function, its Python not run again; clause function.trace-once)
+        trace_key = self._concrete_key(args, kwargs)
+        made_before = self.__dict__.get("_concretes", {}).get(trace_key) if trace_key is not None else None
+        if made_before is not None:
+            return made_before
         creating = self.__dict__.get("_first_created")
         made = _creation.created()
+        # (TF's trace here serves the calls it covers: the dry run on placeholders recorded, for the calls of its
+        # shapes to replay, when the recorder may record here: `_keep_placeholder_recording`)
+        recorded: list | None = [] if _graph_mod().enabled and _trace_mode() is _PLAIN and \
+            not self._options.get("jit_compile") else None
+        context_key = _context_key() if recorded is not None else None
+        traced_args, traced_kwargs = self._trace_arguments(args, kwargs)
+        if traced_args is not args or traced_kwargs is not kwargs:
+            recorded = None   # (a relaxed trace: its placeholders are not the call's shapes)
         with symbolic.strictness(self._strict()), (_creation.refused() if creating else contextlib.nullcontext()):
             try:
-                out = _concrete.trace(self, args, kwargs)
+                out = _concrete.trace(self, traced_args, traced_kwargs, record=recorded)
             except Exception as e:
                 staged = _autograph_errors.staged(e, self.python_function, not self._strict())
                 if staged is None:
@@ -725,7 +825,7 @@ class Function:
                 if self._first_created:   # (TF's second trace, creation refused: runtime/variable_creation.py)
                     try:
                         with _creation.refused():
-                            _concrete.trace(self, args, kwargs)
+                            _concrete.trace(self, traced_args, traced_kwargs)
                     except ValueError as e:
                         if str(e) == _creation.SINGLETON_ERROR:
                             self._count_trace(args, kwargs)
@@ -735,7 +835,85 @@ class Function:
         self._count_trace(args, kwargs)
         if self.__dict__.get("_first_created") and creating is None:
             self._count_trace(args, kwargs, _NO_CREATION_TRACE)
+        if recorded:
+            self._keep_placeholder_recording(recorded[-1][0], context_key, recorded[-1][1])
+        if trace_key is not None:
+            kept = self.__dict__.setdefault("_concretes", {})
+            if len(kept) < _MAX_TRACES:
+                kept[trace_key] = out
         return out
+
+    def _concrete_key(self, args: tuple, kwargs: dict) -> Any:
+        """The trace a get_concrete_function call gets from TF's function cache (`_dispatched`; an input_signature's
+        one trace when no argument is given), for the concrete functions made so far; None when it is not known
+        here (the call binds, relaxes or raises as a trace does)."""
+        from simdist.tf import _tracing_count
+        if self.input_signature is not None:
+            return ("signature",) if not args and not kwargs else None
+        try:
+            kind = _tracing_count.call_key(self.python_function, None, args, kwargs)
+            hash(kind)
+            if kind not in self.__dict__.get("_trace_keys", ()) and not self.__dict__.get("_concretes"):
+                return kind
+            return self._dispatched(kind)
+        except (TypeError, IndexError):
+            return None
+
+    def _trace_arguments(self, args: tuple, kwargs: dict) -> tuple[tuple, dict]:
+        """get_concrete_function's arguments as the trace TF's function cache gives the call sees them: without an
+        input_signature the call is dispatched as a call is (an existing trace that covers it, or a new one relaxed
+        against the others with reduce_retracing: `_dispatched`), and that trace's unknown dimensions are unknown
+        to the concrete function (its structured_input_signature's TensorSpec([None]) after calls of [1], [2] and
+        [3]: tsweep65's t-nest-jit `relaxed concrete`; clause function.trace-once); the arguments as given
+        otherwise."""
+        if self.input_signature is not None:
+            return args, kwargs
+        from simdist.tf import _tracing_count
+        try:
+            kind = _tracing_count.call_key(self.python_function, None, args, kwargs)
+            hash(kind)
+            trace = self._dispatched(kind)
+        except (TypeError, IndexError):   # (an unhashable key; the relaxation's own IndexError is the call's)
+            return args, kwargs
+        if trace == kind:
+            return args, kwargs
+        return _tracing_count.relaxed_arguments(self.python_function, args, kwargs, kind, trace)
+
+    def _placeholder_recording(self, args: tuple, kwargs: dict, into: list) -> Any:
+        """The Python of get_concrete_function's first dry run (tf/_concrete.py `trace`) on placeholder tensors,
+        recorded as a call of those tensors records (`_traced_call`): `into` receives (its signature, the
+        recording); its raw result."""
+        g = _graph_mod()
+        canonical = self._canonical(args, kwargs)
+        found = None if canonical is None else g.signature(*canonical)
+        if found is None:
+            return self._traced_python()(*args, **kwargs)
+        args, kwargs = canonical
+        entry, result = g.record_call(self._traced_python(), args, kwargs, found[1], _outputs_to_tensors,
+                                      keep_subnormal=True)
+        into.append((found[0], entry))
+        return result
+
+    def _keep_placeholder_recording(self, signature: Any, context_key: Any, entry: Any) -> None:
+        """Keep get_concrete_function's recording on placeholders as the recorded call of their signature, so a call
+        of those shapes and dtypes replays it, its Python not run again: TF 2.21 traces once there and the calls the
+        trace covers run its graph (clause function.trace-once). Kept only when it computes what a recording on the
+        call's values would: a graph with an op-by-op program (no strategy.run, no simulator charge), no variable
+        write (a dry run's writes are buffered, where Grappler's finished-graph rewrites of a writing call are not
+        made: graph/rewrite.py `allowed`), no stateful op but tf.print's (random kernels are their trace's, keyed by
+        the call: `_random_trace`), no subnormal constant."""
+        g = _graph_mod()
+        if type(entry) is not g.Graph or entry.program is None or entry.daz or entry.writes or \
+                not entry.rewritable or any(st[0] == 1 and getattr(st[2], "stateful", False) and
+                                            st[2].name != "PrintV2" for st in entry.program[1]):
+            return
+        from simdist import session
+        if session._m is not self._machine:   # (a new simulated machine: as `_traced_call`)
+            self._calls.clear()
+            self.__dict__.pop("_random_traces", None)
+            self._machine = session._m
+        if len(self._calls) < _MAX_TRACES:
+            self._calls.setdefault((signature, context_key), entry)
 
     def __repr__(self) -> str:
         return f"<simdist tf.function {getattr(self.python_function, '__name__', '?')}>"
@@ -755,6 +933,115 @@ def _arguments_marked(args: tuple, kwargs: dict) -> Any:
     finally:
         composite_shapes.restore(comp)
         graph_constants.restore(undo)
+
+
+def _holds_string(x: Any) -> bool:
+    """Whether a call's arguments or results hold a string tensor (in lists, tuples, dicts)."""
+    from simdist.runtime import dtypes
+    from simdist.runtime.tensor import Tensor
+    if isinstance(x, Tensor):
+        return x.dtype == dtypes.string
+    if isinstance(x, (list, tuple)):
+        return any(_holds_string(v) for v in x)
+    if isinstance(x, dict):
+        return any(_holds_string(v) for v in x.values())
+    return False
+
+
+def _argument_variables(x: Any, out: list | None = None) -> list:
+    """The Variable arguments of a call, in the order graph.signature keys them (lists and tuples in order, a
+    dict's values by sorted key)."""
+    if out is None:
+        out = []
+    t = type(x)
+    if t is tuple or t is list:
+        for v in x:
+            _argument_variables(v, out)
+    elif t is dict:
+        try:
+            keys = sorted(x)
+        except TypeError:
+            keys = list(x)
+        for k in keys:
+            _argument_variables(x[k], out)
+    elif isinstance(x, _variables.Variable):
+        out.append(x)
+    return out
+
+
+def _same_but_variables(a: Any, b: Any) -> bool:
+    """Whether two call signatures (graph.signature's keys) differ at most in which variables they pass (each a
+    ("var", id) part)."""
+    if type(a) is tuple and type(b) is tuple and len(a) == 2 == len(b) and a[0] == "var" == b[0] and \
+            type(a[1]) is int and type(b[1]) is int:
+        return True
+    if type(a) is tuple and type(b) is tuple:
+        return len(a) == len(b) and all(_same_but_variables(x, y) for x, y in zip(a, b))
+    return type(a) is type(b) and a == b
+
+
+def _variable_ids(sig: Any, out: list | None = None) -> list:
+    """The ids of the variables a call signature (graph.signature's key) names, in its order."""
+    if out is None:
+        out = []
+    if type(sig) is tuple:
+        if len(sig) == 2 and sig[0] == "var" and type(sig[1]) is int:
+            out.append(sig[1])
+        else:
+            for x in sig:
+                _variable_ids(x, out)
+    return out
+
+
+def _variables_alike(old: list, new: list) -> bool:
+    """Whether two calls' Variable arguments have the same VariableSpecs, position by position: dtype, shape,
+    trainable, and the same aliasing among them (TF's alias ids)."""
+    if len(old) != len(new):
+        return False
+    for i, (u, v) in enumerate(zip(old, new)):
+        if u.dtype != v.dtype or tuple(u.shape.as_list()) != tuple(v.shape.as_list()) or u.trainable != v.trainable:
+            return False
+        if any((u is old[j]) != (v is new[j]) for j in range(i)):
+            return False
+    return True
+
+
+def _with_variables(program: tuple, old: list, new: list) -> tuple | None:
+    """`program` (runtime/interpret.py) with its reads and writes of each `old` variable made on the `new` one in
+    its position, captures of the same variable object included (TF's trace resolves a captured variable that is
+    also an argument to the argument's handle: `h(v)` returning `v + g` traced with g itself, called with another
+    variable c, gives c + c; fix66t's probe_var.py); None when an old variable appears anywhere else in it."""
+    swap = {id(u): v for u, v in zip(old, new)}
+    steps = []
+    named = _interp_kinds()
+    for st in program[1]:
+        if _holds(st[3:] if st[0] in named else st, old, 3):
+            return None
+        if st[0] in named and id(st[2]) in swap:
+            st = (st[0], st[1], swap[id(st[2])]) + tuple(st[3:])
+        steps.append(st)
+    if _holds(program[2], old, 4):
+        return None
+    return (program[0], steps, program[2])
+
+
+def _interp_kinds() -> tuple:
+    """The program steps that name a variable: reads, writes, scatters (runtime/interpret.py)."""
+    from simdist.runtime import interpret
+    return (interpret._READ, interpret._WRITE, interpret._SCATTER)
+
+
+def _holds(x: Any, targets: list, depth: int) -> bool:
+    """Whether x is one of `targets` or holds one in a tuple, list or dict up to `depth` levels."""
+    if any(x is t for t in targets):
+        return True
+    if depth <= 0:
+        return False
+    if isinstance(x, (tuple, list)):
+        return any(_holds(v, targets, depth - 1) for v in x)
+    if isinstance(x, dict):
+        return any(_holds(v, targets, depth - 1) for v in x.values())
+    return False
 
 
 def _same_but_shapes(a: Any, b: Any) -> bool:

@@ -286,17 +286,18 @@ def derived_signature(signature: Any, ftype: list[tuple] | None) -> Any:
     """TF 2.21's Function.input_signature (function_type_utils.to_input_signature of the FunctionType): the
     parameters' constraints in order up to the first that is not a TensorSpec, so a tensor default right after the
     given specs adds its own (`f(x, y=tf.constant(5.0))` with one spec: two, structured_input_signature lists `y`,
-    calls cast `y` against it); the signature as given when nothing is added (tsweep65)."""
+    calls cast `y` against it); a tuple whatever sequence was given (to_input_signature's `tuple(...)`: a list
+    `[TensorSpec(...)]` reads back `(TensorSpec(...),)`; fix66t, probe_sig.py) (tsweep65)."""
     from simdist.runtime.spec import TensorSpec
     if not ftype:
-        return signature
+        return tuple(signature)
     given = [c for n, _, _, c in ftype if n != "self"]
     extra = []
     for c in given[len(list(signature)):]:
         if not isinstance(c, TensorSpec):
             break
         extra.append(c)
-    return tuple(signature) + tuple(extra) if extra else signature
+    return tuple(signature) + tuple(extra)
 
 
 def trace_refusal(ftype: list[tuple] | None, text: str | None) -> str | None:

@@ -29,7 +29,8 @@ def call_key(fn: Any, signature: Any, args: tuple, kwargs: dict) -> Any:
         bound = inspect.signature(fn).bind(*args, **kwargs)
         bound.apply_defaults()
     except (TypeError, ValueError):
-        return (tuple(_key(a) for a in args), tuple((k, _key(kwargs[k])) for k in sorted(kwargs)))
+        al: dict = {}
+        return (tuple(_key(a, al) for a in args), tuple((k, _key(kwargs[k], al)) for k in sorted(kwargs)))
     # (TF's monomorphic FunctionType lays the keyword parameters out as the signature orders its keyword-only ones,
     # then the **kwargs items sorted by name: function_type.py `canonicalize_to_monomorphic`; the order is what
     # reduce_retracing's relaxation walks, `call_supertype`)
@@ -39,20 +40,26 @@ def call_key(fn: Any, signature: Any, args: tuple, kwargs: dict) -> Any:
         for p in bound.signature.parameters.values():
             if p.kind is p.VAR_KEYWORD:
                 extra = bound.arguments.get(p.name, ())
-    return (tuple(_key(a) for a in bound.args),
-            tuple((k, _key(kw[k])) for k in kw if k not in extra) + tuple((k, _key(kw[k])) for k in sorted(extra)))
+    al = {}   # (each variable's alias id in this call: `_key`)
+    return (tuple(_key(a, al) for a in bound.args),
+            tuple((k, _key(kw[k], al)) for k in kw if k not in extra) + tuple((k, _key(kw[k], al))
+                                                                              for k in sorted(extra)))
 
 
-def _key(x: Any) -> Any:
+def _key(x: Any, al: dict | None = None) -> Any:
+    """One argument's part of a call key; `al`: the call's variables' alias ids so far (id -> number)."""
     from simdist.runtime.tensor import Tensor
     from simdist.runtime.variables import ResourceVariable
     if isinstance(x, Tensor):
         return ("tensor", x.dtype.name, tuple(x.shape.as_list()))
     if isinstance(x, ResourceVariable):
-        # (TF's VariableSpec: dtype, shape and trainable; observed: a trainable=False variable of one
+        # (TF's VariableSpec: dtype, shape, trainable and alias id; observed: a trainable=False variable of one
         # spec takes its own trace; a variable made with shape=TensorShape(None) is keyed by that unknown rank:
-        # asweep61's a-retrace-variables)
-        return ("variable", x.dtype.name, _declared(x.shape), bool(getattr(x, "trainable", True)))
+        # asweep61's a-retrace-variables; the alias id numbers the call's distinct variables in the order they
+        # come (ResourceVariable.__tf_tracing_type__'s `alias_global_id`), so f(a, b) and f(c, b) share a trace,
+        # f(c, c) takes another: fix66t's probe_var.py)
+        alias = None if al is None else al.setdefault(id(x), len(al))
+        return ("variable", x.dtype.name, _declared(x.shape), bool(getattr(x, "trainable", True)), alias)
     from simdist.runtime.values import DistributedValues
     from simdist.runtime.variables import Variable
     if isinstance(x, DistributedValues) and isinstance(x, Variable):
@@ -64,9 +71,9 @@ def _key(x: Any) -> Any:
     if isinstance(x, (bool, int, float, str, complex)) or x is None:
         return ("literal", x)
     if isinstance(x, (list, tuple)):
-        return (type(x).__name__, tuple(_key(v) for v in x))
+        return (type(x).__name__, tuple(_key(v, al) for v in x))
     if isinstance(x, dict):
-        return ("dict", tuple((repr(k), _key(x[k])) for k in sorted(x, key=repr)))
+        return ("dict", tuple((repr(k), _key(x[k], al)) for k in sorted(x, key=repr)))
     if type(x).__name__ == "TensorSpec":   # (get_concrete_function's specs)
         return ("tensor", x.dtype.name, None if x.shape.rank is None else tuple(x.shape.as_list()))
     if hasattr(x, "dtype") and hasattr(x, "shape"):   # a distributed value or another tensor-like

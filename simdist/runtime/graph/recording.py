@@ -455,7 +455,8 @@ class Recorder(execution.Interpreter):
         except NotRecordable as e:
             return Untraceable(str(e))
         from simdist.runtime.graph import rewrite
-        if rewrite.allowed(self):   # (Grappler's rewrites that count every consumer: graph/rewrite.py)
+        rewritable = rewrite.allowed(self)
+        if rewritable:   # (Grappler's rewrites that count every consumer: graph/rewrite.py)
             template = rewrite.finished(self, template)
             if getattr(self, "parent", None) is None and (self.rewrote or self.dirty):
                 from simdist.runtime.graph import reevaluate   # (the call's values: the optimized graph's)
@@ -467,6 +468,7 @@ class Recorder(execution.Interpreter):
                 fusion = lanes.fuse(self.nodes, template, self.args, self.lanes)
         g = Graph(self.nodes, template, flops, outputs, self.args, **graph_kw)
         g.daz = self.subnormal_consts
+        g.rewritable = rewritable
         if type(fusion) is str:
             g.unfused = fusion
         elif fusion is not None:

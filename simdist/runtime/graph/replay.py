@@ -20,7 +20,8 @@ class Graph:
 
     __slots__ = ("steps", "env0", "template", "flops", "folded", "run", "source", "outputs", "reads", "writes",
                  "write_bytes", "charges", "run_flops", "args", "sections", "held_rise", "fused",
-                 "unfused", "uniform", "program", "untaped", "early", "step_bytes", "write_vars", "rereads", "draws", "daz", "plain")
+                 "unfused", "uniform", "program", "untaped", "early", "step_bytes", "write_vars", "rereads", "draws", "daz", "plain",
+                 "rewritable")
 
     def __init__(self, nodes: list[Node], template: Any, flops: float, outputs: Callable[[Any], Any],
                  args: list[int] | None = None, sections: tuple[float, float] = (0.0, 0.0),
@@ -29,6 +30,7 @@ class Graph:
         self.program: Any = None            # the call op by op, for replays under a tape (runtime/interpret.py)
         self.untaped = ""                   # ... or why there is none (its calls under a tape run the Python)
         self.daz = False                    # its constants hold subnormals: every call replays `plain` (ops.subnormals)
+        self.rewritable = True              # Grappler's finished-graph rewrites were asked of it (graph/rewrite.py allowed)
         self.plain: Any = None              # the call op by op for a call no tape sees (`program`, or one whose bound
                                             # ops' backward a tape could not replay), run for subnormal values
         self.fused: Graph | None = None     # the same call with its replicas fused (use_fused)

@@ -800,7 +800,7 @@ def _reshape_varying(t: Tensor, shape: Any) -> Tensor:
         out = reshape(t, shape._v if isinstance(shape, Tensor) else
                       [int(d._v) if isinstance(d, Tensor) else d for d in shape])
     except errors.InvalidArgumentError as e:
-        if not context._placeholder_depth[0] or dims is None or trace_errors.builds(e):
+        if not context.in_placeholder_run() or dims is None or trace_errors.builds(e):
             raise
         # (a dry run's probe value that the input does not fit, n = 0 in `reshape(x, [n, 3])`: TF's graph builds
         # with the shape function's shape, so the dry run goes on with zeros of it, 1 for an unknown dimension,
@@ -2222,7 +2222,7 @@ def strided_slice(x: Any, key: Any, index_dtype: str = "int32") -> Tensor:
     try:
         attrs: dict = {"key": _slice_key(key, tuple(t.shape.as_list()))}
     except errors.InvalidArgumentError as e:
-        if "must be non-zero" not in str(e) or not context._placeholder_depth[0] or \
+        if "must be non-zero" not in str(e) or not context.in_placeholder_run() or \
                 not any(isinstance(k, slice) and partial_values.varying(k.step)
                         for k in (key if isinstance(key, tuple) else (key,))):
             raise

@@ -89,8 +89,9 @@ def traced_while(cond: Callable[..., Any], body: Callable[..., Any], loop_vars: 
 
     def run_body(flat: list) -> list:
         out = body(*nest.pack_sequence_as(structure, flat))
-        return _checked(out, structure, flat0, invariants)
+        return _checked(out, structure, flat0, invariants, flat)
 
+    _trace_on_invariants(flat0, invariants, run_body)
     from simdist.runtime import context
     if context.in_placeholder_run():
         # (a dry run on placeholder values, get_concrete_function of an input_signature: TF traces cond and
@@ -149,6 +150,24 @@ def traced_while(cond: Callable[..., Any], body: Callable[..., Any], loop_vars: 
     return _as_invariants(result, invariants)
 
 
+def _trace_on_invariants(flat0: list, invariants: list[TensorShape], run_body: Callable[[list], list]) -> None:
+    """while_v2 traces the body on placeholders of the shape invariants, not on the loop variables: when a loop
+    variable enters against its invariant (its value's shape not allowed: a [1] value under TensorShape([2])), the
+    body's checks (`_checked`: its output's shape against the invariant) are those of a body run on a stand-in of
+    the invariant's shape (zeros, an unknown dimension 1), run untaken (writes dropped, nothing charged) before the
+    loop: `tf.concat([v, v], 0)` under [2] is the trace's ValueError even though the [1] value would fit once."""
+    bad = [i for i, (t, inv) in enumerate(zip(flat0, invariants)) if isinstance(t, Tensor) and not _is_ta(t)
+           and inv.rank is not None and not _shape_ok(tuple(t.shape), inv)]
+    if not bad:
+        return
+    from simdist.runtime.ops.branches import untaken
+    stand = list(flat0)
+    for i in bad:
+        dims = [1 if d is None else d for d in invariants[i].as_list()]
+        stand[i] = convert_to_tensor(np.zeros(dims, flat0[i].dtype.as_numpy_dtype))
+    untaken(lambda: run_body(stand))
+
+
 def _as_invariants(result: Any, invariants: list[TensorShape]) -> Any:
     """The loop's results as the While op's outputs: each with its shape invariant as its static shape (a
     dimension the invariant leaves open, or its rank, unknown to the graph: `tf.TensorShape([None, 2])` gives
@@ -162,6 +181,15 @@ def _as_invariants(result: Any, invariants: list[TensorShape]) -> Any:
     for t, inv in zip(flat, invariants):
         if not isinstance(t, Tensor) or _is_ta(t):
             out.append(t)
+            continue
+        if inv.rank is not None and not _shape_ok(tuple(t.shape), inv):
+            # (a value the invariant does not allow, its loop variable having entered so: the While op's output
+            # has the invariant as its static shape all the same)
+            u = identity(t)
+            if any(d is None for d in inv.as_list()) and len(inv.as_list()) == t.ndim:
+                static_shapes.mark(u, np.asarray([d is None for d in inv.as_list()], bool))
+            out.append(static_shapes.contradict(u, inv))
+            changed = True
             continue
         if inv.rank is None:
             if static_shapes.rank_unknown(t):
@@ -187,10 +215,15 @@ def _read(t: Tensor) -> np.ndarray:
     return dispatch.static_value(t)
 
 
-def _checked(out: Any, structure: Any, flat0: list[Tensor], invariants: list[TensorShape]) -> list[Tensor]:
+def _checked(out: Any, structure: Any, flat0: list[Tensor], invariants: list[TensorShape],
+             entered: list | None = None) -> list[Tensor]:
     """The body's result as flat tensors, checked as while_v2 checks the body's graph: nested
     structure (a non-nested result is a list of one; lists and tuples alike), then each output's
-    shape against its invariant, then its dtype against the loop variable's."""
+    shape against its invariant, then its dtype against the loop variable's. while_v2 traces the body
+    on placeholders of the invariants' shapes and never checks the loop variables against them: a
+    variable whose value entering this iteration (`entered`) the invariant does not allow, whose body
+    output TF's check sees only for the invariant's shape, is not checked here (tsweep65's
+    while_bad_invariant: `[reshape(x, [1])]` under `TensorShape([2])` runs)."""
     if not nest.is_nested(out):
         out = [out]
     nest.assert_same_structure(out, structure, check_types=False)
@@ -199,6 +232,9 @@ def _checked(out: Any, structure: Any, flat0: list[Tensor], invariants: list[Ten
             else convert_to_tensor(v) for v in nest.flatten(out)]
     for i, (t, inv) in enumerate(zip(flat, invariants)):
         if _is_ta(t) or _is_ta(flat0[i]):
+            continue
+        if entered is not None and i < len(entered) and isinstance(entered[i], Tensor) and \
+                not _shape_ok(tuple(entered[i].shape), inv):
             continue
         if not _shape_ok(tuple(t.shape), inv):
             raise _fail(ValueError, f"Input tensor `loop_vars[{i}]` enters the loop with shape {inv}, but has shape "

@@ -27,7 +27,7 @@ import numpy as np
 
 from simdist.runtime import context
 from simdist.runtime.ops.registry import BROADCAST, SAME_SHAPES
-from simdist.runtime.tensor import STATIC_UNKNOWN, Tensor, _Traced
+from simdist.runtime.tensor import STATIC_OVERRIDE, STATIC_UNKNOWN, Tensor, _Traced
 
 __all__ = ["UNKNOWN", "mark", "standin", "segment_rows", "unknown_batch", "mark_dim", "mark_rank_unknown", "unknown", "rank_unknown", "known_dim", "argument", "carry", "known_shape", "static_shape", "merge", "unseen",
            "declare", "declared", "refine",
@@ -348,8 +348,35 @@ def known_dim(t: Any, axis: int) -> int | None:
     return None if flags[axis] or rank_unknown(t) else int(t.shape[axis])
 
 
+# id(t) -> (weakref to t, the static shape the graph gives t though t's value has another shape): a while_v2 output
+# whose loop variable entered against its shape invariant (runtime/ops/loops.py `_as_invariants`)
+CONTRADICTED: dict[int, tuple[Any, Any]] = STATIC_OVERRIDE
+
+
+def _drop_contradicted(key: int, ref: Any) -> None:
+    entry = CONTRADICTED.get(key)
+    if entry is not None and entry[0] is ref:
+        del CONTRADICTED[key]
+
+
+def contradict(t: Tensor, shape: Any) -> Tensor:
+    """t, whose graph shape is `shape` (a TensorShape) whatever its value's shape: TF's While op output takes its
+    shape invariant as its static shape, and the loop variables entering it are not checked against it (while_v2),
+    so a [1] value may have the static shape [2] (tsweep65's while_bad_invariant; clause
+    function.traced-while-loop)."""
+    key = id(t)
+    CONTRADICTED[key] = (weakref.ref(t, functools.partial(_drop_contradicted, key)), shape)
+    entry = UNKNOWN.get(key)
+    if entry is None or entry[0]() is not t:   # (so that user code's `t.shape` reads the graph's: tensor.py)
+        UNKNOWN[key] = (weakref.ref(t, functools.partial(_drop, key)), (False,) * _ndim(t), False)
+    return t
+
+
 def known_shape(t: Any) -> list[int | None] | None:
     """t's shape as the graph knows it: None for an unknown dimension, None for an unknown rank."""
+    entry = CONTRADICTED.get(id(t)) if CONTRADICTED else None
+    if entry is not None and entry[0]() is t:
+        return None if entry[1].rank is None else entry[1].as_list()
     if rank_unknown(t):
         return None
     flags = unknown(t) or (False,) * t.ndim
