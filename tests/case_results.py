@@ -109,18 +109,3 @@ class Table:
         bad = [d for i, lab in labels if (d := diff(self.run(tf, lab), tf_results[i], lab))]
         assert not bad, f"{len(bad)} of {len(labels)} cases differ from TF 2.21:\n" + "\n".join(bad)
 
-    def check_classes(self, tf_results: dict[int, Any], selected: Callable[[str], bool]) -> None:
-        """As `check`, but a refusal is compared by its error class alone (the fuzzers' comparison), for cases whose
-        message text is not the rule under test (a graph node's name, a value's rendering)."""
-        from simdist import tf
-        labels = [(i, lab) for i, lab in enumerate(self.labels) if selected(lab)]
-        assert labels, "no case selected"
-        bad = []
-        for i, lab in labels:
-            got, want = self.run(tf, lab), tf_results[i]
-            if want[0] == "err" and got[0] == "err" and got[1] == want[1]:
-                continue
-            d = diff(got, want, lab)
-            if d:
-                bad.append(d)
-        assert not bad, f"{len(bad)} of {len(labels)} cases differ from TF 2.21:\n" + "\n".join(bad)

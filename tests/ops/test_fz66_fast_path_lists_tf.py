@@ -21,6 +21,7 @@ from typing import Any, Callable
 
 import pytest
 
+import case_classes
 import case_results
 import tf_workers
 
@@ -84,7 +85,7 @@ def test_list_attrs_on_the_fast_path_as_tf(tf_results: dict[int, Any]) -> None:
 
 @pytest.mark.clause("ops.attr-types")
 def test_list_attrs_error_classes_as_tf(tf_results: dict[int, Any]) -> None:
-    TABLE.check_classes(tf_results, lambda lab: bool(_CLASS_ONLY.search(lab)))
+    case_classes.check_classes(TABLE, tf_results, lambda lab: bool(_CLASS_ONLY.search(lab)))
 
 
 if __name__ == "__main__":  # TF worker

@@ -17,6 +17,7 @@ from typing import Any, Callable
 
 import pytest
 
+import case_classes
 import case_results
 import tf_workers
 
@@ -88,12 +89,12 @@ def tf_results() -> dict[int, Any]:
 
 @pytest.mark.clause("ops.index-dtypes")
 def test_scatter_nd_shape_converted_to_indices_dtype_as_tf(tf_results: dict[int, Any]) -> None:
-    TABLE.check_classes(tf_results, lambda lab: lab.startswith("scatter_nd/"))
+    case_classes.check_classes(TABLE, tf_results, lambda lab: lab.startswith("scatter_nd/"))
 
 
 @pytest.mark.clause("ops.index-dtypes")
 def test_strided_slice_values_converted_to_first_tensor_dtype_as_tf(tf_results: dict[int, Any]) -> None:
-    TABLE.check_classes(tf_results, lambda lab: lab.startswith("strided_slice/"))
+    case_classes.check_classes(TABLE, tf_results, lambda lab: lab.startswith("strided_slice/"))
 
 
 if __name__ == "__main__":  # TF worker
