@@ -315,7 +315,9 @@ def as_dtype(type_value: Any) -> DType:
         if found_enum is not None:
             return found_enum
     refused = TypeError(f"Cannot convert the argument `type_value`: {value!r} to a TensorFlow DType.")
-    if value is complex:   # (TF maps no Python type to a complex dtype)
+    if value is complex or value is None:
+        # (TF maps no Python type to a complex dtype; None is no key of its table, where NumPy's np.dtype(None) is
+        # float64: so `tf.float32 == None` is False, as DType.__eq__ says first; fz66, fz62gen seed 66406 #4)
         raise refused
     if isinstance(value, str):
         # (TF reads a string by its own names only, C's among them: "float" is float32, not NumPy's

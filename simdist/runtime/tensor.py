@@ -91,6 +91,20 @@ def _dimension(d: Any) -> int | None:
     return v
 
 
+
+def _scalar_item(v: Any) -> Any:
+    """What EagerTensor's __int__/__float__ convert (`int(self._numpy())`): a 0-d value as its NumPy scalar, whose
+    complex item gives its real part (NumPy's ComplexWarning), as `int(tf.complex(2.0, 0.0))` is 2 on TF 2.21 where a
+    0-d complex ndarray is TypeError: tf.conv's make_int of a complex scalar batch_dims takes it (fz66)."""
+    a = np.asarray(v)
+    if a.ndim == 0 and a.dtype.kind == "c":
+        import warnings
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
+            return a.real[()]
+    return v
+
+
 class TensorShape:
     """A possibly partially known shape; `dims is None` means unknown rank."""
 
@@ -510,14 +524,12 @@ class Tensor:
     def __float__(self) -> float:
         if _SYM_DEPTH[0]:
             _SYM_CHECK(self, "float")
-        v = self._v
-        return float(v[()] if v.ndim == 0 else v)   # (TF: float of the NumPy scalar; a complex one's real part)
+        return float(_scalar_item(self._v))
 
     def __int__(self) -> int:
         if _SYM_DEPTH[0]:
             _SYM_CHECK(self, "int")
-        v = self._v
-        return int(v[()] if v.ndim == 0 else v)   # (TF: int of the NumPy scalar; a complex one's real part)
+        return int(_scalar_item(self._v))
 
     def __index__(self) -> int:
         if _SYM_DEPTH[0]:

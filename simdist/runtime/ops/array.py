@@ -873,10 +873,11 @@ def squeeze(input: Any, axis: Any = None, name: str | None = None) -> Tensor:  #
         # (array_ops.squeeze wraps only np.isscalar values in a list; a tensor or an array reaches
         # the generated op's list attr squeeze_dims: the fallback's TypeError; fz14 seed 1420261218
         # #199. Observed: eagerly, with an input the fast path takes, a 0-d tensor or array there
-        # makes the fast path's list reading fail with std::bad_alloc, MemoryError)
-        if not context.in_function() and np.ndim(axis._v if isinstance(axis, Tensor) else axis) == 0 and \
-                isinstance(input, (Tensor, np.ndarray, int, float)):
-            raise MemoryError("std::bad_alloc")
+        # makes the fast path's list reading fail with std::bad_alloc, MemoryError, and a variable of any shape:
+        # attr_rules.sized_list; fz66)
+        from simdist.runtime.ops import attr_rules
+        if not context.in_function() and attr_rules.check_one_input(input):
+            attr_rules.sized_list(axis)
         raise TypeError(f"Expected list for 'axis' argument to 'squeeze' Op, not {axis!r}.")
     t = _t(input)
     ax = None if axis is None else (tuple(_squeeze_dim(a) for a in axis) if isinstance(axis, (list, tuple))

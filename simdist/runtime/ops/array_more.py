@@ -570,8 +570,10 @@ def broadcast_dynamic_shape(shape_x: Any, shape_y: Any) -> Tensor:
                                            f"Shape must be rank 1 but is rank {t.shape.rank}", "BroadcastArgs", dims)
     xs, ys = dispatch.static_value(x), dispatch.static_value(y)
     try:
-        np.broadcast_shapes(tuple(xs.tolist()), tuple(ys.tolist()))
-    except ValueError:
+        # (the kernel's own BCast rule, negative dimensions included: `broadcast_dynamic_shape([-4, 3], [1, 3])` is
+        # [-4, 3] where NumPy's broadcast_shapes refuses them; fz66, fz62gen seed 66408 #3)
+        _broadcast_args(np.asarray(xs), np.asarray(ys))
+    except errors.InvalidArgumentError:
         # (the kernel's refusal: in a tf.function BroadcastArgs' shape function reads no values, so a later
         # op's graph-build error comes first (`squared_difference(y, '2')`: TypeError), and TF prunes an
         # unused BroadcastArgs; fz39b, fourteenth generator seed 1420393001 #21)

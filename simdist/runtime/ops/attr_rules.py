@@ -483,7 +483,14 @@ def check(op_type: str, inputs_: tuple | None = None, **values: Any) -> None:
     the default of an attribute that has one (TF's wrappers put the default in its place); for
     one without a default it is the wrong kind like any other value. `inputs_`, the op's inputs
     as given: a list input sends an eager call to the fallback, whose make_int refuses a
-    TensorShape for a list(int) attr (`sequence_attr_taken`; fz23b: fz14 seed 1420262301 #278)."""
+    TensorShape for a list(int) attr (`sequence_attr_taken`; fz23b: fz14 seed 1420262301 #278). Eagerly the fast
+    path reads the list attributes first where it takes the call (`fast_path_takes`): a 0-d tensor or ndarray, or a
+    variable, for one is SetOpAttrList's MemoryError (`sized_list`) before any TypeError here
+    (`extract_volume_patches(x, <int32 scalar>, ...)`; fz66, fz62gen seed 66404 #0). Asked only where the caller
+    gives `inputs_`: an input the fast path refuses (a Python list seed of stateless_sample_distorted_bounding_box)
+    sends the call to the fallback first, whose TypeError it is (fz62gen seed 66408 #6)."""
+    if inputs_ is not None:
+        fast_path_takes(op_type, inputs_, **values)
     for attr, v in values.items():
         kind, has_default = attr_type(op_type, attr)
         if v is None and has_default:

@@ -957,11 +957,20 @@ def spatial_sequence(value: Any, n: int, name: str, channels_first: bool = False
     if isinstance(value, Tensor):
         if context.in_function():   # (`list(value)` of a tensor while a graph is built, captured ones too: fz15c)
             raise _symbolic.iter_error()
+        if value.shape.rank == 0:
+            # (an EagerTensor is Sized, and `list()` of a scalar one is its TypeError: `conv1d(x, f, stride=<scalar
+            # tensor>)`, `max_pool3d(x, <scalar tensor>, ...)`; fz66, fz62gen seed 66405 #5)
+            raise TypeError("Cannot iterate over a scalar tensor.")
         value = value._v.tolist()
     # (a list as it is, a tuple listed, an int or anything not Sized, a float or a NumPy scalar, one
     # element: `stride=2.5` is [2.5], which the op's make_int takes as 2; fz20)
     vals = [value] if isinstance(value, (int, np.integer)) or not isinstance(value, collections.abc.Sized) \
         else list(value)
+    from simdist.runtime.ops import attr_rules
+    if attr_rules.resource_variable(value) and value.shape.num_elements() != 1:
+        # (a variable is not Sized: one element, which the op's make_int refuses first thing, "Expected int for
+        # argument 'strides' not <tf.Variable ...>"; fz66)
+        raise TypeError(f"Expected int for argument '{name}' not {value!r}.")
     if len(vals) == n + 2:
         return tuple(_int_or_raw(v) for v in vals)
     if len(vals) == 1:

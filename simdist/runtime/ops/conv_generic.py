@@ -164,6 +164,8 @@ def _ints(value: Any, name: str, inputs: tuple = ()) -> tuple[int, ...]:
     no input sends the call to the fallback (attr_rules.sequence_attr_taken)."""
     from simdist.runtime.ops import attr_rules
     if not isinstance(value, (list, tuple)) and not attr_rules.sequence_attr_taken(value, inputs):
+        if not context.in_function() and all(attr_rules.check_one_input(x) for x in inputs):
+            attr_rules.sized_list(value)   # (the fast path's SetOpAttrList: a 0-d tensor is MemoryError; fz66)
         raise TypeError(f"Expected list for '{name}' argument to 'conv' Op, not {value!r}.")
     return tuple(int(v) for v in value)
 
@@ -186,6 +188,11 @@ def conv(input: Any, filter: Any, strides: Any, padding: str, explicit_paddings:
         from simdist.runtime.ops import attr_rules
         fast = attr_rules.fast_path_takes(_OP, (input, filter), batch_dims=batch_dims, groups=groups)
         attr_rules.eager_group([input, filter], fast)
+        for attr, value in (("batch_dims", batch_dims), ("groups", groups)):
+            if value is not None:
+                # (the wrapper's make_int of each attr before the kernel validates padding and data_format: a
+                # vector batch_dims is TypeError beside padding 'same'; fz66, fz62gen seed 66411 #4)
+                attr_rules.make_int(value, attr)
     for attr, value, allowed in (("padding", padding, '"SAME", "VALID", "EXPLICIT"'),
                                  ("data_format", data_format, '"CHANNELS_FIRST", "CHANNELS_LAST"')):
         if value not in allowed.replace('"', "").split(", "):

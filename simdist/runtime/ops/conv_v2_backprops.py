@@ -84,6 +84,12 @@ def _attrs(op: str, strides: Any, padding: Any, use_cudnn_on_gpu: Any, explicit_
     explicit_paddings = [] if explicit_paddings is None else explicit_paddings
     data_format = "NHWC" if data_format is None else data_format
     dilations = [1, 1, 1, 1] if dilations is None else dilations
+    # (eagerly the fast path reads the list attrs first where it takes the call: a 0-d tensor for one is
+    # SetOpAttrList's MemoryError, attr_rules.sized_list; fz66, fz62gen seed 66407 #1)
+    attr_rules.fast_path_takes({"conv2d_backprop_input_v2": "Conv2DBackpropInputV2",
+                                "conv2d_backprop_filter_v2": "Conv2DBackpropFilterV2"}[op], inputs,
+                               strides=strides, use_cudnn_on_gpu=use_cudnn_on_gpu, padding=padding,
+                               explicit_paddings=explicit_paddings, data_format=data_format, dilations=dilations)
     for arg, v in (("strides", strides), ("padding", padding), ("use_cudnn_on_gpu", use_cudnn_on_gpu),
                    ("explicit_paddings", explicit_paddings), ("data_format", data_format), ("dilations", dilations)):
         if arg == "padding" or arg == "data_format":

@@ -394,10 +394,11 @@ def _ragged_bincount(arr: Any, weights: Any, minlength: Any, maxlength: Any, dty
 
 def count_nonzero(input: Any, axis: Any = None, keepdims: Any = None, dtype: Any = dtypes.int64,  # noqa: A002
                   name: str | None = None) -> Tensor:
-    """`tf.math.count_nonzero`: reduce_sum(cast(input != 0, int64)), cast to `dtype`."""
-    from simdist.runtime.ops import math
+    """`tf.math.count_nonzero`: reduce_sum(cast(input != zeros([], input.dtype), int64)), cast to `dtype` (a string
+    input counts its non-empty strings: zeros of string are b""; fz66, fz62gen seed 66409 #6)."""
+    from simdist.runtime.ops import array, math
     t = convert_to_tensor(input)
-    pred = t if t.dtype is dtypes.bool_ else math.not_equal(t, math.cast(0, t.dtype))
+    pred = t if t.dtype is dtypes.bool_ else math.not_equal(t, array.zeros([], dtype=t.dtype))
     return math.cast(math.reduce_sum(math.cast(pred, dtypes.int64), axis=axis,
                                      keepdims=False if keepdims is None else keepdims), dtype)
 

@@ -817,7 +817,7 @@ def _late_sigmoid_twin(view: Any, j: int, x_node: int, dtype: str) -> bool:
 # their paddings, multiples and perm: silu of them fuses, TF 2.21 observed, /work/wt/fz59_logs/q_swish5.py)
 _RANK_CARRIERS = frozenset({"Identity", "UnsortedSegmentSum", "UnsortedSegmentProd", "UnsortedSegmentMax",
                             "UnsortedSegmentMin", "Cumsum", "Cumprod", "CumulativeLogsumexp", "Softmax", "LogSoftmax",
-                            "ReverseV2", "Roll", "StridedSlice", "ExpandDims", "Squeeze", "GatherV2"})
+                            "ReverseV2", "Roll", "StridedSlice", "ExpandDims", "Squeeze", "GatherV2", "Unpack"})
 
 
 def _first_pass_rank_unknown(view: Any, j: int, depth: int) -> bool:
@@ -832,7 +832,14 @@ def _first_pass_rank_unknown(view: Any, j: int, depth: int) -> bool:
     if static_shapes.first_pass_rank_unknown(view.tensor(j)):
         return True
     n = view.rec.nodes[j]
-    if depth > 64 or n.kind != _PURE or n.op is None:
+    if depth > 64 or n.kind != _PURE:
+        return False
+    if n.op is None and isinstance(n.key, tuple) and n.key[:1] == ("item",) and len(n.ins) == 1:
+        # (an output of a multi-output op: the op's rule, Unpack's outputs of an input of unknown rank unknown too;
+        # fz66, fz54b --alias seed 66606 #2: silu(unstack(selu(unsorted_segment_sqrt_n(x, ids, 4)))[0]) of bfloat16
+        # keeps Sigmoid and Mul)
+        return _first_pass_rank_unknown(view, n.ins[0], depth + 1)
+    if n.op is None:
         return False
     op = n.op
     if op.name in _RANK_CARRIERS:

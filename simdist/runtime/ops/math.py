@@ -674,7 +674,11 @@ def _check_alone(op: Any, x: Any, dt: dtypes.DType) -> None:
     try:
         xdt = convert_to_tensor(x).dtype
     except (TypeError, ValueError):
-        if op is ADD and not context.in_function():   # math_ops.add's own convert_to_tensor(x) raises
+        if op is ADD or context.in_function():
+            # (math_ops.add's own convert_to_tensor(x) raises; so does op_def_library's conversion of the first input
+            # in a graph: `maximum(2**64, <float16 tensor>)` traced is make_tensor_proto's TypeError "Failed to
+            # convert elements of 18446744073709551616 to Tensor", where eagerly the fast path converts it to float16;
+            # fz66, fz62gen seed 66409 #3)
             raise
         return
     if xdt is not dt and xdt != dt:

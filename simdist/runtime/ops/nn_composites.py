@@ -24,10 +24,9 @@ __all__ = ["required_space_to_batch_paddings", "with_space_to_batch", "pool", "a
 def _ints(value: Any, what: str) -> np.ndarray:
     """`convert_to_tensor(value, int32)` as TF's wrappers do (Python floats refused, an empty list
     int32, a NumPy float array cast as make_tensor_proto's astype: inf is int32's minimum; fz14 seed
-    1420262201 #237), as int64 values."""
-    if isinstance(value, Tensor):
-        return np.asarray(value._v).astype(np.int64)
-    return np.asarray(convert_to_tensor(value, dtype=dtypes.int32)._v).astype(np.int64)
+    1420262201 #237), as int64 values. A tensor of another dtype is convert_to_tensor's ValueError, as TF's (a float32
+    or int64 input_shape; fz66, fz62gen seed 66401 #2)."""
+    return np.asarray(convert_to_tensor(value, dtype=dtypes.int32, name=what)._v).astype(np.int64)
 
 
 def _int32(a: np.ndarray) -> Tensor:

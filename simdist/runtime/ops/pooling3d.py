@@ -372,6 +372,10 @@ def _channels_first(pool: Any, x: Tensor, ksize: Any, strides: Any, padding: Any
 
 def _attrs(x: Tensor, ksize: Any, strides: Any, padding: Any, data_format: Any, op: str = "MaxPool3D") -> dict:
     seqs = {"ksize": spatial_sequence(ksize, 3, "ksize"), "strides": spatial_sequence(strides, 3, "strides")}
+    from simdist.runtime.ops import attr_rules
+    # (the generated wrapper's make_int of each element first, before padding's make_str: a variable of 5 elements,
+    # which _get_sequence wraps as one, is "Expected int for argument 'ksize' not <tf.Variable ...>"; fz66)
+    seqs = {k: tuple(v if type(v) is int else attr_rules.make_int(v, k) for v in seq) for k, seq in seqs.items()}
     if not isinstance(padding, str):
         raise TypeError(f"Expected string for argument 'padding' not {padding!r}.")
     # (T first: eagerly the NodeDef's attrs are validated by name, T, data_format, then padding; a graph's

@@ -467,6 +467,16 @@ def scatter_nd(indices: Any, updates: Any, shape: Any, name: str | None = None) 
         # beside a shape tensor take the shape's dtype — int64 computes, int16 finds no kernel, int8/uint* are not
         # allowed; traced, op_def_library converts the indices first, int32; fix62d, vsweep62 v-scatter)
         indices = convert_to_tensor(indices, dtype=shape.dtype)
+    elif (isinstance(indices, Tensor) and not isinstance(shape, Tensor) and not hasattr(shape, "_as_tensor")
+          and (not context.in_function() or indices.dtype in (dtypes.int32, dtypes.int64))
+          and (not isinstance(shape, (np.ndarray, np.generic)) or indices.dtype == dtypes.string)):
+        # (and the other way: indices' Tindices converts a Python shape before the attr's allowed list is checked,
+        # `scatter_nd(<bool indices>, u, [3, 1])` is "Cannot convert [3, 1] to EagerTensor of dtype bool", TypeError, a
+        # NumPy shape to string ValueError, and int32 indices wrap a Python 2**31 as that conversion does, "Dimension
+        # -2147483648 must be >= 0"; the raw op's generic path does this; fz66, fz62gen seed 66403 #0. Traced,
+        # op_def_library refuses a Tindices outside the list first and converts the shape to an allowed one: the
+        # wrapped shape is the shape function's ValueError "Invalid value in tensor used for shape: -2147483648")
+        shape = convert_to_tensor(shape, dtype=indices.dtype)
     idx = _indices(indices, "ScatterNd")
     if idx.dtype == dtypes.int16:
         # (int16 is in the op def's Tindices and no CPU kernel registers it: NotFoundError eagerly; traced, the

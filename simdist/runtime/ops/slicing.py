@@ -262,6 +262,8 @@ def _index_match(begin: Any, end: Any, strides: Any, fast: bool = False) -> tupl
         return tuple(_eager_index_match(named, dts, tensor, fast))
     if any(d is None for d in dts):
         return begin, end, strides
+    if tensor[0]:   # (op_def_library checks begin's Index against the allowed list as it infers it, before end's)
+        index_dtypes.attr("StridedSlice", "Index", dts[0])
     for i in (1, 2):
         if tensor[i] and dts[i] != dts[0]:
             raise TypeError(f"Input '{named[i][0]}' of 'StridedSlice' Op has type {dts[i].name} that does not match "
@@ -284,8 +286,11 @@ def _eager_index_match(named: list, dts: list, tensor: list, fast: bool) -> list
     index = next((d for d, h in zip(dts, held) if h), None)
     if all(tensor):
         index = dts[0]   # (args_to_matching_eager passes eager tensors alone as they are: Index is begin's)
-    if index not in (dtypes.int32, dtypes.int64):
-        return cast   # (no tensor, or Index of another dtype: the attr's check, `_ints`)
+    if index is None:
+        return cast   # (no tensor: the conversions of `_ints`)
+    # (the conversions come before the attr's check: a bool or string first tensor makes a Python `[1, 1]` beside it
+    # "Cannot convert [1, 1] to EagerTensor of dtype bool", TypeError, and a float or uint8 one an int32 tensor
+    # convert_to_tensor's ValueError on the fallback; fz66, fz62gen seed 66403 #0's class)
     for i, (name, v) in enumerate(named):
         if held[i]:
             if not fast and dts[i] != index:
@@ -297,10 +302,14 @@ def _eager_index_match(named: list, dts: list, tensor: list, fast: bool) -> list
         elif variable[i]:   # (the fallback: a variable converts through its conversion function)
             from simdist.runtime.ops import attr_rules
             attr_rules.fallback_conversion(v, index)
-        elif not isinstance(v, (np.ndarray, np.generic)):
-            convert_to_tensor(v, dtype=index)   # (a Python value: its TypeError when it does not fit)
+        elif not isinstance(v, (np.ndarray, np.generic)) or index == dtypes.string:
+            # (a Python value: its TypeError when it does not fit; a NumPy number to string: ValueError "Failed to
+            # convert a NumPy array to a Tensor (Unsupported object type int).")
+            convert_to_tensor(v, dtype=index)
         elif np.asarray(v).dtype != index.as_numpy_dtype:
             cast[i] = np.asarray(v).astype(index.as_numpy_dtype)   # (a NumPy value is cast: 0.5 to 0)
+    if index not in (dtypes.int16, dtypes.int32, dtypes.int64):
+        return cast   # (Index of another dtype: the attr's check, `_ints`)
     for i, (d, h) in enumerate(zip(dts, held)):
         if h and d != index:
             raise errors.InvalidArgumentError(
@@ -323,6 +332,10 @@ def strided_slice_fn(input_: Any, begin: Any, end: Any, strides: Any = None, beg
         # in a graph: `strided_slice([0.5, 1e300], [0], [1, 2])` is the conversion's ValueError;
         # fz26b, fz14 seed 1420262602 #14)
         input_ = _t(input_)
+    if strides is None and isinstance(begin, Tensor) and begin.dtype == dtypes.string:
+        # (array_ops' `strides = ones_like(begin)` of a known shape is ones(), whose constant 1 of dtype string is the
+        # conversion's TypeError before the op; fz66)
+        array.ones([0], dtypes.string)
     begin, end, strides = _index_match(begin, end, strides, fast)
     index_dtypes.attr("StridedSlice", "Index", dtypes.as_dtype(_index_attr(begin, end, strides))
                       if any(_index_dtype(v) is not None for v in (begin, end, strides)) else None)   # (ops.index-dtypes)

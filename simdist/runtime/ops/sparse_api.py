@@ -137,6 +137,10 @@ def sparse_dense_matmul(sp_a: Any, b: Any, adjoint_a: bool = False, adjoint_b: b
 
 
 def _reduce(kind: str, sp_input: Any, axis: Any, keepdims: Any, output_is_sparse: bool) -> Any:
+    from simdist.runtime import symbolic
+    # (sparse_ops' `if output_is_sparse:` first: a graph tensor there is OperatorNotAllowedInGraphError; fz66, fz62gen
+    # seed 66407 #6)
+    output_is_sparse = symbolic.flag(output_is_sparse)
     sp = _sp(sp_input)
     if axis is None:
         axis = list(range(int(sp.dense_shape.shape[0])))
