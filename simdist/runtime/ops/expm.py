@@ -133,4 +133,11 @@ def _expm(input: Any) -> Tensor:  # noqa: A002
     while finite and bool(np.asarray(math.less(i, max_squarings).numpy())):
         result = math.where(math.less(i, squarings), matmul(result, result), result)
         i = i + 1
-    return reshape(result, batch + result.shape.as_list()[-2:])
+    out = reshape(result, batch + result.shape.as_list()[-2:])
+    if flags is not None and len(flags) == out.ndim:
+        # (linalg_impl reshapes the result to concat((batch_shape, shape(result)[-2:])) when the graph does not know
+        # every dimension: the batch as the graph knows it, then MatrixSolve's square dimension, merged from the
+        # input's last two (unknown only where both are); a dry run's probe sizes are not the graph's: fix66s)
+        square = flags[-2] and flags[-1]
+        out = static_shapes.mark(out, tuple(flags[:-2]) + (square, square))
+    return out
