@@ -136,8 +136,8 @@ def _expm(input: Any) -> Tensor:  # noqa: A002
     out = reshape(result, batch + result.shape.as_list()[-2:])
     if flags is not None and len(flags) == out.ndim:
         # (linalg_impl reshapes the result to concat((batch_shape, shape(result)[-2:])) when the graph does not know
-        # every dimension: the batch as the graph knows it, then MatrixSolve's square dimension, merged from the
-        # input's last two (unknown only where both are); a dry run's probe sizes are not the graph's: fix66s)
-        square = flags[-2] and flags[-1]
-        out = static_shapes.mark(out, tuple(flags[:-2]) + (square, square))
+        # every dimension: each dimension unknown where the input's is (observed on TF 2.21 for [None, None],
+        # [None, 3], [3, None], [2, 3, None], [None, None, 3], [0, None]: the squaring loop's result does not merge
+        # the two); a dry run's probe sizes are not the graph's: fix66s)
+        out = static_shapes.mark(out, tuple(flags))
     return out
