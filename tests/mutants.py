@@ -15413,3 +15413,29 @@ TRAINING_FIX66T: list[Mutant] = [
 ]
 TRAINING += TRAINING_FIX66T
 CATALOGUE += TRAINING_FIX66T
+
+#: fix66s: the ops' shape functions under unknown dimensions (usweep66's OPEN), each killed by test_usweep66
+TRAINING_FIX66S: list[Mutant] = [
+    _t("reshape-minus-one-beside-zero-known", "boundary", "simdist/runtime/ops/array.py",
+       "    if -1 in shp and (static_shapes.unknown(t) is not None or static_shapes.rank_unknown(t) or shp.count(-1) > 1 or\n"
+       "                      int(np.prod([d for d in shp if d != -1])) == 0):\n",
+       "    if -1 in shp and (static_shapes.unknown(t) is not None or static_shapes.rank_unknown(t) or shp.count(-1) > 1):\n",
+       "subtle: inside a tf.function the -1 of a reshape beside a 0 takes the kernel's size (TF 2.21: "
+       "SetOutputShapeForReshape infers it only from a non-zero product, `reshape(x, [0, -1])` is [0, None])"),
+    _t("simplifiable-reshape-no-wildcard", "boundary", "simdist/runtime/ops/grappler.py",
+       "            all(t == -1 or t == d for d, t in zip(shape, target)):\n",
+       "            all(t == d for d, t in zip(shape, target)):\n",
+       "subtle: constant folding's IsSimplifiableReshape compares the target without reading -1 as a wildcard, so a "
+       "traced `reshape(x, [0, -1])` of a [0, 0] x reshapes to [0, 1] (TF 2.21: x itself, [0, 0])"),
+    _t("colorspace-last-dim-unknown", "axis", "simdist/runtime/ops/static_shapes.py",
+       "    return mark(out, fx[:-1] + (False,)) if fx and len(fx) == out.ndim else out\n",
+       "    return mark(out, fx) if fx and len(fx) == out.ndim else out\n",
+       "mainstream: RGBToHSV's shape function keeps the input's unknown last dimension (TF 2.21: WithValue 3, "
+       "`rgb_to_hsv` of [None, None, None] is [None, None, 3])"),
+    _t("lu-standin-perm-full-shape", "axis", "simdist/runtime/ops/linalg_lu.py",
+       "LU.standin = lambda arrays, attrs: (np.shape(arrays[0]), np.shape(arrays[0])[:-1])\n",
+       "LU.standin = lambda arrays, attrs: (np.shape(arrays[0]), np.shape(arrays[0]))\n",
+       "subtle: a dry run's Lu stand-in gives the permutation the matrix's shape (TF 2.21's LuShapeFn: batch + [n])"),
+]
+TRAINING += TRAINING_FIX66S
+CATALOGUE += TRAINING_FIX66S

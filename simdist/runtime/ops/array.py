@@ -755,7 +755,11 @@ def reshape(tensor: Any, shape: Any, name: str | None = None) -> Tensor:
         # are not zero is a known 0: `reshape(TensorSpec([0, None]), [-1])` is [0], and eigh_tridiagonal's
         # `alpha.shape[0] <= 1` traces; fz35b, third generator --ext8 seed 3503 #169)
         return out
-    if -1 in shp and (static_shapes.unknown(t) is not None or static_shapes.rank_unknown(t) or shp.count(-1) > 1):
+    if -1 in shp and (static_shapes.unknown(t) is not None or static_shapes.rank_unknown(t) or shp.count(-1) > 1 or
+                      int(np.prod([d for d in shp if d != -1])) == 0):
+        # (SetOutputShapeForReshape infers the -1 only from a non-zero product of the other sizes: beside a 0 it
+        # stays unknown whatever the graph knows of the input, `reshape(x, [0, -1])` of a [1, 0] x is [0, None];
+        # fix66s)
         # (Reshape's shape function: the -1 dimension of an input whose size the graph does not know)
         return static_shapes.mark(out, [d == -1 for d in shp])
     return out

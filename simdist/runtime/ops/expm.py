@@ -133,4 +133,11 @@ def _expm(input: Any) -> Tensor:  # noqa: A002
     while finite and bool(np.asarray(math.less(i, max_squarings).numpy())):
         result = math.where(math.less(i, squarings), matmul(result, result), result)
         i = i + 1
-    return reshape(result, batch + result.shape.as_list()[-2:])
+    out = reshape(result, batch + result.shape.as_list()[-2:])
+    if flags is not None and len(flags) == out.ndim:
+        # (linalg_impl reshapes the result to concat((batch_shape, shape(result)[-2:])) when the graph does not know
+        # every dimension: each dimension unknown where the input's is (observed on TF 2.21 for [None, None],
+        # [None, 3], [3, None], [2, 3, None], [None, None, 3], [0, None]: the squaring loop's result does not merge
+        # the two); a dry run's probe sizes are not the graph's: fix66s)
+        out = static_shapes.mark(out, tuple(flags))
+    return out

@@ -2194,6 +2194,13 @@ def _reshape_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
         # place it sorts to among an AddN's inputs: `add_n([a, b, reshape(mul, [])])` of a scalar sorts `mul`
         # after `b`; fz53)
         return _forward(x)
+    if shape is not None and None not in shape and 0 in shape and len(shape) == len(target) and \
+            all(t == -1 or t == d for d, t in zip(shape, target)):
+        # (constant_folding.cc IsSimplifiableReshape: a fully known input shape compatible with the constant target,
+        # each -1 a wildcard, is forwarded (SimplifyReshape's Identity); only an empty input can differ from the
+        # kernel's -1: traced `reshape(x, [0, -1])` of a [0, 0] x is x, [0, 0], where the kernel gives [0, 1];
+        # usweep66's OPEN, fix66s, observed on TF 2.21)
+        return _forward(x)
     if shape is None or len(shape) != len(target) or -1 in target or shape.count(None) != 1:
         return None
     known_in = 1

@@ -590,7 +590,12 @@ def grayscale_to_rgb(images: Any, name: str | None = None) -> Tensor:
             err = errors.InvalidArgumentError(None, None, "assertion failed: [A grayscale image must be at least "
                                               "two-dimensional.]")
             raise trace_errors.at_build(err) if static.ndims is not None else err
-    return ops.tile(img, ops.concat([ops.ones(ops.expand_dims(ops.rank(img) - 1, 0), dtypes.int32), [3]], 0))
+    rgb = ops.tile(img, ops.concat([ops.ones(ops.expand_dims(ops.rank(img) - 1, 0), dtypes.int32), [3]], 0))
+    if static.ndims is not None and static.ndims == rgb.ndim and static_shapes.unknown(rgb) is not None:
+        # (image_ops_impl's `rgb.set_shape(images.get_shape()[:-1].concatenate([3]))`: the last dimension known 3
+        # to the graph whatever it knew of the input's; fix66s)
+        static_shapes.refine(rgb, [None] * (rgb.ndim - 1) + [3])
+    return rgb
 
 
 _RGB_TO_YUV = [[0.299, -0.14714119, 0.61497538], [0.587, -0.28886916, -0.51496512],
@@ -653,6 +658,10 @@ def image_gradients(image: Any) -> tuple[Tensor, Tensor]:
     dx = ops.subtract(img[:, :, 1:, :], img[:, :, :-1, :])
     dy = ops.reshape(ops.concat([dy, ops.zeros([b, 1, w, d], img.dtype)], 1), [b, h, w, d])
     dx = ops.reshape(ops.concat([dx, ops.zeros([b, h, 1, d], img.dtype)], 2), [b, h, w, d])
+    # (TF reshapes both to `array_ops.shape(image)`, whose partial value is the image's static shape: each dimension
+    # unknown where the image's is, not the dry run's probe sizes; fix66s)
+    static_shapes.carry(img, dy)
+    static_shapes.carry(img, dx)
     return dy, dx
 
 

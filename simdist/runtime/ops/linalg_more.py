@@ -695,6 +695,9 @@ SOLVE.trace_shape = infer_ctx.trace_shape("MatrixSolve")   # (one transcription 
 # error TF's symbolic trace never meets, so the dry run goes on with the rhs-shaped output MatrixSolveShapeFn gives;
 # get_concrete_function's outputs were None: usweep66)
 SOLVE.standin = lambda arrays, attrs: (np.shape(arrays[1]),)
+# (MatrixInverse's likewise: the zero probe is singular, TF's trace never runs the kernel; its input-shaped output
+# as BatchUnchangedSquareShapeFn gives it: fix66s)
+INV.standin = lambda arrays, attrs: (np.shape(arrays[0]),)
 QR = register("Qr", _qr, _linalg_rule("Qr", half_kernel=True), _cube_flops, num_outputs=2, kind="contraction",
               fusion=_PER_MATRIX, subnormals=_own_daz(_qr))   # (beta = c0 copies a subnormal pivot: fz46b)
 

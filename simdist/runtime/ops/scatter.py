@@ -16,7 +16,8 @@ import numpy as np
 from simdist.runtime import context, dtypes, errors
 from simdist.runtime import subnormals as _subnormals
 from simdist.runtime.indexed_slices import IndexedSlices
-from simdist.runtime.ops import alloc, args, attr_rules, dispatch, graph_constants, static_shapes, trace_errors
+from simdist.runtime.ops import (alloc, args, attr_rules, dispatch, graph_constants, partial_values, static_shapes,
+                                 trace_errors)
 from simdist.runtime.ops.args import t as _t
 from simdist.runtime.ops.math import NUMERIC
 from simdist.runtime.ops.registry import RegisterGradient, lanes, register, selected_bytes
@@ -457,6 +458,9 @@ TENSOR_SCATTER_ADD.dtype = kernel_first("TensorScatterAdd", TENSOR_SCATTER_ADD.d
 TENSOR_SCATTER_SUB.dtype = kernel_first("TensorScatterSub", TENSOR_SCATTER_SUB.dtype)
 
 
+# (ScatterNdShapeHelper: the output is MakeShapeFromShapeTensor(shape), its partial value: `tf.shape(x[:1])` of an
+# input_signature [None, None] leaves both dimensions unknown, not the dry run's probe sizes; fix66s)
+@partial_values.shaped("shape")
 def scatter_nd(indices: Any, updates: Any, shape: Any, name: str | None = None) -> Tensor:
     """`tf.scatter_nd`: zeros of `shape` with updates added at indices (duplicates add up)."""
     from simdist.runtime.ops import graph_inputs

@@ -26,6 +26,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from simdist.runtime import context
+from simdist.runtime.ops import static_shapes_linalg as _linalg
 from simdist.runtime.ops.registry import BROADCAST, SAME_SHAPES
 from simdist.runtime.tensor import STATIC_OVERRIDE, STATIC_UNKNOWN, Tensor, _Traced
 
@@ -855,6 +856,42 @@ _SHAPE_FNS = {"GatherNd": _gather_nd_shape, "Pack": _pack_shape, "MatMul": _matm
               "MatrixDiagV3": _diag_shape}
 
 
+def _linalg_single(fn: Any) -> Any:
+    """A static_shapes_linalg shape function as a _SHAPE_FNS entry: the output's flags from the inputs' (an input of
+    unknown rank: an output of unknown rank)."""
+    def shape(tensors: Sequence[Tensor], out: Tensor, attrs: dict) -> Tensor:
+        if any(rank_unknown(t) for t in tensors):
+            return mark_rank_unknown(out)
+        flags = fn([_flags(t) for t in tensors], [t.shape.as_list() for t in tensors], attrs)[0]
+        return mark(out, flags) if flags is not None and len(flags) == out.ndim else out
+    return shape
+
+
+def _linalg_multi(fn: Any) -> Any:
+    """A static_shapes_linalg shape function as a _MULTI_FNS entry."""
+    def shapes(tensors: Sequence[Tensor], outs: Sequence[Tensor], attrs: dict) -> list[tuple[bool, ...] | None]:
+        return fn([_flags(t) for t in tensors], [t.shape.as_list() for t in tensors], attrs)
+    return shapes
+
+
+# (the linear-algebra ops' shape functions, linalg_ops.cc: decompositions and solvers under an input_signature's None
+# dimensions keep them unknown, not a dry run's probe sizes; usweep66's OPEN, fix66s)
+_SHAPE_FNS.update({name: _linalg_single(fn) for name, fn in _linalg.SINGLE.items()})
+
+
+def _colorspace_shape(tensors: Sequence[Tensor], out: Tensor, attrs: dict) -> Tensor:
+    """ColorspaceShapeFn (RGBToHSV, HSVToRGB): the input's dimensions, the last WithValue 3, so known whatever the
+    graph knew of the input's (`rgb_to_hsv` of a [None, None, None] signature is [None, None, 3]; fix66s); an
+    unknown rank stays unknown (ReplaceDim of an unknown shape)."""
+    if rank_unknown(tensors[0]):
+        return mark_rank_unknown(out)
+    fx = _flags(tensors[0])
+    return mark(out, fx[:-1] + (False,)) if fx and len(fx) == out.ndim else out
+
+
+_SHAPE_FNS.update({"RGBToHSV": _colorspace_shape, "HSVToRGB": _colorspace_shape})
+
+
 def _qr_shapes(tensors: Sequence[Tensor], outs: Sequence[Tensor], attrs: dict) -> list[tuple[bool, ...] | None]:
     """QrShapeFn: q [..., M, P], r [..., P, N] with P = M (full_matrices) or min(M, N), unknown where M (or N) is."""
     fx = _flags(tensors[0])
@@ -899,6 +936,7 @@ _RANKED_OUTPUTS = frozenset({"SoftmaxCrossEntropyWithLogits", "SparseSoftmaxCros
 
 _MULTI_FNS = {"Qr": _qr_shapes, "SoftmaxCrossEntropyWithLogits": _xent_shapes,
               "SparseSoftmaxCrossEntropyWithLogits": _xent_shapes, "Unpack": _unpack_shapes, "Unique": _unique_shapes}
+_MULTI_FNS.update({name: _linalg_multi(fn) for name, fn in _linalg.MULTI.items()})
 
 
 def propagate_multi(op: Any, tensors: Sequence[Tensor], outs: tuple, attrs: dict | None = None) -> tuple:
