@@ -7,7 +7,10 @@
   replaces (`mul`), and the arithmetic optimizer's canonical order then sorts it before `x` (grappler
   `_pushed_parent_order`): 6 · x, the scalar_left functor; an argument `a` sorts first, a · 6;
 - complex64 Exp's packets: pexp_complex's pmul(exp(x), cossin) keeps exp(x)'s NaN (complex_unary `_pexp`: NumPy's
-  multiply picked by its loop's alignment).
+  multiply picked by its loop's alignment);
+- float16 sums: Eigen's tree reduction splits slices longer than P·LeafSize, LeafSize<half> 200, not 1024
+  (sum_order `leaf_size`), full sums past the thread split included (bfloat16 beside it: TF sums it in float32,
+  which agreed before and after).
 """
 
 from __future__ import annotations
@@ -105,11 +108,31 @@ def _traced(dt: str) -> Callable[[Any], Any]:
     return case
 
 
+def _half_sums(dt: str) -> Callable[[Any], Any]:
+    """Full sums and means across the leaf (P·200 float16, P·128 bfloat16) and the thread split, and row sums."""
+    def case(tf: Any) -> Any:
+        rng = np.random.default_rng(6603)
+        out = {}
+        for n in (1024, 1025, 1600, 1601, 1750, 4000, 20000, 216776, 300001):
+            x = tf.cast(tf.constant((rng.uniform(-1, 1, n) * 0.5).astype(np.float32)), dt)
+            out[f"sum {n}"] = _hex(tf.cast(tf.reduce_sum(x), tf.float32))
+            out[f"mean {n}"] = _hex(tf.cast(tf.reduce_mean(x), tf.float32))
+        for shape in ((3, 2000), (2, 5001)):
+            x = tf.cast(tf.constant((rng.uniform(-1, 1, shape) * 0.5).astype(np.float32)), dt)
+            out[f"rows {shape}"] = _hex(tf.cast(tf.reduce_sum(x, axis=1), tf.float32))
+            out[f"rows traced {shape}"] = _hex(tf.cast(tf.function(lambda x: tf.reduce_sum(x, axis=1))(x),
+                                                       tf.float32))
+        return out
+    return case
+
+
 def _cases() -> dict[str, Callable[[Any], Any]]:
     out: dict[str, Callable[[Any], Any]] = {}
     for dt in ("complex64", "complex128"):
         out[f"packets/broadcast scalar {dt}"] = _scalar_packets(dt)
         out[f"traced/constants {dt}"] = _traced(dt)
+    for dt in ("float16", "bfloat16"):
+        out[f"sums/leaf {dt}"] = _half_sums(dt)
     return out
 
 
@@ -129,6 +152,11 @@ def test_complex_broadcast_scalar_packets_as_tf(tf_results: dict[int, Any]) -> N
 @pytest.mark.clause("ops.complex")
 def test_traced_folded_constants_literals_and_exp_as_tf(tf_results: dict[int, Any]) -> None:
     TABLE.check(tf_results, lambda lab: lab.startswith("traced/"))
+
+
+@pytest.mark.clause("ops.sum-order")
+def test_half_sums_by_eigens_half_leaf_size_as_tf(tf_results: dict[int, Any]) -> None:
+    TABLE.check(tf_results, lambda lab: lab.startswith("sums/"))
 
 
 if __name__ == "__main__":  # TF worker
