@@ -11645,8 +11645,8 @@ TRAINING_BATCH71: list[Mutant] = [
        "window's rows and columns (an NCHW im2col's patch order), instead of rows, columns, then channels: the same "
        "products in another order, an ulp off"),
     _t("sum-tree-split-at-leaf-size", "boundary", "simdist/runtime/ops/sum_order.py",
-       "    if n <= lanes * LEAF:\n        return _leaf_plan(rows, n, lanes, dtype)\n",
-       "    if n < lanes * LEAF:\n        return _leaf_plan(rows, n, lanes, dtype)\n",
+       "    if n <= lanes * leaf_size(dtype):\n        return _leaf_plan(rows, n, lanes, dtype)\n",
+       "    if n < lanes * leaf_size(dtype):\n        return _leaf_plan(rows, n, lanes, dtype)\n",
        "mainstream, subtle: Eigen's tree reduction splits a slice of exactly P·kLeafSize elements (8,192 float32) "
        "in two instead of reducing it as one leaf: such a sum an ulp off"),
     _t("generic-reducer-axes-nested-the-other-way", "order", "simdist/runtime/ops/sum_order.py",

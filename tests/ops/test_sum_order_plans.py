@@ -15,7 +15,7 @@ import pytest
 from simdist.runtime import dtypes
 from simdist.runtime.ops import prod_order
 from simdist.runtime.ops.minmax_zeros import _collapse
-from simdist.runtime.ops.sum_order import LANES, LEAF, eigen_order_sum, full_limit, full_threads
+from simdist.runtime.ops.sum_order import LANES, eigen_order_sum, full_limit, full_threads, leaf_size
 
 clause = pytest.mark.clause
 _BF16 = np.dtype(dtypes.bfloat16._np)
@@ -25,7 +25,7 @@ _DTYPES = [np.dtype(d) for d in ("float32", "float64", "float16", "complex64", "
 def _tree_ref(rows: np.ndarray, lanes: int, first: int) -> np.ndarray:
     """Eigen's tree reduction of each row, leaves by prod_order's packet-by-packet InnerMostDimReducer."""
     n = rows.shape[1]
-    if n <= lanes * LEAF:
+    if n <= lanes * leaf_size(rows.dtype):
         return prod_order._inner_rows(rows, lanes, np.add)
     left = min(lanes * -(-(first + -(-n // 2)) // lanes) - first, n)
     acc = np.zeros(rows.shape[0], rows.dtype) + _tree_ref(rows[:, :left], lanes, first)
@@ -52,9 +52,9 @@ def _reference(x: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray:
     lanes = LANES[x.dtype.name]
     if flags == [True] and full_threads(x.size, x.dtype) > 1:
         return _threaded_ref(x.reshape(1, -1), lanes, full_threads(x.size, x.dtype)).reshape(out.shape)
-    if flags == [True] and x.size > lanes * LEAF:
+    if flags == [True] and x.size > lanes * leaf_size(x.dtype):
         return _tree_ref(x.reshape(1, -1), lanes, 0).reshape(out.shape)
-    if flags == [False, True] and sizes[1] > lanes * LEAF:
+    if flags == [False, True] and sizes[1] > lanes * leaf_size(x.dtype):
         rows = x.reshape(sizes)
         return np.concatenate([_tree_ref(rows[r:r + 1], lanes, (r * sizes[1]) % lanes)
                                for r in range(sizes[0])]).reshape(out.shape)

@@ -23,19 +23,28 @@ def _ftz(v: np.ndarray) -> np.ndarray:
 
 
 def _nan_ordered(a: np.ndarray, b: np.ndarray, c: np.ndarray, d: np.ndarray, scalar: np.ndarray,
-                 square: bool) -> tuple[np.ndarray, np.ndarray]:
+                 square: bool, left_scalar: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """(ac - bd, ad + bc) with each NaN part the one x86's instructions return, each product, sum and difference
     taking its first NaN operand (quieted): in packets Eigen's pmul (dup(re x) · y, then dup(im x) · swapped y, the
     two joined by addsub: a, c, b, d for the real part, a, d, b, c for the imaginary), Square's packets the
     imaginary part's b before a; in the scalar tail (`scalar`) std::complex's product whose imaginary part's b·c is
     computed c·b (TF 2.21, fix65c: the tail's (1.5 + NaN_b j)(NaN_c + 1.5j) is NaN_c + NaN_c j, a packet's
-    NaN_c + NaN_b j; Square's packets of NaN_a + NaN_b j are NaN_a + NaN_b j, its tail NaN_a + NaN_a j)."""
+    NaN_c + NaN_b j; Square's packets of NaN_a + NaN_b j are NaN_a + NaN_b j, its tail NaN_a + NaN_a j).
+    `left_scalar`: x = a + bj is one element broadcast to y's shape (TF's scalar_left functor, `s * x`): in the packets
+    the compiled code multiplies with the tensor's register first (dup(re s) and dup(im s) are the hoisted loop
+    constants), c·a and d·a, then d·b and c·b, joined by addsub as before (TF 2.21, fix66c p_smul.py: (NaN_a + NaN_b j)
+    · (NaN_c + NaN_d j) is NaN_c + NaN_d j in a packet, NaN_a + NaN_a j in the tail)."""
     from simdist.runtime.ops.nan_operands import first_nan
 
     def mul(u: np.ndarray, v: np.ndarray) -> np.ndarray:
         return first_nan(u * v, u, v)
-    ac, bd, ad = mul(a, c), mul(b, d), mul(a, d)
-    bc = np.where(scalar, mul(c, b), mul(b, c))
+    if left_scalar:   # (packets tensor-first; the tail keeps std::complex's order below)
+        ac, bd, ad = np.where(scalar, mul(a, c), mul(c, a)), np.where(scalar, mul(b, d), mul(d, b)), \
+            np.where(scalar, mul(a, d), mul(d, a))
+        bc = mul(c, b)
+    else:
+        ac, bd, ad = mul(a, c), mul(b, d), mul(a, d)
+        bc = np.where(scalar, mul(c, b), mul(b, c))
     re = first_nan(ac - bd, ac, bd)
     im = first_nan(ad + bc, ad, bc)
     if square:
@@ -44,12 +53,13 @@ def _nan_ordered(a: np.ndarray, b: np.ndarray, c: np.ndarray, d: np.ndarray, sca
 
 
 def multiply(x: np.ndarray, y: np.ndarray, packets: bool = True, scalar_at: np.ndarray | None = None,
-             square: bool = False) -> np.ndarray:
+             square: bool = False, left_scalar: bool = False) -> np.ndarray:
     """x * y of complex arrays of one dtype (broadcast), as TF's kernel (packets=False: every
     element the scalar operator*, Annex G's recovery included; `scalar_at`, a bool array of the
     broadcast shape, says which elements are scalars where the flat order's packets do not apply,
-    e.g. under a reduction: reduce_packets.py; `square`: Square's kernel, x the same as y). A NaN part is the
-    one the CPU's instructions pick (`_nan_ordered`), not NumPy's."""
+    e.g. under a reduction: reduce_packets.py; `square`: Square's kernel, x the same as y; `left_scalar`: x is one
+    element broadcast over y, TF's scalar_left functor). A NaN part is the one the CPU's instructions pick
+    (`_nan_ordered`), not NumPy's."""
     xb, yb = np.broadcast_arrays(x, y)
     part = np.float32 if x.dtype == np.complex64 else np.float64
     a, b = _ftz(xb.real.astype(part)).ravel(), _ftz(xb.imag.astype(part)).ravel()
@@ -61,7 +71,7 @@ def multiply(x: np.ndarray, y: np.ndarray, packets: bool = True, scalar_at: np.n
             scalar = np.broadcast_to(scalar_at, xb.shape).ravel()
         else:
             scalar = np.arange(a.size) >= k
-        re, im = _nan_ordered(a, b, c, d, scalar, square)
+        re, im = _nan_ordered(a, b, c, d, scalar, square, left_scalar)
         both = np.isnan(re) & np.isnan(im) & scalar
         idx = np.flatnonzero(both)
         if idx.size:

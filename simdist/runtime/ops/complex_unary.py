@@ -95,7 +95,9 @@ def _psqrt(xr: np.ndarray, yr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def _pexp(xr: np.ndarray, yr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Eigen's pexp_complex (complex64 packets) of raw parts: pexp(x) times (pcos(y), psin(y));
     x = -inf keeps only the signs of cos/sin, x = +inf with a NaN cos/sin part gives y's sign
-    (real) or 0 (imaginary); y == 0 gives (exp(x), y)."""
+    (real) or 0 (imaginary); y == 0 gives (exp(x), y). Of two NaNs the product keeps exp(x)'s (x86's first operand:
+    TF 2.21's exp of (NaN_a + NaN_a j) is NaN_a + NaN_a j at every position; NumPy's multiply picks by its loop's
+    alignment, fix66c p_exp2.py)."""
     from simdist.runtime.ops.packet_math import _pexp as pexp_real
     from simdist.runtime.ops.packet_trig import psincos_float
     t = xr.dtype.type
@@ -106,7 +108,8 @@ def _pexp(xr: np.ndarray, yr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     pinf = xr == np.inf
     ysign = np.copysign(t(1), yr)
     c, s = np.where(pinf & np.isnan(c), ysign, c), np.where(pinf & np.isnan(s), t(0), s)
-    re, im = _ftz(ex * c), _ftz(ex * s)
+    from simdist.runtime.ops.nan_operands import first_nan   # (pmul(expx, cossin): exp's NaN first, x86's rule;
+    re, im = _ftz(first_nan(ex * c, ex, c)), _ftz(first_nan(ex * s, ex, s))   # NumPy's loops pick by alignment)
     yzero = yr == 0
     return np.where(yzero, ex, re), np.where(yzero, yr, im)
 

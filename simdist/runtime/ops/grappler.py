@@ -2102,7 +2102,8 @@ def _push_down_rule(rec: Any, tensors: Any, attrs: Any, name: str) -> Tensor | N
     plus, minus = (math.ADD, math.SUB) if family is _ADD_SUB else (math.MUL, None)
     _absorb(child)
     if sym and child_sym:
-        return _kept_names(dispatch.execute(plus, (c, y)), child, lambda inner: dispatch.execute(plus, (x, inner)))
+        return _kept_names(dispatch.execute(plus, (c, y)), child,
+                           lambda inner: dispatch.execute(plus, _pushed_parent_order(x, inner)))
 
     def negated(right_leaf: bool) -> bool:
         return (not child_sym and right_leaf) != (not sym and left_const)
@@ -2111,6 +2112,18 @@ def _push_down_rule(rec: Any, tensors: Any, attrs: Any, name: str) -> Tensor | N
     outer = minus if neg_x or (neg_c and neg_y) else plus
     return _kept_names(dispatch.execute(minus if neg_c != neg_y else plus, (y, c) if neg_c else (c, y)), child,
                        lambda inner: dispatch.execute(outer, (inner, x) if neg_x else (x, inner)))
+
+
+def _pushed_parent_order(x: Tensor, inner: Tensor) -> tuple[Tensor, Tensor]:
+    """The commutative parent `X op inner` of a push-down with its inputs in the arithmetic optimizer's canonical order
+    (`_sorted_operands`: by node name, the folded `inner` under the child's name, which `_kept_names` gave it): traced
+    complex `x * 2 * 3` is Mul(mul, x), 6 · x by the scalar_left functor, whose packets take x's NaN parts (TF 2.21,
+    fix66c p_mul3.py); an argument `a` sorts first, a · 6."""
+    from simdist.runtime import symbolic
+    if not _on("arithmetic_optimization"):
+        return x, inner
+    nx, ni = symbolic.optimized_name(x), symbolic.optimized_name(inner)
+    return (inner, x) if nx is not None and ni is not None and ni < nx else (x, inner)
 
 
 def _kept_names(inner: Tensor, child: Tensor, make_outer: Any) -> Tensor:

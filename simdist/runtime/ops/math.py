@@ -301,10 +301,13 @@ ADD = binary_op("AddV2", _bf16_packet_nans(_eigen_nan_choice(_parts_daz(np.add))
                 exact=True)
 SUB = binary_op("Sub", _bf16_packet_nans(_parts_daz(np.subtract)), _numeric("Sub"), exact=True)
 def _multiply(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """np.multiply; complex as TF's kernel (packets textbook, tail Annex G, DAZ/FTZ: complex_mul.py)."""
+    """np.multiply; complex as TF's kernel (packets textbook, tail Annex G, DAZ/FTZ: complex_mul.py; a one-element x
+    broadcast over y is TF's scalar_left functor, whose packets take the tensor's NaN parts first: fix66c)."""
     if x.dtype.kind == "c" and x.dtype == y.dtype:
         from simdist.runtime.ops import complex_mul
-        return complex_mul.multiply(x, y)
+        x, y = np.asarray(x), np.asarray(y)
+        left = x.size == 1 and y.size != 1 and x.shape != np.broadcast_shapes(x.shape, y.shape)
+        return complex_mul.multiply(x, y, left_scalar=left)
     return np.multiply(x, y)
 
 

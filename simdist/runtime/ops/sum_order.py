@@ -8,8 +8,9 @@ and bfloat16 lanes, 4 float64 and complex64, 2 complex128 on the AVX2 host):
   accumulators over blocks of 4·P elements, folded ((a0 + a1) + a2) + a3, then the remaining whole
   packets into a0, the scalar tail from 0, the packet's lanes as a halving tree (lane i + lane
   i + P/2; half types in float32, rounded once), and tail + tree. A slice longer than P·1024
-  (kLeafSize) is split at a packet boundary of its absolute start (`split = P·ceil((first +
-  ceil(n/2)) / P)`) and the halves' sums added (the tree reduction, recursively);
+  (kLeafSize; P·200 float16, P·128 bfloat16: `leaf_size`) is split at a packet boundary of its
+  absolute start (`split = P·ceil((first + ceil(n/2)) / P)`) and the halves' sums added (the tree
+  reduction, recursively);
 - a reduction that keeps the innermost dimension computes whole output packets (flat order, not
   crossing a row) with InnerMostDimPreserver: from 16 reduced rows on, four accumulators take the
   rows j = k (mod 4) of the first (n // 4)·4, folded 1, 2, 3 into 0, then the remaining rows;
@@ -41,12 +42,22 @@ from simdist.runtime import dtypes
 from simdist.runtime.ops.minmax_zeros import _collapse, _packet_outputs
 from simdist.runtime.ops.reduce_nans import complex_row_nans, row_nans
 
-__all__ = ["eigen_order_sum", "full_limit", "full_threads", "LANES", "LEAF"]
+__all__ = ["eigen_order_sum", "full_limit", "full_threads", "leaf_size", "LANES", "LEAF"]
 
 LANES = {"float32": 8, "float64": 4, "float16": 8, "bfloat16": 8, "complex64": 4, "complex128": 2}
 _BY_CHAR = {"f": 8, "d": 4, "e": 8, "F": 4, "D": 2}   # (dtype.char: dtype.name costs ~1.4 us a call)
 _BF16 = np.dtype(dtypes.bfloat16._np)
-LEAF = 1024   # Eigen's kLeafSize: inner slices longer than P·LEAF are tree-reduced
+LEAF = 1024   # Eigen's kLeafSize: inner slices longer than P·LEAF are tree-reduced (float, double, complex)
+
+
+def leaf_size(dtype: np.dtype) -> int:
+    """Eigen's LeafSize<T>() (TensorReduction.h): 1024, but 200 for half and 128 for bfloat16, whose slices longer
+    than P·LeafSize (1,600 and 1,024 elements) are tree-reduced (TF 2.21, fix66c p_h16*.py: float16 full sums of mixed
+    signs from 1,750 elements on differed with 1024, 0 of 76 sums, means and row sums after; TF's Sum and Mean of
+    bfloat16 run in float32, reduction_ops.h, so bfloat16's 128 is Eigen's source, not a probe)."""
+    if dtype == _BF16:
+        return 128
+    return 200 if dtype.char == "e" else LEAF
 _TREE8 = np.array([0, 4, 2, 6, 1, 5, 3, 7])   # NumPy's pairwise sum of 8 in this order = Eigen's lane tree
 _PAIRWISE_SAFE = "fd"   # dtype chars (float32, float64) whose innermost NumPy reduce is the pairwise sum above
 _reduce = np.add.reduce
@@ -176,10 +187,10 @@ def _leaf_plan(rows: int, n: int, lanes: int, dtype: np.dtype) -> Callable[[np.n
 def _inner_plan(rows: int, n: int, lanes: int, dtype: np.dtype, first: int,
                 contiguous: bool) -> Callable[[np.ndarray], np.ndarray]:
     """InnerMostDimReducer with Eigen's tree over each row of x [rows, n], every row starting at
-    `first` modulo the packet size: above P·LEAF elements split at a packet boundary and the
+    `first` modulo the packet size: above P·leaf_size elements split at a packet boundary and the
     halves' sums added (accum = 0 + left, then + right). Equal aligned halves of a C-contiguous
     x run as one batch of 2·rows rows."""
-    if n <= lanes * LEAF:
+    if n <= lanes * leaf_size(dtype):
         return _leaf_plan(rows, n, lanes, dtype)
     left = lanes * -(-(first + -(-n // 2)) // lanes) - first
     if contiguous and 2 * left == n and first % lanes == 0:
@@ -196,7 +207,7 @@ def _pairs(r: np.ndarray) -> np.ndarray:
 
 def _rows_plan(rows: int, n: int, lanes: int, dtype: np.dtype, period: int) -> Callable[[np.ndarray], np.ndarray]:
     """Each row of x [rows, n] reduced; row r starts at element (r mod period)·n of its tensor."""
-    if n <= lanes * LEAF or n % lanes == 0:
+    if n <= lanes * leaf_size(dtype) or n % lanes == 0:
         return _inner_plan(rows, n, lanes, dtype, 0, rows == 1)
     each = [_inner_plan(1, n, lanes, dtype, ((r % period) * n) % lanes, True) for r in range(rows)]   # unaligned
     return lambda x: np.concatenate([f(x[r:r + 1]) for r, f in enumerate(each)])
