@@ -80,9 +80,6 @@ OPEN: dict[str, tuple[str, ...]] = {
     't-ag-loops': (
         'list_append 0', 'list_append 2', 'list_append 5',
     ),
-    't-nest-jit': (
-        'inner eager', 'outer 0', 'outer 1', 'outer 2', 'outer 3', 'outer 4', 'outer 5',
-    ),
     't-sig-defaulted': (
         'none-dim/python n', 'unknown-rank/python n',
     ),
