@@ -89,9 +89,10 @@ def build(rec: Any, result: Any, taped: bool = True) -> tuple | str:
     return (len(rec.nodes), prog, rec._template(result))
 
 
-def run(program: tuple, tensors: Sequence[Tensor]) -> Any:
+def run(program: tuple, tensors: Sequence[Tensor], writes_as_ops: bool = False) -> Any:
     """Replay `program` on the call's tensor arguments through dispatch: the call's result (its
-    tensors those the tapes saw made)."""
+    tensors those the tapes saw made). `writes_as_ops`: its assigns run as the variable's assign
+    ops, which the context's recorder records (a nested call's body: graph/nested.py)."""
     n, prog, template = program
     env: list[Any] = [None] * n
     for st in prog:
@@ -110,15 +111,18 @@ def run(program: tuple, tensors: Sequence[Tensor]) -> Any:
             if st[2] is not None:
                 env[i] = st[2]
             else:
-                env[i] = Tensor(st[3], st[4], st[5] or _device())
+                t = Tensor(st[3], st[4], st[5] or _device())
                 if st[6]:   # (it holds subnormals, which the ops it feeds read as zeros: ops.subnormals)
-                    env[i]._sub = True
+                    t._sub = True
+                env[i] = dispatch.constant_made(t)   # (a recorder around the replay captures it: graph/nested.py)
         elif kind == _READ:
             var = st[2]
             t = Tensor(var._read_array(), var._dtype, var._device)
             if var._sub:   # (as the variable's read marks it: ops.subnormals)
                 t._sub = True
             env[i] = dispatch.variable_read(var, t)
+        elif kind == _WRITE and writes_as_ops:
+            getattr(st[2], st[3])(env[st[4]], read_value=False)
         elif kind == _WRITE:
             src = env[st[4]]
             st[2]._write(st[3], dispatch.raw(src) if isinstance(src, Tensor) else src)

@@ -511,7 +511,7 @@ class Function:
         g = _graph_mod()
         mode = _trace_mode()
         if mode is None:
-            return _EAGER
+            return self._nested_call(g, args, kwargs)
         canonical = self._canonical(args, kwargs)
         if canonical is None:
             return _EAGER      # (the eager call raises Python's error)
@@ -528,6 +528,7 @@ class Function:
         if session._m is not self._machine:   # (a new simulated machine: simdist.configure/reset)
             self._calls.clear()
             self.__dict__.pop("_random_traces", None)
+            self.__dict__.pop("_nested", None)
             self._machine = session._m
         key = (found[0], _context_key())
         entry = self._calls.get(key)
@@ -554,7 +555,13 @@ class Function:
                     if mode is _UNDER_TAPE:
                         entry, result = _record_under_tapes(g, self._traced_python(), args, kwargs, found[1])
                     else:
-                        entry, result = g.record_call(self._traced_python(), args, kwargs, found[1], _outputs_to_tensors,
+                        fn, twins = self._traced_python(), None
+                        kept = self.__dict__.get("_nested", {}).get(key, (None,))[0]
+                        if kept is not None:   # (traced inside another function's trace: clause function.trace-once, "nested calls")
+                            from simdist.runtime.graph import nested
+                            twins = []
+                            fn = functools.partial(_replay_kept, nested, kept, twins)
+                        entry, result = g.record_call(fn, args, kwargs, found[1], _outputs_to_tensors, twins=twins,
                                                       keep_subnormal=True)
             finally:
                 own = timing.run_flops_accum[0]
@@ -603,6 +610,53 @@ class Function:
             from simdist.strategies import timing
             timing.run_flops_accum[0] += entry.run_flops
         return out
+
+    def _nested_call(self, g: Any, args: tuple, kwargs: dict) -> Any:
+        """A call inside another function's recording: TF traces the inner function into a function of its own
+        (a call node of the outer graph), once per inner signature, and keeps the trace whatever becomes of the
+        outer one. The first such call runs the Python under the outer recorder and keeps the ops it added as
+        the inner trace's program; a later call of that signature (inside a recording, or eagerly: `_traced_call`)
+        runs the kept program, or the eager recording's, through dispatch without the Python
+        (runtime/graph/nested.py; clause function.trace-once, "nested calls"). Else _EAGER (plain Python)."""
+        from simdist.runtime import context, execution
+        from simdist.runtime.graph import nested
+        c = execution.current()
+        rec = c.recorder
+        if rec is None or c.sections or c.transactions or c.charges or \
+                any(o is not rec and not any(o is t for t in c.tapes) for o in c.observers):
+            return _EAGER
+        canonical = self._canonical(args, kwargs)
+        if canonical is None:
+            return _EAGER
+        args, kwargs = canonical
+        found = g.signature(args, kwargs)
+        if found is None:
+            return _EAGER
+        from simdist import session
+        if session._m is not self._machine:   # (a new simulated machine: simdist.configure/reset)
+            self._calls.clear()
+            self.__dict__.pop("_random_traces", None)
+            self.__dict__.pop("_nested", None)
+            self._machine = session._m
+        key = (found[0], _context_key())
+        kept = self.__dict__.setdefault("_nested", {})
+        programs = kept.get(key)
+        if programs is None:
+            entry = self._calls.get(key)
+            if type(entry) is g.Graph and not entry.daz and nested.pure(entry.plain):
+                programs = (entry.plain, entry.program if nested.pure(entry.program) else None)
+        program = None if programs is None else programs[1] if c.tapes else programs[0]
+        if program is not None:   # (the tapes around it see each op: interpret's taped program)
+            with context.in_function_call():
+                return _outputs_to_tensors(nested.replay(program, found[1]))
+        if programs is not None or type(rec) is not g.Recorder:   # (in a cond's branch: plain Python)
+            return _EAGER
+        with context.in_function_call(), self._random_trace(key, args, kwargs), _arguments_marked(args, kwargs):
+            result, programs = nested.capture(
+                rec, found[1], lambda: _outputs_to_tensors(self._traced_python()(*args, **kwargs)))
+        if programs is not None:
+            kept[key] = programs
+        return result
 
     def _polymorphic(self, key: Any, trace: Any, found: Any) -> Any:
         """A call of a new concrete signature that an existing relaxed trace `trace` serves (reduce_retracing:
@@ -788,6 +842,7 @@ class Function:
         state.pop("_concretes", None)
         state.pop("_variable_programs", None)
         state.pop("_arg_variables", None)
+        state.pop("_nested", None)
         return state
 
     def get_concrete_function(self, *args: Any, **kwargs: Any) -> Any:
@@ -1279,6 +1334,11 @@ def _subnormal_reason() -> str:
     """The start of the reason a recording that met subnormal values gives (dispatch._SUBNORMAL)."""
     from simdist.runtime.ops import dispatch
     return dispatch._SUBNORMAL.split(" (")[0]
+
+
+def _replay_kept(nested: Any, program: tuple, twins: list, *args: Any, **kwargs: Any) -> Any:
+    """A kept inner trace's program run on the recording's twins of the call's tensors (record_call's fn)."""
+    return nested.replay(program, twins)
 
 
 def _trace_mode() -> Any:

@@ -71,17 +71,15 @@ REF = RecordedPrograms(PATH, host_dependent=(), recording_host=avx512_with_onedn
 #:     `while_bad_invariant`, a shape_invariants entry the loop variable's shape contradicts — while_v2 checks the
 #:     body traced on the invariant's shape, not the loop variable, and its output's static shape is the
 #:     invariant's [2] for a value of shape [1]: runtime/ops/loops.py, static_shapes.contradict);
-#: (6) nested functions: the inner function's Python counter (`outer *`, `inner eager`: TF's inner function keeps
-#:     the traces made inside the outer's failed traces and serves its eager call from them; simdist runs a
-#:     tf.function called inside another's recording as plain Python); fixed by fix65a: py_function and string ops
+#: (6) nested functions: fixed (fix66u: the inner function's Python counter, `outer *`, `inner eager` — TF's inner
+#:     function keeps the traces made inside the outer's failed traces and serves its eager call from them; simdist
+#:     ran a tf.function called inside another's recording as plain Python; now the ops its first call of a key
+#:     adds are kept as its trace's program, runtime/graph/nested.py); fixed by fix65a: py_function and string ops
 #:     under jit_compile=True; by fix66t: the relaxed concrete function's signature (get_concrete_function dispatches
 #:     as a call does: `relaxed concrete` is TensorSpec([None])).
 OPEN: dict[str, tuple[str, ...]] = {
     't-ag-loops': (
         'list_append 0', 'list_append 2', 'list_append 5',
-    ),
-    't-nest-jit': (
-        'inner eager', 'outer 0', 'outer 1', 'outer 2', 'outer 3', 'outer 4', 'outer 5',
     ),
     't-sig-defaulted': (
         'none-dim/python n', 'unknown-rank/python n',

@@ -508,6 +508,17 @@ def ones_like(input: Any, dtype: Any = None, name: str | None = None, layout: An
     return call_with_layout(lambda: dispatch.execute(ONES_LIKE, (t,), {"dtype": dt}), layout, "ones_like")
 
 
+def ones_like_impl(tensor: Any, dtype: Any = None) -> Tensor:
+    """array_ops.ones_like_impl, the v1 `array_ops.ones_like` that tf.experimental.numpy.ones_like calls (not
+    ones_like_v2's array_like_impl): always `ones` of the input's shape at the given (else the input's) dtype,
+    never the OnesLike op — so a string input is constant(1, string)'s TypeError, where tf.ones_like's eager
+    OnesLike refuses it by its attr (InvalidArgumentError; TF 2.21 observed, fix66u; clause ops.conversion)."""
+    t = _t(tensor)
+    dt = t.dtype if dtype is None else dtypes.as_dtype(dtype)
+    known = static_shapes.known_shape(t) if context.in_function() else tuple(t._v.shape)
+    return ones(list(known) if known is not None and None not in known else shape(t), dt)
+
+
 def ones_like_op(x: Any) -> Tensor:
     """The OnesLike op itself (tf.raw_ops.OnesLike): in a graph always that op, which Grappler may
     materialize (grappler._ones_like_rule), where tf.ones_like builds `ones` of a known shape."""

@@ -15,7 +15,7 @@ from simdist.runtime import context, dtypes
 from simdist.runtime.ops import tnp_arrays as _arr
 from simdist.runtime.ops import tnp_dtypes as _dt
 from simdist.runtime.ops.math import cast
-from simdist.runtime.ops.array import (broadcast_to, ones as _ones, ones_like as _ones_like, range_, shape,
+from simdist.runtime.ops.array import (broadcast_to, ones as _ones, range_, shape,
                                        shape as _shape,
                                        zeros as _zeros, zeros_like as _zeros_like)
 from simdist.runtime.tensor import Tensor
@@ -52,8 +52,9 @@ def ones(shape: Any, dtype: Any = float) -> Tensor:
 
 
 def ones_like(a: Any, dtype: Any = None) -> Tensor:
-    """`tnp.ones_like`: a's (or the given) dtype as tnp reads it."""
-    return _ones_like(a, _dt.result_type_unary(a, dtype))
+    """`tnp.ones_like`: a's (or the given) dtype as tnp reads it, through v1's ones_like_impl (`ones`)."""
+    from simdist.runtime.ops.array import ones_like_impl
+    return ones_like_impl(a, _dt.result_type_unary(a, dtype))
 
 
 def eye(N: Any, M: Any = None, k: Any = 0, dtype: Any = float) -> Tensor:  # noqa: N803
