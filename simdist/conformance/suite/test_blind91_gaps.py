@@ -5,7 +5,7 @@ class rather than as the one mutant.
 Each program runs on the backend under test; its expected result is TF 2.21's, observed by running the same program
 on TF (`python -m simdist.conformance.suite.test_blind91_gaps --record`, which rewrites blind91_reference.json.gz).
 Recorded on this session's host, an Intel Xeon with AVX-512 and oneDNN on (recorded_programs.avx512_with_onednn): the
-programs whose bits may follow the CPU's kernels (prefix `kernel-`: which operand's NaN a vectorized kernel returns)
+programs whose bits may follow the CPU's kernels (prefix `kernel-`: which NaN a vectorized kernel returns)
 run on simdist elsewhere under its reference model of such a host. Floats are compared by their bits (a NaN's sign and
 payload included)."""
 
@@ -29,14 +29,14 @@ HOST_DEPENDENT = ("kernel-",)
 REF = RecordedPrograms(PATH, HOST_DEPENDENT, recording_host=avx512_with_onednn, recording_cpu=reference_cpu)
 
 #: cases simdist still answers differently (left out of the comparison; docs/conformance.md, the ninety-first blind
-#: batch's section): a Sum over a leading axis keeps NumPy's NaN in the columns past the last whole packet, where
-#: Eigen's InnerMostDimPreserver keeps the first row's (keras.ops.average/mean/sum over axis 0 of a [2, 24] with NaNs
-#: in both rows); a float64 matmul of NaNs of several payloads takes another NaN than TF's GEMM in some outputs;
+#: batch's section): a float16 Mean over the middle axis of a [2, 18, 17] (18 rows: MeanReducer<half>'s accumulators
+#: keep other NaNs than the Sum's); a float64 matmul of NaNs of several payloads takes another NaN than TF's GEMM in
+#: some outputs;
 #: a MirroredStrategy's reduce of values computed on the caller's thread (experimental_distribute_values_from_function,
 #: a plain tensor) is differentiable on TF 2.21 (its per-axis tf.function is lifted; the eager cross-replica reduce is
 #: recorded), where simdist's tape sees nothing (None).
-OPEN = {"kernel-keras-ops-nan-operands": ("average float16", "average float16 swapped", "average float32",
-                                          "average float32 swapped", "matmul float64", "matmul float64 swapped"),
+OPEN = {"kernel-keras-ops-nan-operands": ("matmul float64", "matmul float64 swapped"),
+        "kernel-leading-axis-sums-with-nans": ("mean float16 (2, 18, 17)",),
         "strategy-reduce-gradients": ("mirrored MEAN",)}
 _program, _ids, _check = registrar(REF, OPEN), REF.ids, REF.check
 
@@ -98,6 +98,36 @@ def _keras_ops_nan_operands(tf: Any, mk: Any) -> Any:
 
 
 _program("kernel-keras-ops-nan-operands", _keras_ops_nan_operands)
+
+
+def _leading_axis_sums(tf: Any, mk: Any) -> Any:
+    """tf.reduce_sum and tf.reduce_mean over a leading or middle axis (Eigen's InnerMostDimPreserver and
+    GenericDimReducer: the kept inner dimension in packets, its tail one column at a time; 16 rows and more in four
+    accumulators of every fourth row, folded as a3 + (a2 + (a0 + a1)), the remaining rows after) of float16/32/64
+    tensors with a quarter of their elements NaNs of distinct payloads and signs, an inf and a -inf among them: which
+    NaN each column keeps, by its bits."""
+    r = _rng("blind91-leading-axis-sums")
+    out: dict[str, Any] = {}
+    for dt, u in (("float32", np.uint32), ("float64", np.uint64), ("float16", np.uint16)):
+        base, sign, inf = {"float32": (0x7fc00000, 0x80000000, 0x7f800000),
+                           "float64": (0x7ff8000000000000, 0x8000000000000000, 0x7ff0000000000000),
+                           "float16": (0x7e00, 0x8000, 0x7c00)}[dt]
+        for shape in ((2, 24), (3, 20), (2, 8), (5, 3), (16, 20), (17, 24), (33, 40), (2, 1), (7, 1), (20, 1),
+                      (3, 2, 20), (2, 18, 17), (4, 5, 9)):
+            flat = r.normal(size=shape).astype(dt).view(u).reshape(-1)
+            pos = r.choice(flat.size, size=max(2, flat.size // 4), replace=False)
+            for j, p in enumerate(pos):
+                flat[p] = base | (j + 1) | (sign if j % 2 else 0)
+            if flat.size > 6:
+                flat[pos[0]], flat[pos[1]] = inf, inf | sign
+            x = tf.constant(flat.view(dt).reshape(shape))
+            axis = 0 if len(shape) == 2 else 1
+            out[f"sum {dt} {shape}"] = _raw(tf.reduce_sum(x, axis=axis))
+            out[f"mean {dt} {shape}"] = _raw(tf.reduce_mean(x, axis=axis))
+    return out
+
+
+_program("kernel-leading-axis-sums-with-nans", _leading_axis_sums)
 
 #: keras.ops reductions, scans and sorts: name -> call on x with an axis
 _REDUCTIONS = {
@@ -325,6 +355,12 @@ _program("strategy-reduce-gradients", _strategy_reduce_gradients)
 def test_blind91_keras_ops_nan_operands(backend: Any, name: str) -> None:
     """keras.ops' binary functions and products: which operand's NaN comes out where both are NaN, in both orders."""
     _check(backend, name)
+
+
+@pytest.mark.clause("ops.packet-paths")
+def test_blind91_leading_axis_sums_with_nans(backend: Any) -> None:
+    """Sum and Mean over a leading or middle axis: which NaN each column keeps (accumulators, fold, tail)."""
+    _check(backend, "kernel-leading-axis-sums-with-nans")
 
 
 @pytest.mark.clause("keras.ops")
