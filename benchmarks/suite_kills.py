@@ -50,9 +50,13 @@ def run(m: Any, k: str, every_failure: bool = False, workers: int = 0) -> str:
         archive = subprocess.run(["git", "-C", str(ROOT), "archive", "HEAD", "simdist"], check=True,
                                  capture_output=True).stdout
         subprocess.run(["tar", "-x", "-C", str(work)], input=archive, check=True)
-        for so in list((ROOT / "simdist" / "sim").glob("*.so")) + [ROOT / "simdist" / "sim" / "_native.json"]:
+        # (every compiled extension: simdist/sim's and simdist/runtime/ops/_fma*.so, whose absence switches the float32
+        # products to the pure kernels — a different NaN choice in some products, blind66b)
+        for so in sorted((ROOT / "simdist").rglob("*.so")) + [ROOT / "simdist" / "sim" / "_native.json"]:
             if so.exists():
-                shutil.copy(so, work / "simdist" / "sim" / so.name)
+                dest = work / so.relative_to(ROOT)
+                dest.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy(so, dest)
         for so in ROOT.glob("simdist_sim__mypyc*.so"):
             shutil.copy(so, work / so.name)
         if m is not None:

@@ -14713,6 +14713,200 @@ TRAINING_BATCH89: list[Mutant] = [
 TRAINING += TRAINING_BATCH89
 CATALOGUE += TRAINING_BATCH89
 
+
+#: Blind batch 91 (sixty-sixth session, helper blind66b): the Keras training layer and what it drives -- keras.ops
+#: on the TF backend (dot, divide, power, max, minimum, absolute, outer, roll, triu, quantile, tile, cross, arange,
+#: multi_hot, segment_sum, max_pool/average_pool), layers (ConvLSTM, RandomZoom, Resizing, RandomCrop,
+#: RandomTranslation, Rescaling's config, add_loss, initializers' seeds) and the strategies' value paths Keras training uses
+#: (the ring all-reduce of a traced pack, reduce's MEAN gradient and operands); written from simdist's source before
+#: reading the suite, each in a function no earlier catalogue mutant touches (its outermost enclosing function).
+#: "mainstream": a changed line an ordinary training program runs (/work/wt/blind66b_logs/prog1-4.py under
+#: coverage.py); "subtle": a last-bit, signed-zero or NaN-payload difference.
+_K91 = "simdist/keras/"
+_KT91 = "simdist/keras/ops/tf_numpy.py"
+_KN91 = "simdist/keras/ops/tf_nn.py"
+TRAINING_BATCH91: list[Mutant] = [
+    # -- keras.ops on the TF backend
+    _t("keras-dot-nd-as-batched-matmul", "axis", _KT91,
+       "        output = tf.tensordot(x1, x2, axes=[[-1], [-2]])\n",
+       "        output = tf.matmul(x1, x2)\n",
+       "mainstream: keras.ops.dot of two operands of rank >= 2 as a batched matmul instead of NumPy's dot (a "
+       "tensordot of x1's last axis with x2's second-to-last): (2, 3, 4)·(2, 4, 5) is (2, 3, 5), not (2, 3, 2, 5)"),
+    _t("keras-divide-by-reciprocal", "formula", _KT91,
+       "    return tf.divide(x1, x2)\n",
+       "    return tf.multiply(x1, tf.math.reciprocal(x2))\n",
+       "mainstream, subtle: keras.ops.divide as x1 * (1 / x2), two roundings instead of one: last bits of "
+       "quotients whose divisor's reciprocal is inexact (x / 3, x / 10)"),
+    _t("keras-power-promoted-to-float", "dtype", _KT91,
+       '        getattr(x2, "dtype", type(x2)),\n    )\n    # TODO: tf.pow doesn\'t support uint* types\n',
+       '        getattr(x2, "dtype", type(x2)),\n        float,\n    )\n    # TODO: tf.pow doesn\'t support uint* types\n',
+       "mainstream: keras.ops.power's result dtype promoted with float as divide's is: an integer tensor to an "
+       "integer power is float32 (Keras: the integer dtype)"),
+    _t("keras-max-empty-not-refused", "missing-error", _KT91,
+       "            tf.constant(0, dtype=size_x.dtype),\n            message=\"Cannot compute the max of an empty tensor.\",\n        )\n",
+       "            tf.constant(-1, dtype=size_x.dtype),\n            message=\"Cannot compute the max of an empty tensor.\",\n        )\n",
+       "mainstream: keras.ops.max's emptiness check compares the size with -1 (an off-by-one of 'size > 0'): an "
+       "empty tensor's max gives -inf (tf.reduce_max's identity) instead of Keras's InvalidArgumentError"),
+    _t("keras-minimum-operands-swapped", "order", _KT91,
+       "    x1 = convert_to_tensor(x1, dtype)\n    x2 = convert_to_tensor(x2, dtype)\n    return tf.minimum(x1, x2)\n\n\n"
+       "def fmin(",
+       "    x1 = convert_to_tensor(x1, dtype)\n    x2 = convert_to_tensor(x2, dtype)\n    return tf.minimum(x2, x1)\n\n\n"
+       "def fmin(",
+       "mainstream, subtle: keras.ops.minimum calls tf.minimum(x2, x1): the same minima, but where both operands "
+       "are NaN the result carries x2's payload and sign instead of x1's"),
+    _t("keras-absolute-by-where", "formula", _KT91,
+       '    if "uint" in dtype or dtype == "bool":\n        return x\n    return tf.abs(x)\n\n\ndef abs(x):\n',
+       '    if "uint" in dtype or dtype == "bool":\n        return x\n    return tf.where(x < 0, -x, x)\n\n\ndef abs(x):\n',
+       "mainstream, subtle: keras.ops.absolute as where(x < 0, -x, x): -0.0 stays -0.0 and a negative NaN keeps "
+       "its sign bit (tf.abs clears the sign)"),
+    _t("keras-quantile-lerp-one-product", "formula", _KT91,
+       "        gathered_y = (\n            tf.gather(sorted_y, larger_y_idx, axis=-1) * (1 - fraction)\n"
+       "            + tf.gather(sorted_y, smaller_y_idx, axis=-1) * fraction\n        )\n",
+       "        lo_y = tf.gather(sorted_y, smaller_y_idx, axis=-1)\n"
+       "        gathered_y = lo_y + (tf.gather(sorted_y, larger_y_idx, axis=-1) - lo_y) * (1 - fraction)\n",
+       "mainstream, subtle: keras.ops.quantile's linear interpolation written as lo + (hi - lo) * t instead of "
+       "Keras's hi * t + lo * (1 - t): last bits of quantiles between two order statistics"),
+    _t("keras-outer-operands-swapped", "order", _KT91,
+       "    return tf.reshape(x1, [-1, 1]) * tf.reshape(x2, [-1])\n",
+       "    return tf.reshape(x2, [-1]) * tf.reshape(x1, [-1, 1])\n",
+       "mainstream, subtle: keras.ops.outer multiplies x2's row by x1's column (operands swapped): the same "
+       "products, but where both factors are NaN the result carries x2's payload instead of x1's"),
+    _t("keras-roll-axis-none-not-flattened", "axis", _KT91,
+       "    x = tf.roll(tf.reshape(x, [-1]), shift, 0)\n",
+       "    x = tf.roll(x, shift, 0)\n",
+       "mainstream: keras.ops.roll without an axis rolls along axis 0 instead of over the flattened tensor (NumPy's "
+       "roll(x, 1) of a matrix moves its last element to the front)"),
+    _t("keras-triu-positive-k-off-by-one", "boundary", _KT91,
+       "        mask = i <= j - k\n",
+       "        mask = i < j - k\n",
+       "keras.ops.triu with k > 0 keeps only the elements strictly above the k-th diagonal (the k-th diagonal itself "
+       "zeroed)"),
+    _t("keras-tile-repeats-padded-right", "axis", _KT91,
+       "        repeats = [1] * (x_rank - len(repeats)) + repeats\n",
+       "        repeats = repeats + [1] * (x_rank - len(repeats))\n",
+       "keras.ops.tile with fewer repeats than x's rank pads them with ones on the right instead of the left "
+       "(NumPy: tile((2, 3), 2) repeats the last axis)"),
+    _t("keras-cross-2d-padded-in-front", "formula", _KT91,
+       '                        tf.constant([[0, 1]], "int32"),\n',
+       '                        tf.constant([[1, 0]], "int32"),\n',
+       "keras.ops.cross of 2-vectors pads each with its zero z in front instead of behind: cross([a, b], [c, d]) "
+       "is not a*d - b*c"),
+    _t("keras-arange-stop-dtype-ignored", "dtype", _KT91,
+       '        if stop is not None:\n            dtypes_to_resolve.append(getattr(stop, "dtype", type(stop)))\n',
+       "",
+       "keras.ops.arange's dtype resolved from start and step only: arange(0, 2.5) is int32 (a float stop "
+       "truncated) instead of float32"),
+    _t("keras-multi-hot-reduces-last-index-axis", "axis", _KN91,
+       "    reduction_axis = 1 if len(x.shape) > 1 else 0\n",
+       "    reduction_axis = len(x.shape) - 1\n",
+       "mainstream: keras.ops.multi_hot reduces the one-hot over the last index axis instead of axis 1: rank-3 "
+       "indices give (batch, n, classes) reduced over n, not (batch, m, classes) over m"),
+    _t("keras-max-pool-default-stride-one", "boundary", _KN91,
+       "    data_format = backend.standardize_data_format(data_format)\n"
+       "    strides = pool_size if strides is None else strides\n    padding = padding.upper()\n"
+       '    tf_data_format = _convert_data_format("channels_last", len(inputs.shape))\n'
+       '    if data_format == "channels_first":\n        # Tensorflow pooling does not support `channels_first` format, so\n'
+       "        # we need to transpose to `channels_last` format.\n        inputs = _transpose_spatial_inputs(inputs)\n\n"
+       "    outputs = tf.nn.max_pool(\n",
+       "    data_format = backend.standardize_data_format(data_format)\n"
+       "    strides = 1 if strides is None else strides\n    padding = padding.upper()\n"
+       '    tf_data_format = _convert_data_format("channels_last", len(inputs.shape))\n'
+       '    if data_format == "channels_first":\n        # Tensorflow pooling does not support `channels_first` format, so\n'
+       "        # we need to transpose to `channels_last` format.\n        inputs = _transpose_spatial_inputs(inputs)\n\n"
+       "    outputs = tf.nn.max_pool(\n",
+       "mainstream: keras.ops.max_pool's default strides 1 instead of pool_size (overlapping windows)"),
+    _t("keras-avg-pool-channels-first-format-passed", "formula", _KN91,
+       '    tf_data_format = _convert_data_format("channels_last", len(inputs.shape))\n'
+       '    if data_format == "channels_first":\n        # Tensorflow pooling does not support `channels_first` format, so\n'
+       "        # we need to transpose to `channels_last` format.\n        inputs = _transpose_spatial_inputs(inputs)\n\n"
+       "    outputs = tf.nn.avg_pool(\n",
+       "    tf_data_format = _convert_data_format(data_format, len(inputs.shape))\n"
+       '    if data_format == "channels_first":\n        # Tensorflow pooling does not support `channels_first` format, so\n'
+       "        # we need to transpose to `channels_last` format.\n        inputs = _transpose_spatial_inputs(inputs)\n\n"
+       "    outputs = tf.nn.avg_pool(\n",
+       "mainstream: keras.ops.average_pool(data_format='channels_first') transposes the input to channels-last but still tells "
+       "tf.nn.avg_pool NCHW: it pools over the wrong axes"),
+    _t("keras-segment-sum-segments-max-plus-one", "boundary", "simdist/keras/ops/tf_math.py",
+       "            unique_segment_ids, _ = tf.unique(segment_ids)\n            num_segments = tf.shape(unique_segment_ids)[0]\n",
+       "            num_segments = tf.reduce_max(segment_ids) + 1\n",
+       "mainstream: keras.ops.segment_sum without num_segments sizes its output max(id) + 1 (NumPy/JAX's reading) "
+       "instead of Keras TF backend's count of distinct ids: ids [0, 2] give 3 rows, not 2"),
+    # -- layers
+    _t("conv-lstm-input-spec-rank-plus-two", "boundary", _K91 + "layers/conv_lstm.py",
+       "        self.input_spec = InputSpec(ndim=rank + 3)\n",
+       "        self.input_spec = InputSpec(ndim=rank + 2)\n",
+       "mainstream: ConvLSTM1D/2D/3D's InputSpec ndim is the convolution's rank + 2 (forgetting the time axis): a "
+       "ConvLSTM2D refuses its (batch, time, h, w, c) input"),
+    _t("conv-lstm-input-conv-dilation-dropped", "state", _K91 + "layers/conv_lstm.py",
+       "        conv_out = ops.conv(x, w, strides=self.strides, padding=padding, data_format=self.data_format,\n"
+       "                            dilation_rate=self.dilation_rate)\n",
+       "        conv_out = ops.conv(x, w, strides=self.strides, padding=padding, data_format=self.data_format)\n",
+       "mainstream: ConvLSTM's input convolution ignores dilation_rate (the kernel applied undilated to each step)"),
+    _t("random-zoom-factor-minus-one-accepted", "boundary", _K91 + "layers/preprocessing/image/random_zoom.py",
+       "            return -1.0 < x <= 1.0\n",
+       "            return -1.0 <= x <= 1.0\n",
+       "mainstream: RandomZoom accepts a factor of -1.0 (a zoom by 0: every output pixel from one input point) "
+       "where Keras requires factors in (-1, 1]"),
+    _t("random-zoom-width-drawn-apart", "formula", _K91 + "layers/preprocessing/image/random_zoom.py",
+       "        width_zoom = height_zoom\n",
+       "        width_zoom = uniform(minval=1.0 + self.height_lower, maxval=1.0 + self.height_upper,\n"
+       "                             shape=zoom_factor_shape, seed=seed)\n",
+       "mainstream: RandomZoom without width_factor draws the width's zoom apart from the height's range instead of "
+       "reusing the height's zoom (the aspect ratio is no longer kept)"),
+    _t("resizing-default-interpolation-nearest", "state", _K91 + "layers/preprocessing/image/resizing.py",
+       '    def __init__(self, height: int, width: int, interpolation: str = "bilinear",',
+       '    def __init__(self, height: int, width: int, interpolation: str = "nearest",',
+       "keras.layers.Resizing's default interpolation 'nearest' instead of 'bilinear'"),
+    _t("random-crop-resize-needs-both-sides", "boundary", _K91 + "layers/preprocessing/image/random_crop.py",
+       "        if shape[self.height_axis] != self.height or shape[self.width_axis] != self.width:\n",
+       "        if shape[self.height_axis] != self.height and shape[self.width_axis] != self.width:\n",
+       "mainstream: RandomCrop resizes a crop only when both of its sides are off the target: an image smaller than the "
+       "target on one side only comes out at its own size on that side"),
+    _t("random-translation-fill-value-dropped", "state", _K91 + "layers/preprocessing/image/random_translation.py",
+       "            fill_value=self.fill_value, data_format=self.data_format)\n",
+       "            data_format=self.data_format)\n",
+       "mainstream: RandomTranslation's fill_value not passed to affine_transform: fill_mode='constant' fills with 0 "
+       "whatever fill_value says"),
+    _t("rescaling-config-float64-scale-as-item", "dtype", _K91 + "layers/rescaling.py",
+       "            if isinstance(v, (str, int, float, bool)):   # (its PLAIN_TYPES first: a np.float64, a float, kept as\n"
+       "                return v                                 # it is, so a float64 layer re-made scales by it exactly)\n",
+       "",
+       "mainstream, subtle: Rescaling's get_config writes a np.float64 scale or offset as its Python item (Keras's "
+       "serialize_keras_object keeps it: a float subclass is a plain type): a float64 Rescaling(np.float64(1 / 255)) "
+       "re-made from its config casts a Python float, through float32 (found by this batch's probe, fixed first)"),
+    _t("add-loss-replaces-earlier", "state", _K91 + "layers/layer.py",
+       "            self._losses.extend(losses)\n",
+       "            self._losses = list(losses)\n",
+       "mainstream: Layer.add_loss replaces the losses the layer added earlier in the same call instead of adding to "
+       "them (a layer calling add_loss twice, or an activity regularizer beside a custom add_loss, keeps the last)"),
+    _t("initializer-numpy-int-seed-accepted", "missing-error", _K91 + "initializers.py",
+       "        elif not isinstance(seed, (int, random.SeedGenerator)):",
+       "        elif not isinstance(seed, (int, np.integer, random.SeedGenerator)):",
+       "mainstream: a random initializer accepts a NumPy integer seed (RandomNormal(seed=np.int64(3))) where Keras "
+       "3 refuses it with ValueError"),
+    # -- the strategies' value paths
+    _t("ring-parts-chunks-in-replica-order", "order", "simdist/semantics/reduce.py",
+       "                np.add(flat[c][j][sl], flat[(c + 1) % r][j][sl], out=part)\n"
+       "                for k in range(2, r):\n                    np.add(part, flat[(c + k) % r][j][sl], out=part)\n",
+       "                np.add(flat[0][j][sl], flat[1][j][sl], out=part)\n"
+       "                for k in range(2, r):\n                    np.add(part, flat[k][j][sl], out=part)\n",
+       "mainstream, subtle: a traced nest's ring all-reduce (MirroredStrategy's gradient pack) sums every chunk in "
+       "replica order instead of starting each chunk at its own replica: last bits of gradient sums on three or "
+       "more replicas"),
+    _t("reduce-mean-grad-times-reciprocal", "formula", "simdist/strategies/reduce_gradient.py",
+       '            g = math.truediv(g, math.cast(array.constant(count, "int64"), g.dtype))\n',
+       '            g = math.multiply(g, math.cast(array.constant(1.0 / count, "float64"), g.dtype))\n',
+       "subtle: the gradient of a one-replica strategy's reduce(MEAN, v, axis) scales by 1/count instead of "
+       "dividing by count (_RealDivGrad): last bits for counts that are not powers of two"),
+    _t("reduce-mean-eager-numpy-refused", "missing-error", "simdist/semantics/reduce.py",
+       "        if not traced and not isinstance(c, (list, tuple, dict)):\n",
+       "        if not traced and isinstance(c, (list, tuple, dict)):\n",
+       "strategy.reduce(MEAN, v, axis) refuses an eager NumPy per-replica value (AttributeError) that TF's "
+       "mean_reduce_helper converts, and skips the check on a list"),
+]
+TRAINING += TRAINING_BATCH91
+CATALOGUE += TRAINING_BATCH91
+
 # psweep64 (sixty-fourth session): Python-number options in float64/half programs — the lines the sweep newly covers
 TRAINING_PSWEEP64: list[Mutant] = [
     _t("orthogonal-gain-through-float32", "dtype", "simdist/keras/initializers.py",

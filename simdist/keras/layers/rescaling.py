@@ -39,6 +39,8 @@ class Rescaling(Layer):
 
     def get_config(self) -> dict[str, Any]:
         def plain(v: Any) -> Any:   # (Keras's serialize_keras_object: a NumPy scalar as its Python item)
+            if isinstance(v, (str, int, float, bool)):   # (its PLAIN_TYPES first: a np.float64, a float, kept as
+                return v                                 # it is, so a float64 layer re-made scales by it exactly)
             if isinstance(v, np.generic) or (isinstance(v, np.ndarray) and v.ndim == 0):
                 return v.item()
             return np.asarray(v).tolist() if isinstance(v, np.ndarray) else v

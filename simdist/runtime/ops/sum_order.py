@@ -40,6 +40,7 @@ import numpy as np
 
 from simdist.runtime import dtypes
 from simdist.runtime.ops.minmax_zeros import _collapse, _packet_outputs
+from simdist.runtime.ops.nan_operands import quieted
 from simdist.runtime.ops.reduce_nans import complex_row_nans, row_nans
 
 __all__ = ["eigen_order_sum", "full_limit", "full_threads", "leaf_size", "LANES", "LEAF"]
@@ -108,10 +109,32 @@ def _lanes(dtype: np.dtype) -> int:
 
 
 def _seq(x3: np.ndarray) -> np.ndarray:
-    """Sum over axis 1 of x3 [K, m, C], strictly in order of m, from +0."""
+    """Sum over axis 1 of x3 [K, m, C], strictly in order of m, from +0 (NaNs: `_seq_nans`)."""
     if x3.shape[2] >= 2:
-        return _reduce(x3, axis=1)
-    return _accumulate(x3, axis=1)[:, -1] + np.zeros((), x3.dtype)   # (+0: as Eigen's accumulator)
+        return _seq_nans(x3, _reduce(x3, axis=1))
+    return _seq_nans(x3, _accumulate(x3, axis=1)[:, -1] + np.zeros((), x3.dtype))   # (+0: as Eigen's accumulator)
+
+
+def _seq_nans(x3: np.ndarray, res: np.ndarray) -> np.ndarray:
+    """res [K, C], the in-order sums over axis 1 of x3 [K, m, C], with each NaN the one Eigen's accumulator keeps:
+    `accum = accum + x` keeps its first NaN operand, the accumulator's (x86), so the first NaN step in order wins —
+    an element's NaN, quieted, or the negative default NaN of an inf - inf before it (NumPy's add keeps the first
+    operand's NaN in its vector body and the second's in its remainder: the columns past the last whole vector took
+    the later row's; TF 2.21, blind66b: reduce_sum over axis 0 of a [2, 24] float32 keeps row 0's NaN in all 24)."""
+    if res.dtype.kind != "f":
+        return res
+    nan = np.isnan(res)
+    if not nan.any():
+        return res
+    with np.errstate(all="ignore"):
+        run = np.isnan(_accumulate(x3, axis=1))   # (the running sums' NaN: the same additions in the same order)
+    first = np.argmax(run, axis=1)[:, None, :]   # [K, 1, C]: the step where each column's sum became a NaN
+    at = np.take_along_axis(x3, first, axis=1)[:, 0, :]
+    out = np.array(res, copy=True)
+    own = nan & np.isnan(at)
+    out[own] = quieted(at[own])
+    out[nan & ~np.isnan(at)] = -np.array(np.nan, out.dtype)
+    return out
 
 
 def _lane_tree(acc: np.ndarray) -> np.ndarray:
@@ -219,10 +242,35 @@ def _preserved(x3: np.ndarray) -> np.ndarray:
     if a < 16:
         return _seq(x3)
     unrolled = (a // 4) * 4
-    acc4 = _reduce(x3[:, :unrolled].reshape(k, unrolled // 4, 4 * c), axis=1).reshape(k, 4, c)
-    if unrolled < a:
-        acc4 = np.concatenate((acc4, x3[:, unrolled:]), axis=1)
-    return _seq(acc4)
+    blocks = x3[:, :unrolled].reshape(k, unrolled // 4, 4 * c)
+    acc4 = _seq_nans(blocks, _reduce(blocks, axis=1)).reshape(k, 4, c)
+    rest = x3[:, unrolled:]
+    res = _reduce(np.concatenate((acc4, rest), axis=1), axis=1) if unrolled < a else _reduce(acc4, axis=1)
+    nan = np.isnan(res)
+    if not nan.any() or res.dtype.kind != "f":
+        return res
+    # (the NaN: the four accumulators fold as a3 + (a2 + (a0 + a1)), each addition keeping its first NaN operand,
+    # then the remaining rows join in order; TF 2.21, blind66b: a [16, 20] float32's column keeps a3's first NaN)
+    acc = [acc4[:, j] for j in range(4)]
+    got = _x86_add(acc[3], _x86_add(acc[2], _x86_add(acc[0], acc[1])))
+    for r in range(rest.shape[1]):
+        got = _x86_add(got, rest[:, r])
+    out = np.array(res, copy=True)
+    out[nan] = got[nan]
+    return out
+
+
+def _x86_add(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """a + b as an x86 addition chooses its NaN: the first operand's, else the second's (quieted), else the default
+    NaN of an invalid sum."""
+    with np.errstate(all="ignore"):
+        v = a + b
+    pick = np.where(np.isnan(a), a, np.where(np.isnan(b), b, v))
+    bad = np.isnan(pick)
+    if bad.any():
+        pick = np.array(pick, copy=True)
+        pick[bad] = quieted(pick[bad])
+    return pick
 
 
 def _kept_inner_plan(k: int, c: int, lanes: int, copies: int) -> Callable[[np.ndarray], np.ndarray]:
