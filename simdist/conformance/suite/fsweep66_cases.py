@@ -430,6 +430,62 @@ def _calls(tf: Any, mk: Any) -> Any:
     return out
 
 
+# -- f-more: literals, namedtuple outputs, re-laid keyword-only specs, the function cache, variables' trace types ------
+def _more(tf: Any, mk: Any) -> Any:
+    import collections
+    S = tf.TensorSpec
+    out: dict[str, Any] = {}
+    one = tf.constant([1.0, 2.0])
+    Pair = collections.namedtuple("Pair", ["lo", "hi"])
+
+    def dflt(a, b=3.0):
+        return a + b
+
+    fn_nan = tf.function(dflt).get_concrete_function(S([2]), float("nan"))
+    out["nan literal call nan"] = _error(lambda: _out(tf, fn_nan(one, float("nan"))))
+    out["nan literal call 1"] = _error(lambda: _out(tf, fn_nan(one, 1.0)))
+    out["nan literal sig"] = _error(lambda: _struct(tf, fn_nan.structured_input_signature))
+    pair = tf.function(lambda a: Pair(a - 1.0, a + 1.0)).get_concrete_function(S([None]))
+    _put(out, "namedtuple output", _describe(tf, pair))
+    out["namedtuple call"] = _error(lambda: _out(tf, tuple(pair(one))))
+
+    def kwdef(x, *, k=4.0):
+        return x * k
+
+    out["kwonly default two specs"] = _error(
+        lambda: tf.function(kwdef, input_signature=[S([]), S([])]).get_concrete_function() is not None)
+    out["kwonly default one spec"] = _error(
+        lambda: _struct(tf, tf.function(kwdef, input_signature=[S([])]).get_concrete_function()
+                        .structured_input_signature))
+    runs: list = []
+
+    def counted(a):
+        runs.append(1)
+        return a * 2.0
+
+    f = tf.function(counted)
+    c1 = f.get_concrete_function(S([2]))
+    c2 = f.get_concrete_function(S([2]))
+    c3 = f.get_concrete_function(tf.constant([5.0, 6.0]))
+    out["cache python runs"] = [len(runs), f.experimental_get_tracing_count(), c1 is c2, c1 is c3]
+    f(one)
+    out["cache python runs after call"] = [len(runs), f.experimental_get_tracing_count()]
+    v1, v2 = tf.Variable([1.0, 2.0]), tf.Variable([3.0, 4.0])
+    v3 = tf.Variable([1.0, 2.0], trainable=False)
+    g = tf.function(lambda v: v * 2.0)
+    counts = []
+    for v in (v1, v2, v3, v1):
+        g.get_concrete_function(v)
+        counts.append(g.experimental_get_tracing_count())
+    out["variable trace types"] = counts
+    h = tf.function(lambda d: tf.constant(isinstance(d["a"], np.ndarray)))
+    out["numpy in dict"] = _error(lambda: _out(tf, h({"a": np.array([1.0])})))
+    out["numpy in dict concrete"] = _error(
+        lambda: _struct(tf, h.get_concrete_function({"a": np.array([1.0])}).structured_input_signature))
+    return out
+
+
 program("f-forms", _forms)
 program("f-methods", _methods)
 program("f-calls", _calls)
+program("f-more", _more)

@@ -38,6 +38,13 @@ def test_fsweep66_concrete_calls_and_tracing_counts(backend: Any) -> None:
     _check(backend, "f-calls")
 
 
+@pytest.mark.clause("function.trace-once")
+def test_fsweep66_concrete_literals_outputs_and_the_function_cache(backend: Any) -> None:
+    """A NaN literal's trace, a namedtuple output, keyword-only defaults against an input_signature, the function
+    cache's reuse of concrete functions (the Python runs once), variables' trace types and NumPy inside dicts."""
+    _check(backend, "f-more")
+
+
 if __name__ == "__main__":
     import sys
     if "--record" in sys.argv:
