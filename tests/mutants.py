@@ -8936,9 +8936,9 @@ TRAINING_BATCH53: list[Mutant] = [
        "        done = {k: _walk(fn, x[k]) for k in x}\n",
        "a concrete function's dict outputs numbered (Identity_k) in insertion order, not sorted keys"),
     _t("concrete-inputs-python-values-included", "missing-error", "simdist/tf/_concrete.py",
-       "        return [GraphTensor(f\"{names[(p, i)]}:0\", s.shape, s.dtype) for p in self._flat_params()\n"
+       "                GraphTensor(f\"{names[(p, i)]}:0\", s.shape, s.dtype) for p in self._flat_params()\n"
        "                for i, s in enumerate(_leaves(self._bound[p]))]\n",
-       "        return [GraphTensor(f\"{names.get((p, i), p)}:0\", getattr(s, \"shape\", None), getattr(s, \"dtype\", None))\n"
+       "                GraphTensor(f\"{names.get((p, i), p)}:0\", getattr(s, \"shape\", None), getattr(s, \"dtype\", None))\n"
        "                for p in self._flat_params() for i, s in enumerate(_leaves(self._bound[p]) or [self._bound[p]])]\n",
        "a concrete function's inputs list its Python-value parameters as placeholders too"),
     # -- tf.data
@@ -10651,7 +10651,9 @@ TRAINING_BATCH65: list[Mutant] = [
        "mainstream: a call that leaves a defaulted parameter out is bound without the defaults, so it runs a "
        "relaxed trace (reduce_retracing) with its tensors' own static shapes"),
     _t("relaxed-known-shape-kept", "boundary", "simdist/tf/_tracing_count.py",
+       "    if key[0] == \"tensor\" and isinstance(x, Tensor):\n        shape = key[2]\n"
        "        if shape is not None and None not in shape:\n",
+       "    if key[0] == \"tensor\" and isinstance(x, Tensor):\n        shape = key[2]\n"
        "        if shape is not None:\n",
        "mainstream: a call running a relaxed trace (reduce_retracing) sees its tensor's own static shape instead of the "
        "trace's unknown dimensions"),
@@ -15633,3 +15635,61 @@ TRAINING_FIX66S: list[Mutant] = [
 ]
 TRAINING += TRAINING_FIX66S
 CATALOGUE += TRAINING_FIX66S
+
+# -- Sixty-sixth session, fsweep66: the ConcreteFunction API by rule (test_fsweep66.py): mistakes on the lines the
+#    module newly runs (structured_input_signature's sanitized names, invalid node names, placeholder creation order,
+#    NumPy scalars as specs, *args positional-only, named spec trace types, relaxed specs, captured variables,
+#    gradients through unknown-dimension arguments).
+TRAINING_FSWEEP66: list[Mutant] = [
+    _t("concrete-sig-names-not-lowered", "formula", "simdist/tf/_concrete.py",
+       '    swapped = "".join(c if c.isalnum() else "_" for c in name.lower())\n',
+       '    swapped = "".join(c if c.isalnum() else "_" for c in name)\n',
+       "subtle: structured_input_signature's names keep their case (TF 2.21's sanitize_spec_name lowers them: "
+       "parameters x and X both show `x`)"),
+    _t("concrete-sig-own-name-when-parameter", "formula", "simdist/tf/_concrete.py",
+       "        shown = user if user != name else _sanitize_spec_name(\"_\".join(str(p) for p in (name,) + path))\n",
+       "        shown = v.name or _sanitize_spec_name(\"_\".join(str(p) for p in (name,) + path))\n",
+       "subtle: a spec named after its own parameter keeps that name inside a structure (TF 2.21: the path, `p_0`)"),
+    _t("concrete-invalid-node-name-kept", "boundary", "simdist/tf/_concrete.py",
+       '            names[(p, i)] = _unique_name(name if _VALID_NODE_NAME.match(name) else "Placeholder", used)\n',
+       "            names[(p, i)] = _unique_name(name, used)\n",
+       "mainstream: a placeholder keeps a name no graph node may have (`_a`, `x:0`); TF 2.21 names it Placeholder"),
+    _t("concrete-placeholders-named-in-flat-order", "state", "simdist/tf/_concrete.py",
+       "        names = _input_names(self._params, self._bound, self._own)\n",
+       "        names = _input_names(self._flat_params(), self._bound, self._own)\n",
+       "subtle: keyword-only placeholders uniquified in nest's sorted order (`def f(a, *, k, K)`: K, k_1) instead of "
+       "the parameters' declared order (TF 2.21: k, K_1)"),
+    _t("concrete-numpy-scalar-literal", "boundary", "simdist/tf/_concrete.py",
+       "    if isinstance(v, (np.ndarray, np.generic)):\n",
+       "    if isinstance(v, np.ndarray):\n",
+       "mainstream: a NumPy scalar given to get_concrete_function is traced as a Python literal (TF 2.21: a "
+       "TensorSpec of shape (), a placeholder)"),
+    _t("concrete-star-posonly-only-with-extras", "boundary", "simdist/tf/_concrete.py",
+       "        # `def f(a, *args)` traced on one spec is `(a: ..., /)`; fsweep66)\n"
+       "        posonly = frozenset(names) if star else frozenset()\n",
+       "        # `def f(a, *args)` traced on one spec is `(a: ..., /)`; fsweep66)\n"
+       "        posonly = frozenset(names) if star and values.get(star[0]) else frozenset()\n",
+       "subtle: a function declaring *args traced without extra arguments keeps its parameters POSITIONAL_OR_KEYWORD "
+       "(TF 2.21: POSITIONAL_ONLY, `(a: ..., /)`)"),
+    _t("tracing-count-spec-name-ignored", "state", "simdist/tf/_tracing_count.py",
+       '        return ("tensor", x.dtype.name, shape) if not x.name else ("tensor", x.dtype.name, shape, x.name)\n',
+       '        return ("tensor", x.dtype.name, shape)\n',
+       "mainstream: a named TensorSpec shares an unnamed spec's trace (TF 2.21: its name is part of its trace type, "
+       "get_concrete_function traces again)"),
+    _t("tracing-count-relaxed-spec-kept", "state", "simdist/tf/_tracing_count.py",
+       '    if key[0] == "tensor" and type(x).__name__ == "TensorSpec":\n',
+       "    if False:\n",
+       "subtle: get_concrete_function of specs under reduce_retracing traces the given shape, not the relaxed trace's "
+       "(TF 2.21: TensorSpec([None]) after [1] and [2])"),
+    _t("argument-alias-not-on-tape", "gradient", "simdist/runtime/ops/static_shapes.py",
+       "    _tape_alias(t, alias)\n    return alias\n",
+       "    return alias\n",
+       "mainstream: a watched tensor bound to a spec with unknown dimensions loses its gradient through the "
+       "tf.function call (None)"),
+    _t("concrete-trainable-variables-unfiltered", "formula", "simdist/tf/_concrete.py",
+       '        return tuple(v for v in self._variables if getattr(v, "trainable", True))\n',
+       "        return self._variables\n",
+       "subtle: a concrete function's trainable_variables lists its non-trainable captured variables too"),
+]
+TRAINING += TRAINING_FSWEEP66
+CATALOGUE += TRAINING_FSWEEP66

@@ -125,6 +125,9 @@ def get_strategy() -> Any:
 # How many tf.function calls are running (simdist runs their Python eagerly; a few rules differ
 # inside one because TF would be tracing a graph there: see semantics.gather.check_components).
 _function_depth = 0
+# the collectors of variable reads of the traces running (innermost last): a get_concrete_function dry run's
+# list of the variables its Python reads, TF's FuncGraph.variables in capture order (tf/_concrete.py)
+_variable_reads: list[list] = []
 
 
 def function_state() -> tuple:

@@ -851,6 +851,8 @@ class ResourceVariable(InPlaceRefusals, Variable):
             from simdist.runtime.ops import graph_constants
             graph_constants.vary(t)
             graph_names.name_read(t)   # (its ReadVariableOp node's name: function.grappler-rewrites)
+            if context._variable_reads:   # (a concrete function's captured variables: tf/_concrete.py)
+                context._variable_reads[-1].append(self)
         if context._data_traces:   # (a captured variable read by a tf.data function: dataset.iterator-checkpoint)
             context.note_stateful_op("ReadVariableOp")
         return t

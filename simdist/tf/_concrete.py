@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import copy
 import inspect
+import re
 from typing import Any, Callable
 
 # (size of each unknown dimension, rank of each unknown-rank input) per dry run, in order; the
@@ -101,9 +102,32 @@ class ConcreteFunction:
         named after its TensorSpec's own name, else its parameter's, made unique in the order TF makes them
         (parameters in the flat order, a dict's leaves in its insertion order: 'z:0', 'z_1:0'); TF 2.21 observed,
         clause function.input-signature (conc58)."""
-        names = _input_names(self._flat_params(), self._bound, self._own)
-        return [GraphTensor(f"{names[(p, i)]}:0", s.shape, s.dtype) for p in self._flat_params()
+        from simdist.runtime import dtypes
+        from simdist.runtime.tensor import TensorShape
+        names = _input_names(self._params, self._bound, self._own)
+        # (a variable argument is its resource handle: a scalar of dtype resource; fsweep66)
+        return [GraphTensor(f"{names[(p, i)]}:0", TensorShape([]), dtypes.resource) if p in self._shown else
+                GraphTensor(f"{names[(p, i)]}:0", s.shape, s.dtype) for p in self._flat_params()
                 for i, s in enumerate(_leaves(self._bound[p]))]
+
+    _variables: tuple = ()
+
+    @property
+    def variables(self) -> tuple:
+        """The variables the trace captured (read), in the order first read: FuncGraph.variables (TF 2.21; a
+        variable passed as an argument is an input, not among them; fsweep66)."""
+        return self._variables
+
+    @property
+    def captured_inputs(self) -> list:
+        """The captured variables' resource handles, in capture order (FuncGraph's captures of variables; an eager
+        tensor the Python closes over is not modelled: OPEN in fsweep66_cases)."""
+        return [v.handle for v in self._variables]
+
+    @property
+    def trainable_variables(self) -> tuple:
+        """The captured variables whose `trainable` is true (an int32 one too), in the same order."""
+        return tuple(v for v in self._variables if getattr(v, "trainable", True))
 
     @property
     def outputs(self) -> list[GraphTensor]:
@@ -133,6 +157,8 @@ class ConcreteFunction:
     def _param_text(self, p: str) -> str:
         """A parameter's type as TF's FunctionType writes it: its specs with their own names (name='second', else
         name=None), nested ones as Tuple[...], List[...], Dict[[key, ...], ...] in the given order."""
+        if p in self._shown:   # (a variable argument: its VariableSpec; fsweep66)
+            return repr(self._shown[p])
         return _input_type_text(self._own.get(p, self._bound[p]), self._bound[p])
 
     def _signature_text(self) -> str:
@@ -161,6 +187,12 @@ class ConcreteFunction:
         for i, p in enumerate(self._params):
             spec = self._bound[p]
             v = values[p]
+            if p in self._shown and _as_tensor(v) is v:
+                # (a tensor where the trace took a variable's resource handle: the call's dtype check; fsweep66)
+                from simdist.runtime import errors
+                raise errors.InvalidArgumentError(
+                    None, None, f"cannot compute {self.name} as input #{i}(zero-based) was expected to be a "
+                                f"resource tensor but is a {_c_name(v.dtype)} tensor [Op:{self.name}]")
             if _is_spec(spec) and _as_tensor(v) is not None and _as_tensor(v).dtype != spec.dtype:
                 from simdist.runtime import errors
                 raise errors.InvalidArgumentError(
@@ -302,15 +334,24 @@ def _input_type_text(own: Any, bound: Any) -> str:
     return f"Literal[{bound!r}]"
 
 
-def _input_names(flat_params: list[str], bound: dict[str, Any], own: dict[str, Any]) -> dict[tuple[str, int], str]:
+def _input_names(params: list[str], bound: dict[str, Any], own: dict[str, Any]) -> dict[tuple[str, int], str]:
     """(parameter, leaf index in nest's order) -> its placeholder's name: the spec's own name, else the parameter's,
-    made unique in the order TF's trace makes the placeholders (ConcreteFunction.inputs)."""
+    made unique in the order TF's trace makes the placeholders (ConcreteFunction.inputs): the parameters in their
+    FunctionType's order (declared keyword-only ones as declared, `def f(a, *, k, K)` makes k then K_1, though the
+    inputs list K_1 before k; fsweep66)."""
     used: dict[str, int] = {}
     names: dict[tuple[str, int], str] = {}
-    for p in flat_params:
+    for p in params:
         for i, spec in _creation_leaves(bound[p], own.get(p, bound[p])):
-            names[(p, i)] = _unique_name(spec.name if spec is not None and spec.name else p, used)
+            name = spec.name if spec is not None and spec.name else p
+            # (a name that is no valid node name, `_a`, `-q`, `x:0`: TF warns and the op takes its type's default
+            # name, Placeholder, Placeholder_1, ...; fsweep66)
+            names[(p, i)] = _unique_name(name if _VALID_NODE_NAME.match(name) else "Placeholder", used)
     return names
+
+
+# ops.Graph's _VALID_OP_NAME_REGEX: a placeholder named otherwise is named after its op type
+_VALID_NODE_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\\/>-]*$")
 
 
 def _leaves(v: Any) -> list[Any]:
@@ -382,17 +423,31 @@ def _unique_name(name: str, used: dict[str, int]) -> str:
     return name
 
 
-def _named(v: Any, name: str) -> Any:
-    """The specs of an input named as TF's structured_input_signature shows them: a spec's own name, else its
-    parameter's (`x`), a nested one's with its path (`pair_0`, `d_b`); TF 2.21 observed (conc58)."""
+def _named(v: Any, name: str, path: tuple = ()) -> Any:
+    """The specs of an input named as TF's structured_input_signature shows them (func_graph's
+    convert_structure_to_signature): a spec's own name when it differs from its parameter's, else the path joined
+    by `_` (`x`, `pair_0`, `d_b`) and sanitized by tensor.sanitize_spec_name (lower case, each character that is
+    not alphanumeric `_`, `tensor_` before a name that does not start with a letter): `X` shows `x`, `_a`
+    `tensor__a`, dict key `K-1` `d_k_1`, a spec named `p` inside parameter `p` `p_0` (fsweep66; conc58)."""
     from simdist.runtime.spec import TensorSpec
     if _is_spec(v):
-        return TensorSpec(v.shape, v.dtype, v.name or name)
+        user = v.name or name   # (the placeholder's _user_specified_name: its spec's name, else the parameter's)
+        shown = user if user != name else _sanitize_spec_name("_".join(str(p) for p in (name,) + path))
+        return TensorSpec(v.shape, v.dtype, shown)
     if isinstance(v, dict):
-        return type(v)((k, _named(x, f"{name}_{k}")) for k, x in v.items())
+        return type(v)((k, _named(x, name, path + (k,))) for k, x in v.items())
     if isinstance(v, (list, tuple)) and not hasattr(v, "_fields"):
-        return type(v)(_named(x, f"{name}_{i}") for i, x in enumerate(v))
+        return type(v)(_named(x, name, path + (i,)) for i, x in enumerate(v))
     return v
+
+
+def _sanitize_spec_name(name: str) -> str:
+    """tensor.sanitize_spec_name (TF 2.21): lower case, non-alphanumeric characters `_`, `tensor_` before a name
+    not starting with a letter, "unknown" for an empty one."""
+    if not name:
+        return "unknown"
+    swapped = "".join(c if c.isalnum() else "_" for c in name.lower())
+    return swapped if swapped[0].isalpha() else "tensor_" + swapped
 
 
 def _as_specs(v: Any) -> Any:
@@ -409,8 +464,10 @@ def _as_specs(v: Any) -> Any:
     if t is not None:
         from simdist.runtime.ops import static_shapes
         return TensorSpec(static_shapes.static_shape(t), t.dtype)
-    if isinstance(v, np.ndarray):
-        return TensorSpec(v.shape, as_dtype(v.dtype))
+    if isinstance(v, (np.ndarray, np.generic)):
+        # (a NumPy scalar too: TF's trace type of np.float32(1.0) is TensorSpec((), float32), a placeholder, never a
+        # literal; fsweep66)
+        return TensorSpec(np.shape(v), as_dtype(v.dtype))
     if type(v) is dict:
         out = {k: _as_specs(x) for k, x in v.items()}
         return out if _leaves(out) else v
@@ -563,7 +620,9 @@ def specs_of(function: Any, args: tuple, kwargs: dict) -> tuple[list[str], dict[
         values = dict(b.arguments)
         names = [n for n in names if n in values]
         star = [p.name for p in sig.parameters.values() if p.kind is p.VAR_POSITIONAL]
-        posonly = frozenset(names) if star and values.get(star[0]) else frozenset()
+        # (a declared *args makes every positional parameter POSITIONAL_ONLY, given extra arguments or not:
+        # `def f(a, *args)` traced on one spec is `(a: ..., /)`; fsweep66)
+        posonly = frozenset(names) if star else frozenset()
         if star and values.get(star[0]):
             # (`def f(*a)`: each positional argument past the named ones is a parameter of its own, a_0, a_1, ...,
             # passed positionally after them; simdist passed none of them until open45)
@@ -624,12 +683,12 @@ def trace(function: Any, args: tuple, kwargs: dict, variables: dict | None = Non
     first: BaseException | None = None
     outputs: Any = None     # (None: every dry run met a kernel's error, which hides the outputs' shapes)
     standin_outputs: Any = None   # (the first run completed on stand-ins: their shapes are the shape functions')
+    variables_read: list = []     # (the variables the built run read: FuncGraph.variables)
     built = False
     tried = set()
     tried_runs: list = []
     fills = _FILLS if any(s.dtype.is_integer for p in params for s in _leaves(bound[p])) else (0,)
-    flat_params = [p for p in params if p not in kwonly] + sorted(p for p in params if p in kwonly)
-    names = _input_names(flat_params, bound, own)
+    names = _input_names(params, bound, own)
 
     def placeholders(size: int, rank: int, fill: int) -> list[Any]:
         """Each parameter's placeholders (its specs' structure), noted as graph inputs with their names (a Python
@@ -658,13 +717,16 @@ def trace(function: Any, args: tuple, kwargs: dict, variables: dict | None = Non
             tried_runs.append(1)
             try:
                 try:
-                    out = dry_run(recorded_python if first_run else run_python, placeholders(size, rank, fill))
+                    reads: list = []
+                    out = dry_run(recorded_python if first_run else run_python, placeholders(size, rank, fill),
+                                  reads)
                 except symbolic.EndlessDryRun:
                     if fill:
                         raise
                     # (a Python loop that zeros never end, `while x < 10: x *= 2`, which TF traces once as a
                     # tf.while_loop: ones of the same shapes may end it, else another placeholder)
-                    out = dry_run(run_python, placeholders(size, rank, 1))
+                    reads = []
+                    out = dry_run(run_python, placeholders(size, rank, 1), reads)
             except symbolic.EndlessDryRun:
                 break
             except Exception as e:  # noqa: BLE001 - classified below
@@ -694,6 +756,7 @@ def trace(function: Any, args: tuple, kwargs: dict, variables: dict | None = Non
                     standin_outputs = _describe(out)
                 continue
             outputs = _describe(out)
+            variables_read = reads
             built = True
             if first_run and context.placeholder_answers() == answers and not symbolic._dry_truths[0] and recording:
                 record.append(recording[-1])
@@ -704,7 +767,21 @@ def trace(function: Any, args: tuple, kwargs: dict, variables: dict | None = Non
         outputs, built = standin_outputs, True
     if not built and first is not None:   # (a shape function's error some run reached, none completing)
         raise first
-    return ConcreteFunction(function, params, bound, outputs, kwonly, shown, own, posonly)
+    cf = ConcreteFunction(function, params, bound, outputs, kwonly, shown, own, posonly)
+    cf._variables = _distinct_variables(variables_read)
+    return cf
+
+
+def _distinct_variables(reads: list) -> tuple:
+    """The variables read, each once in the order first read (a distributed variable's component read as its
+    container), as FuncGraph.variables lists the captured ones."""
+    out: list = []
+    for v in reads:
+        owner = getattr(v, "_distributed_container", None)
+        owner = v if owner is None else owner
+        if all(o is not owner for o in out):
+            out.append(owner)
+    return tuple(out)
 
 
 def build_error(function: Any, args: tuple, kwargs: dict) -> BaseException | None:
@@ -810,10 +887,10 @@ def _graph_inputs(values: list[Any]) -> list[Any]:
     return values
 
 
-def dry_run(fn: Callable[..., Any], args: list[Any]) -> Any:
+def dry_run(fn: Callable[..., Any], args: list[Any], reads: list | None = None) -> Any:
     """fn(*args) as a trace: its variable writes, simulator charges, FLOPs and random draws
     undone, the tapes not watching, inside a tf.function's context (nested tf.functions run as
-    Python)."""
+    Python). `reads`: a list that receives each variable the Python reads, in order."""
     from simdist.runtime import context, cost, execution, symbolic, variables
     from simdist.runtime.ops import pruning
     from simdist.strategies import timing
@@ -825,6 +902,7 @@ def dry_run(fn: Callable[..., Any], args: list[Any]) -> Any:
     run_flops = timing.run_flops_accum[0]
     c.tapes, c.observers = [], []
     symbolic._dry_truths[0] = 0
+    context._variable_reads.append([] if reads is None else reads)
     try:
         with context.in_function_call(), context.placeholder_run(), variables.transaction(), \
                 timing.collect(execution.Discarded()):
@@ -832,6 +910,7 @@ def dry_run(fn: Callable[..., Any], args: list[Any]) -> Any:
             pruning.check(out)   # (an output a deferred shape error poisoned: dispatch.deferred_value_error)
             return _outputs_to_tensors(out)
     finally:
+        context._variable_reads.pop()
         c.tapes, c.observers = tapes, observers
         c.rng.clear()
         c.rng.update(rng)

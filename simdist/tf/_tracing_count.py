@@ -75,7 +75,10 @@ def _key(x: Any, al: dict | None = None) -> Any:
     if isinstance(x, dict):
         return ("dict", tuple((repr(k), _key(x[k], al)) for k in sorted(x, key=repr)))
     if type(x).__name__ == "TensorSpec":   # (get_concrete_function's specs)
-        return ("tensor", x.dtype.name, None if x.shape.rank is None else tuple(x.shape.as_list()))
+        shape = None if x.shape.rank is None else tuple(x.shape.as_list())
+        # (a named spec's trace type keeps its name: TensorSpec equality and its supertype compare names, so
+        # `get_concrete_function(TensorSpec([2], name="x"))` traces again after TensorSpec([2]); fsweep66)
+        return ("tensor", x.dtype.name, shape) if not x.name else ("tensor", x.dtype.name, shape, x.name)
     if hasattr(x, "dtype") and hasattr(x, "shape"):   # a distributed value or another tensor-like
         return (type(x).__name__, str(x.dtype), str(x.shape), id(x))
     return ("object", id(x))
@@ -130,6 +133,10 @@ def covers(a: Any, b: Any) -> bool:
     """Whether trace key `a` is a supertype of `b` (a call of `b` can run `a`'s trace)."""
     if type(a) is tuple and type(b) is tuple and a and b and type(a[0]) is str and a[0] == b[0]:
         kind = a[0]
+        if kind == "tensor" and len(a) == 4 and len(b) == 3:
+            # (TensorSpec.is_subtype_of: `not self.name or self.name == other.name`, so a named spec's trace
+            # takes an unnamed spec's or a tensor's call, never a call of another name)
+            return a[1] == b[1] and _covers_shape(a[2], b[2])
         i = _SHAPED.get(kind)
         if i is not None and len(a) == len(b):
             return a[:i] + a[i + 1:] == b[:i] + b[i + 1:] and _covers_shape(a[i], b[i])
@@ -229,6 +236,13 @@ def _relaxed(x: Any, key: Any) -> Any:
     from simdist.runtime.tensor import Tensor
     if type(key) is not tuple or not key:
         return x
+    if key[0] == "tensor" and type(x).__name__ == "TensorSpec":
+        # (get_concrete_function's spec under a relaxed trace: the trace's shape, its own name; fsweep66)
+        shape = key[2]
+        if shape is not None and None not in shape:
+            return x
+        from simdist.runtime.tensor import TensorShape
+        return type(x)(TensorShape(None if shape is None else list(shape)), x.dtype, x.name)
     if key[0] == "tensor" and isinstance(x, Tensor):
         shape = key[2]
         if shape is not None and None not in shape:

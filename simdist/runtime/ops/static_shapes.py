@@ -222,7 +222,20 @@ def argument(t: Any, shape: Any) -> Any:
     alias._sub = t._sub
     key = id(alias)
     UNKNOWN[key] = (weakref.ref(alias, functools.partial(_drop, key)), flags, no_rank)
+    _tape_alias(t, alias)
     return alias
+
+
+def _tape_alias(t: Tensor, alias: Tensor) -> None:
+    """The alias is t to every tape that watches t (an Identity: the gradient passes through unchanged), so a
+    gradient through a tf.function whose spec leaves dimensions unknown reaches the caller's tensor (fsweep66: a
+    watched input of a ConcreteFunction traced on TensorSpec([None, 2]), or of an input_signature function, got
+    None)."""
+    from simdist.runtime import execution
+    for tape in execution.current().tapes:
+        watched = getattr(tape, "tensor_tape", None)
+        if watched is not None and id(t) in watched:
+            tape.record("Identity", (t,), (id(t),), (alias,), lambda g: [g])
 
 
 # id(tensor) -> weak reference to it: outputs whose rank Grappler's first shape inference (before constant folding)
