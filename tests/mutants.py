@@ -2602,11 +2602,12 @@ TRAINING_COV14B: list[Mutant] = [
        "            v = _reduce_slices(ReduceOp.SUM, list(strategy.experimental_local_results(merged)))\n",
        "a replica-context scatter of a MEAN variable applies the replicas' slices summed, not averaged"),
     _t("cov14b-device-scoped-read-gives-primary", "placement", _DV,
-       "        rid = _replica_id(self._distribute_strategy)\n        if rid is None:\n            rid = _update_state.replica\n"
+       "        rid = _replica_id(self._distribute_strategy) if _update_state.entered else _replica_id()\n"
+       "        if rid is None:\n            rid = _update_state.replica\n"
        "            if rid is None:\n                dev = context.scoped_device()\n",
        "        rid = _replica_id()\n        if rid is None:\n            rid = _update_state.replica\n"
        "            if rid is None:\n                dev = context.scoped_device()\n",
-       "outside any scope a MirroredVariable read under tf.device(d) gives copy 0 (the default replica context's "
+       "outside any scope a MirroredVariable's read_value under tf.device(d) gives copy 0 (the default replica context's "
        "id) instead of the copy on d"),
     _t("cov14b-distributed-cardinality-of-rebatched-pipeline", "state", "simdist/strategies/input.py",
        "        return self._cardinality\n",
