@@ -67,6 +67,9 @@ def test_dvsweep66b_replica_context_writes_by_method(backend: Any, name: str) ->
 
 
 @pytest.mark.clause("mirrored.aggregation")
+@pytest.mark.clause("mirrored.variables")
+@pytest.mark.clause("mirrored.sync-on-read")
+@pytest.mark.clause("mirrored.scatter")
 @pytest.mark.parametrize("name", ["dvb-cross-mirrored", "dvb-cross-central"])
 def test_dvsweep66b_cross_replica_writes_and_device_scoped_reads(backend: Any, name: str) -> None:
     """Cross-replica writes (tensor, list, NumPy, slice, scatter) by dtype × sync × aggregation: the result's type,
@@ -83,6 +86,8 @@ def test_dvsweep66b_merge_call_update_and_reductions(backend: Any, name: str) ->
 
 
 @pytest.mark.clause("pss.round-robin")
+@pytest.mark.clause("pss.sharded-variable")
+@pytest.mark.clause("pss.sharded-gather")
 @pytest.mark.requires("multi_worker")
 @pytest.mark.parametrize("name", sorted(_PS))
 def test_dvsweep66b_parameter_server_variables(backend: Any, name: str) -> None:
