@@ -105,7 +105,8 @@ def _cross_write(tf: Any, v: Any, method: str, dt: str) -> Any:
 
 def cross_writes(tf: Any, s: Any, devices: tuple[str, ...]) -> dict[str, Any]:
     """Each dtype × synchronization × aggregation × write method in cross-replica context: the write's result type,
-    the copies, the read, device-scoped reads, and a cross-replica tf.gather."""
+    the copies, the read, device-scoped reads (a conversion, tf.identity, and read_value: TF 2.21 reads a
+    MirroredVariable's first copy in the first, the device's in the second), and a cross-replica tf.gather."""
     out: dict[str, Any] = {}
     for dt in ("float32", "int32", "bool"):
         methods = ("assign", "assign list", "scatter_update", "slice assign") if dt == "bool" else CROSS_METHODS
@@ -124,7 +125,7 @@ def cross_writes(tf: Any, s: Any, devices: tuple[str, ...]) -> dict[str, Any]:
                     for d in devices:
                         def scoped(d: str = d) -> Any:
                             with tf.device(d):
-                                return _raw(tf.identity(v))
+                                return [_raw(tf.identity(v)), _raw(v.read_value())]
                         row.append(_try(scoped))
                     row.append(_try(lambda: _raw(tf.gather(v, [2, 0]))))
                     out[key] = row
