@@ -248,7 +248,7 @@ def ps_sharded(tf: Any, cluster: Any) -> dict[str, Any]:
                                                                     tf.constant([n - 1])))).__name__))
         row.append(_try(lambda: _kind(v.assign_sub(tf.ones([n, 2], dt)))))
         row.append(_try(lambda: [_raw(p) for p in v.variables]))
-        row.append(_try(lambda: _kind(v.assign(tf.zeros([n + 1, 2], dt)))))
+        row.append(_try(lambda: _kind(v.assign(tf.reshape(tf.range((n + 1) * 2, dtype=dt), [n + 1, 2])))))
         row.append(_try(lambda: _raw(v.read_value())))
         out[key] = row
     coord = cluster.coordinator
