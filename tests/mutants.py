@@ -301,9 +301,8 @@ CATALOGUE: list[Mutant] = [
            "a cluster with two chiefs is accepted"),
     # -- ShardedVariable -------------------------------------------------------------------------------
     Mutant("sharded-assign-equal-slices", "shard-size", SV,
-           "return [Tensor(t._v[self._offsets[i]:self._offsets[i + 1]], t.dtype) for i in range(len(self._variables))]",
-           "k = int(self._variables[0].shape[0])\n"
-           "        return [Tensor(t._v[i * k:(i + 1) * k], t.dtype) for i in range(len(self._variables))]",
+           "[int(self._offsets[i])] + [0]",
+           "[i * int(self._variables[0].shape[0])] + [0]",
            "assign splits the value into equal slices of the first shard's size"),
     Mutant("sharded-lookup-boundary", "boundary", SV,
            "shard_of = np.searchsorted(self._offsets, flat, side=\"right\") - 1",
@@ -2602,11 +2601,12 @@ TRAINING_COV14B: list[Mutant] = [
        "            v = _reduce_slices(ReduceOp.SUM, list(strategy.experimental_local_results(merged)))\n",
        "a replica-context scatter of a MEAN variable applies the replicas' slices summed, not averaged"),
     _t("cov14b-device-scoped-read-gives-primary", "placement", _DV,
-       "        rid = _replica_id(self._distribute_strategy)\n        if rid is None:\n            rid = _update_state.replica\n"
+       "        rid = _replica_id(self._distribute_strategy) if _update_state.entered else _replica_id()\n"
+       "        if rid is None:\n            rid = _update_state.replica\n"
        "            if rid is None:\n                dev = context.scoped_device()\n",
        "        rid = _replica_id()\n        if rid is None:\n            rid = _update_state.replica\n"
        "            if rid is None:\n                dev = context.scoped_device()\n",
-       "outside any scope a MirroredVariable read under tf.device(d) gives copy 0 (the default replica context's "
+       "outside any scope a MirroredVariable's read_value under tf.device(d) gives copy 0 (the default replica context's "
        "id) instead of the copy on d"),
     _t("cov14b-distributed-cardinality-of-rebatched-pipeline", "state", "simdist/strategies/input.py",
        "        return self._cardinality\n",
@@ -15541,6 +15541,29 @@ TRAINING_VSWEEP66: list[Mutant] = [
        "        return self\n",
        "a MirroredVariable's cross-replica scatter_update returns the variable itself; TF 2.21's extended.update "
        "with group=True gives a Mirrored of each copy's value read"),
+    _t("dvb-mirrored-conversion-reads-device-copy", "placement", "simdist/strategies/dist_variables.py",
+       "        rid = _replica_id(self._distribute_strategy) if _update_state.entered else _replica_id()\n",
+       "        rid = _replica_id(self._distribute_strategy)\n",
+       "outside any scope a MirroredVariable converted under tf.device(d) (tf.identity, an operand) gives the copy on d; "
+       "TF 2.21 asks the default replica context (id 0) unless the read enters the strategy (read_value)"),
+    _t("dvb-sync-on-read-sum-slice-assign-writes-first", "state", "simdist/strategies/sync_on_read.py",
+       "        if rid is None and self.aggregation != VariableAggregation.ONLY_FIRST_REPLICA:\n",
+       "        if rid is None and self.aggregation == VariableAggregation.NONE:\n",
+       "a SUM/MEAN sync-on-read variable's cross-replica slice assign writes the first copy (TF: AttributeError, the "
+       "cross-replica read is a reduced tensor)"),
+    _t("dvb-aggregating-scatter-returns-container", "state", "simdist/strategies/dist_variables.py",
+       "        return getattr(self._v, method)(sparse_delta)\n",
+       "        getattr(self._v, method)(sparse_delta)\n        return self\n",
+       "CentralStorage's AggregatingVariable.scatter_* returns the container (TF: its variable's _UnreadVariable)"),
+    _t("dvb-sharded-sparse-read-converts-list", "state", "simdist/runtime/sharded.py",
+       "        shape = indices.shape\n",
+       "        indices = convert_to_tensor(indices)\n        shape = indices.shape\n",
+       "ShardedVariable.sparse_read converts a list of ids, so tf.gather(v, [2, 0, 1]) gives shard order (TF: "
+       "AttributeError, tf.gather's fallback gives the ids' order)"),
+    _t("dvb-sharded-assign-every-shard-from-row-0", "state", "simdist/runtime/sharded.py",
+       "        return [slicing.slice_(t, [int(self._offsets[i])] + [0] * (len(v.shape) - 1), v.shape.as_list())\n",
+       "        return [slicing.slice_(t, [0] * len(v.shape), v.shape.as_list())\n",
+       "a ShardedVariable's assign gives every shard the value's first rows instead of its rows from the shard's offset"),
     _t("module-name-scope-empty", "state", "simdist/tf/_module.py",
        "        return name_scopes.name_scope(getattr(self, \"_scope_name\", self._name + \"/\"))\n",
        "        return contextlib.nullcontext()\n",

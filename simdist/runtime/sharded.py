@@ -68,15 +68,15 @@ class ShardedVariable:
         return arr if dtype is None else arr.astype(dtype)
 
     def _split(self, value: Any) -> list[Tensor]:
-        """The value's slice for each shard. As TF's ShardedVariable, which slices with array_ops.slice, the
-        value converts with its own dtype (Python ints are int32, a float64 array stays float64): each shard's
+        """The value's slice for each shard: TF 2.21's `array_ops.slice(value, offsets[i], shard.shape)`, so the
+        value converts with its own dtype (Python ints are int32, a float64 array stays float64: each shard's
         assign then refuses another dtype than the variable's with its ValueError "Tensor conversion requested
-        dtype ..." (clause pss.sharded-variable)."""
+        dtype ..."), a larger value gives each shard its rows and columns from the offset and the rest is
+        ignored, a smaller one is Slice's InvalidArgumentError (clause pss.sharded-variable; dvsweep66b)."""
+        from simdist.runtime.ops import slicing
         t = value._as_tensor() if hasattr(value, "_as_tensor") else convert_to_tensor(value)
-        if tuple(t._v.shape) != tuple(self._shape.as_list()):
-            raise ValueError(f"Cannot assign value of shape {t.shape} to ShardedVariable {self._name!r} of shape "
-                             f"{self._shape}")
-        return [Tensor(t._v[self._offsets[i]:self._offsets[i + 1]], t.dtype) for i in range(len(self._variables))]
+        return [slicing.slice_(t, [int(self._offsets[i])] + [0] * (len(v.shape) - 1), v.shape.as_list())
+                for i, v in enumerate(self._variables)]
 
     def assign(self, value: Any, use_locking: Any = None, name: Any = None, read_value: bool = True) -> Any:
         for v, part in zip(self._variables, self._split(value)):
@@ -131,8 +131,11 @@ class ShardedVariable:
         shards concatenated in order, *not* put back in the order of `indices` (clause
         pss.sharded-gather); `indices` must be 1-D."""
         from simdist.runtime.ops import array
-        shape = convert_to_tensor(indices).shape
-        if len(shape) != 1:
+        # (TF's _decompose_indices reads `indices.shape.rank`: a list or NumPy array has no TensorShape, and the
+        # AttributeError is what tf.gather catches to gather the whole value instead, rows in the ids' order;
+        # dvsweep66b)
+        shape = indices.shape
+        if shape.rank != 1:
             raise ValueError(f"ShardedVariable: indices must be 1D Tensor for sparse operations. Received shape: {shape}")
         _, _, _, pieces = self._shard_rows(indices)
         return array.concat(pieces, 0)

@@ -29,6 +29,7 @@ _AGGREGATION_ERROR = (
 
 class _UpdateState(threading.local):
     replica: int | None = None
+    entered: bool = False    # a read that enters its variable's strategy (read_value, numpy) is under way
 
 
 _update_state = _UpdateState()
@@ -292,8 +293,11 @@ class MirroredVariable(NoNumberProtocol, _AggregatedUpdates, Mirrored, Variable)
         """The copy a read sees: the replica's own, the one being updated, else the one on the
         current device, else the first (TF's _get_on_device_or_primary: outside its strategy's
         replica contexts the variable enters its strategy's cross-replica context, so under
-        `tf.device(d)` a read gives the copy on d; clause mirrored.variables)."""
-        rid = _replica_id(self._distribute_strategy)
+        `tf.device(d)` a read gives the copy on d; clause mirrored.variables). Only the reads that enter the
+        strategy do so (read_value, numpy: enter_or_assert_strategy); value(), a conversion (an op's operand,
+        tf.identity, tf.gather) and the handle ask get_current_replica_id_as_int directly, which outside any scope
+        is the default replica context's 0: the first copy, whatever the device scope (dvsweep66b)."""
+        rid = _replica_id(self._distribute_strategy) if _update_state.entered else _replica_id()
         if rid is None:
             rid = _update_state.replica
             if rid is None:
@@ -318,6 +322,22 @@ class MirroredVariable(NoNumberProtocol, _AggregatedUpdates, Mirrored, Variable)
 
     def _as_tensor(self) -> Tensor:
         return self._local()._as_tensor()
+
+    def read_value(self) -> Tensor:
+        """TF 2.21's DistributedVariable.read_value: `_get()` inside enter_or_assert_strategy (see `_local`)."""
+        prev, _update_state.entered = _update_state.entered, True
+        try:
+            return super().read_value()
+        finally:
+            _update_state.entered = prev
+
+    def numpy(self) -> Any:
+        """TF 2.21: `self.read_value().numpy()` (eagerly)."""
+        prev, _update_state.entered = _update_state.entered, True
+        try:
+            return super().numpy()
+        finally:
+            _update_state.entered = prev
 
     def sparse_read(self, indices: Any, name: Any = None) -> Tensor:
         """TF 2.21's DistributedVariable has no sparse_read of its own: variables.Variable's bare
@@ -385,9 +405,13 @@ class AggregatingVariable(_AggregatedUpdates, Variable):
     def _sparse_update(self, method: str, sparse_delta: Any) -> Any:
         """Clause mirrored.scatter: TF 2.21's AggregatingVariable passes scatters to its one
         variable whatever the aggregation and context: inside `strategy.run` every replica's
-        slices are applied in turn (no aggregation, no refusal)."""
-        getattr(self._v, method)(sparse_delta)
-        return self
+        slices are applied in turn (no aggregation, no refusal). The result is the variable's own method's (TF's
+        ps_values.AggregatingVariable has no scatter methods: __getattr__ hands them to its variable; dvsweep66b)."""
+        return getattr(self._v, method)(sparse_delta)
+
+    def _slice_assign(self, key: Any, value: Any, name: Any = None) -> Any:
+        """`v[key].assign(value)`: handed to the one variable, as TF's __getattr__ does (dvsweep66b)."""
+        return self._v._slice_assign(key, value, name)
 
     def __repr__(self) -> str:
         return repr(self._v)

@@ -159,7 +159,7 @@ class ParameterServerExtended(StrategyExtended):
             v._distribute_strategy = self._pss
             shards.append(v)
             self._created.append(v)
-        sv = ShardedVariable(shards, name=name)
+        sv = ShardedVariable(shards, name="ShardedVariable")   # (TF 2.21's `ShardedVariable(var_list)`: its default
         sv._distribute_strategy = self._pss
         return sv
 

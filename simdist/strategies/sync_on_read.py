@@ -85,6 +85,17 @@ class SyncOnReadVariable(NoNumberProtocol, DistributedValues, Variable):
             return self._cross_replica_value()
         return self._values[rid]._as_tensor()
 
+    def _slice_assign(self, key: Any, value: Any, name: Any = None) -> Any:
+        """`v[key].assign(value)`: TF 2.21's DistributedDelegate hands _strided_slice_assign to what `_get()` gives:
+        the replica's own copy in a replica context; in cross-replica context the cross-replica read, which is the
+        first copy for ONLY_FIRST_REPLICA (written alone), a reduced tensor for SUM/MEAN (AttributeError: a tensor
+        has no _strided_slice_assign), the read's ValueError for NONE (clause mirrored.sync-on-read; dvsweep66b)."""
+        rid = self._local_id()
+        if rid is None and self.aggregation != VariableAggregation.ONLY_FIRST_REPLICA:
+            self._cross_replica_value()
+            raise AttributeError("'EagerTensor' object has no attribute '_strided_slice_assign'")
+        return self._values[0 if rid is None else rid]._slice_assign(key, value, name)
+
     def sparse_read(self, indices: Any, name: Any = None) -> Tensor:
         """TF 2.21's bare AttributeError, as MirroredVariable's (clause mirrored.sync-on-read)."""
         raise AttributeError

@@ -1894,7 +1894,12 @@ def gather(params: Any, indices: Any, validate_indices: Any = None, axis: Any = 
         # array_ops.gather falls back to (`_gather_value_rows`, clause mirrored.sync-on-read; not
         # `_gather_rows`, which marks a ShardedVariable to the tape and the embedding ops)
         rows = getattr(params, "_gather_value_rows", None)
-        return rows(indices) if rows is not None else params.sparse_read(indices)
+        if rows is not None:
+            return rows(indices)
+        try:
+            return params.sparse_read(indices)
+        except AttributeError:   # (array_ops.gather's `except AttributeError`: GatherV2 of the value; a
+            pass                 # ShardedVariable's sparse_read of a list or array: rows in the ids' order)
     ax = _gather_axis(params, indices, axis)
     if bd != 0 and value != 0:
         try:
