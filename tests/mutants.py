@@ -14741,8 +14741,9 @@ TRAINING_BATCH90: list[Mutant] = [
        "mainstream: sparse_read checks its indices against the first dimension only from above: a negative index "
        "reads a row from the end (NumPy's take) instead of ResourceGather's InvalidArgumentError"),
     _t("variable-scatter-scalar-updates-refused", "boundary", "simdist/runtime/variables.py",
-       "    if not shape or upd.shape != idx.shape + tuple(shape[1:]) and upd.shape != ():\n",
-       "    if not shape or upd.shape != idx.shape + tuple(shape[1:]):\n",
+       "    rank_ok = upd.shape == () or upd.ndim == idx.ndim + len(shape) - 1\n"
+       "    merged = upd.shape == () or upd.shape == idx.shape + tuple(shape[1:])\n",
+       "    rank_ok = upd.ndim == idx.ndim + len(shape) - 1\n    merged = upd.shape == idx.shape + tuple(shape[1:])\n",
        "mainstream: a variable's scatter_* refuses scalar updates (TF's ResourceScatter kernels take updates.shape = [] "
        "and broadcast it to every indexed row)"),
     _t("variable-update-in-place-under-live-read", "state", "simdist/runtime/variables.py",
@@ -14779,8 +14780,8 @@ TRAINING_BATCH90: list[Mutant] = [
        "instead of [3, None]"),
     # -- concrete functions
     _t("concrete-numpy-spec-float32", "dtype", "simdist/tf/_concrete.py",
-       "    if isinstance(v, np.ndarray):\n        return TensorSpec(v.shape, as_dtype(v.dtype))\n",
-       "    if isinstance(v, np.ndarray):\n        return TensorSpec(v.shape)\n",
+       "    if isinstance(v, (np.ndarray, np.generic)):\n        return TensorSpec(np.shape(v), as_dtype(v.dtype))\n",
+       "    if isinstance(v, (np.ndarray, np.generic)):\n        return TensorSpec(np.shape(v))\n",
        "get_concrete_function of a NumPy array takes a float32 TensorSpec of its shape whatever its dtype (TF: the "
        "array's dtype): a float64 or int32 array traces a float32 input"),
     _t("concrete-none-output-shape-scalar", "boundary", "simdist/tf/_concrete.py",

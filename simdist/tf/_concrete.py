@@ -397,7 +397,8 @@ def _named(v: Any, name: str) -> Any:
 
 def _as_specs(v: Any) -> Any:
     """A get_concrete_function argument's specs: each TensorSpec as given (its own name), each tensor's and
-    ndarray's TensorSpec (no name), inside tuples, lists and dicts too; other values as they are."""
+    ndarray's TensorSpec (no name), a NumPy scalar's too (np.float32(1.0): a [] float32 spec, as a call passes it as a
+    tensor; TF 2.21 observed, blind90), inside tuples, lists and dicts too; other values as they are."""
     import numpy as np
 
     from simdist.runtime.dtypes import as_dtype
@@ -407,8 +408,8 @@ def _as_specs(v: Any) -> Any:
     t = _as_tensor(v)
     if t is not None:
         return TensorSpec(t.shape, t.dtype)
-    if isinstance(v, np.ndarray):
-        return TensorSpec(v.shape, as_dtype(v.dtype))
+    if isinstance(v, (np.ndarray, np.generic)):
+        return TensorSpec(np.shape(v), as_dtype(v.dtype))
     if type(v) is dict:
         out = {k: _as_specs(x) for k, x in v.items()}
         return out if _leaves(out) else v
