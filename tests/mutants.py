@@ -2043,8 +2043,8 @@ TRAINING_BATCH11: list[Mutant] = [
        "keras.activations.hard_sigmoid uses Keras 2's clip(0.2 x + 0.5, 0, 1) instead of Keras 3's relu6(x + 3) / 6 "
        "(hard_silu too)"),
     _t("sync-on-read-sum-assign-not-divided", "denominator", "simdist/strategies/sync_on_read.py",
-       "                value = convert_to_tensor(value / n, dtype=self.dtype)\n",
-       "                value = convert_to_tensor(value, dtype=self.dtype)\n",
+       "                value = math.cast(convert_to_tensor(value / n), self.dtype)\n",
+       "                value = math.cast(convert_to_tensor(value), self.dtype)\n",
        "assigning a Python number to a SUM SyncOnRead variable (a Keras metric's) in cross-replica context "
        "writes it to every copy undivided: the read gives n times the value"),
     _t("orthogonal-wide-matrix-not-transposed", "axis", "simdist/keras/initializers.py",
@@ -8146,8 +8146,8 @@ TRAINING_BATCH47: list[Mutant] = [
        "            same = [False] * len(leaves)\n",
        "all_gather of a tensor every replica passes as the same object concatenates the copies (TF: returned as is)"),
     _t("mirrored-replica-name-off-by-one", "boundary", "simdist/strategies/mirrored.py",
-       "name=name if i == 0 else f\"{name}/replica_{i}\"",
-       "name=name if i == 0 else f\"{name}/replica_{i + 1}\"",
+       "name=name if i == 0 else f\"{base}/replica_{i}/\"",
+       "name=name if i == 0 else f\"{base}/replica_{i + 1}/\"",
        "MirroredStrategy names a variable's second copy v/replica_2 (TF: v/replica_1)"),
     _t("batch-reduce-shortcut-multi-value", "boundary", "simdist/strategies/cross_device_ops.py",
        "        if _all_devices_match(pairs) and len(pairs[0][0].values) == 1:\n",
@@ -14720,8 +14720,8 @@ TRAINING_BATCH90: list[Mutant] = [
     # -- variables
     _t("on-read-variable-trainable-by-default", "state", "simdist/runtime/variables.py",
        "        self.trainable = (self.synchronization is not VariableSynchronization.ON_READ) if trainable is None \\\n"
-       "            else bool(trainable)\n",
-       "        self.trainable = True if trainable is None \\\n            else bool(trainable)\n",
+       "            else trainable\n",
+       "        self.trainable = True if trainable is None \\\n            else trainable\n",
        "mainstream: a variable's trainable defaults to True whatever its synchronization (TF: False for ON_READ): "
        "tf.Variable(0., synchronization=ON_READ).trainable is True"),
     _t("variable-default-aggregation-v2", "state", "simdist/runtime/variables.py",
@@ -14816,8 +14816,8 @@ TRAINING_BATCH90: list[Mutant] = [
        "mainstream, subtle: AdjustSaturation's hue offset for a green maximum added in float32 (2/6 rounded to float) "
        "instead of the kernel's double constant: last bits of adjusted pixels"),
     _t("crop-to-box-full-width-refused", "boundary", "simdist/runtime/ops/image_basic.py",
-       "              (width >= tw + ow, w_dyn or _tensors(target_width, offset_width), \"width must be >= target + offset.\"),\n",
-       "              (width > tw + ow, w_dyn or _tensors(target_width, offset_width), \"width must be >= target + offset.\"),\n",
+       "                  (width >= tw + ow, w_dyn or _tensors(target_width, offset_width),\n",
+       "                  (width > tw + ow, w_dyn or _tensors(target_width, offset_width),\n",
        "mainstream: crop_to_bounding_box requires width > target + offset: a crop reaching the right edge (and "
        "resize_with_crop_or_pad's crop to the full width) is refused"),
     _t("crop-or-pad-offset-rounded-up", "boundary", "simdist/runtime/ops/image_basic.py",
@@ -15366,7 +15366,7 @@ TRAINING_FIX65C: list[Mutant] = [
        "subtle: the complex Prod reducer's block products take the accumulator as pmul's first operand (TF 2.21: "
        "the block's packet first, its NaN kept)"),
     _t("complex-add-part-nans-numpy", "formula", "simdist/runtime/ops/math.py",
-       "        part = _eigen_nan_choice(fn)   # (each part's NaN of two as a real add's: x86's first operand, fix65c)\n",
+       "        part = _eigen_nan_choice(fn, _COMPLEX_PACKET[x.dtype.name], fn is np.subtract)\n",
        "        part = fn\n",
        "subtle: complex Add/Sub's parts take NumPy's NaN of two (TF 2.21: the first operand's, in the tail too)"),
 ]
@@ -15401,3 +15401,138 @@ TRAINING_FIX65T: list[Mutant] = [
 ]
 TRAINING += TRAINING_FIX65T
 CATALOGUE += TRAINING_FIX65T
+# Sixty-sixth session, isweep66: tf.image functions by option, size and dtype — mistakes in the lines the module
+# test_isweep66.py newly covers (the box arguments' dtypes, traced crops of unknown sizes, rot90/transpose of unknown
+# rank, k's dtype, CropAndResize's T list; docs/conformance.md, isweep66)
+_BOX = "simdist/runtime/ops/image_box_args.py"
+_IMG = "simdist/runtime/ops/image_basic.py"
+TRAINING_ISWEEP66: list[Mutant] = [
+    _t("box-args-float-into-int-converted", "dtype", _BOX,
+       "    if k[0] == \"f\" and not dt.is_floating:\n",
+       "    if False:\n",
+       "mainstream: a Python float target meeting tf.image's int32 tensors (resize_with_pad's offsets, "
+       "crop_to_bounding_box's size stack) converts (TF 2.21: TypeError \"Cannot convert 8.0 to EagerTensor of dtype "
+       "int32\")"),
+    _t("box-args-float-paddings-accepted", "dtype", _BOX,
+       "    if dt not in (dtypes.int32, dtypes.int64):\n        raise errors.InvalidArgumentError(None, None, f\"Value for attr 'Tpaddings'",
+       "    if dt not in (dtypes.int32, dtypes.int64, dtypes.float32):\n        raise errors.InvalidArgumentError(None, None, f\"Value for attr 'Tpaddings'",
+       "pad_to_bounding_box pads by a float offset or target (TF 2.21: the Pad's attr Tpaddings refuses float, "
+       "InvalidArgumentError)"),
+    _t("box-args-slice-index-dtypes-unmatched", "dtype", _BOX,
+       "    if begin != size:\n",
+       "    if False:\n",
+       "crop_to_bounding_box slices with an int64 offset beside the int32 size stack (TF 2.21: Slice's begin and size "
+       "must share their dtype, InvalidArgumentError)"),
+    _t("box-args-int64-paddings-refused", "dtype", _BOX,
+       "    if dt not in (dtypes.int32, dtypes.int64):\n        raise errors.InvalidArgumentError(None, None, f\"Value for attr 'Tpaddings'",
+       "    if dt not in (dtypes.int32,):\n        raise errors.InvalidArgumentError(None, None, f\"Value for attr 'Tpaddings'",
+       "pad_to_bounding_box refuses int64 offsets and targets (TF 2.21: Pad's Tpaddings takes int32 and int64, so int64 "
+       "offsets with int64 or Python targets pad)"),
+    _t("box-args-crop-or-pad-crop-size-is-target", "formula", _BOX,
+       "    ch, cw = mn(th, height), mn(tw, width)\n",
+       "    ch, cw = th, tw\n",
+       "resize_with_crop_or_pad's crop taken at the target's size instead of min_(target, size): a float target above "
+       "the size meets the Slice's int32 stack (TypeError) where TF 2.21 crops by the Python int and refuses in Pad "
+       "(InvalidArgumentError)"),
+    _t("crop-to-traced-unknown-size-refused", "error-class", _IMG,
+       "        if not context.in_function() or not (h_dyn or w_dyn or _tensors(",
+       "        if True or not (h_dyn or w_dyn or _tensors(",
+       "mainstream: crop_to_bounding_box traced over a height or width the graph does not know refuses the dry run's "
+       "small probe, so the trace has no outputs (TF 2.21: Assert ops, the target's static shape [2, 3, 2])"),
+    _t("central-crop-unknown-dims-from-probe", "formula", _IMG,
+       "    if known is not None and None in known:\n        # (a height or width the graph does not know is computed",
+       "    if False:\n        # (a height or width the graph does not know is computed",
+       "central_crop traced over unknown sizes keeps the probe's crop as its static shape ([1, 1, 2]; TF 2.21: "
+       "[None, None, 2])"),
+    _t("rot90-unknown-rank-kept", "formula", _IMG,
+       "    if not static_shapes.rank_unknown(img) or static_shapes.rank_unknown(out):\n        return out\n",
+       "    if True:\n        return out\n",
+       "rot90/transpose of an image of unknown rank give the probe's rank 3 (TF 2.21: a tf.cond of the rank-3 and "
+       "rank-4 forms, of unknown rank)"),
+    _t("rot90-k-tensor-dtype-cast", "dtype", _IMG,
+       "    if isinstance(k, Tensor) and k.dtype != dtypes.int32:\n",
+       "    if False:\n",
+       "mainstream: rot90 reads an int64 or float tensor k's value (TF 2.21: convert_to_tensor(k, dtype=int32) refuses "
+       "it, ValueError)"),
+    _t("crop-and-resize-bfloat16-accepted", "dtype", "simdist/runtime/ops/image_crop_resize.py",
+       "_REAL = (\"uint8\", \"uint16\", \"int8\", \"int16\", \"int32\", \"int64\", \"float16\", \"float32\", \"float64\")\n",
+       "_REAL = (\"uint8\", \"uint16\", \"int8\", \"int16\", \"int32\", \"int64\", \"float16\", \"bfloat16\", \"float32\", "
+       "\"float64\")\n",
+       "crop_and_resize crops a bfloat16 image (TF 2.21: CropAndResize's attr T has no bfloat16, InvalidArgumentError)"),
+]
+TRAINING += TRAINING_ISWEEP66
+CATALOGUE += TRAINING_ISWEEP66
+
+# Sixty-sixth session, vsweep66: tf.Variable's constructor checks and names, count_up_to, batch_scatter_update,
+# scatter div, a missing bool kernel in a tf.function, the Keras/Module names and a mirrored scatter's result.
+TRAINING_VSWEEP66: list[Mutant] = [
+    _t("variable-shape-argument-unchecked", "missing-error", "simdist/runtime/variables.py",
+       "        if shape is not None and not init.shape.is_compatible_with(TensorShape(shape)):\n",
+       "        if False:\n",
+       "mainstream: tf.Variable([1.5, 2.5], shape=[3]) is made with the static shape [3] instead of TF's ValueError "
+       "(the initial value's shape not compatible with the explicit `shape`)"),
+    _t("variable-set-shape-not-merged", "state", "simdist/runtime/variables.py",
+       "            self._shape = self._shape.merge_with(other)\n",
+       "            pass\n",
+       "subtle: Variable.set_shape only checks compatibility: a variable made with shape [None] keeps [None] after "
+       "set_shape([3]) and set_shape([4]) passes (TF merges: [3], then ValueError)"),
+    _t("variable-aggregation-name-accepted", "missing-error", "simdist/runtime/variables.py",
+       "    try:   # (TF's VariableAggregationV2(a): a name such as \"sum\" is ValueError, an int is its value)\n",
+       "    if isinstance(a, str):\n        return VariableAggregation[a.upper()]\n"
+       "    try:   # (TF's VariableAggregationV2(a): a name such as \"sum\" is ValueError, an int is its value)\n",
+       "tf.Variable(aggregation=\"sum\") is taken as SUM instead of TF's ValueError (a name is not a value of the enum)"),
+    _t("variable-name-scope-ignored", "state", "simdist/runtime/variables.py",
+       "    return name_scopes._current() + name\n",
+       "    return name\n",
+       "mainstream: tf.Variable(name=\"w\") under tf.name_scope(\"sc\") is \"w:0\" (TF: \"sc/w:0\"), and a Keras "
+       "layer's kernel \"kernel:0\" (TF: \"sequential/d1/kernel:0\")"),
+    _t("count-up-to-any-dtype", "missing-error", "simdist/runtime/variables.py",
+       "        if self._dtype.name not in (\"int32\", \"int64\"):   # (ResourceCountUpTo's kernels: int32 and int64 only)\n",
+       "        if False:\n",
+       "count_up_to of a float, int8 or uint8 variable counts instead of TF's InvalidArgumentError (the kernel is "
+       "registered for int32 and int64 only)"),
+    _t("scatter-div-integer-floor", "boundary", "simdist/runtime/variables.py",
+       "        arr[k] = np.where((a < 0) != (b < 0), -q, q)\n",
+       "        arr[k] = a // b\n",
+       "mainstream: an integer variable's scatter_div floor-divides (-3 / 2 is -2) where TF's kernel divides as C++ "
+       "does, toward zero (-1)"),
+    _t("scatter-div-complex-numpy", "formula", "simdist/runtime/variables.py",
+       "    elif op == \"div\" and arr.dtype.kind in \"iuc\":\n",
+       "    elif op == \"div\" and arr.dtype.kind in \"iu\":\n",
+       "subtle: a complex variable's scatter_div divides by NumPy's formula instead of Eigen's row division (Smith's "
+       "method for a one-element row): the last bit of the real part differs"),
+    _t("no-kernel-call-keeps-writes", "state", "simdist/tf/_function.py",
+       "                    if journal is not None and getattr(e, \"_simdist_no_kernel\", False):\n",
+       "                    if False:\n",
+       "subtle: a tf.function call failing on a missing kernel (a bool variable's assign_add) keeps the writes of the "
+       "ops before it; TF instantiates every kernel before any op runs, so the call writes nothing"),
+    _t("mirrored-scatter-returns-variable", "state", "simdist/strategies/dist_variables.py",
+       "        return self._update_result(None) if rid is None else self\n",
+       "        return self\n",
+       "a MirroredVariable's cross-replica scatter_update returns the variable itself; TF 2.21's extended.update "
+       "with group=True gives a Mirrored of each copy's value read"),
+    _t("module-name-scope-empty", "state", "simdist/tf/_module.py",
+       "        return name_scopes.name_scope(getattr(self, \"_scope_name\", self._name + \"/\"))\n",
+       "        return contextlib.nullcontext()\n",
+       "mainstream: tf.Module's name_scope enters no scope: a variable made under it is \"w:0\" (TF: \"mod/w:0\")"),
+]
+TRAINING += TRAINING_VSWEEP66
+CATALOGUE += TRAINING_VSWEEP66
+# Sixty-sixth session, usweep66: the matrix 2-norm's static shape (linalg.py _matrix_2_norm) and Grappler's
+# FoldTransposeIntoMatMul (grappler.py _fold_transpose).
+TRAINING_USWEEP66: list[Mutant] = [
+    _t("norm2-transposed-static-shape-known", "axis", "simdist/runtime/ops/linalg.py",
+       "    result = static_shapes.mark(result, [True] * rank)\n",
+       "",
+       "subtle: inside a tf.function the matrix 2-norm's result keeps the input's known dimensions (TF 2.21: its "
+       "transpose by map_fn's perm_after leaves every dimension unknown, [None, None, None, None] for a [2, 1, 1, 3] "
+       "input with keepdims)"),
+    _t("fold-transpose-flag-not-flipped", "formula", "simdist/runtime/ops/grappler.py",
+       "            new[k], flags[flag], folded = rec.input_tensor(node, 0), not flags.get(flag, False), True\n",
+       "            new[k], flags[flag], folded = rec.input_tensor(node, 0), flags.get(flag, False), True\n",
+       "mainstream: FoldTransposeIntoMatMul reads the Transpose's input but keeps the MatMul's transpose flag, so a "
+       "traced `matmul(x, transpose(y), transpose_b=True)` multiplies by y transposed twice (a shape error or the "
+       "wrong product)"),
+]
+TRAINING += TRAINING_USWEEP66
+CATALOGUE += TRAINING_USWEEP66

@@ -202,7 +202,7 @@ class Variable:
         """The tf.Variable, created by the current strategy."""
         if isinstance(initial_value, tf.Variable):
             return initial_value
-        return tf.Variable(initial_value, dtype=self._dtype, trainable=self._trainable, name=self._path,
+        return tf.Variable(initial_value, dtype=self._dtype, trainable=self._trainable, name=self._name,
                            aggregation=_AGGREGATION[self._aggregation],
                            synchronization=_SYNCHRONIZATION[self._synchronization])
 

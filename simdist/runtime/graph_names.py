@@ -19,6 +19,7 @@ as Grappler's canonical form does (runtime/ops/grappler.py `_by_name`).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
 import re
@@ -27,7 +28,8 @@ from typing import Any, Callable
 __all__ = ["GraphNames", "begin", "end", "current", "state", "set_state", "scope_name", "op_scope",
            "given_name", "first_op_named", "reserve", "identity_n", "scoped", "inner_name", "name_outputs",
            "name_read", "name_constant", "named_constant", "quiet", "capture_name", "name_captures",
-           "name_rewritten_inner", "inner_mark", "name_inner_nodes"]
+           "name_rewritten_inner", "inner_mark", "name_inner_nodes", "name_literal",
+           "generated_op_scope"]
 
 # ops.py's patterns: a scope at the root must be a valid op name; below it, a valid scope name
 _VALID_OP_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\\/>-]*$")
@@ -424,6 +426,40 @@ def _input_name(op_type: str, k: int) -> str | None:
     if k >= len(inputs) or any("number_attr" in a or "type_list_attr" in a for a in inputs[:k + 1]):
         return None
     return inputs[k]["input"]   # type: ignore[no-any-return]
+
+
+def name_literal(t: Any, op_type: str, k: int) -> None:
+    """t, a Const simdist made of a Python value for input k of the op `op_type` whose scope is open and waiting for
+    it (an operator's `mul`, math_ops.pow's `Pow`): TF converts that value under the op's scope with the input's name
+    (op_def_library's _apply_op_helper, binary_op_wrapper's maybe_promote_tensors, math_ops.add's and truediv's
+    `name="y"`), so `x * 2` reads the Const `mul/y` and `2 * x` reads `mul/x` (observed on TF 2.21). Grappler's
+    canonical order sorts a commutative op's inputs by those names (runtime/ops/grappler.py `_sorted_operands`). Nothing
+    where no such scope waits (the node's name is not known yet) or outside a tf.function."""
+    names = current()
+    if names is None or names.quiet or not names.pending:
+        return
+    ops, node = names.pending[-1]
+    if ops is None or op_type not in ops:
+        return
+    arg = _input_name(op_type, k)
+    if arg is None:
+        return
+    from simdist.runtime import symbolic
+    if symbolic.node_name(t) is not None or not symbolic.is_graph(t):
+        return
+    symbolic.name_output(t, names.unique(f"{node}/{arg}"), 0, "Const")
+
+
+def generated_op_scope(op_type: str) -> Any:
+    """The scope TF's generated op function opens when it is called without a name (op_def_library's
+    _apply_op_helper: `ops.name_scope(op_type)`, whose name its node takes), around a call whose Python value simdist
+    converts (`tf.multiply(x, 2)` reads the Const `Mul/y`: name_literal). A no-op outside a tf.function, or where a
+    scope already waits for op_type or a public function's `name=` waits for the first node."""
+    names = current()
+    if names is None or names.quiet or (names.pending and (names.pending[-1][0] is None
+                                                           or op_type in names.pending[-1][0])):
+        return contextlib.nullcontext()
+    return op_scope(op_type, op_type)
 
 
 def capture_name(t: Any) -> str | None:

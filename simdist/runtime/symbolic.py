@@ -277,7 +277,20 @@ def _user(frames: int, what: str) -> bool:
     if (name == "simdist" or name.startswith("simdist.")) and not name.startswith(_SUITE):
         return False   # (simdist's own modules read values; the conformance suite is a user of the API)
     return what in _ALWAYS or STRICT[0] or not has_source(f.f_code.co_filename) or \
-        (bool(_NOT_CONVERTED) and f.f_code in _NOT_CONVERTED)
+        (bool(_NOT_CONVERTED) and f.f_code in _NOT_CONVERTED) or (what == "bool" and _explicit_bool(f))
+
+
+def _explicit_bool(f: Any) -> bool:
+    """Whether frame f (a lambda, which simdist does not convert) is calling `bool(...)` itself: AutoGraph has no
+    overload of the builtin bool, so `tf.function(lambda: bool(x))` refuses a graph tensor in TF 2.21, converted or
+    not (vsweep66's v-traced-* `bool`), while a lambda's implicit truth (`a if c else b`, `a and b`) is what a
+    converted lambda makes a tf.cond of."""
+    if f.f_code.co_name != "<lambda>":
+        return False
+    import dis
+    code = f.f_code.co_code
+    i = f.f_lasti
+    return 0 <= i < len(code) and dis.opname[code[i]] in ("CALL", "PRECALL", "CALL_FUNCTION")
 
 
 def has_source(filename: str) -> bool:

@@ -504,12 +504,14 @@ class Tensor:
     def __float__(self) -> float:
         if _SYM_DEPTH[0]:
             _SYM_CHECK(self, "float")
-        return float(self._v)
+        v = self._v
+        return float(v[()] if v.ndim == 0 else v)   # (TF: float of the NumPy scalar; a complex one's real part)
 
     def __int__(self) -> int:
         if _SYM_DEPTH[0]:
             _SYM_CHECK(self, "int")
-        return int(self._v)
+        v = self._v
+        return int(v[()] if v.ndim == 0 else v)   # (TF: int of the NumPy scalar; a complex one's real part)
 
     def __index__(self) -> int:
         if _SYM_DEPTH[0]:

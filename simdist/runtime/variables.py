@@ -242,10 +242,30 @@ def _scatter_into(arr: np.ndarray, kind: str, operand: tuple[np.ndarray, np.ndar
         key = idx
     if op == "update":
         arr[key] = upd
-    elif op == "div" and arr.dtype.kind in "iu":
-        np.floor_divide.at(arr, key, upd)
+    elif op == "sub" and arr.dtype.kind == "b":
+        np.not_equal.at(arr, key, upd)   # (bool a - b in TF's ScatterNd kernel: (a - b) != 0, a xor b)
+    elif op == "div" and arr.dtype.kind in "iuc":
+        _div_rows_at(arr, key, upd, idx.ndim - (1 if kind.startswith("scatter_nd_") else 0))
     else:
         _SCATTER_UFUNCS[op].at(arr, key, upd)
+
+
+def _div_rows_at(arr: np.ndarray, key: Any, upd: np.ndarray, lead: int) -> None:
+    """arr[key] /= upd as TF's scatter-div kernels divide, a row at a time in order (a repeated row divides
+    again; `lead`: the index dimensions of `key`): integers as C++ divides (toward zero, -3 / 2 is -1), complex as
+    Eigen's `row /= update` (complex_div.divide: packets of the row, its tail by Smith's method; vsweep66)."""
+    from simdist.runtime.ops import complex_div
+    target = arr[key]
+    rows = np.broadcast_to(upd, target.shape).reshape((-1,) + target.shape[lead:])
+    keys = (list(zip(*[np.asarray(k).reshape(-1).tolist() for k in key])) if isinstance(key, tuple)
+            else np.asarray(key).reshape(-1).tolist())
+    for k, b in zip(keys, rows):
+        a = arr[k]
+        if arr.dtype.kind == "c":
+            arr[k] = complex_div.divide(np.asarray(a), np.asarray(b))
+            continue
+        q = np.abs(a) // np.abs(b)
+        arr[k] = np.where((a < 0) != (b < 0), -q, q)
 
 
 def _updated(base: np.ndarray, kind: str, operand: Any) -> np.ndarray:
@@ -426,10 +446,13 @@ class Variable(metaclass=_VariableMeta):
         return self._as_tensor()
 
     def set_shape(self, shape: Any) -> None:
-        """Nothing when `shape` is compatible with the variable's, else TF's ValueError."""
+        """The variable's static shape merged with `shape` (TF's BaseResourceVariable.set_shape: a variable made
+        with shape [None] or TensorShape(None) takes the known dimensions), else TF's ValueError."""
         other = TensorShape(shape)
         if not self.shape.is_compatible_with(other):
             raise ValueError(f"Shapes {self.shape} and {other} are not compatible")
+        if hasattr(self, "_shape"):
+            self._shape = self._shape.merge_with(other)
 
     def gather_nd(self, indices: Any, name: Any = None) -> Tensor:
         from simdist.runtime.ops.scatter import gather_nd
@@ -742,7 +765,11 @@ class ResourceVariable(InPlaceRefusals, Variable):
         rec = _cur.ctx.recorder
         if rec is not None:   # (a recorded call would create it once: it stays eager, see runtime/graph)
             rec.invalidate(f"it creates a variable ({name or 'Variable'})")
+        name = _scoped_name(name)
         init = resolve_initial_value(initial_value, dtype)
+        if shape is not None and not init.shape.is_compatible_with(TensorShape(shape)):
+            raise ValueError(f"In this `tf.Variable` creation, the initial value's shape ({init.shape}) is not "
+                             f"compatible with the explicitly supplied `shape` argument ({TensorShape(shape)}).")
         if init.dtype.kind == "n":   # (a narrow dtype without TF 2.21's AssignVariableOp kernel; runtime/narrow.py)
             from simdist.runtime import narrow
             narrow.check_assign(init.dtype)
@@ -762,9 +789,10 @@ class ResourceVariable(InPlaceRefusals, Variable):
         self._device = device if device is not None else context.current_device()
         self._shape = TensorShape(self._value.shape) if shape is None else TensorShape(shape)
         self.synchronization = _as_synchronization(synchronization)
-        # TF: trainable defaults to False for ON_READ variables, True otherwise
+        # TF: trainable defaults to False for ON_READ variables, True otherwise; a value given is kept as it is
+        # (TF's validate_synchronization_aggregation_trainable: `trainable=0` reads back 0)
         self.trainable = (self.synchronization is not VariableSynchronization.ON_READ) if trainable is None \
-            else bool(trainable)
+            else trainable
         self.aggregation = _as_aggregation(aggregation)
         self._fault: Any = None   # set while its parameter server is down or has lost the value
         self._on_allocate(self)
@@ -1009,8 +1037,12 @@ class ResourceVariable(InPlaceRefusals, Variable):
         22 #47, #77, 23 #40)."""
         if self._dtype.is_bool or self._dtype.name == "string":
             from simdist.runtime import errors
-            raise errors.InvalidArgumentError(None, None, f"No OpKernel was registered to support Op '{op}' used by "
+            if context._placeholder_depth[0]:
+                return   # (a dry run builds the graph: TF looks the kernel up only when the function runs)
+            err = errors.InvalidArgumentError(None, None, f"No OpKernel was registered to support Op '{op}' used by "
                                               f"{{{{node {op}}}}} with these attrs: [dtype=DT_{self._dtype.name.upper()}]")
+            err._simdist_no_kernel = True   # type: ignore[attr-defined]   (a tf.function's call runs no op: _function)
+            raise err
 
     def assign_add(self, delta: Any, use_locking: Any = None, name: Any = None, read_value: bool = True) -> Any:
         arr = self._coerce(delta, "AssignAddVariableOp")
@@ -1043,8 +1075,23 @@ class ResourceVariable(InPlaceRefusals, Variable):
                              f"{upd_t.dtype.name}: {upd_t!r}")
         if not kind.endswith("_update"):
             # (ResourceScatter{Add,Sub,Mul,Div,Min,Max} and their Nd forms have number kernels only: a bool
-            # variable's scatter_add is InvalidArgumentError as its assign_add; vsweep58's v-var-*-bool programs)
-            self._update_kernel(op)
+            # variable's scatter_add is InvalidArgumentError as its assign_add; vsweep58's v-var-*-bool programs;
+            # but ResourceScatterNdAdd/Sub have bool kernels too, and the Min/Max kernels are real types only:
+            # vsweep66)
+            # ResourceScatter{Add,...,Max}'s dtype attr lists its types, so inside a tf.function their refusal is
+            # op_def_library's TypeError as the graph is built (the Nd forms' `T: type` builds: the kernel refuses)
+            real = kind.endswith(("_min", "_max"))
+            if not (kind in ("scatter_nd_add", "scatter_nd_sub") and self._dtype.is_bool) and \
+                    (self._dtype.is_bool or self._dtype.name == "string" or (real and self._dtype.is_complex)):
+                from simdist.runtime import errors
+                from simdist.runtime.ops import trace_errors
+                err = errors.InvalidArgumentError(None, None, f"No OpKernel was registered to support Op '{op}' "
+                                                  f"used by {{{{node {op}}}}} with these attrs: "
+                                                  f"[dtype=DT_{self._dtype.name.upper()}]")
+                if kind.startswith("scatter_nd_"):
+                    raise err
+                raise trace_errors.static(err, TypeError, f"Value passed to parameter 'updates' has DataType "
+                                          f"{self._dtype.name} not in list of allowed values")
         idx, upd = _dispatch.raw(idx_t), _dispatch.raw(upd_t)
         _check_scatter(kind, idx, upd, tuple(self._shape.as_list()), op)
         operand = (idx, upd)
@@ -1085,6 +1132,20 @@ class ResourceVariable(InPlaceRefusals, Variable):
     def scatter_min(self, sparse_delta: Any, use_locking: bool = False, name: Any = None) -> "ResourceVariable":
         return self._sparse("scatter_min", sparse_delta, "ResourceScatterMin")
 
+    def batch_scatter_update(self, sparse_delta: Any, use_locking: bool = False, name: Any = None) -> Any:
+        """TF's state_ops.batch_scatter_update: `sparse_delta.indices` index the last of its dimensions, the
+        leading ones are the batch (a range each), written by one scatter_nd_update."""
+        if not hasattr(sparse_delta, "indices") or not hasattr(sparse_delta, "values"):
+            raise TypeError(f"Argument `sparse_delta` must be a `tf.IndexedSlices`. Received arg: {sparse_delta}")
+        idx_t = sparse_delta.indices
+        idx_t = idx_t if isinstance(idx_t, Tensor) else convert_to_tensor(idx_t)
+        idx = _dispatch.raw(idx_t)
+        lead = [np.broadcast_to(np.arange(n, dtype=idx.dtype).reshape([n if j == d else 1 for j in range(idx.ndim)]),
+                                idx.shape) for d, n in enumerate(idx.shape[:-1])]
+        nd = np.stack(lead + [idx], axis=-1)
+        return self._scatter("scatter_nd_update", Tensor(nd, idx_t.dtype), sparse_delta.values,
+                             "ResourceScatterNdUpdate")
+
     def scatter_nd_add(self, indices: Any, updates: Any, name: Any = None) -> "ResourceVariable":
         return self._scatter("scatter_nd_add", indices, updates, "ResourceScatterNdAdd")
 
@@ -1104,6 +1165,12 @@ class ResourceVariable(InPlaceRefusals, Variable):
         """TF's deprecated `count_up_to`: the value before an increment by one; OutOfRangeError
         "Reached limit of N" once the value has reached `limit`."""
         from simdist.runtime import errors
+        if self._dtype.name not in ("int32", "int64"):   # (ResourceCountUpTo's kernels: int32 and int64 only)
+            raise errors.InvalidArgumentError(None, None, "No OpKernel was registered to support Op "
+                                              "'ResourceCountUpTo' used by {{node ResourceCountUpTo}} with these "
+                                              f"attrs: [T=DT_{self._dtype.name.upper()}, limit={int(limit)}]")
+        if self._shape.rank != 0:   # (the kernel's scalar check)
+            raise errors.InvalidArgumentError(None, None, f"input is not a scalar: {self._shape} [Op:ResourceCountUpTo]")
         old = self._as_tensor()
         if int(old._v) >= int(limit):
             raise errors.OutOfRangeError(None, None, f"Reached limit of {int(limit)} [Op:ResourceCountUpTo]")
@@ -1304,16 +1371,30 @@ def _rebuild_resource_variable(value: np.ndarray, dtype: str, name: str, device:
     return ResourceVariable(value, trainable=trainable, name=name, dtype=dtype, device=device)
 
 
+def _scoped_name(name: Any) -> str:
+    """A new variable's name as TF's `ops.name_scope(name, "Variable")` makes it: below the current name scope, a
+    name ending in "/" taken as absolute (its "/" dropped), None the default "Variable"; a name that is not a
+    string is name_scope's ValueError; "" stays "" (observed: ":0")."""
+    from simdist.runtime import name_scopes
+    if name is None:
+        name = "Variable"
+    if name == "":
+        return name
+    if not isinstance(name, str):
+        raise ValueError("name for name_scope must be a string.")
+    if name.endswith("/"):
+        return name[:-1]
+    return name_scopes._current() + name
+
+
 def _as_synchronization(s: Any) -> VariableSynchronization:
     """A VariableSynchronization from the enum, None (AUTO), a name or TF's integer value."""
     if isinstance(s, VariableSynchronization):
         return s
     if s is None:
         return VariableSynchronization.AUTO
-    if isinstance(s, str) and s.upper() in VariableSynchronization.__members__:
-        return VariableSynchronization[s.upper()]
-    try:
-        return VariableSynchronization(int(s))
+    try:   # (TF's VariableSynchronization(s): a name such as "on_read" is ValueError, an int is its value)
+        return VariableSynchronization(int(s))   # type: ignore[arg-type]
     except (TypeError, ValueError):
         raise ValueError(f"Invalid variable synchronization mode: {s}") from None
 
@@ -1325,6 +1406,7 @@ def _as_aggregation(a: Any) -> Any:
         return a
     if a is None:
         return VariableAggregationV1.NONE
-    if isinstance(a, str):
-        return VariableAggregation[a.upper()]
-    return VariableAggregation(int(a))
+    try:   # (TF's VariableAggregationV2(a): a name such as "sum" is ValueError, an int is its value)
+        return VariableAggregation(int(a))
+    except (TypeError, ValueError):
+        raise ValueError(f"Invalid variable aggregation mode: {a}") from None

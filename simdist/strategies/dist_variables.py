@@ -172,10 +172,13 @@ class _AggregatedUpdates:
 
     def _sparse_update(self, method: str, sparse_delta: Any) -> Any:
         """scatter_* methods: applied like assigns (aggregated across replicas in replica context,
-        clause mirrored.scatter)."""
+        clause mirrored.scatter). In the cross-replica context the result is an assign's (TF 2.21's
+        values_util.on_write_scatter_* go through extended.update with group=True: a Mirrored of each copy's value
+        read; vsweep66)."""
         self._check_scatter(method)
         self._update(method, sparse_delta, False)
-        return self
+        rid = _replica_id(self._distribute_strategy)
+        return self._update_result(None) if rid is None else self
 
     def _check_scatter(self, method: str) -> None:
         """Which scatter methods the variable's aggregation allows (all by default)."""

@@ -342,7 +342,8 @@ class MultiWorkerMirroredExtended(MirroredExtended):
         init = variables.resolve_initial_value(kw.pop("initial_value", None), kw.pop("dtype", None))
         if self._num_workers > 1:
             init = self._broadcast_initial_value(convert_to_tensor(init))
-        comps = [variables.ResourceVariable(init, name=name if i == 0 else f"{name}/replica_{i}", device=d,
+        base = variables._scoped_name(name)   # (TF: the other copies' names are absolute, "<copy 0's>/replica_i/")
+        comps = [variables.ResourceVariable(init, name=name if i == 0 else f"{base}/replica_{i}/", device=d,
                                             aggregation=agg, synchronization=sync, **kw)
                  for i, d in enumerate(self._devices)]
         if sync is variables.VariableSynchronization.ON_READ:

@@ -112,8 +112,11 @@ class SyncOnReadVariable(NoNumberProtocol, DistributedValues, Variable):
         if method == "assign" and agg == VariableAggregation.SUM:
             # TF: math_ops.cast(value / num_replicas_in_sync, var.dtype) (Python numbers divide in Python)
             n = self._distribute_strategy.num_replicas_in_sync
-            if isinstance(value, (int, float)) and not isinstance(value, bool):
-                value = convert_to_tensor(value / n, dtype=self.dtype)
+            if isinstance(value, (int, float)):
+                # (cast's Python float is a float32 tensor first: 3 / 2 is 1 of an int32 variable, 0.1 / 2 a
+                # float64 variable's float32-rounded 0.05, True / 2 a bool variable's True; vsweep66)
+                from simdist.runtime.ops import math
+                value = math.cast(convert_to_tensor(value / n), self.dtype)
             elif isinstance(value, (list, tuple)):
                 # TF's Python `value / num_replicas_in_sync` on the value as given (values_util.py)
                 raise TypeError(f"unsupported operand type(s) for /: '{type(value).__name__}' and 'int'")

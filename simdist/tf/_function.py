@@ -244,6 +244,10 @@ class Function:
                         out = retried[1]
                 if out is _UNSET:
                     self._count_trace(args, kwargs, kind)   # (an error of the graph's run: the trace was made)
+                    if journal is not None and getattr(e, "_simdist_no_kernel", False):
+                        # (an op without a kernel for its dtype: TF's function instantiates every kernel before
+                        # any op runs, so the call writes nothing; vsweep66's bool `assign` then `assign_add`)
+                        _variables.undo_trace_writes(journal)
                     raise
             elif traced is not None:
                 _variables.undo_trace_writes(traced)

@@ -21,6 +21,9 @@ class Module:
     _simdist_trackable = True   # a TF Trackable: tf.train.Checkpoint takes it (runtime/trackable.py)
     def __init__(self, name: str | None = None) -> None:
         self._name = name if name is not None else _snake(type(self).__name__)
+        from simdist.runtime import name_scopes
+        # (TF: the scope is made once, below the scope the module is made in; entering it later is absolute)
+        self._scope_name = name_scopes._current() + self._name + "/"
 
     @property
     def name(self) -> str:
@@ -28,7 +31,9 @@ class Module:
 
     @property
     def name_scope(self) -> contextlib.AbstractContextManager:
-        return contextlib.nullcontext()
+        """TF's `tf.name_scope(<the scope made at __init__>)`: a variable made inside is "<module>/<name>:0"."""
+        from simdist.runtime import name_scopes
+        return name_scopes.name_scope(getattr(self, "_scope_name", self._name + "/"))
 
     def _flatten(self, predicate: Any) -> tuple:
         out: list[Any] = []

@@ -15,7 +15,7 @@ import pytest
 from simdist.runtime import dtypes
 from simdist.runtime.ops import prod_order
 from simdist.runtime.ops.minmax_zeros import _collapse
-from simdist.runtime.ops.sum_order import LANES, LEAF, eigen_order_sum, full_limit
+from simdist.runtime.ops.sum_order import LANES, LEAF, eigen_order_sum, full_limit, full_threads
 
 clause = pytest.mark.clause
 _BF16 = np.dtype(dtypes.bfloat16._np)
@@ -32,11 +32,26 @@ def _tree_ref(rows: np.ndarray, lanes: int, first: int) -> np.ndarray:
     return acc + _tree_ref(rows[:, left:], lanes, (first + left) % lanes)
 
 
+def _threaded_ref(flat: np.ndarray, lanes: int, threads: int) -> np.ndarray:
+    """FullReducer<ThreadPoolDevice>: blocks of n // threads from 0 (each a tree from its absolute start), the rest
+    first, then the blocks added in order."""
+    n = flat.shape[1]
+    size = n // threads
+    count = n // size
+    acc = _tree_ref(flat[:, count * size:], lanes, (count * size) % lanes) if count * size < n \
+        else np.zeros(1, flat.dtype)
+    for i in range(count):
+        acc = acc + _tree_ref(flat[:, i * size:(i + 1) * size], lanes, (i * size) % lanes)
+    return acc
+
+
 def _reference(x: np.ndarray, axis: Any, keepdims: bool) -> np.ndarray:
     out = np.add.reduce(x, axis=axis, keepdims=keepdims)
     axes = tuple(range(x.ndim)) if axis is None else axis
     sizes, flags = _collapse(x.shape, axes)
     lanes = LANES[x.dtype.name]
+    if flags == [True] and full_threads(x.size, x.dtype) > 1:
+        return _threaded_ref(x.reshape(1, -1), lanes, full_threads(x.size, x.dtype)).reshape(out.shape)
     if flags == [True] and x.size > lanes * LEAF:
         return _tree_ref(x.reshape(1, -1), lanes, 0).reshape(out.shape)
     if flags == [False, True] and sizes[1] > lanes * LEAF:
@@ -90,7 +105,7 @@ def test_vectorised_order_is_the_packet_simulation(seed: int) -> None:
         for x, axes, keepdims in _cases(seed, 400):
             got = eigen_order_sum(x, axes, keepdims)
             flags = _collapse(x.shape, tuple(range(x.ndim)) if axes is None else axes)[1]
-            if not any(flags) or (flags == [True] and x.size >= full_limit(x.dtype)):
+            if not any(flags):
                 assert got is None, f"eigen_order_sum({x.dtype}{list(x.shape)}, {axes}) is not modelled: None"
                 continue
             assert got is not None, f"eigen_order_sum({x.dtype}{list(x.shape)}, {axes}) is None, but should be a sum"
@@ -115,11 +130,15 @@ def test_tree_reduction_above_a_leaf(dtype: str, shape: tuple[int, ...], axis: A
 
 
 @clause("ops.sum-order")
-def test_full_reductions_over_the_thread_limit_keep_numpy() -> None:
-    for dt in ("float32", "float64"):
+def test_full_reductions_over_the_thread_limit_split_in_blocks() -> None:
+    for dt in ("float32", "float64", "complex64", "complex128"):
         n = full_limit(np.dtype(dt))
-        assert eigen_order_sum(np.ones(n - 1, dt), None, False) is not None, f"{dt}: {n - 1} elements: one thread"
-        assert eigen_order_sum(np.ones(n, dt), None, False) is None, f"{dt}: {n} elements run on threads"
+        assert full_threads(n - 1, np.dtype(dt)) == 1, f"{dt}: {n - 1} elements: one thread"
+        assert full_threads(n, np.dtype(dt)) == 2, f"{dt}: {n} elements: two threads on the 2-core reference host"
+        x = np.random.default_rng(n).standard_normal(2 * n + 3).astype(dt)
+        got = eigen_order_sum(x, None, False)
+        want = _reference(x, None, False)
+        assert _same_bits(got, want), f"sum of {dt}[{2 * n + 3}]: {got}, but the blocks' order gives {want}"
     assert (full_limit(np.dtype("float32")), full_limit(np.dtype("float64"))) == (108388, 54194), \
         "TF 2.21's one-thread limits measured: 108,388 float32, 54,194 float64 elements"
 

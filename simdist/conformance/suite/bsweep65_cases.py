@@ -104,22 +104,11 @@ def attempt(fn: Callable[[], Any]) -> Any:
 
 
 #: simdist's disagreements with TF 2.21 left out of the comparison: program -> case keys (docs/conformance.md,
-#: "Sixty-fifth session ... bsweep65" and "... fix65c"; /work/wt/fix65c_logs/cmp.py against bsweep65's tf2/tf3.json):
-#: (1) complex DivNoNan's packets (6): TF 2.21's complex64/complex128 div_no_nan of (1 + sNaN j) / (0 + inf j) is
-#:     NaN + NaNj with both parts the positive default NaN where Div's packet quotient of the same pair (modelled,
-#:     complex_div._pdiv) keeps the quieted signalling NaN in the real part: the functor's inlined pdiv is compiled
-#:     with another operand order, not derived in the time;
-#: (2) traced complex `x * 2` (4): Grappler's canonicalizer sorts the Mul's inputs by node name, so the Python
-#:     operand's Const "mul/y" comes first (2 · x: NaN_a + NaN_b j stays NaN_a + NaN_b j); simdist gives a Python
-#:     operand's Const no node name (symbolic.optimized_name), so it keeps x · 2;
-#: (float64 Prod of 40 elements and bfloat16 Xlogy of a subnormal x and a negative NaN y, open here before, are
-#: fixed: fix65n, reduce_nans.py's made NaNs and subnormals' `_bf16_x_times`.)
-OPEN: dict[str, tuple[str, ...]] = {
-    'b-binary-complex128': ('div_no_nan 16 a', 'div_no_nan 17 a', 'div_no_nan 33 a'),
-    'b-binary-complex64': ('div_no_nan 16 a', 'div_no_nan 17 a', 'div_no_nan 33 a'),
-    'b-unary-complex128': ('x*2 33 traced', 'x*2 9 traced'),
-    'b-unary-complex64': ('x*2 33 traced', 'x*2 9 traced'),
-}
+#: "Sixty-fifth session ... bsweep65", "... fix65c" and "Sixty-sixth session ... fix66n"). None left: complex
+#: DivNoNan's packets (fix66n: the x.im product takes y's operand first, complex_div `_pdiv`) and traced complex
+#: `x * 2` (fix66n: a Python operand's Const is `mul/y`, graph_names.name_literal, which Grappler's canonical order
+#: puts first) are fixed, as were float64 Prod of 40 elements and bfloat16 Xlogy of a subnormal x (fix65n).
+OPEN: dict[str, tuple[str, ...]] = {}
 
 
 def without_open(name: str, out: dict[str, Any]) -> dict[str, Any]:

@@ -61,8 +61,8 @@ THREADS = {"float32": 108388, "float64": 54194}
 #: - float16/bfloat16 max/min over axis 0 of [3, 5, 6] with signed zeros: TF +0.0 where simdist keeps -0.0;
 #: - float16 euclidean_norm over the last axis (one value an ulp apart, its gradient too) and float16 sums of 8,191
 #:   elements and more (kpaths54's float16 2,051/8,193 class); bfloat16 prod (kpaths54's class);
-#: - a full float32/float64 sum at and past the thread split (108,388 / 54,194 elements: not modelled,
-#:   sum_order.full_limit);
+#: - (a full float32/float64 sum at and past the thread split, open here before, is fixed: fix66n, sum_order
+#:   `_threaded_plan`);
 #: - the gradient of reduce_std inside a tf.function (every axis form, float16/32/64): TF's traced gradient differs
 #:   from its eager one by ulps (Grappler's rewrite of the variance gradient), simdist's traced equals its eager;
 #: - keras.ops.cumprod of float16 flattened (axis None/omitted): 0 · inf is -nan (x86's default NaN, 0xfe00) on TF, +nan in simdist.
@@ -157,10 +157,6 @@ OPEN: dict[str, tuple[str, ...]] = {
     'rk-sum-sizes-float16': (
         'mean 16384', 'mean 8191', 'mean 8193', 'rows 3x8192', 'rows mean keep 3x8192', 'sum 16384', 'sum 8191',
         'sum 8193', 'sum axis0 keep 16384', 'sum axis0 keep 8191', 'sum axis0 keep 8193',
-    ),
-    'rk-sum-thread-split': (
-        'mean float32 108388', 'mean float32 108389', 'mean float64 54194', 'mean float64 54195',
-        'sum float32 108388', 'sum float32 108389', 'sum float64 54194', 'sum float64 54195',
     ),
 }
 

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from simdist.conformance.suite.raw_bits import raw_bits as _raw
 from simdist.conformance.suite.recorded_programs import (RecordedPrograms, avx512_with_onednn, error as _error,
                                                          reference_cpu, rng as _rng)
 
@@ -26,14 +27,6 @@ HOST_DEPENDENT = ("kernel-",)
 
 REF = RecordedPrograms(PATH, HOST_DEPENDENT, recording_host=avx512_with_onednn, recording_cpu=reference_cpu)
 _program, _ids, _check = REF.add, REF.ids, REF.check
-
-
-def _raw(t: Any) -> list:
-    """A tensor's dtype, shape and values, floats as their bit patterns (a NaN's payload and sign included)."""
-    a = np.asarray(t.numpy() if hasattr(t, "numpy") else t)
-    if a.dtype.kind == "f" or a.dtype.name == "bfloat16":
-        return [str(a.dtype), list(a.shape), a.view(f"u{a.dtype.itemsize}").ravel().tolist()]
-    return [str(a.dtype), list(a.shape), a.ravel().tolist()]
 
 
 def _specials(dt: str) -> np.ndarray:

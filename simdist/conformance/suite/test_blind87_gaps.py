@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from simdist.conformance.suite.raw_bits import raw_bits as _raw
 from simdist.conformance.suite.recorded_programs import (RecordedPrograms, avx512_with_onednn, error as _error,
                                                          reference_cpu, rng as _rng)
 
@@ -27,21 +28,6 @@ HOST_DEPENDENT = ("kernel-",)
 
 REF = RecordedPrograms(PATH, HOST_DEPENDENT, recording_host=avx512_with_onednn, recording_cpu=reference_cpu)
 _program, _ids, _check = REF.add, REF.ids, REF.check
-
-
-def _raw(t: Any) -> list:
-    """A tensor's dtype, shape and values: floats as their bit patterns (a NaN's payload included), complex part by
-    part; None stays None."""
-    if t is None:
-        return None
-    a = np.asarray(t.numpy() if hasattr(t, "numpy") else t)
-    shape = list(a.shape)
-    dt = str(a.dtype)
-    if a.dtype.kind == "c":
-        a = np.stack([a.real, a.imag])
-    if a.dtype.kind == "f" or a.dtype.name == "bfloat16":
-        return [dt, shape, a.view(f"u{a.dtype.itemsize}").ravel().tolist()]
-    return [dt, shape, a.ravel().tolist()]
 
 
 def _specials(n: int, r: Any) -> np.ndarray:
@@ -351,7 +337,6 @@ def test_blind87_static_shapes_of_concat_stack_and_one_hot(backend: Any) -> None
     """Static shapes inside tf.function with unknown dimensions: concat's axis dimension unknown if any input's is,
     the others merged; stack and one_hot insert their known dimension at the axis."""
     _check(backend, "fn-static-shapes-concat-stack-one-hot")
-
 
 
 # -- 7. split's size_splits at their edges, eager and traced ---------------------------------------------------------

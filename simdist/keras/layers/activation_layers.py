@@ -39,22 +39,9 @@ class LeakyReLU(Layer):
         return {**super().get_config(), "negative_slope": self.negative_slope}
 
 
-def auto_config(layer: Layer, **kwargs: Any) -> dict[str, Any]:
-    """The constructor arguments Keras's auto-config records for a layer without its own get_config
-    (keras/src/ops/operation.py `__new__`/`get_config`): kept only when every flattened value is a
-    str, int, float, bool or None — else (a NumPy float32, say) get_config raises NotImplementedError."""
-    for value in tf.nest.flatten(kwargs):
-        if not isinstance(value, (str, int, float, bool, type(None))):
-            raise NotImplementedError(f"Object {type(layer).__name__} was created by passing non-serializable "
-                                      "argument values in `__init__()`, and therefore the object must override "
-                                      "`get_config()` in order to be serializable. Please implement "
-                                      "`get_config()`.")
-    return dict(kwargs)
-
-
 class ELU(Layer):
     """`keras.layers.ELU(alpha=1.0)`: x if x > 0 else alpha * (exp(x) - 1). (Keras 3.15's ELU has
-    no get_config: Keras's auto-config records the constructor's `alpha`.)"""
+    no get_config: Keras's auto-config records the constructor's `alpha`, keras/auto_config.py.)"""
 
     def __init__(self, alpha: float = 1.0, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -67,9 +54,6 @@ class ELU(Layer):
 
     def compute_output_shape(self, input_shape: Any) -> Any:
         return input_shape
-
-    def get_config(self) -> dict[str, Any]:
-        return {**super().get_config(), **auto_config(self, alpha=self.alpha)}
 
 
 class Identity(Layer):

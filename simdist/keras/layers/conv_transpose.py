@@ -149,6 +149,9 @@ def _ranked(rank: int, name: str, doc: str) -> type:
         BaseConvTranspose.__init__(self, rank, filters, kernel_size, strides=strides, padding=padding,
                                    output_padding=output_padding, data_format=data_format,
                                    dilation_rate=dilation_rate, **kwargs)
+    # (Keras's class defines its own __init__: a call error names it, "Conv1DTranspose.__init__() got multiple values
+    # for argument 'kernel_size'"; fix66n, observed on TF 2.21)
+    __init__.__qualname__ = f"{name}.__init__"
     return type(name, (BaseConvTranspose,), {"__init__": __init__, "__doc__": doc, "__module__": __name__})
 
 

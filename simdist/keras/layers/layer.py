@@ -30,7 +30,7 @@ from typing import Any, Callable
 import numpy as np
 
 from simdist import tf
-from simdist.keras import constraints
+from simdist.keras import auto_config, constraints
 from simdist.keras import dtype_policies, initializers, regularizers
 from simdist.keras.keras_tensor import (KerasTensor, Node, any_symbolic_tensors, compute_output_spec as _probe_spec,
                                         flatten, map_structure)
@@ -182,6 +182,11 @@ class Layer(KerasSaveable):
 
     def __new__(cls, *args: Any, **kwargs: Any) -> "Layer":
         obj = super().__new__(cls)
+        # (Keras's Operation.__new__: the constructor's arguments kept for get_config's automatic config)
+        auto, error_args = auto_config.record(cls, args, kwargs)
+        object.__setattr__(obj, "_auto_config", auto)
+        if error_args:
+            object.__setattr__(obj, "_auto_config_error_args", True)
         original_build = obj.build
 
         @functools.wraps(original_build)
@@ -873,13 +878,15 @@ class Layer(KerasSaveable):
         return values[0] if isinstance(values, list) and len(values) == 1 else values
 
     # --- config ---------------------------------------------------------------------------------------
+    @auto_config.default
     def get_config(self) -> dict[str, Any]:
+        """Keras's Layer.get_config: Operation's (the name; with the constructor's arguments where the class has no
+        get_config of its own: keras/auto_config.py), the trainable flag and the dtype policy."""
         self._check_super_called()
-        config = {"name": self.name, "trainable": self.trainable,
-                  "dtype": dtype_policies.serialize(self.dtype_policy)}
+        config = {"trainable": self.trainable, "dtype": dtype_policies.serialize(self.dtype_policy)}
         if self.activity_regularizer is not None:
             config["activity_regularizer"] = regularizers.serialize(self.activity_regularizer)
-        return config
+        return {**auto_config.operation_config(self), **config}
 
     @classmethod
     def from_config(cls, config: dict[str, Any]) -> "Layer":

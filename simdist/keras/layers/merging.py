@@ -39,6 +39,10 @@ class Merge(Layer):
     def _merge_function(self, inputs: list[Any]) -> Any:
         raise NotImplementedError
 
+    def get_config(self) -> dict[str, Any]:
+        # (Keras's Merge implements get_config, returning Layer's: its subclasses take no automatic config)
+        return super().get_config()
+
     def compute_mask(self, inputs: Any, mask: Any = None) -> Any:
         """Keras's merge mask: None unless every input has one, then their OR
         (clause keras.mask.propagation)."""

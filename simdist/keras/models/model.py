@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from simdist.keras import auto_config
 from simdist.keras.layers.layer import Layer
 from simdist.keras.trainers.trainer import Trainer
 
@@ -41,6 +42,9 @@ class Model(Trainer, Layer):
         if functional_init_arguments(args, kwargs) and cls is Model:
             from simdist.keras.models.functional import Functional
             return Functional.__new__(Functional, *args, **kwargs)
+        # (Keras: `super().__new__(cls)` without the arguments, so Operation's automatic config binds none: a
+        # subclassed model's config holds its constructor's defaults, `M(5)` of `units=2` says units 2, and one
+        # with a required argument has none, its get_config NotImplementedError; fix66n, observed on TF 2.21)
         return super().__new__(cls)   # type: ignore[return-value]
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -137,10 +141,11 @@ class Model(Trainer, Layer):
         from simdist.keras.models.keras_file import _jsonable, serialize_model
         return json.dumps(_jsonable(serialize_model(self)), **kwargs)
 
+    @auto_config.default
     def get_config(self) -> dict[str, Any]:
-        """Keras 3.15's base config of a subclassed model: name, trainable, dtype policy."""
-        from simdist.keras import dtype_policies
-        return {"name": self.name, "trainable": self.trainable, "dtype": dtype_policies.serialize(self.dtype_policy)}
+        """Keras 3.15's Model has no get_config of its own: a subclassed model's is Layer's (name, its constructor's
+        arguments where it keeps them, trainable, dtype policy: keras/auto_config.py)."""
+        return Layer.get_config(self)
 
     @classmethod
     def from_config(cls, config: dict[str, Any], custom_objects: dict | None = None) -> Any:

@@ -2098,14 +2098,44 @@ def _slice_key(key: Any, shp: tuple[int, ...]) -> tuple:
             out.append(("s", *parts))
         elif isinstance(k, (int, np.integer)) and not isinstance(k, bool):
             out.append(("i", int(k)))
-        elif isinstance(k, bool) and any(j is None or j is Ellipsis or isinstance(j, slice) for j in items):
-            # (_slice_helper packs begin/end/strides with stack: beside the 0s an ellipsis, a new axis or a slice
-            # puts there, a Python bool is its int — `y[..., True, None]` is `y[..., 1, None]`, as Keras's
-            # class_id=True reads; asweep65, fix65k. A key of bools alone packs as bool: refused, left as before)
-            out.append(("i", int(k)))
+        elif isinstance(k, bool):
+            out.append(("i", _packed_bool(k, items)))
         else:
             raise TypeError(f"{_SLICE_TYPE_ERROR}, got {k!r}")
     return tuple(out)
+
+
+_INDEX_SIGNATURE = ("input:T, begin:Index, end:Index, strides:Index -> output:T; attr=T:type; attr=Index:type,"
+                    "allowed=[DT_INT16, DT_INT32, DT_INT64]; attr=begin_mask:int,default=0; attr=end_mask:int,default=0; "
+                    "attr=ellipsis_mask:int,default=0; attr=new_axis_mask:int,default=0; attr=shrink_axis_mask:int,"
+                    "default=0")
+
+
+def _packed_bool(k: bool, items: tuple) -> int:
+    """A Python bool index in a `t[...]` key of several items (numbers.Integral to _check_index), as array_ops'
+    _slice_helper packs it: `begin` holds the bool itself beside each slice's start (0 when None) and the 0 an ellipsis
+    or new axis puts there, and `stack(begin)` converts that list whole. With a tensor in it the first tensor's dtype
+    takes the bools as ints; else eagerly the first element's type decides: an int makes int32 (`t[0, True]` is
+    `t[0, 1]`, `y[..., True, None]` as Keras's class_id=True reads: fix65k), a bool makes bool, so a later int is
+    Pack's TypeError "Cannot convert 0 to EagerTensor of dtype bool" (`t[True, ...]`, `t[True, 0]`) and bools alone
+    are a bool begin StridedSlice refuses (InvalidArgumentError on its Index attr: `t[True, False]`, `t[(True,)]`,
+    `t[[True]]`); in a graph the list converts as a NumPy array (bools beside an int are ints) and bools alone are
+    op_def_library's TypeError. TF 2.21 observed for tensors and variables, eager and traced
+    (/work/wt/fix66n_logs/p_bool.py)."""
+    begin = [(j.start if j.start is not None else 0) if isinstance(j, slice) else 0 if j is None or j is Ellipsis
+             else j for j in items]
+    if any(isinstance(j, Tensor) or hasattr(j, "_as_tensor") for j in begin):
+        return int(k)
+    if all(isinstance(j, bool) for j in begin):
+        err = errors.InvalidArgumentError(None, None, "Value for attr 'Index' of bool is not in the list of allowed "
+                                          "values: int16, int32, int64\n\t; NodeDef: {{node StridedSlice}}; "
+                                          f"Op<name=StridedSlice; signature={_INDEX_SIGNATURE}> [Op:StridedSlice]")
+        raise trace_errors.static(err, TypeError, "Value passed to parameter 'begin' has DataType bool not in list of "
+                                                  "allowed values: int16, int32, int64")
+    if isinstance(begin[0], bool) and not context.in_function():
+        other = next(j for j in begin if not isinstance(j, bool))
+        raise TypeError(f"Cannot convert {other!r} to EagerTensor of dtype bool")
+    return int(k)
 
 
 def _np_key(key: tuple) -> tuple:

@@ -70,18 +70,22 @@ def _pmax(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.where(np.isnan(a) | np.isnan(b), a, np.maximum(a, b))
 
 
-def _pdiv(a: np.ndarray, b: np.ndarray, c: np.ndarray, d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _pdiv(a: np.ndarray, b: np.ndarray, c: np.ndarray, d: np.ndarray,
+          y_first: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Eigen's pdiv_complex of (a + bi) / (c + di), part by part, each instruction's NaN as x86 returns it: the
     lanes' max of |c|, |d| (pmax keeps the lane's own |part| when either is a NaN, so the two lanes may scale by
     different NaNs), y / max, pconj (flips the sign of a NaN imaginary part), pmul's
-    addsub(x.re * conj, x.im * flip(conj)) and the two divisions, x's operand first."""
+    addsub(x.re * conj, x.im * flip(conj)) and the two divisions, x's operand first. `y_first`: the x.im product
+    compiled as flip(conj) * x.im (DivNoNan's packetOp, where the compiler inlined pdiv with that mulps's operands
+    swapped: `divide_no_nan`)."""
     ca, da = np.abs(c), np.abs(d)
     mr, mi = _pmax(ca, da), _pmax(da, ca)
     cs, ds = _div(c, mr), _div(d, mi)
     sr, si = _mul(cs, cs), _mul(ds, ds)
     dc = -ds
-    re = _sub(_mul(a, cs), _mul(b, dc))
-    im = _add(_mul(a, dc), _mul(b, cs))
+    bd, bc = (_mul(dc, b), _mul(cs, b)) if y_first else (_mul(b, dc), _mul(b, cs))
+    re = _sub(_mul(a, cs), bd)
+    im = _add(_mul(a, dc), bc)
     return _div(_div(re, _add(sr, si)), mr), _div(_div(im, _add(si, sr)), mi)
 
 
@@ -121,15 +125,16 @@ def _smith(a: np.ndarray, b: np.ndarray, c: np.ndarray, d: np.ndarray) -> tuple[
     return x, y
 
 
-def divide(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """Complex x / y of one dtype (broadcast) as TF's kernel: packets pdiv_complex, tail libgcc."""
+def divide(x: np.ndarray, y: np.ndarray, y_first: bool = False) -> np.ndarray:
+    """Complex x / y of one dtype (broadcast) as TF's kernel: packets pdiv_complex (`y_first`: `_pdiv`'s), tail
+    libgcc."""
     from simdist.runtime.ops.simd import packet_mask
     xb, yb = np.broadcast_arrays(x, y)
     part = np.float32 if xb.dtype == np.complex64 else np.float64
     a, b = _ftz(xb.real.astype(part)), _ftz(xb.imag.astype(part))
     c, d = _ftz(yb.real.astype(part)), _ftz(yb.imag.astype(part))
     with np.errstate(all="ignore"):
-        pr, pi = _pdiv(a, b, c, d)
+        pr, pi = _pdiv(a, b, c, d, y_first)
         sr, si = _smith(a, b, c, d)
     mask = packet_mask(xb.shape, xb.dtype, DIV_LANES)
     if mask is None:
@@ -160,7 +165,10 @@ def divide_no_nan(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """TF's complex div_no_nan_op (cwise_ops.h): 0 where y == 0 or x * conj(y) == 0 (the product
     flushed), else the quotient above. Measured: the scalar tail's y == 0 reads the parts under DAZ
     (a subnormal y is 0), the packets' pcmp_eq does not (x / 1e-40 is the packet quotient's NaN
-    when x * conj(y) is not 0, e.g. x infinite)."""
+    when x * conj(y) is not 0, e.g. x infinite). The packets' quotient takes the x.im product's NaN from y's
+    operand first (`_pdiv`'s y_first): (1 + sNaN j) / (0 + inf j) is +NaN + NaN j with the default NaN pconj made
+    positive, where Div's keeps the quieted sNaN in the real part (fix66n: all 6,561 combinations of parts in {1.5,
+    -2, ±0, ±inf, two quiet NaNs of both signs, a signalling NaN} as packets match TF 2.21, 372 did not)."""
     from simdist.runtime.ops import complex_mul
     from simdist.runtime.ops.simd import packet_mask
     xb, yb = np.broadcast_arrays(x, y)
@@ -170,4 +178,4 @@ def divide_no_nan(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     tiny = np.finfo(xb.real.dtype).tiny
     y_zero = np.where(packed, (yb.real == 0) & (yb.imag == 0), (np.abs(yb.real) < tiny) & (np.abs(yb.imag) < tiny))
     zero = y_zero | ((num.real == 0) & (num.imag == 0))
-    return np.where(zero, np.zeros((), xb.dtype), divide(xb, yb))
+    return np.where(zero, np.zeros((), xb.dtype), divide(xb, yb, True))

@@ -196,11 +196,20 @@ def _wide(*arrays: np.ndarray) -> tuple[np.ndarray, ...]:
 
 def _conv3d(x: np.ndarray, f: np.ndarray, strides: tuple, padding: str, explicit_paddings: tuple,
             dilations: tuple) -> np.ndarray:
+    """Conv3D's values. float32 where oneDNN runs it (not under XLA): each output an in-order fused multiply-add over
+    the filter's taps (kd, kh, kw, in channel) from +0, whatever the filter count, layout (NCDHW runs the NDHWC
+    values between transposes), stride or padding (TF 2.21 observed, /work/wt/fix66n_logs/c3_fit.py, c3_fit2.py: 14
+    shapes of 1-33 channels and 1-17 filters, 0 differing outputs; the im2col product below matched only from 2
+    filters and 16 taps). Elsewhere, and under XLA (Eigen's contraction: the same order for 2 or more filters and
+    few taps, not for one filter or 540 taps; not modelled), im2col times the filter."""
     _check(x.shape, f.shape, strides, dilations, _dtname(x), "Conv3D")
     xw, fw = _wide(x, f)
     cols, out, _ = _cols(xw, f.shape[:3], strides, padding, dilations, "Conv3D")
     from simdist.runtime.ops.conv import float64_forward
-    if tuple(dilations) in ((1, 1, 1), (1, 1, 1, 1, 1)) and float64_forward(cols, fw.reshape(-1, f.shape[4])):
+    if x.dtype == np.float32 and onednn_conv("float32") and not context.in_xla():
+        from simdist.runtime.ops.contraction_order import ordered_matmul
+        y = ordered_matmul(np.ascontiguousarray(cols), np.ascontiguousarray(fw.reshape(-1, f.shape[4])))
+    elif tuple(dilations) in ((1, 1, 1), (1, 1, 1, 1, 1)) and float64_forward(cols, fw.reshape(-1, f.shape[4])):
         from simdist.runtime.ops.contraction_order import float64_gebp
         y = float64_gebp(cols, fw.reshape(-1, f.shape[4]))   # (Eigen's cuboid convolution: its GEBP's sums)
     else:
@@ -472,6 +481,40 @@ def _fallback_inputs(output_shape: Any, filters: Any, input: Any, strides: Any, 
     return tuple(attr_rules.fallback_args_to_matching([filters, input], floats))
 
 
+# the Conv3DBackpropInputV2 kernels' op signatures as TF 2.21's NodeDef refusal prints them (oneDNN's, Eigen's)
+_V2_SIGNATURES = {
+    "_MklNativeConv3DBackpropInputV2": 'input_sizes:Tshape, filter:T, out_backprop:T -> output:T; attr=T:type,allowed=[DT_'
+    'BFLOAT16, DT_FLOAT, DT_HALF]; attr=strides:list(int),min=5; attr=dilations:list(int),default=[1, 1, 1, 1, 1]; attr='
+    'Tshape:type,default=DT_INT32,allowed=[DT_INT32, DT_INT64]; attr=padding:string,allowed=["SAME", "VALID"]; attr=data_'
+    'format:string,default="NDHWC",allowed=["NDHWC", "NCDHW"]',
+    "Conv3DBackpropInputV2": 'input_sizes:Tshape, filter:T, out_backprop:T -> output:T; attr=T:type,allowed=[DT_HALF, '
+    'DT_BFLOAT16, DT_FLOAT, DT_DOUBLE]; attr=strides:list(int),min=5; attr=padding:string,allowed=["SAME", "VALID"]; '
+    'attr=data_format:string,default="NDHWC",allowed=["NDHWC", "NCDHW"]; attr=dilations:list(int),default=[1, 1, 1, 1, '
+    '1]; attr=Tshape:type,default=DT_INT32,allowed=[DT_INT32, DT_INT64]'}
+
+
+def _input_sizes(output_shape: Any, dtype: dtypes.DType) -> Tensor:
+    """Conv3DBackpropInputV2's input_sizes of a Python or NumPy output_shape: converted to int32, its default Tshape;
+    eagerly a list that int32 refuses (a Python float in it) is converted on its own by the fast path's fallback, and
+    the kernel's NodeDef then refuses Tshape float (InvalidArgumentError, naming oneDNN's kernel for the dtypes it
+    runs: `conv3d_transpose(x, w, [1, 4.0, 4, 4, 4], 1)`, TF 2.21 observed, /work/wt/fix66n_logs/p_ct.py); in a graph
+    op_def_library's TypeError."""
+    from simdist.runtime.tensor import convert_to_tensor
+    try:
+        return convert_to_tensor(output_shape, dtype=dtypes.int32)
+    except TypeError:
+        if context.in_function():
+            raise
+        own = convert_to_tensor(output_shape).dtype
+        if own in (dtypes.int32, dtypes.int64):
+            raise
+    kernel = "_MklNativeConv3DBackpropInputV2" if host_cpu.current().onednn(
+        dtype.name, ("float32", "bfloat16", "float16")) else "Conv3DBackpropInputV2"
+    raise errors.InvalidArgumentError(None, None, f"Value for attr 'Tshape' of {args.tf_name(own)} is not in the list "
+                                      f"of allowed values: int32, int64\n\t; NodeDef: {{{{node {kernel}}}}}; Op<name="
+                                      f"{kernel}; signature={_V2_SIGNATURES[kernel]}> [Op:Conv3DBackpropInputV2]")
+
+
 def conv3d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, padding: Any = "SAME",  # noqa: A002
                      data_format: str = "NDHWC", dilations: Any = None, name: str | None = None) -> Tensor:
     """`tf.nn.conv3d_transpose` (NDHWC): Conv3DBackpropInputV2 with the input as out_backprop and
@@ -511,7 +554,7 @@ def conv3d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, 
     # be rank 5 but is rank 2" at trace for output_shape=[3, 1]; fz31b, fz14 seed 1420261202 #702)
     from simdist.runtime.ops import infer_ctx
     from simdist.runtime.tensor import convert_to_tensor
-    sizes = output_shape if isinstance(output_shape, Tensor) else convert_to_tensor(output_shape, dtype=dtypes.int32)
+    sizes = output_shape if isinstance(output_shape, Tensor) else _input_sizes(output_shape, _t(input).dtype)
     infer_ctx.check("Conv3DBackpropInputV2", {"input_sizes": sizes, "filter": _t(filters), "out_backprop": _t(input)}, {})
     attrs = {"strides": st, "padding": pad, "explicit_paddings": (), "dilations": dl,
              "input_sizes": shape_arg(output_shape)}

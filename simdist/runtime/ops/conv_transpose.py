@@ -151,22 +151,56 @@ def conv1d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, 
     if data_format == "NCW":
         st = spatial_sequence(strides, 1, "stride", True)
         dl = spatial_sequence(dilations, 1, "dilations", True)
-        shp = list(shape_arg(output_shape))
         x = array.expand_dims(_t(input), 2)
         f = array.expand_dims(_t(filters), 0)
+        _conv1d_input_sizes(output_shape, 2, x.dtype)
+        shp = list(shape_arg(output_shape))
         out = conv2d_transpose(x, f, shp[:2] + [1] + shp[2:], [1, *st], padding, "NCHW", [1, *dl])
         return array.squeeze(out, [2])
     if data_format not in (None, "NWC"):
         raise ValueError(f"`data_format` must be 'NWC' or 'NCW'. Received: data_format={data_format}")
     st = spatial_sequence(strides, 1, "stride")
     dl = spatial_sequence(dilations, 1, "dilations")
-    shp = list(shape_arg(output_shape))
     x = array.expand_dims(_t(input), 1)
     f = array.expand_dims(_t(filters), 0)
+    _conv1d_input_sizes(output_shape, 1, x.dtype)
+    shp = list(shape_arg(output_shape))
     # (nn_ops.conv1d_transpose passes `[1] + strides` and `[1] + dilations` as _get_sequence gives them: strides
     # [1, 2, 2] are [1, 1, 2, 2], the kernel's batch-and-depth refusal; fz34b, fz14 seed 1420343001 #219)
     out = conv2d_transpose(x, f, shp[:1] + [1] + shp[1:], [1, *st], padding, "NHWC", [1, *dl])
     return array.squeeze(out, [1])
+
+
+def _conv1d_input_sizes(output_shape: Any, start: int, dtype: dtypes.DType) -> None:
+    """nn_ops.conv1d_transpose's input_sizes of a list (or NumPy) output_shape: `concat([shape[:start], [1],
+    shape[start:]], 0)`, each piece converted on its own. Eagerly ConcatV2 converts the later pieces to the first's
+    dtype: a float after Python ints is "Cannot convert [5.0] to EagerTensor of dtype int32" (TypeError), and a float
+    first makes a float input_sizes the kernel refuses (InvalidArgumentError "... was expected to be a int32 tensor
+    but is a float tensor"); in a graph pieces of several dtypes are ConcatV2's TypeError and a float input_sizes
+    op_def_library's (TF 2.21 observed, /work/wt/fix66n_logs/p_ct.py; asweep65's probe3.py)."""
+    from simdist.runtime.tensor import convert_to_tensor
+    if isinstance(output_shape, Tensor) or not isinstance(output_shape, (list, tuple, np.ndarray)):
+        return
+    shape = list(output_shape)
+    pieces = [shape[:start], [1], shape[start:]]
+    if context.in_function():
+        kinds = [convert_to_tensor(p).dtype for p in pieces]
+        if len({k.name for k in kinds}) > 1:
+            raise TypeError(f"Tensors in list passed to 'values' of 'ConcatV2' Op have types "
+                            f"[{', '.join(k.name for k in kinds)}] that don't all match.")
+        if kinds[0] is not dtypes.int32:
+            raise TypeError(f"Value passed to parameter 'input_sizes' has DataType {kinds[0].name} not in list of "
+                            "allowed values: int32")
+        return
+    first = convert_to_tensor(pieces[0]).dtype
+    for p in pieces[1:]:
+        convert_to_tensor(p, dtype=first)
+    if first is not dtypes.int32:
+        kernel = "_MklNativeConv2DBackpropInput" if host_cpu.current().onednn(
+            dtype.name, ("float32", "bfloat16", "float16")) else "Conv2DBackpropInput"
+        raise errors.InvalidArgumentError(None, None, f"cannot compute {kernel} as input #0(zero-based) was expected "
+                                          f"to be a int32 tensor but is a {args.tf_name(first)} tensor "
+                                          "[Op:Conv2DBackpropInput]")
 
 
 def conv_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, padding: Any = "SAME",  # noqa: A002

@@ -122,7 +122,7 @@ def _div_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     if folding and x.dtype.is_complex and y.dtype == x.dtype and _const_value(rec, y) is not None:
         # (ReduceDivToReciprocalMul takes complex T too: `x / tf.constant(0.25 - 3j)` made in the
         # function is x * (1 / c), another last bit; fz25b, seed 1420262502 #12)
-        return dispatch.execute(math.MUL, (x, dispatch.execute(unary.RECIPROCAL, (y,))))
+        return _recip_mul(x, dispatch.execute(unary.RECIPROCAL, (y,)))
     if folding and x.dtype.is_complex and y.dtype == x.dtype and _ones(_const_value(rec, x)) and \
             y.shape.as_list() == list(np.broadcast_shapes(tuple(x.shape.as_list()), tuple(y.shape.as_list()))):
         # (ones / y is Reciprocal(y) for complex T too, which RemoveInvolution then pairs: inside tf.function
@@ -139,6 +139,19 @@ def _div_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
             tuple(x.shape.as_list()), tuple(y.shape.as_list()))):
         return dispatch.execute(unary.RECIPROCAL, (y,))   # ones / y (SimplifyArithmeticOperations)
     return None   # (y = Sqrt(z): `_sqrt_div`, on the finished graph)
+
+
+def _recip_mul(x: Tensor, r: Tensor) -> Tensor:
+    """The Mul ReduceDivToReciprocalMul leaves of complex x and the folded reciprocal r: its node is named
+    `ConstantFolding/<div>_recip`, and the second iteration's canonical order (`_sorted_operands`) puts it before
+    every input whose name sorts after that (an argument's, lowercase), so inside tf.function complex `x / 2` is
+    0.5 · x: (NaN_a + NaN_b j) / 2 keeps NaN_a + NaN_b j where x · 0.5 gives NaN_a + NaN_a j (observed on TF 2.21,
+    /work/wt/fix66n_logs/p_mul3.py). x first where its name sorts before, or is unknown."""
+    from simdist.runtime import symbolic
+    from simdist.runtime.ops import dispatch, math
+    nx = symbolic.optimized_name(x)
+    first = nx is not None and nx > "ConstantFolding/~" and _on("arithmetic_optimization")
+    return dispatch.execute(math.MUL, (r, x) if first else (x, r))   # type: ignore[no-any-return]
 
 
 def _sqrt_div(view: Any, i: int) -> Tensor | None:
@@ -2303,9 +2316,41 @@ def _reduction_identity(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     return _forward(x, folded=True)   # (constant folding's SimplifyReduction)
 
 
+# --- arithmetic_optimizer.cc FoldTransposeIntoMatMul (usweep66)
+def _fold_transpose(op_name: str) -> Any:
+    """MatMul/BatchMatMulV2(a, b) of an operand made by a Transpose of its two inner dimensions (perm [.., r-1, r-2]
+    with the outer ones in place) reads the Transpose's input and flips transpose_a/transpose_b (adj_x/adj_y): inside
+    a tf.function `matmul(x, matrix_transpose(y), transpose_b=True)` is the plain product x @ y's bits, eagerly the
+    transposed operand's kernel path (a last bit apart on 1 x 3 @ 3 x 1 float32; TF 2.21 observed, usweep66). Not for
+    complex operands (the stage folds ConjugateTranspose into a complex BatchMatMul, which simdist makes as
+    Transpose then Conj), a Transpose of a constant (constant folding made it a Const first), or under a tape (the
+    gradient graph is built from the unfolded ops: tensordot's fold, `_tensordot_matmul`, leaves it too)."""
+    def rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
+        from simdist.runtime import execution
+        from simdist.runtime.ops import dispatch, linalg
+        if execution.current().tapes or any(t.dtype.is_complex for t in tensors):
+            return None
+        new, flags, folded = list(tensors), dict(attrs or {}), False
+        for k, flag in ((0, "transpose_a"), (1, "transpose_b")):
+            node = rec.producer(tensors[k])
+            if node is None or node.op.name != "Transpose" or rec.is_constant(tensors[k]):
+                continue
+            perm = [int(p) for p in (node.attrs or {}).get("perm", ())]
+            r = len(perm)
+            if r < 2 or perm != list(range(r - 2)) + [r - 1, r - 2]:
+                continue
+            new[k], flags[flag], folded = rec.input_tensor(node, 0), not flags.get(flag, False), True
+        if not folded:
+            return None
+        op = linalg.MATMUL if op_name == "MatMul" else linalg.BATCH_MATMUL
+        return dispatch.execute(op, tuple(new), {k: v for k, v in flags.items() if v} or None)
+    rule.__name__ = f"_fold_transpose_{op_name}"
+    return rule
+
+
 def _rules() -> dict[Any, Any]:
-    from simdist.runtime.ops import activations, array, math, pool_graph_kernels as pk, pooling, pooling3d, reductions, \
-        unary, xfunctions
+    from simdist.runtime.ops import activations, array, linalg, math, pool_graph_kernels as pk, pooling, pooling3d, \
+        reductions, unary, xfunctions
     ao, cf = "arithmetic_optimization", "constant_folding"
     folded = {pooling.AVG_POOL_GRAD: _owned(cf, pk.folded_avg_rule(pk.FOLDED_AVG_POOL_GRAD)),
               pooling3d.AVG_POOL3D_GRAD: _owned(cf, pk.folded_avg_rule(pk.FOLDED_AVG_POOL3D_GRAD)),
@@ -2321,7 +2366,9 @@ def _rules() -> dict[Any, Any]:
             array.RESHAPE: _owned(ao, _reshape_rule), array.SQUEEZE: _owned(cf, _squeeze_rule),
             array.IDENTITY: _owned("dependency_optimization", _identity_rule),
             activations.SOFTMAX: _owned(cf, _softmax_folded), unary.NEG: _owned(ao, _involution("Neg")),
-            math.LOGICAL_NOT: _owned(ao, _involution("LogicalNot"))}
+            math.LOGICAL_NOT: _owned(ao, _involution("LogicalNot")),
+            linalg.MATMUL: _owned(ao, _fold_transpose("MatMul")),
+            linalg.BATCH_MATMUL: _owned(ao, _fold_transpose("BatchMatMulV2"))}
 
 
 def install() -> None:

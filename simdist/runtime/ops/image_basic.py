@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from simdist.runtime import dtypes, errors, symbolic
-from simdist.runtime.ops import dispatch, graph_constants, static_shapes, trace_errors
+from simdist.runtime.ops import dispatch, graph_constants, image_box_args, static_shapes, trace_errors
 from simdist.runtime.symbolic import truth_taken
 from simdist.runtime.ops.args import dims as _dims, t as _t
 from simdist.runtime.ops.counting import no_tf_gradient
@@ -152,6 +152,9 @@ def rot90(image: Any, k: Any = 1, name: str | None = None) -> Tensor:
     ops = _ops()
     img = _image(image)
     _check_at_least_3d(img)
+    if isinstance(k, Tensor) and k.dtype != dtypes.int32:
+        # (ops.convert_to_tensor(k, dtype=int32, name='k'): a tensor of another dtype is refused, not cast; isweep66)
+        raise ValueError(f"k: Tensor conversion requested dtype int32 for Tensor with dtype {k.dtype.name}")
     kt = convert_to_tensor(k, dtype=dtypes.int32) if not isinstance(k, Tensor) else k
     if kt.shape.ndims != 0:
         raise ValueError(f"Shape {kt.shape} must have rank 0")
@@ -167,7 +170,18 @@ def rot90(image: Any, k: Any = 1, name: str | None = None) -> Tensor:
         out = ops.reverse(ops.transpose(img, perm), [w])
     else:
         out = img
-    return _four_turns_merged(img, out, h, w)
+    return _rank_merged(img, _four_turns_merged(img, out, h, w))
+
+
+def _rank_merged(img: Tensor, out: Tensor) -> Tensor:
+    """rot90's and transpose's result for an image of a rank the graph does not know: TF picks the rank-3 or the
+    rank-4 form with a tf.cond on its rank, whose output merges the two branches' shapes, of unknown rank (rot90 of
+    a TensorSpec(None) is of unknown rank on TF 2.21, k = 1 too; isweep66)."""
+    if not static_shapes.rank_unknown(img) or static_shapes.rank_unknown(out):
+        return out
+    if out is img:
+        out = _ops().identity(img)
+    return static_shapes.mark_rank_unknown(out)
 
 
 def _four_turns_merged(img: Tensor, out: Tensor, h: int, w: int) -> Tensor:
@@ -191,7 +205,7 @@ def transpose(image: Any, name: str | None = None) -> Tensor:
     """`tf.image.transpose`: height and width swapped."""
     img = _image(image)
     _check_at_least_3d(img)
-    return _ops().transpose(img, [1, 0, 2] if _rank34(img) == 3 else [0, 2, 1, 3])
+    return _rank_merged(img, _ops().transpose(img, [1, 0, 2] if _rank34(img) == 3 else [0, 2, 1, 3]))
 
 
 # --- crops and pads -----------------------------------------------------------------------------------
@@ -258,15 +272,29 @@ def crop_to_bounding_box(image: Any, offset_height: Any, offset_width: Any, targ
     known = static_shapes.known_shape(img)
     h_dyn, w_dyn = known is None or known[1] is None, known is None or known[2] is None
     oh, ow, th, tw = _int(offset_height), _int(offset_width), _int(target_height), _int(target_width)
-    _asserts(((ow >= 0, _tensors(offset_width), "offset_width must be >= 0."),
-              (oh >= 0, _tensors(offset_height), "offset_height must be >= 0."),
-              (tw > 0, _tensors(target_width), "target_width must be > 0."),
-              (th > 0, _tensors(target_height), "target_height must be > 0."),
-              (width >= tw + ow, w_dyn or _tensors(target_width, offset_width), "width must be >= target + offset."),
-              (height >= th + oh, h_dyn or _tensors(target_height, offset_height),
-               "height must be >= target + offset.")))
-    out = _target_static(ops.slice_(img, [0, oh, ow, 0], [img.shape.as_list()[0], th, tw, img.shape.as_list()[3]]),
-                         img, target_height, target_width)
+    try:
+        _asserts(((ow >= 0, _tensors(offset_width), "offset_width must be >= 0."),
+                  (oh >= 0, _tensors(offset_height), "offset_height must be >= 0."),
+                  (tw > 0, _tensors(target_width), "target_width must be > 0."),
+                  (th > 0, _tensors(target_height), "target_height must be > 0."),
+                  (width >= tw + ow, w_dyn or _tensors(target_width, offset_width),
+                   "width must be >= target + offset."),
+                  (height >= th + oh, h_dyn or _tensors(target_height, offset_height),
+                   "height must be >= target + offset.")))
+        image_box_args.check_slice(*map(image_box_args.kind, (offset_height, offset_width, target_height,
+                                                              target_width)))
+        sliced = ops.slice_(img, [0, oh, ow, 0], [img.shape.as_list()[0], th, tw, img.shape.as_list()[3]])
+    except errors.InvalidArgumentError as e:
+        # (an Assert op of a traced graph: a dry run's probe of a height or width the graph does not know, too small
+        # for the box, goes on as a stand-in of the Slice's shape, so the trace builds: `crop_to_bounding_box` of a
+        # [None, None, 2] signature is [2, 3, 2] on TF 2.21; isweep66)
+        from simdist.runtime import context
+        if not context.in_function() or not (h_dyn or w_dyn or _tensors(offset_height, offset_width, target_height,
+                                                                         target_width)):
+            raise
+        b, d = img.shape.as_list()[0], img.shape.as_list()[3]
+        sliced = dispatch.refused(e, img.dtype, [b, max(th, 0), max(tw, 0), d])
+    out = _target_static(sliced, img, target_height, target_width)
     return out if is_batch else ops.squeeze(out, axis=[0])
 
 
@@ -311,6 +339,10 @@ def pad_to_bounding_box(image: Any, offset_height: Any, offset_width: Any, targe
         if img.ndim != 4:
             raise errors.InvalidArgumentError(None, None, "'image' must be at least three-dimensional.")
     _, height, width, _ = img.shape.as_list()
+    box = tuple(map(image_box_args.kind, (offset_height, offset_width, target_height, target_width)))
+    if not unknown_rank:
+        known = static_shapes.known_shape(img) or [None] * 4
+        after_kinds = image_box_args.pad_afters(*box, *map(image_box_args.size_kind, known[1:3]))
     after_w, after_h = tw - ow - width, th - oh - height
     _check_at_least_3d(img)
     if unknown_rank:
@@ -323,6 +355,7 @@ def pad_to_bounding_box(image: Any, offset_height: Any, offset_width: Any, targe
         after_w, after_h = max(after_w, 0), max(after_h, 0)
     else:
         _pad_asserts(img, (oh, ow, after_h, after_w), (offset_height, offset_width, target_height, target_width))
+        image_box_args.check_pad(box[0], box[1], *after_kinds)
     out = _target_static(ops.pad(img, [[0, 0], [oh, after_h], [ow, after_w], [0, 0]]), img, target_height,
                          target_width)
     return out if is_batch else ops.squeeze(out, axis=[0])
@@ -401,8 +434,16 @@ def central_crop(image: Any, central_fraction: float) -> Tensor:
     hs = int((float(h) - float(h) * frac) / 2)
     ws = int((float(w) - float(w) * frac) / 2)
     if r == 3:
-        return ops.slice_(img, [hs, ws, 0], [h - 2 * hs, w - 2 * ws, -1])
-    return ops.slice_(img, [0, hs, ws, 0], [-1, h - 2 * hs, w - 2 * ws, -1])
+        out = ops.slice_(img, [hs, ws, 0], [h - 2 * hs, w - 2 * ws, -1])
+    else:
+        out = ops.slice_(img, [0, hs, ws, 0], [-1, h - 2 * hs, w - 2 * ws, -1])
+    known = static_shapes.known_shape(img)
+    if known is not None and None in known:
+        # (a height or width the graph does not know is computed in the graph (float64, cast to int32), and
+        # set_shape leaves it None: `central_crop` of a [None, None, 2] signature is [None, None, 2] on TF 2.21, not
+        # the probe's crop; the batch and depth as the graph knows them; isweep66)
+        out = static_shapes.mark(out, tuple(d is None for d in known))
+    return out
 
 
 def _to_target(image: Any, target_height: Any, target_width: Any) -> tuple[Tensor, bool, int, int, int, int]:
@@ -411,10 +452,10 @@ def _to_target(image: Any, target_height: Any, target_width: Any) -> tuple[Tenso
     img, is_batch = _batched(image)
     _check_at_least_3d(img)
     th, tw = _int(target_height), _int(target_width)
-    if tw <= 0:
-        raise ValueError("target_width must be > 0.")
-    if th <= 0:
-        raise ValueError("target_height must be > 0.")
+    # (image_ops_impl._assert: a tensor target's condition is an Assert op, eagerly and when a graph runs
+    # InvalidArgumentError; a Python one ValueError; isweep66)
+    _asserts(((tw > 0, _tensors(target_width), "target_width must be > 0."),
+              (th > 0, _tensors(target_height), "target_height must be > 0.")))
     _, height, width, _ = img.shape.as_list()
     return img, is_batch, th, tw, height, width
 
@@ -423,6 +464,9 @@ def resize_with_crop_or_pad(image: Any, target_height: Any, target_width: Any) -
     """`tf.image.resize_with_crop_or_pad`: centrally cropped and/or zero-padded to the target."""
     ops = _ops()
     img, is_batch, th, tw, height, width = _to_target(image, target_height, target_width)
+    known = static_shapes.known_shape(img) or [None] * 4
+    image_box_args.crop_or_pad(image_box_args.kind(target_height), image_box_args.kind(target_width),
+                               *map(image_box_args.size_kind, known[1:3]))
     wd, hd = tw - width, th - height
     cropped = crop_to_bounding_box(img, max(-hd // 2, 0), max(-wd // 2, 0), min(th, height), min(tw, width))
     out = pad_to_bounding_box(cropped, max(hd // 2, 0), max(wd // 2, 0), th, tw)
@@ -488,8 +532,9 @@ def adjust_gamma(image: Any, gamma: Any = 1, gain: Any = 1) -> Tensor:
     img = _image(image)
     flt = _to_float(img)
     g = float(dispatch.static_value(gamma)) if isinstance(gamma, Tensor) else gamma
-    if not g >= 0:   # (image_ops' _assert(gamma >= 0, ...): a NaN gamma fails it too; fz40, fourteenth generator
-        raise ValueError("Gamma should be a non-negative real number.")   # seed 1420403004 #191)
+    # (image_ops' _assert(gamma >= 0, ...): a NaN gamma fails it too (fz40, fourteenth generator seed 1420403004
+    # #191); a tensor gamma's condition is an Assert op, eagerly InvalidArgumentError (isweep66))
+    _asserts(((g >= 0, _tensors(gamma), "Gamma should be a non-negative real number."),))
     adjusted = gain * flt ** gamma   # TF's Python operators: gain and gamma take the image's float dtype
     return convert_image_dtype(adjusted, img.dtype, saturate=True)
 
@@ -785,6 +830,12 @@ def resize_with_pad(image: Any, target_height: Any, target_width: Any, method: s
         dims = ", ".join("None" if d is None else str(d) for d in (known[0], h0, w0, known[3]))
         raise ValueError(f"inner 3 dims of 'image.shape' must be > 0: ({dims})")
     resized = resize(img, [h0, w0], method=method, antialias=antialias)
+    # (TF pads by offsets computed as int32 tensors: the targets meet them in pad_to_bounding_box's arithmetic)
+    i32 = image_box_args.INT32
+    known = static_shapes.known_shape(resized) or [None] * 4
+    image_box_args.check_pad(i32, i32, *image_box_args.pad_afters(
+        i32, i32, image_box_args.kind(target_height), image_box_args.kind(target_width),
+        *map(image_box_args.size_kind, known[1:3])))
     out = pad_to_bounding_box(resized, p_h, p_w, th, tw)
     return out if is_batch else ops.squeeze(out, axis=[0])
 

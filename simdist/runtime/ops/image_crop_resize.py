@@ -25,8 +25,9 @@ from simdist.runtime.tensor import Tensor, convert_to_tensor
 __all__ = ["crop_and_resize"]
 
 _F = np.float32
-_REAL = ("uint8", "uint16", "uint32", "uint64", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32",
-         "float64")
+#: CropAndResize's attr T (image_ops.cc: uint8, uint16, int8, int16, int32, int64, half, float, double; no bfloat16,
+#: uint32 or uint64: TF 2.21's InvalidArgumentError, isweep66)
+_REAL = ("uint8", "uint16", "int8", "int16", "int32", "int64", "float16", "float32", "float64")
 _CPP = {"float16": "half", "float32": "float", "float64": "double"}
 
 
@@ -288,7 +289,8 @@ def _rule(dts: Any, attrs: Any) -> dtypes.DType:
     d = dts[0]
     if d.name not in _REAL:
         raise errors.InvalidArgumentError(None, None, f"Value for attr 'T' of {d.name} is not in the list of allowed "
-                                          "values [Op:CropAndResize]")
+                                          "values: uint8, uint16, int8, int16, int32, int64, half, float, double "
+                                          "[Op:CropAndResize]")
     if dts[1] != dtypes.float32:
         raise errors.InvalidArgumentError(None, None, "cannot compute CropAndResize as input #1(zero-based) was "
                                           f"expected to be a float tensor but is a {_CPP.get(dts[1].name, dts[1].name)} "

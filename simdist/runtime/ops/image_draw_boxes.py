@@ -119,6 +119,11 @@ def draw_bounding_boxes(images: Any, boxes: Any, colors: Any, name: str | None =
         # fz25b, seed 1420262502 #123. The eager fallback (a NumPy scalar colors) converts boxes and
         # colors to float32 first: bool boxes are its ValueError; fz36b, seed 1420363006 #34)
         DRAW_BOUNDING_BOXES.dtype((img.dtype, dtypes.float32, dtypes.float32), None)
+    if colors is None:
+        # (the V1 op DrawBoundingBoxes has no colors input, and its kernel (the V2's) draws in the default table
+        # when there is none, as for an empty [0, 4] one: its images' checks are the kernel's InvalidArgumentError;
+        # isweep66)
+        colors = np.zeros((0, 4), np.float32)
     # (boxes and colors: fixed float inputs; on the fast path a Variable passes as its own dtype and
     # the kernel's input check refuses it: InvalidArgumentError "cannot compute ...")
     bx, col = attr_rules.fixed_inputs("DrawBoundingBoxesV2", [(boxes, dtypes.float32, "boxes"),

@@ -1049,7 +1049,7 @@ def _matrix_2_norm(t: Tensor, axis: tuple, keepdims: bool) -> Tensor:
     order: ListDiff then ConcatV2), Svd's singular values (compute_uv=False), their largest absolute
     value kept as a [..., 1, 1] matrix, transposed back, squeezed unless keepdims. A real result for a
     complex input. Clause ops.linalg-more."""
-    from simdist.runtime.ops import array, math, unary
+    from simdist.runtime.ops import array, math, static_shapes, unary
     from simdist.runtime.ops.linalg_decomp import svd
     rank = t.ndim
     positive = [a if a >= 0 else a + rank for a in axis]
@@ -1060,6 +1060,10 @@ def _matrix_2_norm(t: Tensor, axis: tuple, keepdims: bool) -> Tensor:
     after = [before.index(i) if i in before else i for i in range(rank)]
     s = svd(array.transpose(t, before), compute_uv=False)
     result = array.transpose(array.expand_dims(math.reduce_max(unary.abs_(s), axis=-1, keepdims=True), -1), after)
+    # (perm_after is map_fn's output: the graph knows its length, the rank, and none of its values, so
+    # TransposeShapeFn gives every dimension unknown, a keepdims result of a fully known input too; the final Squeeze
+    # drops the two axes and keeps the others unknown. TF 2.21 observed, usweep66)
+    result = static_shapes.mark(result, [True] * rank)
     return result if symbolic.flag(keepdims) else array.squeeze(result, list(axis))
 
 

@@ -691,6 +691,10 @@ TRIANGULAR_SOLVE = register("MatrixTriangularSolve", _wide(_triangular_solve), _
                             lambda arrays, out, attrs: out.size * arrays[0].shape[-1], kind="contraction",
                             fusion=_PER_MATRIX)
 SOLVE.trace_shape = infer_ctx.trace_shape("MatrixSolve")   # (one transcription for the raw call and tf.linalg.solve)
+# (a dry run of a tf.function on placeholders solves a zero matrix: the kernel's "not invertible" is a run-time
+# error TF's symbolic trace never meets, so the dry run goes on with the rhs-shaped output MatrixSolveShapeFn gives;
+# get_concrete_function's outputs were None: usweep66)
+SOLVE.standin = lambda arrays, attrs: (np.shape(arrays[1]),)
 QR = register("Qr", _qr, _linalg_rule("Qr", half_kernel=True), _cube_flops, num_outputs=2, kind="contraction",
               fusion=_PER_MATRIX, subnormals=_own_daz(_qr))   # (beta = c0 copies a subnormal pivot: fz46b)
 

@@ -180,21 +180,28 @@ def _parts_daz(fn: Any) -> Any:
         from simdist.runtime.ops.complex_mul import _ftz
         xb, yb = np.broadcast_arrays(x, y)
         out = np.empty(xb.shape, np.result_type(x, y))
-        part = _eigen_nan_choice(fn)   # (each part's NaN of two as a real add's: x86's first operand, fix65c)
+        # (each part's NaN of two as a real add's: x86's first operand, fix65c; a broadcast scalar's in the packets of
+        # 4 complex64 or 2 complex128 for Add, the first operand's everywhere for Sub: fix66n)
+        part = _eigen_nan_choice(fn, _COMPLEX_PACKET[x.dtype.name], fn is np.subtract)
         x, y = np.asarray(x), np.asarray(y)
         with np.errstate(invalid="ignore", over="ignore"):
-            out.real = _ftz(part(_ftz(np.ascontiguousarray(x.real)), _ftz(np.ascontiguousarray(y.real))))
-            out.imag = _ftz(part(_ftz(np.ascontiguousarray(x.imag)), _ftz(np.ascontiguousarray(y.imag))))
+            # (each part in its operand's own shape: _ftz makes a 0-d part one element, which would hide a broadcast
+            # 0-d scalar beside a tensor of one element from the NaN rule)
+            xr, xi = (_ftz(np.ascontiguousarray(v)).reshape(x.shape) for v in (x.real, x.imag))
+            yr, yi = (_ftz(np.ascontiguousarray(v)).reshape(y.shape) for v in (y.real, y.imag))
+            out.real = _ftz(part(xr, yr))
+            out.imag = _ftz(part(xi, yi))
         return out
     kernel.__name__ = fn.__name__
     return kernel
 
 
-# Eigen's packet width of float32 and float64 on TF 2.21's CPU kernels (AVX: 256 bits)
+# Eigen's packet width of float32 and float64 on TF 2.21's CPU kernels (AVX: 256 bits), and of the complex types
 _PACKET = {"float32": 8, "float64": 4}
+_COMPLEX_PACKET = {"complex64": 4, "complex128": 2}
 
 
-def _eigen_nan_choice(fn: Any) -> Any:
+def _eigen_nan_choice(fn: Any, lanes: int | None = None, first: bool = False) -> Any:
     """fn (np.add, np.multiply) of real floats with TF's choice of NaN where both operands are NaNs (an x86 add or
     multiply returns its first source operand's; NumPy's loops pick by how they vectorise, clause ops.packet-paths).
     TF 2.21's BinaryOp kernels observed on the Xeon host (fz60, /work/wt/fz60_logs/q_nan.py, q_nan2.py, NaNs whose
@@ -202,7 +209,10 @@ def _eigen_nan_choice(fn: Any) -> Any:
     broadcast to the other's shape (the scalar_left/scalar_right functors): float32 and float64 take the scalar's NaN
     in Eigen's packets (the first len - len % 8 elements of float32, len - len % 4 of float64) and the tensor's in the
     scalar tail; float16 the tensor's everywhere (bfloat16's canonical NaNs are left as they were). The NaN comes
-    back quieted, as from every x86 add or multiply (x · x of 0x7f800001 is 0x7fc00001: bsweep65)."""
+    back quieted, as from every x86 add or multiply (x · x of 0x7f800001 is 0x7fc00001: bsweep65). `lanes`: the packet
+    width in elements where it is not the part dtype's (a complex part: 4 complex64, 2 complex128); `first`: the first
+    operand's NaN everywhere (a subtraction, which the compiler cannot commute: complex `x - s` keeps x's, `s - x`
+    s's, packets and tail; fix66n, /work/wt/fix66n_logs/p_cadd.py)."""
     def kernel(x: np.ndarray, y: np.ndarray) -> np.ndarray:
         out = fn(x, y)
         if out.dtype.kind != "f" or out.size == 0:   # (not bfloat16: its kernels' NaN bits are open)
@@ -220,7 +230,7 @@ def _eigen_nan_choice(fn: Any) -> Any:
             return out
         xb, yb = np.broadcast_arrays(x, y)
         scalar = None
-        if x.shape != y.shape:
+        if x.shape != y.shape and not first:
             if x.size == 1 and x.shape != out.shape:
                 scalar = "x"
             elif y.size == 1 and y.shape != out.shape:
@@ -232,7 +242,7 @@ def _eigen_nan_choice(fn: Any) -> Any:
             return out
         tensor_v, scalar_v = (yb, xb) if scalar == "x" else (xb, yb)
         pick = np.array(tensor_v, copy=True).reshape(-1)
-        p = _PACKET.get(out.dtype.name, 0)
+        p = _PACKET.get(out.dtype.name, 0) if lanes is None else lanes
         if p:
             head = out.size - out.size % p
             pick[:head] = scalar_v.reshape(-1)[:head]
@@ -512,6 +522,8 @@ def binary(op: Any, x: Tensor, y: Any, reflected: bool = False, out_dtype: dtype
         if op is MUL:
             raise trace_errors.attr_not_allowed("Mul", "T", dt, _MUL_TYPES)
         op.dtype((dt, dt), None)
+    if yt is not y and _cur.ctx.recorder is not None:
+        graph_names.name_literal(yt, op.name, 0 if reflected else 1)   # (`mul/y`: Grappler's canonical order reads it)
     a, b = (yt, x) if reflected else (x, yt)
     stood = dispatch.past_standin(op, (a, b))   # (a retry's stand-in: runtime/ops/pruning.py)
     if stood is not None:
@@ -557,6 +569,13 @@ def call2(op: Any, x: Any, y: Any, out_dtype: dtypes.DType | None = None) -> Ten
     (`tf.math.subtract(2, int8)` is int8; `tf.math.less(True, int8)` is TypeError)."""
     if op is not ADD:
         check_distributed_variables((x, y))
+    if _naming() and not (_tensorlike(x) and _tensorlike(y)):
+        with graph_names.generated_op_scope(op.name):   # (a Python value converts as `Mul/y`: name_literal)
+            return _call2(op, x, y, out_dtype)
+    return _call2(op, x, y, out_dtype)
+
+
+def _call2(op: Any, x: Any, y: Any, out_dtype: dtypes.DType | None) -> Tensor:
     if not _tensorlike(x) and _tensorlike(y):
         yt = _t(y)
         if op is ADD or context.in_function():
@@ -571,6 +590,10 @@ def call2(op: Any, x: Any, y: Any, out_dtype: dtypes.DType | None = None) -> Ten
     xt = _t(x)
     _graph_string_operand(op, xt, y)
     return binary(op, xt, y, out_dtype=out_dtype)
+
+
+def _naming() -> bool:   # (a tf.function's Python runs: its graph names are kept)
+    return graph_names.current() is not None
 
 
 def _read_after(x: Any, y: Any, dt: dtypes.DType) -> Any:

@@ -41,7 +41,7 @@ from simdist.runtime import dtypes
 from simdist.runtime.ops.minmax_zeros import _collapse, _packet_outputs
 from simdist.runtime.ops.reduce_nans import complex_row_nans, row_nans
 
-__all__ = ["eigen_order_sum", "full_limit", "LANES", "LEAF"]
+__all__ = ["eigen_order_sum", "full_limit", "full_threads", "LANES", "LEAF"]
 
 LANES = {"float32": 8, "float64": 4, "float16": 8, "bfloat16": 8, "complex64": 4, "complex128": 2}
 _BY_CHAR = {"f": 8, "d": 4, "e": 8, "F": 4, "D": 2}   # (dtype.char: dtype.name costs ~1.4 us a call)
@@ -61,6 +61,35 @@ def full_limit(dtype: np.dtype, loads: int = 1) -> int:
     cost of 31/64 cycles per byte loaded; `loads` (bytes read per element / itemsize) scales it
     for an expression such as EuclideanNorm's x·x (not measured)."""
     return -(-210000 * 64 // (31 * dtype.itemsize * loads))
+
+
+def full_threads(n: int, dtype: np.dtype, loads: int = 1) -> int:
+    """The threads TF 2.21's FullReducer<ThreadPoolDevice> splits a full reduction of n elements over
+    (TensorCostModel::numThreads: (cost - kStartupCycles) / kPerThreadCycles + 0.9 truncated, the cost
+    `full_limit`'s 31/64 cycles per byte loaded, at most the intra-op pool's threads: the host model's parallelism,
+    TF's port::MaxParallelism)."""
+    from simdist.runtime import host_cpu
+    cycles = n * dtype.itemsize * loads * 31 / 64
+    return max(1, min(host_cpu.current().parallelism, int((cycles - 100000) / 100000 + 0.9)))
+
+
+def _threaded_plan(rows: int, n: int, lanes: int, dtype: np.dtype, threads: int) -> Callable[[np.ndarray], np.ndarray]:
+    """FullReducer<ThreadPoolDevice> (TensorReduction.h) of each row of x [rows, n]: blocks of n // threads elements
+    from 0, each an InnerMostDimReducer (its tree split at packet boundaries of its absolute start), the last
+    n - blocks·size elements reduced by the calling thread into the final shard (else +0), then each block's sum
+    added to it in order: ((rest + s0) + s1) + ... (the AUC of 10^6 thresholds sums 999,999 float32 areas so)."""
+    size = n // threads
+    count = n // size
+    shards = [_inner_plan(rows, size, lanes, dtype, (i * size) % lanes, rows == 1) for i in range(count)]
+    rest = n - count * size
+    last = _inner_plan(rows, rest, lanes, dtype, (count * size) % lanes, rows == 1) if rest else None
+
+    def run(x: np.ndarray) -> np.ndarray:
+        acc = last(x[:, count * size:]) if last is not None else np.zeros(rows, x.dtype)
+        for i, f in enumerate(shards):
+            acc = acc + f(x[:, i * size:(i + 1) * size])
+        return acc
+    return run
 
 
 def _lanes(dtype: np.dtype) -> int:
@@ -221,9 +250,9 @@ def _plan(full: tuple[int, ...], axes: tuple[int, ...], keepdims: bool, dtype: n
         out_shape = (copies,) + out_shape
     size = int(np.prod(sizes, dtype=np.int64))
     if flags == [True]:
-        if size >= full_limit(dtype, loads):
-            return None
-        run = _inner_plan(copies, size, lanes, dtype, 0, True)
+        threads = full_threads(size, dtype, loads)
+        run = _inner_plan(copies, size, lanes, dtype, 0, True) if threads == 1 else \
+            _threaded_plan(copies, size, lanes, dtype, threads)
         return lambda v: run(v.reshape(copies, size)).reshape(out_shape)
     if flags == [True, False, True]:   # GenericDimReducer: axis 2 outside, axis 0 inside
         a, b, c = sizes
