@@ -4,7 +4,7 @@ committed package (suite_kills.py's plant-and-run):
 
     python benchmarks/blind_kills.py BATCH ["-k EXPRESSION"]
 
-BATCH is 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89 or 91. Prints the baseline (the unmutated copy must pass) and one line per mutant: killed
+BATCH is 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90 or 91. Prints the baseline (the unmutated copy must pass) and one line per mutant: killed
 (with the failing test) or survived. docs/conformance.md has the figures: batch 19, 1 of 14 with its
 default slice ("Twenty-first session ... a nineteenth blind batch"); batch 20 in "Twenty-second session
 ... a twentieth blind batch"; batch 21 in "Twenty-third session: ... against the twenty-first blind
@@ -70,8 +70,10 @@ mutants not killed on first contact over the 265 suite modules of its areas and 
 183 suite modules of its areas and the six 64 modules); batch 88 in "Sixty-fifth session, 2026-12-07: an eighty-eighth
 blind batch" (the mutant not killed on first contact over the 264 suite modules of its areas and the 65 modules);
 batch 89 in "Sixty-fifth session, 2026-12-07: an eighty-ninth blind batch" (the 5 mutants not killed on first contact
-over the 251 suite modules of its areas); batch 91 in "Sixty-sixth session, 2026-12-07: a ninety-first blind batch" (the
-9 mutants not killed on first contact over the 310 suite modules of its areas and the 66 modules).
+over the 251 suite modules of its areas); batch 90 in "Sixty-sixth session, 2026-12-07: a ninetieth blind batch" (the 6
+mutants not killed on first contact over the 285 suite modules of its areas and the four 66 modules); batch 91 in
+"Sixty-sixth session, 2026-12-07: a ninety-first blind batch" (the 9 mutants not killed on first contact over the
+310 suite modules of its areas and the 66 modules).
 """
 
 from __future__ import annotations
@@ -521,6 +523,13 @@ BATCHES: dict[str, tuple[list[str], str]] = {
     "89": (["norm-squeeze-all-unit-dims", "resize-aspect-ratio-round-half-up", "read-value-integer-identity-skipped",
             "variable-initial-tensor-cast", "concrete-input-names-case-sensitive"],
            "test_blind89_gaps"),
+    # (batch 90: the survivors of first contact over the 285 suite modules that name its areas' APIs and the four
+    # 66 modules (the sixty-sixth session's sweeps merged): docs/conformance.md, "a ninetieth blind batch"; the gaps
+    # slice "test_blind90_gaps", suite/test_blind90_gaps.py, kills all six, and the five the 66 sweeps killed too)
+    "90": (["aggregation-v2-equality-without-v1", "sparse-read-negative-index-wraps",
+            "variable-scatter-scalar-updates-refused", "concrete-numpy-spec-float32",
+            "central-crop-offset-by-remaining-fraction", "add-n-nan-from-last-input"],
+           "test_blind90_gaps"),
     # (batch 91: the survivors of first contact over the 310 suite modules that name Keras or the strategies' reduce
     # paths and the three test_*66*.py modules: docs/conformance.md, "a ninety-first blind batch"; the gaps slice
     # "test_blind91_gaps", suite/test_blind91_gaps.py, kills all nine)

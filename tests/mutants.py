@@ -14714,6 +14714,173 @@ TRAINING_BATCH89: list[Mutant] = [
 ]
 TRAINING += TRAINING_BATCH89
 CATALOGUE += TRAINING_BATCH89
+#: Blind batch 90 (sixty-sixth session, helper blind66a): tf.Variable's surface, op shape functions on what a traced
+#: graph knows, concrete functions, tf.image, op kernels and random ops; written from simdist's source before reading
+#: the suite. "mainstream": a changed line an ordinary training program runs (/work/wt/blind66a_logs/prog1-4.py under
+#: coverage.py); "subtle": a last-bit (signed-zero or NaN-payload) difference.
+TRAINING_BATCH90: list[Mutant] = [
+    # -- variables
+    _t("on-read-variable-trainable-by-default", "state", "simdist/runtime/variables.py",
+       "        self.trainable = (self.synchronization is not VariableSynchronization.ON_READ) if trainable is None \\\n"
+       "            else trainable\n",
+       "        self.trainable = True if trainable is None \\\n            else trainable\n",
+       "mainstream: a variable's trainable defaults to True whatever its synchronization (TF: False for ON_READ): "
+       "tf.Variable(0., synchronization=ON_READ).trainable is True"),
+    _t("variable-default-aggregation-v2", "state", "simdist/runtime/variables.py",
+       "    if a is None:\n        return VariableAggregationV1.NONE\n",
+       "    if a is None:\n        return VariableAggregationV2.NONE\n",
+       "mainstream: a variable made without aggregation gets VariableAggregationV2.NONE instead of TF's v1 enum's NONE "
+       "(validate_synchronization_aggregation_trainable): its repr and type differ"),
+    _t("aggregation-v2-equality-without-v1", "formula", "simdist/runtime/variables.py",
+       "        if isinstance(other, VariableAggregationV1):\n            return int(self.value) == int(other.value)\n"
+       "        return False\n",
+       "        return False\n",
+       "mainstream: VariableAggregationV2's == is identity only: tf.VariableAggregation.NONE == v.aggregation is False "
+       "for a variable's default (v1) NONE (TF: the enums compare by value)"),
+    _t("sparse-read-negative-index-wraps", "boundary", "simdist/runtime/variables.py",
+       "        bad = (idx < 0) | (idx >= n)\n",
+       "        bad = idx >= n\n",
+       "mainstream: sparse_read checks its indices against the first dimension only from above: a negative index "
+       "reads a row from the end (NumPy's take) instead of ResourceGather's InvalidArgumentError"),
+    _t("variable-scatter-scalar-updates-refused", "boundary", "simdist/runtime/variables.py",
+       "    rank_ok = upd.shape == () or upd.ndim == idx.ndim + len(shape) - 1\n"
+       "    merged = upd.shape == () or upd.shape == idx.shape + tuple(shape[1:])\n",
+       "    rank_ok = upd.ndim == idx.ndim + len(shape) - 1\n    merged = upd.shape == idx.shape + tuple(shape[1:])\n",
+       "mainstream: a variable's scatter_* refuses scalar updates (TF's ResourceScatter kernels take updates.shape = [] "
+       "and broadcast it to every indexed row)"),
+    _t("variable-update-in-place-under-live-read", "state", "simdist/runtime/variables.py",
+       "        if (kind != \"assign\" and sys.getrefcount(v) == _UNSHARED and v.base is None and v.flags.writeable\n",
+       "        if (kind != \"assign\" and v.base is None and v.flags.writeable\n",
+       "mainstream: assign_add/assign_sub update the buffer in place without checking that no read of it is alive: a "
+       "tensor read before the update (v.value(), tf.identity(v)) changes with it"),
+    # -- shape functions on what a traced graph knows
+    _t("static-slice-ellipsis-span-ints-uncounted", "axis", "simdist/runtime/ops/static_shapes.py",
+       "            span = x.ndim - sum(1 for m in key[j + 1:] if m[0] in \"is\") - dim\n",
+       "            span = x.ndim - sum(1 for m in key[j + 1:] if m[0] == \"s\") - dim\n",
+       "StridedSlice's static shape counts only the slices after an ellipsis, not the integer indices: "
+       "x[..., 0] of a traced [None, 3, 2] loses its unknown dimension (the whole result taken as known)"),
+    _t("static-expand-dims-negative-axis-off-by-one", "axis", "simdist/runtime/ops/static_shapes.py",
+       "        at = a if a >= 0 else a + x.ndim + 1\n",
+       "        at = a if a >= 0 else a + x.ndim\n",
+       "mainstream: ExpandDims' static shape places a negative axis one to the left: expand_dims(x, -1) of a traced "
+       "[3, None] is [3, 1, None] instead of [3, None, 1]"),
+    _t("static-einsum-known-only-if-all", "axis", "simdist/runtime/ops/static_shapes.py",
+       "            known[label] = known.get(label, False) or not u\n",
+       "            known[label] = known.get(label, True) and not u\n",
+       "mainstream: einsum's static shape keeps a label's dimension known only where every operand knows it (TF's EinsumShape "
+       "merges: known where any operand's is)"),
+    _t("static-split-minus-one-always-unknown", "axis", "simdist/runtime/ops/array.py",
+       "            along = [s is None or (s == -1 and flags[ax]) for s in sizes]\n",
+       "            along = [s is None or s == -1 for s in sizes]\n",
+       "SplitV's static shape leaves the -1 piece unknown even where the split dimension is known: "
+       "tf.split(x, [2, -1], 1) of a traced [None, 5] gives [None, None] instead of [None, 3]"),
+    _t("static-transpose-flags-not-permuted", "axis", "simdist/runtime/ops/static_shapes.py",
+       "    return mark(out, [flags[int(p) % x.ndim] for p in perm]) if x.ndim else out\n",
+       "    return mark(out, [flags[i] for i, _ in enumerate(perm)]) if x.ndim else out\n",
+       "mainstream: Transpose's static shape keeps the unknown dimensions where they were instead of moving them with "
+       "the perm: tf.transpose(x) of a traced [None, 3] has the static shape [None, 1] (the trace's probe size) "
+       "instead of [3, None]"),
+    # -- concrete functions
+    _t("concrete-numpy-spec-float32", "dtype", "simdist/tf/_concrete.py",
+       "    if isinstance(v, (np.ndarray, np.generic)):\n        return TensorSpec(np.shape(v), as_dtype(v.dtype))\n",
+       "    if isinstance(v, (np.ndarray, np.generic)):\n        return TensorSpec(np.shape(v))\n",
+       "get_concrete_function of a NumPy array takes a float32 TensorSpec of its shape whatever its dtype (TF: the "
+       "array's dtype): a float64 or int32 array traces a float32 input"),
+    _t("concrete-none-output-shape-scalar", "boundary", "simdist/tf/_concrete.py",
+       "        return _map(lambda t: t.shape, self.structured_outputs, lambda x: TensorShape(None))\n",
+       "        return _map(lambda t: t.shape, self.structured_outputs, lambda x: TensorShape([]))\n",
+       "mainstream: a concrete function's output_shapes gives a None output the scalar shape () instead of TF's unknown "
+       "TensorShape(None)"),
+    _t("concrete-nested-spec-name-key-only", "boundary", "simdist/tf/_concrete.py",
+       "        return type(v)((k, _named(x, f\"{name}_{k}\")) for k, x in v.items())\n",
+       "        return type(v)((k, _named(x, k)) for k, x in v.items())\n",
+       "structured_input_signature names an unnamed spec inside a dict by its key alone instead of TF's "
+       "parameter_key (d_a)"),
+    # -- tf.image
+    _t("convert-image-int-to-float-divides", "formula", "simdist/runtime/ops/image_basic.py",
+       "        return ops.multiply(ops.cast(img, dt), 1.0 / img.dtype.max)\n",
+       "        return ops.divide(ops.cast(img, dt), img.dtype.max)\n",
+       "mainstream, subtle: convert_image_dtype from an integer to a float type divides by the type's max instead "
+       "of TF's multiply by 1/max: last bits of uint8 images made float (x / 255 vs x * (1/255))"),
+    _t("grayscale-rec601-rounded-weights", "formula", "simdist/runtime/ops/image_basic.py",
+       "    gray = ops.tensordot(flt, [0.2989, 0.5870, 0.1140], [-1, -1])\n",
+       "    gray = ops.tensordot(flt, [0.299, 0.587, 0.114], [-1, -1])\n",
+       "mainstream: rgb_to_grayscale with the textbook Rec. 601 weights (0.299, 0.587, 0.114) instead of TF's "
+       "(0.2989, 0.5870, 0.1140)"),
+    _t("adjust-contrast-mean-by-division", "formula", "simdist/runtime/ops/image_basic.py",
+       "    mean = (s[:, 0] * (np.float32(1.0) / np.float32(size)))[:, None, :]\n",
+       "    mean = (s[:, 0] / np.float32(size))[:, None, :]\n",
+       "mainstream, subtle: AdjustContrastv2's mean as sum / N instead of the kernel's sum * (1 / N): last bits of "
+       "adjusted images"),
+    _t("adjust-saturation-hue-offset-float32", "formula", "simdist/runtime/ops/image_color.py",
+       "                      np.where(g == vv, ((norm * (b - r)).astype(np.float64) + 2.0 / 6.0).astype(_F),\n",
+       "                      np.where(g == vv, norm * (b - r) + _F(2) / _F(6),\n",
+       "mainstream, subtle: AdjustSaturation's hue offset for a green maximum added in float32 (2/6 rounded to float) "
+       "instead of the kernel's double constant: last bits of adjusted pixels"),
+    _t("crop-to-box-full-width-refused", "boundary", "simdist/runtime/ops/image_basic.py",
+       "                  (width >= tw + ow, w_dyn or _tensors(target_width, offset_width),\n",
+       "                  (width > tw + ow, w_dyn or _tensors(target_width, offset_width),\n",
+       "mainstream: crop_to_bounding_box requires width > target + offset: a crop reaching the right edge (and "
+       "resize_with_crop_or_pad's crop to the full width) is refused"),
+    _t("crop-or-pad-offset-rounded-up", "boundary", "simdist/runtime/ops/image_basic.py",
+       "    out = pad_to_bounding_box(cropped, max(hd // 2, 0), max(wd // 2, 0), th, tw)\n",
+       "    out = pad_to_bounding_box(cropped, max((hd + 1) // 2, 0), max((wd + 1) // 2, 0), th, tw)\n",
+       "mainstream: resize_with_crop_or_pad pads an odd difference with the extra row/column before the image (TF: "
+       "after: offset = diff // 2)"),
+    _t("rot90-traced-unequal-sides-kept", "axis", "simdist/runtime/ops/image_basic.py",
+       "    if hs is not None and hs == ws:\n        return out\n",
+       "    if hs is not None and ws is not None:\n        return out\n",
+       "a traced rot90 keeps known height and width that differ (TF's switch_case merges the branches' shapes: "
+       "rot90 of a [5, 3, 3] input in a tf.function is [None, None, 3])"),
+    _t("central-crop-offset-by-remaining-fraction", "formula", "simdist/runtime/ops/image_basic.py",
+       "    hs = int((float(h) - float(h) * frac) / 2)\n    ws = int((float(w) - float(w) * frac) / 2)\n",
+       "    hs = int(float(h) * (1.0 - frac) / 2)\n    ws = int(float(w) * (1.0 - frac) / 2)\n",
+       "mainstream, subtle: central_crop's offset as h * (1 - f) / 2 instead of TF's (h - h * f) / 2: where the rounding "
+       "differs the offset truncates one lower or higher"),
+    _t("rgb-to-hsv-norm-one-division", "formula", "simdist/runtime/ops/image_color.py",
+       "        norm = z(z(one / rng) * (one / dt.type(6)))\n",
+       "        norm = z(one / z(dt.type(6) * rng))\n",
+       "mainstream, subtle: rgb_to_hsv's hue factor as 1 / (6 * range) instead of the kernel's range.inverse() * (1 / 6): "
+       "last bits of hues"),
+    _t("per-image-standardization-reciprocal", "formula", "simdist/runtime/ops/image_basic.py",
+       "    return ops.divide(ops.subtract(x, mean), adjusted)\n",
+       "    return ops.multiply(ops.subtract(x, mean), ops.reciprocal(adjusted))\n",
+       "mainstream, subtle: per_image_standardization multiplies by the reciprocal of the adjusted stddev instead of "
+       "TF's division: last bits of standardized images"),
+    _t("psnr-log-mse-by-log-ten", "formula", "simdist/runtime/ops/image_basic.py",
+       "    return ops.subtract(20 * ops.log(mv) / ops.log(10.0), np.float32(10 / np.log(10)) * ops.log(mse))\n",
+       "    return ops.subtract(20 * ops.log(mv) / ops.log(10.0), 10 * ops.log(mse) / ops.log(10.0))\n",
+       "mainstream, subtle: psnr's second term as 10 * log(mse) / log(10) instead of TF's float32 constant "
+       "10 / ln(10) times log(mse): last bits of PSNR values"),
+    # -- op kernels
+    _t("squared-difference-nan-operands-swapped", "order", "simdist/runtime/ops/math.py",
+       "    d = a - b\n    return np.square(d)\n",
+       "    d = b - a\n    return np.square(d)\n",
+       "mainstream, subtle: SquaredDifference computed as (y - x)^2: where both operands are NaN the result carries "
+       "y's payload (x86's subtract returns the first operand's)"),
+    _t("add-n-nan-from-last-input", "order", "simdist/runtime/ops/math.py",
+       "        return first_nan(out, *arrays)\n",
+       "        return first_nan(out, *arrays[::-1])\n",
+       "mainstream, subtle: AddN's NaN rule takes the last input's NaN where several are NaN (the Add functors' "
+       "in0 + in1 + ... return the first's)"),
+    _t("reduce-max-empty-lowest-finite", "boundary", "simdist/runtime/ops/math.py",
+       "            init: Any = -np.inf if lowest else np.inf\n",
+       "            init: Any = np.finfo(v.dtype).min if lowest else np.finfo(v.dtype).max\n",
+       "reduce_max/reduce_min of an empty float tensor give the dtype's lowest/highest finite value instead of "
+       "-inf/+inf (Eigen's reducers start from the infinities)"),
+    # -- random ops
+    _t("random-flip-batch-draw-not-rounded", "formula", "simdist/runtime/ops/image_basic.py",
+       "        flips = ops.cast(ops.round_(ops.reshape(u, [n, 1, 1, 1])), img.dtype)\n",
+       "        flips = ops.cast(ops.reshape(u, [n, 1, 1, 1]), img.dtype)\n",
+       "mainstream: random_flip_left_right/up_down of a batch use the uniform draw itself as the flip mask "
+       "(not rounded): float images are blended, integer ones never flip"),
+    _t("stateless-brightness-delta-nonnegative", "boundary", "simdist/runtime/ops/image_basic.py",
+       "    delta = stateless_uniform([], minval=-max_delta, maxval=max_delta, seed=seed)\n",
+       "    delta = stateless_uniform([], minval=0, maxval=max_delta, seed=seed)\n",
+       "mainstream: stateless_random_brightness draws its delta in [0, max_delta) instead of [-max_delta, max_delta)"),
+]
+TRAINING += TRAINING_BATCH90
+CATALOGUE += TRAINING_BATCH90
 
 
 #: Blind batch 91 (sixty-sixth session, helper blind66b): the Keras training layer and what it drives -- keras.ops

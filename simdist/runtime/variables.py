@@ -1342,7 +1342,18 @@ def _check_scatter(kind: str, idx: np.ndarray, upd: np.ndarray, shape: tuple, op
                 None, None, f"indices[{row}] = [{', '.join(str(int(i)) for i in flat)}] does not index into shape "
                 f"[{','.join(str(d) for d in shape)}] [Op:{op}]")
         return
-    if not shape or upd.shape != idx.shape + tuple(shape[1:]) and upd.shape != ():
+    # (the kernel checks the updates' rank only, rank(indices) + rank(params) - 1 or 0, and then writes nothing when
+    # there are no indices: [0] indices with [0, 1] updates of a [4, 2] variable are a no-op; TF 2.21 observed, blind90.
+    # With indices it reads `updates` as [N, row]: a shorter row than params' is read past its end in TF, undefined
+    # values simdist does not model, so any other shape than indices.shape + params.shape[1:] is refused here)
+    rank_ok = upd.shape == () or upd.ndim == idx.ndim + len(shape) - 1
+    merged = upd.shape == () or upd.shape == idx.shape + tuple(shape[1:])
+    if shape and not merged and context.in_function():
+        # (in a graph the op's shape function merges updates with indices.shape + params.shape[1:] unless updates is a
+        # scalar: ValueError at trace for any other shape, no indices too; TF 2.21 observed, blind90)
+        raise ValueError(f"Shapes {_dims(upd.shape)} and {_dims(idx.shape + tuple(shape[1:]))} are incompatible for "
+                         f"'{{{{node {op}}}}}' (updates against indices.shape + params.shape[1:])")
+    if not shape or not rank_ok or idx.size and not merged:
         raise errors.InvalidArgumentError(
             None, None, "Must have updates.shape = indices.shape + params.shape[1:] or updates.shape = [], got "
             f"updates.shape {_dims(upd.shape)}, indices.shape {_dims(idx.shape)}, params.shape {_dims(shape)} [Op:{op}]")
