@@ -14782,8 +14782,8 @@ TRAINING_BATCH90: list[Mutant] = [
        "instead of [3, None]"),
     # -- concrete functions
     _t("concrete-numpy-spec-float32", "dtype", "simdist/tf/_concrete.py",
-       "    if isinstance(v, (np.ndarray, np.generic)):\n        return TensorSpec(np.shape(v), as_dtype(v.dtype))\n",
-       "    if isinstance(v, (np.ndarray, np.generic)):\n        return TensorSpec(np.shape(v))\n",
+       "        # literal; fsweep66)\n        return TensorSpec(np.shape(v), as_dtype(v.dtype))\n",
+       "        # literal; fsweep66)\n        return TensorSpec(np.shape(v))\n",
        "get_concrete_function of a NumPy array takes a float32 TensorSpec of its shape whatever its dtype (TF: the "
        "array's dtype): a float64 or int32 array traces a float32 input"),
     _t("concrete-none-output-shape-scalar", "boundary", "simdist/tf/_concrete.py",
@@ -14792,8 +14792,8 @@ TRAINING_BATCH90: list[Mutant] = [
        "mainstream: a concrete function's output_shapes gives a None output the scalar shape () instead of TF's unknown "
        "TensorShape(None)"),
     _t("concrete-nested-spec-name-key-only", "boundary", "simdist/tf/_concrete.py",
-       "        return type(v)((k, _named(x, f\"{name}_{k}\")) for k, x in v.items())\n",
-       "        return type(v)((k, _named(x, k)) for k, x in v.items())\n",
+       "        return type(v)((k, _named(x, name, path + (k,))) for k, x in v.items())\n",
+       "        return type(v)((k, _named(x, str(k))) for k, x in v.items())\n",
        "structured_input_signature names an unnamed spec inside a dict by its key alone instead of TF's "
        "parameter_key (d_a)"),
     # -- tf.image
