@@ -276,6 +276,11 @@ def _updated(base: np.ndarray, kind: str, operand: Any) -> np.ndarray:
         out = np.array(base, copy=True)
         _scatter_into(out, kind, operand)
         return out
+    if base.dtype.kind in "bOSU":
+        # (AssignAdd/AssignSubVariableOp have no bool or string kernel: only a tf.function's dry run gets here, whose
+        # graph TF builds without running the op (the call fails: _update_kernel); the read after it sees the value
+        # unchanged, as no kernel wrote it)
+        return np.array(base, copy=True)
     if kind == "assign_add":
         return np.asarray(base + operand, dtype=base.dtype)
     return np.asarray(base - operand, dtype=base.dtype)
