@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from simdist.conformance.suite.raw_bits import raw_bits as _raw
 from simdist.conformance.suite.recorded_programs import (RecordedPrograms, avx512_with_onednn, error as _error,
                                                          reference_cpu, rng as _rng)
 
@@ -26,20 +27,6 @@ HOST_DEPENDENT = ("kernel-",)
 
 REF = RecordedPrograms(PATH, HOST_DEPENDENT, recording_host=avx512_with_onednn, recording_cpu=reference_cpu)
 _program, _check = REF.add, REF.check
-
-
-def _raw(t: Any) -> Any:
-    """A tensor's dtype, shape and values: floats as their bit patterns, complex part by part; None stays None."""
-    if t is None:
-        return None
-    a = np.asarray(t.numpy() if hasattr(t, "numpy") else t)
-    shape = list(a.shape)
-    dt = str(a.dtype)
-    if a.dtype.kind == "c":
-        a = np.stack([a.real, a.imag])
-    if a.dtype.kind == "f" or a.dtype.name == "bfloat16":
-        return [dt, shape, a.view(f"u{a.dtype.itemsize}").ravel().tolist()]
-    return [dt, shape, a.ravel().tolist()]
 
 
 def _shape(s: Any) -> Any:
