@@ -6,6 +6,8 @@ object with Keras's "Could not interpret ... identifier" error."""
 from __future__ import annotations
 
 import inspect
+
+import numpy as np
 import types
 from typing import Any
 
@@ -66,6 +68,14 @@ def _functions_serialized(x: Any) -> Any:
         return [_functions_serialized(v) for v in x]
     if _is_tensor(x):   # (Keras 3.15's serialize_keras_object of a tensor: AUC's label_weights; kopen58)
         return {"class_name": "__tensor__", "config": {"value": x.numpy().tolist(), "dtype": x.dtype.name}}
+    if type(x).__module__ == "numpy":
+        # (Keras 3.15's serialize_keras_object of a NumPy value: an array of rank 1 or more as a "__numpy__" dict, a
+        # NumPy scalar or 0-d array as its Python item (`.item()`): LayerNormalization(epsilon=np.array(0.5)) is
+        # written 0.5, (epsilon=np.array([0.5])) {"class_name": "__numpy__", ...}; TF 2.21 + Keras 3.15 observed,
+        # npsweep67; clause keras.saving.json-and-serialize)
+        if isinstance(x, np.ndarray) and x.ndim > 0:
+            return {"class_name": "__numpy__", "config": {"value": x.tolist(), "dtype": x.dtype.name}}
+        return x.item()
     return serialize_function(x) if inspect.isfunction(x) else x
 
 

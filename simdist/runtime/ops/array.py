@@ -415,10 +415,10 @@ def _zeros_shape(shape: Any) -> tuple[int, ...]:
     int32", its ValueError for None), whose tensor Fill then takes as dims (fz43b, fz43_gen seed 43002)."""
     if isinstance(shape, Tensor) and shape.dtype not in (dtypes.int32, dtypes.int64):
         return _dims_tensor(shape)   # (a tensor goes to Fill as it is: its index_type refusal; fz43_gen seed 43004)
-    if isinstance(shape, np.ndarray) and shape.ndim == 0 and shape.dtype.kind in "iu":
+    if isinstance(shape, np.ndarray) and shape.ndim == 0 and shape.dtype.kind in "iufb":
         # (a 0-d integer array: TensorShape's iteration fails, the int32 conversion is a scalar, which zeros reshapes
         # to a vector of one dimension: `tf.zeros(np.array(3))` is [3] in both modes; TF 2.21 observed, lsweep63)
-        return (int(shape),)
+        return (int(shape),)   # (a float or bool one is cast: np.array(1.7) is [1]; index_dtypes.scalar, npsweep67)
     if isinstance(shape, (Tensor, np.ndarray, TensorShape)) or hasattr(shape, "_as_tensor"):
         return shape_arg(shape)
     items = list(shape) if isinstance(shape, (list, tuple)) else [shape]
@@ -1691,7 +1691,7 @@ def split(value: Any, num_or_size_splits: Any, axis: int = 0, num: Any = None, n
     if isinstance(num_or_size_splits, (int, np.integer)) and int(num_or_size_splits) < 1:
         raise trace_errors.attr_minimum("Split", "num_split", int(num_or_size_splits), 1)   # (before any shape)
     op = "Split" if isinstance(num_or_size_splits, (int, np.integer)) else "SplitV"
-    if isinstance(axis, Tensor) and axis.dtype.is_integer and axis.dtype != dtypes.int32:
+    if isinstance(axis, Tensor) and axis.dtype != dtypes.int32:   # (a float tensor too: npsweep67)
         # (Split's and SplitV's split_dim is int32 in the op def, no type attr: an int64 tensor is the kernel's
         # input-type error eagerly, op_def_library's TypeError when traced; TF 2.21 observed, qsweep60 axis-t64)
         raise args.dtype_error(op, 0 if op == "Split" else 2, dtypes.int32, axis.dtype)

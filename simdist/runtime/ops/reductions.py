@@ -325,6 +325,10 @@ def _scan_axis(op: Any, axis: Any, converted_only: bool = False) -> int:
         raise ValueError("Tried to convert 'axis' to a tensor and failed. Error: None values not supported."
                          if context.in_function() else
                          "Attempt to convert a value (None) with an unsupported type (<class 'NoneType'>) to a Tensor.")
+    if isinstance(axis, (np.ndarray, np.generic)) and axis.dtype.kind in "fb":
+        # (a NumPy value converts to Tidx's default int32 by a forced cast: np.float32(1.5), np.array(1.0) and
+        # np.bool_ are axes 1, 1 and 1; TF 2.21 observed, npsweep67)
+        axis = np.asarray(axis).astype(np.int32)
     a = axis._v if isinstance(axis, Tensor) else np.asarray(axis)
     if isinstance(axis, (list, tuple)) and a.size == 0:
         a = a.astype(np.int32)    # (an empty Python list converts to int32: the kernel's "axis must be a scalar")
