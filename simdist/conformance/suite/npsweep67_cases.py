@@ -38,20 +38,7 @@ REF = RecordedPrograms(PATH, recording_host=avx512_with_onednn, recording_cpu=re
 
 #: simdist's disagreements with TF 2.21 left out of the comparison: program -> case keys (docs/conformance.md,
 #: "Sixty-seventh session ... npsweep67").
-#: Left open (25 case results, three classes): CategoryEncoding's num_tokens of a NumPy float or bool (TF: the layer's
-#: call refuses it, TypeError; simdist computes), Rescaling's array and tensor scale/offset in get_config (Keras
-#: serializes them as "__numpy__"/"__tensor__" dicts; simdist keeps the value), Reshape's target_shape of NumPy/tensor
-#: dims through to_json; and tf.fill of a float32 tensor among the dims (TF computes), linspace's num of shape [1]
-#: (TF computes), sequence_mask's bool maxlen (TF: TypeError, simdist the attr's InvalidArgumentError).
-OPEN: dict[str, tuple[str, ...]] = {
-    "np-keras-layers": tuple(f"CategoryEncoding num_tokens {f}" for f in (
-        "0d-float64", "arr1-float64", "np.bool_", "np.float32", "np.float64")) +
-    tuple(f"Rescaling {w} {f}" for w in ("float64 scale", "offset", "scale")
-          for f in ("arr1-float64", "t-float32", "t-int32")) +
-    tuple(f"Reshape target {f}" for f in ("0d-float64", "0d-int64", "arr1-float64", "t-float32", "t-int32")),
-    "np-op-args": ("fill dims t-float32", "linspace num arr1-float64", "linspace num arr1-int64",
-                   "sequence_mask maxlen 0d-bool", "sequence_mask maxlen np.bool_", "sequence_mask maxlen py-bool"),
-}
+OPEN: dict[str, tuple[str, ...]] = {}
 
 program = registrar(REF, OPEN)
 
@@ -127,11 +114,21 @@ def _op_args(tf: Any, mk: Any) -> Any:
         ("zeros shape", 2, lambda a: tf.zeros([a])),
         ("ones scalar shape", 2, lambda a: tf.ones(a)),
         ("dropout rate", 0.5, lambda a: tf.nn.dropout(tf.ones([3]), rate=a, seed=1) * 0),
+        ("bincount minlength", 4, lambda a: tf.math.bincount(tf.constant([0, 3]), minlength=a)),
+        ("bincount axis -1 maxlength", 4, lambda a: tf.math.bincount(tf.constant([[0, 3]]), minlength=4, maxlength=a,
+                                                                     axis=-1)),
+        ("fill dims first", 2, lambda a: tf.fill([a, 2], 0.5)),
     ]
+    traced = ("reduce_sum axis", "reduce_max axis", "cumsum axis", "split axis", "expand_dims axis", "ones scalar shape",
+              "fill dims", "fill dims first", "linspace num", "sequence_mask maxlen", "bincount minlength",
+              "one_hot depth", "range limit")
     out = {}
     for name, value, fn in ops:
         for fname, make in forms(tf, value):
             out[f"{name} {fname}"] = outcome(tf, lambda fn=fn, make=make: fn(make()))
+            if name in traced:   # (the same call traced: op_def_library's conversion, the shape functions)
+                out[f"traced {name} {fname}"] = outcome(tf, lambda fn=fn, make=make: tf.function(
+                    lambda: fn(make()), autograph=False)())
     return out
 
 
@@ -212,7 +209,7 @@ def _layer_case(tf: Any, make: Callable[[], Any], keys: tuple[str, ...], x: Any)
         remade = keras.models.model_from_json(text)
         return [{k: _typed(tf, parsed.get(k)) for k in keys},
                 {k: _typed(tf, remade.layers[-1].get_config().get(k)) for k in keys}]
-    got["to_json"] = outcome(tf, json_trip)
+    got["to_json"] = _safe(tf, json_trip)
     return got
 
 

@@ -466,6 +466,13 @@ def fill(dims: Any, value: Any, name: str | None = None, layout: Any = None) -> 
         # lsweep63 — and one of an integer dtype index_type does not take: np.uint8 dims compute; ops.index-dtypes)
         d = dims.astype(np.int32) if isinstance(dims, np.ndarray) and (
             dims.dtype.kind in "fb" or dims.dtype.kind in "iu" and dims.dtype.name not in ("int32", "int64")) else dims
+        if isinstance(d, (list, tuple)) and not plain and (context.in_function() or not any(
+                isinstance(x, Tensor) and x.dtype == dtypes.bool_ for x in d)):
+            # (the wrapper's conversion prefers index_type's default int32: a list holding a float32 tensor packs with
+            # the tensor cast, `fill([tf.constant(2.0), 1], v)` computes in both modes; a Python float in it keeps the
+            # list float32, refused; eagerly a bool tensor in it packs as bool, "Cannot convert 1 to EagerTensor of
+            # dtype bool" (traced it computes); TF 2.21 observed, npsweep67)
+            d = convert_to_tensor(d, dtype_hint=dtypes.int32)
         shp = shape_arg(d) if plain or isinstance(d, TensorShape) else _dims_tensor(_t(d), v.shape.as_list())
         # (a graph that does not know value's rank, an input_signature's TensorSpec(None), leaves the
         # check to FillOp when it runs: fuzz20 sig seed 2520261203 #176)
