@@ -15036,10 +15036,9 @@ TRAINING_BATCH91: list[Mutant] = [
        "            data_format=self.data_format)\n",
        "mainstream: RandomTranslation's fill_value not passed to affine_transform: fill_mode='constant' fills with 0 "
        "whatever fill_value says"),
-    _t("rescaling-config-float64-scale-as-item", "dtype", _K91 + "layers/rescaling.py",
-       "            if isinstance(v, (str, int, float, bool)):   # (its PLAIN_TYPES first: a np.float64, a float, kept as\n"
-       "                return v                                 # it is, so a float64 layer re-made scales by it exactly)\n",
-       "",
+    _t("rescaling-config-float64-scale-as-item", "dtype", "simdist/keras/serialization.py",
+       "    if isinstance(x, (str, int, float, bool)):\n        return x\n    if _is_tensor(x):\n",
+       "    if _is_tensor(x):\n",
        "mainstream, subtle: Rescaling's get_config writes a np.float64 scale or offset as its Python item (Keras's "
        "serialize_keras_object keeps it: a float subclass is a plain type): a float64 Rescaling(np.float64(1 / 255)) "
        "re-made from its config casts a Python float, through float32 (found by this batch's probe, fixed first)"),
@@ -15883,3 +15882,64 @@ TRAINING_FSWEEP66: list[Mutant] = [
 ]
 TRAINING += TRAINING_FSWEEP66
 CATALOGUE += TRAINING_FSWEEP66
+
+
+# Sixty-seventh session, npsweep67: NumPy scalars, 0-d arrays and Python numbers as arguments (the forced cast of a
+# NumPy value for an integer input and a dataset count, fill's int32-preferred dims, linspace's [1] num, sequence_mask's
+# bool maxlen, bincount's rank-1 bounds, NumPy/tensor config values, CategoryEncoding's bincount shape).
+TRAINING_NPSWEEP67: list[Mutant] = [
+    _t("np-index-scalar-float-0d-refused", "boundary", "simdist/runtime/ops/index_dtypes.py",
+       "    if isinstance(value, (np.ndarray, np.generic)) and np.ndim(value) == 0 and value.dtype.kind in \"iufb\":\n",
+       "    if isinstance(value, (np.ndarray, np.generic)) and np.ndim(value) == 0 and value.dtype.kind in \"iu\":\n",
+       "mainstream: a float or bool NumPy axis (np.array(1.0), np.float32(1.5), np.bool_(True)) is not cast to the axis "
+       "it converts to: reduce_sum(x, axis=np.array(1.0)) fails with a TypeError where TF reduces axis 1"),
+    _t("np-float64-axis-refused-as-python-float", "dtype", "simdist/runtime/ops/args.py",
+       "    if isinstance(axis, (np.floating, np.bool_)):   # (a NumPy scalar is cast: index_dtypes.scalar; npsweep67)\n",
+       "    if isinstance(axis, (np.floating, np.bool_)) and type(axis) is not np.float64:\n",
+       "mainstream: a np.float64 reduction axis is refused as the Python float it subclasses (TypeError \"Cannot convert "
+       "1.0 to EagerTensor of dtype int32\"); TF converts every NumPy scalar by a forced cast"),
+    _t("np-scan-axis-rounded", "formula", "simdist/runtime/ops/reductions.py",
+       "        axis = np.asarray(axis).astype(np.int32)\n",
+       "        axis = np.rint(np.asarray(axis)).astype(np.int32)\n",
+       "subtle: cumsum/cumprod's NumPy float axis is rounded to the nearest axis instead of truncated by the cast "
+       "(np.float32(1.7) scans axis 2 where TF scans 1, or is out of range)"),
+    _t("np-dataset-count-rounded", "formula", "simdist/runtime/data/elements.py",
+       "        return int(index_dtypes.scalar(value))\n",
+       "        return int(round(float(value)))\n",
+       "subtle: a tf.data count given as a NumPy float (range(np.float64(2.7)), batch(np.float32(2.7))) is rounded "
+       "(3) instead of cast toward zero (2)"),
+    _t("np-dataset-count-first-element", "boundary", "simdist/runtime/data/elements.py",
+       "        if np.ndim(value):\n            raise errors.InvalidArgumentError(",
+       "        if np.ndim(value) > 1:\n            raise errors.InvalidArgumentError(",
+       "a tf.data count given as a NumPy array of shape [1] is read as its element's conversion (NumPy's TypeError) "
+       "instead of the dataset kernel's InvalidArgumentError for a non-scalar"),
+    _t("np-fill-list-tensor-not-cast", "dtype", "simdist/runtime/ops/array.py",
+       "            d = convert_to_tensor(d, dtype_hint=dtypes.int32)\n",
+       "            d = convert_to_tensor(d)\n",
+       "mainstream: tf.fill([tf.constant(2.0), 1], v) packs its dims as float32 and refuses them (index_type) instead of "
+       "TF's int32-preferred conversion, which casts the tensor in the list and fills a [2, 1] tensor"),
+    _t("np-linspace-one-element-num-traced", "missing-error", "simdist/runtime/ops/generators.py",
+       "    if nv.ndim == 1 and nv.size == 1 and context.in_function():\n",
+       "    if False:\n",
+       "tf.linspace with a num of shape [1] inside a tf.function computes instead of Range's shape-function ValueError "
+       "(a rank-0 limit; eagerly it computes)"),
+    _t("np-sequence-mask-bool-range-checked-first", "error-class", "simdist/runtime/ops/generators.py",
+       "    zero, one = convert_to_tensor(0, dtype=m.dtype), convert_to_tensor(1, dtype=m.dtype)\n"
+       "    array.range_kernel(m.dtype)   # (TF calls Range itself, with the lengths' dtype)\n",
+       "    array.range_kernel(m.dtype)   # (TF calls Range itself, with the lengths' dtype)\n"
+       "    zero, one = convert_to_tensor(0, dtype=m.dtype), convert_to_tensor(1, dtype=m.dtype)\n",
+       "tf.sequence_mask with a bool maxlen is Range's attr InvalidArgumentError instead of TF's TypeError from "
+       "constant(0, bool), made before the Range"),
+    _t("np-serialize-0d-array-as-numpy-dict", "boundary", "simdist/keras/serialization.py",
+       "        if isinstance(x, np.ndarray) and x.ndim > 0:\n",
+       "        if isinstance(x, np.ndarray):\n",
+       "mainstream: a 0-d NumPy array in a layer config (epsilon=np.array(0.5)) is written to JSON as a \"__numpy__\" "
+       "dict instead of Keras's Python item (serialize_keras_object: only arrays of rank 1 or more are dicts)"),
+    _t("np-category-encoding-shape-unset", "missing-error", "simdist/keras/layers/category_encoding.py",
+       "    result.set_shape(tf.TensorShape((depth,) if len(inputs.shape) == 1 else (inputs.shape.as_list()[0], depth)))\n",
+       "",
+       "CategoryEncoding(num_tokens=np.float64(4)) counts into 4 slots instead of Keras's TypeError from the "
+       "TensorShape its dense_bincount sets (a float num_tokens is no dimension)"),
+]
+TRAINING += TRAINING_NPSWEEP67
+CATALOGUE += TRAINING_NPSWEEP67

@@ -118,10 +118,23 @@ def _op_args(tf: Any, mk: Any) -> Any:
         ("bincount axis -1 maxlength", 4, lambda a: tf.math.bincount(tf.constant([[0, 3]]), minlength=4, maxlength=a,
                                                                      axis=-1)),
         ("fill dims first", 2, lambda a: tf.fill([a, 2], 0.5)),
+        # (values with a fraction: a NumPy value is cast, truncated toward zero, where a Python float is refused)
+        ("frac reduce_sum axis", 1.7, lambda a: tf.reduce_sum(x, axis=a)),
+        ("frac cumsum axis", 1.7, lambda a: tf.cumsum(x, axis=a)),
+        ("frac split axis", 1.7, lambda a: tf.split(x, 3, axis=a)),
+        ("frac expand_dims axis", -1.7, lambda a: tf.expand_dims(x, axis=a)),
+        ("frac one_hot depth", 2.7, lambda a: tf.one_hot([0, 1], depth=a)),
+        ("frac range limit", 2.7, lambda a: tf.range(a)),
+        ("frac ones shape", 2.7, lambda a: tf.ones(a)),
+        ("frac fill dims", 2.7, lambda a: tf.fill([a, 1], 1.0)),
+        ("frac bincount minlength", 3.7, lambda a: tf.math.bincount(tf.constant([0, 1]), minlength=a)),
+        ("frac linspace num", 2.7, lambda a: tf.linspace(0.0, 1.0, a)),
+        ("frac top_k k", 1.7, lambda a: list(tf.math.top_k(v, k=a))),
     ]
     traced = ("reduce_sum axis", "reduce_max axis", "cumsum axis", "split axis", "expand_dims axis", "ones scalar shape",
               "fill dims", "fill dims first", "linspace num", "sequence_mask maxlen", "bincount minlength",
-              "one_hot depth", "range limit")
+              "one_hot depth", "range limit", "frac reduce_sum axis", "frac cumsum axis", "frac ones shape",
+              "frac fill dims")
     out = {}
     for name, value, fn in ops:
         for fname, make in forms(tf, value):
@@ -396,6 +409,12 @@ def _function_data(tf: Any, mk: Any) -> Any:
             [list(b) for b in tf.data.Dataset.range(5).batch(make()).as_numpy_iterator()]]))
         out[f"take {fname}"] = _safe(tf, lambda make=make: outcome(tf, lambda: list(
             tf.data.Dataset.range(5).take(make()).as_numpy_iterator())))
+    for fname, make in forms(tf, 2.7, full=False):   # (a NumPy count with a fraction: cast, truncated)
+        out[f"frac range {fname}"] = outcome(tf, lambda make=make: list(tf.data.Dataset.range(make()).as_numpy_iterator()))
+        out[f"frac batch {fname}"] = outcome(tf, lambda make=make: [list(b) for b in tf.data.Dataset.range(5).batch(
+            make()).as_numpy_iterator()])
+        out[f"frac skip {fname}"] = outcome(tf, lambda make=make: list(tf.data.Dataset.range(5).skip(
+            make()).as_numpy_iterator()))
     for dt in ("float16", "float32", "float64", "int32", "int64", "uint8", "bool"):
         arr = np.array([1, 0, 2], dtype=dt)
         out[f"from_tensor_slices {dt}"] = outcome(tf, lambda arr=arr: [
