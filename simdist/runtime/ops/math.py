@@ -1229,8 +1229,40 @@ def _add_n(*arrays: np.ndarray) -> np.ndarray:
         # NaN operand, so of several NaNs at one element the first input's; NumPy's chain kept a later one at a
         # tail element: add_n([a, b]) of float32 [36] at [35]; fix64n, TF 2.21 observed)
         from simdist.runtime.ops.nan_operands import first_nan
-        return first_nan(out, *arrays)
+        out = first_nan(out, *arrays)
+        if out.dtype == np.float16 and 3 <= len(arrays) <= 8:
+            out = _half_add_n_tail(arrays, out)
+        return out
     return out
+
+
+def _last_nan_input(flat: list[np.ndarray], nan: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Of inputs `flat` (1-d, one length) at the elements `nan`: whether one of the inputs from the third on is a NaN,
+    and the index of the last such input (where none is, 0)."""
+    hit = np.stack([np.isnan(v[nan].astype(np.float32)) for v in flat[2:]])
+    last = hit.shape[0] - 1 - np.argmax(hit[::-1], axis=0)
+    return hit.any(axis=0), last + 2
+
+
+def _half_add_n_tail(arrays: tuple, out: np.ndarray) -> np.ndarray:
+    """float16 AddN of 3..8 inputs: the scalar tail's NaN (the last size % 8 elements, past Eigen's packets of 8
+    halves). TF 2.21's compiled Add3..Add8 functors add each later input to the running sum with that input first:
+    of several NaNs the last one from the third input on, else the first of the first two (quieted); the packets
+    keep the first NaN input's (nansweep67, /work/wt/nansweep67_logs/probe_el.py)."""
+    from simdist.runtime.ops.nan_operands import quieted
+    head = out.size - out.size % 8
+    flat = [np.broadcast_to(np.asarray(a), out.shape).reshape(-1)[head:] for a in arrays]
+    res = np.array(out, copy=True)
+    tail = res.reshape(-1)[head:]
+    nan = np.isnan(tail)
+    if not nan.any():
+        return out
+    later, idx = _last_nan_input(flat, nan)
+    pos = np.flatnonzero(nan)
+    for p, has, k in zip(pos, later, idx):
+        if has:
+            tail[p] = quieted(np.array(flat[k][p]))
+    return res
 
 
 def _bf16_add_n_nans(arrays: tuple, out: np.ndarray) -> np.ndarray:
@@ -1249,8 +1281,17 @@ def _bf16_add_n_nans(arrays: tuple, out: np.ndarray) -> np.ndarray:
         seen |= isn
     out = np.array(out, copy=True)
     bits = out.view(np.uint16).reshape(-1)
-    bits[nan] = np.where(neg[nan], 0xFFC0, 0x7FC0)
     head = out.size - out.size % _BF16_PACKET
+    if 3 <= len(arrays) <= 7 and out.size - head >= 4:
+        # (the first four elements past the packets: the compiled Add3..Add7 functors' half-packet step, whose NaN
+        # has the sign of the last NaN input; nansweep67, probe_el.py)
+        group = np.zeros(out.size, bool)
+        group[head:head + 4] = True
+        group &= nan
+        hit = np.stack([np.isnan(v[group]) for v in ops])
+        last = hit.shape[0] - 1 - np.argmax(hit[::-1], axis=0)
+        neg[group] = np.signbit(np.stack([v[group] for v in ops])[last, np.arange(last.size)])
+    bits[nan] = np.where(neg[nan], 0xFFC0, 0x7FC0)
     bits[:head][nan[:head]] = 0x7FC0
     return out
 

@@ -678,6 +678,9 @@ def _segment_sum(data: np.ndarray, ids: np.ndarray) -> np.ndarray:
     out = np.zeros((n,) + data.shape[1:], dtype=data.dtype)
     # (complex additions under DAZ/FTZ, subnormal parts zeros, where a one-row segment is a copy; fz55b)
     np.add.at(out, ids, _subnormals.flushed_parts(data))
+    if data.dtype.kind == "f":   # (the rows' additions keep the first NaN row's; nansweep67)
+        from simdist.runtime.ops.nan_operands import first_nan_rows
+        out = first_nan_rows(out, ids, data)
     return copy_one_row_segments(_subnormals.flushed_parts(out), ids, data)
 
 
