@@ -1049,8 +1049,9 @@ def _sum(v: np.ndarray, axis: Any, keepdims: bool, stacked: bool = False) -> np.
     one = _one_each(v, axis, keepdims)
     if one is not None:
         return one
-    if v.dtype == _BF16:
-        return _sum(v.astype(np.float32), axis, keepdims, stacked).astype(v.dtype)
+    if v.dtype == _BF16:   # (the float32 sums converted in packets of 8: a NaN there 0x7fc0; nansweep67)
+        from simdist.runtime.ops.packet_math import bf16_packet_nans
+        return bf16_packet_nans(np.asarray(_sum(v.astype(np.float32), axis, keepdims, stacked).astype(v.dtype)))
     if v.dtype.kind == "c":   # (complex additions under DAZ/FTZ: subnormals.complex_daz; a copy above keeps them)
         return subnormals.complex_daz(_sum_ordered)(v, axis, keepdims, stacked)
     return _sum_ordered(v, axis, keepdims, stacked)
@@ -1099,8 +1100,10 @@ def _mean(v: np.ndarray, axis: Any, keepdims: bool, stacked: bool = False) -> np
         if v.dtype.char in "fd":   # MeanReducer: SumReducer's sum (its order), / n
             s = _sum(v, axis, keepdims, stacked)
             return np.divide(s, s.dtype.type(n))
-        if v.dtype == _BF16:   # TF 2.21: the float32 sum (its order) / float32(n), rounded once
-            return (_sum(v.astype(np.float32), axis, keepdims, stacked) / np.float32(n)).astype(v.dtype)
+        if v.dtype == _BF16:   # TF 2.21: the float32 sum (its order) / float32(n), rounded once (in packets)
+            from simdist.runtime.ops.packet_math import bf16_packet_nans
+            return bf16_packet_nans(np.asarray(
+                (_sum(v.astype(np.float32), axis, keepdims, stacked) / np.float32(n)).astype(v.dtype)))
         if v.dtype == np.float16:   # Eigen's MeanReducer<half> (reduction_ops.h casts only bfloat16 and the
             # integers): SumReducer<half>'s sum (its order, each addition rounded to half), / half(n)
             s = _sum(v, axis, keepdims, stacked)

@@ -681,6 +681,9 @@ def _segment_sum(data: np.ndarray, ids: np.ndarray) -> np.ndarray:
     if data.dtype.kind == "f":   # (the rows' additions keep the first NaN row's; nansweep67)
         from simdist.runtime.ops.nan_operands import first_nan_rows
         out = first_nan_rows(out, ids, data)
+    if data.dtype.name == "bfloat16" and out.size:   # (each row's float32 sums converted in packets of 8 columns:
+        from simdist.runtime.ops.packet_math import bf16_row_packet_nans   # 0x7fc0 there; nansweep67)
+        out = bf16_row_packet_nans(np.array(out, copy=True))
     return copy_one_row_segments(_subnormals.flushed_parts(out), ids, data)
 
 
