@@ -10395,7 +10395,7 @@ TRAINING_BATCH63: list[Mutant] = [
        "mainstream, subtle: L2Loss sums its half squares in NumPy's pairwise order, not Eigen's SumReducer order: the last bit "
        "of a float32 loss over many elements"),
     _t("sum-bfloat16-accumulated-in-bfloat16", "dtype", "simdist/runtime/ops/math.py",
-       "        return _sum(v.astype(np.float32), axis, keepdims, stacked).astype(v.dtype)\n",
+       "        return bf16_packet_nans(np.asarray(_sum(v.astype(np.float32), axis, keepdims, stacked).astype(v.dtype)))\n",
        "        return np.add.reduce(v, axis=axis, keepdims=keepdims)\n",
        "subtle: a bfloat16 Sum accumulates in bfloat16 where TF's kernel sums in float32 and rounds once"),
     _t("xent-grad-broadcast-row-vector", "axis", "simdist/runtime/ops/losses.py",
@@ -14859,8 +14859,8 @@ TRAINING_BATCH90: list[Mutant] = [
        "mainstream, subtle: SquaredDifference computed as (y - x)^2: where both operands are NaN the result carries "
        "y's payload (x86's subtract returns the first operand's)"),
     _t("add-n-nan-from-last-input", "order", "simdist/runtime/ops/math.py",
-       "        return first_nan(out, *arrays)\n",
-       "        return first_nan(out, *arrays[::-1])\n",
+       "        out = first_nan(out, *arrays)\n",
+       "        out = first_nan(out, *arrays[::-1])\n",
        "mainstream, subtle: AddN's NaN rule takes the last input's NaN where several are NaN (the Add functors' "
        "in0 + in1 + ... return the first's)"),
     _t("reduce-max-empty-lowest-finite", "boundary", "simdist/runtime/ops/math.py",
