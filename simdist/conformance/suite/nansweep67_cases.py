@@ -223,6 +223,10 @@ def _nary(tf: Any, mk: Any) -> dict[str, Any]:
                                                                             data_format="NCHW"))
             out[f"l2_normalize {dt} {n}"] = attempt(lambda: tf.math.l2_normalize(x))
             out[f"l2_normalize {dt} {n} axis1"] = attempt(lambda: tf.math.l2_normalize(tagged(tf, dt, (2, n), 5), 1))
+        for n in (13, 29):   # (tails of 5 past packets of 8, where packets of 16 would leave 13)
+            xs = [tagged(tf, dt, (n,), k, every=2 + k % 3) for k in range(1, 7)]
+            for count in (3, 5):
+                out[f"add_n {dt} {n} {count}"] = attempt(lambda: tf.add_n(xs[:count]))
         for (p, q, r) in ((1, 1, 1), (3, 5, 4), (4, 19, 3), (2, 37, 2)):
             a, b = tagged(tf, dt, (p, q), 1, every=4), tagged(tf, dt, (q, r), 2, every=4)
             out[f"matmul {dt} {p}x{q}x{r}"] = attempt(lambda: tf.matmul(a, b))
