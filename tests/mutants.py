@@ -10395,7 +10395,7 @@ TRAINING_BATCH63: list[Mutant] = [
        "mainstream, subtle: L2Loss sums its half squares in NumPy's pairwise order, not Eigen's SumReducer order: the last bit "
        "of a float32 loss over many elements"),
     _t("sum-bfloat16-accumulated-in-bfloat16", "dtype", "simdist/runtime/ops/math.py",
-       "        return _sum(v.astype(np.float32), axis, keepdims, stacked).astype(v.dtype)\n",
+       "        return bf16_packet_nans(np.asarray(_sum(v.astype(np.float32), axis, keepdims, stacked).astype(v.dtype)))\n",
        "        return np.add.reduce(v, axis=axis, keepdims=keepdims)\n",
        "subtle: a bfloat16 Sum accumulates in bfloat16 where TF's kernel sums in float32 and rounds once"),
     _t("xent-grad-broadcast-row-vector", "axis", "simdist/runtime/ops/losses.py",
@@ -14859,8 +14859,8 @@ TRAINING_BATCH90: list[Mutant] = [
        "mainstream, subtle: SquaredDifference computed as (y - x)^2: where both operands are NaN the result carries "
        "y's payload (x86's subtract returns the first operand's)"),
     _t("add-n-nan-from-last-input", "order", "simdist/runtime/ops/math.py",
-       "        return first_nan(out, *arrays)\n",
-       "        return first_nan(out, *arrays[::-1])\n",
+       "        out = first_nan(out, *arrays)\n",
+       "        out = first_nan(out, *arrays[::-1])\n",
        "mainstream, subtle: AddN's NaN rule takes the last input's NaN where several are NaN (the Add functors' "
        "in0 + in1 + ... return the first's)"),
     _t("reduce-max-empty-lowest-finite", "boundary", "simdist/runtime/ops/math.py",
@@ -15943,3 +15943,54 @@ TRAINING_NPSWEEP67: list[Mutant] = [
 ]
 TRAINING += TRAINING_NPSWEEP67
 CATALOGUE += TRAINING_NPSWEEP67
+# nansweep67 (sixty-seventh session): which NaN of several operands — mistakes in the lines the module
+# test_nansweep67.py newly covers (AddN's half tails, segment sums' NaN rows, unsorted max/min payloads, Cumprod's
+# quieting, bfloat16 sums' and BiasAdd's packets)
+TRAINING_NANSWEEP67: list[Mutant] = [
+    _t("half-add-n-tail-last-from-second", "order", "simdist/runtime/ops/math.py",
+       "    hit = np.stack([np.isnan(v[nan].astype(np.float32)) for v in flat[2:]])\n"
+       "    last = hit.shape[0] - 1 - np.argmax(hit[::-1], axis=0)\n    return hit.any(axis=0), last + 2\n",
+       "    hit = np.stack([np.isnan(v[nan].astype(np.float32)) for v in flat[1:]])\n"
+       "    last = hit.shape[0] - 1 - np.argmax(hit[::-1], axis=0)\n    return hit.any(axis=0), last + 1\n",
+       "subtle: float16 AddN's scalar tail takes the last NaN input counted from the second (TF 2.21: from the third; "
+       "of x1 and x2 both NaN, x1's)"),
+    _t("half-add-n-tail-packets-of-16", "boundary", "simdist/runtime/ops/math.py",
+       "    head = out.size - out.size % 8\n    flat = [np.broadcast_to(",
+       "    head = out.size - out.size % 16\n    flat = [np.broadcast_to(",
+       "subtle: float16 AddN's scalar tail counted past packets of 16 halves (AVX-512's width; TF 2.21's Packet8h: "
+       "elements 8..15 of a 19-element sum keep the first NaN input's)"),
+    _t("bf16-add-n-half-packet-first-sign", "order", "simdist/runtime/ops/math.py",
+       "        last = hit.shape[0] - 1 - np.argmax(hit[::-1], axis=0)\n        neg[group]",
+       "        last = np.argmax(hit, axis=0)\n        neg[group]",
+       "subtle: bfloat16 AddN's half-packet tail group takes the first NaN input's sign (TF 2.21: the last's)"),
+    _t("unsorted-segment-sum-last-columns-ignored", "order", "simdist/runtime/ops/array.py",
+       "        out = first_nan_rows(out, ids[keep], values[keep],\n"
+       "                             unsorted_segment_last_columns(values.dtype, values.shape[1:]))\n",
+       "        out = first_nan_rows(out, ids[keep], values[keep])\n",
+       "subtle: UnsortedSegmentSum keeps the first NaN row at every column (TF 2.21: the last for float32/float64 "
+       "rows of one element and float64's first four lanes of each block of 16)"),
+    _t("unsorted-float64-last-lanes-eight", "boundary", "simdist/runtime/ops/nan_operands.py",
+       "        last = (c < (cols // 16) * 16) & (c % 16 < 4)\n",
+       "        last = (c < (cols // 16) * 16) & (c % 16 < 8)\n",
+       "subtle: float64 UnsortedSegmentSum/Prod's last-NaN-row columns taken as a whole packet of 8 per block of 16 "
+       "(TF 2.21: four)"),
+    _t("unsorted-max-nan-default", "formula", "simdist/runtime/ops/segments.py",
+       "    out[kept] = np.take_along_axis(data, np.maximum(last_nan, 0), axis=0)[kept]\n",
+       "    out[kept] = np.nan\n",
+       "mainstream, subtle: UnsortedSegmentMax/Min of a segment ending on a NaN gives the default NaN (TF 2.21: that "
+       "NaN's payload and sign)"),
+    _t("cumprod-snan-quieted-float32-only", "boundary", "simdist/runtime/ops/reductions.py",
+       '        if identity == 1 and x.dtype.kind == "f" and out.size:\n',
+       '        if identity == 1 and x.dtype == np.float32 and out.size:\n',
+       "subtle: Cumprod quiets a signalling NaN in float32 only (TF 2.21: float16 and float64 too)"),
+    _t("bf16-sum-packet-nans-signed", "formula", "simdist/runtime/ops/math.py",
+       "        return bf16_packet_nans(np.asarray(_sum(v.astype(np.float32), axis, keepdims, stacked).astype(v.dtype)))\n",
+       "        return np.asarray(_sum(v.astype(np.float32), axis, keepdims, stacked).astype(v.dtype))\n",
+       "subtle: bfloat16 Sum's NaNs keep their sign in the output's packets (TF 2.21: 0x7fc0 there)"),
+    _t("bias-add-bf16-bias-nan-first", "order", "simdist/runtime/ops/nn.py",
+       "        wide = first_nan(out.astype(np.float32), x.astype(np.float32), bb.astype(np.float32))\n",
+       "        wide = first_nan(out.astype(np.float32), bb.astype(np.float32), x.astype(np.float32))\n",
+       "subtle: bfloat16 BiasAdd's tail NaN takes the bias's sign before the input's (TF 2.21: the input's)"),
+]
+TRAINING += TRAINING_NANSWEEP67
+CATALOGUE += TRAINING_NANSWEEP67

@@ -2439,6 +2439,13 @@ def _scatter_rows(values: np.ndarray, indices: np.ndarray, shape: tuple[int, ...
         np.add.at(out, ids[keep], values[keep])
     else:
         np.add.at(out, ids, values)
+    if values.dtype.kind == "f" and values.size:
+        # (`output.chip(j) += data.chip(i)` row by row: the first NaN row's, as x86 keeps its first operand's NaN;
+        # nansweep67)
+        from simdist.runtime.ops.nan_operands import first_nan_rows, unsorted_segment_last_columns
+        keep = ids >= 0
+        out = first_nan_rows(out, ids[keep], values[keep],
+                             unsorted_segment_last_columns(values.dtype, values.shape[1:]))
     return out
 
 

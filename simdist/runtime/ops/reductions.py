@@ -306,6 +306,14 @@ def _scan(ufunc: Any, identity: int) -> Any:
         if identity == 0 and (x.dtype.kind in "fc" or x.dtype == _BF16):
             # Eigen's scan starts its sum at +0.0: cumsum([-0.0, -0.0]) is [0.0, 0.0] (ops.subnormals)
             out = out + np.zeros((), out.dtype)
+        if identity == 1 and x.dtype.kind == "f" and out.size:
+            # Eigen's scan starts its product at 1: the first element's signalling NaN comes back quieted
+            # (cumprod of 0x7f880013 is 0x7fc80013; TF 2.21, nansweep67)
+            from simdist.runtime.ops.nan_operands import quieted
+            nan = np.isnan(out)
+            if nan.any():
+                out = np.array(out, copy=True)
+                out[nan] = quieted(out[nan])
         return out
     return forward
 

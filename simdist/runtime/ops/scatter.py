@@ -678,6 +678,12 @@ def _segment_sum(data: np.ndarray, ids: np.ndarray) -> np.ndarray:
     out = np.zeros((n,) + data.shape[1:], dtype=data.dtype)
     # (complex additions under DAZ/FTZ, subnormal parts zeros, where a one-row segment is a copy; fz55b)
     np.add.at(out, ids, _subnormals.flushed_parts(data))
+    if data.dtype.kind == "f":   # (the rows' additions keep the first NaN row's; nansweep67)
+        from simdist.runtime.ops.nan_operands import first_nan_rows
+        out = first_nan_rows(out, ids, data)
+    if data.dtype.name == "bfloat16" and out.size:   # (each row's float32 sums converted in packets of 8 columns:
+        from simdist.runtime.ops.packet_math import bf16_row_packet_nans   # 0x7fc0 there; nansweep67)
+        out = bf16_row_packet_nans(np.array(out, copy=True))
     return copy_one_row_segments(_subnormals.flushed_parts(out), ids, data)
 
 
