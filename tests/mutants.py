@@ -15912,7 +15912,7 @@ TRAINING_IXSWEEP67: list[Mutant] = [
        "        if False:\n",
        "mainstream: a variable's scatter_nd_* reads rank-1 indices [i] as one index of depth 1 (TF 2.21: a batch of "
        "depth-1 indices, updates' first dimension their length: InvalidArgumentError for updates [3])"),
-    _t("scatter-nd-scalar-updates-traced-kernel-error", "trace", "simdist/runtime/variables.py",
+    _t("scatter-nd-scalar-updates-traced-kernel-error", "error-class", "simdist/runtime/variables.py",
        "        if upd.ndim == 0 and context.in_function():\n",
        "        if False:\n",
        "subtle: a variable's scatter_nd_* with a scalar update inside a tf.function fails as the call runs "
