@@ -15994,3 +15994,62 @@ TRAINING_NANSWEEP67: list[Mutant] = [
 ]
 TRAINING += TRAINING_NANSWEEP67
 CATALOGUE += TRAINING_NANSWEEP67
+# Sixty-seventh session, ixsweep67: mistakes on the lines test_ixsweep67.py newly runs (index arguments by rule: a
+# variable's scatter kernels' writes before an index error, ResourceScatterNd's rank-1 indices and scalar updates,
+# index dtypes, tapes through pruned ops, GatherV2Grad's segment rule, compat.v1 batch_gather and embedding_lookup).
+TRAINING_IXSWEEP67: list[Mutant] = [
+    _t("scatter-partial-write-dropped", "state", "simdist/runtime/variables.py",
+       "            partial = partial_scatter(e)\n            if partial is not None:\n                self._write(kind, partial)\n",
+       "            partial = None\n",
+       "mainstream: a variable's scatter with an index out of range writes nothing (TF 2.21's CPU kernels write the "
+       "rows before the first bad index, ResourceScatterNd every good row, before the InvalidArgumentError)"),
+    _t("scatter-nd-partial-stops-at-first-bad", "boundary", "simdist/runtime/variables.py",
+       "            good = ~rows_bad\n",
+       "            good = np.cumsum(rows_bad) == 0\n",
+       "subtle: ResourceScatterNd stops at its first bad index row as the row scatters do (TF 2.21: DoScatterNd skips "
+       "the bad rows and writes every good one, the later ones too)"),
+    _t("scatter-rows-partial-past-bad-row", "boundary", "simdist/runtime/variables.py",
+       "            err._simdist_partial = (np.array(idx.ravel()[:pos]), np.array(upd if upd.ndim == 0 else\n"
+       "                                                                    upd.reshape((-1,) + tuple(shape[1:]))[:pos]))\n",
+       "            keep = ~bad.ravel()\n"
+       "            err._simdist_partial = (np.array(idx.ravel()[keep]), np.array(upd if upd.ndim == 0 else\n"
+       "                                                                   upd.reshape((-1,) + tuple(shape[1:]))[keep]))\n",
+       "subtle: a row scatter with a bad index writes every good row, the ones after it too (TF 2.21: ScatterFunctor "
+       "stops at the first bad index)"),
+    _t("scatter-nd-rank1-indices-one-index", "boundary", "simdist/runtime/variables.py",
+       "        if idx.ndim == 1 and (upd.ndim == 0 or upd.shape[0] != idx.shape[0]):\n",
+       "        if False:\n",
+       "mainstream: a variable's scatter_nd_* reads rank-1 indices [i] as one index of depth 1 (TF 2.21: a batch of "
+       "depth-1 indices, updates' first dimension their length: InvalidArgumentError for updates [3])"),
+    _t("scatter-nd-scalar-updates-traced-kernel-error", "error-class", "simdist/runtime/variables.py",
+       "        if upd.ndim == 0 and context.in_function():\n",
+       "        if False:\n",
+       "subtle: a variable's scatter_nd_* with a scalar update inside a tf.function fails as the call runs "
+       "(TF 2.21: the shape function's ValueError at trace)"),
+    _t("sparse-read-narrow-indices-accepted", "dtype", "simdist/runtime/variables.py",
+       "        if idx_t.dtype.name not in (\"int32\", \"int64\"):\n            # eagerly ResourceGather's attr check",
+       "        if not idx_t.dtype.is_integer:\n            # eagerly ResourceGather's attr check",
+       "mainstream: sparse_read (tf.gather of a variable) takes int16/uint8 indices (TF 2.21: ResourceGather's "
+       "Tindices are int32 and int64, InvalidArgumentError)"),
+    _t("gather-grad-negative-index-wraps", "boundary", "simdist/runtime/ops/array.py",
+       "    keep = idx >= 0\n    if not keep.all():\n",
+       "    keep = idx >= -shape[axis]\n    if not keep.all():\n",
+       "subtle: GatherV2's dense gradient (an axis other than 0) adds a negative index's slice at the end of the "
+       "axis (TF 2.21: UnsortedSegmentSum drops negative ids)"),
+    _t("pruned-op-not-on-tape", "gradient", "simdist/runtime/ops/dispatch.py",
+       "    tapes = _current.ctx.tapes\n    if tapes and out is not None:\n",
+       "    tapes = ()\n    if tapes and out is not None:\n",
+       "subtle: inside a tf.function a tape does not record ops reading a pruned op's stand-in: the gradient through "
+       "a gather whose failing forward TF prunes is None (TF 2.21: IndexedSlices)"),
+    _t("batch-gather-offsets-unscaled", "formula", "simdist/runtime/ops/batch_gather_v1.py",
+       "        dim_indices = dim_indices * accum\n",
+       "        dim_indices = dim_indices * dim_value\n",
+       "mainstream: compat.v1.batch_gather offsets each batch by the batch count instead of the rows per batch"),
+    _t("embedding-v1-div-extras-ignored", "formula", "simdist/runtime/ops/embedding_v1.py",
+       "        extras = math.floormod(total, n)\n",
+       "        extras = math.floormod(total, n) * 0\n",
+       "subtle: compat.v1 embedding_lookup's \"div\" strategy ignores the extra row of the first total % n "
+       "partitions (5 rows in 2: ids 0-2 and 3-4; the mutant reads id 2 from the second)"),
+]
+TRAINING += TRAINING_IXSWEEP67
+CATALOGUE += TRAINING_IXSWEEP67

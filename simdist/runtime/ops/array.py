@@ -2057,6 +2057,16 @@ def _gather_grad_dense(g: np.ndarray, idx: np.ndarray, axis: int, shape: tuple[i
         return out
     moved = np.moveaxis(out, axis, 0)
     gm = np.moveaxis(g, list(range(axis, axis + idx.ndim)), list(range(idx.ndim)))
+    # (TF's _GatherV2Grad sums with UnsortedSegmentSum: a negative index adds nothing, one past the axis is its
+    # InvalidArgumentError; only a traced gradient whose gather TF prunes gets here with such indices; ixsweep67)
+    big = idx >= shape[axis]
+    if big.any():
+        pos = int(np.argmax(big.ravel()))
+        raise errors.InvalidArgumentError(None, None, f"segment_ids[{pos}] = {int(idx.ravel()[pos])} is out of range "
+                                          f"[0, {shape[axis]}) [Op:UnsortedSegmentSum]")
+    keep = idx >= 0
+    if not keep.all():
+        idx, gm = idx[keep], gm[keep]
     np.add.at(moved, idx, gm)
     return out
 

@@ -134,7 +134,18 @@ def past_standin(op: OpDef, tensors: Sequence[Tensor], attrs: dict | None = None
     if not _pruning._ERRORS or op.stateful:
         return None
     err = _pruning.standin_error(tensors)
-    return None if err is None else _through_standin(op, tensors, attrs, err)
+    if err is None:
+        return None
+    out = _through_standin(op, tensors, attrs, err)
+    tapes = _current.ctx.tapes
+    if tapes and out is not None:
+        # (the gradient tapes record the op as TF's tape records its node: a gradient that reads none of the failed
+        # op's values is computed, and TF prunes the failed op with the forward nobody uses: `tape.gradient(
+        # tf.gather(p, [1, 7]) * 2.0, p)` in a tf.function is the IndexedSlices of 2s at [1, 7]; ixsweep67)
+        outs = (out,) if op.num_outputs == 1 else tuple(out)
+        for t in tapes:
+            outs = t.op(op, tensors, outs, attrs)
+    return out
 
 
 def _through_standin(op: OpDef, tensors: Sequence[Tensor], attrs: dict | None, err: BaseException) -> Any:
