@@ -88,7 +88,7 @@ def _list_with_tensors(p: Any, opname: str) -> Tensor:
     autopacking's dtype is its first tensor's, so tensors of two dtypes are Pack's InvalidArgumentError — and,
     when Tpaddings does not allow that dtype, the conversion preferring int32, which casts every tensor
     (1.5 → 1, -0.5 → 0); in a graph (op_def_library) the preferred int32 conversion first. keras.ops.eye(3, 4,
-    k=2.5) pads by float32 tensors; TF 2.21 observed, esweep67 (clause ops.pad-paddings)."""
+    k=2.5) pads by float32 tensors; TF 2.21 observed, esweep67 (clause ops.attr-types)."""
     from simdist.runtime import context
     if context.in_function():
         try:
