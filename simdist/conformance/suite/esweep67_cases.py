@@ -412,6 +412,15 @@ def _shape(tf: Any, mk: Any) -> Any:
                                                                          axis=-1), x)
         out[f"take {sk} 2d idx None"] = observe(tf, lambda t: k.take(t, np.array([[0, -1], [1, 0]], "int32")), x,
                                                 traced=tr)
+    # repeat's counts along a later axis: only a static first dimension of 0 refuses them (repeat_with_axis's
+    # set_shape), not an empty later one; a first dimension the graph does not know passes
+    for shape in ((2, 0, 2), (0, 2, 2), (2, 2, 0), (0, 2)):
+        z = np.zeros(shape, "float32")
+        out[f"repeat {_sh(shape)} [2, 1] ax=-1"] = observe(tf, lambda t: k.repeat(t, [2, 1], axis=-1), z) \
+            if shape[-1] == 2 else observe(tf, lambda t: k.repeat(t, [2, 1], axis=1), z)
+    out["repeat 0x2 [2, 1] ax=-1 spec None"] = call(lambda: tf.function(
+        lambda t: k.repeat(t, [2, 1], axis=-1), autograph=False,
+        input_signature=[tf.TensorSpec([None, 2], "float32")])(tf.constant(np.zeros((0, 2), "float32"))))
     return out
 
 
