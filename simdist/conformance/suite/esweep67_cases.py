@@ -418,6 +418,23 @@ def _shape(tf: Any, mk: Any) -> Any:
         z = np.zeros(shape, "float32")
         out[f"repeat {_sh(shape)} [2, 1] ax=-1"] = observe(tf, lambda t: k.repeat(t, [2, 1], axis=-1), z) \
             if shape[-1] == 2 else observe(tf, lambda t: k.repeat(t, [2, 1], axis=1), z)
+    # tf.pad's paddings as a Python list holding tensors (keras.ops.eye pads so): the list's own conversion first
+    # eagerly (Pack refuses two dtypes), the int32-preferring one (casting each tensor) when Tpaddings refuses it
+    x23 = tf.constant(xs["2x3"])
+    lists: dict[str, Callable[[], Any]] = {
+        "f32 1.5,0": lambda: [[tf.constant(1.5), 0], [0, 0]],
+        "f32 -0.5,f64 1.5": lambda: [[tf.constant(-0.5), 1], [tf.constant(1.5, "float64"), 0]],
+        "i64,i32": lambda: [[tf.constant(1, "int64"), tf.constant(1)], [0, 0]],
+        "i32,i64": lambda: [[tf.constant(1), tf.constant(1, "int64")], [0, 0]],
+        "i8,0": lambda: [[tf.constant(1, "int8"), 0], [0, 0]],
+        "u8,i32": lambda: [[tf.constant(1, "uint8"), tf.constant(1)], [0, 0]],
+        "i64,1": lambda: [[tf.constant(1, "int64"), 1], [0, 0]],
+    }
+    for lk, pl in lists.items():
+        out[f"tf.pad list {lk}"] = call(lambda pl=pl: tf.pad(x23, pl()))
+        out[f"tf.pad list {lk} reflect"] = call(lambda pl=pl: tf.pad(x23, pl(), mode="REFLECT"))
+        out[f"tf.pad list {lk} traced"] = call(lambda pl=pl: tf.function(lambda t: tf.pad(t, pl()),
+                                                                           autograph=False)(x23))
     out["repeat 0x2 [2, 1] ax=-1 spec None"] = call(lambda: tf.function(
         lambda t: k.repeat(t, [2, 1], axis=-1), autograph=False,
         input_signature=[tf.TensorSpec([None, 2], "float32")])(tf.constant(np.zeros((0, 2), "float32"))))
