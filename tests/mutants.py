@@ -16053,3 +16053,66 @@ TRAINING_IXSWEEP67: list[Mutant] = [
 ]
 TRAINING += TRAINING_IXSWEEP67
 CATALOGUE += TRAINING_IXSWEEP67
+# Sixty-seventh session, esweep67: keras.ops on empty tensors and with rank-changing arguments — mistakes in the lines
+# the module test_esweep67.py newly covers (tf.repeat's closing set_shape and a scalar's static shape, tf.eye's size
+# checks, paddings lists holding tensors, Keras's scratch-graph probe past a kernel error; docs/conformance.md,
+# esweep67)
+_REP = "simdist/runtime/ops/repeat.py"
+TRAINING_ESWEEP67: list[Mutant] = [
+    _t("repeat-empty-first-dim-set-shape-skipped", "missing-error", _REP,
+       "    if known is not None and known[0] == 0 and size != 0:\n",
+       "    if False:\n",
+       "tf.repeat of counts along a later axis of an input whose first dimension is 0 gives the repeated shape "
+       "(TF 2.21: repeat_with_axis's set_shape declares that axis 0, ValueError)"),
+    _t("repeat-empty-first-dim-any-axis", "boundary", _REP,
+       "    if known is not None and known[0] == 0 and size != 0:\n",
+       "    if known is not None and 0 in known and size != 0:\n",
+       "subtle: tf.repeat's empty-input refusal read from any empty dimension instead of the first (TF 2.21: "
+       "repeat((2, 0, 2), [2, 1], axis=-1)... is the counts' broadcast first dimension, the input's first)"),
+    _t("repeat-static-scalar-not-stacked", "boundary", _REP,
+       "    if not known:   # (_with_nonzero_rank: a scalar is stacked into a vector first; esweep67)\n        known = [1]\n",
+       "",
+       "traced over a tensor count, tf.repeat of a scalar with an axis indexes the scalar's empty static shape "
+       "(TF 2.21: the scalar is stacked into a vector first, static shape [None])"),
+    _t("eye-float-size-accepted", "missing-error", "simdist/runtime/ops/generators.py",
+       "            if not isinstance(v, (numbers.Integral, np.integer)):\n",
+       "            if not isinstance(v, (numbers.Real, np.number)):\n",
+       "mainstream: tf.eye (keras.ops.identity/eye) of a Python or NumPy float size truncates it (TF 2.21: TypeError "
+       "\"Arguments `num_rows` and `num_columns` must be positive integer values\")"),
+    _t("eye-bool-size-accepted", "missing-error", "simdist/runtime/ops/generators.py",
+       "            if isinstance(v, (bool, np.bool_)):\n                raise TypeError(",
+       "            if False:\n                raise TypeError(",
+       "tf.eye(True) is a 1 x 1 identity (TF 2.21: a bool passes the integral check and fails ones()'s int32 shape "
+       "conversion, TypeError)"),
+    _t("paddings-list-cast-before-own-conversion", "dtype", "simdist/runtime/ops/slicing.py",
+       "    if context.in_function():\n        try:\n            t = convert_to_tensor(p, dtype=dtypes.int32)\n",
+       "    if True:\n        try:\n            t = convert_to_tensor(p, dtype=dtypes.int32)\n",
+       "subtle: eager paddings given as a list holding tensors of two dtypes are cast to int32 first (TF 2.21's eager "
+       "fallback converts the list as it is first: Pack's InvalidArgumentError, keras.ops.eye(3, np.int64(5), k=1))"),
+    _t("paddings-list-float-tensors-refused", "dtype", "simdist/runtime/ops/slicing.py",
+       "        if t.dtype not in (dtypes.int32, dtypes.int64):\n            try:\n                t = convert_to_tensor(p, dtype=dtypes.int32)\n",
+       "        if False:\n            try:\n                t = convert_to_tensor(p, dtype=dtypes.int32)\n",
+       "mainstream: paddings given as a list holding float32 tensors are the attr's InvalidArgumentError (TF 2.21: "
+       "converted preferring int32, each tensor cast: keras.ops.eye(3, 4, k=2.5))"),
+    _t("scratch-probe-kernel-error-not-deferred", "missing-error", "simdist/runtime/scratch_trace.py",
+       "        key = pruning.prunable(e)\n        if key is None:\n            raise\n        keys, err = [key], e\n",
+       "        raise\n",
+       "mainstream: Keras's output-spec probe stops at a kernel's run-time error TF's never-run scratch graph does "
+       "not meet (a Lambda of argmax over an empty axis is NotImplementedError at build; TF: it builds, predict "
+       "raises InvalidArgumentError)"),
+    _t("keras-select-keras-lattice", "dtype", "simdist/keras/ops/shim.py",
+       "    return _simdist_tf.experimental.numpy.select(condlist, choicelist, default=default)\n",
+       "    dtype = dtype_promotion.result_type(*[_simdist_tf.convert_to_tensor(c).dtype.name for c in choicelist],\n"
+       "                                        _simdist_tf.convert_to_tensor(default).dtype.name)\n"
+       "    return _simdist_tf.experimental.numpy.select(condlist, [_simdist_tf.cast(c, dtype) for c in choicelist],\n"
+       "                                                 default=_simdist_tf.cast(default, dtype))\n",
+       "mainstream: keras.ops.select promotes its choices by Keras's lattice (int64 with float32: float32) instead of "
+       "tnp.select's NumPy rules (TF 2.21: float64)"),
+    _t("argmax-standin-keeps-axis", "axis", "simdist/runtime/ops/reductions.py",
+       "    if shape:\n        del shape[int(attrs[\"axis\"]) % len(shape)]\n    return (tuple(shape),)\n",
+       "    return (tuple(shape),)\n",
+       "subtle: ArgMax's stand-in keeps the reduced axis: a Lambda's inferred output of argmax over an empty axis "
+       "has the input's rank (TF 2.21: the axis dropped)"),
+]
+TRAINING += TRAINING_ESWEEP67
+CATALOGUE += TRAINING_ESWEEP67

@@ -325,7 +325,7 @@ def run(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], dt: 
             _STOOD[0] = True   # (its outputs' values are unknown to the graph: marked below)
     if op.num_outputs != 1:
         ts = _run_multi(op, tensors, arrays, out, dt, attrs, rule, marked, pruned is None)
-        return ts if pruned is None else _pruning.poison(ts, pruned, _pruning.standin_shaped(op) and _fully_known(tensors))
+        return ts if pruned is None else _pruning.poison(ts, pruned, _pruning.standin_shaped(op) and (_fully_known(tensors) or _pruning.probe_sized()))
     if type(out) is not np.ndarray:
         out = np.asarray(out)   # a NumPy scalar from a 0-d op
     npd = dt._np
@@ -371,7 +371,7 @@ def run(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], dt: 
     if _shapes.GRAPH_ONLY:   # (and those only Grappler does not know: static_shapes.GRAPH_ONLY)
         t = _shapes.propagate_graph_only(op, tensors, t, attrs)
     if pruned is not None:
-        _pruning.poison(t, pruned, _pruning.standin_shaped(op) and _fully_known(tensors))
+        _pruning.poison(t, pruned, _pruning.standin_shaped(op) and (_fully_known(tensors) or _pruning.probe_sized()))
     return t
 
 

@@ -7,6 +7,8 @@ start and stop through its parts, although the legacy LinSpace op is not).
 
 from __future__ import annotations
 
+import numbers
+
 from typing import Any, Sequence
 
 import numpy as np
@@ -168,6 +170,17 @@ def eye(num_rows: Any, num_columns: Any = None, batch_shape: Any = None, dtype: 
         name: str | None = None) -> Tensor:
     """`tf.eye`: an identity matrix (batch_shape + [rows, columns]). One op here; TF builds it
     from ones and MatrixDiag, neither of which takes a gradient from a constant."""
+    cols_arg = num_rows if num_columns is None else num_columns
+    if not isinstance(num_rows, Tensor) and not isinstance(cols_arg, Tensor):
+        # (linalg_ops_impl.eye: sizes given as Python or NumPy values must be integral (numbers.Integral,
+        # np.integer), else TypeError; a bool passes that test and then fails ones()'s int32 shape conversion,
+        # TypeError too: keras.ops.identity(5.0), eye(True); TF 2.21 observed, esweep67)
+        for v in (num_rows, cols_arg):
+            if isinstance(v, (bool, np.bool_)):
+                raise TypeError(f"Cannot convert [{v!r}] to EagerTensor of dtype int32")
+            if not isinstance(v, (numbers.Integral, np.integer)):
+                raise TypeError("Arguments `num_rows` and `num_columns` must be positive integer values. Received: "
+                                f"num_rows={num_rows}, num_columns={cols_arg}")
     rows = int(num_rows)
     cols = rows if num_columns is None else int(num_columns)
     batch = () if batch_shape is None else args.shape_arg(batch_shape)

@@ -195,6 +195,20 @@ NotDifferentiable("ArgMax")
 NotDifferentiable("ArgMin")
 
 
+def _arg_standin(arrays: Any, attrs: dict) -> tuple:
+    """ArgMax/ArgMin's shape function on shapes alone (the input without its reduced axis): a failed kernel's
+    stand-in (runtime/ops/pruning.py) of the static shape TF's graph gives — an empty axis's refusal is the
+    kernel's only, so Keras's scratch graph builds it (esweep67)."""
+    shape = list(np.shape(arrays[0]))
+    if shape:
+        del shape[int(attrs["axis"]) % len(shape)]
+    return (tuple(shape),)
+
+
+ARGMAX.standin = ARGMIN.standin = _arg_standin
+ARGMAX.standin_static = ARGMIN.standin_static = True
+
+
 _ARGMAX_AXIS = ("int8", "uint8", "int16", "uint16", "int32", "int64")
 
 
