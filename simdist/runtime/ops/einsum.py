@@ -218,7 +218,8 @@ def _ordered(ins: Sequence[str], out: str, arrays: Sequence[np.ndarray]) -> np.n
     if lazy is not None:
         return lazy
     from simdist.runtime.ops.contraction_order import complex_lazy, takes_complex_lazy
-    if takes_complex_lazy(x, y):   # (small batched complex: Eigen's lazy product, clause ops.complex-gebp-order)
+    if takes_complex_lazy(x, y, any(_trans_flags(ins, out))):   # (small batched complex: Eigen's lazy product,
+        # clause ops.complex-gebp-order)
         return np.transpose(complex_lazy(x, y, *_trans_flags(ins, out)).reshape(shape), perm)
     from simdist.runtime.ops.contraction_order import eigen_batched_in_order, eigen_pairs, paired_matmul
     if eigen_pairs(x, y):   # (a host without oneDNN: Eigen's orders first, infinities and all; fz45b, seed 45001 #69)
@@ -248,7 +249,8 @@ def _in_order(ins: Sequence[str], out: str, arrays: Sequence[np.ndarray]) -> np.
     if lazy is not None:
         return lazy
     from simdist.runtime.ops.contraction_order import complex_lazy, takes_complex_lazy
-    if takes_complex_lazy(x, y):   # (small batched complex: Eigen's lazy product, clause ops.complex-gebp-order)
+    if takes_complex_lazy(x, y, any(_trans_flags(ins, out))):   # (small batched complex: Eigen's lazy product,
+        # clause ops.complex-gebp-order)
         return np.transpose(complex_lazy(x, y, *_trans_flags(ins, out)).reshape(shape), perm)
     from simdist.runtime.ops.contraction_order import eigen_batched_in_order, eigen_pairs, ordered_matmul, paired_matmul
     if eigen_pairs(x, y):   # (a host without oneDNN: BatchMatMulV2's Eigen order of a small product; fz45b)
