@@ -673,8 +673,7 @@ def trace(function: Any, args: tuple, kwargs: dict, variables: dict | None = Non
     if variables:
         bound = {**bound, **{p: v for p, v in variables.items() if p in bound}}
     recording: list = []
-    if record is not None and not variables and all(s.shape.is_fully_defined() for p in params
-                                                    for s in _leaves(bound[p])):
+    if record is not None and not variables:   # (unknown dimensions too: the stand-ins' recording, fix67t)
         def recorded_python(*flat: Any) -> Any:   # (the first dry run: recorded as a call of these tensors)
             return function._placeholder_recording(tuple(v for p, v in zip(params, flat) if p not in kwonly),
                                                    {p: v for p, v in zip(params, flat) if p in kwonly}, recording)
