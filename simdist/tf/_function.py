@@ -931,7 +931,25 @@ class Function:
             kept = self.__dict__.setdefault("_concretes", {})
             if len(kept) < _MAX_TRACES:
                 kept[trace_key] = out
+                out._trace_key = trace_key
         return out
+
+    def pretty_printed_concrete_signatures(self, verbose: bool = True) -> str:
+        """TF 2.21's text of every concrete function its function cache holds, in trace order, joined by a blank line
+        (verbose) or a newline; an input_signature's is made first (polymorphic_function.py
+        `_list_all_concrete_functions`). A trace a call made has no ConcreteFunction in simdist (its Python ran on
+        values): refused, NotImplementedError, rather than a list without it (fix67t)."""
+        if self.input_signature is not None:
+            self.get_concrete_function()
+        made = self.__dict__.get("_concretes", {})
+        traces = [k for k in self.__dict__.get("_trace_keys", ()) if k != _NO_CREATION_TRACE]
+        missing = [k for k in traces if k not in made]
+        if missing:
+            raise NotImplementedError(
+                f"simdist: pretty_printed_concrete_signatures of a function {len(missing)} of whose traces were made "
+                f"by calls is not modelled (simdist keeps a ConcreteFunction for the traces get_concrete_function "
+                f"made: call get_concrete_function for each signature first)")
+        return ("\n\n" if verbose else "\n").join(made[k].pretty_printed_signature(verbose=verbose) for k in traces)
 
     def _concrete_key(self, args: tuple, kwargs: dict) -> Any:
         """The trace a get_concrete_function call gets from TF's function cache (`_dispatched`; an input_signature's
@@ -939,7 +957,12 @@ class Function:
         here (the call binds, relaxes or raises as a trace does)."""
         from simdist.tf import _tracing_count
         if self.input_signature is not None:
-            return ("signature",) if not args and not kwargs else None
+            # (arguments must bind to the signature, its one trace then: TF 2.21 returns the signature's concrete
+            # function for get_concrete_function(TensorSpec([1, 4])) or a tensor under [None, 4], fix67t's pc.py)
+            if args or kwargs:
+                from simdist.tf import _concrete
+                _concrete.specs_of(self, args, kwargs)   # (the binding's TypeError, as the trace raises it)
+            return ("signature",)
         try:
             kind = _tracing_count.call_key(self.python_function, None, args, kwargs)
             hash(kind)

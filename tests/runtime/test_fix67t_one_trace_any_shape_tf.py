@@ -113,13 +113,53 @@ def _nan_order(tf: Any, out: list) -> None:
     _try(out, "nan n", lambda: len(n))
 
 
+def _concrete_apis(tf: Any, out: list) -> None:
+    """A concrete function's captures (variables' handles named after the op that first read them, an eager tensor
+    the Python closes over), its function_type and graph views, Function.pretty_printed_concrete_signatures (ids
+    stripped), and get_concrete_function of a narrower spec or a tensor under a [None, 4] signature (the signature's
+    own concrete function, the Python not run again)."""
+    S, f32 = tf.TensorSpec, tf.float32
+    v = tf.Variable(2.0)
+    w = tf.Variable([[1.0], [2.0]])
+    c = tf.constant([1.0, 2.0])
+    n: list = []
+
+    def body(x: Any, k: Any = 2) -> Any:
+        n.append(1)
+        return tf.matmul(x, w) * v + c + tf.cast(tf.shape(x)[0], f32)
+
+    f = tf.function(body)
+    strip = lambda text: re.sub(r"\d{8,}", "ID", text)   # noqa: E731 - (captured objects' Python ids)
+    cf = f.get_concrete_function(S([None, 2]))
+    _try(out, "inputs", lambda: [[t.name, t.dtype.name] for t in cf.inputs])
+    _try(out, "captured", lambda: [t.dtype.name for t in cf.captured_inputs])
+    _try(out, "graph inputs", lambda: [t.name for t in cf.graph.inputs])
+    _try(out, "graph outputs", lambda: [t.name for t in cf.graph.outputs])
+    _try(out, "function_type str", lambda: str(cf.function_type))
+    _try(out, "function_type repr", lambda: strip(repr(cf.function_type)))
+    _try(out, "call", lambda: cf(tf.constant([[1.0, 1.0], [0.5, 2.0]])))
+    _try(out, "second concrete", lambda: len(f.get_concrete_function(S([3, 2]), k=3).inputs))
+    _try(out, "pretty all", lambda: strip(f.pretty_printed_concrete_signatures()))
+    _try(out, "pretty all short", lambda: f.pretty_printed_concrete_signatures(verbose=False))
+    _try(out, "n", lambda: len(n))
+    g = tf.function(body, input_signature=[S([None, 2])])
+    cg = g.get_concrete_function()
+    _try(out, "sig narrower is", lambda: g.get_concrete_function(S([1, 2])) is cg)
+    _try(out, "sig tensor is", lambda: g.get_concrete_function(tf.constant([[1.0, 2.0]])) is cg)
+    _try(out, "sig wrong dtype", lambda: g.get_concrete_function(S([1, 2], tf.int32)))
+    _try(out, "sig pretty", lambda: strip(g.pretty_printed_concrete_signatures()))
+    _try(out, "sig n", lambda: len(n))
+    _try(out, "sig count", lambda: g.experimental_get_tracing_count())
+
+
 def program(tf: Any, case: dict, workdir: str) -> Any:
     out: list[Any] = []
-    {"signatures": _signatures, "relaxed": _relaxed, "nan order": _nan_order}[case["name"]](tf, out)
+    {"signatures": _signatures, "relaxed": _relaxed, "nan order": _nan_order,
+     "concrete apis": _concrete_apis}[case["name"]](tf, out)
     return out
 
 
-NAMES = ["signatures", "relaxed", "nan order"]
+NAMES = ["signatures", "relaxed", "nan order", "concrete apis"]
 CASES: dict = {n: {"strategy": "default", "name": n} for n in NAMES}
 
 

@@ -2221,7 +2221,9 @@ def _reshape_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
         known_in *= d if d is not None else 1
     if known_in == 0 or any(d is not None and d != t for d, t in zip(shape, target)):
         return None
-    return array.identity(x)
+    # (the Python sees the Reshape's static shape, the target's, as TF's shape function gives it while the graph is
+    # built, before Grappler rewrites it: `reshape(x, [2, 3])` of a [2, None] x is [2, 3]; fix67t, ssweep64)
+    return static_shapes.forget(array.identity(x))
 
 
 def _reshaped(shape: list, target: tuple) -> tuple | None:
