@@ -1002,10 +1002,17 @@ class Function:
         if found is None:
             return self._traced_python()(*args, **kwargs)
         args, kwargs = canonical
-        entry, result = g.record_call(self._traced_python(), args, kwargs, found[1], _outputs_to_tensors,
-                                      keep_subnormal=True)
+        raw: list = []
+
+        def python(*a: Any, **k: Any) -> Any:
+            raw.append(self._traced_python()(*a, **k))
+            return raw[-1]
+        entry, result = g.record_call(python, args, kwargs, found[1], _outputs_to_tensors, keep_subnormal=True)
         into.append((found[0], entry))
-        return result
+        # (the Python's own outputs describe the concrete function: their static shapes are what the graph knows (a
+        # spec's unknown dimensions), where the result of a recording whose finished graph Grappler rewrote holds
+        # new tensors of the stand-ins' concrete shapes; fix67t)
+        return raw[-1] if raw else result
 
     def _keep_placeholder_recording(self, signature: Any, context_key: Any, entry: Any, trace: Any = None) -> None:
         """Keep get_concrete_function's recording on placeholders as the recorded call of their signature, so a call
