@@ -150,6 +150,11 @@ def _concrete_apis(tf: Any, out: list) -> None:
     _try(out, "sig pretty", lambda: strip(g.pretty_printed_concrete_signatures()))
     _try(out, "sig n", lambda: len(n))
     _try(out, "sig count", lambda: g.experimental_get_tracing_count())
+    # (a product chain Grappler rewrites on the finished graph: the outputs' static shapes are the trace's, [None])
+    h = tf.function(lambda x, *, z, a: x * z * a * 3.0)
+    ch = h.get_concrete_function(S([None], f32), z=S([], f32), a=2.0)
+    _try(out, "chain output_shapes", lambda: ch.output_shapes.as_list())
+    _try(out, "chain call", lambda: ch(tf.constant([1.0, 2.0, 3.0]), z=tf.constant(0.5)))
 
 
 def program(tf: Any, case: dict, workdir: str) -> Any:
