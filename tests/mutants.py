@@ -8937,9 +8937,9 @@ TRAINING_BATCH53: list[Mutant] = [
        "a concrete function's dict outputs numbered (Identity_k) in insertion order, not sorted keys"),
     _t("concrete-inputs-python-values-included", "missing-error", "simdist/tf/_concrete.py",
        "                GraphTensor(f\"{names[(p, i)]}:0\", s.shape, s.dtype) for p in self._flat_params()\n"
-       "                for i, s in enumerate(_leaves(self._bound[p]))]\n",
+       "                for i, s in enumerate(_leaves(self._bound[p]))] + \\\n",
        "                GraphTensor(f\"{names.get((p, i), p)}:0\", getattr(s, \"shape\", None), getattr(s, \"dtype\", None))\n"
-       "                for p in self._flat_params() for i, s in enumerate(_leaves(self._bound[p]) or [self._bound[p]])]\n",
+       "                for p in self._flat_params() for i, s in enumerate(_leaves(self._bound[p]) or [self._bound[p]])] + \\\n",
        "a concrete function's inputs list its Python-value parameters as placeholders too"),
     # -- tf.data
     _t("fused-map-batch-reshape-refused", "missing-error", "simdist/runtime/data/batching.py",
@@ -15760,8 +15760,8 @@ CATALOGUE += TRAINING_USWEEP66
 # tf/_tracing_count.py's alias ids; runtime/ops/loops.py's shape invariants).
 TRAINING_FIX66T: list[Mutant] = [
     _t("placeholder-recording-not-kept", "state", "simdist/tf/_function.py",
-       "        if len(self._calls) < _MAX_TRACES:\n            self._calls.setdefault((signature, context_key), entry)\n",
-       "        pass\n",
+       "        if len(self._calls) < _MAX_TRACES and (signature, context_key) not in self._calls:\n",
+       "        if False:\n",
        "mainstream: get_concrete_function's trace is not kept for the calls it covers, so the first call after it runs "
        "the Python again (TF 2.21: the concrete function's trace serves them; side effects happen once)"),
     _t("placeholder-recording-kept-after-placeholder-path", "boundary", "simdist/tf/_concrete.py",
@@ -15798,6 +15798,67 @@ TRAINING_FIX66T: list[Mutant] = [
 ]
 TRAINING += TRAINING_FIX66T
 CATALOGUE += TRAINING_FIX66T
+
+#: fix67t: one trace per signature for unknown dimensions, a concrete function's captures and views (tsweep65's and
+#: fsweep66's OPEN), each killed by test_tsweep65 / test_fsweep66 / tests/runtime/test_fix67t_one_trace_any_shape_tf.py
+TRAINING_FIX67T: list[Mutant] = [
+    _t("shape-witness-answer-ignored", "state", "simdist/tf/_function.py",
+       "        answer = witness.ask(same)\n",
+       "        answer = False\n",
+       "mainstream: a call of a new concrete shape that an input_signature's [None] trace serves records again, its "
+       "Python (a counter, a print) running once per shape (TF 2.21: once per trace)"),
+    _t("signature-trace-serves-nothing", "state", "simdist/tf/_function.py",
+       "        self._serving = (kind, _SIGNED) if self.input_signature is not None else (kind, concrete)\n",
+       "        self._serving = None if self.input_signature is not None else (kind, concrete)\n",
+       "mainstream: an input_signature's one trace does not serve its calls of other concrete shapes, so each new shape "
+       "runs the Python again"),
+    _t("shape-witness-placeholders-unnamed", "state", "simdist/tf/_function.py",
+       "            _mark_arguments(args, kwargs, symbolic.note, self.python_function)\n",
+       "            pass\n",
+       "subtle: the witness recording of a new shape names no placeholder, so Grappler's canonical operand order differs "
+       "from the trace's and the witness refuses: the Python runs again"),
+    _t("rank-unknown-scalar-shape-constant", "boundary", "simdist/runtime/graph/recording.py",
+       "        return entry is not None and entry[0]() is t and (any(entry[1]) or entry[2])\n",
+       "        return entry is not None and entry[0]() is t and any(entry[1])\n",
+       "subtle: a scalar under an unknown-rank spec has no dimension to mark, so tf.size of it counts as a constant of "
+       "the recording (folded, `x * 1` forwarded), and the recording is not the one trace's"),
+    _t("concrete-call-not-served-by-its-trace", "state", "simdist/tf/_concrete.py",
+       "        if self._trace_key is not None:\n            f._serving = (self._trace_key, (\"concrete function\", \"a call\"))\n",
+       "        if False:\n            pass\n",
+       "mainstream: calling a ConcreteFunction of a [None, 2] spec on a [2, 2] tensor runs the Python again (TF 2.21: "
+       "the concrete function's graph)"),
+    _t("signature-concrete-function-retraced", "state", "simdist/tf/_function.py",
+       "                _concrete.specs_of(self, args, kwargs)   # (the binding's TypeError, as the trace raises it)\n"
+       "            return (\"signature\",)\n",
+       "                return None\n"
+       "            return (\"signature\",)\n",
+       "mainstream: get_concrete_function(TensorSpec([1, 4])) under a [None, 4] input_signature traces again (TF 2.21: "
+       "the signature's own concrete function, the Python not run)"),
+    _t("capture-variable-named-as-read", "state", "simdist/runtime/graph_names.py",
+       "        names.captures[id(var)] = (var, f\"{node}/resource\")\n",
+       "        names.captures[id(var)] = (var, node)\n",
+       "subtle: a captured variable's placeholder is named as its ReadVariableOp (`MatMul/ReadVariableOp:0`; TF 2.21: "
+       "`MatMul/ReadVariableOp/resource:0`)"),
+    _t("concrete-inputs-without-captures", "state", "simdist/tf/_concrete.py",
+       "                for i, s in enumerate(_leaves(self._bound[p]))] + \\\n"
+       "            [GraphTensor(f\"{name}:0\", TensorShape([]), dtypes.resource) if _is_variable(c) else\n"
+       "             GraphTensor(f\"{name}:0\", c.shape, c.dtype) for c, name in self._captures]\n",
+       "                for i, s in enumerate(_leaves(self._bound[p]))]\n",
+       "mainstream: ConcreteFunction.inputs lists the arguments' placeholders alone (TF 2.21: then the captured "
+       "variables' handles and eager tensors, in capture order)"),
+    _t("reshape-forward-keeps-input-static-shape", "boundary", "simdist/runtime/ops/grappler.py",
+       "        return static_shapes.contradict(static_shapes.forget(out), TensorShape(list(target)))\n",
+       "        return out\n",
+       "subtle: a traced `reshape(x, [2, 3])` of a [2, None] x that Grappler forwards shows the Python x's static "
+       "shape (TF 2.21: the Reshape's shape function gives [2, 3])"),
+    _t("placeholder-recording-outputs-from-rewrite", "state", "simdist/tf/_function.py",
+       "        return raw[-1] if raw else result\n",
+       "        return result\n",
+       "subtle: get_concrete_function of an unknown-dimension spec describes its outputs by the recording's rewritten "
+       "result, of the stand-ins' concrete shapes ((1,) where TF 2.21's output_shapes is (None,))"),
+]
+TRAINING += TRAINING_FIX67T
+CATALOGUE += TRAINING_FIX67T
 
 #: fix66s: the ops' shape functions under unknown dimensions (usweep66's OPEN), each killed by test_usweep66
 TRAINING_FIX66S: list[Mutant] = [

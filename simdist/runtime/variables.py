@@ -856,6 +856,7 @@ class ResourceVariable(InPlaceRefusals, Variable):
             from simdist.runtime.ops import graph_constants
             graph_constants.vary(t)
             graph_names.name_read(t)   # (its ReadVariableOp node's name: function.grappler-rewrites)
+            graph_names.capture_variable(self, t)   # (its handle's placeholder: a concrete function's inputs)
             if context._variable_reads:   # (a concrete function's captured variables: tf/_concrete.py)
                 context._variable_reads[-1].append(self)
         if context._data_traces:   # (a captured variable read by a tf.data function: dataset.iterator-checkpoint)
