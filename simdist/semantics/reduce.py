@@ -12,6 +12,7 @@ import numpy as np
 
 from simdist.runtime import dtypes, errors
 from simdist.runtime.ops import trace_errors
+from simdist.runtime.ops.nan_operands import first_nan
 from simdist.runtime.ops.sum_chain import sum_chain
 from simdist.runtime.ops.math import _sum as _sum_kernel   # the Sum op's kernel rule (TF's order)
 from simdist.runtime.subnormals import flushed
@@ -82,6 +83,23 @@ def ring_chunk_elements(itemsize: int, n: int, chunks: int) -> int:
     return base + diff // itemsize
 
 
+def _ring_nans(part: np.ndarray, ring: list[np.ndarray]) -> None:
+    """A ring chunk's NaNs in place, as TF's RingReducer leaves them: each member adds its local value to the
+    partial sum it receives with the local value first (ring_reducer.cc: ComputeBinOp(chunk, tmp_chunk), the
+    chunk the local one), and an x86 add keeps its first NaN operand, quieted (nan_operands.first_nan); so a
+    chunk's NaN is the last NaN member's in ring order (`ring`: the chunk's members from its first rank on).
+    NumPy's add picks by its vectorisation and dtype. TF 2.21: all_reduce SUM/MEAN of two replicas' tagged NaNs
+    (nansweep67's nan-mirrored; /work/wt/fix67o_logs/pm.py: float32 19 keeps replica 1's in the first chunk of 16,
+    replica 0's in the second). A chunk without a NaN costs one isnan pass. float16, float32, float64 only:
+    bfloat16's adds go through float32 and truncate a NaN to 0x7fc0/0xffc0 (its sign alone survives; left as
+    NumPy's add gives it: nansweep67's OPEN bfloat16 cases)."""
+    if part.dtype.kind != "f":
+        return
+    nan = np.isnan(part)
+    if nan.any():
+        part[...] = first_nan(part, *ring[::-1])
+
+
 def ring_sum(arrays: Sequence[np.ndarray], daz: bool = False) -> np.ndarray:
     """Clause reduce.ring-order: the sum TF's RingReducer computes (a CollectiveReduceV2 on CPU
     devices, one subdivision: all_reduce_v2's max_subdivs_per_device=-1). The flattened tensor is
@@ -113,6 +131,7 @@ def ring_sum(arrays: Sequence[np.ndarray], daz: bool = False) -> np.ndarray:
             np.add(flat[c][lo:hi], flat[(c + 1) % r][lo:hi], out=part)
             for k in range(2, r):
                 np.add(part, flat[(c + k) % r][lo:hi], out=part)
+            _ring_nans(part, [flat[(c + k) % r][lo:hi] for k in range(r)])
     return flushed(out.reshape(first.shape))
 
 
@@ -157,6 +176,7 @@ def ring_sum_parts(members: Sequence[Sequence[np.ndarray]], daz: bool = False) -
                 np.add(flat[c][j][sl], flat[(c + 1) % r][j][sl], out=part)
                 for k in range(2, r):
                     np.add(part, flat[(c + k) % r][j][sl], out=part)
+                _ring_nans(part, [flat[(c + k) % r][j][sl] for k in range(r)])
     return flushed(out)
 
 

@@ -33,9 +33,8 @@ PATH = os.path.join(os.path.dirname(__file__), "ixsweep67_reference.json.gz")
 REF = RecordedPrograms(PATH, recording_host=avx512_with_onednn, recording_cpu=reference_cpu)
 
 #: simdist's disagreements with TF 2.21 left out of the comparison: program -> case keys (docs/conformance.md,
-#: "Sixty-seventh session ... ixsweep67"). x-variable's getitem: an index tensor a tf.function takes as an argument
-#: is unknown to TF's graph (StridedSlice's kernel refuses it as the call runs, InvalidArgumentError), where simdist's
-#: slice key holds its value and the shape function's ValueError fires at trace. The rest are traced gradients
+#: "Sixty-seventh session ... ixsweep67"; x-variable's traced getitem past the end left OPEN there, fixed by fix67o:
+#: a subscript by an argument tensor is checked as the call runs). These are traced gradients
 #: whose failing forward TF prunes or whose gradient graph TF refuses as it is built: a batch_dims gather's gradient
 #: flattened over the batches (an index past its batch lands in the next one), scatter_nd's rank-1-indices refusal
 #: made before dispatch (no op for the tape to record), gather_nd with batch_dims and depth-0 indices (TF skips the
@@ -48,8 +47,6 @@ OPEN: dict[str, tuple[str, ...]] = {
     "x-segment": ("segment_max short int32",),
     "x-slice": ("keras slice [-1, 0] [1, 2]", "keras slice [4, 3] [2, 2]", "keras slice int64 [-1, 0] [1, 2]",
                 "keras slice int64 [4, 3] [2, 2]", "tf.slice neg begin", "tf.slice past"),
-    "x-variable": ("getitem past int32 traced", "getitem past int64 traced", "getitem scalar-past int32 traced",
-                   "getitem scalar-past int64 traced"),
 }
 
 program = registrar(REF, OPEN)

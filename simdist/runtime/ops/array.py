@@ -2181,7 +2181,12 @@ def _np_key(key: tuple) -> tuple:
                  else Ellipsis for k in key)
 
 
-def _strided_slice(a: np.ndarray, key: tuple, Index: str = "int32") -> np.ndarray:  # noqa: N803 - TF's attr
+def _strided_slice(a: np.ndarray, key: tuple, Index: str = "int32",  # noqa: N803 - TF's attr
+                   unknown_begin: bool = False) -> np.ndarray:
+    """a[key]. `unknown_begin`: a traced subscript by a tensor the graph does not know (a tf.function's argument):
+    StridedSliceShapeFn sees no value of begin (its Pack of that tensor is not constant), so an index out of range
+    is the kernel's InvalidArgumentError as the call runs, not the shape function's ValueError at trace (TF 2.21,
+    /work/wt/fix67o_logs/gi.py; clause ops.index-errors)."""
     if a.ndim > 8:   # (its rank template: rank_limits.sliced)
         ranges = rank_limits.strided_ranges(a.shape, key)
         if ranges is not None:
@@ -2199,10 +2204,13 @@ def _strided_slice(a: np.ndarray, key: tuple, Index: str = "int32") -> np.ndarra
                 continue
             if k[0] == "i" and dim < a.ndim and not -a.shape[dim] <= k[1] < a.shape[dim]:
                 shown = k[1] + a.shape[dim] if k[1] < 0 else k[1]
-                raise trace_errors.static(errors.InvalidArgumentError(   # traced: the shape function's
-                    None, None, f"slice index {shown} of dimension {dim} out of bounds. [Op:StridedSlice]"),
-                    ValueError, f"slice index {shown} of dimension {dim} out of bounds. for "
-                                "'{{node StridedSlice}}'") from None
+                err = errors.InvalidArgumentError(
+                    None, None, f"slice index {shown} of dimension {dim} out of bounds. [Op:StridedSlice]")
+                if unknown_begin:
+                    raise err from None
+                raise trace_errors.static(err, ValueError,   # traced: the shape function's
+                                          f"slice index {shown} of dimension {dim} out of bounds. for "
+                                          "'{{node StridedSlice}}'") from None
             dim += 0 if k[0] == "n" else 1
         # (traced: the shape function's ValueError, "Attempting to slice scalar input." for a scalar)
         raise trace_errors.static(errors.InvalidArgumentError(
@@ -2268,10 +2276,19 @@ def strided_slice(x: Any, key: Any, index_dtype: str = "int32") -> Tensor:
         return static_shapes.mark_rank_unknown(graph_constants.vary(zeros([], t.dtype)))
     if index_dtype == "int16":
         attrs["Index"] = index_dtype
+    if context._function_depth and _begin_unknown(key):
+        attrs["unknown_begin"] = True
     out = dispatch.execute(STRIDED_SLICE, (t,), attrs)
     if context._function_depth:
         out = _sliced_static(t, key, attrs["key"], out)
     return out
+
+
+def _begin_unknown(raw: Any) -> bool:
+    """Whether a traced `t[raw]`'s begin vector holds a value the graph does not know: an integer index or a
+    slice's start that is a varying tensor (array_ops._slice_helper stacks them into begin)."""
+    items = raw if isinstance(raw, tuple) else (raw,)
+    return any(partial_values.varying(k.start if isinstance(k, slice) else k) for k in items)
 
 
 def _sliced_static(t: Tensor, raw: Any, key: tuple, out: Tensor) -> Tensor:
