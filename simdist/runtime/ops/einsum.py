@@ -19,6 +19,7 @@ import numpy as np
 
 from simdist.runtime import context, errors, host_cpu
 from simdist.runtime import subnormals as _subnormals
+from simdist.runtime.ops.nan_operands import first_nan
 from simdist.runtime.ops import args, dispatch, static_shapes, trace_errors
 from simdist.runtime.ops import half_matmul as _half
 from simdist.runtime.ops.args import t as _t
@@ -91,6 +92,9 @@ def _einsum(*arrays: np.ndarray, equation: str) -> np.ndarray:
             # 'bi,bi->bi', 'bi,i->bi', 'bi,bj->bij' of -0.0 are +0.0 on the AVX-512 oneDNN Xeon, TF 2.21 observed,
             # esweep57's e-einsum-float32; float16's oneDNN path is _onednn_half_matmul's)
             r = r + np.float32(0.0)
+            # (and each product's NaN is the chain's: the second operand's before the first's, quieted — msweep63's
+            # `chain_nan` at one step; 'i,j->ij' of two NaNs keeps y's; TF 2.21, nansweep67)
+            r = first_nan(r, views[1], views[0])
         if uniq == out:
             return r
         res = np.zeros([sizes[c] for c in out], dtype=r.dtype)
