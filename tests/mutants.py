@@ -15075,6 +15075,189 @@ TRAINING_BATCH91: list[Mutant] = [
 TRAINING += TRAINING_BATCH91
 CATALOGUE += TRAINING_BATCH91
 
+
+#: Blind batch 93 (sixty-seventh session, helper blind67b): the Keras training layer -- keras.ops on the TF backend
+#: (floor, std, argsort, concatenate, isnan, moveaxis, take, expand_dims, multiply, eye, pad, subtract, sqrt, sign,
+#: tan, tanh, less_equal, cumsum, conv's data format, sparse one_hot, batch_normalization), layers (the depthwise
+#: layers' InputSpec, SeparableConv's config, AlphaDropout, the RNN cells' config), losses and metrics (Dice's config,
+#: SparseTopKCategoricalAccuracy's config, evenly spaced thresholds), L1 and tensor initializers; written from
+#: simdist's source before reading the suite, each in a function no earlier catalogue mutant touches (its outermost
+#: enclosing function). "mainstream": a changed line an ordinary training program runs
+#: (/work/wt/blind67b_logs/prog1-5.py under coverage.py); "subtle": a last-bit, signed-zero or NaN difference.
+_KT93 = "simdist/keras/ops/tf_numpy.py"
+_KN93 = "simdist/keras/ops/tf_nn.py"
+TRAINING_BATCH93: list[Mutant] = [
+    # -- keras.ops on the TF backend
+    _t("keras-floor-half-to-floatx", "dtype", _KT93,
+       '        if standardize_dtype(x.dtype) == "int64"\n        else dtypes.result_type(x.dtype, float)\n    )\n'
+       '    x = tf.cast(x, dtype)\n    return tf.floor(x)\n',
+       '        if standardize_dtype(x.dtype) == "int64"\n        else config.floatx()\n    )\n'
+       '    x = tf.cast(x, dtype)\n    return tf.floor(x)\n',
+       "mainstream: keras.ops.floor computing every input in floatx instead of result_type(x, float): a float16 or float64 "
+       "floor comes back float32"),
+    _t("keras-std-bool-not-cast", "dtype", _KT93,
+       '    if "int" in ori_dtype or ori_dtype == "bool":\n        x = tf.cast(x, config.floatx())\n'
+       '    return tf.math.reduce_std(x, axis=axis, keepdims=keepdims)\n',
+       '    if "int" in ori_dtype:\n        x = tf.cast(x, config.floatx())\n'
+       '    return tf.math.reduce_std(x, axis=axis, keepdims=keepdims)\n',
+       "mainstream: keras.ops.std casting integers but not bools to floatx: the std of a bool tensor refused by reduce_std "
+       "instead of the std of 0/1"),
+    _t("keras-argsort-scalar-unwrapped", "axis", _KT93,
+       '    if x_shape.rank == 0:\n        return tf.cast([0], "int32")\n',
+       '    if x_shape.rank == 0:\n        return tf.constant(0, "int32")\n',
+       "keras.ops.argsort of a rank-0 tensor returning the scalar 0 instead of NumPy's shape-(1,) [0]"),
+    _t("keras-concatenate-first-dtype", "dtype", _KT93,
+       "    if len(dtype_set) > 1:\n        dtype = dtypes.result_type(*dtype_set)\n"
+       "        xs = tree.map_structure(lambda x: tf.cast(x, dtype), xs)\n    return tf.concat(xs, axis=axis)\n",
+       "    if len(dtype_set) > 1:\n        dtype = xs[0].dtype\n"
+       "        xs = tree.map_structure(lambda x: tf.cast(x, dtype), xs)\n    return tf.concat(xs, axis=axis)\n",
+       "keras.ops.concatenate of mixed dtypes casting to the first input's dtype instead of their "
+       "result_type: an int32 tensor and a float32 one concatenate to int32, truncating"),
+    _t("keras-isnan-integer-not-short-circuited", "missing-error", _KT93,
+       "def isnan(x):\n    x = convert_to_tensor(x)\n    dtype_as_dtype = tf.as_dtype(x.dtype)\n"
+       "    if dtype_as_dtype.is_integer or not dtype_as_dtype.is_numeric:\n",
+       "def isnan(x):\n    x = convert_to_tensor(x)\n    dtype_as_dtype = tf.as_dtype(x.dtype)\n"
+       "    if not dtype_as_dtype.is_numeric:\n",
+       "mainstream: keras.ops.isnan of an integer tensor handed to tf.math.is_nan (refused: no integer kernel) instead of "
+       "all False"),
+    _t("keras-moveaxis-pairs-unsorted", "axis", _KT93,
+       "    for dest, src in sorted(zip(_destination, _source)):\n",
+       "    for dest, src in zip(_destination, _source):\n",
+       "mainstream: keras.ops.moveaxis inserting the moved axes in the order given instead of by destination: "
+       "moveaxis(x, (0, 1), (2, 0)) of a rank-3 x permutes wrongly (or fails) when the destinations are not "
+       "increasing"),
+    _t("keras-take-negative-by-first-axis", "axis", _KT93,
+       "        return tf.where(i < 0, i + tf.cast(tf.shape(x)[axis], i.dtype), i)\n",
+       "        return tf.where(i < 0, i + tf.cast(tf.shape(x)[0], i.dtype), i)\n",
+       "mainstream: keras.ops.take wrapping negative indices by the first dimension instead of the axis taken along: "
+       "take(x, [-1], axis=1) of a [2, 3] x reads column 1 instead of 2"),
+    _t("keras-expand-dims-axes-unsorted", "axis", _KT93,
+       "    axis = sorted([canonicalize_axis(a, out_ndim) for a in axis])\n    if isinstance(x, tf.SparseTensor):\n"
+       "        from simdist.keras.ops.op_utils import (\n            compute_expand_dims_output_shape,\n",
+       "    axis = [canonicalize_axis(a, out_ndim) for a in axis]\n    if isinstance(x, tf.SparseTensor):\n"
+       "        from simdist.keras.ops.op_utils import (\n            compute_expand_dims_output_shape,\n",
+       "mainstream: keras.ops.expand_dims with several axes inserting them in the order given instead of ascending: "
+       "expand_dims(x, (3, 0)) of a [2, 3] x refused (axis 3 of a rank-2 tensor) instead of [1, 2, 3, 1]"),
+    _t("keras-multiply-python-scalar-converted", "dtype", _KT93,
+       "def multiply(x1, x2):\n    if not isinstance(x1, (int, float)):\n        x1 = convert_to_tensor(x1)\n"
+       "    if not isinstance(x2, (int, float)):\n        x2 = convert_to_tensor(x2)\n",
+       "def multiply(x1, x2):\n    if not isinstance(x1, (int, float)):\n        x1 = convert_to_tensor(x1)\n"
+       "    x2 = convert_to_tensor(x2)\n",
+       "mainstream: keras.ops.multiply converting a Python-number second operand to a tensor before the dtype "
+       "rule, so it is no longer weak: multiply(float16 x, 0.5) is float32, multiply(int8 x, 2) int32"),
+    _t("keras-eye-k-diagonal-length", "axis", _KT93,
+       "        tf.eye(tf.minimum(M - k, N + k), dtype=dtype),\n",
+       "        tf.eye(tf.minimum(M, N) - abs(k), dtype=dtype),\n",
+       "keras.ops.eye(N, M, k) with k != 0 sizing its diagonal block as min(N, M) - |k| instead of min(M - k, N + k): "
+       "a non-square eye with an offset toward the longer side comes back with the wrong shape"),
+    _t("keras-pad-zero-constant-values-unchecked", "missing-error", _KT93,
+       "    kwargs = {}\n    if constant_values is not None:\n        if mode != \"constant\":\n",
+       "    kwargs = {}\n    if constant_values:\n        if mode != \"constant\":\n",
+       "mainstream: keras.ops.pad testing constant_values by truth: constant_values=0 with mode='reflect' accepted instead of "
+       "Keras's ValueError"),
+    _t("keras-subtract-as-add-negative", "formula", _KT93,
+       "    return tf.subtract(x1, x2)\n",
+       "    return tf.add(x1, tf.negative(x2))\n",
+       "mainstream, subtle: keras.ops.subtract as x1 + (-x2): the same values but a NaN x2's sign flipped "
+       "(x - NaN keeps NaN's sign bit, x + -NaN the flipped one)"),
+    _t("keras-sqrt-as-pow-half", "formula", _KT93,
+       "    x = tf.cast(x, dtype)\n    return tf.math.sqrt(x)\n",
+       "    x = tf.cast(x, dtype)\n    return tf.pow(x, 0.5)\n",
+       "mainstream, subtle: keras.ops.sqrt as x ** 0.5: pow(-0.0, 0.5) is +0.0 where sqrt keeps -0.0, pow(-inf, 0.5) is "
+       "+inf where sqrt gives NaN"),
+    _t("keras-sign-by-comparisons", "formula", _KT93,
+       "        return tf.cast(tf.sign(x), ori_dtype)\n    return tf.sign(x)\n",
+       "        return tf.cast(tf.sign(x), ori_dtype)\n"
+       "    return tf.cast(x > 0, x.dtype) - tf.cast(x < 0, x.dtype)\n",
+       "mainstream, subtle: keras.ops.sign as (x > 0) - (x < 0): the sign of -0.0 is +0.0 instead of -0.0 and of NaN 0 "
+       "instead of NaN"),
+    _t("keras-tan-as-sin-over-cos", "formula", _KT93,
+       "    x = tf.cast(x, dtype)\n    return tf.math.tan(x)\n",
+       "    x = tf.cast(x, dtype)\n    return tf.math.sin(x) / tf.math.cos(x)\n",
+       "mainstream, subtle: keras.ops.tan as sin(x) / cos(x): three roundings instead of one, last bits of most results"),
+    _t("keras-tanh-by-sigmoid", "formula", _KT93,
+       "    x = tf.cast(x, dtype)\n    return tf.math.tanh(x)\n",
+       "    x = tf.cast(x, dtype)\n    return 2.0 * tf.math.sigmoid(2.0 * x) - 1.0\n",
+       "mainstream, subtle: keras.ops.tanh as 2 sigmoid(2x) - 1: last bits everywhere, and tanh(-0.0) is +0.0"),
+    _t("keras-less-equal-as-not-greater", "formula", _KT93,
+       "    return tf.less_equal(x1, x2)\n",
+       "    return tf.logical_not(tf.greater(x1, x2))\n",
+       "mainstream, subtle: keras.ops.less_equal as not (x1 > x2): a NaN operand compares True instead of False"),
+    _t("keras-cumsum-half-through-float32", "dtype", _KT93,
+       "        x = tf.reshape(x, [-1])\n        axis = 0\n    return tf.math.cumsum(x, axis=axis)\n",
+       "        x = tf.reshape(x, [-1])\n        axis = 0\n    if x.dtype == tf.float16:\n"
+       "        return tf.cast(tf.math.cumsum(tf.cast(x, tf.float32), axis=axis), tf.float16)\n"
+       "    return tf.math.cumsum(x, axis=axis)\n",
+       "mainstream, subtle: keras.ops.cumsum of float16 accumulated in float32 and rounded once instead of TF's float16 scan: "
+       "last bits of long float16 running sums"),
+    _t("keras-conv-channels-first-1d-format", "axis", _KN93,
+       '            return "NCW"\n',
+       '            return "NWC"\n',
+       "the TF backend's data-format name of a channels_first rank-3 input NWC instead of NCW: keras.ops.conv/"
+       "conv_transpose of 1-D channels_first inputs convolve the wrong axis"),
+    _t("keras-one-hot-sparse-negative-axis-off-by-one", "axis", _KN93,
+       "            axis = axis + len(x.shape) + 1\n",
+       "            axis = axis + len(x.shape)\n",
+       "keras.ops.one_hot(sparse=True) with a negative axis canonicalised against the input's rank instead of the "
+       "output's: axis=-1 inserts the class axis before the last input axis"),
+    _t("keras-batch-normalization-default-epsilon", "state", "simdist/keras/ops/op_nn.py",
+       "    x, mean, variance, axis, offset=None, scale=None, epsilon=1e-3\n",
+       "    x, mean, variance, axis, offset=None, scale=None, epsilon=1e-5\n",
+       "keras.ops.batch_normalization's default epsilon 1e-5 (tf.nn's habit) instead of Keras's 1e-3"),
+    # -- layers
+    _t("depthwise-spec-channel-axis-always-last", "axis", "simdist/keras/layers/depthwise_separable.py",
+       '        channel_axis = -1 if self.data_format == "channels_last" else 1\n',
+       "        channel_axis = -1\n",
+       "mainstream: DepthwiseConv/SeparableConv's InputSpec checking the channels on the last axis whatever the data_format: "
+       "a channels_first layer refuses (or accepts) inputs by their width"),
+    _t("separable-config-drops-pointwise-constraint", "state", "simdist/keras/layers/depthwise_separable.py",
+       '                  "pointwise_regularizer": regularizers.serialize(self.pointwise_regularizer),\n'
+       '                  "pointwise_constraint": constraints.serialize(self.pointwise_constraint)}\n',
+       '                  "pointwise_regularizer": regularizers.serialize(self.pointwise_regularizer)}\n',
+       "mainstream: SeparableConv's get_config without pointwise_constraint: the key missing from the config, and a "
+       "layer re-made from it (load_model) loses its constraint"),
+    _t("alpha-dropout-noise-shape-dropped", "state", "simdist/keras/layers/noise.py",
+       "        self.noise_shape = noise_shape\n        self.seed_generator = random.SeedGenerator(seed)\n",
+       "        self.noise_shape = None\n        self.seed_generator = random.SeedGenerator(seed)\n",
+       "mainstream: AlphaDropout ignoring noise_shape: its mask drawn per element instead of broadcast along the noise "
+       "shape's 1s, and the config's noise_shape None"),
+    _t("rnn-cell-config-recurrent-dropout-as-dropout", "state", "simdist/keras/layers/rnn_cells.py",
+       '"recurrent_dropout": self.recurrent_dropout, "seed": self.seed}\n',
+       '"recurrent_dropout": self.dropout, "seed": self.seed}\n',
+       "mainstream: the RNN cells' (and so SimpleRNN/LSTM/GRU's) config writing dropout as recurrent_dropout: "
+       "a model re-made from its config trains with another recurrent dropout"),
+    # -- losses and metrics
+    _t("dice-config-axis-dropped", "state", "simdist/keras/losses/overlap_losses.py",
+       '        config_.update({"axis": self.axis})\n',
+       "",
+       "mainstream: Dice's get_config without axis: a Dice(axis=...) re-made from its config reduces over every axis"),
+    _t("sparse-topk-config-from-sorted-ids-always", "state", "simdist/keras/metrics/accuracy_metrics.py",
+       '        cfg: dict[str, Any] = {"name": self.name, "dtype": self.dtype, "k": self.k}\n'
+       '        if self.from_sorted_ids:\n            cfg["from_sorted_ids"] = True\n',
+       '        cfg: dict[str, Any] = {"name": self.name, "dtype": self.dtype, "k": self.k}\n'
+       '        cfg["from_sorted_ids"] = self.from_sorted_ids\n',
+       "mainstream: SparseTopKCategoricalAccuracy's config always carrying from_sorted_ids, where Keras writes it "
+       "only when True: the default metric's config has a key TF's lacks"),
+    _t("thresholds-evenly-from-four", "boundary", "simdist/keras/metrics/metrics_utils.py",
+       "    if num_thresholds < 3:\n        return False\n",
+       "    if num_thresholds <= 3:\n        return False\n",
+       "mainstream, subtle: three evenly spaced thresholds ([0, 0.5, 1]) not taken as evenly distributed: Precision/Recall/"
+       "the confusion counts take the comparison path, where a prediction exactly at a threshold counts below it "
+       "instead of in the bucket at it"),
+    # -- optimizers, compile, regularizers, dtypes, initializers, loss wrappers
+    _t("l1-regularizer-zero-taken-as-default", "state", "simdist/keras/regularizers.py",
+       "        l1 = 0.01 if l1 is None else l1\n",
+       "        l1 = l1 or 0.01\n",
+       "mainstream: L1 testing l1 by truth: L1(0.0) penalises with the default 0.01 instead of 0"),
+    _t("initializer-tensor-shape-unchecked", "missing-error", "simdist/keras/initializers.py",
+       "            if tuple(shape) != tuple(np.shape(value)):\n",
+       "            if len(shape) != len(np.shape(value)):\n",
+       "a NumPy array or tensor as an initializer checked only for its rank: a kernel_initializer of the wrong "
+       "shape but the right rank fails later (or not) instead of Keras's ValueError naming the shapes"),
+]
+TRAINING += TRAINING_BATCH93
+CATALOGUE += TRAINING_BATCH93
+
 # psweep64 (sixty-fourth session): Python-number options in float64/half programs — the lines the sweep newly covers
 TRAINING_PSWEEP64: list[Mutant] = [
     _t("orthogonal-gain-through-float32", "dtype", "simdist/keras/initializers.py",
