@@ -8937,9 +8937,9 @@ TRAINING_BATCH53: list[Mutant] = [
        "a concrete function's dict outputs numbered (Identity_k) in insertion order, not sorted keys"),
     _t("concrete-inputs-python-values-included", "missing-error", "simdist/tf/_concrete.py",
        "                GraphTensor(f\"{names[(p, i)]}:0\", s.shape, s.dtype) for p in self._flat_params()\n"
-       "                for i, s in enumerate(_leaves(self._bound[p]))]\n",
+       "                for i, s in enumerate(_leaves(self._bound[p]))] + \\\n",
        "                GraphTensor(f\"{names.get((p, i), p)}:0\", getattr(s, \"shape\", None), getattr(s, \"dtype\", None))\n"
-       "                for p in self._flat_params() for i, s in enumerate(_leaves(self._bound[p]) or [self._bound[p]])]\n",
+       "                for p in self._flat_params() for i, s in enumerate(_leaves(self._bound[p]) or [self._bound[p]])] + \\\n",
        "a concrete function's inputs list its Python-value parameters as placeholders too"),
     # -- tf.data
     _t("fused-map-batch-reshape-refused", "missing-error", "simdist/runtime/data/batching.py",
@@ -10395,7 +10395,7 @@ TRAINING_BATCH63: list[Mutant] = [
        "mainstream, subtle: L2Loss sums its half squares in NumPy's pairwise order, not Eigen's SumReducer order: the last bit "
        "of a float32 loss over many elements"),
     _t("sum-bfloat16-accumulated-in-bfloat16", "dtype", "simdist/runtime/ops/math.py",
-       "        return _sum(v.astype(np.float32), axis, keepdims, stacked).astype(v.dtype)\n",
+       "        return bf16_packet_nans(np.asarray(_sum(v.astype(np.float32), axis, keepdims, stacked).astype(v.dtype)))\n",
        "        return np.add.reduce(v, axis=axis, keepdims=keepdims)\n",
        "subtle: a bfloat16 Sum accumulates in bfloat16 where TF's kernel sums in float32 and rounds once"),
     _t("xent-grad-broadcast-row-vector", "axis", "simdist/runtime/ops/losses.py",
@@ -14859,8 +14859,8 @@ TRAINING_BATCH90: list[Mutant] = [
        "mainstream, subtle: SquaredDifference computed as (y - x)^2: where both operands are NaN the result carries "
        "y's payload (x86's subtract returns the first operand's)"),
     _t("add-n-nan-from-last-input", "order", "simdist/runtime/ops/math.py",
-       "        return first_nan(out, *arrays)\n",
-       "        return first_nan(out, *arrays[::-1])\n",
+       "        out = first_nan(out, *arrays)\n",
+       "        out = first_nan(out, *arrays[::-1])\n",
        "mainstream, subtle: AddN's NaN rule takes the last input's NaN where several are NaN (the Add functors' "
        "in0 + in1 + ... return the first's)"),
     _t("reduce-max-empty-lowest-finite", "boundary", "simdist/runtime/ops/math.py",
@@ -15036,10 +15036,9 @@ TRAINING_BATCH91: list[Mutant] = [
        "            data_format=self.data_format)\n",
        "mainstream: RandomTranslation's fill_value not passed to affine_transform: fill_mode='constant' fills with 0 "
        "whatever fill_value says"),
-    _t("rescaling-config-float64-scale-as-item", "dtype", _K91 + "layers/rescaling.py",
-       "            if isinstance(v, (str, int, float, bool)):   # (its PLAIN_TYPES first: a np.float64, a float, kept as\n"
-       "                return v                                 # it is, so a float64 layer re-made scales by it exactly)\n",
-       "",
+    _t("rescaling-config-float64-scale-as-item", "dtype", "simdist/keras/serialization.py",
+       "    if isinstance(x, (str, int, float, bool)):\n        return x\n    if _is_tensor(x):\n",
+       "    if _is_tensor(x):\n",
        "mainstream, subtle: Rescaling's get_config writes a np.float64 scale or offset as its Python item (Keras's "
        "serialize_keras_object keeps it: a float subclass is a plain type): a float64 Rescaling(np.float64(1 / 255)) "
        "re-made from its config casts a Python float, through float32 (found by this batch's probe, fixed first)"),
@@ -15934,8 +15933,8 @@ CATALOGUE += TRAINING_USWEEP66
 # tf/_tracing_count.py's alias ids; runtime/ops/loops.py's shape invariants).
 TRAINING_FIX66T: list[Mutant] = [
     _t("placeholder-recording-not-kept", "state", "simdist/tf/_function.py",
-       "        if len(self._calls) < _MAX_TRACES:\n            self._calls.setdefault((signature, context_key), entry)\n",
-       "        pass\n",
+       "        if len(self._calls) < _MAX_TRACES and (signature, context_key) not in self._calls:\n",
+       "        if False:\n",
        "mainstream: get_concrete_function's trace is not kept for the calls it covers, so the first call after it runs "
        "the Python again (TF 2.21: the concrete function's trace serves them; side effects happen once)"),
     _t("placeholder-recording-kept-after-placeholder-path", "boundary", "simdist/tf/_concrete.py",
@@ -15972,6 +15971,67 @@ TRAINING_FIX66T: list[Mutant] = [
 ]
 TRAINING += TRAINING_FIX66T
 CATALOGUE += TRAINING_FIX66T
+
+#: fix67t: one trace per signature for unknown dimensions, a concrete function's captures and views (tsweep65's and
+#: fsweep66's OPEN), each killed by test_tsweep65 / test_fsweep66 / tests/runtime/test_fix67t_one_trace_any_shape_tf.py
+TRAINING_FIX67T: list[Mutant] = [
+    _t("shape-witness-answer-ignored", "state", "simdist/tf/_function.py",
+       "        answer = witness.ask(same)\n",
+       "        answer = False\n",
+       "mainstream: a call of a new concrete shape that an input_signature's [None] trace serves records again, its "
+       "Python (a counter, a print) running once per shape (TF 2.21: once per trace)"),
+    _t("signature-trace-serves-nothing", "state", "simdist/tf/_function.py",
+       "        self._serving = (kind, _SIGNED) if self.input_signature is not None else (kind, concrete)\n",
+       "        self._serving = None if self.input_signature is not None else (kind, concrete)\n",
+       "mainstream: an input_signature's one trace does not serve its calls of other concrete shapes, so each new shape "
+       "runs the Python again"),
+    _t("shape-witness-placeholders-unnamed", "state", "simdist/tf/_function.py",
+       "            _mark_arguments(args, kwargs, symbolic.note, self.python_function)\n",
+       "            pass\n",
+       "subtle: the witness recording of a new shape names no placeholder, so Grappler's canonical operand order differs "
+       "from the trace's and the witness refuses: the Python runs again"),
+    _t("rank-unknown-scalar-shape-constant", "boundary", "simdist/runtime/graph/recording.py",
+       "        return entry is not None and entry[0]() is t and (any(entry[1]) or entry[2])\n",
+       "        return entry is not None and entry[0]() is t and any(entry[1])\n",
+       "subtle: a scalar under an unknown-rank spec has no dimension to mark, so tf.size of it counts as a constant of "
+       "the recording (folded, `x * 1` forwarded), and the recording is not the one trace's"),
+    _t("concrete-call-not-served-by-its-trace", "state", "simdist/tf/_concrete.py",
+       "        if self._trace_key is not None:\n            f._serving = (self._trace_key, (\"concrete function\", \"a call\"))\n",
+       "        if False:\n            pass\n",
+       "mainstream: calling a ConcreteFunction of a [None, 2] spec on a [2, 2] tensor runs the Python again (TF 2.21: "
+       "the concrete function's graph)"),
+    _t("signature-concrete-function-retraced", "state", "simdist/tf/_function.py",
+       "                _concrete.specs_of(self, args, kwargs)   # (the binding's TypeError, as the trace raises it)\n"
+       "            return (\"signature\",)\n",
+       "                return None\n"
+       "            return (\"signature\",)\n",
+       "mainstream: get_concrete_function(TensorSpec([1, 4])) under a [None, 4] input_signature traces again (TF 2.21: "
+       "the signature's own concrete function, the Python not run)"),
+    _t("capture-variable-named-as-read", "state", "simdist/runtime/graph_names.py",
+       "        names.captures[id(var)] = (var, f\"{node}/resource\")\n",
+       "        names.captures[id(var)] = (var, node)\n",
+       "subtle: a captured variable's placeholder is named as its ReadVariableOp (`MatMul/ReadVariableOp:0`; TF 2.21: "
+       "`MatMul/ReadVariableOp/resource:0`)"),
+    _t("concrete-inputs-without-captures", "state", "simdist/tf/_concrete.py",
+       "                for i, s in enumerate(_leaves(self._bound[p]))] + \\\n"
+       "            [GraphTensor(f\"{name}:0\", TensorShape([]), dtypes.resource) if _is_variable(c) else\n"
+       "             GraphTensor(f\"{name}:0\", c.shape, c.dtype) for c, name in self._captures]\n",
+       "                for i, s in enumerate(_leaves(self._bound[p]))]\n",
+       "mainstream: ConcreteFunction.inputs lists the arguments' placeholders alone (TF 2.21: then the captured "
+       "variables' handles and eager tensors, in capture order)"),
+    _t("reshape-forward-keeps-input-static-shape", "boundary", "simdist/runtime/ops/grappler.py",
+       "        return static_shapes.contradict(static_shapes.forget(out), TensorShape(list(target)))\n",
+       "        return out\n",
+       "subtle: a traced `reshape(x, [2, 3])` of a [2, None] x that Grappler forwards shows the Python x's static "
+       "shape (TF 2.21: the Reshape's shape function gives [2, 3])"),
+    _t("placeholder-recording-outputs-from-rewrite", "state", "simdist/tf/_function.py",
+       "        return raw[-1] if raw else result\n",
+       "        return result\n",
+       "subtle: get_concrete_function of an unknown-dimension spec describes its outputs by the recording's rewritten "
+       "result, of the stand-ins' concrete shapes ((1,) where TF 2.21's output_shapes is (None,))"),
+]
+TRAINING += TRAINING_FIX67T
+CATALOGUE += TRAINING_FIX67T
 
 #: fix66s: the ops' shape functions under unknown dimensions (usweep66's OPEN), each killed by test_usweep66
 TRAINING_FIX66S: list[Mutant] = [
@@ -16056,3 +16116,237 @@ TRAINING_FSWEEP66: list[Mutant] = [
 ]
 TRAINING += TRAINING_FSWEEP66
 CATALOGUE += TRAINING_FSWEEP66
+
+
+# Sixty-seventh session, npsweep67: NumPy scalars, 0-d arrays and Python numbers as arguments (the forced cast of a
+# NumPy value for an integer input and a dataset count, fill's int32-preferred dims, linspace's [1] num, sequence_mask's
+# bool maxlen, bincount's rank-1 bounds, NumPy/tensor config values, CategoryEncoding's bincount shape).
+TRAINING_NPSWEEP67: list[Mutant] = [
+    _t("np-index-scalar-float-0d-refused", "boundary", "simdist/runtime/ops/index_dtypes.py",
+       "    if isinstance(value, (np.ndarray, np.generic)) and np.ndim(value) == 0 and value.dtype.kind in \"iufb\":\n",
+       "    if isinstance(value, (np.ndarray, np.generic)) and np.ndim(value) == 0 and value.dtype.kind in \"iu\":\n",
+       "mainstream: a float or bool NumPy axis (np.array(1.0), np.float32(1.5), np.bool_(True)) is not cast to the axis "
+       "it converts to: reduce_sum(x, axis=np.array(1.0)) fails with a TypeError where TF reduces axis 1"),
+    _t("np-float64-axis-refused-as-python-float", "dtype", "simdist/runtime/ops/args.py",
+       "    if isinstance(axis, (np.floating, np.bool_)):   # (a NumPy scalar is cast: index_dtypes.scalar; npsweep67)\n",
+       "    if isinstance(axis, (np.floating, np.bool_)) and type(axis) is not np.float64:\n",
+       "mainstream: a np.float64 reduction axis is refused as the Python float it subclasses (TypeError \"Cannot convert "
+       "1.0 to EagerTensor of dtype int32\"); TF converts every NumPy scalar by a forced cast"),
+    _t("np-scan-axis-rounded", "formula", "simdist/runtime/ops/reductions.py",
+       "        axis = np.asarray(axis).astype(np.int32)\n",
+       "        axis = np.rint(np.asarray(axis)).astype(np.int32)\n",
+       "subtle: cumsum/cumprod's NumPy float axis is rounded to the nearest axis instead of truncated by the cast "
+       "(np.float32(1.7) scans axis 2 where TF scans 1, or is out of range)"),
+    _t("np-dataset-count-rounded", "formula", "simdist/runtime/data/elements.py",
+       "        return int(index_dtypes.scalar(value))\n",
+       "        return int(round(float(value)))\n",
+       "subtle: a tf.data count given as a NumPy float (range(np.float64(2.7)), batch(np.float32(2.7))) is rounded "
+       "(3) instead of cast toward zero (2)"),
+    _t("np-dataset-count-first-element", "boundary", "simdist/runtime/data/elements.py",
+       "        if np.ndim(value):\n            raise errors.InvalidArgumentError(",
+       "        if np.ndim(value) > 1:\n            raise errors.InvalidArgumentError(",
+       "a tf.data count given as a NumPy array of shape [1] is read as its element's conversion (NumPy's TypeError) "
+       "instead of the dataset kernel's InvalidArgumentError for a non-scalar"),
+    _t("np-fill-list-tensor-not-cast", "dtype", "simdist/runtime/ops/array.py",
+       "            d = convert_to_tensor(d, dtype_hint=dtypes.int32)\n",
+       "            d = convert_to_tensor(d)\n",
+       "mainstream: tf.fill([tf.constant(2.0), 1], v) packs its dims as float32 and refuses them (index_type) instead of "
+       "TF's int32-preferred conversion, which casts the tensor in the list and fills a [2, 1] tensor"),
+    _t("np-linspace-one-element-num-traced", "missing-error", "simdist/runtime/ops/generators.py",
+       "    if nv.ndim == 1 and nv.size == 1 and context.in_function():\n",
+       "    if False:\n",
+       "tf.linspace with a num of shape [1] inside a tf.function computes instead of Range's shape-function ValueError "
+       "(a rank-0 limit; eagerly it computes)"),
+    _t("np-sequence-mask-bool-range-checked-first", "error-class", "simdist/runtime/ops/generators.py",
+       "    zero, one = convert_to_tensor(0, dtype=m.dtype), convert_to_tensor(1, dtype=m.dtype)\n"
+       "    array.range_kernel(m.dtype)   # (TF calls Range itself, with the lengths' dtype)\n",
+       "    array.range_kernel(m.dtype)   # (TF calls Range itself, with the lengths' dtype)\n"
+       "    zero, one = convert_to_tensor(0, dtype=m.dtype), convert_to_tensor(1, dtype=m.dtype)\n",
+       "tf.sequence_mask with a bool maxlen is Range's attr InvalidArgumentError instead of TF's TypeError from "
+       "constant(0, bool), made before the Range"),
+    _t("np-serialize-0d-array-as-numpy-dict", "boundary", "simdist/keras/serialization.py",
+       "        if isinstance(x, np.ndarray) and x.ndim > 0:\n",
+       "        if isinstance(x, np.ndarray):\n",
+       "mainstream: a 0-d NumPy array in a layer config (epsilon=np.array(0.5)) is written to JSON as a \"__numpy__\" "
+       "dict instead of Keras's Python item (serialize_keras_object: only arrays of rank 1 or more are dicts)"),
+    _t("np-category-encoding-shape-unset", "missing-error", "simdist/keras/layers/category_encoding.py",
+       "    result.set_shape(tf.TensorShape((depth,) if len(inputs.shape) == 1 else (inputs.shape.as_list()[0], depth)))\n",
+       "",
+       "CategoryEncoding(num_tokens=np.float64(4)) counts into 4 slots instead of Keras's TypeError from the "
+       "TensorShape its dense_bincount sets (a float num_tokens is no dimension)"),
+]
+TRAINING += TRAINING_NPSWEEP67
+CATALOGUE += TRAINING_NPSWEEP67
+# nansweep67 (sixty-seventh session): which NaN of several operands — mistakes in the lines the module
+# test_nansweep67.py newly covers (AddN's half tails, segment sums' NaN rows, unsorted max/min payloads, Cumprod's
+# quieting, bfloat16 sums' and BiasAdd's packets)
+TRAINING_NANSWEEP67: list[Mutant] = [
+    _t("half-add-n-tail-last-from-second", "order", "simdist/runtime/ops/math.py",
+       "    hit = np.stack([np.isnan(v[nan].astype(np.float32)) for v in flat[2:]])\n"
+       "    last = hit.shape[0] - 1 - np.argmax(hit[::-1], axis=0)\n    return hit.any(axis=0), last + 2\n",
+       "    hit = np.stack([np.isnan(v[nan].astype(np.float32)) for v in flat[1:]])\n"
+       "    last = hit.shape[0] - 1 - np.argmax(hit[::-1], axis=0)\n    return hit.any(axis=0), last + 1\n",
+       "subtle: float16 AddN's scalar tail takes the last NaN input counted from the second (TF 2.21: from the third; "
+       "of x1 and x2 both NaN, x1's)"),
+    _t("half-add-n-tail-packets-of-16", "boundary", "simdist/runtime/ops/math.py",
+       "    head = out.size - out.size % 8\n    flat = [np.broadcast_to(",
+       "    head = out.size - out.size % 16\n    flat = [np.broadcast_to(",
+       "subtle: float16 AddN's scalar tail counted past packets of 16 halves (AVX-512's width; TF 2.21's Packet8h: "
+       "elements 8..15 of a 19-element sum keep the first NaN input's)"),
+    _t("bf16-add-n-half-packet-first-sign", "order", "simdist/runtime/ops/math.py",
+       "        last = hit.shape[0] - 1 - np.argmax(hit[::-1], axis=0)\n        neg[group]",
+       "        last = np.argmax(hit, axis=0)\n        neg[group]",
+       "subtle: bfloat16 AddN's half-packet tail group takes the first NaN input's sign (TF 2.21: the last's)"),
+    _t("unsorted-segment-sum-last-columns-ignored", "order", "simdist/runtime/ops/array.py",
+       "        out = first_nan_rows(out, ids[keep], values[keep],\n"
+       "                             unsorted_segment_last_columns(values.dtype, values.shape[1:]))\n",
+       "        out = first_nan_rows(out, ids[keep], values[keep])\n",
+       "subtle: UnsortedSegmentSum keeps the first NaN row at every column (TF 2.21: the last for float32/float64 "
+       "rows of one element and float64's first four lanes of each block of 16)"),
+    _t("unsorted-float64-last-lanes-eight", "boundary", "simdist/runtime/ops/nan_operands.py",
+       "        last = (c < (cols // 16) * 16) & (c % 16 < 4)\n",
+       "        last = (c < (cols // 16) * 16) & (c % 16 < 8)\n",
+       "subtle: float64 UnsortedSegmentSum/Prod's last-NaN-row columns taken as a whole packet of 8 per block of 16 "
+       "(TF 2.21: four)"),
+    _t("unsorted-max-nan-default", "formula", "simdist/runtime/ops/segments.py",
+       "    out[kept] = np.take_along_axis(data, np.maximum(last_nan, 0), axis=0)[kept]\n",
+       "    out[kept] = np.nan\n",
+       "mainstream, subtle: UnsortedSegmentMax/Min of a segment ending on a NaN gives the default NaN (TF 2.21: that "
+       "NaN's payload and sign)"),
+    _t("cumprod-snan-quieted-float32-only", "boundary", "simdist/runtime/ops/reductions.py",
+       '        if identity == 1 and x.dtype.kind == "f" and out.size:\n',
+       '        if identity == 1 and x.dtype == np.float32 and out.size:\n',
+       "subtle: Cumprod quiets a signalling NaN in float32 only (TF 2.21: float16 and float64 too)"),
+    _t("bf16-sum-packet-nans-signed", "formula", "simdist/runtime/ops/math.py",
+       "        return bf16_packet_nans(np.asarray(_sum(v.astype(np.float32), axis, keepdims, stacked).astype(v.dtype)))\n",
+       "        return np.asarray(_sum(v.astype(np.float32), axis, keepdims, stacked).astype(v.dtype))\n",
+       "subtle: bfloat16 Sum's NaNs keep their sign in the output's packets (TF 2.21: 0x7fc0 there)"),
+    _t("bias-add-bf16-bias-nan-first", "order", "simdist/runtime/ops/nn.py",
+       "        wide = first_nan(out.astype(np.float32), x.astype(np.float32), bb.astype(np.float32))\n",
+       "        wide = first_nan(out.astype(np.float32), bb.astype(np.float32), x.astype(np.float32))\n",
+       "subtle: bfloat16 BiasAdd's tail NaN takes the bias's sign before the input's (TF 2.21: the input's)"),
+]
+TRAINING += TRAINING_NANSWEEP67
+CATALOGUE += TRAINING_NANSWEEP67
+# Sixty-seventh session, ixsweep67: mistakes on the lines test_ixsweep67.py newly runs (index arguments by rule: a
+# variable's scatter kernels' writes before an index error, ResourceScatterNd's rank-1 indices and scalar updates,
+# index dtypes, tapes through pruned ops, GatherV2Grad's segment rule, compat.v1 batch_gather and embedding_lookup).
+TRAINING_IXSWEEP67: list[Mutant] = [
+    _t("scatter-partial-write-dropped", "state", "simdist/runtime/variables.py",
+       "            partial = partial_scatter(e)\n            if partial is not None:\n                self._write(kind, partial)\n",
+       "            partial = None\n",
+       "mainstream: a variable's scatter with an index out of range writes nothing (TF 2.21's CPU kernels write the "
+       "rows before the first bad index, ResourceScatterNd every good row, before the InvalidArgumentError)"),
+    _t("scatter-nd-partial-stops-at-first-bad", "boundary", "simdist/runtime/variables.py",
+       "            good = ~rows_bad\n",
+       "            good = np.cumsum(rows_bad) == 0\n",
+       "subtle: ResourceScatterNd stops at its first bad index row as the row scatters do (TF 2.21: DoScatterNd skips "
+       "the bad rows and writes every good one, the later ones too)"),
+    _t("scatter-rows-partial-past-bad-row", "boundary", "simdist/runtime/variables.py",
+       "            err._simdist_partial = (np.array(idx.ravel()[:pos]), np.array(upd if upd.ndim == 0 else\n"
+       "                                                                    upd.reshape((-1,) + tuple(shape[1:]))[:pos]))\n",
+       "            keep = ~bad.ravel()\n"
+       "            err._simdist_partial = (np.array(idx.ravel()[keep]), np.array(upd if upd.ndim == 0 else\n"
+       "                                                                   upd.reshape((-1,) + tuple(shape[1:]))[keep]))\n",
+       "subtle: a row scatter with a bad index writes every good row, the ones after it too (TF 2.21: ScatterFunctor "
+       "stops at the first bad index)"),
+    _t("scatter-nd-rank1-indices-one-index", "boundary", "simdist/runtime/variables.py",
+       "        if idx.ndim == 1 and (upd.ndim == 0 or upd.shape[0] != idx.shape[0]):\n",
+       "        if False:\n",
+       "mainstream: a variable's scatter_nd_* reads rank-1 indices [i] as one index of depth 1 (TF 2.21: a batch of "
+       "depth-1 indices, updates' first dimension their length: InvalidArgumentError for updates [3])"),
+    _t("scatter-nd-scalar-updates-traced-kernel-error", "error-class", "simdist/runtime/variables.py",
+       "        if upd.ndim == 0 and context.in_function():\n",
+       "        if False:\n",
+       "subtle: a variable's scatter_nd_* with a scalar update inside a tf.function fails as the call runs "
+       "(TF 2.21: the shape function's ValueError at trace)"),
+    _t("sparse-read-narrow-indices-accepted", "dtype", "simdist/runtime/variables.py",
+       "        if idx_t.dtype.name not in (\"int32\", \"int64\"):\n            # eagerly ResourceGather's attr check",
+       "        if not idx_t.dtype.is_integer:\n            # eagerly ResourceGather's attr check",
+       "mainstream: sparse_read (tf.gather of a variable) takes int16/uint8 indices (TF 2.21: ResourceGather's "
+       "Tindices are int32 and int64, InvalidArgumentError)"),
+    _t("gather-grad-negative-index-wraps", "boundary", "simdist/runtime/ops/array.py",
+       "    keep = idx >= 0\n    if not keep.all():\n",
+       "    keep = idx >= -shape[axis]\n    if not keep.all():\n",
+       "subtle: GatherV2's dense gradient (an axis other than 0) adds a negative index's slice at the end of the "
+       "axis (TF 2.21: UnsortedSegmentSum drops negative ids)"),
+    _t("pruned-op-not-on-tape", "gradient", "simdist/runtime/ops/dispatch.py",
+       "    tapes = _current.ctx.tapes\n    if tapes and out is not None:\n",
+       "    tapes = ()\n    if tapes and out is not None:\n",
+       "subtle: inside a tf.function a tape does not record ops reading a pruned op's stand-in: the gradient through "
+       "a gather whose failing forward TF prunes is None (TF 2.21: IndexedSlices)"),
+    _t("batch-gather-offsets-unscaled", "formula", "simdist/runtime/ops/batch_gather_v1.py",
+       "        dim_indices = dim_indices * accum\n",
+       "        dim_indices = dim_indices * dim_value\n",
+       "mainstream: compat.v1.batch_gather offsets each batch by the batch count instead of the rows per batch"),
+    _t("embedding-v1-div-extras-ignored", "formula", "simdist/runtime/ops/embedding_v1.py",
+       "        extras = math.floormod(total, n)\n",
+       "        extras = math.floormod(total, n) * 0\n",
+       "subtle: compat.v1 embedding_lookup's \"div\" strategy ignores the extra row of the first total % n "
+       "partitions (5 rows in 2: ids 0-2 and 3-4; the mutant reads id 2 from the second)"),
+]
+TRAINING += TRAINING_IXSWEEP67
+CATALOGUE += TRAINING_IXSWEEP67
+# Sixty-seventh session, esweep67: keras.ops on empty tensors and with rank-changing arguments — mistakes in the lines
+# the module test_esweep67.py newly covers (tf.repeat's closing set_shape and a scalar's static shape, tf.eye's size
+# checks, paddings lists holding tensors, Keras's scratch-graph probe past a kernel error; docs/conformance.md,
+# esweep67)
+_REP = "simdist/runtime/ops/repeat.py"
+TRAINING_ESWEEP67: list[Mutant] = [
+    _t("repeat-empty-first-dim-set-shape-skipped", "missing-error", _REP,
+       "    if known is not None and known[0] == 0 and size != 0:\n",
+       "    if False:\n",
+       "tf.repeat of counts along a later axis of an input whose first dimension is 0 gives the repeated shape "
+       "(TF 2.21: repeat_with_axis's set_shape declares that axis 0, ValueError)"),
+    _t("repeat-empty-first-dim-any-axis", "boundary", _REP,
+       "    if known is not None and known[0] == 0 and size != 0:\n",
+       "    if known is not None and 0 in known and size != 0:\n",
+       "subtle: tf.repeat's empty-input refusal read from any empty dimension instead of the first (TF 2.21: "
+       "repeat((2, 0, 2), [2, 1], axis=-1)... is the counts' broadcast first dimension, the input's first)"),
+    _t("repeat-static-scalar-not-stacked", "boundary", _REP,
+       "    if not known:   # (_with_nonzero_rank: a scalar is stacked into a vector first; esweep67)\n        known = [1]\n",
+       "",
+       "traced over a tensor count, tf.repeat of a scalar with an axis indexes the scalar's empty static shape "
+       "(TF 2.21: the scalar is stacked into a vector first, static shape [None])"),
+    _t("eye-float-size-accepted", "missing-error", "simdist/runtime/ops/generators.py",
+       "            if not isinstance(v, (numbers.Integral, np.integer)):\n",
+       "            if not isinstance(v, (numbers.Real, np.number)):\n",
+       "mainstream: tf.eye (keras.ops.identity/eye) of a Python or NumPy float size truncates it (TF 2.21: TypeError "
+       "\"Arguments `num_rows` and `num_columns` must be positive integer values\")"),
+    _t("eye-bool-size-accepted", "missing-error", "simdist/runtime/ops/generators.py",
+       "            if isinstance(v, (bool, np.bool_)):\n                raise TypeError(",
+       "            if False:\n                raise TypeError(",
+       "tf.eye(True) is a 1 x 1 identity (TF 2.21: a bool passes the integral check and fails ones()'s int32 shape "
+       "conversion, TypeError)"),
+    _t("paddings-list-cast-before-own-conversion", "dtype", "simdist/runtime/ops/slicing.py",
+       "    if context.in_function():\n        try:\n            t = convert_to_tensor(p, dtype=dtypes.int32)\n",
+       "    if True:\n        try:\n            t = convert_to_tensor(p, dtype=dtypes.int32)\n",
+       "subtle: eager paddings given as a list holding tensors of two dtypes are cast to int32 first (TF 2.21's eager "
+       "fallback converts the list as it is first: Pack's InvalidArgumentError, keras.ops.eye(3, np.int64(5), k=1))"),
+    _t("paddings-list-float-tensors-refused", "dtype", "simdist/runtime/ops/slicing.py",
+       "        if t.dtype not in (dtypes.int32, dtypes.int64):\n            try:\n                t = convert_to_tensor(p, dtype=dtypes.int32)\n",
+       "        if False:\n            try:\n                t = convert_to_tensor(p, dtype=dtypes.int32)\n",
+       "mainstream: paddings given as a list holding float32 tensors are the attr's InvalidArgumentError (TF 2.21: "
+       "converted preferring int32, each tensor cast: keras.ops.eye(3, 4, k=2.5))"),
+    _t("scratch-probe-kernel-error-not-deferred", "missing-error", "simdist/runtime/scratch_trace.py",
+       "        key = pruning.prunable(e)\n        if key is None:\n            raise\n        keys, err = [key], e\n",
+       "        raise\n",
+       "mainstream: Keras's output-spec probe stops at a kernel's run-time error TF's never-run scratch graph does "
+       "not meet (a Lambda of argmax over an empty axis is NotImplementedError at build; TF: it builds, predict "
+       "raises InvalidArgumentError)"),
+    _t("keras-select-keras-lattice", "dtype", "simdist/keras/ops/shim.py",
+       "    return _simdist_tf.experimental.numpy.select(condlist, choicelist, default=default)\n",
+       "    dtype = dtype_promotion.result_type(*[_simdist_tf.convert_to_tensor(c).dtype.name for c in choicelist],\n"
+       "                                        _simdist_tf.convert_to_tensor(default).dtype.name)\n"
+       "    return _simdist_tf.experimental.numpy.select(condlist, [_simdist_tf.cast(c, dtype) for c in choicelist],\n"
+       "                                                 default=_simdist_tf.cast(default, dtype))\n",
+       "mainstream: keras.ops.select promotes its choices by Keras's lattice (int64 with float32: float32) instead of "
+       "tnp.select's NumPy rules (TF 2.21: float64)"),
+    _t("argmax-standin-keeps-axis", "axis", "simdist/runtime/ops/reductions.py",
+       "    if shape:\n        del shape[int(attrs[\"axis\"]) % len(shape)]\n    return (tuple(shape),)\n",
+       "    return (tuple(shape),)\n",
+       "subtle: ArgMax's stand-in keeps the reduced axis: a Lambda's inferred output of argmax over an empty axis "
+       "has the input's rank (TF 2.21: the axis dropped)"),
+]
+TRAINING += TRAINING_ESWEEP67
+CATALOGUE += TRAINING_ESWEEP67

@@ -285,7 +285,7 @@ def compute_output_spec(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> An
         # scratch graph that never runs, so a tf.summary in the call writes nothing: record_if(False) here)
         with StatelessScope(), tf.summary.record_if(False), scratch_graph(), \
                 tf._simdist_scratch_trace.trace(probes):
-            out = fn(*a, **k)
+            out = tf._simdist_scratch_trace.run(fn, a, k)
             unknowns.append([tf._simdist_scratch_trace.unknown(t) for t in flatten(out)])
         runs.append(out)
     first, second = runs if len(runs) == 2 else runs * 2

@@ -6,6 +6,8 @@ object with Keras's "Could not interpret ... identifier" error."""
 from __future__ import annotations
 
 import inspect
+
+import numpy as np
 import types
 from typing import Any
 
@@ -62,11 +64,41 @@ def _functions_serialized(x: Any) -> Any:
     does for every config value."""
     if isinstance(x, dict):
         return {k: _functions_serialized(v) for k, v in x.items()}
-    if isinstance(x, list):
-        return [_functions_serialized(v) for v in x]
-    if _is_tensor(x):   # (Keras 3.15's serialize_keras_object of a tensor: AUC's label_weights; kopen58)
-        return {"class_name": "__tensor__", "config": {"value": x.numpy().tolist(), "dtype": x.dtype.name}}
+    if isinstance(x, (list, tuple)):   # (a tuple's items too: Reshape's target_shape of a tensor dim; npsweep67)
+        out = [_functions_serialized(v) for v in x]
+        return tuple(out) if isinstance(x, tuple) else out
+    if _is_tensor(x) or type(x).__module__ == "numpy":   # (AUC's label_weights, kopen58; npsweep67)
+        return serialize_value(x)
     return serialize_function(x) if inspect.isfunction(x) else x
+
+
+def serialize_value(x: Any) -> Any:
+    """A config value as Keras 3.15's serialize_keras_object writes it: Python str/int/float/bool as they are (its
+    PLAIN_TYPES first: a np.float64, a float subclass, is kept), a tensor as a "__tensor__" dict, a NumPy array of
+    rank 1 or more as a "__numpy__" dict, any other NumPy value (a NumPy scalar, a 0-d array) as its Python item:
+    LayerNormalization(epsilon=np.array(0.5)) is written 0.5, Rescaling(scale=np.array([0.5])) {"class_name":
+    "__numpy__", ...} (TF 2.21 + Keras 3.15 observed, npsweep67; clause keras.saving.json-and-serialize)."""
+    if isinstance(x, (str, int, float, bool)):
+        return x
+    if _is_tensor(x):
+        return {"class_name": "__tensor__", "config": {"value": x.numpy().tolist(), "dtype": x.dtype.name}}
+    if type(x).__module__ == "numpy":
+        if isinstance(x, np.ndarray) and x.ndim > 0:
+            return {"class_name": "__numpy__", "config": {"value": x.tolist(), "dtype": x.dtype.name}}
+        return x.item()
+    return x
+
+
+def deserialize_value(x: Any) -> Any:
+    """serialize_value's inverse, as Keras's deserialize_keras_object reads "__tensor__" (convert_to_tensor of the
+    value with its dtype) and "__numpy__" (np.array of the value with its dtype) dicts; anything else as it is."""
+    if isinstance(x, dict) and x.get("class_name") in ("__tensor__", "__numpy__"):
+        inner = x.get("config") or {}
+        if x["class_name"] == "__numpy__":
+            return np.array(inner["value"], dtype=inner["dtype"])
+        from simdist import tf
+        return tf.convert_to_tensor(inner["value"], dtype=inner["dtype"])
+    return x
 
 
 def _is_tensor(x: Any) -> bool:

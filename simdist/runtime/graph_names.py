@@ -27,7 +27,7 @@ from typing import Any, Callable
 
 __all__ = ["GraphNames", "begin", "end", "current", "state", "set_state", "scope_name", "op_scope",
            "given_name", "first_op_named", "reserve", "identity_n", "scoped", "inner_name", "name_outputs",
-           "name_read", "name_constant", "named_constant", "quiet", "capture_name", "name_captures",
+           "name_read", "capture_variable", "captures", "name_constant", "named_constant", "quiet", "capture_name", "name_captures",
            "name_rewritten_inner", "inner_mark", "name_inner_nodes", "name_literal",
            "generated_op_scope"]
 
@@ -472,6 +472,27 @@ def capture_name(t: Any) -> str | None:
         return None
     entry = names.captures.get(id(t))
     return entry[1] if entry is not None and entry[0] is t else None
+
+
+def capture_variable(var: Any, t: Any) -> None:
+    """A variable read inside a tf.function's Python (t the value its read gave, named by `name_read`): the first read
+    captures its resource handle as a placeholder input of the graph named `<the read's node>/resource` (TF 2.21's
+    FuncGraph captures the handle where its ReadVariableOp is built: `MatMul/ReadVariableOp/resource:0` for
+    `tf.matmul(x, w)`, after the arguments' placeholders in ConcreteFunction.inputs, in capture order with the eager
+    tensors the Python closes over; fsweep66's f-methods, fix67t). Kept in the graph's `captures` beside those."""
+    names = current()
+    if names is None or id(var) in names.captures:
+        return
+    from simdist.runtime import symbolic
+    node = symbolic.node_name(t)
+    if node is not None:
+        names.captures[id(var)] = (var, f"{node}/resource")
+
+
+def captures() -> list[tuple[Any, str]]:
+    """The running call's captures in capture order: (an eager tensor or a variable, its placeholder's name)."""
+    names = current()
+    return [] if names is None else list(names.captures.values())
 
 
 def name_read(t: Any) -> None:

@@ -149,7 +149,14 @@ def splits_from_value_rowids(rowids: Tensor, nrows: Any, validate: bool) -> Tens
         msg = "Arguments to from_value_rowids do not form a valid RowPartition"
         fail_nonnegative(msg, r[:1], rowids.dtype)
         fail_nonnegative(msg, r[1:] - r[:-1], rowids.dtype)
-    lengths = np.bincount(r.astype(np.int64), minlength=n)[:n] if r.size else np.zeros(n, np.int64)
+    # (the row lengths are bincount(cast(rowids, int32), minlength=maxlength=nrows): DenseBincount refuses a negative
+    # int32 rowid, InvalidArgumentError, where nothing validated them (validate=False: stack_dynamic_partitions of a
+    # scalar partition -2; fz67, fz62gen seed 67407 #4), and drops those at or past nrows)
+    r32 = r.astype(np.int64).astype(np.int32)
+    if r32.size and r32.min() < 0:
+        from simdist.runtime import errors
+        raise errors.InvalidArgumentError(None, None, "Input arr must be non-negative! [Op:DenseBincount]")
+    lengths = np.bincount(r32.astype(np.int64), minlength=n)[:n] if r.size else np.zeros(n, np.int64)
     return as_splits_tensor(np.concatenate([[0], np.cumsum(lengths)]), rowids.dtype)
 
 

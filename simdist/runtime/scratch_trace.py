@@ -16,7 +16,7 @@ from simdist.runtime import context, symbolic
 from simdist.runtime.ops import static_shapes
 from simdist.runtime.tensor import Tensor, TensorShape
 
-__all__ = ["trace", "argument", "unknown"]
+__all__ = ["trace", "run", "argument", "unknown"]
 
 
 class trace:
@@ -37,6 +37,33 @@ class trace:
     def __exit__(self, *exc: object) -> None:
         self.strict.__exit__(*exc)
         self.call.__exit__(*exc)
+
+
+def run(fn: Any, args: Any, kwargs: Any) -> Any:
+    """fn(*args, **kwargs) inside `trace`: a stateless op's kernel error (one TF's scratch graph never meets, as it
+    never runs: ArgMax over an empty axis) deferred as tf.function's pruning retry defers it (runtime/ops/
+    pruning.py), the failing op's output a stand-in whose static shape, where its shape function gives one, is
+    the spec's (esweep67: keras.ops.argmax of a (None, 0) slice in a Lambda builds, as in TF, and its predict
+    raises). Errors a retry meets again, or of a stateful op, stand; the Python runs again on each retry."""
+    from simdist.runtime.ops import pruning
+    try:
+        return fn(*args, **kwargs)
+    except Exception as e:  # noqa: BLE001 - re-raised unless a stateless kernel's error to defer
+        key = pruning.prunable(e)
+        if key is None:
+            raise
+        keys, err = [key], e
+    for _ in range(4):
+        try:
+            with pruning.deferring(keys, probed=True):
+                return fn(*args, **kwargs)
+        except Exception as e:  # noqa: BLE001
+            key = pruning.prunable(e)
+            if key is None or key in keys:
+                raise
+            keys.append(key)
+            err = e
+    raise err
 
 
 def argument(t: Any, shape: Sequence[int | None]) -> Any:

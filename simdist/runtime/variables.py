@@ -856,6 +856,7 @@ class ResourceVariable(InPlaceRefusals, Variable):
             from simdist.runtime.ops import graph_constants
             graph_constants.vary(t)
             graph_names.name_read(t)   # (its ReadVariableOp node's name: function.grappler-rewrites)
+            graph_names.capture_variable(self, t)   # (its handle's placeholder: a concrete function's inputs)
             if context._variable_reads:   # (a concrete function's captured variables: tf/_concrete.py)
                 context._variable_reads[-1].append(self)
         if context._data_traces:   # (a captured variable read by a tf.data function: dataset.iterator-checkpoint)
@@ -892,8 +893,9 @@ class ResourceVariable(InPlaceRefusals, Variable):
         from simdist.runtime import errors
         from simdist.runtime.ops import args, trace_errors
         idx_t = indices if isinstance(indices, Tensor) else convert_to_tensor(indices)
-        if not idx_t.dtype.is_integer:
-            # eagerly ResourceGather's attr check (InvalidArgumentError, as TF 2.21 raises it for
+        if idx_t.dtype.name not in ("int32", "int64"):
+            # eagerly ResourceGather's attr check (int16, uint8 and int8 indices too: its Tindices are int32 and
+            # int64 only; ixsweep67) (InvalidArgumentError, as TF 2.21 raises it for
             # `tf.gather(variable, [])`); a traced function gets op_def_library's TypeError
             raise trace_errors.static(
                 errors.InvalidArgumentError(None, None, f"Value for attr 'Tindices' of {args.tf_name(idx_t.dtype)} is "
@@ -1076,6 +1078,16 @@ class ResourceVariable(InPlaceRefusals, Variable):
         if not idx_t.dtype.is_integer:
             raise TypeError(f"Value passed to parameter 'indices' has DataType {idx_t.dtype.name} not in list of "
                             "allowed values: int32, int64")
+        if idx_t.dtype.name not in ("int32", "int64"):
+            # (the scatter ops' Tindices are int32 and int64: eagerly the attr check's InvalidArgumentError, in a
+            # graph op_def_library's TypeError; TF 2.21 observed, ixsweep67)
+            from simdist.runtime import errors
+            from simdist.runtime.ops import args, trace_errors
+            raise trace_errors.static(
+                errors.InvalidArgumentError(None, None, f"Value for attr 'Tindices' of {args.tf_name(idx_t.dtype)} is "
+                                            f"not in the list of allowed values: int32, int64 [Op:{op}]"),
+                TypeError, f"Value passed to parameter 'indices' has DataType {idx_t.dtype.name} not in list of "
+                "allowed values: int32, int64")
         upd_t = updates if isinstance(updates, Tensor) else convert_to_tensor(updates, dtype=self._dtype)
         if upd_t.dtype != self._dtype:
             raise ValueError(f"Tensor conversion requested dtype {self._dtype.name} for Tensor with dtype "
@@ -1100,7 +1112,7 @@ class ResourceVariable(InPlaceRefusals, Variable):
                 raise trace_errors.static(err, TypeError, f"Value passed to parameter 'updates' has DataType "
                                           f"{self._dtype.name} not in list of allowed values")
         idx, upd = _dispatch.raw(idx_t), _dispatch.raw(upd_t)
-        _check_scatter(kind, idx, upd, tuple(self._shape.as_list()), op)
+        self._checked_scatter(kind, idx, upd, op)
         operand = (idx, upd)
         self._write(kind, operand)
         if _cur.ctx.observers:
@@ -1109,8 +1121,19 @@ class ResourceVariable(InPlaceRefusals, Variable):
 
     def _write_scatter(self, kind: str, operand: tuple) -> None:
         """A replayed scatter write: its indices checked as the eager call checked them."""
-        _check_scatter(kind, operand[0], operand[1], tuple(self._shape.as_list()), _SCATTER_OPS[kind])
+        self._checked_scatter(kind, operand[0], operand[1], _SCATTER_OPS[kind])
         self._write(kind, operand)
+
+    def _checked_scatter(self, kind: str, idx: np.ndarray, upd: np.ndarray, op: str) -> None:
+        """_check_scatter of a write to this variable; an index error comes after the rows the kernel wrote."""
+        from simdist.runtime import errors
+        try:
+            _check_scatter(kind, idx, upd, tuple(self._shape.as_list()), op)
+        except errors.InvalidArgumentError as e:
+            partial = partial_scatter(e)
+            if partial is not None:
+                self._write(kind, partial)
+            raise
 
     def _sparse(self, kind: str, sparse_delta: Any, op: str) -> "ResourceVariable":
         if not hasattr(sparse_delta, "indices") or not hasattr(sparse_delta, "values"):
@@ -1327,6 +1350,18 @@ def _check_scatter(kind: str, idx: np.ndarray, upd: np.ndarray, shape: tuple, op
     from simdist.runtime import errors
     if kind.startswith("scatter_nd_"):
         k = idx.shape[-1] if idx.ndim else 0
+        if upd.ndim == 0 and context.in_function():
+            # (the op's shape function, ScatterNdShapeHelper: WithRankAtLeast(updates, 1) as the graph is built;
+            # eagerly the kernel's InvalidArgumentError below; ixsweep67)
+            raise ValueError(f"Shape must be at least rank 1 but is rank 0 for '{{{{node {op}}}}}' with input shapes: "
+                             f"[], {_dims(idx.shape)}, [].")
+        if idx.ndim == 1 and (upd.ndim == 0 or upd.shape[0] != idx.shape[0]):
+            # (ValidateUpdateShape: rank-1 indices are a batch of one dimension, each index of depth 1, so the
+            # updates' first dimension is their length: [2] with updates [3] into a [5, 3] variable is refused, as
+            # the tensor scatters refuse it, scatter._check_vector_indices; ixsweep67)
+            raise errors.InvalidArgumentError(
+                None, None, f"Dimensions [0,1) of indices[shape={_dims(idx.shape)}] = {idx.shape[0]} must match "
+                f"dimensions [0,1) of updates[shape={_dims(upd.shape)}] = {upd.shape[0] if upd.ndim else 0} [Op:{op}]")
         if idx.ndim == 0 or k > len(shape) or upd.shape != idx.shape[:-1] + tuple(shape[k:]):
             raise errors.InvalidArgumentError(
                 None, None, f"updates.shape {list(upd.shape)} must equal indices.shape[:-1] {list(idx.shape[:-1])} + "
@@ -1341,11 +1376,19 @@ def _check_scatter(kind: str, idx: np.ndarray, upd: np.ndarray, shape: tuple, op
             raise errors.InvalidArgumentError(None, None, e.message.split(" [Op:")[0] + f" [Op:{op}]") from None
         bad = (idx < 0) | (idx >= np.asarray(shape[:k], dtype=np.int64))
         if bad.any():
-            row = int(np.argmax(bad.reshape(-1, k).any(axis=1)))
+            # (DoScatterNd's CPU functor skips each index row outside the shape and writes every other one, then
+            # reports the last bad row: the error comes after those writes, `_simdist_partial`; ixsweep67)
+            rows_bad = bad.reshape(-1, k).any(axis=1)
+            row = int(len(rows_bad) - 1 - np.argmax(rows_bad[::-1]))
             flat = idx.reshape(-1, k)[row]
-            raise errors.InvalidArgumentError(
+            err = errors.InvalidArgumentError(
                 None, None, f"indices[{row}] = [{', '.join(str(int(i)) for i in flat)}] does not index into shape "
                 f"[{','.join(str(d) for d in shape)}] [Op:{op}]")
+            good = ~rows_bad
+            if good.any():
+                err._simdist_partial = (np.array(idx.reshape(-1, k)[good]),
+                                        np.array(upd.reshape((-1,) + tuple(shape[k:]))[good]))
+            raise err
         return
     # (the kernel checks the updates' rank only, rank(indices) + rank(params) - 1 or 0, and then writes nothing when
     # there are no indices: [0] indices with [0, 1] updates of a [4, 2] variable are a no-op; TF 2.21 observed, blind90.
@@ -1364,9 +1407,21 @@ def _check_scatter(kind: str, idx: np.ndarray, upd: np.ndarray, shape: tuple, op
             f"updates.shape {_dims(upd.shape)}, indices.shape {_dims(idx.shape)}, params.shape {_dims(shape)} [Op:{op}]")
     bad = (idx < 0) | (idx >= shape[0])
     if bad.any():
+        # (ScatterFunctor's CPU loop writes the rows in order and stops at the first index outside [0, n): the rows
+        # before it are written when the error comes, `_simdist_partial`; TF 2.21 observed, ixsweep67)
         pos = int(np.argmax(bad.ravel()))
-        raise errors.InvalidArgumentError(
+        err = errors.InvalidArgumentError(
             None, None, f"indices[{pos}] = {int(idx.ravel()[pos])} is not in [0, {shape[0]}) [Op:{op}]")
+        if pos:
+            err._simdist_partial = (np.array(idx.ravel()[:pos]), np.array(upd if upd.ndim == 0 else
+                                                                    upd.reshape((-1,) + tuple(shape[1:]))[:pos]))
+        raise err
+
+
+def partial_scatter(err: BaseException) -> Any:
+    """The write a scatter's kernel made before its index error `err` (TF's CPU scatter kernels write in place as
+    they go: ScatterFunctor the rows before the first bad index, DoScatterNd every good row), or None."""
+    return getattr(err, "_simdist_partial", None)
 
 
 def _dims(shape: Any) -> str:

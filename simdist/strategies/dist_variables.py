@@ -345,6 +345,13 @@ class MirroredVariable(NoNumberProtocol, _AggregatedUpdates, Mirrored, Variable)
         `_gather_value_rows`; clause mirrored.sync-on-read)."""
         raise AttributeError
 
+    def _base_not_implemented(self, *args: Any, **kwargs: Any) -> Any:
+        """TF 2.21's DistributedVariable does not override these: variables.Variable's bare NotImplementedError
+        (scatter_nd_update/add/sub and batch_scatter_update of a MirroredVariable; ixsweep67, observed)."""
+        raise NotImplementedError
+
+    scatter_nd_update = scatter_nd_add = scatter_nd_sub = batch_scatter_update = _base_not_implemented
+
     def _gather_value_rows(self, indices: Any) -> Tensor:
         """tf.gather's rows of the copy this context reads (array_ops.gather's fallback)."""
         return self._local().sparse_read(indices)

@@ -60,6 +60,67 @@ class GraphTensor:
         return f'Tensor("{self.name}", shape={_shape_text(self.shape)}, dtype={self.dtype.name})'
 
 
+class FunctionTypeView:
+    """ConcreteFunction.function_type: TF 2.21's FunctionType as text (str: `(x: TensorSpec(...)) -> ...`; repr: the
+    `Input Parameters: ... Output Type: ... Captures: ...` text); equal when the texts are."""
+
+    __slots__ = ("_cf",)
+
+    def __init__(self, cf: "ConcreteFunction") -> None:
+        self._cf = cf
+
+    def __str__(self) -> str:
+        return self._cf.pretty_printed_signature(verbose=False)
+
+    def __repr__(self) -> str:
+        return self._cf.pretty_printed_signature(verbose=True)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, FunctionTypeView) and repr(self) == repr(other)
+
+    def __hash__(self) -> int:
+        return hash(repr(self))
+
+
+class FuncGraphView:
+    """ConcreteFunction.graph: what simdist models of TF's FuncGraph: `inputs` (ConcreteFunction.inputs: the
+    arguments' placeholders, then the captures' in capture order), `outputs`, `variables`, `captures` ((captured
+    object, placeholder) pairs); no operations (`get_operations` refuses)."""
+
+    __slots__ = ("_cf",)
+
+    def __init__(self, cf: "ConcreteFunction") -> None:
+        self._cf = cf
+
+    @property
+    def inputs(self) -> list:
+        return self._cf.inputs
+
+    @property
+    def outputs(self) -> list:
+        return self._cf.outputs
+
+    @property
+    def variables(self) -> tuple:
+        return self._cf.variables
+
+    @property
+    def captures(self) -> list:
+        ins = self._cf.inputs
+        return list(zip(self._cf.captured_inputs, ins[len(ins) - len(self._cf._captures):]))
+
+    def get_operations(self) -> list:
+        raise NotImplementedError(
+            "simdist: ConcreteFunction.graph.get_operations() is not modelled - simdist runs a traced function's "
+            "Python on values and keeps no graph of TF operations (graph.inputs, graph.outputs, graph.variables and "
+            "graph.captures are)")
+
+
+def _is_variable(x: Any) -> bool:
+    from simdist.runtime.variables import Variable
+    return isinstance(x, Variable)
+
+
 def _shape_text(shape: Any) -> str:
     dims = shape.as_list() if shape.rank is not None else None
     if dims is None:
@@ -108,9 +169,16 @@ class ConcreteFunction:
         # (a variable argument is its resource handle: a scalar of dtype resource; fsweep66)
         return [GraphTensor(f"{names[(p, i)]}:0", TensorShape([]), dtypes.resource) if p in self._shown else
                 GraphTensor(f"{names[(p, i)]}:0", s.shape, s.dtype) for p in self._flat_params()
-                for i, s in enumerate(_leaves(self._bound[p]))]
+                for i, s in enumerate(_leaves(self._bound[p]))] + \
+            [GraphTensor(f"{name}:0", TensorShape([]), dtypes.resource) if _is_variable(c) else
+             GraphTensor(f"{name}:0", c.shape, c.dtype) for c, name in self._captures]
+
+    # (the graph's captures in capture order: (a variable or an eager tensor, its placeholder's name), TF 2.21's
+    # FuncGraph.captures; graph_names.capture_variable and name_captures name them; fix67t)
+    _captures: tuple = ()
 
     _variables: tuple = ()
+    _trace_key: Any = None   # (the Function's key of this trace, when get_concrete_function keeps it: `__call__`)
 
     @property
     def variables(self) -> tuple:
@@ -120,9 +188,11 @@ class ConcreteFunction:
 
     @property
     def captured_inputs(self) -> list:
-        """The captured variables' resource handles, in capture order (FuncGraph's captures of variables; an eager
-        tensor the Python closes over is not modelled: OPEN in fsweep66_cases)."""
-        return [v.handle for v in self._variables]
+        """What the graph captured, in capture order: a variable's resource handle, an eager tensor the Python closes
+        over as itself (FuncGraph.external_captures; fsweep66's f-methods, fix67t)."""
+        if not self._captures:
+            return [v.handle for v in self._variables]
+        return [c.handle if _is_variable(c) else c for c, _ in self._captures]
 
     @property
     def trainable_variables(self) -> tuple:
@@ -152,7 +222,29 @@ class ConcreteFunction:
         kind = lambda p: "KEYWORD_ONLY" if p in self._kwonly else (   # noqa: E731
             "POSITIONAL_ONLY" if p in self._posonly else "POSITIONAL_OR_KEYWORD")
         lines = ["Input Parameters:"] + [f"  {p} ({kind(p)}): {self._param_text(p)}" for p in self._params]
-        return "\n".join(lines + ["Output Type:", f"  {_type_text(self.structured_outputs)}", "Captures:", "  None"])
+        return "\n".join(lines + ["Output Type:", f"  {_type_text(self.structured_outputs)}", "Captures:"] +
+                         (self._capture_lines() or ["  None"]))
+
+    def _capture_lines(self) -> list[str]:
+        """FunctionType's captures, one line each in capture order: the captured object's Python id (host-dependent,
+        as TF's) and its type, a variable's a resource TensorSpec of shape () (fix67t)."""
+        from simdist.runtime import dtypes
+        from simdist.runtime.spec import TensorSpec
+        from simdist.runtime.tensor import TensorShape
+        return [f"  {id(c)}: " + _spec_text(TensorSpec(TensorShape([]), dtypes.resource) if _is_variable(c)
+                                             else TensorSpec(c.shape, c.dtype)) for c, _ in self._captures]
+
+    @property
+    def function_type(self) -> "FunctionTypeView":
+        """TF's FunctionType of the trace, as far as simdist models it: its str is the one-line signature
+        (pretty_printed_signature(verbose=False)), its repr the verbose text (fix67t; blind66a's prog4)."""
+        return FunctionTypeView(self)
+
+    @property
+    def graph(self) -> "FuncGraphView":
+        """The trace's graph, as far as simdist models it: its inputs (the arguments' placeholders, then the
+        captures'), outputs and variables; get_operations() refuses (simdist keeps no graph of operations: fix67t)."""
+        return FuncGraphView(self)
 
     def _param_text(self, p: str) -> str:
         """A parameter's type as TF's FunctionType writes it: its specs with their own names (name='second', else
@@ -205,9 +297,16 @@ class ConcreteFunction:
         # as a trace-time one; unknown dimensions as the specs have them)
         marked = _marked(call, [self._bound[p] for p in self._params])
         from simdist.runtime import facade_calls
-        with facade_calls.graph_built():
-            out = f._call(tuple(m for p, m in zip(self._params, marked) if p not in self._kwonly),
-                          {p: m for p, m in zip(self._params, marked) if p in self._kwonly})
+        # (this trace serves the call, whatever concrete shapes its specs leave open: Function._polymorphic; fix67t)
+        serving = f.__dict__.get("_serving")
+        if self._trace_key is not None:
+            f._serving = (self._trace_key, ("concrete function", "a call"))
+        try:
+            with facade_calls.graph_built():
+                out = f._call(tuple(m for p, m in zip(self._params, marked) if p not in self._kwonly),
+                              {p: m for p, m in zip(self._params, marked) if p in self._kwonly})
+        finally:
+            f._serving = serving
         from simdist.runtime import context
         if context._function_depth:   # (inside a function: the outermost call places the outputs)
             return out
@@ -252,7 +351,7 @@ class ConcreteFunction:
     def _flat(self, args: tuple, kwargs: dict) -> dict[str, Any]:
         """ConcreteFunction._call_with_flat_signature: the TensorSpec parameters alone, each given a
         tensor or Variable (positionally or by name); the literals as traced."""
-        kw = [t.name[:-2] for t in self.inputs]
+        kw = [t.name[:-2] for t in self.inputs[:len(self.inputs) - len(self._captures)]]   # (the arguments')
         head = f"{getattr(self._function.python_function, '__name__', 'f')}({', '.join(kw)})"
         if len(args) > len(kw):
             raise TypeError(f"{head} takes {len(kw)} positional arguments, got {len(args)}.")
@@ -673,8 +772,7 @@ def trace(function: Any, args: tuple, kwargs: dict, variables: dict | None = Non
     if variables:
         bound = {**bound, **{p: v for p, v in variables.items() if p in bound}}
     recording: list = []
-    if record is not None and not variables and all(s.shape.is_fully_defined() for p in params
-                                                    for s in _leaves(bound[p])):
+    if record is not None and not variables:   # (unknown dimensions too: the stand-ins' recording, fix67t)
         def recorded_python(*flat: Any) -> Any:   # (the first dry run: recorded as a call of these tensors)
             return function._placeholder_recording(tuple(v for p, v in zip(params, flat) if p not in kwonly),
                                                    {p: v for p, v in zip(params, flat) if p in kwonly}, recording)
@@ -684,6 +782,7 @@ def trace(function: Any, args: tuple, kwargs: dict, variables: dict | None = Non
     outputs: Any = None     # (None: every dry run met a kernel's error, which hides the outputs' shapes)
     standin_outputs: Any = None   # (the first run completed on stand-ins: their shapes are the shape functions')
     variables_read: list = []     # (the variables the built run read: FuncGraph.variables)
+    captured: list = []           # (its captures: FuncGraph.captures, `ConcreteFunction._captures`)
     built = False
     tried = set()
     tried_runs: list = []
@@ -718,15 +817,16 @@ def trace(function: Any, args: tuple, kwargs: dict, variables: dict | None = Non
             try:
                 try:
                     reads: list = []
+                    caught: list = []
                     out = dry_run(recorded_python if first_run else run_python, placeholders(size, rank, fill),
-                                  reads)
+                                  reads, caught)
                 except symbolic.EndlessDryRun:
                     if fill:
                         raise
                     # (a Python loop that zeros never end, `while x < 10: x *= 2`, which TF traces once as a
                     # tf.while_loop: ones of the same shapes may end it, else another placeholder)
-                    reads = []
-                    out = dry_run(run_python, placeholders(size, rank, 1), reads)
+                    reads, caught = [], []
+                    out = dry_run(run_python, placeholders(size, rank, 1), reads, caught)
             except symbolic.EndlessDryRun:
                 break
             except Exception as e:  # noqa: BLE001 - classified below
@@ -757,6 +857,7 @@ def trace(function: Any, args: tuple, kwargs: dict, variables: dict | None = Non
                 continue
             outputs = _describe(out)
             variables_read = reads
+            captured = caught
             built = True
             if first_run and context.placeholder_answers() == answers and not symbolic._dry_truths[0] and recording:
                 record.append(recording[-1])
@@ -769,6 +870,7 @@ def trace(function: Any, args: tuple, kwargs: dict, variables: dict | None = Non
         raise first
     cf = ConcreteFunction(function, params, bound, outputs, kwonly, shown, own, posonly)
     cf._variables = _distinct_variables(variables_read)
+    cf._captures = tuple(captured)
     return cf
 
 
@@ -887,10 +989,11 @@ def _graph_inputs(values: list[Any]) -> list[Any]:
     return values
 
 
-def dry_run(fn: Callable[..., Any], args: list[Any], reads: list | None = None) -> Any:
+def dry_run(fn: Callable[..., Any], args: list[Any], reads: list | None = None, captures: list | None = None) -> Any:
     """fn(*args) as a trace: its variable writes, simulator charges, FLOPs and random draws
     undone, the tapes not watching, inside a tf.function's context (nested tf.functions run as
-    Python). `reads`: a list that receives each variable the Python reads, in order."""
+    Python). `reads`: a list that receives each variable the Python reads, in order; `captures`: one that
+    receives the graph's captures, (an eager tensor or a variable, its placeholder's name), in capture order."""
     from simdist.runtime import context, cost, execution, symbolic, variables
     from simdist.runtime.ops import pruning
     from simdist.strategies import timing
@@ -908,6 +1011,9 @@ def dry_run(fn: Callable[..., Any], args: list[Any], reads: list | None = None) 
                 timing.collect(execution.Discarded()):
             out = fn(*args)
             pruning.check(out)   # (an output a deferred shape error poisoned: dispatch.deferred_value_error)
+            if captures is not None:
+                from simdist.runtime import graph_names
+                captures.extend(graph_names.captures())
             return _outputs_to_tensors(out)
     finally:
         context._variable_reads.pop()

@@ -36,6 +36,7 @@ from simdist.runtime.function_type import register_function_type
 
 
 _UNSET = object()   # (no output yet: Function._invoke)
+_SIGNED = ("signature", "a call")   # (the concrete side of an input_signature call's `_serving`)
 
 
 def _pruning() -> Any:
@@ -203,7 +204,8 @@ class Function:
         serving = self.__dict__.get("_serving")
         # (the trace this call runs and the call's own key: a call a relaxed trace serves replays that
         # trace's recording when it is known to be shape-generic, `_polymorphic`)
-        self._serving = None if self.input_signature is not None else (kind, concrete)
+        # (an input_signature's one trace serves every call it binds, whatever its concrete shapes: `_SIGNED`)
+        self._serving = (kind, _SIGNED) if self.input_signature is not None else (kind, concrete)
         try:
             # (a first call's objects kept young while it runs: _creation.all_dropped asks about them after)
             watch = _creation.refused() if creating else _creation.watching([], first and creating is None)
@@ -535,7 +537,7 @@ class Function:
         if entry is None:
             serving = self.__dict__.get("_serving")
             if serving is not None and serving[0] != serving[1] and serving[0] in self.__dict__.get("_trace_keys", ()):
-                out = self._polymorphic(key, serving[0], found)
+                out = self._polymorphic(key, serving[0], found, args, kwargs, mode)
                 if out is not _UNSET:
                     return out
             if serving is not None and serving[0] in self.__dict__.get("_trace_keys", ()) and \
@@ -658,12 +660,13 @@ class Function:
             kept[key] = programs
         return result
 
-    def _polymorphic(self, key: Any, trace: Any, found: Any) -> Any:
-        """A call of a new concrete signature that an existing relaxed trace `trace` serves (reduce_retracing:
-        TF 2.21 runs that trace's graph with the call's shapes, its Python does not run; clause
-        function.trace-once): the result of replaying, op by op through dispatch on the call's tensors
-        (runtime/interpret.py), a recording of that trace in this context that is shape-generic
-        (`_generic`); _UNSET when there is none (the Python then runs and records, as before)."""
+    def _polymorphic(self, key: Any, trace: Any, found: Any, args: tuple, kwargs: dict, mode: Any) -> Any:
+        """A call of a new concrete signature that an existing trace `trace` serves (an input_signature's spec with
+        unknown dimensions or rank, reduce_retracing's relaxed trace: TF 2.21 runs that trace's graph with the
+        call's shapes, its Python does not run; clause function.trace-once): the result of replaying, op by op
+        through dispatch on the call's tensors (runtime/interpret.py), a recording of that trace in this context
+        that is shape-generic (`_generic`, else `_witnessed`); _UNSET when there is none (the Python then runs and
+        records, as before)."""
         from simdist.runtime import interpret
         g = _graph_mod()
         if any(t._sub for t in found[1]):   # (subnormal arguments: recorded afresh, as for any replay)
@@ -675,9 +678,41 @@ class Function:
                 continue
             if _variables.subnormal_seen[0] and any(v._sub for v in e.reads):
                 return _UNSET
-            if self._generic(k, e):
+            if self._generic(k, e) or self._witnessed(k, e, trace, args, kwargs, found, mode):
                 return _outputs_to_tensors(interpret.run(e.program, found[1]))
         return _UNSET
+
+    def _witnessed(self, k: Any, entry: Any, trace: Any, args: tuple, kwargs: dict, found: Any, mode: Any) -> bool:
+        """Whether recording `entry` (of signature `k`, of trace `trace`) is the very program a recording of this
+        call would be (`_same_program`), as `_generic` asks of two recordings, the second made here in a forked
+        copy of the process (runtime/graph/witness.py), so that its Python's side effects are not this process's:
+        TF runs a trace's Python once, whatever shapes its calls have. Asked once per trace and context; a `no`
+        leaves the trace recording per concrete shape, as before (its Python once per shape). Not asked for a
+        recording with a stateful op but tf.print's (`_generic`'s rule)."""
+        done = self.__dict__.setdefault("_witness_asked", {})
+        asked = (trace, k[1])
+        if asked in done or any(st[0] == 1 and getattr(st[2], "stateful", False) and st[2].name != "PrintV2"
+                                for st in entry.program[1]):
+            return False
+        from simdist.runtime.graph import witness
+        g = _graph_mod()
+
+        def same() -> bool:   # (a new trace's recording: its placeholders named, as `_invoke` names a first call's)
+            from simdist.runtime import context, symbolic
+            _mark_arguments(args, kwargs, symbolic.note, self.python_function)
+            with context.in_function_call(), self._random_trace((found[0], k[1]), args, kwargs):
+                if mode is _UNDER_TAPE:
+                    other, _ = _record_under_tapes(g, self._traced_python(), args, kwargs, found[1])
+                else:
+                    other, _ = g.record_call(self._traced_python(), args, kwargs, found[1], _outputs_to_tensors,
+                                             keep_subnormal=True)
+            return type(other) is g.Graph and other.program is not None and not other.daz and \
+                _same_program(entry.program, other.program)
+        answer = witness.ask(same)
+        done[asked] = bool(answer)
+        if answer:
+            self.__dict__.setdefault("_generic_keys", {})[k] = True
+        return bool(answer)
 
     def _other_variables(self, key: Any, trace: Any, found: Any, args: tuple, kwargs: dict) -> Any:
         """A call whose Variable arguments are other variables of the same specs than those of a recording of the
@@ -891,12 +926,30 @@ class Function:
         if self.__dict__.get("_first_created") and creating is None:
             self._count_trace(args, kwargs, _NO_CREATION_TRACE)
         if recorded:
-            self._keep_placeholder_recording(recorded[-1][0], context_key, recorded[-1][1])
+            self._keep_placeholder_recording(recorded[-1][0], context_key, recorded[-1][1], trace_key)
         if trace_key is not None:
             kept = self.__dict__.setdefault("_concretes", {})
             if len(kept) < _MAX_TRACES:
                 kept[trace_key] = out
+                out._trace_key = trace_key
         return out
+
+    def pretty_printed_concrete_signatures(self, verbose: bool = True) -> str:
+        """TF 2.21's text of every concrete function its function cache holds, in trace order, joined by a blank line
+        (verbose) or a newline; an input_signature's is made first (polymorphic_function.py
+        `_list_all_concrete_functions`). A trace a call made has no ConcreteFunction in simdist (its Python ran on
+        values): refused, NotImplementedError, rather than a list without it (fix67t)."""
+        if self.input_signature is not None:
+            self.get_concrete_function()
+        made = self.__dict__.get("_concretes", {})
+        traces = [k for k in self.__dict__.get("_trace_keys", ()) if k != _NO_CREATION_TRACE]
+        missing = [k for k in traces if k not in made]
+        if missing:
+            raise NotImplementedError(
+                f"simdist: pretty_printed_concrete_signatures of a function {len(missing)} of whose traces were made "
+                f"by calls is not modelled (simdist keeps a ConcreteFunction for the traces get_concrete_function "
+                f"made: call get_concrete_function for each signature first)")
+        return ("\n\n" if verbose else "\n").join(made[k].pretty_printed_signature(verbose=verbose) for k in traces)
 
     def _concrete_key(self, args: tuple, kwargs: dict) -> Any:
         """The trace a get_concrete_function call gets from TF's function cache (`_dispatched`; an input_signature's
@@ -904,7 +957,12 @@ class Function:
         here (the call binds, relaxes or raises as a trace does)."""
         from simdist.tf import _tracing_count
         if self.input_signature is not None:
-            return ("signature",) if not args and not kwargs else None
+            # (arguments must bind to the signature, its one trace then: TF 2.21 returns the signature's concrete
+            # function for get_concrete_function(TensorSpec([1, 4])) or a tensor under [None, 4], fix67t's pc.py)
+            if args or kwargs:
+                from simdist.tf import _concrete
+                _concrete.specs_of(self, args, kwargs)   # (the binding's TypeError, as the trace raises it)
+            return ("signature",)
         try:
             kind = _tracing_count.call_key(self.python_function, None, args, kwargs)
             hash(kind)
@@ -944,19 +1002,27 @@ class Function:
         if found is None:
             return self._traced_python()(*args, **kwargs)
         args, kwargs = canonical
-        entry, result = g.record_call(self._traced_python(), args, kwargs, found[1], _outputs_to_tensors,
-                                      keep_subnormal=True)
-        into.append((found[0], entry))
-        return result
+        raw: list = []
 
-    def _keep_placeholder_recording(self, signature: Any, context_key: Any, entry: Any) -> None:
+        def python(*a: Any, **k: Any) -> Any:
+            raw.append(self._traced_python()(*a, **k))
+            return raw[-1]
+        entry, result = g.record_call(python, args, kwargs, found[1], _outputs_to_tensors, keep_subnormal=True)
+        into.append((found[0], entry))
+        # (the Python's own outputs describe the concrete function: their static shapes are what the graph knows (a
+        # spec's unknown dimensions), where the result of a recording whose finished graph Grappler rewrote holds
+        # new tensors of the stand-ins' concrete shapes; fix67t)
+        return raw[-1] if raw else result
+
+    def _keep_placeholder_recording(self, signature: Any, context_key: Any, entry: Any, trace: Any = None) -> None:
         """Keep get_concrete_function's recording on placeholders as the recorded call of their signature, so a call
         of those shapes and dtypes replays it, its Python not run again: TF 2.21 traces once there and the calls the
         trace covers run its graph (clause function.trace-once). Kept only when it computes what a recording on the
         call's values would: a graph with an op-by-op program (no strategy.run, no simulator charge), no variable
         write (a dry run's writes are buffered, where Grappler's finished-graph rewrites of a writing call are not
         made: graph/rewrite.py `allowed`), no stateful op but tf.print's (random kernels are their trace's, keyed by
-        the call: `_random_trace`), no subnormal constant."""
+        the call: `_random_trace`), no subnormal constant. `trace`: the trace it is (`_concrete_key`), whose calls of
+        other concrete shapes (a spec's unknown dimensions) may replay it when it is shape-generic (`_polymorphic`)."""
         g = _graph_mod()
         if type(entry) is not g.Graph or entry.program is None or entry.daz or entry.writes or \
                 not entry.rewritable or any(st[0] == 1 and getattr(st[2], "stateful", False) and
@@ -967,8 +1033,10 @@ class Function:
             self._calls.clear()
             self.__dict__.pop("_random_traces", None)
             self._machine = session._m
-        if len(self._calls) < _MAX_TRACES:
-            self._calls.setdefault((signature, context_key), entry)
+        if len(self._calls) < _MAX_TRACES and (signature, context_key) not in self._calls:
+            self._calls[(signature, context_key)] = entry
+            if trace is not None:
+                self.__dict__.setdefault("_kinds", {})[(signature, context_key)] = trace
 
     def __repr__(self) -> str:
         return f"<simdist tf.function {getattr(self.python_function, '__name__', '?')}>"

@@ -52,6 +52,8 @@ from simdist.runtime.ops.fractional_pool import fractional_avg_pool_v1 as _fap_v
 
 from simdist.runtime.dimension import Dimension as _Dimension, dimension_value as _dimension_value  # noqa: E402
 from simdist.tf import _compat_v1_ops as _v1  # noqa: E402
+from simdist.runtime.ops import embedding_v1 as _embedding_v1  # noqa: E402
+from simdist.runtime.ops import batch_gather_v1 as _batch_gather_v1  # noqa: E402
 from simdist.tf import _compat_v1_debugging as _v1_debugging  # noqa: E402
 from simdist.tf import _compat_v1_image as _v1_image  # noqa: E402
 
@@ -75,9 +77,10 @@ v1 = _compat_v1_aliases.namespaces(dict(
     nn=_NS(ctc_beam_search_decoder=_ctc_beam_v1, ctc_loss=_ctc_loss_v1, fractional_max_pool=_fmp_v1,
                        fractional_avg_pool=_fap_v1, convolution=_v1.convolution, max_pool=_v1.max_pool,
                        avg_pool=_v1.avg_pool, conv2d_transpose=_v1.conv2d_transpose,
-                       fused_batch_norm=_fused_batch_norm_v1),
+                       fused_batch_norm=_fused_batch_norm_v1, embedding_lookup=_embedding_v1.embedding_lookup),
     math=_NS(in_top_k=_v1.in_top_k),
     image=_v1_image.namespace(),
+    batch_gather=_batch_gather_v1.batch_gather,
     where=_v1.where, cond=_v1.cond, while_loop=_v1.while_loop, gather=_v1.gather, gather_nd=_v1.gather_nd,
     boolean_mask=_v1.boolean_mask, pad=_v1.pad, map_fn=_v1.map_fn, foldl=_v1.foldl, foldr=_v1.foldr, scan=_v1.scan,
     gradients=_v1.gradients, sparse_concat=_v1.sparse_concat, assign=_v1.assign, assign_add=_v1.assign_add,

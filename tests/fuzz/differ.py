@@ -223,12 +223,15 @@ def run_on_simdist(programs: list, run_all: Any) -> list[Any]:
     out = []
     with host_cpu.using("host"):
         for p in programs:
-            scalar_cache.clear()   # as the TF worker: each program on an empty scalar cache
-            tf.random.set_seed(None)   # ... and on no global seed, the random kernels' streams restarted
             strategy = None
             if p.mode == "dist":
                 simdist.reset()
                 strategy = _two_cpus(tf)
+            # as the TF worker: each program on an empty scalar cache, emptied after the strategy is made (the TF
+            # worker made its strategy once, before its first program, so the collective ordering tokens' (0.0, CPU:i)
+            # entries are gone when a replica converts -0.0: fz67, fz14 seed 1420673001 #28)
+            scalar_cache.clear()
+            tf.random.set_seed(None)   # ... and on no global seed, the random kernels' streams restarted
             out.append(run_all(tf, p, strategy))
     return out
 

@@ -50,7 +50,12 @@ REF = RecordedPrograms(PATH, host_dependent=(), recording_host=avx512_with_onedn
 #: simdist's disagreements with TF 2.21 left out of the comparison: program -> case keys, `case` or `case/field`
 #: (docs/conformance.md, "Sixty-fifth session ... tsweep65"; /work/wt/tsweep65_logs/open1.json, tf_all.json against
 #: sim4.json). Classes:
-#: (1) `python n` (the Python counter): (sixty-sixth session, lead: t-sig-tensor-default's `relaxed/python n` passed on
+#: (1) `python n` (the Python counter): fixed (fix67t: a call of a new concrete shape that a trace with unknown
+#:     dimensions serves replays a recording of that trace once a second recording, made in a forked copy of the
+#:     process so that its Python's side effects are not the caller's, shows the very same program
+#:     (runtime/graph/witness.py, tf/_function.py `_witnessed`); get_concrete_function's dry run on stand-ins of an
+#:     unknown-dimension spec is kept as that trace's recording; the 12 `none-dim`/`unknown-rank` keys and
+#:     t-sig-tensor-default's `relaxed/python n` back. History:) (sixty-sixth session, lead: t-sig-tensor-default's `relaxed/python n` passed on
 #:     fix66t's branch and on fix66t merged with every branch but fix66n, and fails on their merge — the tenth call runs
 #:     the Python once more than TF, 13 against 12 — back here until the interaction is found: fix66n names a Python
 #:     operand's Const as TF does, which is what a relaxed trace's second recording is compared by; not verified)
@@ -84,30 +89,6 @@ REF = RecordedPrograms(PATH, host_dependent=(), recording_host=avx512_with_onedn
 OPEN: dict[str, tuple[str, ...]] = {
     't-ag-loops': (
         'list_append 0', 'list_append 2', 'list_append 5',
-    ),
-    't-sig-defaulted': (
-        'none-dim/python n', 'unknown-rank/python n',
-    ),
-    't-sig-everything': (
-        'unknown-rank/python n',
-    ),
-    't-sig-kwonly': (
-        'none-dim/python n',
-    ),
-    't-sig-method': (
-        'none-dim/python n', 'unknown-rank/python n',
-    ),
-    't-sig-positional': (
-        'unknown-rank/python n',
-    ),
-    't-sig-tensor-default': (
-        'none-dim/python n', 'relaxed/python n', 'unknown-rank/python n',
-    ),
-    't-sig-varargs': (
-        'none-dim/python n', 'unknown-rank/python n',
-    ),
-    't-sig-varkw': (
-        'none-dim/python n',
     ),
 }
 

@@ -44,6 +44,10 @@ def _tf_encode(inputs: Any, output_mode: str, depth: int, dtype: Any, count_weig
         return tf.cast(_sparse_bincount(inputs, depth, binary_output, dtype, count_weights), dtype)
     result = tf.math.bincount(inputs, weights=count_weights, minlength=depth, maxlength=depth, dtype=dtype, axis=-1,
                               binary_output=binary_output)
+    # (Keras's dense_bincount sets the result's shape (depth,) or (batch, depth): a TensorShape of depth, whose
+    # Dimension refuses a NumPy float or bool num_tokens with TypeError where the bincount took it; TF 2.21 + Keras
+    # 3.15 observed, npsweep67)
+    result.set_shape(tf.TensorShape((depth,) if len(inputs.shape) == 1 else (inputs.shape.as_list()[0], depth)))
     return tf.cast(result, dtype)
 
 

@@ -38,10 +38,16 @@ class Rescaling(Layer):
         return input_shape
 
     def get_config(self) -> dict[str, Any]:
-        def plain(v: Any) -> Any:   # (Keras's serialize_keras_object: a NumPy scalar as its Python item)
-            if isinstance(v, (str, int, float, bool)):   # (its PLAIN_TYPES first: a np.float64, a float, kept as
-                return v                                 # it is, so a float64 layer re-made scales by it exactly)
-            if isinstance(v, np.generic) or (isinstance(v, np.ndarray) and v.ndim == 0):
-                return v.item()
-            return np.asarray(v).tolist() if isinstance(v, np.ndarray) else v
-        return {**super().get_config(), "scale": plain(self.scale), "offset": plain(self.offset)}
+        """Keras's: scale and offset through serialize_keras_object (a np.float64 kept, as a float subclass, so a
+        float64 layer re-made scales by it exactly; an array or tensor as its "__numpy__"/"__tensor__" dict)."""
+        from simdist.keras.serialization import serialize_value
+        return {**super().get_config(), "scale": serialize_value(self.scale), "offset": serialize_value(self.offset)}
+
+    @classmethod
+    def from_config(cls, config: dict[str, Any], custom_objects: Any = None) -> Any:
+        """Keras's: scale and offset through deserialize_keras_object (the dicts back to an array or a tensor)."""
+        from simdist.keras.serialization import deserialize_value
+        config = dict(config)
+        config["scale"] = deserialize_value(config["scale"])
+        config["offset"] = deserialize_value(config["offset"])
+        return cls(**config)

@@ -54,18 +54,10 @@ def _finfo(dtype: Any) -> Any:
 
 
 def _select(condlist: Any, choicelist: Any, default: Any = 0) -> Any:
-    """tf.experimental.numpy.select (np_array_ops.py): the first condition's choice, else default,
-    built by `where` from the last pair back."""
-    if len(condlist) != len(choicelist):
-        raise ValueError(f"condlist must have length equal to choicelist ({len(condlist)} vs {len(choicelist)})")
-    choices = [_simdist_tf.convert_to_tensor(c) for c in choicelist]
-    weak = {bool: "bool", int: int, float: float}.get(type(default))
-    dtype = dtype_promotion.result_type(*[c.dtype.name for c in choices],
-                                        weak if weak is not None else _simdist_tf.convert_to_tensor(default).dtype)
-    output = _simdist_tf.cast(_simdist_tf.convert_to_tensor(default), dtype)
-    for cond, choice in zip(condlist[::-1], choices[::-1]):
-        output = _simdist_tf.where(cond, _simdist_tf.cast(choice, dtype), output)
-    return output
+    """tf.experimental.numpy.select itself (np_array_ops.select): its choices and default promoted by tnp's
+    NumPy-style result_type, not Keras's lattice (int64 with float32 is float64, int32 with float16 float64;
+    TF 2.21 observed, esweep67)."""
+    return _simdist_tf.experimental.numpy.select(condlist, choicelist, default=default)
 
 
 def bucketize_operands(x: Any, boundaries: Any) -> tuple[Any, Any]:

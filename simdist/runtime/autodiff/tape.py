@@ -125,7 +125,13 @@ class _Tape(execution.Interpreter):
             k = id(t)
             if k not in kept and isinstance(t, Tensor):
                 kept.add(k)
-                new += t._a.nbytes if type(t) is not Tensor else t._v.nbytes
+                if type(t) is Tensor:
+                    new += t._v.nbytes
+                elif type(t).__name__.startswith("_Pruned"):   # (a tf.function retry's stand-in: its zeros' bytes)
+                    from simdist.runtime.ops import pruning
+                    new += pruning.standin_array(t).nbytes
+                else:
+                    new += t._a.nbytes
         if new:
             self.kept_bytes += new
             cost.hold(new)

@@ -97,7 +97,16 @@ def _int_arg(value: Any, what: str = "") -> int:
             raise ValueError(f"{what + ': ' if what else ''}Tensor conversion requested dtype int64 for Tensor with "
                              f"dtype {value.dtype.name}: {value!r}")
         value = value.numpy()
-    if isinstance(value, (bool, np.bool_)):
+    if isinstance(value, (np.ndarray, np.generic)) and value.dtype.kind in "iufb":
+        # (a NumPy value converts by a forced cast, as for an op's integer input (ops.index-dtypes'
+        # index_dtypes.scalar): range(np.float64(2.0)), take(np.array(2.5)), batch(np.bool_(True)) are 2, 2, 1; an
+        # array of rank 1 or more reaches the dataset op, whose kernel wants a scalar: InvalidArgumentError; TF 2.21
+        # observed, npsweep67)
+        from simdist.runtime.ops import index_dtypes
+        if np.ndim(value):
+            raise errors.InvalidArgumentError(None, None, f"{what or 'argument'} must be a scalar")
+        return int(index_dtypes.scalar(value))
+    if isinstance(value, bool):
         return int(value)
     if isinstance(value, (int, np.integer)):
         return int(value)

@@ -146,10 +146,11 @@ class Recorder(execution.Interpreter):
 
     def _value_shaped(self, i: int) -> bool:
         """Whether node i's output has dimensions the graph does not know (a decoded image's
-        height and width, unique's length: static_shapes.mark)."""
+        height and width, unique's length: static_shapes.mark), or its rank (an input_signature's
+        TensorSpec(None), whose concrete value may be a scalar with no dimension to mark: fix67t)."""
         t = self.tensor_at.get(i)
         entry = STATIC_UNKNOWN.get(id(t)) if t is not None else None
-        return entry is not None and entry[0]() is t and any(entry[1])
+        return entry is not None and entry[0]() is t and (any(entry[1]) or entry[2])
 
     # --- what Grappler's rewrites ask (simdist.runtime.ops.grappler) ----------------------------
     def producer(self, t: Tensor) -> Node | None:

@@ -98,8 +98,8 @@ def float_axis(axis: Any, opname: str, fast: bool) -> None:
     on the fast path (`fast`: the input a tensor, a variable, an ndarray or a Python number) converts with
     Tidx's default: TypeError "Cannot convert 1.0 to EagerTensor of dtype int32"; on the op's fallback (a
     list input, or a list axis) it converts alone, a float32, and the NodeDef's Tidx check refuses it:
-    InvalidArgumentError; a NumPy float scalar (not np.float64) takes the fallback and is cast to int32."""
-    if isinstance(axis, np.floating) and type(axis) is not np.float64:
+    InvalidArgumentError; a NumPy float scalar, np.float64 too, is cast to int32 (TF 2.21 observed, npsweep67)."""
+    if isinstance(axis, (np.floating, np.bool_)):   # (a NumPy scalar is cast: index_dtypes.scalar; npsweep67)
         return
     # (a nested list's leaves too, and a Python complex among them converts the list to complex128: fz43b,
     # fz43_gen seed 43004 nn.moments, 43003 l2_normalize)

@@ -415,10 +415,10 @@ def _zeros_shape(shape: Any) -> tuple[int, ...]:
     int32", its ValueError for None), whose tensor Fill then takes as dims (fz43b, fz43_gen seed 43002)."""
     if isinstance(shape, Tensor) and shape.dtype not in (dtypes.int32, dtypes.int64):
         return _dims_tensor(shape)   # (a tensor goes to Fill as it is: its index_type refusal; fz43_gen seed 43004)
-    if isinstance(shape, np.ndarray) and shape.ndim == 0 and shape.dtype.kind in "iu":
+    if isinstance(shape, np.ndarray) and shape.ndim == 0 and shape.dtype.kind in "iufb":
         # (a 0-d integer array: TensorShape's iteration fails, the int32 conversion is a scalar, which zeros reshapes
         # to a vector of one dimension: `tf.zeros(np.array(3))` is [3] in both modes; TF 2.21 observed, lsweep63)
-        return (int(shape),)
+        return (int(shape),)   # (a float or bool one is cast: np.array(1.7) is [1]; index_dtypes.scalar, npsweep67)
     if isinstance(shape, (Tensor, np.ndarray, TensorShape)) or hasattr(shape, "_as_tensor"):
         return shape_arg(shape)
     items = list(shape) if isinstance(shape, (list, tuple)) else [shape]
@@ -466,6 +466,13 @@ def fill(dims: Any, value: Any, name: str | None = None, layout: Any = None) -> 
         # lsweep63 — and one of an integer dtype index_type does not take: np.uint8 dims compute; ops.index-dtypes)
         d = dims.astype(np.int32) if isinstance(dims, np.ndarray) and (
             dims.dtype.kind in "fb" or dims.dtype.kind in "iu" and dims.dtype.name not in ("int32", "int64")) else dims
+        if isinstance(d, (list, tuple)) and not plain and (context.in_function() or not any(
+                isinstance(x, Tensor) and x.dtype == dtypes.bool_ for x in d)):
+            # (the wrapper's conversion prefers index_type's default int32: a list holding a float32 tensor packs with
+            # the tensor cast, `fill([tf.constant(2.0), 1], v)` computes in both modes; a Python float in it keeps the
+            # list float32, refused; eagerly a bool tensor in it packs as bool, "Cannot convert 1 to EagerTensor of
+            # dtype bool" (traced it computes); TF 2.21 observed, npsweep67)
+            d = convert_to_tensor(d, dtype_hint=dtypes.int32)
         shp = shape_arg(d) if plain or isinstance(d, TensorShape) else _dims_tensor(_t(d), v.shape.as_list())
         # (a graph that does not know value's rank, an input_signature's TensorSpec(None), leaves the
         # check to FillOp when it runs: fuzz20 sig seed 2520261203 #176)
@@ -1691,7 +1698,7 @@ def split(value: Any, num_or_size_splits: Any, axis: int = 0, num: Any = None, n
     if isinstance(num_or_size_splits, (int, np.integer)) and int(num_or_size_splits) < 1:
         raise trace_errors.attr_minimum("Split", "num_split", int(num_or_size_splits), 1)   # (before any shape)
     op = "Split" if isinstance(num_or_size_splits, (int, np.integer)) else "SplitV"
-    if isinstance(axis, Tensor) and axis.dtype.is_integer and axis.dtype != dtypes.int32:
+    if isinstance(axis, Tensor) and axis.dtype != dtypes.int32:   # (a float tensor too: npsweep67)
         # (Split's and SplitV's split_dim is int32 in the op def, no type attr: an int64 tensor is the kernel's
         # input-type error eagerly, op_def_library's TypeError when traced; TF 2.21 observed, qsweep60 axis-t64)
         raise args.dtype_error(op, 0 if op == "Split" else 2, dtypes.int32, axis.dtype)
@@ -2050,6 +2057,16 @@ def _gather_grad_dense(g: np.ndarray, idx: np.ndarray, axis: int, shape: tuple[i
         return out
     moved = np.moveaxis(out, axis, 0)
     gm = np.moveaxis(g, list(range(axis, axis + idx.ndim)), list(range(idx.ndim)))
+    # (TF's _GatherV2Grad sums with UnsortedSegmentSum: a negative index adds nothing, one past the axis is its
+    # InvalidArgumentError; only a traced gradient whose gather TF prunes gets here with such indices; ixsweep67)
+    big = idx >= shape[axis]
+    if big.any():
+        pos = int(np.argmax(big.ravel()))
+        raise errors.InvalidArgumentError(None, None, f"segment_ids[{pos}] = {int(idx.ravel()[pos])} is out of range "
+                                          f"[0, {shape[axis]}) [Op:UnsortedSegmentSum]")
+    keep = idx >= 0
+    if not keep.all():
+        idx, gm = idx[keep], gm[keep]
     np.add.at(moved, idx, gm)
     return out
 
@@ -2432,6 +2449,13 @@ def _scatter_rows(values: np.ndarray, indices: np.ndarray, shape: tuple[int, ...
         np.add.at(out, ids[keep], values[keep])
     else:
         np.add.at(out, ids, values)
+    if values.dtype.kind == "f" and values.size:
+        # (`output.chip(j) += data.chip(i)` row by row: the first NaN row's, as x86 keeps its first operand's NaN;
+        # nansweep67)
+        from simdist.runtime.ops.nan_operands import first_nan_rows, unsorted_segment_last_columns
+        keep = ids >= 0
+        out = first_nan_rows(out, ids[keep], values[keep],
+                             unsorted_segment_last_columns(values.dtype, values.shape[1:]))
     return out
 
 

@@ -497,10 +497,12 @@ def _alpha_landed(re: np.ndarray, im: np.ndarray, dtype: np.dtype) -> np.ndarray
     return out
 
 
-def _scalar_madd(x: np.ndarray, y: np.ndarray, annex_g: bool = False) -> tuple[np.ndarray, np.ndarray]:
+def _scalar_madd(x: np.ndarray, y: np.ndarray, annex_g: bool = False,
+                 from_first: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """x [..., m, k] @ y [..., k, n] as complex multiply-adds in order: the real and imaginary parts of
     acc += x·y, each complex product ar·br - ai·bi, ar·bi + ai·br rounded part by part (written out: NumPy's
-    complex multiply may fuse by CPU); `annex_g`: each product as std::complex's (`annex_g_mul`)."""
+    complex multiply may fuse by CPU); `annex_g`: each product as std::complex's (`annex_g_mul`); `from_first`: the
+    sum starts from the first product, not from +0 (Eigen's redux: a -0.0 part of a lone product stays -0.0)."""
     shape = np.broadcast_shapes(x.shape[:-2], y.shape[:-2]) + (x.shape[-2], y.shape[-1])
     ft = x.real.dtype.type
     re, im = np.zeros(shape, ft), np.zeros(shape, ft)
@@ -512,7 +514,10 @@ def _scalar_madd(x: np.ndarray, y: np.ndarray, annex_g: bool = False) -> tuple[n
                 pr, pi = annex_g_mul(*np.broadcast_arrays(a_r, a_i, b_r, b_i))
             else:
                 pr, pi = a_r * b_r - a_i * b_i, a_r * b_i + a_i * b_r
-            re, im = re + pr, im + pi
+            if from_first and j == 0:
+                re, im = np.broadcast_to(pr, shape).astype(ft), np.broadcast_to(pi, shape).astype(ft)
+            else:
+                re, im = re + pr, im + pi
     return re, im
 
 
@@ -689,15 +694,17 @@ def takes_gebp(x: np.ndarray, y: np.ndarray) -> bool:
     return not (m + k + n < 20 and batch >= 2)
 
 
-def takes_complex_lazy(x: np.ndarray, y: np.ndarray) -> bool:
+def takes_complex_lazy(x: np.ndarray, y: np.ndarray, transposed: bool = False) -> bool:
     """Whether a complex product is Eigen's coefficient-based (lazy) product in TF 2.21 (`complex_lazy`): m + k + n
     < 20 in a batch of two or more (batch_matmul_op_impl.h SequentialMatMulKernel) or with one row or one column
-    (measured: cplx58_logs/cother.py)."""
+    (measured: cplx58_logs/cother.py), or with k = 1 where an operand is given transposed (`transposed`: the
+    real dtypes' `lazy_transposed` region; an outer product, einsum 'i,j->ij' whose EinsumOp passes trans_x, keeps
+    each product's -0.0 part, where the untransposed one sums from +0: fz67, fz54b --rare seed 67502 #0)."""
     if not (x.dtype.kind == "c" and x.ndim >= 2 and y.ndim >= 2 and x.dtype == y.dtype and x.size and y.size):
         return False
     m, k, n = x.shape[-2], x.shape[-1], y.shape[-1]
     batch = int(np.prod(np.broadcast_shapes(x.shape[:-2], y.shape[:-2]), dtype=np.int64))
-    return m + k + n < 20 and (batch >= 2 or min(m, n) == 1)
+    return m + k + n < 20 and (batch >= 2 or min(m, n) == 1 or (transposed and k == 1))
 
 
 def complex_lazy(x: np.ndarray, y: np.ndarray, transpose_a: bool, transpose_b: bool) -> np.ndarray:
@@ -715,7 +722,7 @@ def complex_lazy(x: np.ndarray, y: np.ndarray, transpose_a: bool, transpose_b: b
         terms = np.empty(re.shape, x.dtype)
         terms.real, terms.imag = re, im
         return complex_redux(terms, 4 if ft == np.float32 else 2)
-    re, im = _scalar_madd(x, y)
+    re, im = _scalar_madd(x, y, from_first=transpose_a)   # (x given transposed: the sum starts at its first product)
     out = np.empty(re.shape, x.dtype)
     out.real, out.imag = re, im
     return out

@@ -241,6 +241,14 @@ def bincount(arr: Any, weights: Any = None, minlength: Any = None, maxlength: An
         a = math.cast(a, dtypes.int32)
     axis = check_axis(axis)
     npd = a.dtype._np
+    for b in (minlength, maxlength):
+        if b is not None and not isinstance(b, Tensor) and np.ndim(b) > 0:
+            # (a bound of rank 1 or more broadcasts into the size, maximum(minlength, .): DenseBincount's size wants
+            # rank 0, InvalidArgumentError "Shape must be rank 0 but is rank 1" (a NumPy [1] array too), the shape
+            # function's ValueError when traced; TF 2.21 observed, npsweep67)
+            raise trace_errors.shape_error(f"Shape must be rank 0 but is rank {np.ndim(b)} [Op:DenseBincount]",
+                                           f"Shape must be rank 0 but is rank {np.ndim(b)}", "DenseBincount",
+                                           [a.shape.as_list(), list(np.shape(b)), []])
     # (TF's size is a tensor of the graph, `reduce_max(arr) + 1` bounded: a recorded call whose values vary computes
     # it in the kernel from each call's values, so the call is recorded and replayed, its Python run once, as TF
     # traces once; fz55's class, the fz54b generator's seeds 55101-55103: 12 of 24 programs ran their Python twice)

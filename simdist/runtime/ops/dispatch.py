@@ -134,7 +134,18 @@ def past_standin(op: OpDef, tensors: Sequence[Tensor], attrs: dict | None = None
     if not _pruning._ERRORS or op.stateful:
         return None
     err = _pruning.standin_error(tensors)
-    return None if err is None else _through_standin(op, tensors, attrs, err)
+    if err is None:
+        return None
+    out = _through_standin(op, tensors, attrs, err)
+    tapes = _current.ctx.tapes
+    if tapes and out is not None:
+        # (the gradient tapes record the op as TF's tape records its node: a gradient that reads none of the failed
+        # op's values is computed, and TF prunes the failed op with the forward nobody uses: `tape.gradient(
+        # tf.gather(p, [1, 7]) * 2.0, p)` in a tf.function is the IndexedSlices of 2s at [1, 7]; ixsweep67)
+        outs = (out,) if op.num_outputs == 1 else tuple(out)
+        for t in tapes:
+            outs = t.op(op, tensors, outs, attrs)
+    return out
 
 
 def _through_standin(op: OpDef, tensors: Sequence[Tensor], attrs: dict | None, err: BaseException) -> Any:
@@ -314,7 +325,7 @@ def run(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], dt: 
             _STOOD[0] = True   # (its outputs' values are unknown to the graph: marked below)
     if op.num_outputs != 1:
         ts = _run_multi(op, tensors, arrays, out, dt, attrs, rule, marked, pruned is None)
-        return ts if pruned is None else _pruning.poison(ts, pruned, _pruning.standin_shaped(op) and _fully_known(tensors))
+        return ts if pruned is None else _pruning.poison(ts, pruned, _pruning.standin_shaped(op) and (_fully_known(tensors) or _pruning.probe_sized()))
     if type(out) is not np.ndarray:
         out = np.asarray(out)   # a NumPy scalar from a 0-d op
     npd = dt._np
@@ -360,7 +371,7 @@ def run(op: OpDef, tensors: Sequence[Tensor], arrays: Sequence[np.ndarray], dt: 
     if _shapes.GRAPH_ONLY:   # (and those only Grappler does not know: static_shapes.GRAPH_ONLY)
         t = _shapes.propagate_graph_only(op, tensors, t, attrs)
     if pruned is not None:
-        _pruning.poison(t, pruned, _pruning.standin_shaped(op) and _fully_known(tensors))
+        _pruning.poison(t, pruned, _pruning.standin_shaped(op) and (_fully_known(tensors) or _pruning.probe_sized()))
     return t
 
 

@@ -19,6 +19,7 @@ import numpy as np
 
 from simdist.runtime import context, errors, host_cpu
 from simdist.runtime import subnormals as _subnormals
+from simdist.runtime.ops.nan_operands import first_nan
 from simdist.runtime.ops import args, dispatch, static_shapes, trace_errors
 from simdist.runtime.ops import half_matmul as _half
 from simdist.runtime.ops.args import t as _t
@@ -91,6 +92,9 @@ def _einsum(*arrays: np.ndarray, equation: str) -> np.ndarray:
             # 'bi,bi->bi', 'bi,i->bi', 'bi,bj->bij' of -0.0 are +0.0 on the AVX-512 oneDNN Xeon, TF 2.21 observed,
             # esweep57's e-einsum-float32; float16's oneDNN path is _onednn_half_matmul's)
             r = r + np.float32(0.0)
+            # (and each product's NaN is the chain's: the second operand's before the first's, quieted — msweep63's
+            # `chain_nan` at one step; 'i,j->ij' of two NaNs keeps y's; TF 2.21, nansweep67)
+            r = first_nan(r, views[1], views[0])
         if uniq == out:
             return r
         res = np.zeros([sizes[c] for c in out], dtype=r.dtype)
@@ -214,7 +218,8 @@ def _ordered(ins: Sequence[str], out: str, arrays: Sequence[np.ndarray]) -> np.n
     if lazy is not None:
         return lazy
     from simdist.runtime.ops.contraction_order import complex_lazy, takes_complex_lazy
-    if takes_complex_lazy(x, y):   # (small batched complex: Eigen's lazy product, clause ops.complex-gebp-order)
+    if takes_complex_lazy(x, y, any(_trans_flags(ins, out))):   # (small batched complex: Eigen's lazy product,
+        # clause ops.complex-gebp-order)
         return np.transpose(complex_lazy(x, y, *_trans_flags(ins, out)).reshape(shape), perm)
     from simdist.runtime.ops.contraction_order import eigen_batched_in_order, eigen_pairs, paired_matmul
     if eigen_pairs(x, y):   # (a host without oneDNN: Eigen's orders first, infinities and all; fz45b, seed 45001 #69)
@@ -244,7 +249,8 @@ def _in_order(ins: Sequence[str], out: str, arrays: Sequence[np.ndarray]) -> np.
     if lazy is not None:
         return lazy
     from simdist.runtime.ops.contraction_order import complex_lazy, takes_complex_lazy
-    if takes_complex_lazy(x, y):   # (small batched complex: Eigen's lazy product, clause ops.complex-gebp-order)
+    if takes_complex_lazy(x, y, any(_trans_flags(ins, out))):   # (small batched complex: Eigen's lazy product,
+        # clause ops.complex-gebp-order)
         return np.transpose(complex_lazy(x, y, *_trans_flags(ins, out)).reshape(shape), perm)
     from simdist.runtime.ops.contraction_order import eigen_batched_in_order, eigen_pairs, ordered_matmul, paired_matmul
     if eigen_pairs(x, y):   # (a host without oneDNN: BatchMatMulV2's Eigen order of a small product; fz45b)

@@ -7,6 +7,8 @@ start and stop through its parts, although the legacy LinSpace op is not).
 
 from __future__ import annotations
 
+import numbers
+
 from typing import Any, Sequence
 
 import numpy as np
@@ -168,6 +170,17 @@ def eye(num_rows: Any, num_columns: Any = None, batch_shape: Any = None, dtype: 
         name: str | None = None) -> Tensor:
     """`tf.eye`: an identity matrix (batch_shape + [rows, columns]). One op here; TF builds it
     from ones and MatrixDiag, neither of which takes a gradient from a constant."""
+    cols_arg = num_rows if num_columns is None else num_columns
+    if not isinstance(num_rows, Tensor) and not isinstance(cols_arg, Tensor):
+        # (linalg_ops_impl.eye: sizes given as Python or NumPy values must be integral (numbers.Integral,
+        # np.integer), else TypeError; a bool passes that test and then fails ones()'s int32 shape conversion,
+        # TypeError too: keras.ops.identity(5.0), eye(True); TF 2.21 observed, esweep67)
+        for v in (num_rows, cols_arg):
+            if isinstance(v, (bool, np.bool_)):
+                raise TypeError(f"Cannot convert [{v!r}] to EagerTensor of dtype int32")
+            if not isinstance(v, (numbers.Integral, np.integer)):
+                raise TypeError("Arguments `num_rows` and `num_columns` must be positive integer values. Received: "
+                                f"num_rows={num_rows}, num_columns={cols_arg}")
     rows = int(num_rows)
     cols = rows if num_columns is None else int(num_columns)
     batch = () if batch_shape is None else args.shape_arg(batch_shape)
@@ -213,7 +226,15 @@ def linspace(start: Any, stop: Any, num: Any, name: str | None = None, axis: int
     # UnimplementedError; traced the Cast builds and the subtraction's TypeError comes first; fix62d, vsweep62)
     if st.dtype == dtypes.string and not context.in_function():
         math.cast(nt, st.dtype)
-    n = int(dispatch.static_value(nt))
+    nv = np.asarray(dispatch.static_value(nt))
+    # (a num of one element and shape [1] computes eagerly: Range's kernel takes a "legacy scalar" limit and the size's
+    # concat a [1] piece, linspace(0., 1., np.array([3])) is [0, 0.5, 1]; traced, Range's shape function wants a
+    # rank-0 limit: ValueError; TF 2.21 observed, npsweep67)
+    if nv.ndim == 1 and nv.size == 1 and context.in_function():
+        raise ValueError("Shape must be rank 0 but is rank 1\n\t for 'limit' for '{{node linspace/range}} = "
+                         "Range[Tidx=DT_INT64](linspace/range/start, linspace/range/Cast, linspace/range/delta)' with "
+                         "input shapes: [], [1], [].")
+    n = int(nv.reshape(-1)[0]) if nv.ndim == 1 and nv.size == 1 else int(nv)
     shape = list(np.broadcast_shapes(tuple(st.shape.as_list()), tuple(sp.shape.as_list())))
     st, sp = array.broadcast_to(st, shape), array.broadcast_to(sp, shape)
     e_start, e_stop = array.expand_dims(st, axis), array.expand_dims(sp, axis)
@@ -248,8 +269,12 @@ def sequence_mask(lengths: Any, maxlen: Any = None, dtype: Any = dtypes.bool_, n
         if m.ndim != 0:
             raise ValueError(f"Argument `maxlen` must be scalar for sequence_mask, received `maxlen` = {m} with "
                              f"shape '{m.shape}' instead")
+    # (TF: `_range(constant(0, maxlen.dtype), maxlen, constant(1, maxlen.dtype))`: the constants first, so a bool
+    # maxlen is constant's TypeError "Cannot convert 0 to EagerTensor of dtype bool" before Range's dtype check;
+    # TF 2.21 observed, npsweep67)
+    zero, one = convert_to_tensor(0, dtype=m.dtype), convert_to_tensor(1, dtype=m.dtype)
     array.range_kernel(m.dtype)   # (TF calls Range itself, with the lengths' dtype)
-    row = array.range_(convert_to_tensor(0, dtype=m.dtype), m, convert_to_tensor(1, dtype=m.dtype), dtype=m.dtype)
+    row = array.range_(zero, m, one, dtype=m.dtype)
     if maxlen is None:   # Range up to a computed max: its length is unknown to a traced graph
         row = static_shapes.mark_dim(row, 0)
     result = math.less(row, math.cast(array.expand_dims(lt, -1), m.dtype))

@@ -13,7 +13,8 @@ rule for every op (observed on TF 2.21; tests/ops/test_index_dtypes_tf.py):
   dtype int32 for Tensor with dtype int64"), traced op_def_library's TypeError ("Input 'depth' of 'OneHot' Op has
   type int64 that does not match expected type of int32.");
 - a NumPy array or scalar: converted to the attr's default dtype when it has one (Tidx, Tdim, Tnumsegments: int32;
-  the fast path casts any integer array, op_def_library's preferred dtype the same), to the fixed dtype of a fixed
+  the fast path casts any NumPy value, float and bool ones too (FORCECAST), op_def_library's preferred dtype the same
+  through make_tensor_proto's astype: `scatter`'s `scalar`), to the fixed dtype of a fixed
   input; to its own dtype where the attr has no default (Slice's and StridedSlice's Index, GatherV2's Taxis), which
   the attr then refuses as it refuses a tensor of that dtype: `tf.slice(x, np.array([0, 1], np.uint8), ...)` is
   refused, `tf.reduce_sum(x, np.uint8(1))` computes;
@@ -120,8 +121,11 @@ def eager_mixed_bools(value: Any) -> None:
 
 
 def scalar(value: Any) -> Any:
-    """A 0-d NumPy array as the Python int TF reads from it (an axis np.array(1, np.int32) is axis 1); anything else
-    as it is."""
-    if isinstance(value, np.ndarray) and value.ndim == 0 and value.dtype.kind in "iu":
+    """A NumPy scalar or 0-d array as the Python int TF reads from it; anything else as it is. TF converts a NumPy
+    value for an integer input by casting it (ConvertToEagerTensor turns a NumPy scalar into a 0-d array and converts
+    it with NPY_ARRAY_FORCECAST to the input's dtype; a graph's make_tensor_proto `values.astype(dtype)`): an axis
+    np.array(1, np.int32) is axis 1, and so are np.float64(1.5), np.array(1.7) and np.bool_(True) (TF 2.21 observed
+    eagerly and traced; npsweep67), where a Python float is refused."""
+    if isinstance(value, (np.ndarray, np.generic)) and np.ndim(value) == 0 and value.dtype.kind in "iufb":
         return int(value)
     return value

@@ -36,8 +36,8 @@ def _matmul(a: np.ndarray, b: np.ndarray, transpose_a: bool = False, transpose_b
     if takes_gebp(x, y):   # (complex: Eigen's GEBP, its four real sums and alpha's complex product)
         return complex_gebp(x, y)
     from simdist.runtime.ops.contraction_order import complex_lazy, takes_complex_lazy
-    if takes_complex_lazy(x, y):   # (small batched complex: Eigen's lazy product, clause ops.complex-gebp-order)
-        return complex_lazy(x, y, transpose_a, transpose_b)
+    if takes_complex_lazy(x, y, transpose_a or transpose_b):   # (small batched complex: Eigen's lazy product,
+        return complex_lazy(x, y, transpose_a, transpose_b)     # clause ops.complex-gebp-order)
     from simdist.runtime.ops.contraction_order import complex_gemv
     cgemv = complex_gemv(x, y, transpose_a, transpose_b)
     if cgemv is not None:   # (complex, one row or column of a row-major matrix: Eigen's GEMV, ops.complex-gebp-order)

@@ -147,7 +147,11 @@ def lu_solve(lower_upper: Any, perm: Any, rhs: Any, validate_args: bool = False,
         permuted = array.gather(b, p, axis=-2)
     else:
         bs, ps = b.shape.as_list(), p.shape.as_list()
-        batch = list(np.broadcast_shapes(tuple(bs[:-2]), tuple(ps[:-1])))
+        # (linalg_impl: broadcast_dynamic_shape of shape(rhs)[:-2] and shape(perm)[:-1], BroadcastArgs'
+        # InvalidArgumentError for batch shapes that do not broadcast; fz67, fz62gen seed 67407 #0)
+        from simdist.runtime.ops.array_more import broadcast_dynamic_shape
+        batch = [int(v) for v in broadcast_dynamic_shape(np.asarray(bs[:-2], np.int32),
+                                                          np.asarray(ps[:-1], np.int32))._v]
         d, m = bs[-2], bs[-1]
         flat_b = array.reshape(array.broadcast_to(b, batch + [d, m]), [-1, d, m])
         flat_p = array.reshape(array.broadcast_to(p, batch + [d]), [-1, d])

@@ -1049,8 +1049,9 @@ def _sum(v: np.ndarray, axis: Any, keepdims: bool, stacked: bool = False) -> np.
     one = _one_each(v, axis, keepdims)
     if one is not None:
         return one
-    if v.dtype == _BF16:
-        return _sum(v.astype(np.float32), axis, keepdims, stacked).astype(v.dtype)
+    if v.dtype == _BF16:   # (the float32 sums converted in packets of 8: a NaN there 0x7fc0; nansweep67)
+        from simdist.runtime.ops.packet_math import bf16_packet_nans
+        return bf16_packet_nans(np.asarray(_sum(v.astype(np.float32), axis, keepdims, stacked).astype(v.dtype)))
     if v.dtype.kind == "c":   # (complex additions under DAZ/FTZ: subnormals.complex_daz; a copy above keeps them)
         return subnormals.complex_daz(_sum_ordered)(v, axis, keepdims, stacked)
     return _sum_ordered(v, axis, keepdims, stacked)
@@ -1099,8 +1100,10 @@ def _mean(v: np.ndarray, axis: Any, keepdims: bool, stacked: bool = False) -> np
         if v.dtype.char in "fd":   # MeanReducer: SumReducer's sum (its order), / n
             s = _sum(v, axis, keepdims, stacked)
             return np.divide(s, s.dtype.type(n))
-        if v.dtype == _BF16:   # TF 2.21: the float32 sum (its order) / float32(n), rounded once
-            return (_sum(v.astype(np.float32), axis, keepdims, stacked) / np.float32(n)).astype(v.dtype)
+        if v.dtype == _BF16:   # TF 2.21: the float32 sum (its order) / float32(n), rounded once (in packets)
+            from simdist.runtime.ops.packet_math import bf16_packet_nans
+            return bf16_packet_nans(np.asarray(
+                (_sum(v.astype(np.float32), axis, keepdims, stacked) / np.float32(n)).astype(v.dtype)))
         if v.dtype == np.float16:   # Eigen's MeanReducer<half> (reduction_ops.h casts only bfloat16 and the
             # integers): SumReducer<half>'s sum (its order, each addition rounded to half), / half(n)
             s = _sum(v, axis, keepdims, stacked)
@@ -1229,8 +1232,40 @@ def _add_n(*arrays: np.ndarray) -> np.ndarray:
         # NaN operand, so of several NaNs at one element the first input's; NumPy's chain kept a later one at a
         # tail element: add_n([a, b]) of float32 [36] at [35]; fix64n, TF 2.21 observed)
         from simdist.runtime.ops.nan_operands import first_nan
-        return first_nan(out, *arrays)
+        out = first_nan(out, *arrays)
+        if out.dtype == np.float16 and 3 <= len(arrays) <= 8:
+            out = _half_add_n_tail(arrays, out)
+        return out
     return out
+
+
+def _last_nan_input(flat: list[np.ndarray], nan: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Of inputs `flat` (1-d, one length) at the elements `nan`: whether one of the inputs from the third on is a NaN,
+    and the index of the last such input (where none is, 0)."""
+    hit = np.stack([np.isnan(v[nan].astype(np.float32)) for v in flat[2:]])
+    last = hit.shape[0] - 1 - np.argmax(hit[::-1], axis=0)
+    return hit.any(axis=0), last + 2
+
+
+def _half_add_n_tail(arrays: tuple, out: np.ndarray) -> np.ndarray:
+    """float16 AddN of 3..8 inputs: the scalar tail's NaN (the last size % 8 elements, past Eigen's packets of 8
+    halves). TF 2.21's compiled Add3..Add8 functors add each later input to the running sum with that input first:
+    of several NaNs the last one from the third input on, else the first of the first two (quieted); the packets
+    keep the first NaN input's (nansweep67, /work/wt/nansweep67_logs/probe_el.py)."""
+    from simdist.runtime.ops.nan_operands import quieted
+    head = out.size - out.size % 8
+    flat = [np.broadcast_to(np.asarray(a), out.shape).reshape(-1)[head:] for a in arrays]
+    res = np.array(out, copy=True)
+    tail = res.reshape(-1)[head:]
+    nan = np.isnan(tail)
+    if not nan.any():
+        return out
+    later, idx = _last_nan_input(flat, nan)
+    pos = np.flatnonzero(nan)
+    for p, has, k in zip(pos, later, idx):
+        if has:
+            tail[p] = quieted(np.array(flat[k][p]))
+    return res
 
 
 def _bf16_add_n_nans(arrays: tuple, out: np.ndarray) -> np.ndarray:
@@ -1249,8 +1284,17 @@ def _bf16_add_n_nans(arrays: tuple, out: np.ndarray) -> np.ndarray:
         seen |= isn
     out = np.array(out, copy=True)
     bits = out.view(np.uint16).reshape(-1)
-    bits[nan] = np.where(neg[nan], 0xFFC0, 0x7FC0)
     head = out.size - out.size % _BF16_PACKET
+    if 3 <= len(arrays) <= 7 and out.size - head >= 4:
+        # (the first four elements past the packets: the compiled Add3..Add7 functors' half-packet step, whose NaN
+        # has the sign of the last NaN input; nansweep67, probe_el.py)
+        group = np.zeros(out.size, bool)
+        group[head:head + 4] = True
+        group &= nan
+        hit = np.stack([np.isnan(v[group]) for v in ops])
+        last = hit.shape[0] - 1 - np.argmax(hit[::-1], axis=0)
+        neg[group] = np.signbit(np.stack([v[group] for v in ops])[last, np.arange(last.size)])
+    bits[nan] = np.where(neg[nan], 0xFFC0, 0x7FC0)
     bits[:head][nan[:head]] = 0x7FC0
     return out
 

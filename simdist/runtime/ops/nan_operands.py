@@ -98,3 +98,44 @@ def chain_nan(result: np.ndarray, x: np.ndarray, y: np.ndarray, x_first: bool = 
     has, bits = _last_nan_operand(x[i], y[:, j].T, x_first)
     out[i, j] = np.where(has, bits, DEFAULT_NAN).view(np.float32)
     return out
+
+
+def first_nan_rows(out: np.ndarray, ids: np.ndarray, data: np.ndarray, last: np.ndarray | None = None) -> np.ndarray:
+    """`out` [segments, ...], a sum or product of data's rows [rows, ...] into segments `ids` (in row order), with
+    each NaN element replaced by the first NaN row's value at that column in its segment (quieted), where one is a
+    NaN: `acc = acc + row` keeps the running value's NaN (x86's first operand); at the columns where `last` (a
+    boolean over the flattened inner columns) is set, the last NaN row's (`row + acc`, as compiled there). A NaN
+    without a NaN row (inf - inf) is kept."""
+    nan = np.isnan(out)
+    if not nan.any() or not data.size:
+        return out
+    rows = data.shape[0]
+    pos = np.arange(rows).reshape((-1,) + (1,) * (data.ndim - 1)) * np.ones(data.shape, np.int64)
+    isnan = np.isnan(data)
+    first = np.full(out.shape, rows, np.int64)
+    np.minimum.at(first, ids, np.where(isnan, pos, rows))
+    if last is not None and last.any():
+        latest = np.full(out.shape, -1, np.int64)
+        np.maximum.at(latest, ids, np.where(isnan, pos, -1))
+        cols = np.broadcast_to(last.reshape((1,) + out.shape[1:]), out.shape)
+        first = np.where(cols & (latest >= 0), latest, first)
+    take = nan & (first < rows)
+    vals = np.take_along_axis(data, np.minimum(first, rows - 1), axis=0)
+    out = np.array(out, copy=True)
+    out[take] = quieted(vals[take].astype(out.dtype))
+    return out
+
+
+def unsorted_segment_last_columns(dt: np.dtype, inner: tuple[int, ...]) -> np.ndarray:
+    """The columns of an UnsortedSegmentSum/Prod row (inner shape `inner`) whose NaN is the last NaN row's on TF 2.21's
+    x86 build (nansweep67, /work/wt/nansweep67_logs/probe_seg.py; every other column keeps the first's): float32 and
+    float64 rows of one element (the scalar `output(j) op= data(i)` compiled with data first), and float64's first
+    four lanes of each full block of 16 columns."""
+    cols = int(np.prod(inner, dtype=np.int64)) if inner else 1
+    last = np.zeros(cols, bool)
+    if dt in (np.float32, np.float64) and cols == 1:
+        last[:] = True
+    elif dt == np.float64:
+        c = np.arange(cols)
+        last = (c < (cols // 16) * 16) & (c % 16 < 4)
+    return last.reshape(inner)

@@ -67,6 +67,17 @@ def _bias_add(x: np.ndarray, b: np.ndarray, data_format: str = "NHWC") -> np.nda
         # NaNs; NumPy's broadcast loop takes the bias's for some elements (blind63a, test_blind84_gaps
         # kernel-merge-layers-nan-payloads: float32 (6, 5) + (5,))
         out = first_nan(out, x, b if ax == x.ndim - 1 else b.reshape((b.shape[0],) + (1,) * (x.ndim - 2)))
+    elif out.dtype.name == "bfloat16" and out.size:
+        # (bfloat16 through float32: the scalar tail's NaN the first NaN operand's sign, the input's before the
+        # bias's; the packets' (8 lanes, flat) the positive 0x7fc0 of F32ToBf16; TF 2.21, nansweep67)
+        from simdist.runtime.ops.packet_math import bf16_packet_nans
+        bb = b if ax == x.ndim - 1 else b.reshape((b.shape[0],) + (1,) * (x.ndim - 2))
+        wide = first_nan(out.astype(np.float32), x.astype(np.float32), bb.astype(np.float32))
+        nan = np.isnan(wide)
+        if nan.any():
+            out = np.array(out, copy=True)
+            out.view(np.uint16)[nan] = np.where(np.signbit(wide[nan]), 0xFFC0, 0x7FC0).astype(np.uint16)
+            out = bf16_packet_nans(out)
     return out
 
 

@@ -159,6 +159,19 @@ def bf16_packet_nans(out: np.ndarray) -> np.ndarray:
     return out
 
 
+def bf16_row_packet_nans(out: np.ndarray) -> np.ndarray:
+    """`bf16_packet_nans` of each row of `out` [rows, ...] on its own (the inner dimensions flat): a reduction over a
+    segment's rows converts each output row's float32 values in packets of 8 columns, its last columns % 8 in the
+    scalar tail (TF 2.21's sorted segment sums of bfloat16; nansweep67)."""
+    if out.dtype.name != "bfloat16" or out.size == 0 or out.ndim < 2:
+        return out
+    flat = out.reshape(out.shape[0], -1)
+    k = (flat.shape[1] // LANES["float32"]) * LANES["float32"]
+    head = flat[:, :k]
+    head[np.isnan(head.astype(_F))] = np.array(0x7FC0, np.uint16).view(out.dtype)
+    return out
+
+
 def scalar_bf16(f: np.ndarray) -> np.ndarray:
     """float32 values to bfloat16 as Eigen's scalar float_to_bfloat16_rtne rounds them: to nearest even, a NaN the
     quiet 0x7fc0 with the float's sign (0xffc00000, x86's default NaN of an invalid operation, gives 0xffc0)."""

@@ -128,15 +128,26 @@ def prunable(err: BaseException) -> tuple[str, str] | None:
     return last[1], str(err)
 
 
+# whether the running retry is Keras's scratch-graph probe (scratch_trace.run): its stand-ins are shaped by the probe
+# sizes, which compute_output_spec's two runs turn into the unknown dimensions
+_PROBED = [False]
+
+
 @contextlib.contextmanager
-def deferring(keys: list[tuple[str, str]]) -> Iterator[None]:
-    """A retry of the call in which the kernel errors `keys` give stand-ins (`defers`)."""
-    before = _ACTIVE[0]
-    _ACTIVE[0] = keys
+def deferring(keys: list[tuple[str, str]], probed: bool = False) -> Iterator[None]:
+    """A retry of the call in which the kernel errors `keys` give stand-ins (`defers`); `probed`: a scratch-graph
+    probe's retry, whose stand-ins take the probes' sizes (`probe_sized`)."""
+    before, was = _ACTIVE[0], _PROBED[0]
+    _ACTIVE[0], _PROBED[0] = keys, probed
     try:
         yield
     finally:
-        _ACTIVE[0] = before
+        _ACTIVE[0], _PROBED[0] = before, was
+
+
+def probe_sized() -> bool:
+    """Whether a stand-in's zeros made from the probes' sizes count as shaped (`deferring`'s `probed`)."""
+    return _PROBED[0]
 
 
 def defers(op: Any, err: BaseException) -> bool:

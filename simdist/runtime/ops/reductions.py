@@ -195,6 +195,20 @@ NotDifferentiable("ArgMax")
 NotDifferentiable("ArgMin")
 
 
+def _arg_standin(arrays: Any, attrs: dict) -> tuple:
+    """ArgMax/ArgMin's shape function on shapes alone (the input without its reduced axis): a failed kernel's
+    stand-in (runtime/ops/pruning.py) of the static shape TF's graph gives — an empty axis's refusal is the
+    kernel's only, so Keras's scratch graph builds it (esweep67)."""
+    shape = list(np.shape(arrays[0]))
+    if shape:
+        del shape[int(attrs["axis"]) % len(shape)]
+    return (tuple(shape),)
+
+
+ARGMAX.standin = ARGMIN.standin = _arg_standin
+ARGMAX.standin_static = ARGMIN.standin_static = True
+
+
 _ARGMAX_AXIS = ("int8", "uint8", "int16", "uint16", "int32", "int64")
 
 
@@ -306,6 +320,14 @@ def _scan(ufunc: Any, identity: int) -> Any:
         if identity == 0 and (x.dtype.kind in "fc" or x.dtype == _BF16):
             # Eigen's scan starts its sum at +0.0: cumsum([-0.0, -0.0]) is [0.0, 0.0] (ops.subnormals)
             out = out + np.zeros((), out.dtype)
+        if identity == 1 and x.dtype.kind == "f" and out.size:
+            # Eigen's scan starts its product at 1: the first element's signalling NaN comes back quieted
+            # (cumprod of 0x7f880013 is 0x7fc80013; TF 2.21, nansweep67)
+            from simdist.runtime.ops.nan_operands import quieted
+            nan = np.isnan(out)
+            if nan.any():
+                out = np.array(out, copy=True)
+                out[nan] = quieted(out[nan])
         return out
     return forward
 
@@ -325,6 +347,10 @@ def _scan_axis(op: Any, axis: Any, converted_only: bool = False) -> int:
         raise ValueError("Tried to convert 'axis' to a tensor and failed. Error: None values not supported."
                          if context.in_function() else
                          "Attempt to convert a value (None) with an unsupported type (<class 'NoneType'>) to a Tensor.")
+    if isinstance(axis, (np.ndarray, np.generic)) and axis.dtype.kind in "fb":
+        # (a NumPy value converts to Tidx's default int32 by a forced cast: np.float32(1.5), np.array(1.0) and
+        # np.bool_ are axes 1, 1 and 1; TF 2.21 observed, npsweep67)
+        axis = np.asarray(axis).astype(np.int32)
     a = axis._v if isinstance(axis, Tensor) else np.asarray(axis)
     if isinstance(axis, (list, tuple)) and a.size == 0:
         a = a.astype(np.int32)    # (an empty Python list converts to int32: the kernel's "axis must be a scalar")

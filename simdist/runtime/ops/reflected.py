@@ -59,6 +59,15 @@ def retry(err: BaseException, x: Any, o: Any, name: str) -> Any:
         if out is NotImplemented:
             raise err from None
         raise _symbolic.array_error() from None
+    if type(o).__module__ == "builtins" and _symbolic.is_graph(x):
+        # (a builtin's reflected operator reads the tensor through __index__ (list/tuple/str repetition) or returns
+        # NotImplemented; TF's graph tensor has no __index__, so `int32_graph_tensor * [1.5, 2.0]` raises Mul's
+        # TypeError where the eager tensor repeats the list by its value; fz67, fz62gen seed 67405 #3)
+        try:
+            getattr(o, f"__r{name}__")(_GraphOperand())
+        except (TypeError, ValueError):
+            pass
+        raise err from None
     try:
         out = getattr(o, f"__r{name}__")(x)
     except Exception as again:  # noqa: BLE001 - TF catches the TypeError/ValueError its build raises

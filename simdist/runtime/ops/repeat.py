@@ -26,6 +26,8 @@ def _repeat_static(a: dict) -> list[int | None] | None:
     known = static_shapes.known_shape(x) if isinstance(x, Tensor) else list(np.shape(x))
     if a["axis"] is None or known is None:
         return [None]
+    if not known:   # (_with_nonzero_rank: a scalar is stacked into a vector first; esweep67)
+        known = [1]
     known[int(a["axis"]) % max(len(known), 1)] = None
     return known
 
@@ -108,4 +110,13 @@ def _repeat_counts(x: Tensor, repeats: Any, axis: int | None) -> Tensor:
     masked = array.boolean_mask(tile(array.expand_dims(x, axis + 1), multiples), mask)
     if axis == 0:
         return masked
-    return array.reshape(masked, shape[:axis] + [int(reduce_sum(original)._v)] + shape[axis + 1:])
+    size = int(reduce_sum(original)._v)
+    known = static_shapes.known_shape(x)
+    if known is not None and known[0] == 0 and size != 0:
+        # (repeat_with_axis's closing set_shape: the broadcast counts' first dimension is the input's first, so
+        # an input whose static first dimension is 0 declares the repeated axis 0 (`new_axis_size = 0 if
+        # repeats.shape[0] == 0`), and counts summing past 0 along a later axis meet it: ValueError, eagerly and
+        # traced — repeat(zeros((0, 2)), [2, 1], axis=1); TF 2.21 observed, esweep67)
+        raise ValueError(f"Tensor's shape {tuple(shape[:axis] + [size] + shape[axis + 1:])} is not compatible "
+                         f"with supplied shape {tuple(known[:axis] + [0] + known[axis + 1:])}")
+    return array.reshape(masked, shape[:axis] + [size] + shape[axis + 1:])

@@ -241,6 +241,9 @@ def _scatter(op: str, kind: str) -> Callable[..., None]:
         try:
             variables._check_scatter(kind, idx, upd, cur.shape, op)
         except errors.InvalidArgumentError as e:
+            partial = variables.partial_scatter(e)   # (the rows the kernel wrote before its index error)
+            if partial is not None:
+                var._write(kind, partial)
             raise kernel_error(op, e.message.split(" [Op:")[0]) from None
         if kind == "scatter_div" and updates.dtype.is_integer and (upd == 0).any():
             raise kernel_error(op, "updates must not contain 0")
@@ -278,6 +281,9 @@ def _scatter_nd(op: str, kind: str) -> Callable[..., None]:
         try:
             variables._check_scatter(kind, idx, upd, cur.shape, op)
         except errors.InvalidArgumentError as e:
+            partial = variables.partial_scatter(e)   # (the rows the kernel wrote before its index error)
+            if partial is not None:
+                var._write(kind, partial)
             raise kernel_error(op, e.message.split(" [Op:")[0]) from None
         var._write(kind, (np.array(idx, copy=True), np.array(upd, copy=True)))
         return None

@@ -522,6 +522,12 @@ def scatter_nd(indices: Any, updates: Any, shape: Any, name: str | None = None) 
             if neg == -1:
                 raise
             raise trace_errors.static(e, ValueError, f"Invalid value in tensor used for shape: {neg}")
+        vector_rule = idx.shape.rank == 1 and e.message.startswith("Dimensions [0,1) of indices[shape=")
+        if vector_rule and tensor_scatter_shape_text(shp, static_shapes.known_shape(idx),
+                                                     static_shapes.known_shape(upd), output=True) is None:
+            # (ValidateUpdateShape's rank-1 rule is the kernel's alone: ScatterNdShapeHelper takes indices [1] with
+            # updates [3] into [5, 3] (no outer dimensions), so a traced call fails as it runs; ixsweep67)
+            raise
         if (static_shapes.unknown(idx) is None and static_shapes.unknown(upd) is None
                 and graph_constants.known(shape)):
             # (traced: ScatterNdShapeHelper merges the shapes the graph knows, ValueError at trace)
@@ -569,6 +575,15 @@ def _tensor_scatter_call(op: Any, tensor: Any, indices: Any, updates: Any) -> Te
         x, upd = attr_rules.eager_group([tensor, updates], attr_rules.fast_path_takes(
             op.name, (tensor, indices, updates)))
     idx = _indices(indices, op.name)
+    if idx.dtype == dtypes.int16:
+        # (TensorScatterUpdate's op def lists int16 Tindices and no CPU kernel registers it: NotFoundError eagerly,
+        # the placement's InvalidArgumentError when a graph runs; TensorScatterAdd/Sub/Min/Max list int32 and int64
+        # only: the attr's InvalidArgumentError, op_def_library's TypeError traced; TF 2.21 observed, ixsweep67)
+        if op.name != "TensorScatterUpdate":
+            raise trace_errors.attr_not_allowed(op.name, "Tindices", idx.dtype, "int32, int64")
+        raise errors.NotFoundError(None, None, f"Could not find device for node: {{{{node {op.name}}}}} = {op.name}["
+                                   f"T=DT_{args.tf_name(_t(tensor).dtype).upper()}, Tindices=DT_INT16, "
+                                   'bad_indices_policy=""] [Op:' + op.name + "]")
     # (a graph: the shape function as the op is added, before a run finds no kernel for T: a bool
     # scalar tensor is "Shape must be at least rank 1"; fz23b, fourth generator seed 2301 #7)
     if context.in_function():
@@ -678,6 +693,12 @@ def _segment_sum(data: np.ndarray, ids: np.ndarray) -> np.ndarray:
     out = np.zeros((n,) + data.shape[1:], dtype=data.dtype)
     # (complex additions under DAZ/FTZ, subnormal parts zeros, where a one-row segment is a copy; fz55b)
     np.add.at(out, ids, _subnormals.flushed_parts(data))
+    if data.dtype.kind == "f":   # (the rows' additions keep the first NaN row's; nansweep67)
+        from simdist.runtime.ops.nan_operands import first_nan_rows
+        out = first_nan_rows(out, ids, data)
+    if data.dtype.name == "bfloat16" and out.size:   # (each row's float32 sums converted in packets of 8 columns:
+        from simdist.runtime.ops.packet_math import bf16_row_packet_nans   # 0x7fc0 there; nansweep67)
+        out = bf16_row_packet_nans(np.array(out, copy=True))
     return copy_one_row_segments(_subnormals.flushed_parts(out), ids, data)
 
 

@@ -90,6 +90,9 @@ def _fold_at(kind: str, out: np.ndarray, ids: np.ndarray, data: np.ndarray) -> N
         wide = out.astype(np.float32)
         _fold_half(kind, wide, ids, data.astype(np.float32))
         out[...] = wide.astype(_BF16)
+        nan = np.isnan(wide)
+        if nan.any():   # (a NaN kept as its bits, payload included: the upper half of its float32; nansweep67)
+            out.view(np.uint16)[nan] = (wide.view(np.uint32)[nan] >> 16).astype(np.uint16)
         return
     if kind not in ("max", "min") or data.dtype.kind != "f" or not np.isnan(data).any():
         _UFUNC[kind].at(out, ids, data)
@@ -104,7 +107,10 @@ def _fold_at(kind: str, out: np.ndarray, ids: np.ndarray, data: np.ndarray) -> N
     _UFUNC[kind].at(out, ids, np.where(after, data, _extreme(data.dtype, kind, finite=False)))
     n_after = np.zeros(out.shape, dtype=np.int64)
     np.add.at(n_after, ids, after.astype(np.int64))
-    out[(last_nan >= 0) & (n_after == 0)] = np.nan
+    # (such a segment's value is its last NaN itself, payload and sign: TF 2.21's `data.cwiseMax(output)` returns
+    # its first operand where either is a NaN; nansweep67)
+    kept = (last_nan >= 0) & (n_after == 0)
+    out[kept] = np.take_along_axis(data, np.maximum(last_nan, 0), axis=0)[kept]
 
 
 def _fold_half(kind: str, out: np.ndarray, ids: np.ndarray, data: np.ndarray) -> None:
@@ -112,6 +118,13 @@ def _fold_half(kind: str, out: np.ndarray, ids: np.ndarray, data: np.ndarray) ->
     (TF's half comparison), so a segment whose extreme is a zero takes the sign of its last zero
     (after its last NaN); float32/64 keep the first."""
     _fold_at(kind, out, ids, data.astype(np.float32))   # the same extremes, exactly; then the zeros' signs
+    cols = int(np.prod(out.shape[1:], dtype=np.int64))
+    flat = out.reshape(out.shape[0], cols)
+    nan = np.isnan(flat) & (np.arange(cols) < cols - cols % 8)
+    if nan.any():   # (a NaN kept by a packet of 8 went through float: quieted, 0x7c7d comes back 0x7e7d; a scalar
+        # column's std::max returns the half as it is; nansweep67)
+        from simdist.runtime.ops.nan_operands import quieted
+        flat[nan] = quieted(flat[nan])
     pos = np.arange(data.shape[0]).reshape((-1,) + (1,) * (data.ndim - 1)) * np.ones_like(data, dtype=np.int64)
     last_nan = np.full(out.shape, -1, dtype=np.int64)
     np.maximum.at(last_nan, ids, np.where(np.isnan(data), pos, -1))
@@ -164,7 +177,16 @@ def _sorted(kind: str, name: str) -> Any:
                 _complex_prod_rows(out, ids, data)
             else:
                 _fold_at(kind, out, ids, data)
+                if kind in ("prod", "mean") and data.dtype.kind == "f":
+                    # (the rows' products and sums keep the first NaN row's; nansweep67)
+                    from simdist.runtime.ops.nan_operands import first_nan_rows
+                    out = first_nan_rows(out, ids, data)
         counts = np.bincount(ids.astype(np.int64), minlength=n)
+        if data.dtype == _BF16 and kind in ("prod", "mean") and out.size:
+            # (the reduction's float32 results converted in packets of 8 columns: a NaN there 0x7fc0; nansweep67)
+            from simdist.runtime.ops.packet_math import bf16_row_packet_nans
+            res = bf16_row_packet_nans(np.array(_mean_of(out, counts) if kind == "mean" else out, copy=True))
+            return copy_one_row_segments(res, ids, data)
         if kind == "mean":
             return copy_one_row_segments(_mean_of(out, counts), ids, data)
         if kind in ("max", "min"):
@@ -183,6 +205,9 @@ def _unsorted(kind: str, name: str) -> Any:
             return out
         with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
             _fold_at(kind, out, flat[keep], data[keep])
+        if kind == "prod" and data.dtype.kind == "f":   # (which NaN row: as UnsortedSegmentSum's; nansweep67)
+            from simdist.runtime.ops.nan_operands import first_nan_rows, unsorted_segment_last_columns
+            out = first_nan_rows(out, flat[keep], data[keep], unsorted_segment_last_columns(data.dtype, data.shape[1:]))
         return out
     return forward
 

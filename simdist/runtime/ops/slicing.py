@@ -61,6 +61,8 @@ def _paddings(p: Any, opname: str, shp: list[int]) -> tuple[tuple[int, int], ...
         arr = np.asarray(p)
     elif isinstance(p, (np.ndarray, np.generic)):
         arr = np.asarray(p)
+    elif _holds_tensor(p):
+        arr = np.asarray(dispatch.static_value(_list_with_tensors(p, opname)))
     else:
         arr = np.asarray(p)
         if arr.dtype.kind == "f" and arr.size:
@@ -71,6 +73,38 @@ def _paddings(p: Any, opname: str, shp: list[int]) -> tuple[tuple[int, int], ...
         raise trace_errors.shape_error(f"paddings must be a matrix with 2 columns: {args.dims(list(arr.shape))} "
                                        f"[Op:{opname}]", text, opname, (shp, list(arr.shape)))
     return tuple((int(a), int(b)) for a, b in arr.reshape(-1, 2)) if arr.size else ()
+
+
+def _holds_tensor(p: Any) -> bool:
+    """Whether a (nested) Python list or tuple holds a tensor among its leaves."""
+    if isinstance(p, (list, tuple)):
+        return any(_holds_tensor(v) for v in p)
+    return isinstance(p, Tensor)
+
+
+def _list_with_tensors(p: Any, opname: str) -> Tensor:
+    """Paddings given as a Python list holding tensors, converted as TF converts an input of a type attr with a
+    default (Tpaddings: int32). Eagerly (execute.args_to_matching_eager) the list's own conversion first —
+    autopacking's dtype is its first tensor's, so tensors of two dtypes are Pack's InvalidArgumentError — and,
+    when Tpaddings does not allow that dtype, the conversion preferring int32, which casts every tensor
+    (1.5 → 1, -0.5 → 0); in a graph (op_def_library) the preferred int32 conversion first. keras.ops.eye(3, 4,
+    k=2.5) pads by float32 tensors; TF 2.21 observed, esweep67 (clause ops.attr-types)."""
+    from simdist.runtime import context
+    if context.in_function():
+        try:
+            t = convert_to_tensor(p, dtype=dtypes.int32)
+        except (TypeError, ValueError):
+            t = convert_to_tensor(p)
+    else:
+        t = convert_to_tensor(p)
+        if t.dtype not in (dtypes.int32, dtypes.int64):
+            try:
+                t = convert_to_tensor(p, dtype=dtypes.int32)
+            except (TypeError, ValueError):
+                pass
+    if t.dtype not in (dtypes.int32, dtypes.int64):
+        raise trace_errors.attr_not_allowed(opname, "Tpaddings", t.dtype, "int32, int64")
+    return t
 
 
 # --- Slice ---------------------------------------------------------------------------------------------------

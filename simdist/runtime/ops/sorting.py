@@ -25,8 +25,9 @@ __all__ = ["top_k", "sort", "argsort"]
 _TOPK_TYPES = ("fiu", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64")
 
 
-# SIMD lanes of TF 2.21's max reduction for top_k(k=1) (AVX: 8 float32, 4 float64, 8 half)
-_TOPK_LANES = {"float32": 8, "float64": 4, "float16": 8}
+# SIMD lanes of TF 2.21's max reduction for top_k(k=1) (AVX: 8 float32, 4 float64, 8 half, 8 bfloat16:
+# Eigen's Packet8bf, whose pmax widens to Packet8f, fz67)
+_TOPK_LANES = {"float32": 8, "float64": 4, "float16": 8, "bfloat16": 8}
 
 
 def _top_k(x: np.ndarray, k: int, sorted: bool, index_type: Any = None) -> tuple[np.ndarray, np.ndarray]:  # noqa: A002

@@ -11,7 +11,7 @@ With NaN those comparators are not orders, so the result depends on the algorith
 runs libstdc++'s introsort, insertion sort and heap operations as written, on Python lists.
 Rows without NaN never come here (a stable argsort gives the same order, much faster), except
 `sorted=False`, whose heap order this reproduces. k == 1 follows the AVX build's reduction (8
-float32 or float16 lanes, 4 float64).
+float32, float16 or bfloat16 lanes, 4 float64).
 """
 
 from __future__ import annotations

@@ -50,7 +50,11 @@ def _truncdiv(a: np.ndarray, b: np.ndarray) -> np.ndarray:
             fix = (np.remainder(a, b) != 0) & ((a < 0) != (b < 0))
             return np.where(fix, q + np.ones((), a.dtype), q).astype(a.dtype, copy=False)
     with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
-        return np.trunc(np.true_divide(a, b))
+        q = np.trunc(np.true_divide(a, b))
+    if q.dtype.name == "bfloat16" and q.size:   # (through float32 in packets of 8: 0x7fc0 there; nansweep67)
+        from simdist.runtime.ops.packet_math import bf16_packet_nans
+        q = bf16_packet_nans(np.array(q, copy=True))
+    return q
 
 
 def _truncmod(a: np.ndarray, b: np.ndarray) -> np.ndarray:
