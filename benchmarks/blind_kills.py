@@ -4,7 +4,7 @@ committed package (suite_kills.py's plant-and-run):
 
     python benchmarks/blind_kills.py BATCH ["-k EXPRESSION"]
 
-BATCH is 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91 or 93. Prints the baseline (the unmutated copy must pass) and one line per mutant: killed
+BATCH is 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92 or 93. Prints the baseline (the unmutated copy must pass) and one line per mutant: killed
 (with the failing test) or survived. docs/conformance.md has the figures: batch 19, 1 of 14 with its
 default slice ("Twenty-first session ... a nineteenth blind batch"); batch 20 in "Twenty-second session
 ... a twentieth blind batch"; batch 21 in "Twenty-third session: ... against the twenty-first blind
@@ -73,8 +73,9 @@ batch 89 in "Sixty-fifth session, 2026-12-07: an eighty-ninth blind batch" (the 
 over the 251 suite modules of its areas); batch 90 in "Sixty-sixth session, 2026-12-07: a ninetieth blind batch" (the 6
 mutants not killed on first contact over the 285 suite modules of its areas and the four 66 modules); batch 91 in
 "Sixty-sixth session, 2026-12-07: a ninety-first blind batch" (the 9 mutants not killed on first contact over the
-310 suite modules of its areas and the 66 modules); batch 93 in "Sixty-seventh session, 2026-12-08: a ninety-third
-blind batch" (the 5 mutants not killed on first contact over the 312 suite modules of its areas and the five 67
+310 suite modules of its areas and the 66 modules); batch 92 in "Sixty-seventh session, 2026-12-08: a ninety-second
+blind batch" (the 7 mutants not killed on first contact over the 197 suite modules of its areas and the 67 modules); batch 93 in
+"Sixty-seventh session, 2026-12-08: a ninety-third blind batch" (the 5 mutants not killed on first contact over the 312 suite modules of its areas and the five 67
 modules).
 """
 
@@ -540,6 +541,13 @@ BATCHES: dict[str, tuple[list[str], str]] = {
             "keras-multi-hot-reduces-last-index-axis", "rescaling-config-float64-scale-as-item",
             "add-loss-replaces-earlier", "reduce-mean-grad-times-reciprocal"],
            "test_blind91_gaps"),
+    # (batch 92: the survivors of first contact over the 197 suite modules that name its areas' APIs and the test_*67*.py
+    # modules: docs/conformance.md, "a ninety-second blind batch"; the gaps slice "test_blind92_gaps",
+    # suite/test_blind92_gaps.py, kills all seven, and `complex-mul-scalar-left-as-tensor`, which test_nansweep67 killed)
+    "92": (["sort-int-ascending-plain-negation", "matrix-inverse-adjoint-not-conjugated", "sigmoid-xent-shape-rank-only",
+            "where-complex-subnormal-true", "while-invariant-rank-unchecked", "recompute-grad-unconnected-none",
+            "ragged-unbatch-inner-splits-not-rebased"],
+           "test_blind92_gaps"),
     # (batch 93: the survivors of first contact over the 312 suite modules that name Keras or the strategies' reduce
     # paths and the five test_*67*.py modules (the sixty-seventh session's sweeps merged): docs/conformance.md, "a
     # ninety-third blind batch"; the gaps slice "test_blind93_gaps", suite/test_blind93_gaps.py, kills all five)

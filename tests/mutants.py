@@ -15257,6 +15257,178 @@ TRAINING_BATCH93: list[Mutant] = [
 ]
 TRAINING += TRAINING_BATCH93
 CATALOGUE += TRAINING_BATCH93
+# blind batch 92 (sixty-seventh session, helper blind67a): 30 training-layer mutants outside Keras — op kernels
+#: (activations, sorting, bitwise, segment ops, scans, reductions, conv, linalg, losses, pooling gradients, complex
+#: comparisons, bfloat16 and complex NaN bits), autograph and while_loop control flow, TensorArray, recompute_grad's
+#: unconnected gradients, tf.data, random ops' seeds and Philox words, OneDevice/CentralStorage value paths and checkpoint restores; written from simdist's source before
+#: reading the suite, each in a function no earlier catalogue mutant touches (its enclosing functions).
+#: "mainstream": a changed line an ordinary training program runs (/work/wt/blind67a_logs/prog1-6.py under
+#: coverage.py); "subtle": a last-bit, signed-zero, subnormal or NaN-payload difference.
+_O92 = "simdist/runtime/ops/"
+TRAINING_BATCH92: list[Mutant] = [
+    # -- op kernels
+    _t("leaky-relu-integer-input-not-cast", "dtype", _O92 + "activations.py",
+       "    if x.dtype.is_integer:\n        x = math.cast(x, \"float32\")\n    if isinstance(alpha, np.ndarray):\n",
+       "    if isinstance(alpha, np.ndarray):\n",
+       "mainstream: tf.nn.leaky_relu of an integer tensor handed to LeakyRelu as it is instead of cast to float32 first "
+       "(nn_ops.leaky_relu's `if features.dtype.is_integer`): the op's T refuses int32"),
+    _t("sort-int-ascending-plain-negation", "boundary", _O92 + "sorting.py",
+       "        y = math.subtract(unary.negative(x), 1)\n        axis_checks()\n        r = _descending(y, ax, return_argsort)\n"
+       "        return r if return_argsort else math.subtract(unary.negative(r), 1)\n",
+       "        y = unary.negative(x)\n        axis_checks()\n        r = _descending(y, ax, return_argsort)\n"
+       "        return r if return_argsort else unary.negative(r)\n",
+       "mainstream: tf.sort/argsort ascending of a signed integer tensor by descending on -x instead of TF's -x - 1 (~x): the "
+       "minimum integer negates to itself and sorts last (int32 -2**31 after 5)"),
+    _t("left-shift-clamp-to-width", "boundary", _O92 + "bitwise.py",
+       "    return np.clip(y, 0, x.dtype.itemsize * 8 - 1).astype(x.dtype)\n",
+       "    return np.clip(y, 0, x.dtype.itemsize * 8).astype(x.dtype)\n",
+       "mainstream: the shift operand of LeftShift/RightShift clamped to [0, bits] instead of Eigen's [0, bits - 1]: "
+       "left_shift(1, 32) of int32 is 0 instead of 1 << 31, right_shift(2**31 - 1, 40) 0 either way"),
+    _t("unsorted-segment-max-int-lowest-minus-max", "boundary", _O92 + "segments.py",
+       "    info = np.iinfo(dt)\n    return info.min if kind == \"max\" else info.max\n",
+       "    info = np.iinfo(dt)\n    return -info.max if kind == \"max\" else info.max\n",
+       "the start of an integer max segment reduction as -max instead of numeric_limits::lowest(): an empty "
+       "segment of unsorted_segment_max of int32 is -2**31 + 1 instead of -2**31"),
+    _t("segment-max-nan-counts-itself", "formula", _O92 + "segments.py",
+       "    after = pos > last_nan[ids]\n",
+       "    after = pos >= last_nan[ids]\n",
+       "subtle: the float max/min segment fold takes a segment's last NaN into the values after it: a segment with a "
+       "NaN anywhere is NaN (NumPy's maximum propagates it) instead of TF's extreme of what follows its last NaN"),
+    _t("tensordot-int-axes-leading-of-a", "axis", _O92 + "linalg.py",
+       "        xa, xb = list(range(ra - n, ra)), list(range(n))\n",
+       "        xa, xb = list(range(n)), list(range(n))\n",
+       "mainstream: tf.tensordot(a, b, axes=N) contracts the first N axes of a (as of b) instead of its last N: "
+       "tensordot([2, 3], [3, 4], 1) is refused (2 vs 3) and square operands give a^T b"),
+    _t("argmin-default-int32", "dtype", _O92 + "reductions.py",
+       "def argmin(input: Any, axis: Any = None, output_type: Any = dtypes.int64, name: str | None = None) -> Tensor:"
+       "  # noqa: A002\n",
+       "def argmin(input: Any, axis: Any = None, output_type: Any = dtypes.int32, name: str | None = None) -> Tensor:"
+       "  # noqa: A002\n",
+       "tf.math.argmin's default output_type int32 (as tf.shape's) instead of int64: its indices' dtype"),
+    _t("reduce-all-as-any", "formula", _O92 + "reductions.py",
+       "    return _reduce(ALL, _bool_input(input_tensor, axis), axis, keepdims)\n",
+       "    return _reduce(ANY, _bool_input(input_tensor, axis), axis, keepdims)\n",
+       "mainstream: tf.reduce_all copied from reduce_any without changing the op: any element true makes it true"),
+    _t("conv1d-nwc-expanded-at-width", "axis", _O92 + "conv.py",
+       "        fmt, start, nc = \"NHWC\", -3, False\n",
+       "        fmt, start, nc = \"NHWC\", -2, False\n",
+       "mainstream: tf.nn.conv1d of NWC input expands the input at -2 (NCW's place) instead of -3: the width becomes the "
+       "height of a one-column image and the filter's taps run across that column (VALID refuses, SAME keeps "
+       "the centre tap only)"),
+    _t("trace-sums-whole-batch", "axis", _O92 + "linalg.py",
+       "    return reduce_sum(diag_part(_t(x)), -1)\n",
+       "    return reduce_sum(diag_part(_t(x)))\n",
+       "mainstream: tf.linalg.trace sums the diagonals of every matrix of a batch into one scalar instead of one trace per "
+       "matrix (reduce_sum without axis=-1)"),
+    _t("matrix-inverse-adjoint-not-conjugated", "formula", _O92 + "linalg_more.py",
+       "        return a.copy()\n    if adjoint:\n        a = _adj(a)\n    finite = bool(np.isfinite(a).all())\n",
+       "        return a.copy()\n    if adjoint:\n        a = np.swapaxes(a, -1, -2)\n    finite = bool(np.isfinite(a).all())\n",
+       "tf.linalg.inv(adjoint=True) of a complex matrix transposes without conjugating: the inverse of the "
+       "transpose, not of the adjoint (real matrices alike)"),
+    _t("cholesky-reads-upper-triangle", "axis", _O92 + "linalg_more.py",
+       "    sym = np.tril(a) + _adj(np.tril(a, -1))   # (the kernel",
+       "    sym = np.triu(a) + _adj(np.triu(a, 1))   # (the kernel",
+       "mainstream: tf.linalg.cholesky symmetrises from the upper triangle instead of reading the lower one as TF's kernel "
+       "does: a matrix whose triangles differ factors another matrix"),
+    _t("sigmoid-xent-shape-rank-only", "missing-error", _O92 + "losses.py",
+       "    ls, gs = labels.shape.as_list(), logits.shape.as_list()\n    if ls != gs:\n",
+       "    ls, gs = labels.shape.as_list(), logits.shape.as_list()\n    if len(ls) != len(gs):\n",
+       "sigmoid_cross_entropy_with_logits checks that labels and logits have the same rank, not the same shape: "
+       "[4, 1] labels beside [4, 3] logits broadcast instead of TF's ValueError"),
+    _t("sign-nan-sign-cleared-in-tail", "formula", _O92 + "unary.py",
+       "        bits[mask & nan] &= u.type((1 << (8 * u.itemsize - 1)) - 1)\n",
+       "        bits[nan] &= u.type((1 << (8 * u.itemsize - 1)) - 1)\n",
+       "subtle: tf.sign of a negative NaN clears its sign bit in the scalar tail too (TF: only in the packets, the "
+       "tail keeps it)"),
+    _t("avg-pool-grad-onednn-columns-reversed", "order", _O92 + "pooling.py",
+       "            for b in range(ksize[2]):\n                row[:, b:b + (ow - 1) * sw + 1:sw, :] += per[:, i]\n",
+       "            for b in reversed(range(ksize[2])):\n                row[:, b:b + (ow - 1) * sw + 1:sw, :] += per[:, i]\n",
+       "mainstream, subtle: oneDNN's float32 AvgPoolGrad adds a window row's columns right to left: overlapping windows "
+       "(stride < ksize) sum an input's contributions in another order, last bits"),
+    _t("where-complex-subnormal-true", "formula", _O92 + "math.py",
+       "        return np.argwhere((flushed(np.ascontiguousarray(c.real)) != 0) | (flushed(np.ascontiguousarray(c.imag)) != 0))\n",
+       "        return np.argwhere(c)\n",
+       "subtle: tf.where of a complex condition reads subnormal parts as non-zero (TF's `!= 0` under DAZ: "
+       "1e-40 + 0j is false)"),
+    _t("equal-complex-subnormal-distinct", "formula", _O92 + "math.py",
+       "    if a.dtype.kind == \"c\" or b.dtype.kind == \"c\":\n        from simdist.runtime.ops.complex_unary import _eq\n"
+       "        return _eq(np.asarray(a), np.asarray(b))\n    return np.equal(a, b)\n",
+       "    return np.equal(a, b)\n",
+       "mainstream, subtle: tf.equal of complex tensors by NumPy's ==, not std::complex's under DAZ: 0j and 1e-40 + 0j "
+       "differ (TF: equal)"),
+    _t("bf16-tail-nan-made-positive", "formula", _O92 + "math.py",
+       "        head = out.size - out.size % _BF16_PACKET\n        bits[:head][nflat[:head]] = 0x7FC0\n        return out\n"
+       "    kernel.__name__ = getattr(fn, \"__name__\", \"kernel\")\n",
+       "        head = out.size\n        bits[:head][nflat[:head]] = 0x7FC0\n        return out\n"
+       "    kernel.__name__ = getattr(fn, \"__name__\", \"kernel\")\n",
+       "subtle: bfloat16 AddV2/Sub/Mul/RealDiv give every NaN result the packets' positive 0x7fc0, the scalar tail's "
+       "too (TF's tail keeps a negative NaN's sign through float_to_bfloat16_rtne)"),
+    _t("complex-mul-scalar-left-as-tensor", "formula", _O92 + "math.py",
+       "        left = x.size == 1 and y.size != 1 and x.shape != np.broadcast_shapes(x.shape, y.shape)\n",
+       "        left = False\n",
+       "subtle: a one-element complex x broadcast over y multiplied as two tensors instead of TF's scalar_left "
+       "functor, whose packets take the tensor's NaN parts first: NaN payloads and signs of the products"),
+    # -- control flow, TensorArray, the tape
+    _t("autograph-for-range-limit-inclusive", "boundary", "simdist/tf/_autograph_ops.py",
+       "            main = math.less(it, limit) if const_delta >= 0 else math.greater(it, limit)\n",
+       "            main = math.less_equal(it, limit) if const_delta >= 0 else math.greater_equal(it, limit)\n",
+       "mainstream: a traced `for i in tf.range(n)` loop's test is i <= n: one iteration too many"),
+    _t("while-invariant-rank-unchecked", "missing-error", _O92 + "loops.py",
+       "    return len(shape) == len(dims) and all(d is None or d == s for s, d in zip(shape, dims))\n",
+       "    return all(d is None or d == s for s, d in zip(shape, dims))\n",
+       "mainstream: tf.while_loop's shape invariant compared dimension by dimension without the rank: a body that changes a "
+       "loop variable's rank under a shorter invariant passes instead of TF's ValueError"),
+    _t("tensor-array-write-without-dtype-hint", "dtype", _O92 + "tensor_array.py",
+       "            value = convert_to_tensor(value, dtype_hint=self._dtype)\n",
+       "            value = convert_to_tensor(value)\n",
+       "mainstream: TensorArray.write converts a Python value without the array's dtype as preferred dtype: writing 1 into a "
+       "float32 array is an int32 element, refused (TF: 1.0)"),
+    _t("recompute-grad-unconnected-none", "gradient", _O92 + "control_more.py",
+       "                                   unconnected_gradients=UnconnectedGradients.ZERO)\n",
+       "                                   unconnected_gradients=UnconnectedGradients.NONE)\n",
+       "tf.recompute_grad's backward function differentiates the recomputation with the tape's default "
+       "unconnected_gradients (NONE) instead of ZERO: an input f does not use gets None instead of zeros"),
+    # -- tf.data
+    _t("shuffle-cardinality-unknown", "formula", "simdist/runtime/data/shuffle.py",
+       "    def _card(self) -> int:\n        return self._input._card()\n",
+       "    def _card(self) -> int:\n        return UNKNOWN_CARDINALITY\n",
+       "mainstream: Dataset.shuffle's cardinality unknown (-2) instead of its input's: a shuffled dataset's cardinality() and "
+       "everything sized from it (len, steps)"),
+    _t("ragged-unbatch-inner-splits-not-rebased", "formula", "simdist/runtime/data/components.py",
+       "            inner.append(piece - piece[0])\n",
+       "            inner.append(piece)\n",
+       "unbatching (from_tensor_slices, unbatch) a ragged tensor of ragged_rank >= 2 keeps each row's inner "
+       "row_splits as slices of the whole instead of rebasing them to 0: every row but the first is malformed"),
+    # -- random ops
+    _t("random-seed-attrs-swapped", "order", _O92 + "random.py",
+       "    return {\"seed\": s1, \"seed2\": s2, \"kernel\": random_graphs.instance()}\n",
+       "    return {\"seed\": s2, \"seed2\": s1, \"kernel\": random_graphs.instance()}\n",
+       "mainstream: a stateful random op's seed attrs swapped (the op seed as seed, the global as seed2): every seeded draw's "
+       "stream differs"),
+    _t("philox-int64-words-swapped", "order", _O92 + "philox.py",
+       "        return (w[0:2 * n:2] | (w[1:2 * n:2] << np.uint64(32))).view(dt)\n",
+       "        return (w[1:2 * n:2] | (w[0:2 * n:2] << np.uint64(32))).view(dt)\n",
+       "mainstream: a 64-bit full-range integer from two Philox words with the first word high instead of low: "
+       "uniform_full_int of int64/uint64"),
+    # -- strategies and checkpoints
+    _t("one-device-axis-reduce-destination-swapped", "placement", "simdist/strategies/one_device.py",
+       "        return self._device if op is ReduceOp.SUM else self._reduce_destination()\n",
+       "        return self._device if op is ReduceOp.MEAN else self._reduce_destination()\n",
+       "mainstream: OneDeviceStrategy.reduce along an axis: the MEAN's result left on the strategy's device and the SUM's on "
+       "the caller's (TF: the other way round)"),
+    _t("central-storage-one-device-aggregating", "boundary", "simdist/strategies/central_storage.py",
+       "        if len(self._compute) > 1:\n            return AggregatingVariable(v, self._container_strategy, agg)\n",
+       "        if len(self._compute) >= 1:\n            return AggregatingVariable(v, self._container_strategy, agg)\n",
+       "mainstream: CentralStorageStrategy over one compute device wraps its variables in AggregatingVariable as it does over "
+       "several (TF: a plain variable): a replica-context assign without aggregation is refused"),
+    _t("checkpoint-reader-object-graph-missing", "state", "simdist/strategies/checkpoint_reader.py",
+       "        self._tensors[_GRAPH] = np.asarray(\"\\n\".join(sorted(self._tensors)).encode(), dtype=object)\n",
+       "",
+       "mainstream: the checkpoint reader lists the saved variables only, without the object graph's entry: "
+       "tf.train.list_variables misses '_CHECKPOINTABLE_OBJECT_GRAPH' and get_variable_to_shape_map its [] shape"),
+]
+TRAINING += TRAINING_BATCH92
+CATALOGUE += TRAINING_BATCH92
 
 # psweep64 (sixty-fourth session): Python-number options in float64/half programs — the lines the sweep newly covers
 TRAINING_PSWEEP64: list[Mutant] = [

@@ -148,8 +148,12 @@ def log_poisson_loss(targets: Any, log_input: Any, compute_full_loss: bool = Fal
     from simdist.runtime.ops.array import constant, ones_like, zeros_like
     from simdist.runtime.ops.unary import exp, log
     li, tg = _t(log_input), _t(targets)
-    if not tg.shape.is_compatible_with(li.shape):
-        raise ValueError(f"`log_input` and `targets` must have the same shape, received ({li.shape} vs {tg.shape}).")
+    # (nn_impl's `targets.get_shape().assert_is_compatible_with(log_input.get_shape())`: the shapes a traced graph
+    # knows, so [None, None] targets beside [None, 3] log_input pass and broadcast, or fail when the graph runs;
+    # clause nn.loss-formulas, blind92)
+    ls, ts = _static_shapes.static_shape(li), _static_shapes.static_shape(tg)
+    if not ts.is_compatible_with(ls):
+        raise ValueError(f"`log_input` and `targets` must have the same shape, received ({ls} vs {ts}).")
     result = exp(li) - li * tg
     if symbolic.flag(compute_full_loss):   # (a graph tensor's truth: OperatorNotAllowedInGraphError; fz65)
         point_five = constant(0.5, dtype=tg.dtype)
