@@ -1233,10 +1233,19 @@ def _add_n(*arrays: np.ndarray) -> np.ndarray:
         # tail element: add_n([a, b]) of float32 [36] at [35]; fix64n, TF 2.21 observed)
         from simdist.runtime.ops.nan_operands import first_nan
         out = first_nan(out, *arrays)
-        if out.dtype == np.float16 and 3 <= len(arrays) <= 8:
-            out = _half_add_n_tail(arrays, out)
+        first = _first_add_n_group(len(arrays))
+        if out.dtype == np.float16 and 3 <= first <= 9:
+            # (the later Add8p steps, `out + in1 + ... + in8`, keep the running sum's NaN: fix67n)
+            out = _half_add_n_tail(arrays[:first], out)
         return out
     return out
+
+
+def _first_add_n_group(k: int) -> int:
+    """How many inputs TF's AddN sums in its first functor (Add2..Add9) before the Add8p steps: sum_chain's
+    addn_groups."""
+    from simdist.runtime.ops.sum_chain import addn_groups
+    return addn_groups(k)[0][1]
 
 
 def _last_nan_input(flat: list[np.ndarray], nan: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -1285,15 +1294,18 @@ def _bf16_add_n_nans(arrays: tuple, out: np.ndarray) -> np.ndarray:
     out = np.array(out, copy=True)
     bits = out.view(np.uint16).reshape(-1)
     head = out.size - out.size % _BF16_PACKET
-    if 3 <= len(arrays) <= 7 and out.size - head >= 4:
+    first = _first_add_n_group(len(arrays))
+    if 3 <= first <= 7 and out.size - head >= 4:
         # (the first four elements past the packets: the compiled Add3..Add7 functors' half-packet step, whose NaN
-        # has the sign of the last NaN input; nansweep67, probe_el.py)
+        # has the sign of the last NaN input of that functor; nansweep67, probe_el.py. The later Add8p steps keep
+        # the running sum's NaN: fix67n, addn.py, 11 to 15 inputs)
+        lead = ops[:first]
         group = np.zeros(out.size, bool)
         group[head:head + 4] = True
-        group &= nan
-        hit = np.stack([np.isnan(v[group]) for v in ops])
+        group &= nan & np.any(np.stack([np.isnan(v) for v in lead]), axis=0)
+        hit = np.stack([np.isnan(v[group]) for v in lead])
         last = hit.shape[0] - 1 - np.argmax(hit[::-1], axis=0)
-        neg[group] = np.signbit(np.stack([v[group] for v in ops])[last, np.arange(last.size)])
+        neg[group] = np.signbit(np.stack([v[group] for v in lead])[last, np.arange(last.size)])
     bits[nan] = np.where(neg[nan], 0xFFC0, 0x7FC0)
     bits[:head][nan[:head]] = 0x7FC0
     return out
