@@ -782,6 +782,34 @@ class Function:
         `arguments`: a call whose arguments the signature refused (an object among them), so that
         what they hold is marked as the graph's inputs, as `_call` marks them (composites' components
         the placeholders of their specs, ops.composite static shapes; no tensor in them a constant)."""
+        from simdist.runtime import errors
+        from simdist.runtime.ops import pruning
+        if pruning._ACTIVE[0] is not None:   # (already a retry's run: its deferrals hold)
+            return self._rerecorded_once(g, mode, key, args, kwargs, found, arguments)
+        # (TF runs the pruned graph on every call, not only the tracing one: a stateless op whose result nothing
+        # uses never runs, so its kernel error never comes; the Python run again defers it as the trace's retry
+        # does, `_pruned_retry`, its variable writes undone first; fix67p)
+        keys: list[Any] = []
+        for _ in range(5):
+            try:
+                with _variables.trace_writes() as journal, \
+                        (pruning.deferring(keys) if keys else contextlib.nullcontext()):
+                    out = self._rerecorded_once(g, mode, key, args, kwargs, found, arguments)
+                    if keys:
+                        pruning.check(out)
+                return out
+            except Exception as e:  # noqa: BLE001 - an op TF prunes, else the call's error
+                k = pruning.prunable(e) if isinstance(e, errors.OpError) or \
+                    getattr(e, "_simdist_deferred_value", False) else None
+                if k is None or k in keys:
+                    raise
+                _variables.undo_trace_writes(journal)
+                keys.append(k)
+        raise AssertionError("unreachable")   # pragma: no cover
+
+    def _rerecorded_once(self, g: Any, mode: Any, key: Any, args: tuple, kwargs: dict, found: Any,
+                         arguments: bool) -> Any:
+        """`_rerecorded`'s one run of the Python."""
         from simdist.runtime import context
         with context.in_function_call(), self._random_trace(key, args, kwargs), \
                 (_arguments_marked(args, kwargs) if arguments else contextlib.nullcontext()):
