@@ -31,7 +31,7 @@ def test_gsweep67_keras_normalization_gradients(backend: Any, name: str) -> None
     _check(backend, name)
 
 
-@pytest.mark.clause("reduce.axis-batch")
+@pytest.mark.clause("autodiff.op-gradients")
 @pytest.mark.parametrize("name", ["g-strategy"])
 def test_gsweep67_strategy_reduce_mean_gradients(backend: Any, name: str) -> None:
     """The default strategy's reduce(MEAN, axis=0) over counts 3..10 under a tape, and MirroredStrategy's
