@@ -6813,11 +6813,9 @@ TRAINING_BATCH39: list[Mutant] = [
        "        return json.dumps(_jsonable(serialize_model(self)))\n",
        "Model.to_json(**kwargs) drops json.dumps' keyword arguments (indent, sort_keys)"),
     # -- gradients
-    _t("reciprocal-grad-nan-at-zero-upstream", "gradient", "simdist/runtime/ops/unary.py",
-       "    c = _conj(y)\n"
-       "    return _safe(dy, -dy * (c * c))\n",
-       "    c = _conj(y)\n"
-       "    return -dy * (c * c)\n",
+    _t("reciprocal-grad-nan-at-zero-upstream", "gradient", "simdist/runtime/ops/sqrt_grads.py",
+       "        return np.where(g == 0, np.zeros((), y.dtype), out).astype(y.dtype, copy=False)\n",
+       "        return out.astype(y.dtype, copy=False)\n",
        "ReciprocalGrad multiplies a zero upstream gradient by an infinite y^2 (NaN; TF: 0 where dy is 0)"),
     _t("square-grad-complex-no-conj", "gradient", "simdist/runtime/ops/unary.py",
        "    x = _conj(op.inputs[0])   # (math_grad._SquareGrad",
@@ -8910,8 +8908,8 @@ TRAINING_BATCH53: list[Mutant] = [
        "    return [None if 0 in skip else unbroadcast(grad, sx), None if 1 in skip else unbroadcast(grad, sx)]\n",
        "AddV2's gradient of a broadcast second operand reduced to the first operand's shape (copy-paste)"),
     _t("reciprocal-grad-grad-sign", "gradient", "simdist/runtime/ops/raw_compositions.py",
-       "    return cg * -2.0 * b * ca, unary.reciprocal_grad(ca, grad)\n",
-       "    return cg * 2.0 * b * ca, unary.reciprocal_grad(ca, grad)\n",
+       "    return cg * -2.0 * b * ca, _reciprocal_composed(ca, grad)\n",
+       "    return cg * 2.0 * b * ca, _reciprocal_composed(ca, grad)\n",
        "ReciprocalGrad's gradient in y without its minus sign (the second derivative of 1/x)"),
     _t("check-numerics-v2-grad-passthrough", "gradient", "simdist/runtime/ops/check_numerics.py",
        "    return [check_numerics_v2(grad, _gradient_message(op))]\n",
@@ -16532,3 +16530,24 @@ TRAINING_ESWEEP67: list[Mutant] = [
 ]
 TRAINING += TRAINING_ESWEEP67
 CATALOGUE += TRAINING_ESWEEP67
+# Sixty-seventh session, gsweep67: gradient arithmetic order — the ReciprocalGrad kernel (sqrt_grads.py, one op since
+# gsweep67) and the Mean gradient's division by the count, each regrouped with the same math; killed by test_gsweep67.
+TRAINING_GSWEEP67: list[Mutant] = [
+    _t("reciprocal-grad-kernel-regrouped", "formula", "simdist/runtime/ops/sqrt_grads.py",
+       "        out = _ftz(-_ftz(c * c) * g)\n",
+       "        out = _ftz(-_ftz(c * g) * c)\n",
+       "subtle: float32/float64 ReciprocalGrad as -(y · dy) · y instead of scalar_inverse_gradient_op's -(y · y) · dy: "
+       "the last bit of Reciprocal's gradient on about a third of the elements"),
+    _t("reciprocal-grad-half-regrouped", "formula", "simdist/runtime/ops/sqrt_grads.py",
+       "        out = (-(y * y).astype(y.dtype) * dy).astype(y.dtype)\n",
+       "        out = (-(y * dy).astype(y.dtype) * y).astype(y.dtype)\n",
+       "subtle: float16/bfloat16 ReciprocalGrad rounds y · dy first instead of y · y: last bits of the half types' "
+       "gradient of 1 / x"),
+    _t("mean-grad-times-reciprocal-count", "formula", "simdist/runtime/ops/math.py",
+       "        return [binary(REALDIV, sum_grad, cast(factor, sum_grad.dtype))]\n",
+       "        return [multiply(sum_grad, cast(1.0 / factor, sum_grad.dtype))]\n",
+       "subtle: reduce_mean's gradient scales by the count's reciprocal instead of _MeanGrad's truediv by the count: "
+       "last bits for counts that are not powers of two (3, 5, 6, 7, 10)"),
+]
+TRAINING += TRAINING_GSWEEP67
+CATALOGUE += TRAINING_GSWEEP67

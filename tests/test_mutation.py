@@ -51,8 +51,8 @@ def test_training_mutants_cover_the_training_layer():
     25 in the fourth, 30 in the fifth, 30 in the sixth, 30 in the seventh, 30 in the eighth, 30 in the ninth, 30 in the tenth, 30 in the eleventh, 30 in the twelfth, 30 in the thirteenth, 30 in the fourteenth, 30 in the fifteenth, 30 in the sixteenth, 30 in the seventeenth, 30 in the eighteenth; 8 and 10 of the fourteenth session's coverage work (cov13b, cov13a), 6 of kprep; 10 of each of the fifteenth session's cov14b, cov14d, cov14a and cov14c;
     15 gradient mutants of the gradient-coverage table, each killed within a minute)."""
     training = [m for m in mutants.CATALOGUE if m.layer == "training"]
-    assert 30 <= len(training) <= 3065, (f"{len(training)} training mutants, but issue 29 asks for 30-50 (plus the "
-                                        "blind batches, the coverage helpers' and the sweeps' mutants: at most 3065 "
+    assert 30 <= len(training) <= 3068, (f"{len(training)} training mutants, but issue 29 asks for 30-50 (plus the "
+                                        "blind batches, the coverage helpers' and the sweeps' mutants: at most 3068 "
                                         "keep a full training run within about 6 hours)")
     assert training == mutants.TRAINING, "every training mutant is in mutants.TRAINING, and only those"
     areas = {"simdist/runtime/ops/", "simdist/runtime/autodiff/", "simdist/keras/optimizers/",

@@ -154,10 +154,18 @@ def cwise_grad(op: str, kernel: Any) -> Any:
 
 
 def _reciprocal_grad_grad(a: Any, b: Any, out: Any, grad: Any) -> tuple:
-    from simdist.runtime.ops import unary
     from simdist.runtime.ops.complex_math import conj_of
     ca, cg = conj_of(a), conj_of(grad)
-    return cg * -2.0 * b * ca, unary.reciprocal_grad(ca, grad)
+    return cg * -2.0 * b * ca, _reciprocal_composed(ca, grad)
+
+
+def _reciprocal_composed(y: Any, dy: Any) -> Any:
+    """The raw ReciprocalGrad, -dy · (c · c) (c = conj(y)), +0 where dy is 0, of the broadcast shape TF's
+    SimpleBinaryOp gives raw operands of different ranks (fz31a; Reciprocal's gradient runs the kernel op,
+    sqrt_grads.RECIPROCAL_GRAD)."""
+    from simdist.runtime.ops import unary
+    c = unary._conj(y)
+    return unary._safe(dy, -dy * (c * c))
 
 
 def _sqrt_grad_grad(a: Any, b: Any, out: Any, grad: Any) -> tuple:
@@ -248,7 +256,7 @@ def forms() -> dict[str, RawArgs]:
         "RaggedTensorToSparse": RawArgs(via=raw_ragged.ragged_tensor_to_sparse),
         "RaggedTensorToTensor": RawArgs(via=raw_ragged.ragged_tensor_to_tensor),
         "Range": RawArgs(via=_range),
-        "ReciprocalGrad": RawArgs(via=cwise_grad("ReciprocalGrad", unary.reciprocal_grad)),
+        "ReciprocalGrad": RawArgs(via=cwise_grad("ReciprocalGrad", _reciprocal_composed)),
         "RsqrtGrad": RawArgs(via=cwise_grad("RsqrtGrad", unary.rsqrt_grad)),
         "Select": RawArgs(via=_select),
         "ShapeN": RawArgs(via=_shape_n),

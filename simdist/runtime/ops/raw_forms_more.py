@@ -300,7 +300,7 @@ def declare() -> None:
     registry.set_raw_args("StridedSliceGrad", RawArgs(via=raw_compositions.strided_slice_grad))
     # (registered ops since grad_edges, sqrt_grads.py; the raw call keeps the composition's shape check and
     # its gradients in y's shape)
-    for op in ("SqrtGrad", "RsqrtGrad"):
+    for op in ("SqrtGrad", "RsqrtGrad", "ReciprocalGrad"):   # (ReciprocalGrad since gsweep67)
         registry.set_raw_args(op, raw_compositions.forms()[op])
     # (SigmoidGrad and TanhGrad: the kernel, differentiated with the op's inputs as given; fz31a)
     from simdist.runtime.ops import activations, dispatch

@@ -30,7 +30,7 @@ from simdist.runtime.ops.nn_rules import FLOATS_COMPLEX, typed
 from simdist.runtime.ops.registry import RegisterGradient, binary
 from simdist.runtime.ops.simd import packet_mask
 
-__all__ = ["SQRT_GRAD", "RSQRT_GRAD", "sqrt_grad", "rsqrt_grad"]
+__all__ = ["SQRT_GRAD", "RSQRT_GRAD", "RECIPROCAL_GRAD", "sqrt_grad", "rsqrt_grad", "reciprocal_grad"]
 
 LANES = {"float32": 8, "float64": 4, "complex64": 4, "complex128": 2}
 
@@ -141,8 +141,40 @@ def _half(fn: Any, y: np.ndarray, dy: np.ndarray) -> np.ndarray:
         return np.where(dy == 0, np.zeros((), y.dtype), out.astype(y.dtype))
 
 
+def _reciprocal_grad(y: np.ndarray, dy: np.ndarray) -> np.ndarray:
+    """scalar_inverse_gradient_op: -(y · y) · dy of real T (packets and tail alike), -dy · (c · c) of complex
+    (c = conj(y)), +0 where dy is 0; each step under DAZ/FTZ."""
+    with np.errstate(all="ignore"):
+        if y.dtype.kind == "c":   # (-dy · (c · c), c = conj(y): Eigen's pmul in packets, std::complex's in the tail)
+            c, g = np.conjugate(_ftz(y)), _ftz(dy)
+            packet = _textbook(-g, _textbook(c, c))
+            tail = _annex(-g, _annex(c, c))
+            out = np.where(_split(y.shape, y.dtype), packet, tail)
+            return np.where(_is_zero(g), np.zeros((), y.dtype), out).astype(y.dtype, copy=False)
+        c, g = _ftz(y), _ftz(dy)
+        out = _ftz(-_ftz(c * c) * g)
+        return np.where(g == 0, np.zeros((), y.dtype), out).astype(y.dtype, copy=False)
+
+
+def _reciprocal_half(y: np.ndarray, dy: np.ndarray) -> np.ndarray:
+    """float16/bfloat16 ReciprocalGrad: each step in float32, rounded to the type."""
+    with np.errstate(all="ignore"):
+        out = (-(y * y).astype(y.dtype) * dy).astype(y.dtype)
+        return np.where(dy == 0, np.zeros((), y.dtype), out)
+
+
+def _recip_kernel(y: np.ndarray, dy: np.ndarray) -> np.ndarray:
+    yb, gb = np.broadcast_arrays(y, dy)
+    if yb.dtype.name not in LANES:
+        return _reciprocal_half(yb, gb)
+    return _reciprocal_grad(np.ascontiguousarray(yb), np.ascontiguousarray(gb)).reshape(yb.shape)
+
+
 SQRT_GRAD = binary("SqrtGrad", _kernel(_sqrt_grad), typed("SqrtGrad", FLOATS_COMPLEX))
 RSQRT_GRAD = binary("RsqrtGrad", _kernel(_rsqrt_grad), typed("RsqrtGrad", FLOATS_COMPLEX))
+#: ReciprocalGrad as one kernel (a chain of Neg/Mul ops in a tf.function's graph was re-associated by the
+#: Grappler model's Mul rules, which TF's single ReciprocalGrad node never meets: gsweep67 g-unary reciprocal traced)
+RECIPROCAL_GRAD = binary("ReciprocalGrad", _recip_kernel, typed("ReciprocalGrad", FLOATS_COMPLEX))
 
 
 def sqrt_grad(y: Any, dy: Any) -> Any:
@@ -153,6 +185,11 @@ def sqrt_grad(y: Any, dy: Any) -> Any:
 def rsqrt_grad(y: Any, dy: Any) -> Any:
     """The RsqrtGrad kernel of y = rsqrt(x) and the upstream gradient dy (Rsqrt's gradient)."""
     return dispatch.execute(RSQRT_GRAD, (y, dy))
+
+
+def reciprocal_grad(y: Any, dy: Any) -> Any:
+    """The ReciprocalGrad kernel of y = 1 / x and the upstream gradient dy (Reciprocal's gradient)."""
+    return dispatch.execute(RECIPROCAL_GRAD, (y, dy))
 
 
 @RegisterGradient("SqrtGrad")
@@ -172,3 +209,13 @@ def _rsqrt_grad_grad(op: Any, grad: Any) -> list:
     a, b = op.inputs
     ca, cg = conj_of(a), conj_of(grad)
     return [-1.5 * cg * b * unary.square(ca), rsqrt_grad(ca, grad)]
+
+
+@RegisterGradient("ReciprocalGrad")
+def _reciprocal_grad_grad(op: Any, grad: Any) -> list:
+    """math_grad._ReciprocalGradGrad: (conj(grad) · -2 · b · conj(a), reciprocal_grad(conj(a), grad))."""
+    from simdist.runtime.ops import unary
+    from simdist.runtime.ops.complex_math import conj_of
+    a, b = op.inputs
+    ca, cg = conj_of(a), conj_of(grad)
+    return [cg * -2.0 * b * ca, unary.reciprocal_grad(ca, grad)]

@@ -406,8 +406,8 @@ def _log1p_grad(op: Any, grad: Any) -> list:
 def reciprocal_grad(y: Any, dy: Any) -> Any:
     """TF's ReciprocalGrad kernel: -dy * conj(y)^2, +0 where dy is 0 (Reciprocal's gradient and
     tf.raw_ops.ReciprocalGrad)."""
-    c = _conj(y)
-    return _safe(dy, -dy * (c * c))
+    from simdist.runtime.ops import sqrt_grads
+    return sqrt_grads.reciprocal_grad(y, dy)   # (one kernel, as TF's node: sqrt_grads.RECIPROCAL_GRAD)
 
 
 @RegisterGradient("Reciprocal")
