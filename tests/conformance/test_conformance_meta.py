@@ -401,7 +401,11 @@ BROKEN = [
                        # (object_arguments56's objects-strategy program reduces MEAN along an axis of 3 in a
                        # tf.function given the strategy as an argument: the broken rule changes its last bit; the
                        # bounded run's every-sixteenth sample reached the module once this session's modules were added)
-                       ("function.object-arguments", "doc"), ("function.object-arguments", "tf221")}),
+                       ("function.object-arguments", "doc"), ("function.object-arguments", "tf221"),
+                       # (esweep63's d- programs, tagged reduce.axis-none, reduce MEAN with axis 0 over replicas that
+                       # return Python and NumPy values: the broken rule changes them; the bounded run's every-sixteenth
+                       # sample reached the module once the sixty-seventh session's modules were added, lead67)
+                       ("reduce.axis-none", "doc"), ("reduce.axis-none", "tf221")}),
     # longer shards last: the div rule, and each shard's rows in ShardedVariable updates and in
     # the sharded-gradients test (the documented div split)
     ("remainder_last", {("pss.partitioner-div", "doc"), ("pss.partitioner-div", "tf221"),
