@@ -8,28 +8,38 @@ same for another shape is known only from a second recording, which runs the Pyt
 one-bit answer, so the process's own Python state never sees that run (clause function.trace-once, "fix67t").
 
 The child's standard output and error go to /dev/null, it leaves by os._exit (no atexit hooks, no flushed buffers),
-and any exception there is the answer False. Nothing in the answer depends on time or scheduling: the child is an
-exact copy of the process at the call. Not asked (None) where a fork is unsafe or absent: another Python thread runs
-(a lock it holds would stay held in the child), a replica of a strategy.run is running (its replicas are greenlets
-that switch at each collective: the child's run would wait on replicas that are the parent's), the platform has no
-fork, or the fork fails.
+and any exception there is the answer False. The answer does not depend on what else the process runs: the child is
+a copy of the process at the call with only the calling thread, and other Python threads (a progress bar's monitor,
+a dask client, a test's leftover thread) do not change it — asking only when no other thread was alive made a
+program's Python run count depend on its neighbours (lead67: the fix67t differential test failed in the full run,
+behind a module that had left a thread running). A lock such a thread held at the fork stays held in the child; a
+child that has not answered after `ANSWER_WITHIN` seconds is killed and the question counts as not asked (None), the
+one case where the answer follows time (a child stuck on such a lock), never a wrong value: not asked, the call
+records its Python per concrete shape as before. Not asked (None) either inside a replica of a strategy.run (its
+replicas are greenlets that switch at each collective: the child's run would wait on replicas that are the parent's),
+where the platform has no fork, or when the fork fails.
 """
 
 from __future__ import annotations
 
 import os
-import threading
+import select
+import signal
 from typing import Callable
 
 from simdist.runtime import execution
 
-__all__ = ["ask"]
+__all__ = ["ANSWER_WITHIN", "ask"]
+
+#: Seconds a child may take to answer before it is taken as stuck (on a lock another thread held at the fork) and
+#: killed: far above any recording's time (a recording is the call's own Python once), so only a stuck child meets it.
+ANSWER_WITHIN = 300.0
 
 
 def ask(question: Callable[[], bool]) -> bool | None:
     """question() run in a forked copy of this process: its answer, False when it raised; None when no fork was
     made (the module's docstring says when)."""
-    if not hasattr(os, "fork") or threading.active_count() != 1 or execution.current().runner is not None:
+    if not hasattr(os, "fork") or execution.current().runner is not None:
         return None
     r, w = os.pipe()
     try:
@@ -55,8 +65,11 @@ def ask(question: Callable[[], bool]) -> bool | None:
                 os._exit(0)
     os.close(w)
     try:
-        got = os.read(r, 1)
+        ready, _, _ = select.select([r], [], [], ANSWER_WITHIN)
+        got = os.read(r, 1) if ready else None
+        if got is None:   # (stuck: killed, not asked)
+            os.kill(pid, signal.SIGKILL)
     finally:
         os.close(r)
         os.waitpid(pid, 0)
-    return got == b"1"
+    return None if got is None else got == b"1"
