@@ -189,9 +189,10 @@ class Function:
         # (placeholder names only for a trace: the Python of a later call of its kind does not run
         # in TF, and binding the signature on every call would cost the replay path)
         _mark_arguments(args, kwargs, symbolic.note, self.python_function if first else None)
-        # (a call of a function with nothing recorded yet, after get_concrete_function: its writes are
+        # (a call of a function with nothing recorded yet, after get_concrete_function, or only get_concrete_function's
+        # recordings on placeholders, which a call of other concrete shapes need not replay (fix67t): its writes are
         # noted too, for a retry past an op TF prunes, runtime/ops/pruning.py)
-        writes = _variables.trace_writes() if first or (not self._calls and _graph_mod().enabled) \
+        writes = _variables.trace_writes() if first or (_graph_mod().enabled and self._only_standins()) \
             else contextlib.nullcontext()
         journal = None
         pruned = self.__dict__.get("_pruned_keys", {}).get(kind)   # (errors a retry of this kind deferred)
@@ -301,6 +302,17 @@ class Function:
                 # variable on every run raises on its second call here, on its first in TF)
                 self._count_trace(args, kwargs, _NO_CREATION_TRACE)
         return out
+
+    def _only_standins(self) -> bool:
+        """Whether every recording kept is get_concrete_function's on placeholders (`_keep_placeholder_recording`),
+        none yet a call's: a call then may record on its values, where a stateless op's kernel error that the
+        placeholders' stand-in values did not meet comes first (eigvals of a [2, 3] matrix under a [None, None] spec,
+        unused; TF prunes it), so `_invoke` notes its writes for `_pruned_retry`."""
+        calls = self._calls
+        if not calls:
+            return True
+        standins = self.__dict__.get("_standin_calls")
+        return bool(standins) and len(calls) <= len(standins) and all(standins.get(k) is e for k, e in calls.items())
 
     def _recreates(self, args: tuple, kwargs: dict) -> bool:
         """Whether TF's second trace of a first call that created variables creates one again: TF
@@ -529,6 +541,7 @@ class Function:
         from simdist import session
         if session._m is not self._machine:   # (a new simulated machine: simdist.configure/reset)
             self._calls.clear()
+            self.__dict__.pop("_standin_calls", None)
             self.__dict__.pop("_random_traces", None)
             self.__dict__.pop("_nested", None)
             self._machine = session._m
@@ -637,6 +650,7 @@ class Function:
         from simdist import session
         if session._m is not self._machine:   # (a new simulated machine: simdist.configure/reset)
             self._calls.clear()
+            self.__dict__.pop("_standin_calls", None)
             self.__dict__.pop("_random_traces", None)
             self.__dict__.pop("_nested", None)
             self._machine = session._m
@@ -1059,10 +1073,12 @@ class Function:
         from simdist import session
         if session._m is not self._machine:   # (a new simulated machine: as `_traced_call`)
             self._calls.clear()
+            self.__dict__.pop("_standin_calls", None)
             self.__dict__.pop("_random_traces", None)
             self._machine = session._m
         if len(self._calls) < _MAX_TRACES and (signature, context_key) not in self._calls:
             self._calls[(signature, context_key)] = entry
+            self.__dict__.setdefault("_standin_calls", {})[(signature, context_key)] = entry
             if trace is not None:
                 self.__dict__.setdefault("_kinds", {})[(signature, context_key)] = trace
 
