@@ -57,6 +57,12 @@ def test_scatter_errors() -> None:
     with pytest.raises(tf.errors.InvalidArgumentError, match=r"indices\[1\] = -1 is not in \[0, 4\) "
                                                              r"\[Op:ResourceScatterSub\]"):
         v.scatter_sub(tf.IndexedSlices(tf.ones([2, 2]), tf.constant([0, -1])))
+    # (TF 2.21's kernel writes the rows before the first bad index, then raises: row 0 is -1; observed on
+    # tensorflow-cpu 2.21, ops.index-errors "ixsweep67")
+    partial = [[-1.0, -1.0], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0]]
+    assert v.numpy().tolist() == partial, f"v={v.numpy().tolist()}: the scatter should write row 0 before raising"
+    # (open: TF 2.21 eager does not raise here - ResourceScatterAdd checks only the updates' rank - and adds the
+    # first two of the three values to row 1; observed 2026-12-08. simdist raises the shape error)
     with pytest.raises(tf.errors.InvalidArgumentError, match=r"Must have updates.shape = indices.shape \+ "
                                                              r"params.shape\[1:\]"):
         v.scatter_add(tf.IndexedSlices(tf.ones([1, 3]), tf.constant([1])))
@@ -65,7 +71,7 @@ def test_scatter_errors() -> None:
         v.scatter_nd_add(tf.constant([[5, 0]]), tf.constant([1.0]))
     with pytest.raises(ValueError, match="float32 for Tensor with dtype float64"):
         v.scatter_add(tf.IndexedSlices(tf.ones([1, 2], tf.float64), tf.constant([1])))
-    assert v.numpy().sum() == 0.0, f"v={v.numpy().tolist()}: a rejected scatter must not write"
+    assert v.numpy().tolist() == partial, f"v={v.numpy().tolist()}: the later rejected scatters must not write"
 
 
 @pytest.mark.clause("optim.pss-updates")

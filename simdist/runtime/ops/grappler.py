@@ -2222,7 +2222,7 @@ def _reshape_rule(rec: Any, tensors: Any, attrs: Any) -> Tensor | None:
     if known_in == 0 or any(d is not None and d != t for d, t in zip(shape, target)):
         return None
     out = array.identity(x)
-    if tuple(x._v.shape) != target:
+    if tuple(x._a.shape) != target:   # (the concrete shape, not a value read: `_v` invalidates the recording)
         # (a recording on stand-ins of the unknown dimension (get_concrete_function's dry run, kept as the trace's
         # recording): the Python sees the Reshape's static shape, the target's, as TF's shape function gives it
         # before Grappler rewrites the graph, not the stand-in's: `reshape(x, [2, 3])` of a [2, None] x is [2, 3];
