@@ -330,10 +330,8 @@ def _loops(tf: Any, mk: Any) -> Any:
         shape = tf.TensorShape(inv)
         out[f"while invariant {name} eager"] = _error(lambda: [_raw(x) for x in tf.while_loop(
             lambda i, x: i < 2, body, [0, tf.zeros([2])], shape_invariants=[tf.TensorShape([]), shape])])
-        if name in ("[None, 1]", "None"):
-            # (traced with a None dimension the body reshapes to a fixed size: TF 2.21 runs it, simdist's trace on the
-            # invariant's probe shape refuses the Reshape; left open, docs/conformance.md blind92)
-            continue
+        # (traced with a None dimension the body reshapes to a fixed size: while_v2 traces the body on the invariant,
+        # the Reshape's static check sees None and TF 2.21 runs it; fix67w, clause function.traced-while-loop)
         out[f"while invariant {name} traced"] = _error(lambda: [_raw(x) for x in tf.function(lambda x: tf.while_loop(
             lambda i, x: i < 2, body, [0, x], shape_invariants=[tf.TensorShape([]), shape]))(tf.zeros([2]))])
     for dt in ("float32", "float64", "int32", "bool"):

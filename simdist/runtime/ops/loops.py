@@ -73,7 +73,7 @@ def traced_while(cond: Callable[..., Any], body: Callable[..., Any], loop_vars: 
                                          zip(nest.flatten(loop_vars), flat0)], shape_invariants)
 
     def run_cond(flat: list) -> Tensor:
-        pred = cond(*nest.pack_sequence_as(structure, flat))
+        pred = cond(*nest.pack_sequence_as(structure, _on_invariants(flat, invariants)))
         p = pred if isinstance(pred, Tensor) else convert_to_tensor(pred)
         if p.dtype != dtypes.bool_:
             from simdist.runtime.ops.args import tf_name
@@ -88,7 +88,7 @@ def traced_while(cond: Callable[..., Any], body: Callable[..., Any], loop_vars: 
         return p
 
     def run_body(flat: list) -> list:
-        out = body(*nest.pack_sequence_as(structure, flat))
+        out = body(*nest.pack_sequence_as(structure, _on_invariants(flat, invariants)))
         return _checked(out, structure, flat0, invariants, flat)
 
     _trace_on_invariants(flat0, invariants, run_body)
@@ -166,6 +166,36 @@ def _trace_on_invariants(flat0: list, invariants: list[TensorShape], run_body: C
         dims = [1 if d is None else d for d in invariants[i].as_list()]
         stand[i] = convert_to_tensor(np.zeros(dims, flat0[i].dtype.as_numpy_dtype))
     untaken(lambda: run_body(stand))
+
+
+def _on_invariants(flat: list, invariants: list[TensorShape]) -> list:
+    """The loop variables as cond and body see them: while_v2 traces both on placeholders of the shape
+    invariants, so a dimension (or the rank) an invariant leaves open is unknown to their static checks
+    (`tf.reshape(x, [2, 1])` of a [1, 1] value under TensorShape([None, 1]) traces; the kernel refuses it
+    at run). Values unchanged; a variable its invariant does not allow is left as it is (_trace_on_invariants)."""
+    from simdist.runtime.ops import static_shapes
+    from simdist.runtime.ops.array import identity
+    out = list(flat)
+    for i, (t, inv) in enumerate(zip(flat, invariants)):
+        if not isinstance(t, Tensor) or _is_ta(t):
+            continue
+        if inv.rank is None:
+            if not static_shapes.rank_unknown(t):
+                u = identity(t)
+                static_shapes.mark_rank_unknown(u)
+                out[i] = u
+            continue
+        flags = tuple(d is None for d in inv.as_list())
+        if len(flags) != t.ndim or not any(flags) or not _shape_ok(tuple(t.shape), inv):
+            continue
+        have = static_shapes.unknown(t)
+        if have is not None and all(h or not f for h, f in zip(have, flags)):
+            continue
+        u = identity(t)
+        static_shapes.mark(u, np.asarray([f or bool(have is not None and have[j]) for j, f in enumerate(flags)],
+                                         bool))
+        out[i] = u
+    return out
 
 
 def _as_invariants(result: Any, invariants: list[TensorShape]) -> Any:
