@@ -19,6 +19,7 @@ import os
 import re
 import subprocess
 import sys
+import zlib
 from pathlib import Path
 
 import numpy as np
@@ -357,12 +358,14 @@ def _bounded_selection(breaks: set[tuple[str, str]]) -> tuple[tuple[str, ...], s
     """(--ignore arguments, the broken clauses the kept modules test): the suite modules that test the broken
     clauses (less BOUNDED_SKIPS) and every sixteenth other module (sorted): enough for "exactly" to be tested
     against clauses that must still pass (every fourth module took 121 s of the default run, every eighth 111 s
-    on 2026-12-01; sixteenth since 2026-12-02, when the default run reached 918 s)."""
+    on 2026-12-01; sixteenth since 2026-12-02, when the default run reached 918 s). The sixteenth is chosen by each
+    module's name (its CRC-32), not by its place in the sorted list: by place, every module added moved the sample and
+    the expected clauses with it (lead67: two sweeps' modules twice changed the set in one session)."""
     wanted = {cid for cid, _ in breaks}
     marked = _clauses_by_module()
     hit = [m for m in sorted(marked) if marked[m] & wanted and m not in BOUNDED_SKIPS]
     rest = [m for m in sorted(marked) if m not in hit and m not in BOUNDED_SKIPS]
-    keep = set(hit) | set(rest[::16])
+    keep = set(hit) | {m for m in rest if zlib.crc32(m.encode()) % 16 == 0}
     tested = set().union(*(marked[m] for m in keep))
     return (tuple(f"--ignore={SUITE / m}" for m in sorted(marked) if m not in keep),
             {b for b in breaks if b[0] in tested})
@@ -405,7 +408,13 @@ BROKEN = [
                        # (esweep63's d- programs, tagged reduce.axis-none, reduce MEAN with axis 0 over replicas that
                        # return Python and NumPy values: the broken rule changes them; the bounded run's every-sixteenth
                        # sample reached the module once the sixty-seventh session's modules were added, lead67)
-                       ("reduce.axis-none", "doc"), ("reduce.axis-none", "tf221")}),
+                       ("reduce.axis-none", "doc"), ("reduce.axis-none", "tf221"),
+                       # (the name-chosen sixteenth, lead67: jsweep60's distributed programs reduce MEAN along an axis
+                       # inside nested and SyncOnRead reductions, asweep65's and blind56's metrics under a strategy
+                       # reduce MEAN over replicas of unequal batches: observed failing under the broken rule)
+                       ("reduce.nested", "doc"), ("reduce.nested", "tf221"),
+                       ("mirrored.sync-on-read", "doc"), ("mirrored.sync-on-read", "tf221"),
+                       ("keras.metric.option-coverage", "doc"), ("keras.metric.option-coverage", "tf221")}),
     # longer shards last: the div rule, and each shard's rows in ShardedVariable updates and in
     # the sharded-gradients test (the documented div split)
     ("remainder_last", {("pss.partitioner-div", "doc"), ("pss.partitioner-div", "tf221"),
