@@ -24,6 +24,10 @@ UNTESTED_OPS: dict[str, str] = {
             "complex included, against TF 2.21's recording in simdist/conformance/suite/test_grad_edges.py; the raw "
             "op's shapes and second derivatives in tests/ops/test_fz29a_edges_tf.py")
        for op in ("SqrtGrad", "RsqrtGrad")},
+    "ReciprocalGrad": ("Reciprocal's gradient kernel, one op as TF's -(y*y)*dy (sqrt_grads.RECIPROCAL_GRAD, gsweep67): "
+                       "its values bit for bit in four dtypes, eager and traced, against TF 2.21's recording in "
+                       "simdist/conformance/suite/test_gsweep67.py (g-unary); Reciprocal's spec runs it as the first "
+                       "derivative"),
     "SoftplusGrad": ("Softplus's gradient kernel: its values and its own gradient (nn_grad._SoftplusGradGrad) at "
                      "edge values against TF 2.21's recording in simdist/conformance/suite/test_grad_edges.py; "
                      "Softplus's spec runs it as the first derivative"),

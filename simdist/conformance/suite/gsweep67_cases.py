@@ -23,6 +23,7 @@ from typing import Any, Callable
 import numpy as np
 
 from simdist.conformance.suite.open_cases import registrar
+from simdist.conformance.suite.portable import log_uniform
 from simdist.conformance.suite.recorded_programs import (RecordedPrograms, avx512_with_onednn, bits, error,
                                                          reference_cpu, rng)
 
@@ -51,7 +52,7 @@ def _inputs(name: str, shapes: tuple[tuple[int, ...], ...], lo: float, hi: float
     """Seeded inputs of `shapes` in [lo, hi) times a seeded scale 10**[-1, 1) (the last bits show on some inputs
     only)."""
     r = rng(name)
-    return [r.uniform(lo, hi, s) * 10.0 ** r.uniform(-1, 1) if lo < 0 else r.uniform(lo, hi, s) for s in shapes]
+    return [r.uniform(lo, hi, s) * log_uniform(r, -1, 1, None) if lo < 0 else r.uniform(lo, hi, s) for s in shapes]
 
 
 def _weight(tf: Any, name: str, y: Any) -> Any:
